@@ -1,0 +1,9 @@
+/* allreduce.h - the allreduce algorithms (one per file in this folder). */
+#ifndef AUTOCOLL_ALLREDUCE_H
+#define AUTOCOLL_ALLREDUCE_H
+
+#include "coll/coll.h"
+
+ac_allreduce_fn ac_allreduce_native;
+
+#endif

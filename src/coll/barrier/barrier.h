@@ -1,0 +1,9 @@
+/* barrier.h - the barrier algorithms (one per file in this folder). */
+#ifndef AUTOCOLL_BARRIER_H
+#define AUTOCOLL_BARRIER_H
+
+#include "coll/coll.h"
+
+ac_barrier_fn ac_barrier_native;
+
+#endif

@@ -1,0 +1,173 @@
+/*
+ * coll.h - the algorithm registry: collectives, requirement flags, parameters, entries.
+ *
+ * Every algorithm has the MPI signature of its collective, called on the communicator's
+ * private duplicate, plus a trailing `const ac_params *` (may be NULL = defaults). Algorithms
+ * must accept MPI_IN_PLACE where MPI allows it, any datatype (derived, with lower bounds and
+ * gaps), and zero counts. A restriction an algorithm cannot lift is declared in its registry
+ * entry's `requires` flags (or its `applicable` callback); ac_applicable() checks them, in one
+ * place, before anything runs.
+ */
+#ifndef AUTOCOLL_COLL_H
+#define AUTOCOLL_COLL_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+typedef enum ac_collective {
+    AC_ALLGATHER,
+    AC_ALLGATHERV,
+    AC_ALLREDUCE,
+    AC_ALLTOALL,
+    AC_ALLTOALLV,
+    AC_BARRIER,
+    AC_BCAST,
+    AC_GATHER,
+    AC_REDUCE,
+    AC_REDUCE_SCATTER,
+    AC_REDUCE_SCATTER_BLOCK,
+    AC_SCATTER,
+    AC_NUM_COLLECTIVES
+} ac_collective;
+
+/* Requirements. Each one depends only on values that MPI requires to be equal on every rank
+ * (communicator size, op, reduction count), so every rank reaches the same verdict. */
+enum {
+    AC_REQ_POWER_OF_TWO = 1u << 0, /* communicator size is a power of two */
+    AC_REQ_COMMUTATIVE = 1u << 1,  /* op is commutative (built-in, or declared so) */
+    AC_REQ_BUILTIN_OP = 1u << 2,   /* op is a predefined MPI op */
+    AC_REQ_COUNT_GE_SIZE = 1u << 3 /* reduction count >= communicator size */
+};
+
+/* Synchronisation between the phases of ring and pair algorithms (STAR-MPI section 3.1). */
+typedef enum ac_sync {
+    AC_SYNC_NONE,    /* phases run asynchronously */
+    AC_SYNC_LIGHT,   /* a zero-byte token exchange with the phase's partners */
+    AC_SYNC_BARRIER  /* MPI_Barrier between phases */
+} ac_sync;
+
+struct ac_params;
+
+typedef int ac_allgather_fn(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                            int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                            const struct ac_params *p);
+typedef int ac_allgatherv_fn(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                             const int *rcounts, const int *displs, MPI_Datatype rtype,
+                             MPI_Comm comm, const struct ac_params *p);
+typedef int ac_allreduce_fn(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype,
+                            MPI_Op op, MPI_Comm comm, const struct ac_params *p);
+typedef int ac_alltoall_fn(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                           int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                           const struct ac_params *p);
+typedef int ac_alltoallv_fn(const void *sbuf, const int *scounts, const int *sdispls,
+                            MPI_Datatype stype, void *rbuf, const int *rcounts,
+                            const int *rdispls, MPI_Datatype rtype, MPI_Comm comm,
+                            const struct ac_params *p);
+typedef int ac_barrier_fn(MPI_Comm comm, const struct ac_params *p);
+typedef int ac_bcast_fn(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
+                        const struct ac_params *p);
+typedef int ac_gather_fn(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                         int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                         const struct ac_params *p);
+typedef int ac_reduce_fn(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op,
+                         int root, MPI_Comm comm, const struct ac_params *p);
+typedef int ac_reduce_scatter_fn(const void *sbuf, void *rbuf, const int *rcounts,
+                                 MPI_Datatype dtype, MPI_Op op, MPI_Comm comm,
+                                 const struct ac_params *p);
+typedef int ac_reduce_scatter_block_fn(const void *sbuf, void *rbuf, int rcount,
+                                       MPI_Datatype dtype, MPI_Op op, MPI_Comm comm,
+                                       const struct ac_params *p);
+typedef int ac_scatter_fn(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                          int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                          const struct ac_params *p);
+
+/* Parameters of a registered instance. Variants differ by parameters, not by copies:
+ * `allreduce rabenseifner_ring_light_barrier` is the Rabenseifner engine with
+ * .allgatherv = ac_allgatherv_ring and .inner = {.sync = AC_SYNC_LIGHT}. */
+typedef struct ac_params {
+    ac_sync sync;                    /* ring / pair phase synchronisation */
+    int dims;                        /* mesh dimensions (2 or 3) */
+    ac_allgatherv_fn *allgatherv;    /* inner all-gather of a composed algorithm */
+    ac_alltoallv_fn *alltoallv;      /* inner all-to-all of a composed algorithm */
+    const struct ac_params *inner;   /* parameters of the inner all-gather */
+    const struct ac_params *inner2;  /* parameters of the inner all-to-all */
+} ac_params;
+
+/* Facts about one call that decide applicability; all of them equal on every rank. */
+typedef struct ac_call {
+    ac_collective collective;
+    int size;           /* communicator size */
+    int count;          /* reduction / broadcast element count (0 where it has no meaning) */
+    MPI_Op op;          /* MPI_OP_NULL when the collective has no op */
+    int op_builtin;     /* 1 when op is predefined */
+    int op_commutative; /* 1 when op is commutative */
+    size_t bytes;       /* message size in bytes, from the type signature (see README) */
+} ac_call;
+
+typedef struct ac_algorithm {
+    const char *name;       /* registry name: the AUTOCOLL_<COLL> value, in reports and tables */
+    ac_collective collective;
+    const char *group;      /* group for two-level search (STAR-MPI enhanced AEOS) */
+    const char *attributes; /* "key=value ..." for attribute-based search */
+    unsigned requires;      /* AC_REQ_* */
+    int (*applicable)(const ac_call *call); /* optional: what flags cannot say */
+    const char *requires_text;              /* what `applicable` checks, for humans */
+    size_t min_bytes, max_bytes;            /* advisory message-size range; max 0 = none */
+    union {
+        ac_allgather_fn *allgather;
+        ac_allgatherv_fn *allgatherv;
+        ac_allreduce_fn *allreduce;
+        ac_alltoall_fn *alltoall;
+        ac_alltoallv_fn *alltoallv;
+        ac_barrier_fn *barrier;
+        ac_bcast_fn *bcast;
+        ac_gather_fn *gather;
+        ac_reduce_fn *reduce;
+        ac_reduce_scatter_fn *reduce_scatter;
+        ac_reduce_scatter_block_fn *reduce_scatter_block;
+        ac_scatter_fn *scatter;
+    } fn;
+    const ac_params *params;
+    const char *summary;
+} ac_algorithm;
+
+typedef struct ac_registry {
+    const ac_algorithm *algorithms;
+    int count;
+} ac_registry;
+
+/* Registry access (src/coll/registry.c). */
+const char *ac_collective_name(ac_collective c);       /* "allreduce" */
+const char *ac_collective_env(ac_collective c);        /* "AUTOCOLL_ALLREDUCE" */
+int ac_collective_from_name(const char *name);         /* -1 if unknown */
+ac_registry ac_registry_of(ac_collective c);
+const ac_algorithm *ac_registry_find(ac_collective c, const char *name);
+const ac_algorithm *ac_registry_native(ac_collective c);
+
+/* A hash of every (collective, algorithm name): tables and history record it. */
+unsigned long ac_registry_fingerprint(void);
+
+/* Applicability: 1 if `alg` may run for `call`; otherwise 0 and, if why != NULL, a reason. */
+int ac_applicable(const ac_algorithm *alg, const ac_call *call, const char **why);
+
+/* Human-readable requirement list, e.g. "power-of-two size, commutative op". */
+void ac_requirements_text(const ac_algorithm *alg, char *buf, size_t len);
+
+/* Per-collective tables (src/coll/<coll>/registry.c). */
+extern const ac_registry ac_registry_allgather;
+extern const ac_registry ac_registry_allgatherv;
+extern const ac_registry ac_registry_allreduce;
+extern const ac_registry ac_registry_alltoall;
+extern const ac_registry ac_registry_alltoallv;
+extern const ac_registry ac_registry_barrier;
+extern const ac_registry ac_registry_bcast;
+extern const ac_registry ac_registry_gather;
+extern const ac_registry ac_registry_reduce;
+extern const ac_registry ac_registry_reduce_scatter;
+extern const ac_registry ac_registry_reduce_scatter_block;
+extern const ac_registry ac_registry_scatter;
+
+#define AC_REGISTRY(coll, table)                                                               \
+    const ac_registry ac_registry_##coll = {table, (int)(sizeof(table) / sizeof(table[0]))}
+
+#endif

@@ -1,0 +1,152 @@
+/*
+ * common.c - buffers, datatype copies, local reduction, phase synchronisation and process-count
+ * arithmetic shared by the algorithms.
+ */
+#include "coll/common/common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+MPI_Aint ac_extent(MPI_Datatype dtype)
+{
+    MPI_Aint lb, extent;
+    PMPI_Type_get_extent(dtype, &lb, &extent);
+    return extent;
+}
+
+int ac_tmp_alloc(ac_tmp *t, MPI_Aint count, MPI_Datatype dtype)
+{
+    MPI_Aint lb, extent, true_lb, true_extent;
+    t->base = NULL;
+    t->buf = NULL;
+    PMPI_Type_get_extent(dtype, &lb, &extent);
+    PMPI_Type_get_true_extent(dtype, &true_lb, &true_extent);
+    MPI_Aint bytes = count > 0 ? true_extent + (count - 1) * extent : 0;
+    if (count > 0 && extent < 0) bytes = true_extent - (count - 1) * extent; /* negative stride */
+    t->base = malloc((size_t)bytes + 1);
+    if (!t->base) return MPI_ERR_NO_MEM;
+    t->buf = (char *)t->base - true_lb;
+    if (count > 0 && extent < 0) t->buf -= (count - 1) * extent;
+    return MPI_SUCCESS;
+}
+
+void ac_tmp_free(ac_tmp *t)
+{
+    free(t->base);
+    t->base = NULL;
+    t->buf = NULL;
+}
+
+static int is_plain(MPI_Datatype dtype)
+{
+    int size;
+    MPI_Aint lb, extent, true_lb, true_extent;
+    PMPI_Type_size(dtype, &size);
+    PMPI_Type_get_extent(dtype, &lb, &extent);
+    PMPI_Type_get_true_extent(dtype, &true_lb, &true_extent);
+    return lb == 0 && true_lb == 0 && (MPI_Aint)size == extent && extent == true_extent;
+}
+
+int ac_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int rcount,
+            MPI_Datatype rtype)
+{
+    int rc = MPI_SUCCESS, ssize, pack_size, position = 0;
+    void *packed = NULL;
+    PMPI_Type_size(stype, &ssize);
+    if (scount == 0 || ssize == 0) return MPI_SUCCESS;
+    if (stype == rtype && scount == rcount && is_plain(stype)) {
+        if (src != dst) memmove(dst, src, (size_t)scount * (size_t)ssize);
+        return MPI_SUCCESS;
+    }
+    if (src == dst && stype == rtype && scount == rcount) return MPI_SUCCESS;
+    rc = PMPI_Pack_size(scount, stype, MPI_COMM_SELF, &pack_size);
+    if (rc != MPI_SUCCESS) goto out;
+    packed = malloc((size_t)pack_size);
+    if (!packed) {
+        rc = MPI_ERR_NO_MEM;
+        goto out;
+    }
+    rc = PMPI_Pack(src, scount, stype, packed, pack_size, &position, MPI_COMM_SELF);
+    if (rc != MPI_SUCCESS) goto out;
+    position = 0;
+    rc = PMPI_Unpack(packed, pack_size, &position, dst, rcount, rtype, MPI_COMM_SELF);
+out:
+    free(packed);
+    return rc;
+}
+
+int ac_reduce_local(const void *in, void *inout, int count, MPI_Datatype dtype, MPI_Op op)
+{
+    if (count == 0) return MPI_SUCCESS;
+    return PMPI_Reduce_local(in, inout, count, dtype, op);
+}
+
+int ac_sync_phase(MPI_Comm comm, ac_sync sync, int to, int from)
+{
+    switch (sync) {
+    case AC_SYNC_LIGHT:
+        return PMPI_Sendrecv(NULL, 0, MPI_BYTE, to, AC_TAG_SYNC, NULL, 0, MPI_BYTE, from,
+                             AC_TAG_SYNC, comm, MPI_STATUS_IGNORE);
+    case AC_SYNC_BARRIER:
+        return PMPI_Barrier(comm);
+    case AC_SYNC_NONE:
+        break;
+    }
+    return MPI_SUCCESS;
+}
+
+int ac_is_pow2(int n)
+{
+    return n > 0 && (n & (n - 1)) == 0;
+}
+
+int ac_pow2_floor(int n)
+{
+    int p = 1;
+    while (p * 2 <= n) p *= 2;
+    return p;
+}
+
+int ac_ceil_log2(int n)
+{
+    int k = 0;
+    while ((1 << k) < n) k++;
+    return k;
+}
+
+/* Largest divisor of n that is <= target. */
+static int divisor_at_most(int n, int target)
+{
+    for (int d = target < 1 ? 1 : target; d > 1; d--)
+        if (n % d == 0) return d;
+    return 1;
+}
+
+static int iroot(int p, int k)
+{
+    int r = 1;
+    while (1) {
+        long long v = 1;
+        for (int i = 0; i < k; i++) v *= (r + 1);
+        if (v > p) return r;
+        r++;
+    }
+}
+
+void ac_mesh_dims(int p, int ndims, int *dims)
+{
+    int rest = p;
+    for (int i = 0; i < ndims - 1; i++) {
+        dims[i] = divisor_at_most(rest, iroot(rest, ndims - i));
+        rest /= dims[i];
+    }
+    dims[ndims - 1] = rest;
+    /* sort ascending (ndims <= 3) */
+    for (int i = 0; i < ndims; i++)
+        for (int j = i + 1; j < ndims; j++)
+            if (dims[j] < dims[i]) {
+                int t = dims[i];
+                dims[i] = dims[j];
+                dims[j] = t;
+            }
+}

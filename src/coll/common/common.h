@@ -1,0 +1,73 @@
+/*
+ * common.h - helpers shared by the algorithms: buffers, datatypes, local reduction, phase
+ * synchronisation, process-count arithmetic, mesh factorization and node layout.
+ *
+ * Error idiom: functions return MPI error codes (MPI_SUCCESS on success).
+ */
+#ifndef AUTOCOLL_COMMON_H
+#define AUTOCOLL_COMMON_H
+
+#include "coll/coll.h"
+
+#include <stddef.h>
+
+/* Tags on the private communicator. One algorithm runs per call and every algorithm completes
+ * its own traffic before returning, so a few fixed tags suffice. */
+enum { AC_TAG_DATA = 7001, AC_TAG_SYNC = 7002, AC_TAG_EXTRA = 7003 };
+
+/* A temporary buffer able to hold `count` elements of `dtype` laid out as MPI lays them out
+ * (true extent, lower bound honoured). `buf` is the address to pass to MPI with `dtype`;
+ * free with ac_tmp_free(). count 0 gives a valid non-NULL buffer. */
+typedef struct ac_tmp {
+    void *base;
+    char *buf;
+} ac_tmp;
+int ac_tmp_alloc(ac_tmp *t, MPI_Aint count, MPI_Datatype dtype);
+void ac_tmp_free(ac_tmp *t);
+
+/* Extent and true extent of `count` elements (true_lb + (count-1)*extent + true_extent). */
+MPI_Aint ac_extent(MPI_Datatype dtype);
+
+/* Local copy of data with matching type signatures (scount*stype == rcount*rtype). Contiguous
+ * equal types use memcpy; anything else packs through MPI. */
+int ac_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int rcount,
+            MPI_Datatype rtype);
+
+/* inout = in op inout (MPI_Reduce_local order: `in` is the left operand). */
+int ac_reduce_local(const void *in, void *inout, int count, MPI_Datatype dtype, MPI_Op op);
+
+/* Phase synchronisation between a phase's communications (STAR-MPI): LIGHT exchanges a
+ * zero-byte token (send to `to`, receive from `from`); BARRIER calls MPI_Barrier; NONE does
+ * nothing. Call it between phases, not before the first one. */
+int ac_sync_phase(MPI_Comm comm, ac_sync sync, int to, int from);
+
+/* Process-count arithmetic. */
+int ac_is_pow2(int n);
+int ac_pow2_floor(int n); /* largest power of two <= n (n >= 1) */
+int ac_ceil_log2(int n);
+
+/* Mesh factorization: dims[0] * ... * dims[ndims-1] == p, factors as close to p^(1/ndims) as
+ * possible, dims[0] <= dims[1] <= ... . Factors of 1 appear when p has too few prime factors
+ * (a prime p gives {1, p}); algorithms must handle them. */
+void ac_mesh_dims(int p, int ndims, int *dims);
+
+/* Node layout of a communicator, from MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), created on
+ * first use and cached on `comm` (freed with it). AUTOCOLL_TEST_RANKS_PER_NODE=k replaces the
+ * shared-memory split by consecutive blocks of k ranks, so multi-node paths can be tested on
+ * one machine. Collective over `comm` on first use. */
+typedef struct ac_nodes {
+    int nnodes;         /* number of nodes */
+    int node;           /* index of this rank's node (ordered by lowest rank on the node) */
+    int local_rank;     /* rank within the node */
+    int local_size;     /* ranks on this node */
+    int *node_of;       /* [size] node index of every rank */
+    int *local_rank_of; /* [size] rank within its node of every rank */
+    int *leader_of;     /* [nnodes] rank of each node's leader (its lowest rank) */
+    int *node_size;     /* [nnodes] ranks on each node */
+    int *order;         /* [size] ranks ordered node by node (a node-ordered logical ring) */
+    MPI_Comm local;     /* ranks on this node */
+    MPI_Comm leaders;   /* node leaders (local rank 0); MPI_COMM_NULL on other ranks */
+} ac_nodes;
+int ac_nodes_get(MPI_Comm comm, const ac_nodes **nodes);
+
+#endif

@@ -1,0 +1,120 @@
+/*
+ * nodes.c - the node layout of a communicator (which ranks share a node), computed once per
+ * communicator with MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) and cached as an attribute.
+ * AUTOCOLL_TEST_RANKS_PER_NODE=k (testing only) uses blocks of k consecutive ranks instead.
+ */
+#include "coll/common/common.h"
+#include "core/config.h"
+
+#include <stdlib.h>
+
+static int nodes_keyval = MPI_KEYVAL_INVALID;
+
+static void nodes_free(ac_nodes *n)
+{
+    if (n->local != MPI_COMM_NULL) PMPI_Comm_free(&n->local);
+    if (n->leaders != MPI_COMM_NULL) PMPI_Comm_free(&n->leaders);
+    free(n->node_of);
+    free(n->local_rank_of);
+    free(n->leader_of);
+    free(n->node_size);
+    free(n->order);
+    free(n);
+}
+
+static int nodes_delete(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm;
+    (void)keyval;
+    (void)extra;
+    nodes_free(value);
+    return MPI_SUCCESS;
+}
+
+static int nodes_build(MPI_Comm comm, ac_nodes **out)
+{
+    int rc, rank, size;
+    long per_node = ac_config_long("AUTOCOLL_TEST_RANKS_PER_NODE");
+    ac_nodes *n = calloc(1, sizeof *n);
+    int *leader_rank = NULL;
+    if (!n) return MPI_ERR_NO_MEM;
+    n->local = n->leaders = MPI_COMM_NULL;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    if (per_node > 0)
+        rc = PMPI_Comm_split(comm, rank / (int)per_node, rank, &n->local);
+    else
+        rc = PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &n->local);
+    if (rc != MPI_SUCCESS) goto fail;
+    PMPI_Comm_rank(n->local, &n->local_rank);
+    PMPI_Comm_size(n->local, &n->local_size);
+
+    /* Every rank learns the lowest rank (the leader) of every rank's node. */
+    int my_leader = rank;
+    rc = PMPI_Allreduce(MPI_IN_PLACE, &my_leader, 1, MPI_INT, MPI_MIN, n->local);
+    if (rc != MPI_SUCCESS) goto fail;
+    leader_rank = malloc(sizeof(int) * (size_t)size);
+    n->node_of = malloc(sizeof(int) * (size_t)size);
+    n->local_rank_of = malloc(sizeof(int) * (size_t)size);
+    n->order = malloc(sizeof(int) * (size_t)size);
+    n->leader_of = malloc(sizeof(int) * (size_t)size);
+    n->node_size = calloc((size_t)size, sizeof(int));
+    if (!leader_rank || !n->node_of || !n->local_rank_of || !n->order || !n->leader_of ||
+        !n->node_size) {
+        rc = MPI_ERR_NO_MEM;
+        goto fail;
+    }
+    rc = PMPI_Allgather(&my_leader, 1, MPI_INT, leader_rank, 1, MPI_INT, comm);
+    if (rc != MPI_SUCCESS) goto fail;
+
+    /* Nodes are numbered by their leaders in increasing rank order. */
+    n->nnodes = 0;
+    for (int r = 0; r < size; r++) {
+        if (leader_rank[r] == r) n->leader_of[n->nnodes++] = r;
+    }
+    for (int r = 0; r < size; r++) {
+        int node = 0;
+        while (n->leader_of[node] != leader_rank[r]) node++;
+        n->node_of[r] = node;
+        n->local_rank_of[r] = n->node_size[node]++;
+    }
+    n->node = n->node_of[rank];
+    for (int k = 0, node = 0; node < n->nnodes; node++)
+        for (int r = 0; r < size; r++)
+            if (n->node_of[r] == node) n->order[k++] = r;
+
+    rc = PMPI_Comm_split(comm, n->local_rank == 0 ? 0 : MPI_UNDEFINED, rank, &n->leaders);
+    if (rc != MPI_SUCCESS) goto fail;
+    free(leader_rank);
+    *out = n;
+    return MPI_SUCCESS;
+fail:
+    free(leader_rank);
+    nodes_free(n);
+    return rc;
+}
+
+int ac_nodes_get(MPI_Comm comm, const ac_nodes **nodes)
+{
+    int rc, found = 0;
+    void *value = NULL;
+    if (nodes_keyval == MPI_KEYVAL_INVALID) {
+        rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, nodes_delete, &nodes_keyval, NULL);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    rc = PMPI_Comm_get_attr(comm, nodes_keyval, &value, &found);
+    if (rc != MPI_SUCCESS) return rc;
+    if (!found) {
+        ac_nodes *n;
+        rc = nodes_build(comm, &n);
+        if (rc != MPI_SUCCESS) return rc;
+        rc = PMPI_Comm_set_attr(comm, nodes_keyval, n);
+        if (rc != MPI_SUCCESS) {
+            nodes_free(n);
+            return rc;
+        }
+        value = n;
+    }
+    *nodes = value;
+    return MPI_SUCCESS;
+}

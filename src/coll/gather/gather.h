@@ -1,0 +1,9 @@
+/* gather.h - the gather algorithms (one per file in this folder). */
+#ifndef AUTOCOLL_GATHER_H
+#define AUTOCOLL_GATHER_H
+
+#include "coll/coll.h"
+
+ac_gather_fn ac_gather_native;
+
+#endif

@@ -1,0 +1,9 @@
+/* reduce_scatter.h - the reduce_scatter algorithms (one per file in this folder). */
+#ifndef AUTOCOLL_REDUCE_SCATTER_H
+#define AUTOCOLL_REDUCE_SCATTER_H
+
+#include "coll/coll.h"
+
+ac_reduce_scatter_fn ac_reduce_scatter_native;
+
+#endif

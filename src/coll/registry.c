@@ -1,0 +1,137 @@
+/*
+ * registry.c - access to the per-collective tables, and the one place where requirements are
+ * checked (invariant 4: an inapplicable algorithm is never run or timed).
+ */
+#include "coll/coll.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct collective_info {
+    const char *name;
+    const char *env;
+    const ac_registry *registry;
+} collective_info;
+
+static const collective_info collectives[AC_NUM_COLLECTIVES] = {
+    [AC_ALLGATHER] = {"allgather", "AUTOCOLL_ALLGATHER", &ac_registry_allgather},
+    [AC_ALLGATHERV] = {"allgatherv", "AUTOCOLL_ALLGATHERV", &ac_registry_allgatherv},
+    [AC_ALLREDUCE] = {"allreduce", "AUTOCOLL_ALLREDUCE", &ac_registry_allreduce},
+    [AC_ALLTOALL] = {"alltoall", "AUTOCOLL_ALLTOALL", &ac_registry_alltoall},
+    [AC_ALLTOALLV] = {"alltoallv", "AUTOCOLL_ALLTOALLV", &ac_registry_alltoallv},
+    [AC_BARRIER] = {"barrier", "AUTOCOLL_BARRIER", &ac_registry_barrier},
+    [AC_BCAST] = {"bcast", "AUTOCOLL_BCAST", &ac_registry_bcast},
+    [AC_GATHER] = {"gather", "AUTOCOLL_GATHER", &ac_registry_gather},
+    [AC_REDUCE] = {"reduce", "AUTOCOLL_REDUCE", &ac_registry_reduce},
+    [AC_REDUCE_SCATTER] = {"reduce_scatter", "AUTOCOLL_REDUCE_SCATTER",
+                           &ac_registry_reduce_scatter},
+    [AC_REDUCE_SCATTER_BLOCK] = {"reduce_scatter_block", "AUTOCOLL_REDUCE_SCATTER_BLOCK",
+                                 &ac_registry_reduce_scatter_block},
+    [AC_SCATTER] = {"scatter", "AUTOCOLL_SCATTER", &ac_registry_scatter},
+};
+
+const char *ac_collective_name(ac_collective c)
+{
+    return collectives[c].name;
+}
+
+const char *ac_collective_env(ac_collective c)
+{
+    return collectives[c].env;
+}
+
+int ac_collective_from_name(const char *name)
+{
+    for (int c = 0; c < AC_NUM_COLLECTIVES; c++)
+        if (strcmp(collectives[c].name, name) == 0) return c;
+    return -1;
+}
+
+ac_registry ac_registry_of(ac_collective c)
+{
+    return *collectives[c].registry;
+}
+
+const ac_algorithm *ac_registry_find(ac_collective c, const char *name)
+{
+    ac_registry r = ac_registry_of(c);
+    for (int i = 0; i < r.count; i++)
+        if (strcmp(r.algorithms[i].name, name) == 0) return &r.algorithms[i];
+    return NULL;
+}
+
+const ac_algorithm *ac_registry_native(ac_collective c)
+{
+    return ac_registry_find(c, "native");
+}
+
+typedef struct requirement {
+    unsigned flag;
+    const char *text;
+} requirement;
+
+static const requirement requirements[] = {
+    {AC_REQ_POWER_OF_TWO, "power-of-two communicator size"},
+    {AC_REQ_COMMUTATIVE, "commutative op"},
+    {AC_REQ_BUILTIN_OP, "predefined op"},
+    {AC_REQ_COUNT_GE_SIZE, "count >= communicator size"},
+};
+
+static int requirement_met(unsigned flag, const ac_call *call)
+{
+    switch (flag) {
+    case AC_REQ_POWER_OF_TWO:
+        return call->size > 0 && (call->size & (call->size - 1)) == 0;
+    case AC_REQ_COMMUTATIVE:
+        return call->op_commutative;
+    case AC_REQ_BUILTIN_OP:
+        return call->op_builtin;
+    case AC_REQ_COUNT_GE_SIZE:
+        return call->count >= call->size;
+    default:
+        return 0;
+    }
+}
+
+int ac_applicable(const ac_algorithm *alg, const ac_call *call, const char **why)
+{
+    for (size_t i = 0; i < sizeof requirements / sizeof requirements[0]; i++) {
+        if ((alg->requires & requirements[i].flag) &&
+            !requirement_met(requirements[i].flag, call)) {
+            if (why) *why = requirements[i].text;
+            return 0;
+        }
+    }
+    if (alg->applicable && !alg->applicable(call)) {
+        if (why) *why = alg->requires_text ? alg->requires_text : "its applicability check";
+        return 0;
+    }
+    return 1;
+}
+
+void ac_requirements_text(const ac_algorithm *alg, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof requirements / sizeof requirements[0]; i++) {
+        if (alg->requires & requirements[i].flag)
+            used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
+                                     used ? ", " : "", requirements[i].text);
+    }
+    if (alg->requires_text)
+        snprintf(buf + used, used < len ? len - used : 0, "%s%s", used ? ", " : "",
+                 alg->requires_text);
+}
+
+unsigned long ac_registry_fingerprint(void)
+{
+    unsigned long h = 14695981039346656037ul;
+    for (int c = 0; c < AC_NUM_COLLECTIVES; c++) {
+        ac_registry r = ac_registry_of((ac_collective)c);
+        for (int i = 0; i < r.count; i++) {
+            for (const char *s = r.algorithms[i].name; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ul;
+            h = (h ^ (unsigned long)c) * 1099511628211ul;
+        }
+    }
+    return h;
+}

@@ -1,0 +1,9 @@
+/* scatter.h - the scatter algorithms (one per file in this folder). */
+#ifndef AUTOCOLL_SCATTER_H
+#define AUTOCOLL_SCATTER_H
+
+#include "coll/coll.h"
+
+ac_scatter_fn ac_scatter_native;
+
+#endif

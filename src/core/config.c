@@ -1,0 +1,84 @@
+/*
+ * config.c - the table of every AUTOCOLL_* setting with its default. `autocoll-info` prints it;
+ * nothing else keeps a list of settings.
+ */
+#include "core/config.h"
+#include "core/log.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FORCE_VALUES "auto, or an algorithm name from autocoll-info"
+
+static const ac_setting settings[] = {
+    {"AUTOCOLL", "on", "on | off", "off makes the layer a pure pass-through to the MPI library"},
+    {"AUTOCOLL_REPORT", "off", "off | stderr | <path>",
+     "end-of-run report: text on stderr from rank 0, or JSON written by rank 0 to <path>"},
+    {"AUTOCOLL_VERBOSE", "1", "0 | 1 | 2",
+     "0 errors only, 1 warnings (default), 2 also information about every decision"},
+    {"AUTOCOLL_ALLGATHER", "auto", FORCE_VALUES, "force the MPI_Allgather algorithm"},
+    {"AUTOCOLL_ALLGATHERV", "auto", FORCE_VALUES, "force the MPI_Allgatherv algorithm"},
+    {"AUTOCOLL_ALLREDUCE", "auto", FORCE_VALUES, "force the MPI_Allreduce algorithm"},
+    {"AUTOCOLL_ALLTOALL", "auto", FORCE_VALUES, "force the MPI_Alltoall algorithm"},
+    {"AUTOCOLL_ALLTOALLV", "auto", FORCE_VALUES, "force the MPI_Alltoallv algorithm"},
+    {"AUTOCOLL_BARRIER", "auto", FORCE_VALUES, "force the MPI_Barrier algorithm"},
+    {"AUTOCOLL_BCAST", "auto", FORCE_VALUES, "force the MPI_Bcast algorithm"},
+    {"AUTOCOLL_GATHER", "auto", FORCE_VALUES, "force the MPI_Gather algorithm"},
+    {"AUTOCOLL_REDUCE", "auto", FORCE_VALUES, "force the MPI_Reduce algorithm"},
+    {"AUTOCOLL_REDUCE_SCATTER", "auto", FORCE_VALUES, "force the MPI_Reduce_scatter algorithm"},
+    {"AUTOCOLL_REDUCE_SCATTER_BLOCK", "auto", FORCE_VALUES,
+     "force the MPI_Reduce_scatter_block algorithm"},
+    {"AUTOCOLL_SCATTER", "auto", FORCE_VALUES, "force the MPI_Scatter algorithm"},
+    {"AUTOCOLL_TEST_RANKS_PER_NODE", "0", "0 | k",
+     "testing only: treat consecutive blocks of k ranks as nodes (0: real shared-memory nodes)"},
+};
+
+const ac_setting *ac_settings(int *count)
+{
+    *count = (int)(sizeof(settings) / sizeof(settings[0]));
+    return settings;
+}
+
+static const ac_setting *find(const char *name)
+{
+    int n;
+    const ac_setting *s = ac_settings(&n);
+    for (int i = 0; i < n; i++)
+        if (strcmp(s[i].name, name) == 0) return &s[i];
+    return NULL;
+}
+
+const char *ac_config_get(const char *name)
+{
+    const ac_setting *s = find(name);
+    if (!s) return NULL;
+    const char *v = getenv(name);
+    return (v && *v) ? v : s->default_value;
+}
+
+long ac_config_long(const char *name)
+{
+    const ac_setting *s = find(name);
+    if (!s) return 0;
+    const char *v = ac_config_get(name);
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (*end != '\0') {
+        ac_log_warn("%s=%s is not an integer; using the default %s", name, v, s->default_value);
+        x = strtol(s->default_value, NULL, 10);
+    }
+    return x;
+}
+
+int ac_config_hash(void)
+{
+    unsigned long h = 5381;
+    int n;
+    const ac_setting *s = ac_settings(&n);
+    for (int i = 0; i < n; i++) {
+        const char *v = ac_config_get(s[i].name);
+        for (const char *c = v; *c; c++) h = h * 33 + (unsigned char)*c;
+        h = h * 33 + 0xff;
+    }
+    return (int)(h & 0x7fffffff);
+}

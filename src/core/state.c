@@ -1,0 +1,199 @@
+/*
+ * state.c - initialisation, per-communicator state with its private duplicate, finalisation.
+ */
+#include "core/state.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "report/report.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+ac_global ac_g;
+
+static int comm_keyval = MPI_KEYVAL_INVALID;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void read_forced(void)
+{
+    for (int c = 0; c < AC_NUM_COLLECTIVES; c++) {
+        const char *env = ac_collective_env((ac_collective)c);
+        const char *value = ac_config_get(env);
+        ac_g.forced[c] = NULL;
+        if (strcmp(value, "auto") == 0) continue;
+        ac_g.forced[c] = ac_registry_find((ac_collective)c, value);
+        if (!ac_g.forced[c])
+            ac_log_warn("%s=%s: no such %s algorithm (see autocoll-info); using native", env,
+                        value, ac_collective_name((ac_collective)c));
+    }
+}
+
+static void read_settings(void)
+{
+    ac_log_set_level((int)ac_config_long("AUTOCOLL_VERBOSE"));
+    const char *onoff = ac_config_get("AUTOCOLL");
+    ac_g.enabled = strcmp(onoff, "off") != 0;
+    if (strcmp(onoff, "on") != 0 && strcmp(onoff, "off") != 0)
+        ac_log_warn("AUTOCOLL=%s: expected on or off; staying on", onoff);
+    if (ac_g.enabled) read_forced();
+}
+
+void ac_init_local(void)
+{
+    if (ac_g.initialized) return;
+    ac_g.initialized = 1;
+    read_settings();
+}
+
+void ac_init(void)
+{
+    int mine[2], all[2], rank;
+    if (ac_g.initialized) return;
+    ac_g.initialized = 1;
+    read_settings();
+    /* Invariant 1: a choice may only depend on values equal on every rank, and the settings
+     * decide choices. If ranks were configured differently, everything passes through. */
+    mine[0] = ac_config_hash();
+    mine[1] = -mine[0];
+    if (PMPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS ||
+        all[0] != -all[1]) {
+        PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        if (rank == 0)
+            ac_log_error("the AUTOCOLL_* settings differ between ranks; the layer is disabled "
+                         "for this run (pass the same environment to every rank)");
+        ac_g.enabled = 0;
+    }
+}
+
+static void stats_free(ac_comm *c)
+{
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
+        free(c->stats[k].alg_calls);
+        free(c->stats[k].alg_seconds);
+    }
+}
+
+static int comm_delete(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    ac_comm *c = value;
+    (void)comm;
+    (void)keyval;
+    (void)extra;
+    if (c->pcomm != MPI_COMM_NULL) PMPI_Comm_free(&c->pcomm);
+    c->freed = 1; /* statistics stay in ac_g.comms for the report */
+    return MPI_SUCCESS;
+}
+
+static void name_comm(ac_comm *c, MPI_Comm comm)
+{
+    int len = 0, result;
+    if (PMPI_Comm_compare(comm, MPI_COMM_WORLD, &result) == MPI_SUCCESS && result == MPI_IDENT) {
+        strcpy(c->name, "MPI_COMM_WORLD");
+        return;
+    }
+    if (PMPI_Comm_compare(comm, MPI_COMM_SELF, &result) == MPI_SUCCESS && result == MPI_IDENT) {
+        strcpy(c->name, "MPI_COMM_SELF");
+        return;
+    }
+    PMPI_Comm_get_name(comm, c->name, &len);
+    /* Libraries give unnamed communicators names of their own; ours are by creation order. */
+    if (len == 0 || strncmp(c->name, "MPI COMMUNICATOR", 16) == 0 ||
+        strncmp(c->name, "MPI_COMM_", 9) == 0)
+        snprintf(c->name, sizeof c->name, "comm%d", c->id);
+}
+
+static ac_comm *comm_create(MPI_Comm comm)
+{
+    ac_comm *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->pcomm = MPI_COMM_NULL;
+    PMPI_Comm_test_inter(comm, &c->inter);
+    PMPI_Comm_rank(comm, &c->rank);
+    PMPI_Comm_size(comm, &c->size);
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
+        int n = ac_registry_of((ac_collective)k).count;
+        c->stats[k].alg_calls = calloc((size_t)n, sizeof(long));
+        c->stats[k].alg_seconds = calloc((size_t)n, sizeof(double));
+        if (!c->stats[k].alg_calls || !c->stats[k].alg_seconds) goto fail;
+    }
+    if (!c->inter) {
+        /* Collective: every rank reaches its first handled collective on comm together. */
+        if (PMPI_Comm_dup(comm, &c->pcomm) != MPI_SUCCESS) goto fail;
+        PMPI_Comm_set_name(c->pcomm, "autocoll private");
+    }
+    pthread_mutex_lock(&lock);
+    c->id = ac_g.next_id++;
+    c->next = ac_g.comms;
+    ac_g.comms = c;
+    pthread_mutex_unlock(&lock);
+    name_comm(c, comm);
+    return c;
+fail:
+    stats_free(c);
+    free(c);
+    return NULL;
+}
+
+ac_comm *ac_comm_enter(MPI_Comm comm, ac_collective coll)
+{
+    int found = 0;
+    void *value = NULL;
+    if (!ac_g.initialized) ac_init_local();
+    if (!ac_g.enabled || ac_g.finalized || comm == MPI_COMM_NULL) return NULL;
+    if (comm_keyval == MPI_KEYVAL_INVALID) {
+        pthread_mutex_lock(&lock);
+        if (comm_keyval == MPI_KEYVAL_INVALID)
+            PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, comm_delete, &comm_keyval, NULL);
+        pthread_mutex_unlock(&lock);
+    }
+    if (PMPI_Comm_get_attr(comm, comm_keyval, &value, &found) != MPI_SUCCESS) return NULL;
+    if (!found) {
+        value = comm_create(comm);
+        if (!value) {
+            ac_log_error("cannot create the private state of a communicator; passing through");
+            return NULL;
+        }
+        PMPI_Comm_set_attr(comm, comm_keyval, value);
+    }
+    ac_comm *c = value;
+    if (c->inter) {
+        c->stats[coll].passthrough++;
+        return NULL;
+    }
+    return c;
+}
+
+void ac_count_passthrough(MPI_Comm comm, ac_collective coll)
+{
+    int found = 0;
+    void *value = NULL;
+    if (!ac_g.enabled) return;
+    if (comm != MPI_COMM_NULL && comm_keyval != MPI_KEYVAL_INVALID &&
+        PMPI_Comm_get_attr(comm, comm_keyval, &value, &found) == MPI_SUCCESS && found) {
+        ((ac_comm *)value)->stats[coll].passthrough++;
+        return;
+    }
+    pthread_mutex_lock(&lock);
+    ac_g.passthrough[coll]++;
+    pthread_mutex_unlock(&lock);
+}
+
+void ac_finalize(void)
+{
+    if (!ac_g.initialized || ac_g.finalized) return;
+    if (ac_g.enabled) ac_report_write();
+    ac_g.finalized = 1;
+    /* Free the private duplicates of the predefined communicators now: their attributes are
+     * deleted inside PMPI_Finalize, where freeing communicators is not guaranteed to work. */
+    if (comm_keyval != MPI_KEYVAL_INVALID) {
+        MPI_Comm predefined[2] = {MPI_COMM_SELF, MPI_COMM_WORLD};
+        for (int i = 0; i < 2; i++) {
+            int found = 0;
+            void *value;
+            PMPI_Comm_get_attr(predefined[i], comm_keyval, &value, &found);
+            if (found) PMPI_Comm_delete_attr(predefined[i], comm_keyval);
+        }
+    }
+}

@@ -1,0 +1,66 @@
+/*
+ * state.h - global and per-communicator state.
+ *
+ * Each application communicator we handle gets an ac_comm, created lazily on its first
+ * intercepted collective and cached with an attribute keyval. It owns the private duplicate on
+ * which all our traffic runs (invariant 3) and the statistics of the end-of-run report. When
+ * the application frees the communicator the keyval's delete callback frees the duplicate and
+ * keeps the statistics for the report.
+ */
+#ifndef AUTOCOLL_STATE_H
+#define AUTOCOLL_STATE_H
+
+#include "coll/coll.h"
+
+#include <mpi.h>
+
+typedef struct ac_coll_stats {
+    long calls;          /* calls run by one of our algorithms (native included) */
+    long passthrough;    /* calls passed to the MPI library untouched */
+    double bytes;        /* sum of message sizes of the calls we ran */
+    double seconds;      /* time inside the algorithms */
+    long *alg_calls;     /* [registry count] calls per algorithm */
+    double *alg_seconds; /* [registry count] time per algorithm */
+    int warned;          /* a forced algorithm was inapplicable here (warned once) */
+} ac_coll_stats;
+
+typedef struct ac_comm {
+    MPI_Comm pcomm; /* private duplicate: all our traffic */
+    int rank, size;
+    int inter;      /* intercommunicator: everything passes through */
+    int id;         /* creation order on this rank */
+    int freed;      /* the application freed it; kept for the report */
+    char name[MPI_MAX_OBJECT_NAME];
+    ac_coll_stats stats[AC_NUM_COLLECTIVES];
+    struct ac_comm *next; /* every ac_comm ever created, newest first */
+} ac_comm;
+
+typedef struct ac_global {
+    int initialized;   /* ac_init ran */
+    int enabled;       /* AUTOCOLL != off and every rank configured alike */
+    int finalized;     /* ac_finalize ran */
+    const ac_algorithm *forced[AC_NUM_COLLECTIVES]; /* AUTOCOLL_<COLL>, NULL = auto */
+    ac_comm *comms;    /* list of every ac_comm */
+    int next_id;
+    long passthrough[AC_NUM_COLLECTIVES]; /* calls passed through with no ac_comm */
+} ac_global;
+
+extern ac_global ac_g;
+
+/* Initialisation after PMPI_Init (collective over MPI_COMM_WORLD: checks that every rank was
+ * configured alike). ac_init_local() is the fallback when MPI was initialised behind our back:
+ * it reads the settings without the check. */
+void ac_init(void);
+void ac_init_local(void);
+
+/* Report and release everything; called from MPI_Finalize before PMPI_Finalize. */
+void ac_finalize(void);
+
+/* The state of `comm` for a call of collective `coll`, created if needed; NULL means pass the
+ * call through (layer disabled, intercommunicator, or failure), already counted. */
+ac_comm *ac_comm_enter(MPI_Comm comm, ac_collective coll);
+
+/* Count a call passed through before any state was looked up (e.g. invalid arguments). */
+void ac_count_passthrough(MPI_Comm comm, ac_collective coll);
+
+#endif

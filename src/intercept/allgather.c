@@ -1,0 +1,34 @@
+/*
+ * allgather.c - MPI_Allgather and MPI_Allgather_c.
+ */
+#include "intercept/intercept.h"
+
+int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
+{
+    ac_comm *c;
+    if (rcount < 0 || rtype == MPI_DATATYPE_NULL || (sbuf != MPI_IN_PLACE && (scount < 0 || stype == MPI_DATATYPE_NULL))) {
+        ac_count_passthrough(comm, AC_ALLGATHER);
+        return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    }
+    c = ac_comm_enter(comm, AC_ALLGATHER);
+    if (!c) return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    ac_call call = ac_call_make(c, AC_ALLGATHER);
+    call.bytes = ac_signature_bytes(rcount, rtype);
+    const ac_algorithm *alg = ac_select(c, &call);
+    double start = ac_now();
+    int rc = alg->fn.allgather(sbuf, scount, stype, rbuf, rcount, rtype, c->pcomm, alg->params);
+    ac_observe(c, &call, alg, ac_now() - start);
+    return rc;
+}
+
+#if MPI_VERSION >= 4
+int MPI_Allgather_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm)
+{
+    int ns = 0, nr;
+    if ((sbuf != MPI_IN_PLACE && !ac_count_fits(scount, &ns)) || !ac_count_fits(rcount, &nr)) {
+        ac_count_passthrough(comm, AC_ALLGATHER);
+        return PMPI_Allgather_c(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    }
+    return MPI_Allgather(sbuf, ns, stype, rbuf, nr, rtype, comm);
+}
+#endif

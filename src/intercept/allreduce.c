@@ -1,0 +1,36 @@
+/*
+ * allreduce.c - MPI_Allreduce and MPI_Allreduce_c.
+ */
+#include "intercept/intercept.h"
+
+int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op, MPI_Comm comm)
+{
+    ac_comm *c;
+    if (count < 0 || dtype == MPI_DATATYPE_NULL || op == MPI_OP_NULL) {
+        ac_count_passthrough(comm, AC_ALLREDUCE);
+        return PMPI_Allreduce(sbuf, rbuf, count, dtype, op, comm);
+    }
+    c = ac_comm_enter(comm, AC_ALLREDUCE);
+    if (!c) return PMPI_Allreduce(sbuf, rbuf, count, dtype, op, comm);
+    ac_call call = ac_call_make(c, AC_ALLREDUCE);
+    call.count = count;
+    ac_call_set_op(&call, op);
+    call.bytes = ac_signature_bytes(count, dtype);
+    const ac_algorithm *alg = ac_select(c, &call);
+    double start = ac_now();
+    int rc = alg->fn.allreduce(sbuf, rbuf, count, dtype, op, c->pcomm, alg->params);
+    ac_observe(c, &call, alg, ac_now() - start);
+    return rc;
+}
+
+#if MPI_VERSION >= 4
+int MPI_Allreduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dtype, MPI_Op op, MPI_Comm comm)
+{
+    int n;
+    if (!ac_count_fits(count, &n)) {
+        ac_count_passthrough(comm, AC_ALLREDUCE);
+        return PMPI_Allreduce_c(sbuf, rbuf, count, dtype, op, comm);
+    }
+    return MPI_Allreduce(sbuf, rbuf, n, dtype, op, comm);
+}
+#endif

@@ -1,0 +1,21 @@
+/*
+ * barrier.c - MPI_Barrier.
+ */
+#include "intercept/intercept.h"
+
+int MPI_Barrier(MPI_Comm comm)
+{
+    ac_comm *c;
+    if (0) {
+        ac_count_passthrough(comm, AC_BARRIER);
+        return PMPI_Barrier(comm);
+    }
+    c = ac_comm_enter(comm, AC_BARRIER);
+    if (!c) return PMPI_Barrier(comm);
+    ac_call call = ac_call_make(c, AC_BARRIER);
+    const ac_algorithm *alg = ac_select(c, &call);
+    double start = ac_now();
+    int rc = alg->fn.barrier(c->pcomm, alg->params);
+    ac_observe(c, &call, alg, ac_now() - start);
+    return rc;
+}

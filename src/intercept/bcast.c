@@ -1,0 +1,35 @@
+/*
+ * bcast.c - MPI_Bcast and MPI_Bcast_c.
+ */
+#include "intercept/intercept.h"
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm)
+{
+    ac_comm *c;
+    if (count < 0 || dtype == MPI_DATATYPE_NULL || !ac_root_ok(comm, root)) {
+        ac_count_passthrough(comm, AC_BCAST);
+        return PMPI_Bcast(buf, count, dtype, root, comm);
+    }
+    c = ac_comm_enter(comm, AC_BCAST);
+    if (!c) return PMPI_Bcast(buf, count, dtype, root, comm);
+    ac_call call = ac_call_make(c, AC_BCAST);
+    call.count = count;
+    call.bytes = ac_signature_bytes(count, dtype);
+    const ac_algorithm *alg = ac_select(c, &call);
+    double start = ac_now();
+    int rc = alg->fn.bcast(buf, count, dtype, root, c->pcomm, alg->params);
+    ac_observe(c, &call, alg, ac_now() - start);
+    return rc;
+}
+
+#if MPI_VERSION >= 4
+int MPI_Bcast_c(void *buf, MPI_Count count, MPI_Datatype dtype, int root, MPI_Comm comm)
+{
+    int n;
+    if (!ac_count_fits(count, &n)) {
+        ac_count_passthrough(comm, AC_BCAST);
+        return PMPI_Bcast_c(buf, count, dtype, root, comm);
+    }
+    return MPI_Bcast(buf, n, dtype, root, comm);
+}
+#endif

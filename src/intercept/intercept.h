@@ -1,0 +1,34 @@
+/*
+ * intercept.h - helpers of the MPI_* wrappers (one file per collective in this folder).
+ *
+ * A wrapper passes the call to the MPI library untouched when the layer is off, on an
+ * intercommunicator, or when the arguments are ones the library must reject (so the user gets
+ * the library's own error); otherwise it fills an ac_call, asks ac_select() for one algorithm,
+ * runs it on the private communicator and accounts for it.
+ */
+#ifndef AUTOCOLL_INTERCEPT_H
+#define AUTOCOLL_INTERCEPT_H
+
+#include "select/select.h"
+
+#include <mpi.h>
+
+double ac_now(void);
+
+/* A call's facts, with the communicator size filled in. */
+ac_call ac_call_make(const ac_comm *c, ac_collective coll);
+
+/* Valid root for comm (else the library reports the error). */
+int ac_root_ok(MPI_Comm comm, int root);
+
+#if MPI_VERSION >= 4
+/* MPI-4 large-count wrappers: 1 if every value fits in an int (then *out is set). Arrays are
+ * converted into freshly allocated int arrays (free them), NULL in gives NULL out. */
+int ac_count_fits(MPI_Count count, int *out);
+int ac_counts_fit(const MPI_Count *counts, int n, int **out);
+int ac_displs_fit(const MPI_Aint *displs, int n, int **out);
+/* Size of comm for the arrays of a v-collective; 0 for an intercommunicator (pass through). */
+int ac_intra_size(MPI_Comm comm);
+#endif
+
+#endif

@@ -1,0 +1,43 @@
+/*
+ * reduce_scatter.c - MPI_Reduce_scatter and MPI_Reduce_scatter_c.
+ */
+#include "intercept/intercept.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dtype, MPI_Op op, MPI_Comm comm)
+{
+    ac_comm *c;
+    if (rcounts == NULL || dtype == MPI_DATATYPE_NULL || op == MPI_OP_NULL) {
+        ac_count_passthrough(comm, AC_REDUCE_SCATTER);
+        return PMPI_Reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm);
+    }
+    c = ac_comm_enter(comm, AC_REDUCE_SCATTER);
+    if (!c) return PMPI_Reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm);
+    ac_call call = ac_call_make(c, AC_REDUCE_SCATTER);
+    long total = 0;
+    for (int i = 0; i < c->size; i++) total += rcounts[i];
+    call.count = total > INT_MAX ? INT_MAX : (int)total;
+    ac_call_set_op(&call, op);
+    call.bytes = ac_signature_bytes(total, dtype);
+    const ac_algorithm *alg = ac_select(c, &call);
+    double start = ac_now();
+    int rc = alg->fn.reduce_scatter(sbuf, rbuf, rcounts, dtype, op, c->pcomm, alg->params);
+    ac_observe(c, &call, alg, ac_now() - start);
+    return rc;
+}
+
+#if MPI_VERSION >= 4
+int MPI_Reduce_scatter_c(const void *sbuf, void *rbuf, const MPI_Count rcounts[], MPI_Datatype dtype, MPI_Op op, MPI_Comm comm)
+{
+    int size = ac_intra_size(comm), rc, *n = NULL;
+    if (size == 0 || !ac_counts_fit(rcounts, size, &n)) {
+        ac_count_passthrough(comm, AC_REDUCE_SCATTER);
+        return PMPI_Reduce_scatter_c(sbuf, rbuf, rcounts, dtype, op, comm);
+    }
+    rc = MPI_Reduce_scatter(sbuf, rbuf, n, dtype, op, comm);
+    free(n);
+    return rc;
+}
+#endif

@@ -1,0 +1,176 @@
+/*
+ * report.c - per communicator and collective: calls run by the layer, calls passed through,
+ * bytes, time and the algorithms used. Rank 0 of MPI_COMM_WORLD reports the communicators it
+ * belongs to, as seen from rank 0.
+ */
+#include "report/report.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "core/state.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static int world_rank(void)
+{
+    int rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank;
+}
+
+static void library_version(char *buf, size_t len)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int n = 0;
+    PMPI_Get_library_version(v, &n);
+    v[n < (int)sizeof v ? n : (int)sizeof v - 1] = '\0';
+    char *nl = strchr(v, '\n');
+    if (nl) *nl = '\0';
+    for (char *p = v; *p; p++)
+        if (*p == '"' || *p == '\\' || (unsigned char)*p < 32) *p = ' ';
+    snprintf(buf, len, "%s", v);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 32)
+            fprintf(f, "\\u%04x", *s);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static int comm_used(const ac_comm *c)
+{
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
+        if (c->stats[k].calls || c->stats[k].passthrough) return 1;
+    return 0;
+}
+
+/* Communicators oldest first. */
+static int comms_in_order(ac_comm **out, int max)
+{
+    int n = 0;
+    for (ac_comm *c = ac_g.comms; c && n < max; c = c->next) out[n++] = c;
+    for (int i = 0; i < n / 2; i++) {
+        ac_comm *t = out[i];
+        out[i] = out[n - 1 - i];
+        out[n - 1 - i] = t;
+    }
+    return n;
+}
+
+static void write_text(FILE *f, ac_comm **comms, int n)
+{
+    char version[256];
+    int size;
+    library_version(version, sizeof version);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    fprintf(f, "autocoll report: rank 0 of %d, %s\n", size, version);
+    fprintf(f, "%-16s %5s %-21s %9s %9s %12s %11s  %s\n", "communicator", "size", "collective",
+            "calls", "passthru", "bytes", "seconds", "algorithms (calls)");
+    for (int i = 0; i < n; i++) {
+        const ac_comm *c = comms[i];
+        for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
+            const ac_coll_stats *s = &c->stats[k];
+            if (!s->calls && !s->passthrough) continue;
+            fprintf(f, "%-16s %5d %-21s %9ld %9ld %12.0f %11.6f ", c->name, c->size,
+                    ac_collective_name((ac_collective)k), s->calls, s->passthrough, s->bytes,
+                    s->seconds);
+            ac_registry r = ac_registry_of((ac_collective)k);
+            for (int a = 0; a < r.count; a++)
+                if (s->alg_calls[a]) fprintf(f, " %s (%ld)", r.algorithms[a].name, s->alg_calls[a]);
+            fputc('\n', f);
+        }
+    }
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
+        if (ac_g.passthrough[k])
+            fprintf(f, "%-16s %5s %-21s %9d %9ld\n", "(invalid args)", "-",
+                    ac_collective_name((ac_collective)k), 0, ac_g.passthrough[k]);
+}
+
+static void write_json(FILE *f, ac_comm **comms, int n)
+{
+    char version[256];
+    int size;
+    library_version(version, sizeof version);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    fprintf(f, "{\n  \"schema\": \"autocoll-report\",\n  \"version\": 1,\n");
+    fprintf(f, "  \"mpi_library\": ");
+    json_string(f, version);
+    fprintf(f, ",\n  \"world_size\": %d,\n  \"rank\": 0,\n  \"communicators\": [", size);
+    int first_comm = 1;
+    for (int i = 0; i < n; i++) {
+        const ac_comm *c = comms[i];
+        if (!comm_used(c)) continue;
+        fprintf(f, "%s\n    {\"name\": ", first_comm ? "" : ",");
+        first_comm = 0;
+        json_string(f, c->name);
+        fprintf(f, ", \"id\": %d, \"size\": %d, \"freed\": %s, \"collectives\": {", c->id,
+                c->size, c->freed ? "true" : "false");
+        int first_coll = 1;
+        for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
+            const ac_coll_stats *s = &c->stats[k];
+            if (!s->calls && !s->passthrough) continue;
+            fprintf(f,
+                    "%s\n      \"%s\": {\"calls\": %ld, \"passthrough\": %ld, \"bytes\": %.0f, "
+                    "\"seconds\": %.9f, \"algorithms\": {",
+                    first_coll ? "" : ",", ac_collective_name((ac_collective)k), s->calls,
+                    s->passthrough, s->bytes, s->seconds);
+            first_coll = 0;
+            ac_registry r = ac_registry_of((ac_collective)k);
+            int first_alg = 1;
+            for (int a = 0; a < r.count; a++) {
+                if (!s->alg_calls[a]) continue;
+                fprintf(f, "%s\"%s\": {\"calls\": %ld, \"seconds\": %.9f}", first_alg ? "" : ", ",
+                        r.algorithms[a].name, s->alg_calls[a], s->alg_seconds[a]);
+                first_alg = 0;
+            }
+            fprintf(f, "}}");
+        }
+        fprintf(f, "\n    }}");
+    }
+    fprintf(f, "\n  ],\n  \"passthrough_invalid_arguments\": {");
+    int first = 1;
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
+        if (!ac_g.passthrough[k]) continue;
+        fprintf(f, "%s\"%s\": %ld", first ? "" : ", ", ac_collective_name((ac_collective)k),
+                ac_g.passthrough[k]);
+        first = 0;
+    }
+    fprintf(f, "}\n}\n");
+}
+
+void ac_report_write(void)
+{
+    const char *where = ac_config_get("AUTOCOLL_REPORT");
+    ac_comm *comms[4096];
+    if (strcmp(where, "off") == 0 || world_rank() != 0) return;
+    int n = comms_in_order(comms, (int)(sizeof comms / sizeof comms[0]));
+    if (strcmp(where, "stderr") == 0) {
+        write_text(stderr, comms, n);
+        fflush(stderr);
+        return;
+    }
+    /* JSON: write a temporary file beside the target, then rename, so a reader never sees a
+     * half-written report. */
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", where, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        ac_log_error("cannot write the report to %s: %s", where, strerror(errno));
+        return;
+    }
+    write_json(f, comms, n);
+    if (fclose(f) != 0 || rename(tmp, where) != 0) {
+        ac_log_error("cannot write the report to %s: %s", where, strerror(errno));
+        unlink(tmp);
+    }
+}

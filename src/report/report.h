@@ -1,0 +1,11 @@
+/*
+ * report.h - the end-of-run report, written at MPI_Finalize from rank 0 of MPI_COMM_WORLD:
+ * AUTOCOLL_REPORT=stderr prints a table, AUTOCOLL_REPORT=<path> writes JSON (schema
+ * "autocoll-report", version 1; see README).
+ */
+#ifndef AUTOCOLL_REPORT_H
+#define AUTOCOLL_REPORT_H
+
+void ac_report_write(void);
+
+#endif
