@@ -18,13 +18,15 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void read_forced(void)
 {
+    int rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++) {
         const char *env = ac_collective_env((ac_collective)c);
         const char *value = ac_config_get(env);
         ac_g.forced[c] = NULL;
         if (strcmp(value, "auto") == 0) continue;
         ac_g.forced[c] = ac_registry_find((ac_collective)c, value);
-        if (!ac_g.forced[c])
+        if (!ac_g.forced[c] && rank == 0)
             ac_log_warn("%s=%s: no such %s algorithm (see autocoll-info); using native", env,
                         value, ac_collective_name((ac_collective)c));
     }

@@ -1,0 +1,832 @@
+/*
+ * harness.c - correctness of every registered algorithm against the native collective.
+ *
+ * Generated from the registry at run time: for every collective and every algorithm in its
+ * table (or the ones named on the command line), on communicators world, reversed, odd/even
+ * split and half, it runs each case that the algorithm declares applicable (ac_applicable)
+ * and compares the result bitwise with the native collective on the same input: whole receive
+ * buffers including the gaps of strided types and guard bytes around them, and the send
+ * buffer (must be left untouched). Reduction data are small integers so every reduction order
+ * gives the same bits; allreduce is also run on random doubles and must give identical bits on
+ * every rank.
+ *
+ *   harness [--collective NAME] [--algorithm NAME] [--match TEXT] [--long] [--verbose]
+ *
+ * --self-test runs deliberately broken algorithms (broken.c) and fails unless the harness
+ * catches every one of them.
+ * --match runs only algorithms whose name contains TEXT (e.g. "node" for the node-aware ones).
+ *
+ * Exit status 0 when every case passed, 1 otherwise. Prints "harness: N passed, N failed".
+ */
+#include "broken.h"
+#include "coll/coll.h"
+#include "select/select.h"
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define GUARD 64
+#define GUARD_BYTE 0xA5
+
+/* ---- datatypes -------------------------------------------------------------------------- */
+
+typedef enum basic_kind { BASIC_INT, BASIC_DOUBLE, BASIC_UNSIGNED } basic_kind;
+
+typedef struct ttype {
+    const char *name;
+    MPI_Datatype type;
+    basic_kind basic;
+    int nbasic; /* basic elements per element of `type` */
+} ttype;
+
+static ttype t_int, t_double, t_contig3, t_vector, t_mat2x2;
+
+static MPI_Datatype basic_type(basic_kind k)
+{
+    return k == BASIC_INT ? MPI_INT : k == BASIC_DOUBLE ? MPI_DOUBLE : MPI_UNSIGNED;
+}
+
+static void types_create(void)
+{
+    MPI_Datatype vec;
+    t_int = (ttype){"int", MPI_INT, BASIC_INT, 1};
+    t_double = (ttype){"double", MPI_DOUBLE, BASIC_DOUBLE, 1};
+    t_contig3 = (ttype){"contig3", MPI_DATATYPE_NULL, BASIC_INT, 3};
+    MPI_Type_contiguous(3, MPI_INT, &t_contig3.type);
+    MPI_Type_commit(&t_contig3.type);
+    /* Two ints with a one-int hole between them, resized so that consecutive elements leave a
+     * further gap: the element is [x . x .], lower bound 0, extent 4 ints. */
+    t_vector = (ttype){"vector", MPI_DATATYPE_NULL, BASIC_INT, 2};
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
+    MPI_Type_create_resized(vec, 0, 4 * (MPI_Aint)sizeof(int), &t_vector.type);
+    MPI_Type_commit(&t_vector.type);
+    MPI_Type_free(&vec);
+    t_mat2x2 = (ttype){"mat2x2", MPI_DATATYPE_NULL, BASIC_UNSIGNED, 4};
+    MPI_Type_contiguous(4, MPI_UNSIGNED, &t_mat2x2.type);
+    MPI_Type_commit(&t_mat2x2.type);
+}
+
+/* ---- user-defined ops ------------------------------------------------------------------- */
+
+static void op_int_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    for (int i = 0; i < *len; i++) ((int *)inout)[i] += ((int *)in)[i];
+}
+
+/* inout = in x inout, 2x2 matrices of unsigned (wrapping): not commutative. */
+static void op_matmul(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    unsigned *a = in, *b = inout;
+    for (int i = 0; i < *len; i++, a += 4, b += 4) {
+        unsigned c[4] = {a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
+                         a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3]};
+        memcpy(b, c, sizeof c);
+    }
+}
+
+/* Sum over the strided vector type: ints at 0 and 2 of every 4. */
+static void op_vector_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    for (int i = 0; i < *len; i++) {
+        ((int *)inout)[4 * i] += ((int *)in)[4 * i];
+        ((int *)inout)[4 * i + 2] += ((int *)in)[4 * i + 2];
+    }
+}
+
+typedef struct top {
+    const char *name;
+    MPI_Op op;
+    ttype *type;
+} top;
+
+static top ops[6];
+static int nops;
+
+static void ops_create(void)
+{
+    MPI_Op sum_user, matmul, vsum;
+    MPI_Op_create(op_int_sum, 1, &sum_user);
+    MPI_Op_create(op_matmul, 0, &matmul);
+    MPI_Op_create(op_vector_sum, 1, &vsum);
+    ops[nops++] = (top){"sum", MPI_SUM, &t_int};
+    ops[nops++] = (top){"sum", MPI_SUM, &t_double};
+    ops[nops++] = (top){"max", MPI_MAX, &t_double};
+    ops[nops++] = (top){"user_commutative_sum", sum_user, &t_int};
+    ops[nops++] = (top){"user_matmul_noncommutative", matmul, &t_mat2x2};
+    ops[nops++] = (top){"user_vector_sum", vsum, &t_vector};
+}
+
+/* ---- buffers ---------------------------------------------------------------------------- */
+
+typedef struct buf {
+    unsigned char *alloc; /* GUARD | data span | GUARD */
+    size_t span;
+    char *p; /* address to hand to MPI */
+} buf;
+
+/* Room for `count` elements of `t` starting at element offset 0. */
+static size_t span_of(MPI_Aint count, MPI_Datatype t);
+
+static void buf_make(buf *b, MPI_Aint count, MPI_Datatype t)
+{
+    b->span = span_of(count, t);
+    b->alloc = malloc(b->span + 2 * GUARD);
+    memset(b->alloc, GUARD_BYTE, b->span + 2 * GUARD);
+    b->p = (char *)b->alloc + GUARD;
+}
+
+/* Bytes from the first to the last byte of `count` elements of `t` (lower bound 0). */
+static size_t span_of(MPI_Aint count, MPI_Datatype t)
+{
+    MPI_Aint lb, extent, tlb, textent;
+    MPI_Type_get_extent(t, &lb, &extent);
+    MPI_Type_get_true_extent(t, &tlb, &textent);
+    return count > 0 ? (size_t)(tlb + (count - 1) * extent + textent) : 0;
+}
+
+static void buf_free(buf *b)
+{
+    free(b->alloc);
+}
+
+static size_t buf_bytes(const buf *b)
+{
+    return b->span + 2 * GUARD;
+}
+
+/* Write `count` elements of `t` with values given by (seed, index) into b at element offset
+ * `at`: small integers, so every reduction order is exact. */
+static void fill(char *where, MPI_Aint count, const ttype *t, int seed)
+{
+    MPI_Aint n = count * t->nbasic;
+    if (count == 0) return;
+    if (t->basic == BASIC_DOUBLE) {
+        double *v = malloc(sizeof(double) * (size_t)n);
+        for (MPI_Aint i = 0; i < n; i++) v[i] = (double)((seed * 31 + i * 7) % 97);
+        MPI_Sendrecv(v, (int)n, MPI_DOUBLE, 0, 0, where, (int)count, t->type, 0, 0,
+                     MPI_COMM_SELF, MPI_STATUS_IGNORE);
+        free(v);
+    } else {
+        int *v = malloc(sizeof(int) * (size_t)n);
+        for (MPI_Aint i = 0; i < n; i++) v[i] = (seed * 31 + (int)i * 7) % 97 + (t->basic == BASIC_UNSIGNED ? 1 : -40);
+        MPI_Sendrecv(v, (int)n, basic_type(t->basic), 0, 0, where, (int)count, t->type, 0, 0,
+                     MPI_COMM_SELF, MPI_STATUS_IGNORE);
+        free(v);
+    }
+}
+
+/* ---- results ---------------------------------------------------------------------------- */
+
+static int verbose, long_mode;
+static long passed, failed, not_applicable;
+
+typedef struct tcase {
+    const ac_algorithm *alg;
+    const char *comm_name;
+    MPI_Comm comm;  /* test communicator (native runs here) */
+    MPI_Comm pcomm; /* its duplicate (the algorithm runs here) */
+    int rank, size;
+    const char *type_name;
+    const char *op_name;
+    int count, in_place, root;
+} tcase;
+
+static int mismatch;
+static char mismatch_text[256];
+
+static void compare(const char *what, const buf *expected, const buf *got)
+{
+    if (mismatch) return;
+    for (size_t i = 0; i < buf_bytes(expected); i++) {
+        if (expected->alloc[i] != got->alloc[i]) {
+            long off = (long)i - GUARD;
+            snprintf(mismatch_text, sizeof mismatch_text,
+                     "%s differs at byte %ld of %zu (expected 0x%02x, got 0x%02x)%s", what, off,
+                     expected->span, expected->alloc[i], got->alloc[i],
+                     (off < 0 || off >= (long)expected->span) ? " [guard bytes overwritten]" : "");
+            mismatch = 1;
+            return;
+        }
+    }
+}
+
+static void finish(const tcase *c, int rc)
+{
+    int local = mismatch || rc != MPI_SUCCESS, any = 0;
+    if (rc != MPI_SUCCESS && !mismatch) snprintf(mismatch_text, sizeof mismatch_text, "returned error %d", rc);
+    PMPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, c->comm);
+    if (any) {
+        failed++;
+        if (local)
+            fprintf(stderr,
+                    "FAIL %s %s comm=%s(size %d) type=%s op=%s count=%d in_place=%d root=%d "
+                    "rank=%d: %s\n",
+                    ac_collective_name(c->alg->collective), c->alg->name, c->comm_name, c->size,
+                    c->type_name, c->op_name, c->count, c->in_place, c->root, c->rank,
+                    mismatch_text);
+    } else {
+        passed++;
+    }
+    mismatch = 0;
+}
+
+static int applicable(const tcase *c, MPI_Op op, int count, size_t bytes)
+{
+    ac_call call = {.collective = c->alg->collective, .size = c->size, .count = count,
+                    .bytes = bytes, .op = MPI_OP_NULL};
+    if (op != MPI_OP_NULL) ac_call_set_op(&call, op);
+    if (ac_applicable(c->alg, &call, NULL)) return 1;
+    not_applicable++;
+    return 0;
+}
+
+static size_t type_size(MPI_Datatype t)
+{
+    int s;
+    MPI_Type_size(t, &s);
+    return (size_t)s;
+}
+
+/* ---- per-collective cases --------------------------------------------------------------- */
+
+static void case_allreduce(tcase *c, const top *o)
+{
+    const ttype *t = o->type;
+    buf send, exp, got;
+    if (!applicable(c, o->op, c->count, (size_t)c->count * type_size(t->type))) return;
+    buf_make(&send, c->count, t->type);
+    buf_make(&exp, c->count, t->type);
+    buf_make(&got, c->count, t->type);
+    fill(send.p, c->count, t, c->rank);
+    unsigned char *send_before = malloc(buf_bytes(&send));
+    memcpy(send_before, send.alloc, buf_bytes(&send));
+    int rc;
+    if (c->in_place) {
+        fill(exp.p, c->count, t, c->rank);
+        fill(got.p, c->count, t, c->rank);
+        PMPI_Allreduce(MPI_IN_PLACE, exp.p, c->count, t->type, o->op, c->comm);
+        rc = c->alg->fn.allreduce(MPI_IN_PLACE, got.p, c->count, t->type, o->op, c->pcomm,
+                                  c->alg->params);
+    } else {
+        PMPI_Allreduce(send.p, exp.p, c->count, t->type, o->op, c->comm);
+        rc = c->alg->fn.allreduce(send.p, got.p, c->count, t->type, o->op, c->pcomm,
+                                  c->alg->params);
+        if (memcmp(send_before, send.alloc, buf_bytes(&send)) != 0) {
+            mismatch = 1;
+            snprintf(mismatch_text, sizeof mismatch_text, "send buffer modified");
+        }
+    }
+    compare("recvbuf", &exp, &got);
+    finish(c, rc);
+    free(send_before);
+    buf_free(&send);
+    buf_free(&exp);
+    buf_free(&got);
+}
+
+/* Allreduce of random doubles: every rank must hold identical bits. */
+static void case_allreduce_identical(tcase *c)
+{
+    int n = c->count;
+    if (!applicable(c, MPI_SUM, n, (size_t)n * sizeof(double))) return;
+    double *in = malloc(sizeof(double) * (size_t)(n + 1)), *out = malloc(sizeof(double) * (size_t)(n + 1));
+    srand(1234 + c->rank);
+    for (int i = 0; i < n; i++) in[i] = (double)rand() / RAND_MAX * 1e3 + 1e-7 * c->rank;
+    int rc = c->alg->fn.allreduce(in, out, n, MPI_DOUBLE, MPI_SUM, c->pcomm, c->alg->params);
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < (size_t)n * sizeof(double); i++) h = (h ^ ((unsigned char *)out)[i]) * 1099511628211ull;
+    uint64_t hmin = h, hmax = h;
+    PMPI_Allreduce(MPI_IN_PLACE, &hmin, 1, MPI_UINT64_T, MPI_MIN, c->comm);
+    PMPI_Allreduce(MPI_IN_PLACE, &hmax, 1, MPI_UINT64_T, MPI_MAX, c->comm);
+    if (hmin != hmax) {
+        mismatch = 1;
+        snprintf(mismatch_text, sizeof mismatch_text, "random-double results differ between ranks");
+    }
+    finish(c, rc);
+    free(in);
+    free(out);
+}
+
+static void case_reduce(tcase *c, const top *o)
+{
+    const ttype *t = o->type;
+    buf send, exp, got;
+    int root = c->rank == c->root;
+    if (!applicable(c, o->op, c->count, (size_t)c->count * type_size(t->type))) return;
+    buf_make(&send, c->count, t->type);
+    buf_make(&exp, c->count, t->type);
+    buf_make(&got, c->count, t->type);
+    fill(send.p, c->count, t, c->rank);
+    int rc;
+    if (c->in_place && root) {
+        fill(exp.p, c->count, t, c->rank);
+        fill(got.p, c->count, t, c->rank);
+        PMPI_Reduce(MPI_IN_PLACE, exp.p, c->count, t->type, o->op, c->root, c->comm);
+        rc = c->alg->fn.reduce(MPI_IN_PLACE, got.p, c->count, t->type, o->op, c->root, c->pcomm,
+                               c->alg->params);
+    } else {
+        PMPI_Reduce(send.p, exp.p, c->count, t->type, o->op, c->root, c->comm);
+        rc = c->alg->fn.reduce(send.p, got.p, c->count, t->type, o->op, c->root, c->pcomm,
+                               c->alg->params);
+    }
+    if (root) compare("recvbuf at root", &exp, &got);
+    finish(c, rc);
+    buf_free(&send);
+    buf_free(&exp);
+    buf_free(&got);
+}
+
+/* Receive counts of the v-collectives: uneven, some zero. */
+static int vcount(int count, int i)
+{
+    return (count == 0 || i % 3 == 1) ? 0 : count + i % 4;
+}
+
+static void case_reduce_scatter(tcase *c, const top *o, int block)
+{
+    const ttype *t = o->type;
+    int *rcounts = malloc(sizeof(int) * (size_t)c->size), total = 0;
+    for (int i = 0; i < c->size; i++) {
+        rcounts[i] = block ? c->count : vcount(c->count, i);
+        total += rcounts[i];
+    }
+    if (!applicable(c, o->op, total, (size_t)total * type_size(t->type))) {
+        free(rcounts);
+        return;
+    }
+    buf send, exp, got;
+    int mine = rcounts[c->rank];
+    buf_make(&send, total, t->type);
+    fill(send.p, total, t, c->rank);
+    int rc;
+    if (c->in_place) {
+        buf_make(&exp, total, t->type);
+        buf_make(&got, total, t->type);
+        fill(exp.p, total, t, c->rank);
+        fill(got.p, total, t, c->rank);
+    } else {
+        buf_make(&exp, mine, t->type);
+        buf_make(&got, mine, t->type);
+    }
+    const void *sb = c->in_place ? MPI_IN_PLACE : send.p;
+    if (block) {
+        PMPI_Reduce_scatter_block(sb == MPI_IN_PLACE ? MPI_IN_PLACE : send.p, exp.p, c->count,
+                                  t->type, o->op, c->comm);
+        rc = c->alg->fn.reduce_scatter_block(sb, got.p, c->count, t->type, o->op, c->pcomm,
+                                             c->alg->params);
+    } else {
+        PMPI_Reduce_scatter(sb, exp.p, rcounts, t->type, o->op, c->comm);
+        rc = c->alg->fn.reduce_scatter(sb, got.p, rcounts, t->type, o->op, c->pcomm,
+                                       c->alg->params);
+    }
+    if (c->in_place) {
+        /* Only the first block of recvbuf is defined by MPI after an in-place call. */
+        size_t defined = span_of(mine, t->type);
+        if (memcmp(exp.p, got.p, defined) != 0) {
+            mismatch = 1;
+            snprintf(mismatch_text, sizeof mismatch_text, "in-place result differs");
+        }
+    } else {
+        compare("recvbuf", &exp, &got);
+    }
+    finish(c, rc);
+    free(rcounts);
+    buf_free(&send);
+    buf_free(&exp);
+    buf_free(&got);
+}
+
+static void case_bcast(tcase *c, const ttype *t)
+{
+    buf exp, got;
+    if (!applicable(c, MPI_OP_NULL, c->count, (size_t)c->count * type_size(t->type))) return;
+    buf_make(&exp, c->count, t->type);
+    buf_make(&got, c->count, t->type);
+    if (c->rank == c->root) {
+        fill(exp.p, c->count, t, 1000 + c->rank);
+        fill(got.p, c->count, t, 1000 + c->rank);
+    }
+    PMPI_Bcast(exp.p, c->count, t->type, c->root, c->comm);
+    int rc = c->alg->fn.bcast(got.p, c->count, t->type, c->root, c->pcomm, c->alg->params);
+    compare("buffer", &exp, &got);
+    finish(c, rc);
+    buf_free(&exp);
+    buf_free(&got);
+}
+
+/* Send/receive type pairs for data movement: the same type both sides, or contig3 sent and
+ * three ints per element received (same type signature, different types). */
+typedef struct tpair {
+    const char *name;
+    const ttype *send, *recv;
+    int ratio; /* recv count = ratio * send count */
+} tpair;
+
+static const tpair *pairs;
+static int npairs;
+
+static void pairs_create(void)
+{
+    static tpair p[5];
+    p[0] = (tpair){"int", &t_int, &t_int, 1};
+    p[1] = (tpair){"double", &t_double, &t_double, 1};
+    p[2] = (tpair){"contig3", &t_contig3, &t_contig3, 1};
+    p[3] = (tpair){"vector", &t_vector, &t_vector, 1};
+    p[4] = (tpair){"contig3->int", &t_contig3, &t_int, 3};
+    pairs = p;
+    npairs = 5;
+}
+
+/* allgather, alltoall, gather, scatter: blocks of `count` send elements per rank. */
+static void case_blocks(tcase *c, const tpair *tp)
+{
+    ac_collective coll = c->alg->collective;
+    int p = c->size, sc = c->count, rc_ = c->count * tp->ratio, root = c->rank == c->root;
+    const ttype *st = tp->send, *rt = tp->recv;
+    if (c->in_place && tp->ratio != 1) return; /* in-place uses the receive type only */
+    if (!applicable(c, MPI_OP_NULL, 0, (size_t)sc * type_size(st->type))) return;
+    /* Sizes: alltoall sends p blocks and receives p; allgather sends 1, receives p; gather sends
+     * 1 and the root receives p; scatter: the root sends p, every rank receives 1. */
+    int send_blocks = (coll == AC_ALLTOALL || coll == AC_SCATTER) ? p : 1;
+    int recv_blocks = (coll == AC_SCATTER) ? 1 : p;
+    buf send, exp, got;
+    buf_make(&send, (MPI_Aint)sc * send_blocks, st->type);
+    buf_make(&exp, (MPI_Aint)rc_ * recv_blocks, rt->type);
+    buf_make(&got, (MPI_Aint)rc_ * recv_blocks, rt->type);
+    fill(send.p, (MPI_Aint)sc * send_blocks, st, c->rank);
+    const void *sb = send.p;
+    void *rb_exp = exp.p, *rb_got = got.p;
+    if (c->in_place) {
+        MPI_Aint lb, ext;
+        MPI_Type_get_extent(rt->type, &lb, &ext);
+        switch (coll) {
+        case AC_ALLGATHER:
+            fill(exp.p, (MPI_Aint)rc_ * recv_blocks, rt, 77);
+            fill(exp.p + ext * rc_ * c->rank, rc_, rt, c->rank);
+            memcpy(got.alloc, exp.alloc, buf_bytes(&exp));
+            sb = MPI_IN_PLACE;
+            break;
+        case AC_ALLTOALL:
+            fill(exp.p, (MPI_Aint)rc_ * recv_blocks, rt, c->rank);
+            memcpy(got.alloc, exp.alloc, buf_bytes(&exp));
+            sb = MPI_IN_PLACE;
+            break;
+        case AC_GATHER:
+            if (root) {
+                fill(exp.p + ext * rc_ * c->rank, rc_, rt, c->rank);
+                memcpy(got.alloc, exp.alloc, buf_bytes(&exp));
+                sb = MPI_IN_PLACE;
+            }
+            break;
+        case AC_SCATTER:
+            if (root) rb_exp = rb_got = MPI_IN_PLACE;
+            break;
+        default:
+            break;
+        }
+    }
+    unsigned char *send_before = malloc(buf_bytes(&send));
+    memcpy(send_before, send.alloc, buf_bytes(&send));
+    int rc = MPI_SUCCESS;
+    switch (coll) {
+    case AC_ALLGATHER:
+        PMPI_Allgather(sb, sc, st->type, rb_exp, rc_, rt->type, c->comm);
+        rc = c->alg->fn.allgather(sb, sc, st->type, rb_got, rc_, rt->type, c->pcomm,
+                                  c->alg->params);
+        break;
+    case AC_ALLTOALL:
+        PMPI_Alltoall(sb, sc, st->type, rb_exp, rc_, rt->type, c->comm);
+        rc = c->alg->fn.alltoall(sb, sc, st->type, rb_got, rc_, rt->type, c->pcomm,
+                                 c->alg->params);
+        break;
+    case AC_GATHER:
+        PMPI_Gather(sb, sc, st->type, rb_exp, rc_, rt->type, c->root, c->comm);
+        rc = c->alg->fn.gather(sb, sc, st->type, rb_got, rc_, rt->type, c->root, c->pcomm,
+                               c->alg->params);
+        break;
+    case AC_SCATTER:
+        PMPI_Scatter(sb, sc, st->type, rb_exp, rc_, rt->type, c->root, c->comm);
+        rc = c->alg->fn.scatter(sb, sc, st->type, rb_got, rc_, rt->type, c->root, c->pcomm,
+                                c->alg->params);
+        break;
+    default:
+        break;
+    }
+    if (coll != AC_GATHER || root) compare("recvbuf", &exp, &got);
+    if (sb != MPI_IN_PLACE && memcmp(send_before, send.alloc, buf_bytes(&send)) != 0 && !mismatch) {
+        mismatch = 1;
+        snprintf(mismatch_text, sizeof mismatch_text, "send buffer modified");
+    }
+    finish(c, rc);
+    free(send_before);
+    buf_free(&send);
+    buf_free(&exp);
+    buf_free(&got);
+}
+
+/* allgatherv and alltoallv: uneven counts with zeros, displacements with holes and in
+ * reverse block order. */
+static void case_vector(tcase *c, const tpair *tp)
+{
+    ac_collective coll = c->alg->collective;
+    int p = c->size, me = c->rank, ratio = tp->ratio;
+    const ttype *st = tp->send, *rt = tp->recv;
+    if (c->in_place && ratio != 1) return;
+    int *sc = calloc((size_t)p, sizeof(int)), *sd = calloc((size_t)p, sizeof(int));
+    int *rcn = calloc((size_t)p, sizeof(int)), *rd = calloc((size_t)p, sizeof(int));
+    int stotal = 0, rtotal = 0;
+    long total_all = 0;
+    if (coll == AC_ALLGATHERV) {
+        for (int i = 0; i < p; i++) rcn[i] = vcount(c->count, i) * ratio;
+        sc[0] = vcount(c->count, me);
+        /* blocks in reverse rank order, one element of hole after each */
+        for (int i = p - 1; i >= 0; i--) {
+            rd[i] = rtotal;
+            rtotal += rcn[i] + 1;
+        }
+        stotal = sc[0];
+        for (int i = 0; i < p; i++) total_all += rcn[i];
+    } else {
+        /* rank i sends vcount(count, i + 2j) elements to rank j */
+        for (int j = 0; j < p; j++) {
+            sc[j] = vcount(c->count, me + 2 * j);
+            rcn[j] = vcount(c->count, j + 2 * me) * ratio;
+        }
+        for (int j = p - 1; j >= 0; j--) {
+            sd[j] = stotal;
+            stotal += sc[j] + 1;
+            rd[j] = rtotal;
+            rtotal += rcn[j] + 1;
+        }
+        for (int j = 0; j < p; j++) total_all += rcn[j];
+        if (c->in_place) {
+            /* In-place alltoallv sends what it receives: counts must be symmetric. */
+            rtotal = 0;
+            for (int j = p - 1; j >= 0; j--) {
+                rcn[j] = sc[j] = vcount(c->count, me + j);
+                rd[j] = rtotal;
+                rtotal += rcn[j] + 1;
+            }
+        }
+    }
+    if (!applicable(c, MPI_OP_NULL, 0, (size_t)total_all * type_size(rt->type))) goto out;
+    buf send, exp, got;
+    buf_make(&send, stotal, st->type);
+    buf_make(&exp, rtotal, rt->type);
+    buf_make(&got, rtotal, rt->type);
+    fill(send.p, stotal, st, me);
+    const void *sb = send.p;
+    MPI_Aint lb, ext;
+    MPI_Type_get_extent(rt->type, &lb, &ext);
+    if (c->in_place) {
+        sb = MPI_IN_PLACE;
+        if (coll == AC_ALLGATHERV) {
+            fill(exp.p, rtotal, rt, 55);
+            fill(exp.p + ext * rd[me], rcn[me], rt, me);
+        } else {
+            fill(exp.p, rtotal, rt, me);
+        }
+        memcpy(got.alloc, exp.alloc, buf_bytes(&exp));
+    }
+    int rc;
+    if (coll == AC_ALLGATHERV) {
+        PMPI_Allgatherv(sb, sc[0], st->type, exp.p, rcn, rd, rt->type, c->comm);
+        rc = c->alg->fn.allgatherv(sb, sc[0], st->type, got.p, rcn, rd, rt->type, c->pcomm,
+                                   c->alg->params);
+    } else {
+        PMPI_Alltoallv(sb, sc, sd, st->type, exp.p, rcn, rd, rt->type, c->comm);
+        rc = c->alg->fn.alltoallv(sb, sc, sd, st->type, got.p, rcn, rd, rt->type, c->pcomm,
+                                  c->alg->params);
+    }
+    compare("recvbuf", &exp, &got);
+    finish(c, rc);
+    buf_free(&send);
+    buf_free(&exp);
+    buf_free(&got);
+out:
+    free(sc);
+    free(sd);
+    free(rcn);
+    free(rd);
+}
+
+/* CLOCK_MONOTONIC is one clock for all processes of a machine; Open MPI's MPI_Wtime counts
+ * from each process's own start. */
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void case_barrier(tcase *c)
+{
+    /* The last rank enters late; nobody may leave before it entered. */
+    if (!applicable(c, MPI_OP_NULL, 0, 0)) return;
+    PMPI_Barrier(c->comm);
+    double t0 = now(), entered = 0, left;
+    if (c->rank == c->size - 1) {
+        while (now() - t0 < 0.02) {
+        }
+        entered = now();
+    }
+    int rc = c->alg->fn.barrier(c->pcomm, c->alg->params);
+    left = now();
+    PMPI_Bcast(&entered, 1, MPI_DOUBLE, c->size - 1, c->comm);
+    if (left < entered) {
+        mismatch = 1;
+        snprintf(mismatch_text, sizeof mismatch_text, "left %.6f s before the last rank entered",
+                 entered - left);
+    }
+    finish(c, rc);
+}
+
+/* ---- driver ----------------------------------------------------------------------------- */
+
+static const int counts_short[] = {0, 1, 5, 37};
+static const int counts_long[] = {0, 1, 5, 37, 1000, 4099};
+
+static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Comm comm)
+{
+    tcase c = {.alg = alg, .comm_name = comm_name, .comm = comm};
+    MPI_Comm_rank(comm, &c.rank);
+    MPI_Comm_size(comm, &c.size);
+    MPI_Comm_dup(comm, &c.pcomm);
+    const int *counts = long_mode ? counts_long : counts_short;
+    int ncounts = long_mode ? 6 : 4;
+    int roots[3] = {0, c.size - 1, c.size / 2}, nroots = c.size > 2 ? 3 : c.size;
+    ac_collective coll = alg->collective;
+    if (coll == AC_BARRIER) {
+        c.type_name = c.op_name = "-";
+        case_barrier(&c);
+        MPI_Comm_free(&c.pcomm);
+        return;
+    }
+    for (int k = 0; k < ncounts; k++) {
+        c.count = counts[k];
+        for (int in_place = 0; in_place <= 1; in_place++) {
+            c.in_place = in_place;
+            switch (coll) {
+            case AC_ALLREDUCE:
+            case AC_REDUCE_SCATTER:
+            case AC_REDUCE_SCATTER_BLOCK:
+                for (int o = 0; o < nops; o++) {
+                    c.type_name = ops[o].type->name;
+                    c.op_name = ops[o].name;
+                    c.root = -1;
+                    if (coll == AC_ALLREDUCE) case_allreduce(&c, &ops[o]);
+                    else case_reduce_scatter(&c, &ops[o], coll == AC_REDUCE_SCATTER_BLOCK);
+                }
+                if (coll == AC_ALLREDUCE && !in_place) {
+                    c.type_name = "random_double";
+                    c.op_name = "sum_identical_on_all_ranks";
+                    case_allreduce_identical(&c);
+                }
+                break;
+            case AC_REDUCE:
+                for (int r = 0; r < nroots; r++)
+                    for (int o = 0; o < nops; o++) {
+                        c.type_name = ops[o].type->name;
+                        c.op_name = ops[o].name;
+                        c.root = roots[r];
+                        case_reduce(&c, &ops[o]);
+                    }
+                break;
+            case AC_BCAST:
+                if (in_place) break;
+                for (int r = 0; r < nroots; r++)
+                    for (int t = 0; t < npairs; t++) {
+                        if (pairs[t].ratio != 1) continue;
+                        c.type_name = pairs[t].name;
+                        c.op_name = "-";
+                        c.root = roots[r];
+                        case_bcast(&c, pairs[t].send);
+                    }
+                break;
+            case AC_ALLGATHER:
+            case AC_ALLTOALL:
+            case AC_GATHER:
+            case AC_SCATTER:
+                for (int r = 0; r < ((coll == AC_GATHER || coll == AC_SCATTER) ? nroots : 1); r++)
+                    for (int t = 0; t < npairs; t++) {
+                        c.type_name = pairs[t].name;
+                        c.op_name = "-";
+                        c.root = roots[r];
+                        case_blocks(&c, &pairs[t]);
+                    }
+                break;
+            case AC_ALLGATHERV:
+            case AC_ALLTOALLV:
+                for (int t = 0; t < npairs; t++) {
+                    c.type_name = pairs[t].name;
+                    c.op_name = "-";
+                    c.root = -1;
+                    case_vector(&c, &pairs[t]);
+                }
+                break;
+            default:
+                break;
+            }
+        }
+    }
+    MPI_Comm_free(&c.pcomm);
+}
+
+int main(int argc, char **argv)
+{
+    const char *only_coll = NULL, *only_alg = NULL, *match = NULL;
+    int self_test = 0;
+    int rank, size;
+    MPI_Init(&argc, &argv);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--collective") == 0 && i + 1 < argc) only_coll = argv[++i];
+        else if (strcmp(argv[i], "--algorithm") == 0 && i + 1 < argc) only_alg = argv[++i];
+        else if (strcmp(argv[i], "--match") == 0 && i + 1 < argc) match = argv[++i];
+        else if (strcmp(argv[i], "--long") == 0) long_mode = 1;
+        else if (strcmp(argv[i], "--self-test") == 0) self_test = 1;
+        else if (strcmp(argv[i], "--verbose") == 0) verbose = 1;
+        else {
+            fprintf(stderr, "usage: harness [--collective NAME] [--algorithm NAME] [--match TEXT] [--long] [--verbose] [--self-test]\n");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (only_coll && ac_collective_from_name(only_coll) < 0) {
+        if (rank == 0) fprintf(stderr, "harness: unknown collective %s\n", only_coll);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    types_create();
+    ops_create();
+    pairs_create();
+
+    /* The communicators: world, world reversed, odd/even ranks, the first half. */
+    MPI_Comm reversed, oddeven, half;
+    MPI_Comm_split(MPI_COMM_WORLD, 0, size - 1 - rank, &reversed);
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &oddeven);
+    MPI_Comm_split(MPI_COMM_WORLD, rank < (size + 1) / 2 ? 0 : MPI_UNDEFINED, rank, &half);
+    struct {
+        const char *name;
+        MPI_Comm comm;
+    } comms[4] = {{"world", MPI_COMM_WORLD}, {"reversed", reversed}, {"oddeven", oddeven}, {"half", half}};
+
+    if (self_test) {
+        /* Every broken algorithm must be caught on at least one communicator. */
+        ac_registry b = broken_algorithms();
+        int missed = 0;
+        for (int a = 0; a < b.count; a++) {
+            long failed_before = failed;
+            for (int k = 0; k < 4; k++)
+                if (comms[k].comm != MPI_COMM_NULL) run_algorithm(&b.algorithms[a], comms[k].name, comms[k].comm);
+            long caught = failed - failed_before;
+            PMPI_Allreduce(MPI_IN_PLACE, &caught, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+            if (rank == 0)
+                printf("self-test: %-22s %s (%ld failing cases)\n", b.algorithms[a].name,
+                       caught ? "caught" : "NOT CAUGHT", caught);
+            if (!caught) missed++;
+        }
+        if (rank == 0) printf("harness self-test: %d passed, %d failed\n", b.count - missed, missed);
+        MPI_Finalize();
+        return missed ? 1 : 0;
+    }
+
+    long found = 0;
+    for (int coll = 0; coll < AC_NUM_COLLECTIVES; coll++) {
+        if (only_coll && strcmp(only_coll, ac_collective_name((ac_collective)coll)) != 0) continue;
+        ac_registry r = ac_registry_of((ac_collective)coll);
+        for (int a = 0; a < r.count; a++) {
+            const ac_algorithm *alg = &r.algorithms[a];
+            if (only_alg && strcmp(only_alg, alg->name) != 0) continue;
+            if (match && !strstr(alg->name, match)) continue;
+            found++;
+            long failed_before = failed;
+            for (int k = 0; k < 4; k++)
+                if (comms[k].comm != MPI_COMM_NULL) run_algorithm(alg, comms[k].name, comms[k].comm);
+            if (verbose && rank == 0)
+                printf("%-22s %-48s %s\n", ac_collective_name((ac_collective)coll), alg->name,
+                       failed == failed_before ? "ok" : "FAILED");
+        }
+    }
+    if (found == 0) {
+        if (rank == 0) fprintf(stderr, "harness: no algorithm matches\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    long totals[3] = {passed, failed, not_applicable};
+    PMPI_Allreduce(MPI_IN_PLACE, totals, 3, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("harness (%d ranks): %ld passed, %ld failed (%ld cases not applicable, skipped "
+               "by their declared requirements)\n",
+               size, totals[0], totals[1], totals[2]);
+    if (half != MPI_COMM_NULL) MPI_Comm_free(&half);
+    MPI_Comm_free(&oddeven);
+    MPI_Comm_free(&reversed);
+    MPI_Finalize();
+    return totals[1] ? 1 : 0;
+}
