@@ -103,7 +103,7 @@ static void name_comm(ac_comm *c, MPI_Comm comm)
     /* Libraries give unnamed communicators names of their own; ours are by creation order. */
     if (len == 0 || strncmp(c->name, "MPI COMMUNICATOR", 16) == 0 ||
         strncmp(c->name, "MPI_COMM_", 9) == 0)
-        snprintf(c->name, sizeof c->name, "comm%d", c->id);
+        snprintf(c->name, sizeof c->name, "%s%d", c->inter ? "intercomm" : "comm", c->id);
 }
 
 static ac_comm *comm_create(MPI_Comm comm)

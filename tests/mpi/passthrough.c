@@ -1,0 +1,44 @@
+/*
+ * passthrough.c - calls the layer must hand to the MPI library untouched: collectives on an
+ * intercommunicator, and invalid arguments (the library's own error must reach the caller).
+ * Prints "passthrough: ok" when the results and error codes are as MPI defines them.
+ */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    int rank, size, errors = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+    /* Intercommunicator between even and odd ranks. */
+    MPI_Comm local, inter;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &local);
+    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1, 99, &inter);
+    int mine = rank, sum = -1, remote_size;
+    MPI_Comm_remote_size(inter, &remote_size);
+    MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, inter);
+    /* Intercommunicator allreduce: the sum over the other group. */
+    int expected = 0;
+    for (int r = 0; r < size; r++)
+        if (r % 2 != rank % 2) expected += r;
+    errors += sum != expected;
+    MPI_Barrier(inter);
+
+    /* Invalid arguments: the library's error code comes back. */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int rc = MPI_Allreduce(&mine, &sum, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    errors += rc == MPI_SUCCESS;
+    rc = MPI_Bcast(&mine, 1, MPI_INT, size + 5, MPI_COMM_WORLD);
+    errors += rc == MPI_SUCCESS;
+
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&local);
+    int all;
+    MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0) printf("passthrough: %s\n", all ? "WRONG" : "ok");
+    MPI_Finalize();
+    return all != 0;
+}

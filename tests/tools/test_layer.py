@@ -1,0 +1,141 @@
+"""The layer seen from an unmodified MPI program (examples/demo.c, tests/mpi/passthrough.c):
+transparency, forcing, bad settings, the report. Under both MPIs."""
+
+import re
+import subprocess
+
+import pytest
+
+from conftest import MPIS, ROOT, build_dir, registry, run_mpi
+
+DEMO_COLLECTIVES = ["allreduce", "alltoall", "allgather", "bcast", "reduce"]
+
+
+def checksum(run):
+    m = re.search(r"demo: results correct \(0 wrong values\), checksum ([0-9a-f]+)", run.stdout)
+    assert m, f"demo failed:\n{run.stdout}\n{run.stderr}"
+    return m.group(1)
+
+
+@pytest.mark.parametrize("mpi", MPIS)
+def test_transparent_default_and_off(mpi, tmp_path):
+    native = run_mpi(mpi, 4, "demo", tmp_path, preload=False, report=False)
+    default = run_mpi(mpi, 4, "demo", tmp_path)
+    off = run_mpi(mpi, 4, "demo", tmp_path, env={"AUTOCOLL": "off"})
+    assert checksum(native) == checksum(default) == checksum(off)
+    # default: every demo call ran through the layer (native algorithm), none passed through
+    for coll in DEMO_COLLECTIVES:
+        s = default.collective("MPI_COMM_WORLD", coll)
+        assert s["calls"] >= 50 and s["passthrough"] == 0, (coll, s)
+        assert list(s["algorithms"]) == ["native"]
+    # AUTOCOLL=off: a pure pass-through writes no report and says nothing
+    assert off.report is None
+    assert "autocoll" not in off.stderr
+
+
+def forced_rounds(mpi):
+    """Round k forces the k-th algorithm of every demo collective (where it has one)."""
+    by = {}
+    for a in registry(mpi)["algorithms"]:
+        by.setdefault(a["collective"], []).append(a["name"])
+    n = max(len(by[c]) for c in DEMO_COLLECTIVES)
+    return [{c: by[c][k] for c in DEMO_COLLECTIVES if k < len(by[c])} for k in range(n)]
+
+
+@pytest.mark.parametrize("mpi", MPIS)
+def test_every_forced_algorithm_gives_native_results(mpi, tmp_path):
+    """4 ranks (world 4, halves 2): every algorithm applies; each must be the one used."""
+    native = checksum(run_mpi(mpi, 4, "demo", tmp_path, preload=False, report=False))
+    for forced in forced_rounds(mpi):
+        env = {f"AUTOCOLL_{c.upper()}": name for c, name in forced.items()}
+        run = run_mpi(mpi, 4, "demo", tmp_path, env=env)
+        assert checksum(run) == native, (forced, run.stderr)
+        assert "does not apply" not in run.stderr, run.stderr
+        for coll, name in forced.items():
+            s = run.collective("MPI_COMM_WORLD", coll)
+            assert list(s["algorithms"]) == [name], (coll, name, s)
+
+
+def test_forced_on_three_ranks_inapplicable_falls_back(tmp_path):
+    """An algorithm that needs a power-of-two size must not run at 3 ranks: native instead,
+    with a warning that says why."""
+    candidates = [a for a in registry("openmpi")["algorithms"]
+                  if a["collective"] in DEMO_COLLECTIVES and "power-of-two" in a["requires"]]
+    assert candidates, "no power-of-two-only algorithm in the demo's collectives"
+    alg = candidates[0]
+    var = f"AUTOCOLL_{alg['collective'].upper()}"
+    native = checksum(run_mpi("openmpi", 3, "demo", tmp_path, preload=False, report=False))
+    run = run_mpi("openmpi", 3, "demo", tmp_path, env={var: alg["name"]})
+    assert checksum(run) == native
+    assert f"{var}={alg['name']} does not apply" in run.stderr, run.stderr
+    assert "power-of-two" in run.stderr
+    assert list(run.collective("MPI_COMM_WORLD", alg["collective"])["algorithms"]) == ["native"]
+
+
+@pytest.mark.parametrize("mpi", MPIS)
+def test_unknown_algorithm_name(mpi, tmp_path):
+    run = run_mpi(mpi, 3, "demo", tmp_path, env={"AUTOCOLL_ALLREDUCE": "no_such_thing"})
+    checksum(run)
+    assert run.stderr.count("AUTOCOLL_ALLREDUCE=no_such_thing: no such allreduce algorithm") == 1
+    assert list(run.collective("MPI_COMM_WORLD", "allreduce")["algorithms"]) == ["native"]
+
+
+def test_settings_differing_between_ranks_disable_the_layer(tmp_path):
+    """Invariant 1: ranks configured differently would choose differently; the layer must
+    notice at MPI_Init and pass everything through instead of hanging."""
+    b = build_dir("openmpi")
+    native = checksum(run_mpi("openmpi", 4, "demo", tmp_path, preload=False, report=False))
+    # Open MPI's MPMD form: -x applies to its own app context only.
+    preload = f"LD_PRELOAD={b}/libautocoll.so"
+    cmd = ["timeout", "120", "mpirun.openmpi", "--allow-run-as-root", "--oversubscribe",
+           "-n", "2", "-x", preload, "-x", "AUTOCOLL_ALLREDUCE=ring", str(b / "demo"), ":",
+           "-n", "2", "-x", preload, "-x", "AUTOCOLL_ALLREDUCE=recursive_doubling",
+           str(b / "demo")]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+    class R:
+        stdout = proc.stdout
+        stderr = proc.stderr
+    assert checksum(R) == native
+    assert "settings differ between ranks" in proc.stderr
+
+
+@pytest.mark.parametrize("mpi", MPIS)
+def test_report_json(mpi, tmp_path):
+    run = run_mpi(mpi, 4, "demo", tmp_path, env={"AUTOCOLL_ALLREDUCE": "recursive_doubling"})
+    r = run.report
+    assert r["schema"] == "autocoll-report" and r["version"] == 1
+    assert r["world_size"] == 4
+    world = run.collective("MPI_COMM_WORLD", "allreduce")
+    assert world["calls"] == 50
+    assert world["bytes"] == 50 * 1024 * 8
+    assert world["algorithms"]["recursive_doubling"]["calls"] == 50
+    assert world["seconds"] > 0
+    half = [c for c in r["communicators"] if c["size"] == 2]
+    assert half and half[0]["freed"] is True
+    assert half[0]["collectives"]["alltoall"]["calls"] == 50
+
+
+def test_report_text_on_stderr(tmp_path):
+    run = run_mpi("openmpi", 4, "demo", tmp_path, env={"AUTOCOLL_REPORT": "stderr"}, report=False)
+    assert "autocoll report: rank 0 of 4" in run.stderr
+    assert re.search(r"MPI_COMM_WORLD\s+4 allreduce\s+50\s+0", run.stderr), run.stderr
+
+
+def test_report_unwritable_is_reported_and_harmless(tmp_path):
+    bad = tmp_path / "missing-dir" / "r.json"
+    run = run_mpi("openmpi", 2, "demo", tmp_path, env={"AUTOCOLL_REPORT": str(bad)}, report=False)
+    assert run.rc == 0
+    checksum(run)
+    assert f"cannot write the report to {bad}" in run.stderr
+
+
+@pytest.mark.parametrize("mpi", MPIS)
+def test_intercommunicator_and_invalid_arguments_pass_through(mpi, tmp_path):
+    run = run_mpi(mpi, 4, "tests/mpi/passthrough", tmp_path)
+    assert "passthrough: ok" in run.stdout, run.stdout + run.stderr
+    inter = [c for c in run.report["communicators"] if c["name"].startswith("intercomm")]
+    assert inter and inter[0]["collectives"]["allreduce"]["passthrough"] == 1
+    assert inter[0]["collectives"]["allreduce"]["calls"] == 0
+    assert run.report["passthrough_invalid_arguments"] == {"allreduce": 1, "bcast": 1}
