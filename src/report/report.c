@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -54,17 +55,22 @@ static int comm_used(const ac_comm *c)
     return 0;
 }
 
-/* Communicators oldest first. */
-static int comms_in_order(ac_comm **out, int max)
+/* Communicators oldest first, in a new array of *n (free it). */
+static ac_comm **comms_in_order(int *count)
 {
     int n = 0;
-    for (ac_comm *c = ac_g.comms; c && n < max; c = c->next) out[n++] = c;
+    for (ac_comm *c = ac_g.comms; c; c = c->next) n++;
+    ac_comm **out = malloc(sizeof(ac_comm *) * (size_t)(n ? n : 1));
+    if (!out) return NULL;
+    n = 0;
+    for (ac_comm *c = ac_g.comms; c; c = c->next) out[n++] = c;
     for (int i = 0; i < n / 2; i++) {
         ac_comm *t = out[i];
         out[i] = out[n - 1 - i];
         out[n - 1 - i] = t;
     }
-    return n;
+    *count = n;
+    return out;
 }
 
 static void write_text(FILE *f, ac_comm **comms, int n)
@@ -151,12 +157,17 @@ static void write_json(FILE *f, ac_comm **comms, int n)
 void ac_report_write(void)
 {
     const char *where = ac_config_get("AUTOCOLL_REPORT");
-    ac_comm *comms[4096];
+    int n;
     if (strcmp(where, "off") == 0 || world_rank() != 0) return;
-    int n = comms_in_order(comms, (int)(sizeof comms / sizeof comms[0]));
+    ac_comm **comms = comms_in_order(&n);
+    if (!comms) {
+        ac_log_error("out of memory writing the report");
+        return;
+    }
     if (strcmp(where, "stderr") == 0) {
         write_text(stderr, comms, n);
         fflush(stderr);
+        free(comms);
         return;
     }
     /* JSON: write a temporary file beside the target, then rename, so a reader never sees a
@@ -166,6 +177,7 @@ void ac_report_write(void)
     FILE *f = fopen(tmp, "w");
     if (!f) {
         ac_log_error("cannot write the report to %s: %s", where, strerror(errno));
+        free(comms);
         return;
     }
     write_json(f, comms, n);
@@ -173,4 +185,5 @@ void ac_report_write(void)
         ac_log_error("cannot write the report to %s: %s", where, strerror(errno));
         unlink(tmp);
     }
+    free(comms);
 }
