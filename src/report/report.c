@@ -31,7 +31,7 @@ static void library_version(char *buf, size_t len)
     if (nl) *nl = '\0';
     for (char *p = v; *p; p++)
         if (*p == '"' || *p == '\\' || (unsigned char)*p < 32) *p = ' ';
-    snprintf(buf, len, "%s", v);
+    snprintf(buf, len, "%.200s", v);
 }
 
 static void json_string(FILE *f, const char *s)

@@ -109,6 +109,15 @@ typedef struct top {
 static top ops[6];
 static int nops;
 
+static void types_free(void)
+{
+    MPI_Type_free(&t_contig3.type);
+    MPI_Type_free(&t_vector.type);
+    MPI_Type_free(&t_mat2x2.type);
+    for (int o = 0; o < nops; o++)
+        if (strncmp(ops[o].name, "user", 4) == 0) MPI_Op_free(&ops[o].op);
+}
+
 static void ops_create(void)
 {
     MPI_Op sum_user, matmul, vsum;
@@ -827,6 +836,7 @@ int main(int argc, char **argv)
     if (half != MPI_COMM_NULL) MPI_Comm_free(&half);
     MPI_Comm_free(&oddeven);
     MPI_Comm_free(&reversed);
+    types_free();
     MPI_Finalize();
     return totals[1] ? 1 : 0;
 }

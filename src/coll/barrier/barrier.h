@@ -5,5 +5,8 @@
 #include "coll/coll.h"
 
 ac_barrier_fn ac_barrier_native;
+ac_barrier_fn ac_barrier_dissemination;
+ac_barrier_fn ac_barrier_recursive_doubling;
+ac_barrier_fn ac_barrier_linear;
 
 #endif

@@ -5,5 +5,8 @@
 #include "coll/coll.h"
 
 ac_bcast_fn ac_bcast_native;
+ac_bcast_fn ac_bcast_binomial;
+ac_bcast_fn ac_bcast_scatter_ring_allgather;
+ac_bcast_fn ac_bcast_linear;
 
 #endif

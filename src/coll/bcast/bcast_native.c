@@ -4,7 +4,8 @@
  */
 #include "coll/algorithms.h"
 
-int ac_bcast_native(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm, const ac_params *p)
+int ac_bcast_native(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
+                    const ac_params *p)
 {
     (void)p;
     return PMPI_Bcast(buf, count, dtype, root, comm);

@@ -5,5 +5,7 @@
 #include "coll/coll.h"
 
 ac_gather_fn ac_gather_native;
+ac_gather_fn ac_gather_binomial;
+ac_gather_fn ac_gather_linear;
 
 #endif

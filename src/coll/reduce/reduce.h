@@ -5,5 +5,7 @@
 #include "coll/coll.h"
 
 ac_reduce_fn ac_reduce_native;
+ac_reduce_fn ac_reduce_binomial;
+ac_reduce_fn ac_reduce_linear_ordered;
 
 #endif

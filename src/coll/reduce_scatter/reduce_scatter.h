@@ -5,5 +5,8 @@
 #include "coll/coll.h"
 
 ac_reduce_scatter_fn ac_reduce_scatter_native;
+ac_reduce_scatter_fn ac_reduce_scatter_reduce_then_scatter;
+ac_reduce_scatter_fn ac_reduce_scatter_pairwise;
+ac_reduce_scatter_fn ac_reduce_scatter_recursive_halving;
 
 #endif

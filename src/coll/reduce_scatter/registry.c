@@ -1,6 +1,6 @@
 /*
- * registry.c - the reduce_scatter algorithms. Tests, autocoll-info, selection and reports read this
- * table; nobody keeps a second list.
+ * registry.c - the reduce_scatter algorithms. Tests, autocoll-info, selection and reports read
+ * this table; nobody keeps a second list.
  */
 #include "coll/algorithms.h"
 
@@ -11,6 +11,26 @@ static const ac_algorithm algorithms[] = {
      .attributes = "library=native",
      .fn.reduce_scatter = ac_reduce_scatter_native,
      .summary = "the MPI library's own MPI_Reduce_scatter"},
+    {.name = "reduce_then_scatter",
+     .collective = AC_REDUCE_SCATTER,
+     .group = "reduce_scatter",
+     .attributes = "tree=binomial partners=tree sync=none order=rank primitive=blocking data=ddt",
+     .fn.reduce_scatter = ac_reduce_scatter_reduce_then_scatter,
+     .summary = "binomial reduce (rank order) to rank 0, then binomial scatterv"},
+    {.name = "pairwise",
+     .collective = AC_REDUCE_SCATTER,
+     .group = "pairwise",
+     .attributes = "partners=pair sync=none order=rank primitive=blocking data=ddt",
+     .fn.reduce_scatter = ac_reduce_scatter_pairwise,
+     .summary = "p-1 pairwise exchanges of blocks, combined in rank order"},
+    {.name = "recursive_halving",
+     .collective = AC_REDUCE_SCATTER,
+     .group = "recursive_halving",
+     .attributes = "partners=pair sync=none primitive=blocking data=ddt",
+     .requires = AC_REQ_COMMUTATIVE,
+     .max_bytes = 524288,
+     .fn.reduce_scatter = ac_reduce_scatter_recursive_halving,
+     .summary = "recursive halving of the vector, extra step for non-power-of-two sizes"},
 };
 
 AC_REGISTRY(reduce_scatter, algorithms);

@@ -5,5 +5,8 @@
 #include "coll/coll.h"
 
 ac_reduce_scatter_block_fn ac_reduce_scatter_block_native;
+ac_reduce_scatter_block_fn ac_reduce_scatter_block_reduce_then_scatter;
+ac_reduce_scatter_block_fn ac_reduce_scatter_block_pairwise;
+ac_reduce_scatter_block_fn ac_reduce_scatter_block_recursive_halving;
 
 #endif

@@ -5,5 +5,7 @@
 #include "coll/coll.h"
 
 ac_scatter_fn ac_scatter_native;
+ac_scatter_fn ac_scatter_binomial;
+ac_scatter_fn ac_scatter_linear;
 
 #endif
