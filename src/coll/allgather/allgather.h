@@ -5,5 +5,18 @@
 #include "coll/coll.h"
 
 ac_allgather_fn ac_allgather_native;
+ac_allgather_fn ac_allgather_simple;
+ac_allgather_fn ac_allgather_mesh; /* p->dims = 2 or 3 (NULL or 0: 2) */
+ac_allgather_fn ac_allgather_recursive_doubling;
+ac_allgather_fn ac_allgather_bruck;
+ac_allgather_fn ac_allgather_ring;      /* p->sync */
+ac_allgather_fn ac_allgather_pair;      /* power-of-two size only; p->sync */
+ac_allgather_fn ac_allgather_node_ring; /* p->sync */
+
+/* Helper of this folder (uniform.c): runs an allgatherv engine with rcounts[i] = rcount and
+ * displs[i] = i * rcount. MPI_ERR_COUNT if (p-1) * rcount does not fit an int. */
+int ac_allgather_uniform(ac_allgatherv_fn *engine, const void *sbuf, int scount,
+                         MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                         MPI_Comm comm, const ac_params *p);
 
 #endif

@@ -4,6 +4,56 @@
 
 #include "coll/coll.h"
 
+/* The engines. Besides the registry, other collectives call them by name as their inner
+ * all-gather (temporary buffers, uneven and zero counts, MPI_IN_PLACE). */
 ac_allgatherv_fn ac_allgatherv_native;
+ac_allgatherv_fn ac_allgatherv_simple;
+ac_allgatherv_fn ac_allgatherv_mesh;               /* p->dims = 2 or 3 (NULL or 0: 2) */
+ac_allgatherv_fn ac_allgatherv_recursive_doubling; /* any size */
+ac_allgatherv_fn ac_allgatherv_bruck;              /* any size */
+ac_allgatherv_fn ac_allgatherv_ring;               /* p->sync */
+ac_allgatherv_fn ac_allgatherv_pair;               /* power-of-two size only; p->sync */
+ac_allgatherv_fn ac_allgatherv_node_ring;          /* p->sync */
+
+/* Helpers of this folder (blocks.c). */
+
+/* Puts the calling rank's own block into rbuf (nothing to do for MPI_IN_PLACE). */
+int ac_allgatherv_place_own(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                            const int *rcounts, const int *displs, MPI_Datatype rtype, int rank);
+
+/* The logical ring over `order` (a permutation of the ranks; NULL = 0, 1, ..., p-1): p-1
+ * steps, each forwarding to the next rank of the ring the block received in the step before,
+ * in place in rbuf with rtype. `sync` runs between the steps. */
+int ac_allgatherv_logical_ring(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                               const int *rcounts, const int *displs, MPI_Datatype rtype,
+                               MPI_Comm comm, const int *order, ac_sync sync);
+
+/* A packed copy of all the blocks, for the algorithms that forward several blocks in one
+ * message (mesh, recursive doubling, Bruck). Slot s holds block (s + shift) mod p in MPI_Pack
+ * format (rcounts[block] * size(rtype) bytes), slots back to back, so any run of consecutive
+ * slots is one contiguous MPI_PACKED message whatever rtype's layout. */
+typedef struct ac_allgatherv_packed {
+    char *buf;
+    MPI_Aint *off; /* [p + 1] byte offset of every slot; off[p] = total */
+    int size;
+    int shift;
+    int own_slot;
+    int in_place;
+} ac_allgatherv_packed;
+
+/* Allocates the packed copy and packs the caller's own block (from sbuf, or rbuf in place). */
+int ac_allgatherv_pack_init(ac_allgatherv_packed *pk, const void *sbuf, int scount,
+                            MPI_Datatype stype, const void *rbuf, const int *rcounts,
+                            const int *displs, MPI_Datatype rtype, MPI_Comm comm, int shift);
+
+/* Address and byte count of slots [first, last); MPI_ERR_COUNT if the run exceeds INT_MAX. */
+int ac_allgatherv_pack_run(const ac_allgatherv_packed *pk, int first, int last, char **addr,
+                           int *bytes);
+
+/* Unpacks every slot into rbuf at its displacement (the own block too unless in place). */
+int ac_allgatherv_pack_finish(const ac_allgatherv_packed *pk, void *rbuf, const int *rcounts,
+                              const int *displs, MPI_Datatype rtype, MPI_Comm comm);
+
+void ac_allgatherv_pack_free(ac_allgatherv_packed *pk);
 
 #endif

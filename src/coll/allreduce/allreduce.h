@@ -5,5 +5,10 @@
 #include "coll/coll.h"
 
 ac_allreduce_fn ac_allreduce_native;
+ac_allreduce_fn ac_allreduce_allgather;
+ac_allreduce_fn ac_allreduce_rabenseifner;
+ac_allreduce_fn ac_allreduce_alltoall_allgather;
+ac_allreduce_fn ac_allreduce_recursive_doubling;
+ac_allreduce_fn ac_allreduce_ring;
 
 #endif

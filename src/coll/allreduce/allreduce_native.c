@@ -4,7 +4,8 @@
  */
 #include "coll/algorithms.h"
 
-int ac_allreduce_native(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op, MPI_Comm comm, const ac_params *p)
+int ac_allreduce_native(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op,
+                        MPI_Comm comm, const ac_params *p)
 {
     (void)p;
     return PMPI_Allreduce(sbuf, rbuf, count, dtype, op, comm);

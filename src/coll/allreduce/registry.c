@@ -1,8 +1,73 @@
 /*
  * registry.c - the allreduce algorithms. Tests, autocoll-info, selection and reports read this
  * table; nobody keeps a second list.
+ *
+ * STAR-MPI section 3.1 keeps 20 allreduce algorithms of three types: all-gather then reduce
+ * (5 all-gathers), Rab1-x (recursive halving then 9 all-gathers) and Rab2-(x, y) (all-to-all
+ * then all-gather, 6 pairs). Recursive doubling and the ring complete the repository.
  */
 #include "coll/algorithms.h"
+
+#include <limits.h>
+
+/* Parameters of the inner all-gathers and all-to-alls. */
+static const ac_params sync_none = {.sync = AC_SYNC_NONE};
+static const ac_params sync_light = {.sync = AC_SYNC_LIGHT};
+static const ac_params sync_barrier = {.sync = AC_SYNC_BARRIER};
+static const ac_params mesh_2d = {.dims = 2};
+static const ac_params mesh_3d = {.dims = 3};
+
+/* Composed instances: the all-gather (and all-to-all) each one runs. */
+static const ac_params ag_simple = {.allgatherv = ac_allgatherv_simple};
+static const ac_params ag_mesh_2d = {.allgatherv = ac_allgatherv_mesh, .inner = &mesh_2d};
+static const ac_params ag_mesh_3d = {.allgatherv = ac_allgatherv_mesh, .inner = &mesh_3d};
+static const ac_params ag_recursive_doubling = {.allgatherv = ac_allgatherv_recursive_doubling};
+static const ac_params ag_bruck = {.allgatherv = ac_allgatherv_bruck};
+static const ac_params ag_ring = {.allgatherv = ac_allgatherv_ring, .inner = &sync_none};
+static const ac_params ag_ring_light = {.allgatherv = ac_allgatherv_ring, .inner = &sync_light};
+static const ac_params ag_ring_barrier = {.allgatherv = ac_allgatherv_ring,
+                                          .inner = &sync_barrier};
+static const ac_params ag_node_ring = {.allgatherv = ac_allgatherv_node_ring, .inner = &sync_none};
+
+static const ac_params a2a_ring_ag_node_ring = {.alltoallv = ac_alltoallv_ring,
+                                                .inner2 = &sync_none,
+                                                .allgatherv = ac_allgatherv_node_ring,
+                                                .inner = &sync_none};
+static const ac_params a2a_ring_light_ag_node_ring = {.alltoallv = ac_alltoallv_ring,
+                                                      .inner2 = &sync_light,
+                                                      .allgatherv = ac_allgatherv_node_ring,
+                                                      .inner = &sync_none};
+static const ac_params a2a_ring_barrier_ag_node_ring = {.alltoallv = ac_alltoallv_ring,
+                                                        .inner2 = &sync_barrier,
+                                                        .allgatherv = ac_allgatherv_node_ring,
+                                                        .inner = &sync_none};
+static const ac_params a2a_ring_ag_ring = {.alltoallv = ac_alltoallv_ring,
+                                           .inner2 = &sync_none,
+                                           .allgatherv = ac_allgatherv_ring,
+                                           .inner = &sync_none};
+static const ac_params a2a_ring_light_ag_ring_light = {.alltoallv = ac_alltoallv_ring,
+                                                       .inner2 = &sync_light,
+                                                       .allgatherv = ac_allgatherv_ring,
+                                                       .inner = &sync_light};
+static const ac_params a2a_ring_barrier_ag_ring_barrier = {.alltoallv = ac_alltoallv_ring,
+                                                           .inner2 = &sync_barrier,
+                                                           .allgatherv = ac_allgatherv_ring,
+                                                           .inner = &sync_barrier};
+
+/* All-gather then reduce gathers size*count elements, size*bytes bytes: both must fit an int
+ * (displacements, and the packed messages of the inner all-gathers). */
+static int gathered_fits(const ac_call *call)
+{
+    return (long long)call->size * call->count <= INT_MAX &&
+           (unsigned long long)call->size * call->bytes <= INT_MAX;
+}
+
+/* The mesh, recursive doubling and Bruck all-gathers send several blocks as one packed
+ * message of up to the whole vector. */
+static int bytes_fit(const ac_call *call)
+{
+    return call->bytes <= INT_MAX;
+}
 
 static const ac_algorithm algorithms[] = {
     {.name = "native",
@@ -11,6 +76,218 @@ static const ac_algorithm algorithms[] = {
      .attributes = "library=native",
      .fn.allreduce = ac_allreduce_native,
      .summary = "the MPI library's own MPI_Allreduce"},
+
+    /* STAR-MPI type 1: all-gather of the whole vectors, then a local reduction in rank order. */
+    {.name = "allgather_bruck",
+     .collective = AC_ALLREDUCE,
+     .group = "allgather_reduce",
+     .attributes = "family=allgather_reduce allgather=bruck sync=none order=rank data=pack",
+     .applicable = gathered_fits,
+     .requires_text = "size * message fits in an int",
+     .fn.allreduce = ac_allreduce_allgather,
+     .params = &ag_bruck,
+     .summary = "Bruck all-gather of all vectors, then local reduction in rank order"},
+    {.name = "allgather_mesh_2d",
+     .collective = AC_ALLREDUCE,
+     .group = "allgather_reduce",
+     .attributes = "family=allgather_reduce allgather=mesh dims=2 sync=none order=rank data=pack",
+     .applicable = gathered_fits,
+     .requires_text = "size * message fits in an int",
+     .fn.allreduce = ac_allreduce_allgather,
+     .params = &ag_mesh_2d,
+     .summary = "2D mesh all-gather of all vectors, then local reduction in rank order"},
+    {.name = "allgather_mesh_3d",
+     .collective = AC_ALLREDUCE,
+     .group = "allgather_reduce",
+     .attributes = "family=allgather_reduce allgather=mesh dims=3 sync=none order=rank data=pack",
+     .applicable = gathered_fits,
+     .requires_text = "size * message fits in an int",
+     .fn.allreduce = ac_allreduce_allgather,
+     .params = &ag_mesh_3d,
+     .summary = "3D mesh all-gather of all vectors, then local reduction in rank order"},
+    {.name = "allgather_recursive_doubling",
+     .collective = AC_ALLREDUCE,
+     .group = "allgather_reduce",
+     .attributes = "family=allgather_reduce allgather=recursive_doubling sync=none order=rank "
+                   "data=pack",
+     .applicable = gathered_fits,
+     .requires_text = "size * message fits in an int",
+     .fn.allreduce = ac_allreduce_allgather,
+     .params = &ag_recursive_doubling,
+     .summary = "recursive doubling all-gather of all vectors, then local reduction in rank "
+                "order"},
+    {.name = "allgather_ring",
+     .collective = AC_ALLREDUCE,
+     .group = "allgather_reduce",
+     .attributes = "family=allgather_reduce allgather=ring sync=none order=rank data=ddt",
+     .applicable = gathered_fits,
+     .requires_text = "size * message fits in an int",
+     .fn.allreduce = ac_allreduce_allgather,
+     .params = &ag_ring,
+     .summary = "ring all-gather of all vectors, then local reduction in rank order"},
+
+    /* STAR-MPI type 2 (Rab1-x): recursive halving reduce-scatter, then an all-gather. */
+    {.name = "rabenseifner_simple",
+     .collective = AC_ALLREDUCE,
+     .group = "rabenseifner",
+     .attributes = "family=rabenseifner reduce_scatter=recursive_halving allgather=simple "
+                   "sync=none data=ddt",
+     .requires = AC_REQ_COMMUTATIVE,
+     .fn.allreduce = ac_allreduce_rabenseifner,
+     .params = &ag_simple,
+     .summary = "recursive halving reduce-scatter, then simple (all at once) all-gather"},
+    {.name = "rabenseifner_mesh_2d",
+     .collective = AC_ALLREDUCE,
+     .group = "rabenseifner",
+     .attributes = "family=rabenseifner reduce_scatter=recursive_halving allgather=mesh dims=2 "
+                   "sync=none data=pack",
+     .requires = AC_REQ_COMMUTATIVE,
+     .applicable = bytes_fit,
+     .requires_text = "message fits in an int",
+     .fn.allreduce = ac_allreduce_rabenseifner,
+     .params = &ag_mesh_2d,
+     .summary = "recursive halving reduce-scatter, then 2D mesh all-gather"},
+    {.name = "rabenseifner_mesh_3d",
+     .collective = AC_ALLREDUCE,
+     .group = "rabenseifner",
+     .attributes = "family=rabenseifner reduce_scatter=recursive_halving allgather=mesh dims=3 "
+                   "sync=none data=pack",
+     .requires = AC_REQ_COMMUTATIVE,
+     .applicable = bytes_fit,
+     .requires_text = "message fits in an int",
+     .fn.allreduce = ac_allreduce_rabenseifner,
+     .params = &ag_mesh_3d,
+     .summary = "recursive halving reduce-scatter, then 3D mesh all-gather"},
+    {.name = "rabenseifner_recursive_doubling",
+     .collective = AC_ALLREDUCE,
+     .group = "rabenseifner",
+     .attributes = "family=rabenseifner reduce_scatter=recursive_halving "
+                   "allgather=recursive_doubling sync=none data=pack",
+     .requires = AC_REQ_COMMUTATIVE,
+     .applicable = bytes_fit,
+     .requires_text = "message fits in an int",
+     .fn.allreduce = ac_allreduce_rabenseifner,
+     .params = &ag_recursive_doubling,
+     .summary = "recursive halving reduce-scatter, then recursive doubling all-gather"},
+    {.name = "rabenseifner_bruck",
+     .collective = AC_ALLREDUCE,
+     .group = "rabenseifner",
+     .attributes = "family=rabenseifner reduce_scatter=recursive_halving allgather=bruck "
+                   "sync=none data=pack",
+     .requires = AC_REQ_COMMUTATIVE,
+     .applicable = bytes_fit,
+     .requires_text = "message fits in an int",
+     .fn.allreduce = ac_allreduce_rabenseifner,
+     .params = &ag_bruck,
+     .summary = "recursive halving reduce-scatter, then Bruck all-gather"},
+    {.name = "rabenseifner_ring",
+     .collective = AC_ALLREDUCE,
+     .group = "rabenseifner",
+     .attributes = "family=rabenseifner reduce_scatter=recursive_halving allgather=ring "
+                   "sync=none data=ddt",
+     .requires = AC_REQ_COMMUTATIVE,
+     .fn.allreduce = ac_allreduce_rabenseifner,
+     .params = &ag_ring,
+     .summary = "recursive halving reduce-scatter, then ring all-gather"},
+    {.name = "rabenseifner_ring_light_barrier",
+     .collective = AC_ALLREDUCE,
+     .group = "rabenseifner",
+     .attributes = "family=rabenseifner reduce_scatter=recursive_halving allgather=ring "
+                   "sync=light data=ddt",
+     .requires = AC_REQ_COMMUTATIVE,
+     .fn.allreduce = ac_allreduce_rabenseifner,
+     .params = &ag_ring_light,
+     .summary = "recursive halving reduce-scatter, then ring all-gather with light barriers"},
+    {.name = "rabenseifner_ring_mpi_barrier",
+     .collective = AC_ALLREDUCE,
+     .group = "rabenseifner",
+     .attributes = "family=rabenseifner reduce_scatter=recursive_halving allgather=ring "
+                   "sync=barrier data=ddt",
+     .requires = AC_REQ_COMMUTATIVE,
+     .fn.allreduce = ac_allreduce_rabenseifner,
+     .params = &ag_ring_barrier,
+     .summary = "recursive halving reduce-scatter, then ring all-gather with MPI barriers"},
+    {.name = "rabenseifner_node_ring",
+     .collective = AC_ALLREDUCE,
+     .group = "rabenseifner",
+     .attributes = "family=rabenseifner reduce_scatter=recursive_halving allgather=node_ring "
+                   "sync=none topology=nodes data=ddt",
+     .requires = AC_REQ_COMMUTATIVE,
+     .fn.allreduce = ac_allreduce_rabenseifner,
+     .params = &ag_node_ring,
+     .summary = "recursive halving reduce-scatter, then node-ordered logical ring all-gather"},
+
+    /* STAR-MPI type 3 (Rab2-(x, y)): all-to-all reduce-scatter, then an all-gather. */
+    {.name = "alltoall_ring_allgather_node_ring",
+     .collective = AC_ALLREDUCE,
+     .group = "alltoall_allgather",
+     .attributes = "family=alltoall_allgather alltoall=ring alltoall_sync=none "
+                   "allgather=node_ring allgather_sync=none sync=none topology=nodes order=rank "
+                   "data=ddt",
+     .fn.allreduce = ac_allreduce_alltoall_allgather,
+     .params = &a2a_ring_ag_node_ring,
+     .summary = "ring all-to-all reduce-scatter, then node-ordered logical ring all-gather"},
+    {.name = "alltoall_ring_light_barrier_allgather_node_ring",
+     .collective = AC_ALLREDUCE,
+     .group = "alltoall_allgather",
+     .attributes = "family=alltoall_allgather alltoall=ring alltoall_sync=light "
+                   "allgather=node_ring allgather_sync=none sync=light topology=nodes order=rank "
+                   "data=ddt",
+     .fn.allreduce = ac_allreduce_alltoall_allgather,
+     .params = &a2a_ring_light_ag_node_ring,
+     .summary = "ring all-to-all (light barriers) reduce-scatter, then node-ordered ring "
+                "all-gather"},
+    {.name = "alltoall_ring_mpi_barrier_allgather_node_ring",
+     .collective = AC_ALLREDUCE,
+     .group = "alltoall_allgather",
+     .attributes = "family=alltoall_allgather alltoall=ring alltoall_sync=barrier "
+                   "allgather=node_ring allgather_sync=none sync=barrier topology=nodes "
+                   "order=rank data=ddt",
+     .fn.allreduce = ac_allreduce_alltoall_allgather,
+     .params = &a2a_ring_barrier_ag_node_ring,
+     .summary = "ring all-to-all (MPI barriers) reduce-scatter, then node-ordered ring "
+                "all-gather"},
+    {.name = "alltoall_ring_allgather_ring",
+     .collective = AC_ALLREDUCE,
+     .group = "alltoall_allgather",
+     .attributes = "family=alltoall_allgather alltoall=ring alltoall_sync=none allgather=ring "
+                   "allgather_sync=none sync=none order=rank data=ddt",
+     .fn.allreduce = ac_allreduce_alltoall_allgather,
+     .params = &a2a_ring_ag_ring,
+     .summary = "ring all-to-all reduce-scatter, then ring all-gather"},
+    {.name = "alltoall_ring_light_barrier_allgather_ring_light_barrier",
+     .collective = AC_ALLREDUCE,
+     .group = "alltoall_allgather",
+     .attributes = "family=alltoall_allgather alltoall=ring alltoall_sync=light allgather=ring "
+                   "allgather_sync=light sync=light order=rank data=ddt",
+     .fn.allreduce = ac_allreduce_alltoall_allgather,
+     .params = &a2a_ring_light_ag_ring_light,
+     .summary = "ring all-to-all reduce-scatter, then ring all-gather, both with light "
+                "barriers"},
+    {.name = "alltoall_ring_mpi_barrier_allgather_ring_mpi_barrier",
+     .collective = AC_ALLREDUCE,
+     .group = "alltoall_allgather",
+     .attributes = "family=alltoall_allgather alltoall=ring alltoall_sync=barrier "
+                   "allgather=ring allgather_sync=barrier sync=barrier order=rank data=ddt",
+     .fn.allreduce = ac_allreduce_alltoall_allgather,
+     .params = &a2a_ring_barrier_ag_ring_barrier,
+     .summary = "ring all-to-all reduce-scatter, then ring all-gather, both with MPI barriers"},
+
+    {.name = "recursive_doubling",
+     .collective = AC_ALLREDUCE,
+     .group = "recursive_doubling",
+     .attributes = "family=recursive_doubling partners=pair sync=none order=rank "
+                   "primitive=blocking data=ddt",
+     .fn.allreduce = ac_allreduce_recursive_doubling,
+     .summary = "recursive doubling exchange of whole vectors, rank-ordered (MPICH)"},
+    {.name = "ring",
+     .collective = AC_ALLREDUCE,
+     .group = "ring",
+     .attributes = "family=ring reduce_scatter=ring allgather=ring partners=ring sync=none "
+                   "primitive=blocking data=ddt",
+     .requires = AC_REQ_COMMUTATIVE,
+     .fn.allreduce = ac_allreduce_ring,
+     .summary = "ring reduce-scatter then ring all-gather (bandwidth-optimal)"},
 };
 
 AC_REGISTRY(allreduce, algorithms);

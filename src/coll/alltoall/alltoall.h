@@ -5,5 +5,30 @@
 #include "coll/coll.h"
 
 ac_alltoall_fn ac_alltoall_native;
+ac_alltoall_fn ac_alltoall_simple;
+ac_alltoall_fn ac_alltoall_ring;
+ac_alltoall_fn ac_alltoall_pair;
+ac_alltoall_fn ac_alltoall_mesh;
+ac_alltoall_fn ac_alltoall_recursive_doubling;
+ac_alltoall_fn ac_alltoall_bruck;
+ac_alltoall_fn ac_alltoall_node_aware;
+
+/* Helpers of this folder (blocks.c).
+ *
+ * Algorithms that forward other ranks' blocks keep them packed: block j of an alltoall buffer
+ * (`count` elements of `dtype` at buf + j*count*extent) becomes a slot of `bytes` =
+ * count * size(dtype) bytes, independent of the user's send and receive types. */
+int ac_alltoall_pack(const void *buf, int count, MPI_Datatype dtype, int first, int n, char *out,
+                     MPI_Aint bytes, MPI_Comm comm);
+int ac_alltoall_unpack(const char *in, MPI_Aint bytes, int first, int n, void *buf, int count,
+                       MPI_Datatype dtype, MPI_Comm comm);
+
+/* One packed slot of `bytes` bytes as an MPI datatype (committed; free with PMPI_Type_free). */
+int ac_alltoall_slot_type(MPI_Aint bytes, MPI_Datatype *type);
+
+/* Runs an alltoallv engine with the uniform counts and displacements of an alltoall. */
+int ac_alltoall_by_alltoallv(ac_alltoallv_fn *engine, const void *sbuf, int scount,
+                             MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                             MPI_Comm comm, const ac_params *p);
 
 #endif

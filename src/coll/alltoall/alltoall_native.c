@@ -4,7 +4,8 @@
  */
 #include "coll/algorithms.h"
 
-int ac_alltoall_native(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
+int ac_alltoall_native(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                       MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
 {
     (void)p;
     return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);

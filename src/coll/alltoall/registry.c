@@ -1,8 +1,21 @@
 /*
  * registry.c - the alltoall algorithms. Tests, autocoll-info, selection and reports read this
  * table; nobody keeps a second list.
+ *
+ * The 13 algorithms of STAR-MPI section 3.1, with node_aware / node_aware_ring in the place of
+ * its two topology-specific ones. Groups follow STAR-MPI's grouping (section 4.2): simple;
+ * small-message (mesh, recursive doubling, Bruck; advisory up to 256 bytes per block); the
+ * phased algorithms (ring, pair) by their phase synchronisation; the topology-aware ones.
  */
 #include "coll/algorithms.h"
+
+static const ac_params sync_none = {.sync = AC_SYNC_NONE};
+static const ac_params sync_light = {.sync = AC_SYNC_LIGHT};
+static const ac_params sync_barrier = {.sync = AC_SYNC_BARRIER};
+static const ac_params mesh_2d = {.dims = 2};
+static const ac_params mesh_3d = {.dims = 3};
+static const ac_params leaders_simple = {.alltoallv = ac_alltoallv_simple};
+static const ac_params leaders_ring = {.alltoallv = ac_alltoallv_ring, .inner2 = &sync_none};
 
 static const ac_algorithm algorithms[] = {
     {.name = "native",
@@ -11,6 +24,101 @@ static const ac_algorithm algorithms[] = {
      .attributes = "library=native",
      .fn.alltoall = ac_alltoall_native,
      .summary = "the MPI library's own MPI_Alltoall"},
+    {.name = "simple",
+     .collective = AC_ALLTOALL,
+     .group = "simple",
+     .attributes = "partners=all sync=none primitive=nonblocking data=ddt",
+     .fn.alltoall = ac_alltoall_simple,
+     .summary = "post every receive and send at once (i->i+1, i->i+2, ...), then wait"},
+    {.name = "mesh_2d",
+     .collective = AC_ALLTOALL,
+     .group = "small_message",
+     .attributes = "partners=mesh dims=2 sync=none primitive=nonblocking data=pack",
+     .max_bytes = 256,
+     .fn.alltoall = ac_alltoall_mesh,
+     .params = &mesh_2d,
+     .summary = "x*y mesh, combined blocks exchanged along x then along y"},
+    {.name = "mesh_3d",
+     .collective = AC_ALLTOALL,
+     .group = "small_message",
+     .attributes = "partners=mesh dims=3 sync=none primitive=nonblocking data=pack",
+     .max_bytes = 256,
+     .fn.alltoall = ac_alltoall_mesh,
+     .params = &mesh_3d,
+     .summary = "x*y*z mesh, combined blocks exchanged one dimension at a time"},
+    {.name = "recursive_doubling",
+     .collective = AC_ALLTOALL,
+     .group = "small_message",
+     .attributes = "partners=pair sync=none primitive=blocking data=pack",
+     .requires = AC_REQ_POWER_OF_TWO,
+     .max_bytes = 256,
+     .fn.alltoall = ac_alltoall_recursive_doubling,
+     .summary = "all-gather of every block by recursive doubling, then keep one's own"},
+    {.name = "bruck",
+     .collective = AC_ALLTOALL,
+     .group = "small_message",
+     .attributes = "partners=shift sync=none primitive=blocking data=pack",
+     .max_bytes = 256,
+     .fn.alltoall = ac_alltoall_bruck,
+     .summary = "Bruck: rotate, ceil(lg p) steps of blocks with bit k set, rotate back"},
+    {.name = "ring",
+     .collective = AC_ALLTOALL,
+     .group = "phased",
+     .attributes = "partners=ring sync=none primitive=blocking data=ddt",
+     .fn.alltoall = ac_alltoall_ring,
+     .params = &sync_none,
+     .summary = "p-1 phases, phase i sends to r+i and receives from r-i"},
+    {.name = "ring_light_barrier",
+     .collective = AC_ALLTOALL,
+     .group = "phased_light_barrier",
+     .attributes = "partners=ring sync=light primitive=blocking data=ddt",
+     .fn.alltoall = ac_alltoall_ring,
+     .params = &sync_light,
+     .summary = "ring phases separated by zero-byte ready tokens"},
+    {.name = "ring_mpi_barrier",
+     .collective = AC_ALLTOALL,
+     .group = "phased_mpi_barrier",
+     .attributes = "partners=ring sync=barrier primitive=blocking data=ddt",
+     .fn.alltoall = ac_alltoall_ring,
+     .params = &sync_barrier,
+     .summary = "ring phases separated by MPI_Barrier (lock-step)"},
+    {.name = "pair",
+     .collective = AC_ALLTOALL,
+     .group = "phased",
+     .attributes = "partners=pair sync=none primitive=blocking data=ddt",
+     .fn.alltoall = ac_alltoall_pair,
+     .params = &sync_none,
+     .summary = "pairwise exchange, phase i with r XOR i (idle phases if p is not 2^k)"},
+    {.name = "pair_light_barrier",
+     .collective = AC_ALLTOALL,
+     .group = "phased_light_barrier",
+     .attributes = "partners=pair sync=light primitive=blocking data=ddt",
+     .fn.alltoall = ac_alltoall_pair,
+     .params = &sync_light,
+     .summary = "pairwise exchange with a zero-byte token between phases"},
+    {.name = "pair_mpi_barrier",
+     .collective = AC_ALLTOALL,
+     .group = "phased_mpi_barrier",
+     .attributes = "partners=pair sync=barrier primitive=blocking data=ddt",
+     .fn.alltoall = ac_alltoall_pair,
+     .params = &sync_barrier,
+     .summary = "pairwise exchange with MPI_Barrier between phases (lock-step)"},
+    {.name = "node_aware",
+     .collective = AC_ALLTOALL,
+     .group = "node_aware",
+     .attributes = "partners=hierarchical leaders=simple sync=none primitive=nonblocking "
+                   "data=pack",
+     .fn.alltoall = ac_alltoall_node_aware,
+     .params = &leaders_simple,
+     .summary = "gather to node leaders, leaders exchange (simple), scatter on the node"},
+    {.name = "node_aware_ring",
+     .collective = AC_ALLTOALL,
+     .group = "node_aware",
+     .attributes = "partners=hierarchical leaders=ring sync=none primitive=nonblocking "
+                   "data=pack",
+     .fn.alltoall = ac_alltoall_node_aware,
+     .params = &leaders_ring,
+     .summary = "gather to node leaders, leaders exchange (ring), scatter on the node"},
 };
 
 AC_REGISTRY(alltoall, algorithms);

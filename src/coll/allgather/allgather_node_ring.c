@@ -1,0 +1,16 @@
+/*
+ * allgather_node_ring.c - node-ordered logical ring all-gather (STAR-MPI's TSLR idea: one ring
+ * edge per node boundary), optionally synchronised (params->sync). Cost (p-1) alpha +
+ * (p-1) n beta; any process count and placement.
+ * It runs the allgatherv engine ac_allgatherv_node_ring with uniform counts; the algorithm, its
+ * cost and requirements are described in src/coll/allgatherv/allgatherv_node_ring.c.
+ * Source: STAR-MPI (Faraj, Yuan, Lowenthal 2006) section 3.1, "Algorithms for MPI_Allgather".
+ */
+#include "coll/algorithms.h"
+
+int ac_allgather_node_ring(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                           MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
+{
+    return ac_allgather_uniform(ac_allgatherv_node_ring, sbuf, scount, stype, rbuf, rcount, rtype,
+                                comm, p);
+}

@@ -1,0 +1,18 @@
+/*
+ * allgather_recursive_doubling.c - recursive-doubling all-gather: lg p exchanges with
+ * r XOR 2^k. Cost lg p alpha + (p-1) n beta; non-powers of two fold pairs of ranks (two extra
+ * steps).
+ * It runs the allgatherv engine ac_allgatherv_recursive_doubling with uniform counts; the
+ * algorithm, its cost and requirements are described in
+ * src/coll/allgatherv/allgatherv_recursive_doubling.c.
+ * Source: STAR-MPI (Faraj, Yuan, Lowenthal 2006) section 3.1, "Algorithms for MPI_Allgather".
+ */
+#include "coll/algorithms.h"
+
+int ac_allgather_recursive_doubling(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                    int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                                    const ac_params *p)
+{
+    return ac_allgather_uniform(ac_allgatherv_recursive_doubling, sbuf, scount, stype, rbuf, rcount,
+                                rtype, comm, p);
+}

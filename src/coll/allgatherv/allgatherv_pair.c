@@ -1,0 +1,42 @@
+/*
+ * allgatherv_pair.c - pairwise-exchange all-gather (STAR-MPI section 3.1, "pair", "pair with
+ * light barrier", "pair with MPI barrier"): p-1 steps; in step i rank r exchanges its own block
+ * with rank r XOR i, so every rank talks to exactly one partner per step. Blocks move in place
+ * in rbuf with rtype. params->sync adds a zero-byte exchange with the next step's partner
+ * (LIGHT) or an MPI barrier (BARRIER) between steps.
+ *
+ * Cost: (p-1) alpha + (p-1) n beta for n-byte blocks, plus (p-2) zero-byte exchanges or
+ * barriers with synchronisation.
+ * Requirements: power-of-two process count (r XOR i must be a rank); other sizes return
+ * MPI_ERR_SIZE (the registry declares AC_REQ_POWER_OF_TWO, so selection never runs it there).
+ * Source: STAR-MPI (Faraj, Yuan, Lowenthal 2006) section 3.1, after its all-to-all "pair".
+ */
+#include "coll/algorithms.h"
+#include "coll/common/common.h"
+
+int ac_allgatherv_pair(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                       const int *rcounts, const int *displs, MPI_Datatype rtype, MPI_Comm comm,
+                       const ac_params *p)
+{
+    int rc, rank, size;
+    ac_sync sync = p ? p->sync : AC_SYNC_NONE;
+    MPI_Aint ext = ac_extent(rtype);
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    if (!ac_is_pow2(size)) return MPI_ERR_SIZE;
+    rc = ac_allgatherv_place_own(sbuf, scount, stype, rbuf, rcounts, displs, rtype, rank);
+    if (rc != MPI_SUCCESS) return rc;
+    const char *own = (const char *)rbuf + (MPI_Aint)displs[rank] * ext;
+    for (int i = 1; i < size; i++) {
+        int partner = rank ^ i;
+        if (i > 1) {
+            rc = ac_sync_phase(comm, sync, partner, partner);
+            if (rc != MPI_SUCCESS) return rc;
+        }
+        rc = PMPI_Sendrecv(own, rcounts[rank], rtype, partner, AC_TAG_DATA,
+                           (char *)rbuf + (MPI_Aint)displs[partner] * ext, rcounts[partner],
+                           rtype, partner, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,133 @@
+/*
+ * blocks.c - block movement shared by the allgatherv engines of this folder: placing the
+ * caller's own block, the logical ring (ring and node_ring), and the packed copy of all blocks
+ * used by the engines that forward runs of blocks (mesh, recursive doubling, Bruck).
+ *
+ * The packed copy keeps intermediate data independent of rtype's layout (gaps, lower bounds,
+ * negative extents): each block is packed once with MPI_Pack into a slot of exactly
+ * rcounts[block] * size(rtype) bytes, runs of slots travel as MPI_PACKED, and every block is
+ * unpacked with rtype at its displacement at the end. A library whose packed form were larger
+ * than the type size would make MPI_Pack fail with MPI_ERR_TRUNCATE, never corrupt data.
+ */
+#include "coll/algorithms.h"
+#include "coll/common/common.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+int ac_allgatherv_place_own(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                            const int *rcounts, const int *displs, MPI_Datatype rtype, int rank)
+{
+    if (sbuf == MPI_IN_PLACE) return MPI_SUCCESS;
+    char *own = (char *)rbuf + (MPI_Aint)displs[rank] * ac_extent(rtype);
+    return ac_copy(sbuf, scount, stype, own, rcounts[rank], rtype);
+}
+
+static int ring_member(const int *order, int index)
+{
+    return order ? order[index] : index;
+}
+
+int ac_allgatherv_logical_ring(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                               const int *rcounts, const int *displs, MPI_Datatype rtype,
+                               MPI_Comm comm, const int *order, ac_sync sync)
+{
+    int rc, rank, size, pos = 0;
+    MPI_Aint ext = ac_extent(rtype);
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    rc = ac_allgatherv_place_own(sbuf, scount, stype, rbuf, rcounts, displs, rtype, rank);
+    if (rc != MPI_SUCCESS) return rc;
+    while (ring_member(order, pos) != rank) pos++;
+    int right = ring_member(order, (pos + 1) % size);
+    int left = ring_member(order, (pos - 1 + size) % size);
+    for (int i = 0; i < size - 1; i++) {
+        if (i > 0) {
+            /* the receiver tells its sender that it is ready for the next step */
+            rc = ac_sync_phase(comm, sync, left, right);
+            if (rc != MPI_SUCCESS) return rc;
+        }
+        int sblock = ring_member(order, (pos - i + size) % size);
+        int rblock = ring_member(order, (pos - i - 1 + size) % size);
+        rc = PMPI_Sendrecv((char *)rbuf + (MPI_Aint)displs[sblock] * ext, rcounts[sblock], rtype,
+                           right, AC_TAG_DATA, (char *)rbuf + (MPI_Aint)displs[rblock] * ext,
+                           rcounts[rblock], rtype, left, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+static int slot_block(const ac_allgatherv_packed *pk, int slot)
+{
+    return (slot + pk->shift) % pk->size;
+}
+
+int ac_allgatherv_pack_init(ac_allgatherv_packed *pk, const void *sbuf, int scount,
+                            MPI_Datatype stype, const void *rbuf, const int *rcounts,
+                            const int *displs, MPI_Datatype rtype, MPI_Comm comm, int shift)
+{
+    int rc = MPI_SUCCESS, rank, tsize, position = 0, bytes;
+    char *slot;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &pk->size);
+    PMPI_Type_size(rtype, &tsize);
+    pk->shift = shift;
+    pk->in_place = sbuf == MPI_IN_PLACE;
+    pk->own_slot = (rank - shift + pk->size) % pk->size;
+    pk->buf = NULL;
+    pk->off = malloc(sizeof(MPI_Aint) * (size_t)(pk->size + 1));
+    if (!pk->off) return MPI_ERR_NO_MEM;
+    pk->off[0] = 0;
+    for (int s = 0; s < pk->size; s++)
+        pk->off[s + 1] = pk->off[s] + (MPI_Aint)rcounts[slot_block(pk, s)] * tsize;
+    pk->buf = malloc((size_t)pk->off[pk->size] + 1);
+    if (!pk->buf) {
+        rc = MPI_ERR_NO_MEM;
+        goto out;
+    }
+    rc = ac_allgatherv_pack_run(pk, pk->own_slot, pk->own_slot + 1, &slot, &bytes);
+    if (rc != MPI_SUCCESS) goto out;
+    if (pk->in_place)
+        rc = PMPI_Pack((const char *)rbuf + (MPI_Aint)displs[rank] * ac_extent(rtype),
+                       rcounts[rank], rtype, slot, bytes, &position, comm);
+    else
+        rc = PMPI_Pack(sbuf, scount, stype, slot, bytes, &position, comm);
+out:
+    if (rc != MPI_SUCCESS) ac_allgatherv_pack_free(pk);
+    return rc;
+}
+
+int ac_allgatherv_pack_run(const ac_allgatherv_packed *pk, int first, int last, char **addr,
+                           int *bytes)
+{
+    MPI_Aint n = pk->off[last] - pk->off[first];
+    if (n > INT_MAX) return MPI_ERR_COUNT;
+    *addr = pk->buf + pk->off[first];
+    *bytes = (int)n;
+    return MPI_SUCCESS;
+}
+
+int ac_allgatherv_pack_finish(const ac_allgatherv_packed *pk, void *rbuf, const int *rcounts,
+                              const int *displs, MPI_Datatype rtype, MPI_Comm comm)
+{
+    MPI_Aint ext = ac_extent(rtype);
+    for (int s = 0; s < pk->size; s++) {
+        int rc, bytes, position = 0, block = slot_block(pk, s);
+        char *slot;
+        if (s == pk->own_slot && pk->in_place) continue;
+        rc = ac_allgatherv_pack_run(pk, s, s + 1, &slot, &bytes);
+        if (rc != MPI_SUCCESS) return rc;
+        rc = PMPI_Unpack(slot, bytes, &position, (char *)rbuf + (MPI_Aint)displs[block] * ext,
+                         rcounts[block], rtype, comm);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+void ac_allgatherv_pack_free(ac_allgatherv_packed *pk)
+{
+    free(pk->buf);
+    free(pk->off);
+    pk->buf = NULL;
+    pk->off = NULL;
+}

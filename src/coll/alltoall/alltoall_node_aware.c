@@ -1,0 +1,155 @@
+/*
+ * alltoall_node_aware.c - two-level all-to-all: gather to node leaders, leaders exchange,
+ * leaders scatter.
+ *
+ * Nodes come from ac_nodes_get (shared-memory domains; AUTOCOLL_TEST_RANKS_PER_NODE fakes them);
+ * a node's leader is its lowest rank. (1) Every rank packs its p blocks (bytes, independent of
+ * the user's types) and sends them to its leader. (2) Each leader builds, for every node B, one
+ * message with the blocks from its L ranks to B's L_B ranks (L x L_B blocks) and the leaders run
+ * an alltoallv over the leaders' communicator with params->alltoallv (default
+ * ac_alltoallv_simple; params->inner2 are its parameters). (3) Each leader reorders what it
+ * received into p blocks per local rank, in source-rank order, and sends them back.
+ * Cost, N nodes of L ranks: intra-node 2 (L-1) alpha + 2 (L-1) p n beta through the leader,
+ * plus the leaders' all-to-all of N-1 messages of L^2 n bytes ((N-1) alpha + (N-1) L^2 n beta
+ * with the simple or ring exchange): few, large inter-node messages.
+ * Requirements: none. Nodes of any and unequal sizes, ranks of a node need not be consecutive;
+ * any process count. MPI_IN_PLACE: the receive buffer is packed first.
+ * Source: not in STAR-MPI; the usual two-level (SMP-aware) scheme of hierarchical MPI
+ * collectives. It stands in for STAR-MPI's topology-specific all-to-all (section 3.1): it uses
+ * the node structure instead of the switch topology. The leaders' exchange is STAR-MPI's simple
+ * or ring all-to-all.
+ */
+#include "coll/algorithms.h"
+#include "coll/common/common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Non-leader ranks: hand the packed blocks to the leader, get the received ones back. */
+static int member(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                  MPI_Datatype rtype, MPI_Comm comm, MPI_Aint bytes, MPI_Datatype slot,
+                  int leader, int size)
+{
+    int rc;
+    char *blocks = malloc((size_t)(size * bytes));
+    if (!blocks) return MPI_ERR_NO_MEM;
+    rc = ac_alltoall_pack(sbuf, scount, stype, 0, size, blocks, bytes, comm);
+    if (rc != MPI_SUCCESS) goto out;
+    rc = PMPI_Send(blocks, size, slot, leader, AC_TAG_DATA, comm);
+    if (rc != MPI_SUCCESS) goto out;
+    rc = PMPI_Recv(blocks, size, slot, leader, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) goto out;
+    rc = ac_alltoall_unpack(blocks, bytes, 0, size, rbuf, rcount, rtype, comm);
+out:
+    free(blocks);
+    return rc;
+}
+
+int ac_alltoall_node_aware(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                           int rcount, MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
+{
+    int rc = MPI_SUCCESS, rank, size, rsize, nreq = 0;
+    const ac_nodes *nodes;
+    ac_alltoallv_fn *exchange = p && p->alltoallv ? p->alltoallv : ac_alltoallv_simple;
+    MPI_Datatype slot = MPI_DATATYPE_NULL;
+    char *local = NULL, *outgoing = NULL, *incoming = NULL;
+    int *first = NULL, *counts = NULL, *displs = NULL;
+    MPI_Request *reqs = NULL;
+    MPI_Status *stats = NULL; /* not MPI_STATUSES_IGNORE: gcc 12 -Wstringop-overflow with MPICH */
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    PMPI_Type_size(rtype, &rsize);
+    MPI_Aint bytes = (MPI_Aint)rcount * rsize;
+    if (bytes == 0) return MPI_SUCCESS;
+    if (sbuf == MPI_IN_PLACE) {
+        sbuf = rbuf;
+        scount = rcount;
+        stype = rtype;
+    }
+    rc = ac_nodes_get(comm, &nodes);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = ac_alltoall_slot_type(bytes, &slot);
+    if (rc != MPI_SUCCESS) return rc;
+    int nn = nodes->nnodes, me = nodes->node, lsize = nodes->local_size;
+    if (rank != nodes->leader_of[me]) {
+        rc = member(sbuf, scount, stype, rbuf, rcount, rtype, comm, bytes, slot,
+                    nodes->leader_of[me], size);
+        goto out;
+    }
+
+    /* Leader. first[n]: position of node n's ranks in nodes->order (local-rank order). */
+    MPI_Aint all = (MPI_Aint)lsize * size * bytes;
+    local = malloc((size_t)all);
+    outgoing = malloc((size_t)all);
+    incoming = malloc((size_t)all);
+    first = malloc(sizeof(int) * 3 * (size_t)nn);
+    reqs = malloc(sizeof(MPI_Request) * (size_t)lsize);
+    stats = malloc(sizeof(MPI_Status) * (size_t)lsize);
+    if (!local || !outgoing || !incoming || !first || !reqs || !stats) {
+        rc = MPI_ERR_NO_MEM;
+        goto out;
+    }
+    counts = first + nn;
+    displs = first + 2 * nn;
+    for (int n = 0, at = 0; n < nn; at += nodes->node_size[n], n++) {
+        first[n] = at;
+        counts[n] = lsize * nodes->node_size[n];
+        displs[n] = lsize * at;
+    }
+    const int *mine = nodes->order + first[me];
+
+    /* (1) local[l][j]: block from local rank l to rank j. */
+    rc = ac_alltoall_pack(sbuf, scount, stype, 0, size, local, bytes, comm);
+    if (rc != MPI_SUCCESS) goto out;
+    for (int l = 1; l < lsize; l++) {
+        rc = PMPI_Irecv(local + l * size * bytes, size, slot, mine[l], AC_TAG_DATA, comm,
+                        &reqs[nreq]);
+        if (rc != MPI_SUCCESS) goto out;
+        nreq++;
+    }
+    rc = PMPI_Waitall(nreq, reqs, stats);
+    nreq = 0;
+    if (rc != MPI_SUCCESS) goto out;
+
+    /* (2) outgoing, for node n: [local rank l][rank m of node n]. */
+    for (int n = 0; n < nn; n++) {
+        char *to = outgoing + (MPI_Aint)displs[n] * bytes;
+        for (int l = 0; l < lsize; l++)
+            for (int m = 0; m < nodes->node_size[n]; m++, to += bytes)
+                memcpy(to, local + ((MPI_Aint)l * size + nodes->order[first[n] + m]) * bytes,
+                       (size_t)bytes);
+    }
+    rc = exchange(outgoing, counts, displs, slot, incoming, counts, displs, slot, nodes->leaders,
+                  p ? p->inner2 : NULL);
+    if (rc != MPI_SUCCESS) goto out;
+
+    /* (3) incoming, from node n: [rank l of node n][local rank m]; local[m][j] gets the block
+     * from rank j to local rank m. */
+    for (int j = 0; j < size; j++) {
+        int n = nodes->node_of[j];
+        const char *from = incoming + ((MPI_Aint)displs[n] + (MPI_Aint)nodes->local_rank_of[j] *
+                                                                 lsize) * bytes;
+        for (int m = 0; m < lsize; m++)
+            memcpy(local + ((MPI_Aint)m * size + j) * bytes, from + m * bytes, (size_t)bytes);
+    }
+    for (int l = 1; l < lsize; l++) {
+        rc = PMPI_Isend(local + l * size * bytes, size, slot, mine[l], AC_TAG_DATA, comm,
+                        &reqs[nreq]);
+        if (rc != MPI_SUCCESS) goto out;
+        nreq++;
+    }
+    rc = ac_alltoall_unpack(local, bytes, 0, size, rbuf, rcount, rtype, comm);
+out:
+    if (nreq > 0) {
+        int wrc = PMPI_Waitall(nreq, reqs, stats);
+        if (rc == MPI_SUCCESS) rc = wrc;
+    }
+    PMPI_Type_free(&slot);
+    free(stats);
+    free(reqs);
+    free(first);
+    free(incoming);
+    free(outgoing);
+    free(local);
+    return rc;
+}

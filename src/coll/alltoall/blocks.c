@@ -1,0 +1,90 @@
+/*
+ * blocks.c - helpers shared by the alltoall algorithms of this folder: packed block slots and
+ * the uniform-count bridge to the alltoallv engines.
+ *
+ * Packed slots: a block is packed with the sender's datatype and unpacked with the receiver's,
+ * so intermediate ranks (mesh, recursive doubling, Bruck, node leaders) move plain bytes and
+ * never need to know either type. The slot size is the block's type-signature size; packing
+ * checks that the library's packed form has exactly that size.
+ */
+#include "coll/algorithms.h"
+#include "coll/common/common.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+int ac_alltoall_pack(const void *buf, int count, MPI_Datatype dtype, int first, int n, char *out,
+                     MPI_Aint bytes, MPI_Comm comm)
+{
+    MPI_Aint stride = (MPI_Aint)count * ac_extent(dtype);
+    int rc = MPI_SUCCESS;
+    if (bytes == 0 || n == 0) return MPI_SUCCESS;
+    if ((MPI_Aint)n * bytes <= INT_MAX && (MPI_Aint)n * count <= INT_MAX) {
+        int pos = 0;
+        rc = PMPI_Pack((const char *)buf + first * stride, n * count, dtype, out,
+                       (int)(n * bytes), &pos, comm);
+        if (rc == MPI_SUCCESS && pos != n * bytes) rc = MPI_ERR_INTERN;
+        return rc;
+    }
+    if (bytes > INT_MAX) return MPI_ERR_COUNT;
+    for (int j = 0; j < n && rc == MPI_SUCCESS; j++) {
+        int pos = 0;
+        rc = PMPI_Pack((const char *)buf + (first + j) * stride, count, dtype, out + j * bytes,
+                       (int)bytes, &pos, comm);
+        if (rc == MPI_SUCCESS && pos != bytes) rc = MPI_ERR_INTERN;
+    }
+    return rc;
+}
+
+int ac_alltoall_unpack(const char *in, MPI_Aint bytes, int first, int n, void *buf, int count,
+                       MPI_Datatype dtype, MPI_Comm comm)
+{
+    MPI_Aint stride = (MPI_Aint)count * ac_extent(dtype);
+    int rc = MPI_SUCCESS;
+    if (bytes == 0 || n == 0) return MPI_SUCCESS;
+    if ((MPI_Aint)n * bytes <= INT_MAX && (MPI_Aint)n * count <= INT_MAX) {
+        int pos = 0;
+        return PMPI_Unpack(in, (int)(n * bytes), &pos, (char *)buf + first * stride, n * count,
+                           dtype, comm);
+    }
+    if (bytes > INT_MAX) return MPI_ERR_COUNT;
+    for (int j = 0; j < n && rc == MPI_SUCCESS; j++) {
+        int pos = 0;
+        rc = PMPI_Unpack(in + j * bytes, (int)bytes, &pos, (char *)buf + (first + j) * stride,
+                         count, dtype, comm);
+    }
+    return rc;
+}
+
+int ac_alltoall_slot_type(MPI_Aint bytes, MPI_Datatype *type)
+{
+    int rc;
+    *type = MPI_DATATYPE_NULL;
+    if (bytes > INT_MAX) return MPI_ERR_COUNT;
+    rc = PMPI_Type_contiguous((int)bytes, MPI_BYTE, type);
+    if (rc == MPI_SUCCESS) rc = PMPI_Type_commit(type);
+    return rc;
+}
+
+int ac_alltoall_by_alltoallv(ac_alltoallv_fn *engine, const void *sbuf, int scount,
+                             MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                             MPI_Comm comm, const ac_params *p)
+{
+    int rc, size, *counts;
+    PMPI_Comm_size(comm, &size);
+    if (sbuf == MPI_IN_PLACE) scount = rcount;
+    if ((long long)(size - 1) * scount > INT_MAX || (long long)(size - 1) * rcount > INT_MAX)
+        return MPI_ERR_COUNT; /* displacements are ints */
+    counts = malloc(sizeof(int) * 4 * (size_t)size);
+    if (!counts) return MPI_ERR_NO_MEM;
+    int *sdispls = counts + size, *rcounts = counts + 2 * size, *rdispls = counts + 3 * size;
+    for (int i = 0; i < size; i++) {
+        counts[i] = scount;
+        sdispls[i] = i * scount;
+        rcounts[i] = rcount;
+        rdispls[i] = i * rcount;
+    }
+    rc = engine(sbuf, counts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, p);
+    free(counts);
+    return rc;
+}

@@ -1,0 +1,64 @@
+/*
+ * alltoallv_pair.c - all-to-all by pairwise exchange: in phase i rank r exchanges with r XOR i.
+ *
+ * Each phase is one sendrecv with a single partner, so every rank talks to exactly one other
+ * rank per phase (less coordination than the ring). Between phases params->sync adds nothing
+ * (AC_SYNC_NONE), a light barrier (AC_SYNC_LIGHT: a zero-byte token exchanged with the next
+ * phase's partner) or MPI_Barrier (AC_SYNC_BARRIER). Zero-byte blocks are not sent.
+ * Cost (p a power of two): (p-1) alpha + (p-1) n beta for blocks of n bytes, plus (p-2)
+ * barriers. Non-power-of-two p: the phases of the next power of two P are run (P-1 phases) and
+ * a rank whose partner r XOR i is >= p idles in that phase; each pair still meets exactly once.
+ * This is a generalisation: STAR-MPI defines the pair algorithm for powers of two only.
+ * MPI_IN_PLACE: sends from a copy of the outgoing blocks.
+ * Also the inner all-to-all of the allreduce "reduce-scatter by all-to-all" family.
+ * Source: STAR-MPI (Faraj, Yuan, Lowenthal, ICS 2006) section 3.1, "Pair", "Pair with light
+ * barrier", "Pair with MPI barrier".
+ */
+#include "coll/algorithms.h"
+#include "coll/common/common.h"
+
+#include <stdlib.h>
+
+int ac_alltoallv_pair(const void *sbuf, const int *scounts, const int *sdispls,
+                      MPI_Datatype stype, void *rbuf, const int *rcounts, const int *rdispls,
+                      MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
+{
+    int rc = MPI_SUCCESS, rank, size, ssize, rsize;
+    ac_sync sync = p ? p->sync : AC_SYNC_NONE;
+    void *copy = NULL;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    if (sbuf == MPI_IN_PLACE) {
+        rc = ac_alltoallv_inplace_copy(rbuf, rcounts, rdispls, rtype, size, rank, &copy, &sbuf);
+        if (rc != MPI_SUCCESS) goto out;
+        scounts = rcounts;
+        sdispls = rdispls;
+        stype = rtype;
+    } else {
+        rc = ac_copy((const char *)sbuf + sdispls[rank] * ac_extent(stype), scounts[rank], stype,
+                     (char *)rbuf + rdispls[rank] * ac_extent(rtype), rcounts[rank], rtype);
+        if (rc != MPI_SUCCESS) goto out;
+    }
+    MPI_Aint sext = ac_extent(stype), rext = ac_extent(rtype);
+    PMPI_Type_size(stype, &ssize);
+    PMPI_Type_size(rtype, &rsize);
+    int phases = 1 << ac_ceil_log2(size);
+    for (int i = 1; i < phases; i++) {
+        int peer = rank ^ i;
+        if (peer >= size) peer = MPI_PROC_NULL;
+        if (i > 1) {
+            rc = ac_sync_phase(comm, sync, peer, peer);
+            if (rc != MPI_SUCCESS) goto out;
+        }
+        if (peer == MPI_PROC_NULL) continue;
+        int sendto = scounts[peer] == 0 || ssize == 0 ? MPI_PROC_NULL : peer;
+        int recvfrom = rcounts[peer] == 0 || rsize == 0 ? MPI_PROC_NULL : peer;
+        rc = PMPI_Sendrecv((const char *)sbuf + sdispls[peer] * sext, scounts[peer], stype,
+                           sendto, AC_TAG_DATA, (char *)rbuf + rdispls[peer] * rext,
+                           rcounts[peer], rtype, recvfrom, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) goto out;
+    }
+out:
+    free(copy);
+    return rc;
+}

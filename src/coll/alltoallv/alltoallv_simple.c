@@ -1,0 +1,73 @@
+/*
+ * alltoallv_simple.c - all-to-all by posting every receive and every send at once.
+ *
+ * Rank i posts its receives from i-1, i-2, ..., and its sends to i+1, i+2, ..., i+p-1 (mod p),
+ * copies its own block locally and waits for everything. Zero-byte blocks are not sent (type
+ * signatures match, so sender and receiver agree on which ones are empty).
+ * Cost: (p-1) alpha + (p-1) n beta for blocks of n bytes, all messages in flight together
+ * (no control over contention). Requirements: none; any process count.
+ * MPI_IN_PLACE: the outgoing blocks are copied out of the receive buffer first.
+ * Source: STAR-MPI (Faraj, Yuan, Lowenthal, ICS 2006) section 3.1, "Simple".
+ */
+#include "coll/algorithms.h"
+#include "coll/common/common.h"
+
+#include <stdlib.h>
+
+int ac_alltoallv_simple(const void *sbuf, const int *scounts, const int *sdispls,
+                        MPI_Datatype stype, void *rbuf, const int *rcounts, const int *rdispls,
+                        MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
+{
+    int rc = MPI_SUCCESS, rank, size, ssize, rsize, nreq = 0;
+    void *copy = NULL;
+    MPI_Request *reqs = NULL;
+    MPI_Status *stats = NULL; /* not MPI_STATUSES_IGNORE: gcc 12 -Wstringop-overflow with MPICH */
+    (void)p;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    if (sbuf == MPI_IN_PLACE) {
+        rc = ac_alltoallv_inplace_copy(rbuf, rcounts, rdispls, rtype, size, rank, &copy, &sbuf);
+        if (rc != MPI_SUCCESS) goto out;
+        scounts = rcounts;
+        sdispls = rdispls;
+        stype = rtype;
+    } else {
+        rc = ac_copy((const char *)sbuf + sdispls[rank] * ac_extent(stype), scounts[rank], stype,
+                     (char *)rbuf + rdispls[rank] * ac_extent(rtype), rcounts[rank], rtype);
+        if (rc != MPI_SUCCESS) goto out;
+    }
+    MPI_Aint sext = ac_extent(stype), rext = ac_extent(rtype);
+    PMPI_Type_size(stype, &ssize);
+    PMPI_Type_size(rtype, &rsize);
+    reqs = malloc(sizeof(MPI_Request) * (size_t)(2 * size));
+    stats = malloc(sizeof(MPI_Status) * (size_t)(2 * size));
+    if (!reqs || !stats) {
+        rc = MPI_ERR_NO_MEM;
+        goto out;
+    }
+    for (int i = 1; i < size; i++) {
+        int from = (rank - i + size) % size;
+        if (rcounts[from] == 0 || rsize == 0) continue;
+        rc = PMPI_Irecv((char *)rbuf + rdispls[from] * rext, rcounts[from], rtype, from,
+                        AC_TAG_DATA, comm, &reqs[nreq]);
+        if (rc != MPI_SUCCESS) goto out;
+        nreq++;
+    }
+    for (int i = 1; i < size; i++) {
+        int to = (rank + i) % size;
+        if (scounts[to] == 0 || ssize == 0) continue;
+        rc = PMPI_Isend((const char *)sbuf + sdispls[to] * sext, scounts[to], stype, to,
+                        AC_TAG_DATA, comm, &reqs[nreq]);
+        if (rc != MPI_SUCCESS) goto out;
+        nreq++;
+    }
+out:
+    if (nreq > 0) {
+        int wrc = PMPI_Waitall(nreq, reqs, stats);
+        if (rc == MPI_SUCCESS) rc = wrc;
+    }
+    free(stats);
+    free(reqs);
+    free(copy);
+    return rc;
+}

@@ -1,0 +1,44 @@
+/*
+ * inplace.c - MPI_IN_PLACE support shared by the alltoallv engines of this folder.
+ *
+ * With MPI_IN_PLACE the outgoing data lives in the receive buffer and is overwritten by the
+ * incoming data, so the engines send from a copy. The copy is one memcpy of the byte range that
+ * spans every outgoing block (true lower bound and true extent honoured, negative extents
+ * included); the copy keeps rbuf's layout, so the engines address it with rdispls and rtype.
+ */
+#include "coll/algorithms.h"
+#include "coll/common/common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int ac_alltoallv_inplace_copy(const void *rbuf, const int *rcounts, const int *rdispls,
+                              MPI_Datatype rtype, int size, int self, void **base,
+                              const void **sbuf)
+{
+    MPI_Aint lb, extent, true_lb, true_extent, lo = 0, hi = 0;
+    int any = 0;
+    PMPI_Type_get_extent(rtype, &lb, &extent);
+    PMPI_Type_get_true_extent(rtype, &true_lb, &true_extent);
+    *base = NULL;
+    *sbuf = NULL;
+    for (int i = 0; i < size; i++) {
+        if (i == self || rcounts[i] == 0) continue;
+        MPI_Aint start = (MPI_Aint)rdispls[i] * extent + true_lb;
+        MPI_Aint last = (MPI_Aint)(rcounts[i] - 1) * extent;
+        MPI_Aint b_lo = start + (last < 0 ? last : 0);
+        MPI_Aint b_hi = start + true_extent + (last > 0 ? last : 0);
+        if (!any || b_lo < lo) lo = b_lo;
+        if (!any || b_hi > hi) hi = b_hi;
+        any = 1;
+    }
+    if (!any) { /* nothing goes out: any valid address will do */
+        *sbuf = rbuf;
+        return MPI_SUCCESS;
+    }
+    *base = malloc((size_t)(hi - lo) + 1);
+    if (!*base) return MPI_ERR_NO_MEM;
+    memcpy(*base, (const char *)rbuf + lo, (size_t)(hi - lo));
+    *sbuf = (const char *)*base - lo;
+    return MPI_SUCCESS;
+}
