@@ -191,6 +191,21 @@ static void fill(char *where, MPI_Aint count, const ttype *t, int seed)
     }
 }
 
+/* A type describing `count` elements of `t` at absolute address `base`, resized so that
+ * block j of a collective (count 1 per block) lies at MPI_BOTTOM + j * count * extent(t). */
+static MPI_Datatype absolute_blocks(void *base, int count, MPI_Datatype t)
+{
+    MPI_Aint addr, lb, extent;
+    MPI_Datatype h, r;
+    MPI_Get_address(base, &addr);
+    MPI_Type_get_extent(t, &lb, &extent);
+    MPI_Type_create_hindexed_block(1, count, &addr, t, &h);
+    MPI_Type_create_resized(h, addr, count * extent, &r);
+    MPI_Type_commit(&r);
+    MPI_Type_free(&h);
+    return r;
+}
+
 /* ---- results ---------------------------------------------------------------------------- */
 
 static int verbose, long_mode;
@@ -412,7 +427,7 @@ static void case_reduce_scatter(tcase *c, const top *o, int block)
     buf_free(&got);
 }
 
-static void case_bcast(tcase *c, const ttype *t)
+static void case_bcast(tcase *c, const ttype *t, int bottom)
 {
     buf exp, got;
     if (!applicable(c, MPI_OP_NULL, c->count, (size_t)c->count * type_size(t->type))) return;
@@ -422,8 +437,18 @@ static void case_bcast(tcase *c, const ttype *t)
         fill(exp.p, c->count, t, 1000 + c->rank);
         fill(got.p, c->count, t, 1000 + c->rank);
     }
-    PMPI_Bcast(exp.p, c->count, t->type, c->root, c->comm);
-    int rc = c->alg->fn.bcast(got.p, c->count, t->type, c->root, c->pcomm, c->alg->params);
+    int rc;
+    if (bottom) {
+        MPI_Datatype te = absolute_blocks(exp.p, c->count, t->type);
+        MPI_Datatype tg = absolute_blocks(got.p, c->count, t->type);
+        PMPI_Bcast(MPI_BOTTOM, 1, te, c->root, c->comm);
+        rc = c->alg->fn.bcast(MPI_BOTTOM, 1, tg, c->root, c->pcomm, c->alg->params);
+        MPI_Type_free(&te);
+        MPI_Type_free(&tg);
+    } else {
+        PMPI_Bcast(exp.p, c->count, t->type, c->root, c->comm);
+        rc = c->alg->fn.bcast(got.p, c->count, t->type, c->root, c->pcomm, c->alg->params);
+    }
     compare("buffer", &exp, &got);
     finish(c, rc);
     buf_free(&exp);
@@ -435,7 +460,8 @@ static void case_bcast(tcase *c, const ttype *t)
 typedef struct tpair {
     const char *name;
     const ttype *send, *recv;
-    int ratio; /* recv count = ratio * send count */
+    int ratio;  /* recv count = ratio * send count */
+    int bottom; /* buffers passed as MPI_BOTTOM with absolute-address block types */
 } tpair;
 
 static const tpair *pairs;
@@ -443,14 +469,15 @@ static int npairs;
 
 static void pairs_create(void)
 {
-    static tpair p[5];
-    p[0] = (tpair){"int", &t_int, &t_int, 1};
-    p[1] = (tpair){"double", &t_double, &t_double, 1};
-    p[2] = (tpair){"contig3", &t_contig3, &t_contig3, 1};
-    p[3] = (tpair){"vector", &t_vector, &t_vector, 1};
-    p[4] = (tpair){"contig3->int", &t_contig3, &t_int, 3};
+    static tpair p[6];
+    p[0] = (tpair){"int", &t_int, &t_int, 1, 0};
+    p[1] = (tpair){"double", &t_double, &t_double, 1, 0};
+    p[2] = (tpair){"contig3", &t_contig3, &t_contig3, 1, 0};
+    p[3] = (tpair){"vector", &t_vector, &t_vector, 1, 0};
+    p[4] = (tpair){"contig3->int", &t_contig3, &t_int, 3, 0};
+    p[5] = (tpair){"vector@MPI_BOTTOM", &t_vector, &t_vector, 1, 1};
     pairs = p;
-    npairs = 5;
+    npairs = 6;
 }
 
 /* allgather, alltoall, gather, scatter: blocks of `count` send elements per rank. */
@@ -459,7 +486,7 @@ static void case_blocks(tcase *c, const tpair *tp)
     ac_collective coll = c->alg->collective;
     int p = c->size, sc = c->count, rc_ = c->count * tp->ratio, root = c->rank == c->root;
     const ttype *st = tp->send, *rt = tp->recv;
-    if (c->in_place && tp->ratio != 1) return; /* in-place uses the receive type only */
+    if (c->in_place && (tp->ratio != 1 || tp->bottom)) return; /* in-place: receive type only */
     if (!applicable(c, MPI_OP_NULL, 0, (size_t)sc * type_size(st->type))) return;
     /* Sizes: alltoall sends p blocks and receives p; allgather sends 1, receives p; gather sends
      * 1 and the root receives p; scatter: the root sends p, every rank receives 1. */
@@ -503,30 +530,46 @@ static void case_blocks(tcase *c, const tpair *tp)
     }
     unsigned char *send_before = malloc(buf_bytes(&send));
     memcpy(send_before, send.alloc, buf_bytes(&send));
+    /* MPI_BOTTOM: one absolute block type per buffer, count 1 per block. */
+    MPI_Datatype stype = st->type, rtype_exp = rt->type, rtype_got = rt->type;
+    int scount = sc, rcount = rc_;
+    if (tp->bottom) {
+        stype = absolute_blocks(send.p, sc, st->type);
+        rtype_exp = absolute_blocks(exp.p, rc_, rt->type);
+        rtype_got = absolute_blocks(got.p, rc_, rt->type);
+        scount = rcount = 1;
+        sb = MPI_BOTTOM;
+        rb_exp = rb_got = MPI_BOTTOM;
+    }
     int rc = MPI_SUCCESS;
     switch (coll) {
     case AC_ALLGATHER:
-        PMPI_Allgather(sb, sc, st->type, rb_exp, rc_, rt->type, c->comm);
-        rc = c->alg->fn.allgather(sb, sc, st->type, rb_got, rc_, rt->type, c->pcomm,
+        PMPI_Allgather(sb, scount, stype, rb_exp, rcount, rtype_exp, c->comm);
+        rc = c->alg->fn.allgather(sb, scount, stype, rb_got, rcount, rtype_got, c->pcomm,
                                   c->alg->params);
         break;
     case AC_ALLTOALL:
-        PMPI_Alltoall(sb, sc, st->type, rb_exp, rc_, rt->type, c->comm);
-        rc = c->alg->fn.alltoall(sb, sc, st->type, rb_got, rc_, rt->type, c->pcomm,
+        PMPI_Alltoall(sb, scount, stype, rb_exp, rcount, rtype_exp, c->comm);
+        rc = c->alg->fn.alltoall(sb, scount, stype, rb_got, rcount, rtype_got, c->pcomm,
                                  c->alg->params);
         break;
     case AC_GATHER:
-        PMPI_Gather(sb, sc, st->type, rb_exp, rc_, rt->type, c->root, c->comm);
-        rc = c->alg->fn.gather(sb, sc, st->type, rb_got, rc_, rt->type, c->root, c->pcomm,
+        PMPI_Gather(sb, scount, stype, rb_exp, rcount, rtype_exp, c->root, c->comm);
+        rc = c->alg->fn.gather(sb, scount, stype, rb_got, rcount, rtype_got, c->root, c->pcomm,
                                c->alg->params);
         break;
     case AC_SCATTER:
-        PMPI_Scatter(sb, sc, st->type, rb_exp, rc_, rt->type, c->root, c->comm);
-        rc = c->alg->fn.scatter(sb, sc, st->type, rb_got, rc_, rt->type, c->root, c->pcomm,
+        PMPI_Scatter(sb, scount, stype, rb_exp, rcount, rtype_exp, c->root, c->comm);
+        rc = c->alg->fn.scatter(sb, scount, stype, rb_got, rcount, rtype_got, c->root, c->pcomm,
                                 c->alg->params);
         break;
     default:
         break;
+    }
+    if (tp->bottom) {
+        MPI_Type_free(&stype);
+        MPI_Type_free(&rtype_exp);
+        MPI_Type_free(&rtype_got);
     }
     if (coll != AC_GATHER || root) compare("recvbuf", &exp, &got);
     if (sb != MPI_IN_PLACE && memcmp(send_before, send.alloc, buf_bytes(&send)) != 0 && !mismatch) {
@@ -547,7 +590,7 @@ static void case_vector(tcase *c, const tpair *tp)
     ac_collective coll = c->alg->collective;
     int p = c->size, me = c->rank, ratio = tp->ratio;
     const ttype *st = tp->send, *rt = tp->recv;
-    if (c->in_place && ratio != 1) return;
+    if ((c->in_place && ratio != 1) || tp->bottom) return;
     int *sc = calloc((size_t)p, sizeof(int)), *sd = calloc((size_t)p, sizeof(int));
     int *rcn = calloc((size_t)p, sizeof(int)), *rd = calloc((size_t)p, sizeof(int));
     int stotal = 0, rtotal = 0;
@@ -716,7 +759,7 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
                         c.type_name = pairs[t].name;
                         c.op_name = "-";
                         c.root = roots[r];
-                        case_bcast(&c, pairs[t].send);
+                        case_bcast(&c, pairs[t].send, pairs[t].bottom);
                     }
                 break;
             case AC_ALLGATHER:

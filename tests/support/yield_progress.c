@@ -16,7 +16,14 @@ unsigned ucp_worker_progress(void *worker)
 {
     static progress_fn real;
     static unsigned idle;
-    if (!real) real = (progress_fn)dlsym(RTLD_NEXT, "ucp_worker_progress");
+    if (!real) {
+        real = (progress_fn)dlsym(RTLD_NEXT, "ucp_worker_progress");
+        if (!real) { /* MPI loaded with dlopen (mpi4py): find UCX among the loaded objects */
+            void *ucp = dlopen("libucp.so.0", RTLD_NOW | RTLD_NOLOAD);
+            if (ucp) real = (progress_fn)dlsym(ucp, "ucp_worker_progress");
+        }
+        if (!real) return 0;
+    }
     unsigned n = real(worker);
     if (n != 0) {
         idle = 0;

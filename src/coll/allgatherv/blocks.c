@@ -88,10 +88,10 @@ int ac_allgatherv_pack_init(ac_allgatherv_packed *pk, const void *sbuf, int scou
     rc = ac_allgatherv_pack_run(pk, pk->own_slot, pk->own_slot + 1, &slot, &bytes);
     if (rc != MPI_SUCCESS) goto out;
     if (pk->in_place)
-        rc = PMPI_Pack((const char *)rbuf + (MPI_Aint)displs[rank] * ac_extent(rtype),
+        rc = ac_pack((const char *)rbuf + (MPI_Aint)displs[rank] * ac_extent(rtype),
                        rcounts[rank], rtype, slot, bytes, &position, comm);
     else
-        rc = PMPI_Pack(sbuf, scount, stype, slot, bytes, &position, comm);
+        rc = ac_pack(sbuf, scount, stype, slot, bytes, &position, comm);
 out:
     if (rc != MPI_SUCCESS) ac_allgatherv_pack_free(pk);
     return rc;
@@ -117,7 +117,7 @@ int ac_allgatherv_pack_finish(const ac_allgatherv_packed *pk, void *rbuf, const 
         if (s == pk->own_slot && pk->in_place) continue;
         rc = ac_allgatherv_pack_run(pk, s, s + 1, &slot, &bytes);
         if (rc != MPI_SUCCESS) return rc;
-        rc = PMPI_Unpack(slot, bytes, &position, (char *)rbuf + (MPI_Aint)displs[block] * ext,
+        rc = ac_unpack(slot, bytes, &position, (char *)rbuf + (MPI_Aint)displs[block] * ext,
                          rcounts[block], rtype, comm);
         if (rc != MPI_SUCCESS) return rc;
     }

@@ -84,7 +84,7 @@ int ac_bcast_scatter_ring_allgather(void *buf, int count, MPI_Datatype dtype, in
         }
         packed = scratch;
         if (rank == root) {
-            rc = PMPI_Pack(buf, count, dtype, packed, pack_size, &position, comm);
+            rc = ac_pack(buf, count, dtype, packed, pack_size, &position, comm);
             if (rc != MPI_SUCCESS) goto out;
         }
     }
@@ -133,7 +133,7 @@ int ac_bcast_scatter_ring_allgather(void *buf, int count, MPI_Datatype dtype, in
 
     if (!bytes_inplace && rank != root) {
         position = 0;
-        rc = PMPI_Unpack(packed, (int)nbytes, &position, buf, count, dtype, comm);
+        rc = ac_unpack(packed, (int)nbytes, &position, buf, count, dtype, comm);
     }
 out:
     free(scratch);

@@ -47,6 +47,37 @@ static int is_plain(MPI_Datatype dtype)
     return lb == 0 && true_lb == 0 && (MPI_Aint)size == extent && extent == true_extent;
 }
 
+int ac_pack(const void *inbuf, int incount, MPI_Datatype dtype, void *outbuf, int outsize,
+            int *position, MPI_Comm comm)
+{
+    MPI_Status status;
+    int rc, bytes;
+    if (inbuf != MPI_BOTTOM || incount == 0)
+        return PMPI_Pack(inbuf, incount, dtype, outbuf, outsize, position, comm);
+    rc = PMPI_Sendrecv(inbuf, incount, dtype, 0, AC_TAG_DATA, (char *)outbuf + *position,
+                       outsize - *position, MPI_PACKED, 0, AC_TAG_DATA, MPI_COMM_SELF, &status);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = PMPI_Get_count(&status, MPI_PACKED, &bytes);
+    if (rc == MPI_SUCCESS) *position += bytes;
+    return rc;
+}
+
+int ac_unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+              MPI_Datatype dtype, MPI_Comm comm)
+{
+    int rc, size;
+    if (outbuf != MPI_BOTTOM || outcount == 0)
+        return PMPI_Unpack(inbuf, insize, position, outbuf, outcount, dtype, comm);
+    PMPI_Type_size(dtype, &size);
+    int bytes = outcount * size;
+    if (bytes > insize - *position) return MPI_ERR_TRUNCATE;
+    rc = PMPI_Sendrecv((const char *)inbuf + *position, bytes, MPI_PACKED, 0, AC_TAG_DATA,
+                       outbuf, outcount, dtype, 0, AC_TAG_DATA, MPI_COMM_SELF,
+                       MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS) *position += bytes;
+    return rc;
+}
+
 int ac_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int rcount,
             MPI_Datatype rtype)
 {
@@ -66,10 +97,10 @@ int ac_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int rcou
         rc = MPI_ERR_NO_MEM;
         goto out;
     }
-    rc = PMPI_Pack(src, scount, stype, packed, pack_size, &position, MPI_COMM_SELF);
+    rc = ac_pack(src, scount, stype, packed, pack_size, &position, MPI_COMM_SELF);
     if (rc != MPI_SUCCESS) goto out;
     position = 0;
-    rc = PMPI_Unpack(packed, pack_size, &position, dst, rcount, rtype, MPI_COMM_SELF);
+    rc = ac_unpack(packed, pack_size, &position, dst, rcount, rtype, MPI_COMM_SELF);
 out:
     free(packed);
     return rc;

@@ -33,6 +33,15 @@ MPI_Aint ac_extent(MPI_Datatype dtype);
 int ac_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int rcount,
             MPI_Datatype rtype);
 
+/* PMPI_Pack / PMPI_Unpack that also accept MPI_BOTTOM (a NULL address with absolute
+ * displacements in the type), which MPICH 4.0's pack functions reject: that case travels
+ * through a send-receive to self with MPI_PACKED on one side, which MPI allows. Same
+ * arguments and meaning as PMPI_Pack / PMPI_Unpack. */
+int ac_pack(const void *inbuf, int incount, MPI_Datatype dtype, void *outbuf, int outsize,
+            int *position, MPI_Comm comm);
+int ac_unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+              MPI_Datatype dtype, MPI_Comm comm);
+
 /* inout = in op inout (MPI_Reduce_local order: `in` is the left operand). */
 int ac_reduce_local(const void *in, void *inout, int count, MPI_Datatype dtype, MPI_Op op);
 

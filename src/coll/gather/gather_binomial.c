@@ -60,10 +60,10 @@ static int gather_root(const void *sbuf, int scount, MPI_Datatype stype, void *r
     if (rc == MPI_SUCCESS && tmp) {
         /* the wrapping subtree holds ranks wrap_first..p-1, then 0.. */
         int position = 0, head = size - wrap_first, insize = (int)(wrap_n * block);
-        rc = PMPI_Unpack(tmp, insize, &position, (char *)rbuf + wrap_first * stride,
+        rc = ac_unpack(tmp, insize, &position, (char *)rbuf + wrap_first * stride,
                          head * rcount, rtype, comm);
         if (rc == MPI_SUCCESS)
-            rc = PMPI_Unpack(tmp, insize, &position, rbuf, (wrap_n - head) * rcount, rtype,
+            rc = ac_unpack(tmp, insize, &position, rbuf, (wrap_n - head) * rcount, rtype,
                              comm);
     }
 out:
@@ -94,7 +94,7 @@ static int gather_nonroot(const void *sbuf, int scount, MPI_Datatype stype, int 
         if (rc != MPI_SUCCESS) goto out;
         nreq++;
     }
-    rc = PMPI_Pack(sbuf, scount, stype, tmp, (int)block, &position, comm);
+    rc = ac_pack(sbuf, scount, stype, tmp, (int)block, &position, comm);
     if (rc != MPI_SUCCESS) goto out;
     rc = PMPI_Waitall(nreq, reqs, stats);
     nreq = 0;

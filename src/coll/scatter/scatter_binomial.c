@@ -45,10 +45,10 @@ static int scatter_root(const void *sbuf, int scount, MPI_Datatype stype, void *
                 rc = MPI_ERR_NO_MEM;
                 goto out;
             }
-            rc = PMPI_Pack((const char *)sbuf + first * stride, head * scount, stype, tmp,
+            rc = ac_pack((const char *)sbuf + first * stride, head * scount, stype, tmp,
                            outsize, &position, comm);
             if (rc == MPI_SUCCESS)
-                rc = PMPI_Pack(sbuf, (n - head) * scount, stype, tmp, outsize, &position, comm);
+                rc = ac_pack(sbuf, (n - head) * scount, stype, tmp, outsize, &position, comm);
             if (rc == MPI_SUCCESS)
                 rc = PMPI_Isend(tmp, outsize, MPI_PACKED, first, AC_TAG_DATA, comm,
                                 &reqs[nreq]);
@@ -94,7 +94,7 @@ static int scatter_nonroot(void *rbuf, int rcount, MPI_Datatype rtype, int root,
         if (rc != MPI_SUCCESS) goto out;
         nreq++;
     }
-    rc = PMPI_Unpack(tmp, (int)block, &position, rbuf, rcount, rtype, comm);
+    rc = ac_unpack(tmp, (int)block, &position, rbuf, rcount, rtype, comm);
 out:
     if (nreq > 0) {
         int wrc = PMPI_Waitall(nreq, reqs, stats);

@@ -1,0 +1,285 @@
+/*
+ * fortran.c - the Fortran entry points of the collectives, MPI_INIT, MPI_INIT_THREAD and
+ * MPI_FINALIZE, for Open MPI only (CMakeLists.txt compiles this file for Open MPI builds).
+ *
+ * Open MPI's Fortran library (libmpi_mpifh) calls PMPI_* directly, so the C wrappers never see
+ * a Fortran call. Each Fortran routine there is a strong symbol ompi_<name>_f with four weak
+ * aliases, one per name mangling (mpi_<name>, mpi_<name>_, mpi_<name>__, MPI_<NAME>): `include
+ * 'mpif.h'` and `use mpi` programs call the mangled names, and the mpi_f08 module
+ * (libmpi_usempif08) calls ompi_<name>_f through its PLT. Defining all five here, in a library
+ * loaded before Open MPI's, catches the three Fortran interfaces (mpi_f08's MPI_Init,
+ * MPI_Init_thread, MPI_Finalize and MPI_Barrier are taken earlier by fortran_f08.c).
+ *
+ * Each entry point converts the handles (f2c), maps the addresses of Fortran's MPI_IN_PLACE and
+ * MPI_BOTTOM (common blocks of Open MPI) to the C constants, and calls our C wrapper, so that the
+ * same selection and accounting happen as for a C call. MPICH's mpif.h and `use mpi` bindings call
+ * MPI_*, which the C wrappers catch, and its Fortran constants are other symbols: this file is
+ * not built there.
+ *
+ * Fortran INTEGER arrays (counts, displacements) are passed as they are: MPI_Fint is int.
+ */
+#include <dlfcn.h>
+#include <mpi.h>
+#include <pthread.h>
+#include <stddef.h>
+
+_Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran INTEGER arrays are passed as int arrays");
+
+/* The signatures of Open MPI's ompi_<name>_f (ompi/mpi/fortran/mpif-h/prototypes_mpi.h). */
+typedef void f_init(MPI_Fint *ierr);
+typedef void f_init_thread(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr);
+typedef void f_finalize(MPI_Fint *ierr);
+typedef void f_allgather(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf,
+                         MPI_Fint *rcount, MPI_Fint *rtype, MPI_Fint *comm, MPI_Fint *ierr);
+typedef void f_allgatherv(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf,
+                          MPI_Fint *rcounts, MPI_Fint *displs, MPI_Fint *rtype, MPI_Fint *comm,
+                          MPI_Fint *ierr);
+typedef void f_allreduce(char *sbuf, char *rbuf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *op,
+                         MPI_Fint *comm, MPI_Fint *ierr);
+typedef void f_alltoall(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf,
+                        MPI_Fint *rcount, MPI_Fint *rtype, MPI_Fint *comm, MPI_Fint *ierr);
+typedef void f_alltoallv(char *sbuf, MPI_Fint *scounts, MPI_Fint *sdispls, MPI_Fint *stype,
+                         char *rbuf, MPI_Fint *rcounts, MPI_Fint *rdispls, MPI_Fint *rtype,
+                         MPI_Fint *comm, MPI_Fint *ierr);
+typedef void f_barrier(MPI_Fint *comm, MPI_Fint *ierr);
+typedef void f_bcast(char *buf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *root, MPI_Fint *comm,
+                     MPI_Fint *ierr);
+typedef void f_gather(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, MPI_Fint *rcount,
+                      MPI_Fint *rtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr);
+typedef void f_reduce(char *sbuf, char *rbuf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *op,
+                      MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr);
+typedef void f_reduce_scatter(char *sbuf, char *rbuf, MPI_Fint *rcounts, MPI_Fint *dtype,
+                              MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr);
+typedef void f_reduce_scatter_block(char *sbuf, char *rbuf, MPI_Fint *rcount, MPI_Fint *dtype,
+                                    MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr);
+typedef void f_scatter(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf,
+                       MPI_Fint *rcount, MPI_Fint *rtype, MPI_Fint *root, MPI_Fint *comm,
+                       MPI_Fint *ierr);
+
+/* Fortran's MPI_IN_PLACE and MPI_BOTTOM are the addresses of common blocks defined by Open MPI's
+ * libraries, under any of the four manglings; looked up once, absent ones stay NULL. */
+static const char *const in_place_names[4] = {"mpi_fortran_in_place_", "mpi_fortran_in_place",
+                                              "mpi_fortran_in_place__", "MPI_FORTRAN_IN_PLACE"};
+static const char *const bottom_names[4] = {"mpi_fortran_bottom_", "mpi_fortran_bottom",
+                                            "mpi_fortran_bottom__", "MPI_FORTRAN_BOTTOM"};
+static void *in_place_addrs[4];
+static void *bottom_addrs[4];
+static pthread_once_t sentinels_once = PTHREAD_ONCE_INIT;
+
+static void sentinels_lookup(void)
+{
+    for (int i = 0; i < 4; i++) {
+        in_place_addrs[i] = dlsym(RTLD_DEFAULT, in_place_names[i]);
+        bottom_addrs[i] = dlsym(RTLD_DEFAULT, bottom_names[i]);
+    }
+}
+
+static int is_sentinel(const void *buf, void *const addrs[4])
+{
+    pthread_once(&sentinels_once, sentinels_lookup);
+    for (int i = 0; i < 4; i++)
+        if (addrs[i] && buf == addrs[i]) return 1;
+    return 0;
+}
+
+/* A buffer argument that may be MPI_BOTTOM. */
+static void *c_buf(char *buf)
+{
+    return is_sentinel(buf, bottom_addrs) ? MPI_BOTTOM : buf;
+}
+
+/* A buffer argument that may be MPI_IN_PLACE or MPI_BOTTOM. */
+static void *c_buf_in_place(char *buf)
+{
+    return is_sentinel(buf, in_place_addrs) ? MPI_IN_PLACE : c_buf(buf);
+}
+
+static void set_ierr(MPI_Fint *ierr, int rc)
+{
+    if (ierr) *ierr = (MPI_Fint)rc;
+}
+
+f_init ompi_init_f;
+void ompi_init_f(MPI_Fint *ierr)
+{
+    set_ierr(ierr, MPI_Init(NULL, NULL));
+}
+f_init mpi_init __attribute__((alias("ompi_init_f")));
+f_init mpi_init_ __attribute__((alias("ompi_init_f")));
+f_init mpi_init__ __attribute__((alias("ompi_init_f")));
+f_init MPI_INIT __attribute__((alias("ompi_init_f")));
+
+f_init_thread ompi_init_thread_f;
+void ompi_init_thread_f(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
+{
+    int c_provided = MPI_THREAD_SINGLE;
+    int rc = MPI_Init_thread(NULL, NULL, (int)*required, &c_provided);
+    if (rc == MPI_SUCCESS) *provided = (MPI_Fint)c_provided;
+    set_ierr(ierr, rc);
+}
+f_init_thread mpi_init_thread __attribute__((alias("ompi_init_thread_f")));
+f_init_thread mpi_init_thread_ __attribute__((alias("ompi_init_thread_f")));
+f_init_thread mpi_init_thread__ __attribute__((alias("ompi_init_thread_f")));
+f_init_thread MPI_INIT_THREAD __attribute__((alias("ompi_init_thread_f")));
+
+f_finalize ompi_finalize_f;
+void ompi_finalize_f(MPI_Fint *ierr)
+{
+    set_ierr(ierr, MPI_Finalize());
+}
+f_finalize mpi_finalize __attribute__((alias("ompi_finalize_f")));
+f_finalize mpi_finalize_ __attribute__((alias("ompi_finalize_f")));
+f_finalize mpi_finalize__ __attribute__((alias("ompi_finalize_f")));
+f_finalize MPI_FINALIZE __attribute__((alias("ompi_finalize_f")));
+
+f_allgather ompi_allgather_f;
+void ompi_allgather_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, MPI_Fint *rcount,
+                      MPI_Fint *rtype, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, MPI_Allgather(c_buf_in_place(sbuf), *scount, PMPI_Type_f2c(*stype), c_buf(rbuf),
+                                 *rcount, PMPI_Type_f2c(*rtype), PMPI_Comm_f2c(*comm)));
+}
+f_allgather mpi_allgather __attribute__((alias("ompi_allgather_f")));
+f_allgather mpi_allgather_ __attribute__((alias("ompi_allgather_f")));
+f_allgather mpi_allgather__ __attribute__((alias("ompi_allgather_f")));
+f_allgather MPI_ALLGATHER __attribute__((alias("ompi_allgather_f")));
+
+f_allgatherv ompi_allgatherv_f;
+void ompi_allgatherv_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf,
+                       MPI_Fint *rcounts, MPI_Fint *displs, MPI_Fint *rtype, MPI_Fint *comm,
+                       MPI_Fint *ierr)
+{
+    set_ierr(ierr, MPI_Allgatherv(c_buf_in_place(sbuf), *scount, PMPI_Type_f2c(*stype),
+                                  c_buf(rbuf), rcounts, displs, PMPI_Type_f2c(*rtype),
+                                  PMPI_Comm_f2c(*comm)));
+}
+f_allgatherv mpi_allgatherv __attribute__((alias("ompi_allgatherv_f")));
+f_allgatherv mpi_allgatherv_ __attribute__((alias("ompi_allgatherv_f")));
+f_allgatherv mpi_allgatherv__ __attribute__((alias("ompi_allgatherv_f")));
+f_allgatherv MPI_ALLGATHERV __attribute__((alias("ompi_allgatherv_f")));
+
+f_allreduce ompi_allreduce_f;
+void ompi_allreduce_f(char *sbuf, char *rbuf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *op,
+                      MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, MPI_Allreduce(c_buf_in_place(sbuf), c_buf(rbuf), *count, PMPI_Type_f2c(*dtype),
+                                 PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
+}
+f_allreduce mpi_allreduce __attribute__((alias("ompi_allreduce_f")));
+f_allreduce mpi_allreduce_ __attribute__((alias("ompi_allreduce_f")));
+f_allreduce mpi_allreduce__ __attribute__((alias("ompi_allreduce_f")));
+f_allreduce MPI_ALLREDUCE __attribute__((alias("ompi_allreduce_f")));
+
+f_alltoall ompi_alltoall_f;
+void ompi_alltoall_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, MPI_Fint *rcount,
+                     MPI_Fint *rtype, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, MPI_Alltoall(c_buf_in_place(sbuf), *scount, PMPI_Type_f2c(*stype), c_buf(rbuf),
+                                *rcount, PMPI_Type_f2c(*rtype), PMPI_Comm_f2c(*comm)));
+}
+f_alltoall mpi_alltoall __attribute__((alias("ompi_alltoall_f")));
+f_alltoall mpi_alltoall_ __attribute__((alias("ompi_alltoall_f")));
+f_alltoall mpi_alltoall__ __attribute__((alias("ompi_alltoall_f")));
+f_alltoall MPI_ALLTOALL __attribute__((alias("ompi_alltoall_f")));
+
+f_alltoallv ompi_alltoallv_f;
+void ompi_alltoallv_f(char *sbuf, MPI_Fint *scounts, MPI_Fint *sdispls, MPI_Fint *stype,
+                      char *rbuf, MPI_Fint *rcounts, MPI_Fint *rdispls, MPI_Fint *rtype,
+                      MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, MPI_Alltoallv(c_buf_in_place(sbuf), scounts, sdispls, PMPI_Type_f2c(*stype),
+                                 c_buf(rbuf), rcounts, rdispls, PMPI_Type_f2c(*rtype),
+                                 PMPI_Comm_f2c(*comm)));
+}
+f_alltoallv mpi_alltoallv __attribute__((alias("ompi_alltoallv_f")));
+f_alltoallv mpi_alltoallv_ __attribute__((alias("ompi_alltoallv_f")));
+f_alltoallv mpi_alltoallv__ __attribute__((alias("ompi_alltoallv_f")));
+f_alltoallv MPI_ALLTOALLV __attribute__((alias("ompi_alltoallv_f")));
+
+f_barrier ompi_barrier_f;
+void ompi_barrier_f(MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, MPI_Barrier(PMPI_Comm_f2c(*comm)));
+}
+f_barrier mpi_barrier __attribute__((alias("ompi_barrier_f")));
+f_barrier mpi_barrier_ __attribute__((alias("ompi_barrier_f")));
+f_barrier mpi_barrier__ __attribute__((alias("ompi_barrier_f")));
+f_barrier MPI_BARRIER __attribute__((alias("ompi_barrier_f")));
+
+f_bcast ompi_bcast_f;
+void ompi_bcast_f(char *buf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *root, MPI_Fint *comm,
+                  MPI_Fint *ierr)
+{
+    set_ierr(ierr, MPI_Bcast(c_buf(buf), *count, PMPI_Type_f2c(*dtype), *root,
+                             PMPI_Comm_f2c(*comm)));
+}
+f_bcast mpi_bcast __attribute__((alias("ompi_bcast_f")));
+f_bcast mpi_bcast_ __attribute__((alias("ompi_bcast_f")));
+f_bcast mpi_bcast__ __attribute__((alias("ompi_bcast_f")));
+f_bcast MPI_BCAST __attribute__((alias("ompi_bcast_f")));
+
+f_gather ompi_gather_f;
+void ompi_gather_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, MPI_Fint *rcount,
+                   MPI_Fint *rtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, MPI_Gather(c_buf_in_place(sbuf), *scount, PMPI_Type_f2c(*stype), c_buf(rbuf),
+                              *rcount, PMPI_Type_f2c(*rtype), *root, PMPI_Comm_f2c(*comm)));
+}
+f_gather mpi_gather __attribute__((alias("ompi_gather_f")));
+f_gather mpi_gather_ __attribute__((alias("ompi_gather_f")));
+f_gather mpi_gather__ __attribute__((alias("ompi_gather_f")));
+f_gather MPI_GATHER __attribute__((alias("ompi_gather_f")));
+
+f_reduce ompi_reduce_f;
+void ompi_reduce_f(char *sbuf, char *rbuf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *op,
+                   MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, MPI_Reduce(c_buf_in_place(sbuf), c_buf(rbuf), *count, PMPI_Type_f2c(*dtype),
+                              PMPI_Op_f2c(*op), *root, PMPI_Comm_f2c(*comm)));
+}
+f_reduce mpi_reduce __attribute__((alias("ompi_reduce_f")));
+f_reduce mpi_reduce_ __attribute__((alias("ompi_reduce_f")));
+f_reduce mpi_reduce__ __attribute__((alias("ompi_reduce_f")));
+f_reduce MPI_REDUCE __attribute__((alias("ompi_reduce_f")));
+
+f_reduce_scatter ompi_reduce_scatter_f;
+void ompi_reduce_scatter_f(char *sbuf, char *rbuf, MPI_Fint *rcounts, MPI_Fint *dtype,
+                           MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, MPI_Reduce_scatter(c_buf_in_place(sbuf), c_buf(rbuf), rcounts,
+                                      PMPI_Type_f2c(*dtype), PMPI_Op_f2c(*op),
+                                      PMPI_Comm_f2c(*comm)));
+}
+f_reduce_scatter mpi_reduce_scatter __attribute__((alias("ompi_reduce_scatter_f")));
+f_reduce_scatter mpi_reduce_scatter_ __attribute__((alias("ompi_reduce_scatter_f")));
+f_reduce_scatter mpi_reduce_scatter__ __attribute__((alias("ompi_reduce_scatter_f")));
+f_reduce_scatter MPI_REDUCE_SCATTER __attribute__((alias("ompi_reduce_scatter_f")));
+
+f_reduce_scatter_block ompi_reduce_scatter_block_f;
+void ompi_reduce_scatter_block_f(char *sbuf, char *rbuf, MPI_Fint *rcount, MPI_Fint *dtype,
+                                 MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, MPI_Reduce_scatter_block(c_buf_in_place(sbuf), c_buf(rbuf), *rcount,
+                                            PMPI_Type_f2c(*dtype), PMPI_Op_f2c(*op),
+                                            PMPI_Comm_f2c(*comm)));
+}
+f_reduce_scatter_block mpi_reduce_scatter_block
+    __attribute__((alias("ompi_reduce_scatter_block_f")));
+f_reduce_scatter_block mpi_reduce_scatter_block_
+    __attribute__((alias("ompi_reduce_scatter_block_f")));
+f_reduce_scatter_block mpi_reduce_scatter_block__
+    __attribute__((alias("ompi_reduce_scatter_block_f")));
+f_reduce_scatter_block MPI_REDUCE_SCATTER_BLOCK
+    __attribute__((alias("ompi_reduce_scatter_block_f")));
+
+f_scatter ompi_scatter_f;
+void ompi_scatter_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, MPI_Fint *rcount,
+                    MPI_Fint *rtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, MPI_Scatter(c_buf(sbuf), *scount, PMPI_Type_f2c(*stype), c_buf_in_place(rbuf),
+                               *rcount, PMPI_Type_f2c(*rtype), *root, PMPI_Comm_f2c(*comm)));
+}
+f_scatter mpi_scatter __attribute__((alias("ompi_scatter_f")));
+f_scatter mpi_scatter_ __attribute__((alias("ompi_scatter_f")));
+f_scatter mpi_scatter__ __attribute__((alias("ompi_scatter_f")));
+f_scatter MPI_SCATTER __attribute__((alias("ompi_scatter_f")));

@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""Run one language test program under the layer (LD_PRELOAD) and check the layer's JSON report.
+
+    run_lang.py --mpi openmpi --np 3 --library build/libautocoll.so --info build/autocoll-info
+                --report /tmp/r.json --mode native --expect allreduce=3 bcast=2 ...
+                -- PROGRAM [ARGS...]
+
+The program checks its own results and prints "all results correct"; this script checks that the
+layer saw every call exactly once: for each collective of --expect, `calls` summed over the
+communicators equals the count given and nothing passed through; every other collective has no
+calls. An interposition that misses a language binding gives 0, one that catches a call twice
+(e.g. both a Fortran symbol and the C symbol it calls) gives twice the count.
+
+Modes:
+  native  every collective forced to `native` (AUTOCOLL_<COLL>=native): the report must name it
+  auto    the layer's own selection: only the counts are checked
+  sweep   one run per algorithm index k, forcing the k-th algorithm of every collective (cycling
+          through shorter lists) so that each algorithm runs the program once; the report must
+          name the forced algorithm, or native where it does not apply (it has requirements)
+
+A Python program (PROGRAM ending in .py) runs with the interpreter of --venv; when that
+interpreter or its mpi4py is missing the test fails (exit 1) with a message.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+CANNOT_RUN = 1  # a test that cannot run fails: it never passes unrun
+HERE = os.path.dirname(os.path.abspath(__file__))
+MPIRUN = os.path.join(os.path.dirname(HERE), "mpirun.sh")
+KEEP_ENV = ("AUTOCOLL_TEST_YIELD",)
+
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mpi", required=True, choices=["openmpi", "mpich"])
+    ap.add_argument("--np", type=int, default=3)
+    ap.add_argument("--library", required=True, help="libautocoll.so to preload")
+    ap.add_argument("--info", required=True, help="autocoll-info of the same build")
+    ap.add_argument("--report", required=True, help="where the layer writes its JSON report")
+    ap.add_argument("--mode", choices=["native", "auto", "sweep"], default="native")
+    ap.add_argument("--expect", nargs="+", default=[], metavar="COLL=N",
+                    help="calls per rank the program makes, per collective")
+    ap.add_argument("--venv", help="virtual environment with mpi4py (Python programs)")
+    ap.add_argument("--timeout", type=int, default=120, help="seconds per run")
+    ap.add_argument("command", nargs=argparse.REMAINDER)
+    args = ap.parse_args()
+    if args.command and args.command[0] == "--":
+        args.command = args.command[1:]
+    if not args.command:
+        ap.error("no program given (after --)")
+    return args
+
+
+def registry(info):
+    out = subprocess.run([info, "--json"], check=True, capture_output=True, text=True).stdout
+    algorithms = {}
+    for a in json.loads(out)["algorithms"]:
+        algorithms.setdefault(a["collective"], []).append(a)
+    return algorithms
+
+
+def python_command(args, env):
+    """The interpreter of the venv in place of the .py program, or None to skip."""
+    if not args.venv:
+        print("CANNOT RUN: no --venv given for a Python program")
+        return None
+    python = os.path.join(args.venv, "bin", "python")
+    if not os.access(python, os.X_OK):
+        print(f"CANNOT RUN: {python} does not exist: run scripts/mpi4py_setup.sh to create the venv "
+              "with mpi4py")
+        return None
+    if args.mpi == "mpich":
+        env["MPI4PY_MPIABI"] = "mpich"
+        abi = os.path.join(args.venv, "mpich-abi")
+        env["LD_LIBRARY_PATH"] = abi + (":" + env["LD_LIBRARY_PATH"]
+                                        if env.get("LD_LIBRARY_PATH") else "")
+    probe = subprocess.run([python, "-c", "import mpi4py"], env=env, capture_output=True)
+    if probe.returncode != 0:
+        print(f"CANNOT RUN: mpi4py is not installed in {args.venv}: run scripts/mpi4py_setup.sh")
+        return None
+    return [python] + args.command
+
+
+def preload(library):
+    """The LD_PRELOAD list for the library: a sanitizer build needs its ASan runtime first."""
+    library = os.path.abspath(library)
+    ldd = subprocess.run(["ldd", library], capture_output=True, text=True).stdout
+    for line in ldd.splitlines():
+        parts = line.split()
+        if parts and parts[0].startswith("libasan.so") and len(parts) > 2:
+            return parts[2] + ":" + library
+    return library
+
+
+def base_env(args):
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("AUTOCOLL_") or k in KEEP_ENV}
+    env["AUTOCOLL_TEST_PRELOAD"] = preload(args.library)
+    if ":" in env["AUTOCOLL_TEST_PRELOAD"]:
+        env.setdefault("ASAN_OPTIONS", "detect_leaks=0")  # MPI libraries leak by design
+    env["AUTOCOLL_TEST_TIMEOUT"] = str(args.timeout)
+    env["AUTOCOLL_REPORT"] = os.path.abspath(args.report)
+    return env
+
+
+def totals(report):
+    """{collective: (calls, passthrough, {algorithm: calls})} summed over communicators."""
+    out = {}
+    for comm in report["communicators"]:
+        for name, s in comm["collectives"].items():
+            calls, passthrough, algs = out.get(name, (0, 0, {}))
+            for alg, a in s["algorithms"].items():
+                algs[alg] = algs.get(alg, 0) + a["calls"]
+            out[name] = (calls + s["calls"], passthrough + s["passthrough"], algs)
+    for name, n in report.get("passthrough_invalid_arguments", {}).items():
+        calls, passthrough, algs = out.get(name, (0, 0, {}))
+        out[name] = (calls, passthrough + n, algs)
+    return out
+
+
+def check_report(path, expect, forced, algorithms):
+    """Problems found in the report (empty list: all good)."""
+    try:
+        with open(path) as f:
+            report = json.load(f)
+    except (OSError, ValueError) as e:
+        return [f"no readable report at {path}: {e} (was the layer initialised and finalised?)"]
+    if report.get("schema") != "autocoll-report":
+        return [f"{path}: not an autocoll-report"]
+    seen = totals(report)
+    problems = []
+    for name in sorted(set(seen) | set(expect)):
+        calls, passthrough, algs = seen.get(name, (0, 0, {}))
+        want = expect.get(name, 0)
+        if calls != want or passthrough != 0:
+            problems.append(f"{name}: {calls} calls and {passthrough} passed through, "
+                            f"expected {want} calls")
+            continue
+        if name not in forced or want == 0:
+            continue
+        alg = forced[name]
+        spec = next(a for a in algorithms[name] if a["name"] == alg)
+        allowed = {alg} if not spec["requires"] else {alg, "native"}
+        if set(algs) - allowed or (not spec["requires"] and algs.get(alg, 0) != want):
+            problems.append(f"{name}: forced {alg}, the report shows {algs}")
+    return problems
+
+
+def run_once(args, command, env, expect, forced, algorithms, label):
+    env = dict(env)
+    for name, alg in forced.items():
+        env["AUTOCOLL_" + name.upper()] = alg
+    try:
+        os.unlink(args.report)
+    except FileNotFoundError:
+        pass
+    cmd = [MPIRUN, args.mpi, str(args.np)] + command
+    start = time.monotonic()
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True,
+                          timeout=args.timeout + 30)
+    seconds = time.monotonic() - start
+    problems = []
+    if proc.returncode != 0:
+        problems.append(f"exit status {proc.returncode}")
+    if "all results correct" not in proc.stdout:
+        problems.append("the program did not print 'all results correct'")
+    if not problems:
+        problems = check_report(args.report, expect, forced, algorithms)
+    status = "FAILED" if problems else "ok"
+    print(f"{label}: {status} in {seconds:.1f} s")
+    if problems:
+        print("  command: " + " ".join(cmd))
+        if forced:
+            print("  forced: " + " ".join(f"{k}={v}" for k, v in sorted(forced.items())))
+        for p in problems:
+            print("  " + p)
+        sys.stdout.write(proc.stdout)
+        sys.stdout.write(proc.stderr)
+    return not problems
+
+
+def main():
+    args = parse_args()
+    expect = {}
+    for item in args.expect:
+        name, _, n = item.partition("=")
+        expect[name] = int(n)
+    algorithms = registry(args.info)
+    unknown = set(expect) - set(algorithms)
+    if unknown:
+        print(f"run_lang.py: unknown collectives in --expect: {sorted(unknown)}")
+        return 2
+    env = base_env(args)
+    command = list(args.command)
+    if command[0].endswith(".py"):
+        command = python_command(args, env)
+        if command is None:
+            return CANNOT_RUN
+    name = os.path.basename(args.command[0])
+    if args.mode == "auto":
+        runs = [({}, f"{name} auto")]
+    elif args.mode == "native":
+        runs = [({c: "native" for c in algorithms}, f"{name} native")]
+    else:
+        longest = max(len(v) for v in algorithms.values())
+        runs = [({c: v[k % len(v)]["name"] for c, v in algorithms.items()},
+                 f"{name} sweep {k + 1}/{longest}") for k in range(longest)]
+    failed = 0
+    for forced, label in runs:
+        if not run_once(args, command, env, expect, forced, algorithms, label):
+            failed += 1
+    print(f"{len(runs) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
