@@ -52,7 +52,7 @@ static int allgather_lose_block(const void *sbuf, int scount, MPI_Datatype stype
     PMPI_Comm_size(comm, &size);
     PMPI_Type_size(rtype, &tsize);
     PMPI_Type_get_extent(rtype, &lb, &extent);
-    if (size > 1 && rcount > 0) memset((char *)rbuf + (size - 1) * rcount * extent, 0, (size_t)tsize);
+    if (size > 1 && rcount > 0 && rbuf != MPI_BOTTOM) memset((char *)rbuf + (size - 1) * rcount * extent, 0, (size_t)tsize);
     return rc;
 }
 
@@ -64,7 +64,7 @@ static int alltoall_touch_send(const void *sbuf, int scount, MPI_Datatype stype,
     (void)p;
     int rc = PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     PMPI_Type_get_true_extent(stype, &tlb, &textent);
-    if (sbuf != MPI_IN_PLACE && scount > 0) ((char *)sbuf)[tlb] ^= 1;
+    if (sbuf != MPI_IN_PLACE && sbuf != MPI_BOTTOM && scount > 0) ((char *)sbuf)[tlb] ^= 1;
     return rc;
 }
 
