@@ -16,4 +16,12 @@ int ac_alltoallv_inplace_copy(const void *rbuf, const int *rcounts, const int *r
                               MPI_Datatype rtype, int size, int self, void **base,
                               const void **sbuf);
 
+/* Helper of this folder (inplace.c): the start of every engine. Copies the rank's own block
+ * into rbuf; with MPI_IN_PLACE instead redirects the send arguments (*sbuf, *scounts, *sdispls,
+ * *stype) to a private copy of rbuf's outgoing blocks, returned in *copy (free it; NULL
+ * otherwise). */
+int ac_alltoallv_start(const void **sbuf, const int **scounts, const int **sdispls,
+                       MPI_Datatype *stype, void *rbuf, const int *rcounts, const int *rdispls,
+                       MPI_Datatype rtype, int size, int rank, void **copy);
+
 #endif

@@ -28,17 +28,9 @@ int ac_alltoallv_ring(const void *sbuf, const int *scounts, const int *sdispls,
     void *copy = NULL;
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
-    if (sbuf == MPI_IN_PLACE) {
-        rc = ac_alltoallv_inplace_copy(rbuf, rcounts, rdispls, rtype, size, rank, &copy, &sbuf);
-        if (rc != MPI_SUCCESS) goto out;
-        scounts = rcounts;
-        sdispls = rdispls;
-        stype = rtype;
-    } else {
-        rc = ac_copy((const char *)sbuf + sdispls[rank] * ac_extent(stype), scounts[rank], stype,
-                     (char *)rbuf + rdispls[rank] * ac_extent(rtype), rcounts[rank], rtype);
-        if (rc != MPI_SUCCESS) goto out;
-    }
+    rc = ac_alltoallv_start(&sbuf, &scounts, &sdispls, &stype, rbuf, rcounts, rdispls, rtype,
+                            size, rank, &copy);
+    if (rc != MPI_SUCCESS) goto out;
     MPI_Aint sext = ac_extent(stype), rext = ac_extent(rtype);
     PMPI_Type_size(stype, &ssize);
     PMPI_Type_size(rtype, &rsize);

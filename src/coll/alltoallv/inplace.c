@@ -1,5 +1,6 @@
 /*
- * inplace.c - MPI_IN_PLACE support shared by the alltoallv engines of this folder.
+ * inplace.c - the start shared by the alltoallv engines of this folder: the rank's own block,
+ * and MPI_IN_PLACE support.
  *
  * With MPI_IN_PLACE the outgoing data lives in the receive buffer and is overwritten by the
  * incoming data, so the engines send from a copy. The copy is one memcpy of the byte range that
@@ -41,4 +42,20 @@ int ac_alltoallv_inplace_copy(const void *rbuf, const int *rcounts, const int *r
     memcpy(*base, (const char *)rbuf + lo, (size_t)(hi - lo));
     *sbuf = (const char *)*base - lo;
     return MPI_SUCCESS;
+}
+
+int ac_alltoallv_start(const void **sbuf, const int **scounts, const int **sdispls,
+                       MPI_Datatype *stype, void *rbuf, const int *rcounts, const int *rdispls,
+                       MPI_Datatype rtype, int size, int rank, void **copy)
+{
+    *copy = NULL;
+    if (*sbuf != MPI_IN_PLACE)
+        return ac_copy((const char *)*sbuf + (*sdispls)[rank] * ac_extent(*stype),
+                       (*scounts)[rank], *stype, (char *)rbuf + rdispls[rank] * ac_extent(rtype),
+                       rcounts[rank], rtype);
+    /* In place: the own block is already where it belongs; send from a copy of the rest. */
+    *scounts = rcounts;
+    *sdispls = rdispls;
+    *stype = rtype;
+    return ac_alltoallv_inplace_copy(rbuf, rcounts, rdispls, rtype, size, rank, copy, sbuf);
 }
