@@ -438,15 +438,12 @@ static void case_bcast(tcase *c, const ttype *t, int bottom)
         fill(got.p, c->count, t, 1000 + c->rank);
     }
     int rc;
-    if (bottom) {
-        MPI_Datatype te = absolute_blocks(exp.p, c->count, t->type);
+    PMPI_Bcast(exp.p, c->count, t->type, c->root, c->comm);
+    if (bottom) { /* the reference above addresses the same data relatively */
         MPI_Datatype tg = absolute_blocks(got.p, c->count, t->type);
-        PMPI_Bcast(MPI_BOTTOM, 1, te, c->root, c->comm);
         rc = c->alg->fn.bcast(MPI_BOTTOM, 1, tg, c->root, c->pcomm, c->alg->params);
-        MPI_Type_free(&te);
         MPI_Type_free(&tg);
     } else {
-        PMPI_Bcast(exp.p, c->count, t->type, c->root, c->comm);
         rc = c->alg->fn.bcast(got.p, c->count, t->type, c->root, c->pcomm, c->alg->params);
     }
     compare("buffer", &exp, &got);
@@ -466,6 +463,41 @@ typedef struct tpair {
 
 static const tpair *pairs;
 static int npairs;
+
+/* Bugs of the native libraries that a case would hit in the registry's `native` algorithm (the
+ * library itself): such cases are not run (they may crash), and are counted and named in the
+ * summary. Keep this list to bugs that fail without autocoll (docs/native-libraries.md). */
+typedef struct known_failure {
+    const char *library; /* substring of MPI_Get_library_version */
+    ac_collective collective;
+    const char *algorithm;
+    const char *type_name;
+    int min_size;
+    const char *why;
+} known_failure;
+
+static const known_failure known_failures[] = {
+    {"Open MPI v4.1", AC_ALLTOALL, "native", "vector@MPI_BOTTOM", 13,
+     "Open MPI 4.1's Bruck alltoall (its choice above 12 ranks for small blocks) gives wrong "
+     "results or crashes with MPI_BOTTOM and absolute-address types"},
+};
+
+static char library_version[MPI_MAX_LIBRARY_VERSION_STRING];
+static long known_skipped;
+
+static int known_failure_case(const tcase *c)
+{
+    for (size_t i = 0; i < sizeof known_failures / sizeof known_failures[0]; i++) {
+        const known_failure *k = &known_failures[i];
+        if (strstr(library_version, k->library) && k->collective == c->alg->collective &&
+            strcmp(k->algorithm, c->alg->name) == 0 && strcmp(k->type_name, c->type_name) == 0 &&
+            c->size >= k->min_size) {
+            known_skipped++;
+            return 1;
+        }
+    }
+    return 0;
+}
 
 static void pairs_create(void)
 {
@@ -488,6 +520,7 @@ static void case_blocks(tcase *c, const tpair *tp)
     const ttype *st = tp->send, *rt = tp->recv;
     if (c->in_place && (tp->ratio != 1 || tp->bottom)) return; /* in-place: receive type only */
     if (!applicable(c, MPI_OP_NULL, 0, (size_t)sc * type_size(st->type))) return;
+    if (tp->bottom && known_failure_case(c)) return;
     /* Sizes: alltoall sends p blocks and receives p; allgather sends 1, receives p; gather sends
      * 1 and the root receives p; scatter: the root sends p, every rank receives 1. */
     int send_blocks = (coll == AC_ALLTOALL || coll == AC_SCATTER) ? p : 1;
@@ -530,45 +563,45 @@ static void case_blocks(tcase *c, const tpair *tp)
     }
     unsigned char *send_before = malloc(buf_bytes(&send));
     memcpy(send_before, send.alloc, buf_bytes(&send));
-    /* MPI_BOTTOM: one absolute block type per buffer, count 1 per block. */
-    MPI_Datatype stype = st->type, rtype_exp = rt->type, rtype_got = rt->type;
+    /* MPI_BOTTOM: the algorithm gets one absolute block type per buffer, count 1 per block;
+     * the reference is the native collective on the same data addressed relatively. */
+    MPI_Datatype stype = st->type, rtype_got = rt->type;
     int scount = sc, rcount = rc_;
+    const void *sb_got = sb;
     if (tp->bottom) {
         stype = absolute_blocks(send.p, sc, st->type);
-        rtype_exp = absolute_blocks(exp.p, rc_, rt->type);
         rtype_got = absolute_blocks(got.p, rc_, rt->type);
         scount = rcount = 1;
-        sb = MPI_BOTTOM;
-        rb_exp = rb_got = MPI_BOTTOM;
+        sb_got = MPI_BOTTOM;
+        rb_got = MPI_BOTTOM;
     }
     int rc = MPI_SUCCESS;
     switch (coll) {
     case AC_ALLGATHER:
-        PMPI_Allgather(sb, scount, stype, rb_exp, rcount, rtype_exp, c->comm);
-        rc = c->alg->fn.allgather(sb, scount, stype, rb_got, rcount, rtype_got, c->pcomm,
+        PMPI_Allgather(sb, sc, st->type, rb_exp, rc_, rt->type, c->comm);
+        rc = c->alg->fn.allgather(sb_got, scount, stype, rb_got, rcount, rtype_got, c->pcomm,
                                   c->alg->params);
         break;
     case AC_ALLTOALL:
-        PMPI_Alltoall(sb, scount, stype, rb_exp, rcount, rtype_exp, c->comm);
-        rc = c->alg->fn.alltoall(sb, scount, stype, rb_got, rcount, rtype_got, c->pcomm,
+        PMPI_Alltoall(sb, sc, st->type, rb_exp, rc_, rt->type, c->comm);
+        rc = c->alg->fn.alltoall(sb_got, scount, stype, rb_got, rcount, rtype_got, c->pcomm,
                                  c->alg->params);
         break;
     case AC_GATHER:
-        PMPI_Gather(sb, scount, stype, rb_exp, rcount, rtype_exp, c->root, c->comm);
-        rc = c->alg->fn.gather(sb, scount, stype, rb_got, rcount, rtype_got, c->root, c->pcomm,
-                               c->alg->params);
+        PMPI_Gather(sb, sc, st->type, rb_exp, rc_, rt->type, c->root, c->comm);
+        rc = c->alg->fn.gather(sb_got, scount, stype, rb_got, rcount, rtype_got, c->root,
+                               c->pcomm, c->alg->params);
         break;
     case AC_SCATTER:
-        PMPI_Scatter(sb, scount, stype, rb_exp, rcount, rtype_exp, c->root, c->comm);
-        rc = c->alg->fn.scatter(sb, scount, stype, rb_got, rcount, rtype_got, c->root, c->pcomm,
-                                c->alg->params);
+        PMPI_Scatter(sb, sc, st->type, rb_exp, rc_, rt->type, c->root, c->comm);
+        rc = c->alg->fn.scatter(sb_got, scount, stype, rb_got, rcount, rtype_got, c->root,
+                                c->pcomm, c->alg->params);
         break;
     default:
         break;
     }
     if (tp->bottom) {
         MPI_Type_free(&stype);
-        MPI_Type_free(&rtype_exp);
         MPI_Type_free(&rtype_got);
     }
     if (coll != AC_GATHER || root) compare("recvbuf", &exp, &got);
@@ -815,6 +848,8 @@ int main(int argc, char **argv)
         if (rank == 0) fprintf(stderr, "harness: unknown collective %s\n", only_coll);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
+    int vlen;
+    MPI_Get_library_version(library_version, &vlen);
     types_create();
     ops_create();
     pairs_create();
@@ -870,12 +905,20 @@ int main(int argc, char **argv)
         if (rank == 0) fprintf(stderr, "harness: no algorithm matches\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    long totals[3] = {passed, failed, not_applicable};
-    PMPI_Allreduce(MPI_IN_PLACE, totals, 3, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
-    if (rank == 0)
+    long totals[4] = {passed, failed, not_applicable, known_skipped};
+    PMPI_Allreduce(MPI_IN_PLACE, totals, 4, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+    if (rank == 0) {
+        if (totals[3])
+            for (size_t i = 0; i < sizeof known_failures / sizeof known_failures[0]; i++)
+                printf("harness: not run: %s %s with %s from %d ranks under %s: %s\n",
+                       ac_collective_name(known_failures[i].collective),
+                       known_failures[i].algorithm, known_failures[i].type_name,
+                       known_failures[i].min_size, known_failures[i].library,
+                       known_failures[i].why);
         printf("harness (%d ranks): %ld passed, %ld failed (%ld cases not applicable, skipped "
-               "by their declared requirements)\n",
-               size, totals[0], totals[1], totals[2]);
+               "by their declared requirements; %ld cases of known native-library bugs not run)\n",
+               size, totals[0], totals[1], totals[2], totals[3]);
+    }
     if (half != MPI_COMM_NULL) MPI_Comm_free(&half);
     MPI_Comm_free(&oddeven);
     MPI_Comm_free(&reversed);
