@@ -33,14 +33,12 @@ static const ac_setting settings[] = {
      "testing only: treat consecutive blocks of k ranks as nodes (0: real shared-memory nodes)"},
 };
 
-const ac_setting *ac_settings(int *count)
-{
+const ac_setting *ac_settings(int *count) {
     *count = (int)(sizeof(settings) / sizeof(settings[0]));
     return settings;
 }
 
-static const ac_setting *find(const char *name)
-{
+static const ac_setting *find(const char *name) {
     int n;
     const ac_setting *s = ac_settings(&n);
     for (int i = 0; i < n; i++)
@@ -48,16 +46,14 @@ static const ac_setting *find(const char *name)
     return NULL;
 }
 
-const char *ac_config_get(const char *name)
-{
+const char *ac_config_get(const char *name) {
     const ac_setting *s = find(name);
     if (!s) return NULL;
     const char *v = getenv(name);
     return (v && *v) ? v : s->default_value;
 }
 
-long ac_config_long(const char *name)
-{
+long ac_config_long(const char *name) {
     const ac_setting *s = find(name);
     if (!s) return 0;
     const char *v = ac_config_get(name);
@@ -70,14 +66,14 @@ long ac_config_long(const char *name)
     return x;
 }
 
-int ac_config_hash(void)
-{
+int ac_config_hash(void) {
     unsigned long h = 5381;
     int n;
     const ac_setting *s = ac_settings(&n);
     for (int i = 0; i < n; i++) {
         const char *v = ac_config_get(s[i].name);
-        for (const char *c = v; *c; c++) h = h * 33 + (unsigned char)*c;
+        for (const char *c = v; *c; c++)
+            h = h * 33 + (unsigned char)*c;
         h = h * 33 + 0xff;
     }
     return (int)(h & 0x7fffffff);

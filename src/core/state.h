@@ -27,20 +27,20 @@ typedef struct ac_coll_stats {
 typedef struct ac_comm {
     MPI_Comm pcomm; /* private duplicate: all our traffic */
     int rank, size;
-    int inter;      /* intercommunicator: everything passes through */
-    int id;         /* creation order on this rank */
-    int freed;      /* the application freed it; kept for the report */
+    int inter; /* intercommunicator: everything passes through */
+    int id;    /* creation order on this rank */
+    int freed; /* the application freed it; kept for the report */
     char name[MPI_MAX_OBJECT_NAME];
     ac_coll_stats stats[AC_NUM_COLLECTIVES];
     struct ac_comm *next; /* every ac_comm ever created, newest first */
 } ac_comm;
 
 typedef struct ac_global {
-    int initialized;   /* ac_init ran */
-    int enabled;       /* AUTOCOLL != off and every rank configured alike */
-    int finalized;     /* ac_finalize ran */
+    int initialized; /* ac_init ran */
+    int enabled;     /* AUTOCOLL != off and every rank configured alike */
+    int finalized;   /* ac_finalize ran */
     const ac_algorithm *forced[AC_NUM_COLLECTIVES]; /* AUTOCOLL_<COLL>, NULL = auto */
-    ac_comm *comms;    /* list of every ac_comm */
+    ac_comm *comms;                                 /* list of every ac_comm */
     int next_id;
     long passthrough[AC_NUM_COLLECTIVES]; /* calls passed through with no ac_comm */
 } ac_global;

@@ -16,8 +16,7 @@
 #define AUTOCOLL_MPI_NAME "unknown"
 #endif
 
-static void json_string(const char *s)
-{
+static void json_string(const char *s) {
     putchar('"');
     for (; s && *s; s++) {
         if (*s == '"' || *s == '\\')
@@ -29,13 +28,13 @@ static void json_string(const char *s)
 }
 
 /* "a=b c=d" -> {"a": "b", "c": "d"} */
-static void json_attributes(const char *attrs)
-{
+static void json_attributes(const char *attrs) {
     char buf[512];
     int first = 1;
     snprintf(buf, sizeof buf, "%s", attrs ? attrs : "");
     putchar('{');
-    for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+    for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok;
+         tok = strtok_r(NULL, " ", &save)) {
         char *eq = strchr(tok, '=');
         if (!eq) continue;
         *eq = '\0';
@@ -48,15 +47,15 @@ static void json_attributes(const char *attrs)
     putchar('}');
 }
 
-static void print_json(void)
-{
+static void print_json(void) {
     int nsettings, first = 1;
     const ac_setting *settings = ac_settings(&nsettings);
     printf("{\n  \"schema\": \"autocoll-info\",\n  \"version\": 1,\n  \"autocoll_version\": ");
     json_string(AUTOCOLL_VERSION);
     printf(",\n  \"mpi\": ");
     json_string(AUTOCOLL_MPI_NAME);
-    printf(",\n  \"registry_fingerprint\": \"%016lx\",\n  \"algorithms\": [", ac_registry_fingerprint());
+    printf(",\n  \"registry_fingerprint\": \"%016lx\",\n  \"algorithms\": [",
+           ac_registry_fingerprint());
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++) {
         ac_registry r = ac_registry_of((ac_collective)c);
         for (int i = 0; i < r.count; i++) {
@@ -94,8 +93,7 @@ static void print_json(void)
     printf("\n  ]\n}\n");
 }
 
-static void print_text(void)
-{
+static void print_text(void) {
     int nsettings;
     const ac_setting *settings = ac_settings(&nsettings);
     printf("autocoll %s built for %s\n", AUTOCOLL_VERSION, AUTOCOLL_MPI_NAME);
@@ -118,8 +116,7 @@ static void print_text(void)
                settings[i].default_value, settings[i].summary, "", settings[i].values);
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     if (argc > 2 || (argc == 2 && strcmp(argv[1], "--json") != 0)) {
         fprintf(stderr, "usage: autocoll-info [--json]\n");
         return 2;

@@ -5,10 +5,11 @@
 
 #include <stdlib.h>
 
-int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm)
-{
+int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                   const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm) {
     ac_comm *c;
-    if (rcounts == NULL || displs == NULL || rtype == MPI_DATATYPE_NULL || (sbuf != MPI_IN_PLACE && (scount < 0 || stype == MPI_DATATYPE_NULL))) {
+    if (rcounts == NULL || displs == NULL || rtype == MPI_DATATYPE_NULL ||
+        (sbuf != MPI_IN_PLACE && (scount < 0 || stype == MPI_DATATYPE_NULL))) {
         ac_count_passthrough(comm, AC_ALLGATHERV);
         return PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
     }
@@ -16,18 +17,21 @@ int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     if (!c) return PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
     ac_call call = ac_call_make(c, AC_ALLGATHERV);
     long total = 0;
-    for (int i = 0; i < c->size; i++) total += rcounts[i];
+    for (int i = 0; i < c->size; i++)
+        total += rcounts[i];
     call.bytes = ac_signature_bytes(total, rtype);
     const ac_algorithm *alg = ac_select(c, &call);
     double start = ac_now();
-    int rc = alg->fn.allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, c->pcomm, alg->params);
+    int rc = alg->fn.allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, c->pcomm,
+                                alg->params);
     ac_observe(c, &call, alg, ac_now() - start);
     return rc;
 }
 
 #if MPI_VERSION >= 4
-int MPI_Allgatherv_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf, const MPI_Count rcounts[], const MPI_Aint displs[], MPI_Datatype rtype, MPI_Comm comm)
-{
+int MPI_Allgatherv_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+                     const MPI_Count rcounts[], const MPI_Aint displs[], MPI_Datatype rtype,
+                     MPI_Comm comm) {
     int size = ac_intra_size(comm), rc, ns = 0, *nr = NULL, *nd = NULL;
     if (size == 0 || (sbuf != MPI_IN_PLACE && !ac_count_fits(scount, &ns)) ||
         !ac_counts_fit(rcounts, size, &nr) || !ac_displs_fit(displs, size, &nd)) {

@@ -5,36 +5,42 @@
 
 #include <stdlib.h>
 
-int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype, void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype, MPI_Comm comm)
-{
+int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
+                  void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
+                  MPI_Comm comm) {
     ac_comm *c;
-    if (rcounts == NULL || rdispls == NULL || rtype == MPI_DATATYPE_NULL || (sbuf != MPI_IN_PLACE && (scounts == NULL || sdispls == NULL || stype == MPI_DATATYPE_NULL))) {
+    if (rcounts == NULL || rdispls == NULL || rtype == MPI_DATATYPE_NULL ||
+        (sbuf != MPI_IN_PLACE &&
+         (scounts == NULL || sdispls == NULL || stype == MPI_DATATYPE_NULL))) {
         ac_count_passthrough(comm, AC_ALLTOALLV);
         return PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
     }
     c = ac_comm_enter(comm, AC_ALLTOALLV);
-    if (!c) return PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
+    if (!c)
+        return PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
     ac_call call = ac_call_make(c, AC_ALLTOALLV);
     long total = 0;
-    for (int i = 0; i < c->size; i++) total += rcounts[i];
+    for (int i = 0; i < c->size; i++)
+        total += rcounts[i];
     call.bytes = ac_signature_bytes(total, rtype);
     const ac_algorithm *alg = ac_select(c, &call);
     double start = ac_now();
-    int rc = alg->fn.alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, c->pcomm, alg->params);
+    int rc = alg->fn.alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
+                               c->pcomm, alg->params);
     ac_observe(c, &call, alg, ac_now() - start);
     return rc;
 }
 
 #if MPI_VERSION >= 4
-int MPI_Alltoallv_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint sdispls[], MPI_Datatype stype, void *rbuf, const MPI_Count rcounts[], const MPI_Aint rdispls[], MPI_Datatype rtype, MPI_Comm comm)
-{
+int MPI_Alltoallv_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint sdispls[],
+                    MPI_Datatype stype, void *rbuf, const MPI_Count rcounts[],
+                    const MPI_Aint rdispls[], MPI_Datatype rtype, MPI_Comm comm) {
     int size = ac_intra_size(comm), rc = MPI_SUCCESS, *ns = NULL, *nsd = NULL, *nr = NULL,
         *nrd = NULL;
     int fits = size > 0 && ac_counts_fit(rcounts, size, &nr) && ac_displs_fit(rdispls, size, &nrd);
     if (fits && sbuf != MPI_IN_PLACE)
         fits = ac_counts_fit(scounts, size, &ns) && ac_displs_fit(sdispls, size, &nsd);
-    if (fits)
-        rc = MPI_Alltoallv(sbuf, ns, nsd, stype, rbuf, nr, nrd, rtype, comm);
+    if (fits) rc = MPI_Alltoallv(sbuf, ns, nsd, stype, rbuf, nr, nrd, rtype, comm);
     free(ns);
     free(nsd);
     free(nr);

@@ -3,8 +3,8 @@
  */
 #include "intercept/intercept.h"
 
-int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
-{
+int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+               MPI_Datatype rtype, int root, MPI_Comm comm) {
     ac_comm *c;
     if (scount < 0 || rcount < 0 || !ac_root_ok(comm, root)) {
         ac_count_passthrough(comm, AC_GATHER);
@@ -15,7 +15,7 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int
     ac_call call = ac_call_make(c, AC_GATHER);
     int rank_is_root = c->rank == root;
     call.bytes = rank_is_root && sbuf == MPI_IN_PLACE ? ac_signature_bytes(rcount, rtype)
-                                               : ac_signature_bytes(scount, stype);
+                                                      : ac_signature_bytes(scount, stype);
     const ac_algorithm *alg = ac_select(c, &call);
     double start = ac_now();
     int rc = alg->fn.gather(sbuf, scount, stype, rbuf, rcount, rtype, root, c->pcomm, alg->params);
@@ -24,8 +24,8 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int
 }
 
 #if MPI_VERSION >= 4
-int MPI_Gather_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf, MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
-{
+int MPI_Gather_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
+                 MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
     int ns, nr;
     if (!ac_count_fits(scount, &ns) || !ac_count_fits(rcount, &nr)) {
         ac_count_passthrough(comm, AC_GATHER);

@@ -6,8 +6,8 @@
 #include <limits.h>
 #include <stdlib.h>
 
-int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dtype, MPI_Op op, MPI_Comm comm)
-{
+int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dtype,
+                       MPI_Op op, MPI_Comm comm) {
     ac_comm *c;
     if (rcounts == NULL || dtype == MPI_DATATYPE_NULL || op == MPI_OP_NULL) {
         ac_count_passthrough(comm, AC_REDUCE_SCATTER);
@@ -17,7 +17,8 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Da
     if (!c) return PMPI_Reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm);
     ac_call call = ac_call_make(c, AC_REDUCE_SCATTER);
     long total = 0;
-    for (int i = 0; i < c->size; i++) total += rcounts[i];
+    for (int i = 0; i < c->size; i++)
+        total += rcounts[i];
     call.count = total > INT_MAX ? INT_MAX : (int)total;
     ac_call_set_op(&call, op);
     call.bytes = ac_signature_bytes(total, dtype);
@@ -29,8 +30,8 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Da
 }
 
 #if MPI_VERSION >= 4
-int MPI_Reduce_scatter_c(const void *sbuf, void *rbuf, const MPI_Count rcounts[], MPI_Datatype dtype, MPI_Op op, MPI_Comm comm)
-{
+int MPI_Reduce_scatter_c(const void *sbuf, void *rbuf, const MPI_Count rcounts[],
+                         MPI_Datatype dtype, MPI_Op op, MPI_Comm comm) {
     int size = ac_intra_size(comm), rc, *n = NULL;
     if (size == 0 || !ac_counts_fit(rcounts, size, &n)) {
         ac_count_passthrough(comm, AC_REDUCE_SCATTER);

@@ -14,15 +14,13 @@
 #include <string.h>
 #include <unistd.h>
 
-static int world_rank(void)
-{
+static int world_rank(void) {
     int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     return rank;
 }
 
-static void library_version(char *buf, size_t len)
-{
+static void library_version(char *buf, size_t len) {
     char v[MPI_MAX_LIBRARY_VERSION_STRING];
     int n = 0;
     PMPI_Get_library_version(v, &n);
@@ -34,8 +32,7 @@ static void library_version(char *buf, size_t len)
     snprintf(buf, len, "%.200s", v);
 }
 
-static void json_string(FILE *f, const char *s)
-{
+static void json_string(FILE *f, const char *s) {
     fputc('"', f);
     for (; *s; s++) {
         if (*s == '"' || *s == '\\')
@@ -48,22 +45,22 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static int comm_used(const ac_comm *c)
-{
+static int comm_used(const ac_comm *c) {
     for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
         if (c->stats[k].calls || c->stats[k].passthrough) return 1;
     return 0;
 }
 
 /* Communicators oldest first, in a new array of *n (free it). */
-static ac_comm **comms_in_order(int *count)
-{
+static ac_comm **comms_in_order(int *count) {
     int n = 0;
-    for (ac_comm *c = ac_g.comms; c; c = c->next) n++;
+    for (ac_comm *c = ac_g.comms; c; c = c->next)
+        n++;
     ac_comm **out = malloc(sizeof(ac_comm *) * (size_t)(n ? n : 1));
     if (!out) return NULL;
     n = 0;
-    for (ac_comm *c = ac_g.comms; c; c = c->next) out[n++] = c;
+    for (ac_comm *c = ac_g.comms; c; c = c->next)
+        out[n++] = c;
     for (int i = 0; i < n / 2; i++) {
         ac_comm *t = out[i];
         out[i] = out[n - 1 - i];
@@ -73,8 +70,7 @@ static ac_comm **comms_in_order(int *count)
     return out;
 }
 
-static void write_text(FILE *f, ac_comm **comms, int n)
-{
+static void write_text(FILE *f, ac_comm **comms, int n) {
     char version[256];
     int size;
     library_version(version, sizeof version);
@@ -102,8 +98,7 @@ static void write_text(FILE *f, ac_comm **comms, int n)
                     ac_collective_name((ac_collective)k), 0, ac_g.passthrough[k]);
 }
 
-static void write_json(FILE *f, ac_comm **comms, int n)
-{
+static void write_json(FILE *f, ac_comm **comms, int n) {
     char version[256];
     int size;
     library_version(version, sizeof version);
@@ -119,8 +114,8 @@ static void write_json(FILE *f, ac_comm **comms, int n)
         fprintf(f, "%s\n    {\"name\": ", first_comm ? "" : ",");
         first_comm = 0;
         json_string(f, c->name);
-        fprintf(f, ", \"id\": %d, \"size\": %d, \"freed\": %s, \"collectives\": {", c->id,
-                c->size, c->freed ? "true" : "false");
+        fprintf(f, ", \"id\": %d, \"size\": %d, \"freed\": %s, \"collectives\": {", c->id, c->size,
+                c->freed ? "true" : "false");
         int first_coll = 1;
         for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
             const ac_coll_stats *s = &c->stats[k];
@@ -154,8 +149,7 @@ static void write_json(FILE *f, ac_comm **comms, int n)
     fprintf(f, "}\n}\n");
 }
 
-void ac_report_write(void)
-{
+void ac_report_write(void) {
     const char *where = ac_config_get("AUTOCOLL_REPORT");
     int n;
     if (strcmp(where, "off") == 0 || world_rank() != 0) return;

@@ -4,12 +4,11 @@
 #include "select/select.h"
 #include "core/log.h"
 
-static const MPI_Op builtin_ops[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,  MPI_PROD,   MPI_LAND,
-                                     MPI_BAND, MPI_LOR,  MPI_BOR,  MPI_LXOR,   MPI_BXOR,
+static const MPI_Op builtin_ops[] = {MPI_MAX,    MPI_MIN,    MPI_SUM,     MPI_PROD, MPI_LAND,
+                                     MPI_BAND,   MPI_LOR,    MPI_BOR,     MPI_LXOR, MPI_BXOR,
                                      MPI_MINLOC, MPI_MAXLOC, MPI_REPLACE, MPI_NO_OP};
 
-void ac_call_set_op(ac_call *call, MPI_Op op)
-{
+void ac_call_set_op(ac_call *call, MPI_Op op) {
     call->op = op;
     call->op_builtin = 0;
     for (size_t i = 0; i < sizeof builtin_ops / sizeof builtin_ops[0]; i++)
@@ -18,15 +17,13 @@ void ac_call_set_op(ac_call *call, MPI_Op op)
     PMPI_Op_commutative(op, &call->op_commutative);
 }
 
-size_t ac_signature_bytes(MPI_Aint count, MPI_Datatype dtype)
-{
+size_t ac_signature_bytes(MPI_Aint count, MPI_Datatype dtype) {
     int size = 0;
     PMPI_Type_size(dtype, &size);
     return (size_t)count * (size_t)size;
 }
 
-const ac_algorithm *ac_select(ac_comm *c, const ac_call *call)
-{
+const ac_algorithm *ac_select(ac_comm *c, const ac_call *call) {
     const ac_algorithm *forced = ac_g.forced[call->collective];
     const char *why = NULL;
     if (forced) {
@@ -35,15 +32,13 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call)
         if (!s->warned && c->rank == 0)
             ac_log_warn("%s=%s does not apply to this call on %s (size %d): it needs %s; "
                         "using native",
-                        ac_collective_env(call->collective), forced->name, c->name, c->size,
-                        why);
+                        ac_collective_env(call->collective), forced->name, c->name, c->size, why);
         s->warned = 1;
     }
     return ac_registry_native(call->collective);
 }
 
-void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double seconds)
-{
+void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double seconds) {
     ac_coll_stats *s = &c->stats[call->collective];
     ac_registry r = ac_registry_of(call->collective);
     int index = (int)(alg - r.algorithms);

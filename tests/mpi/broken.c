@@ -9,8 +9,7 @@
 
 /* Reduces in reverse rank order: wrong for non-commutative ops. */
 static int allreduce_reverse_order(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype,
-                                   MPI_Op op, MPI_Comm comm, const ac_params *p)
-{
+                                   MPI_Op op, MPI_Comm comm, const ac_params *p) {
     int size, tsize;
     MPI_Aint lb, extent;
     (void)p;
@@ -23,15 +22,15 @@ static int allreduce_reverse_order(const void *sbuf, void *rbuf, int count, MPI_
     /* rbuf = x[p-1] op ... op x[1] op x[0] */
     PMPI_Sendrecv(all, count, dtype, 0, 0, rbuf, count, dtype, 0, 0, MPI_COMM_SELF,
                   MPI_STATUS_IGNORE);
-    for (int r = 1; r < size; r++) PMPI_Reduce_local(all + r * extent * count, rbuf, count, dtype, op);
+    for (int r = 1; r < size; r++)
+        PMPI_Reduce_local(all + r * extent * count, rbuf, count, dtype, op);
     free(all);
     return MPI_SUCCESS;
 }
 
 /* Correct result, then one byte written past the end of the receive buffer. */
-static int allreduce_overrun(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype,
-                             MPI_Op op, MPI_Comm comm, const ac_params *p)
-{
+static int allreduce_overrun(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op,
+                             MPI_Comm comm, const ac_params *p) {
     MPI_Aint lb, extent, tlb, textent;
     (void)p;
     int rc = PMPI_Allreduce(sbuf, rbuf, count, dtype, op, comm);
@@ -43,8 +42,7 @@ static int allreduce_overrun(const void *sbuf, void *rbuf, int count, MPI_Dataty
 
 /* Loses the last rank's block. */
 static int allgather_lose_block(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                                int rcount, MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
-{
+                                int rcount, MPI_Datatype rtype, MPI_Comm comm, const ac_params *p) {
     int size, tsize;
     MPI_Aint lb, extent;
     (void)p;
@@ -52,14 +50,14 @@ static int allgather_lose_block(const void *sbuf, int scount, MPI_Datatype stype
     PMPI_Comm_size(comm, &size);
     PMPI_Type_size(rtype, &tsize);
     PMPI_Type_get_extent(rtype, &lb, &extent);
-    if (size > 1 && rcount > 0 && rbuf != MPI_BOTTOM) memset((char *)rbuf + (size - 1) * rcount * extent, 0, (size_t)tsize);
+    if (size > 1 && rcount > 0 && rbuf != MPI_BOTTOM)
+        memset((char *)rbuf + (size - 1) * rcount * extent, 0, (size_t)tsize);
     return rc;
 }
 
 /* Correct result, but scribbles on the send buffer. */
 static int alltoall_touch_send(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                               int rcount, MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
-{
+                               int rcount, MPI_Datatype rtype, MPI_Comm comm, const ac_params *p) {
     MPI_Aint tlb, textent;
     (void)p;
     int rc = PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
@@ -69,28 +67,41 @@ static int alltoall_touch_send(const void *sbuf, int scount, MPI_Datatype stype,
 }
 
 /* Does not wait for anybody. */
-static int barrier_no_wait(MPI_Comm comm, const ac_params *p)
-{
+static int barrier_no_wait(MPI_Comm comm, const ac_params *p) {
     (void)comm;
     (void)p;
     return MPI_SUCCESS;
 }
 
 static const ac_algorithm broken[] = {
-    {.name = "broken_reverse_order", .collective = AC_ALLREDUCE, .group = "broken",
-     .fn.allreduce = allreduce_reverse_order, .summary = "reduces in reverse rank order"},
-    {.name = "broken_overrun", .collective = AC_ALLREDUCE, .group = "broken",
-     .fn.allreduce = allreduce_overrun, .summary = "writes past the receive buffer"},
-    {.name = "broken_lose_block", .collective = AC_ALLGATHER, .group = "broken",
-     .fn.allgather = allgather_lose_block, .summary = "loses a block"},
-    {.name = "broken_touch_send", .collective = AC_ALLTOALL, .group = "broken",
-     .fn.alltoall = alltoall_touch_send, .summary = "modifies the send buffer"},
-    {.name = "broken_no_wait", .collective = AC_BARRIER, .group = "broken",
-     .fn.barrier = barrier_no_wait, .summary = "a barrier that does not wait"},
+    {.name = "broken_reverse_order",
+     .collective = AC_ALLREDUCE,
+     .group = "broken",
+     .fn.allreduce = allreduce_reverse_order,
+     .summary = "reduces in reverse rank order"},
+    {.name = "broken_overrun",
+     .collective = AC_ALLREDUCE,
+     .group = "broken",
+     .fn.allreduce = allreduce_overrun,
+     .summary = "writes past the receive buffer"},
+    {.name = "broken_lose_block",
+     .collective = AC_ALLGATHER,
+     .group = "broken",
+     .fn.allgather = allgather_lose_block,
+     .summary = "loses a block"},
+    {.name = "broken_touch_send",
+     .collective = AC_ALLTOALL,
+     .group = "broken",
+     .fn.alltoall = alltoall_touch_send,
+     .summary = "modifies the send buffer"},
+    {.name = "broken_no_wait",
+     .collective = AC_BARRIER,
+     .group = "broken",
+     .fn.barrier = barrier_no_wait,
+     .summary = "a barrier that does not wait"},
 };
 
-ac_registry broken_algorithms(void)
-{
+ac_registry broken_algorithms(void) {
     ac_registry r = {broken, (int)(sizeof broken / sizeof broken[0])};
     return r;
 }

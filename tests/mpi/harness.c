@@ -45,13 +45,11 @@ typedef struct ttype {
 
 static ttype t_int, t_double, t_contig3, t_vector, t_mat2x2;
 
-static MPI_Datatype basic_type(basic_kind k)
-{
+static MPI_Datatype basic_type(basic_kind k) {
     return k == BASIC_INT ? MPI_INT : k == BASIC_DOUBLE ? MPI_DOUBLE : MPI_UNSIGNED;
 }
 
-static void types_create(void)
-{
+static void types_create(void) {
     MPI_Datatype vec;
     t_int = (ttype){"int", MPI_INT, BASIC_INT, 1};
     t_double = (ttype){"double", MPI_DOUBLE, BASIC_DOUBLE, 1};
@@ -72,15 +70,14 @@ static void types_create(void)
 
 /* ---- user-defined ops ------------------------------------------------------------------- */
 
-static void op_int_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
-{
+static void op_int_sum(void *in, void *inout, int *len, MPI_Datatype *dt) {
     (void)dt;
-    for (int i = 0; i < *len; i++) ((int *)inout)[i] += ((int *)in)[i];
+    for (int i = 0; i < *len; i++)
+        ((int *)inout)[i] += ((int *)in)[i];
 }
 
 /* inout = in x inout, 2x2 matrices of unsigned (wrapping): not commutative. */
-static void op_matmul(void *in, void *inout, int *len, MPI_Datatype *dt)
-{
+static void op_matmul(void *in, void *inout, int *len, MPI_Datatype *dt) {
     (void)dt;
     unsigned *a = in, *b = inout;
     for (int i = 0; i < *len; i++, a += 4, b += 4) {
@@ -91,8 +88,7 @@ static void op_matmul(void *in, void *inout, int *len, MPI_Datatype *dt)
 }
 
 /* Sum over the strided vector type: ints at 0 and 2 of every 4. */
-static void op_vector_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
-{
+static void op_vector_sum(void *in, void *inout, int *len, MPI_Datatype *dt) {
     (void)dt;
     for (int i = 0; i < *len; i++) {
         ((int *)inout)[4 * i] += ((int *)in)[4 * i];
@@ -109,8 +105,7 @@ typedef struct top {
 static top ops[6];
 static int nops;
 
-static void types_free(void)
-{
+static void types_free(void) {
     MPI_Type_free(&t_contig3.type);
     MPI_Type_free(&t_vector.type);
     MPI_Type_free(&t_mat2x2.type);
@@ -118,8 +113,7 @@ static void types_free(void)
         if (strncmp(ops[o].name, "user", 4) == 0) MPI_Op_free(&ops[o].op);
 }
 
-static void ops_create(void)
-{
+static void ops_create(void) {
     MPI_Op sum_user, matmul, vsum;
     MPI_Op_create(op_int_sum, 1, &sum_user);
     MPI_Op_create(op_matmul, 0, &matmul);
@@ -143,8 +137,7 @@ typedef struct buf {
 /* Room for `count` elements of `t` starting at element offset 0. */
 static size_t span_of(MPI_Aint count, MPI_Datatype t);
 
-static void buf_make(buf *b, MPI_Aint count, MPI_Datatype t)
-{
+static void buf_make(buf *b, MPI_Aint count, MPI_Datatype t) {
     b->span = span_of(count, t);
     b->alloc = malloc(b->span + 2 * GUARD);
     memset(b->alloc, GUARD_BYTE, b->span + 2 * GUARD);
@@ -152,39 +145,37 @@ static void buf_make(buf *b, MPI_Aint count, MPI_Datatype t)
 }
 
 /* Bytes from the first to the last byte of `count` elements of `t` (lower bound 0). */
-static size_t span_of(MPI_Aint count, MPI_Datatype t)
-{
+static size_t span_of(MPI_Aint count, MPI_Datatype t) {
     MPI_Aint lb, extent, tlb, textent;
     MPI_Type_get_extent(t, &lb, &extent);
     MPI_Type_get_true_extent(t, &tlb, &textent);
     return count > 0 ? (size_t)(tlb + (count - 1) * extent + textent) : 0;
 }
 
-static void buf_free(buf *b)
-{
+static void buf_free(buf *b) {
     free(b->alloc);
 }
 
-static size_t buf_bytes(const buf *b)
-{
+static size_t buf_bytes(const buf *b) {
     return b->span + 2 * GUARD;
 }
 
 /* Write `count` elements of `t` with values given by (seed, index) into b at element offset
  * `at`: small integers, so every reduction order is exact. */
-static void fill(char *where, MPI_Aint count, const ttype *t, int seed)
-{
+static void fill(char *where, MPI_Aint count, const ttype *t, int seed) {
     MPI_Aint n = count * t->nbasic;
     if (count == 0) return;
     if (t->basic == BASIC_DOUBLE) {
         double *v = malloc(sizeof(double) * (size_t)n);
-        for (MPI_Aint i = 0; i < n; i++) v[i] = (double)((seed * 31 + i * 7) % 97);
-        MPI_Sendrecv(v, (int)n, MPI_DOUBLE, 0, 0, where, (int)count, t->type, 0, 0,
-                     MPI_COMM_SELF, MPI_STATUS_IGNORE);
+        for (MPI_Aint i = 0; i < n; i++)
+            v[i] = (double)((seed * 31 + i * 7) % 97);
+        MPI_Sendrecv(v, (int)n, MPI_DOUBLE, 0, 0, where, (int)count, t->type, 0, 0, MPI_COMM_SELF,
+                     MPI_STATUS_IGNORE);
         free(v);
     } else {
         int *v = malloc(sizeof(int) * (size_t)n);
-        for (MPI_Aint i = 0; i < n; i++) v[i] = (seed * 31 + (int)i * 7) % 97 + (t->basic == BASIC_UNSIGNED ? 1 : -40);
+        for (MPI_Aint i = 0; i < n; i++)
+            v[i] = (seed * 31 + (int)i * 7) % 97 + (t->basic == BASIC_UNSIGNED ? 1 : -40);
         MPI_Sendrecv(v, (int)n, basic_type(t->basic), 0, 0, where, (int)count, t->type, 0, 0,
                      MPI_COMM_SELF, MPI_STATUS_IGNORE);
         free(v);
@@ -193,8 +184,7 @@ static void fill(char *where, MPI_Aint count, const ttype *t, int seed)
 
 /* A type describing `count` elements of `t` at absolute address `base`, resized so that
  * block j of a collective (count 1 per block) lies at MPI_BOTTOM + j * count * extent(t). */
-static MPI_Datatype absolute_blocks(void *base, int count, MPI_Datatype t)
-{
+static MPI_Datatype absolute_blocks(void *base, int count, MPI_Datatype t) {
     MPI_Aint addr, lb, extent;
     MPI_Datatype h, r;
     MPI_Get_address(base, &addr);
@@ -225,8 +215,7 @@ typedef struct tcase {
 static int mismatch;
 static char mismatch_text[256];
 
-static void compare(const char *what, const buf *expected, const buf *got)
-{
+static void compare(const char *what, const buf *expected, const buf *got) {
     if (mismatch) return;
     for (size_t i = 0; i < buf_bytes(expected); i++) {
         if (expected->alloc[i] != got->alloc[i]) {
@@ -241,10 +230,10 @@ static void compare(const char *what, const buf *expected, const buf *got)
     }
 }
 
-static void finish(const tcase *c, int rc)
-{
+static void finish(const tcase *c, int rc) {
     int local = mismatch || rc != MPI_SUCCESS, any = 0;
-    if (rc != MPI_SUCCESS && !mismatch) snprintf(mismatch_text, sizeof mismatch_text, "returned error %d", rc);
+    if (rc != MPI_SUCCESS && !mismatch)
+        snprintf(mismatch_text, sizeof mismatch_text, "returned error %d", rc);
     PMPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, c->comm);
     if (any) {
         failed++;
@@ -261,18 +250,19 @@ static void finish(const tcase *c, int rc)
     mismatch = 0;
 }
 
-static int applicable(const tcase *c, MPI_Op op, int count, size_t bytes)
-{
-    ac_call call = {.collective = c->alg->collective, .size = c->size, .count = count,
-                    .bytes = bytes, .op = MPI_OP_NULL};
+static int applicable(const tcase *c, MPI_Op op, int count, size_t bytes) {
+    ac_call call = {.collective = c->alg->collective,
+                    .size = c->size,
+                    .count = count,
+                    .bytes = bytes,
+                    .op = MPI_OP_NULL};
     if (op != MPI_OP_NULL) ac_call_set_op(&call, op);
     if (ac_applicable(c->alg, &call, NULL)) return 1;
     not_applicable++;
     return 0;
 }
 
-static size_t type_size(MPI_Datatype t)
-{
+static size_t type_size(MPI_Datatype t) {
     int s;
     MPI_Type_size(t, &s);
     return (size_t)s;
@@ -290,15 +280,13 @@ typedef struct known_failure {
     const char *what;
 } known_failure;
 
-static int ompi_alltoall_bottom(const tcase *c, size_t bytes, int commutative)
-{
+static int ompi_alltoall_bottom(const tcase *c, size_t bytes, int commutative) {
     (void)bytes;
     (void)commutative;
     return strcmp(c->type_name, "vector@MPI_BOTTOM") == 0 && c->size >= 13;
 }
 
-static int mpich_reduce_in_place(const tcase *c, size_t bytes, int commutative)
-{
+static int mpich_reduce_in_place(const tcase *c, size_t bytes, int commutative) {
     return c->in_place && c->root != 0 && bytes > 2048 && commutative;
 }
 
@@ -315,8 +303,7 @@ static char library_version[MPI_MAX_LIBRARY_VERSION_STRING];
 static long known_skipped;
 static int known_hit[sizeof known_failures / sizeof known_failures[0]];
 
-static int known_failure_case(const tcase *c, size_t bytes, int commutative)
-{
+static int known_failure_case(const tcase *c, size_t bytes, int commutative) {
     for (size_t i = 0; i < sizeof known_failures / sizeof known_failures[0]; i++) {
         const known_failure *k = &known_failures[i];
         if (strstr(library_version, k->library) && k->collective == c->alg->collective &&
@@ -331,8 +318,7 @@ static int known_failure_case(const tcase *c, size_t bytes, int commutative)
 
 /* ---- per-collective cases --------------------------------------------------------------- */
 
-static void case_allreduce(tcase *c, const top *o)
-{
+static void case_allreduce(tcase *c, const top *o) {
     const ttype *t = o->type;
     buf send, exp, got;
     if (!applicable(c, o->op, c->count, (size_t)c->count * type_size(t->type))) return;
@@ -351,8 +337,8 @@ static void case_allreduce(tcase *c, const top *o)
                                   c->alg->params);
     } else {
         PMPI_Allreduce(send.p, exp.p, c->count, t->type, o->op, c->comm);
-        rc = c->alg->fn.allreduce(send.p, got.p, c->count, t->type, o->op, c->pcomm,
-                                  c->alg->params);
+        rc =
+            c->alg->fn.allreduce(send.p, got.p, c->count, t->type, o->op, c->pcomm, c->alg->params);
         if (memcmp(send_before, send.alloc, buf_bytes(&send)) != 0) {
             mismatch = 1;
             snprintf(mismatch_text, sizeof mismatch_text, "send buffer modified");
@@ -367,16 +353,18 @@ static void case_allreduce(tcase *c, const top *o)
 }
 
 /* Allreduce of random doubles: every rank must hold identical bits. */
-static void case_allreduce_identical(tcase *c)
-{
+static void case_allreduce_identical(tcase *c) {
     int n = c->count;
     if (!applicable(c, MPI_SUM, n, (size_t)n * sizeof(double))) return;
-    double *in = malloc(sizeof(double) * (size_t)(n + 1)), *out = malloc(sizeof(double) * (size_t)(n + 1));
+    double *in = malloc(sizeof(double) * (size_t)(n + 1)),
+           *out = malloc(sizeof(double) * (size_t)(n + 1));
     srand(1234 + c->rank);
-    for (int i = 0; i < n; i++) in[i] = (double)rand() / RAND_MAX * 1e3 + 1e-7 * c->rank;
+    for (int i = 0; i < n; i++)
+        in[i] = (double)rand() / RAND_MAX * 1e3 + 1e-7 * c->rank;
     int rc = c->alg->fn.allreduce(in, out, n, MPI_DOUBLE, MPI_SUM, c->pcomm, c->alg->params);
     uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < (size_t)n * sizeof(double); i++) h = (h ^ ((unsigned char *)out)[i]) * 1099511628211ull;
+    for (size_t i = 0; i < (size_t)n * sizeof(double); i++)
+        h = (h ^ ((unsigned char *)out)[i]) * 1099511628211ull;
     uint64_t hmin = h, hmax = h;
     PMPI_Allreduce(MPI_IN_PLACE, &hmin, 1, MPI_UINT64_T, MPI_MIN, c->comm);
     PMPI_Allreduce(MPI_IN_PLACE, &hmax, 1, MPI_UINT64_T, MPI_MAX, c->comm);
@@ -389,8 +377,7 @@ static void case_allreduce_identical(tcase *c)
     free(out);
 }
 
-static void case_reduce(tcase *c, const top *o)
-{
+static void case_reduce(tcase *c, const top *o) {
     const ttype *t = o->type;
     buf send, exp, got;
     int root = c->rank == c->root;
@@ -422,13 +409,11 @@ static void case_reduce(tcase *c, const top *o)
 }
 
 /* Receive counts of the v-collectives: uneven, some zero. */
-static int vcount(int count, int i)
-{
+static int vcount(int count, int i) {
     return (count == 0 || i % 3 == 1) ? 0 : count + i % 4;
 }
 
-static void case_reduce_scatter(tcase *c, const top *o, int block)
-{
+static void case_reduce_scatter(tcase *c, const top *o, int block) {
     const ttype *t = o->type;
     int *rcounts = malloc(sizeof(int) * (size_t)c->size), total = 0;
     for (int i = 0; i < c->size; i++) {
@@ -461,8 +446,8 @@ static void case_reduce_scatter(tcase *c, const top *o, int block)
                                              c->alg->params);
     } else {
         PMPI_Reduce_scatter(sb, exp.p, rcounts, t->type, o->op, c->comm);
-        rc = c->alg->fn.reduce_scatter(sb, got.p, rcounts, t->type, o->op, c->pcomm,
-                                       c->alg->params);
+        rc =
+            c->alg->fn.reduce_scatter(sb, got.p, rcounts, t->type, o->op, c->pcomm, c->alg->params);
     }
     if (c->in_place) {
         /* Only the first block of recvbuf is defined by MPI after an in-place call. */
@@ -481,8 +466,7 @@ static void case_reduce_scatter(tcase *c, const top *o, int block)
     buf_free(&got);
 }
 
-static void case_bcast(tcase *c, const ttype *t, int bottom)
-{
+static void case_bcast(tcase *c, const ttype *t, int bottom) {
     buf exp, got;
     if (!applicable(c, MPI_OP_NULL, c->count, (size_t)c->count * type_size(t->type))) return;
     buf_make(&exp, c->count, t->type);
@@ -518,8 +502,7 @@ typedef struct tpair {
 static const tpair *pairs;
 static int npairs;
 
-static void pairs_create(void)
-{
+static void pairs_create(void) {
     static tpair p[6];
     p[0] = (tpair){"int", &t_int, &t_int, 1, 0};
     p[1] = (tpair){"double", &t_double, &t_double, 1, 0};
@@ -531,8 +514,7 @@ static void pairs_create(void)
     npairs = 6;
 }
 
-static void case_blocks(tcase *c, const tpair *tp)
-{
+static void case_blocks(tcase *c, const tpair *tp) {
     ac_collective coll = c->alg->collective;
     int p = c->size, sc = c->count, rc_ = c->count * tp->ratio, root = c->rank == c->root;
     const ttype *st = tp->send, *rt = tp->recv;
@@ -607,13 +589,13 @@ static void case_blocks(tcase *c, const tpair *tp)
         break;
     case AC_GATHER:
         PMPI_Gather(sb, sc, st->type, rb_exp, rc_, rt->type, c->root, c->comm);
-        rc = c->alg->fn.gather(sb_got, scount, stype, rb_got, rcount, rtype_got, c->root,
-                               c->pcomm, c->alg->params);
+        rc = c->alg->fn.gather(sb_got, scount, stype, rb_got, rcount, rtype_got, c->root, c->pcomm,
+                               c->alg->params);
         break;
     case AC_SCATTER:
         PMPI_Scatter(sb, sc, st->type, rb_exp, rc_, rt->type, c->root, c->comm);
-        rc = c->alg->fn.scatter(sb_got, scount, stype, rb_got, rcount, rtype_got, c->root,
-                                c->pcomm, c->alg->params);
+        rc = c->alg->fn.scatter(sb_got, scount, stype, rb_got, rcount, rtype_got, c->root, c->pcomm,
+                                c->alg->params);
         break;
     default:
         break;
@@ -636,8 +618,7 @@ static void case_blocks(tcase *c, const tpair *tp)
 
 /* allgatherv and alltoallv: uneven counts with zeros, displacements with holes and in
  * reverse block order. */
-static void case_vector(tcase *c, const tpair *tp)
-{
+static void case_vector(tcase *c, const tpair *tp) {
     ac_collective coll = c->alg->collective;
     int p = c->size, me = c->rank, ratio = tp->ratio;
     const ttype *st = tp->send, *rt = tp->recv;
@@ -647,7 +628,8 @@ static void case_vector(tcase *c, const tpair *tp)
     int stotal = 0, rtotal = 0;
     long total_all = 0;
     if (coll == AC_ALLGATHERV) {
-        for (int i = 0; i < p; i++) rcn[i] = vcount(c->count, i) * ratio;
+        for (int i = 0; i < p; i++)
+            rcn[i] = vcount(c->count, i) * ratio;
         sc[0] = vcount(c->count, me);
         /* blocks in reverse rank order, one element of hole after each */
         for (int i = p - 1; i >= 0; i--) {
@@ -655,7 +637,8 @@ static void case_vector(tcase *c, const tpair *tp)
             rtotal += rcn[i] + 1;
         }
         stotal = sc[0];
-        for (int i = 0; i < p; i++) total_all += rcn[i];
+        for (int i = 0; i < p; i++)
+            total_all += rcn[i];
     } else {
         /* rank i sends vcount(count, i + 2j) elements to rank j */
         for (int j = 0; j < p; j++) {
@@ -668,7 +651,8 @@ static void case_vector(tcase *c, const tpair *tp)
             rd[j] = rtotal;
             rtotal += rcn[j] + 1;
         }
-        for (int j = 0; j < p; j++) total_all += rcn[j];
+        for (int j = 0; j < p; j++)
+            total_all += rcn[j];
         if (c->in_place) {
             /* In-place alltoallv sends what it receives: counts must be symmetric. */
             rtotal = 0;
@@ -722,15 +706,13 @@ out:
 
 /* CLOCK_MONOTONIC is one clock for all processes of a machine; Open MPI's MPI_Wtime counts
  * from each process's own start. */
-static double now(void)
-{
+static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void case_barrier(tcase *c)
-{
+static void case_barrier(tcase *c) {
     /* The last rank enters late; nobody may leave before it entered. */
     if (!applicable(c, MPI_OP_NULL, 0, 0)) return;
     PMPI_Barrier(c->comm);
@@ -756,8 +738,7 @@ static void case_barrier(tcase *c)
 static const int counts_short[] = {0, 1, 5, 37};
 static const int counts_long[] = {0, 1, 5, 37, 1000, 4099};
 
-static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Comm comm)
-{
+static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Comm comm) {
     tcase c = {.alg = alg, .comm_name = comm_name, .comm = comm};
     MPI_Comm_rank(comm, &c.rank);
     MPI_Comm_size(comm, &c.size);
@@ -784,8 +765,10 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
                     c.type_name = ops[o].type->name;
                     c.op_name = ops[o].name;
                     c.root = -1;
-                    if (coll == AC_ALLREDUCE) case_allreduce(&c, &ops[o]);
-                    else case_reduce_scatter(&c, &ops[o], coll == AC_REDUCE_SCATTER_BLOCK);
+                    if (coll == AC_ALLREDUCE)
+                        case_allreduce(&c, &ops[o]);
+                    else
+                        case_reduce_scatter(&c, &ops[o], coll == AC_REDUCE_SCATTER_BLOCK);
                 }
                 if (coll == AC_ALLREDUCE && !in_place) {
                     c.type_name = "random_double";
@@ -842,21 +825,27 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
     MPI_Comm_free(&c.pcomm);
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     const char *only_coll = NULL, *only_alg = NULL, *match = NULL;
     int self_test = 0;
     int rank, size;
     MPI_Init(&argc, &argv);
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--collective") == 0 && i + 1 < argc) only_coll = argv[++i];
-        else if (strcmp(argv[i], "--algorithm") == 0 && i + 1 < argc) only_alg = argv[++i];
-        else if (strcmp(argv[i], "--match") == 0 && i + 1 < argc) match = argv[++i];
-        else if (strcmp(argv[i], "--long") == 0) long_mode = 1;
-        else if (strcmp(argv[i], "--self-test") == 0) self_test = 1;
-        else if (strcmp(argv[i], "--verbose") == 0) verbose = 1;
+        if (strcmp(argv[i], "--collective") == 0 && i + 1 < argc)
+            only_coll = argv[++i];
+        else if (strcmp(argv[i], "--algorithm") == 0 && i + 1 < argc)
+            only_alg = argv[++i];
+        else if (strcmp(argv[i], "--match") == 0 && i + 1 < argc)
+            match = argv[++i];
+        else if (strcmp(argv[i], "--long") == 0)
+            long_mode = 1;
+        else if (strcmp(argv[i], "--self-test") == 0)
+            self_test = 1;
+        else if (strcmp(argv[i], "--verbose") == 0)
+            verbose = 1;
         else {
-            fprintf(stderr, "usage: harness [--collective NAME] [--algorithm NAME] [--match TEXT] [--long] [--verbose] [--self-test]\n");
+            fprintf(stderr, "usage: harness [--collective NAME] [--algorithm NAME] [--match TEXT] "
+                            "[--long] [--verbose] [--self-test]\n");
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
@@ -880,7 +869,8 @@ int main(int argc, char **argv)
     struct {
         const char *name;
         MPI_Comm comm;
-    } comms[4] = {{"world", MPI_COMM_WORLD}, {"reversed", reversed}, {"oddeven", oddeven}, {"half", half}};
+    } comms[4] = {
+        {"world", MPI_COMM_WORLD}, {"reversed", reversed}, {"oddeven", oddeven}, {"half", half}};
 
     if (self_test) {
         /* Every broken algorithm must be caught on at least one communicator. */
@@ -889,7 +879,8 @@ int main(int argc, char **argv)
         for (int a = 0; a < b.count; a++) {
             long failed_before = failed;
             for (int k = 0; k < 4; k++)
-                if (comms[k].comm != MPI_COMM_NULL) run_algorithm(&b.algorithms[a], comms[k].name, comms[k].comm);
+                if (comms[k].comm != MPI_COMM_NULL)
+                    run_algorithm(&b.algorithms[a], comms[k].name, comms[k].comm);
             long caught = failed - failed_before;
             PMPI_Allreduce(MPI_IN_PLACE, &caught, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
             if (rank == 0)
@@ -897,7 +888,8 @@ int main(int argc, char **argv)
                        caught ? "caught" : "NOT CAUGHT", caught);
             if (!caught) missed++;
         }
-        if (rank == 0) printf("harness self-test: %d passed, %d failed\n", b.count - missed, missed);
+        if (rank == 0)
+            printf("harness self-test: %d passed, %d failed\n", b.count - missed, missed);
         MPI_Finalize();
         return missed ? 1 : 0;
     }
@@ -913,7 +905,8 @@ int main(int argc, char **argv)
             found++;
             long failed_before = failed;
             for (int k = 0; k < 4; k++)
-                if (comms[k].comm != MPI_COMM_NULL) run_algorithm(alg, comms[k].name, comms[k].comm);
+                if (comms[k].comm != MPI_COMM_NULL)
+                    run_algorithm(alg, comms[k].name, comms[k].comm);
             if (verbose && rank == 0)
                 printf("%-22s %-48s %s\n", ac_collective_name((ac_collective)coll), alg->name,
                        failed == failed_before ? "ok" : "FAILED");

@@ -10,8 +10,7 @@
 
 static int nodes_keyval = MPI_KEYVAL_INVALID;
 
-static void nodes_free(ac_nodes *n)
-{
+static void nodes_free(ac_nodes *n) {
     if (n->local != MPI_COMM_NULL) PMPI_Comm_free(&n->local);
     if (n->leaders != MPI_COMM_NULL) PMPI_Comm_free(&n->leaders);
     free(n->node_of);
@@ -22,8 +21,7 @@ static void nodes_free(ac_nodes *n)
     free(n);
 }
 
-static int nodes_delete(MPI_Comm comm, int keyval, void *value, void *extra)
-{
+static int nodes_delete(MPI_Comm comm, int keyval, void *value, void *extra) {
     (void)comm;
     (void)keyval;
     (void)extra;
@@ -31,8 +29,7 @@ static int nodes_delete(MPI_Comm comm, int keyval, void *value, void *extra)
     return MPI_SUCCESS;
 }
 
-static int nodes_build(MPI_Comm comm, ac_nodes **out)
-{
+static int nodes_build(MPI_Comm comm, ac_nodes **out) {
     int rc, rank, size;
     long per_node = ac_config_long("AUTOCOLL_TEST_RANKS_PER_NODE");
     ac_nodes *n = calloc(1, sizeof *n);
@@ -74,7 +71,8 @@ static int nodes_build(MPI_Comm comm, ac_nodes **out)
     }
     for (int r = 0; r < size; r++) {
         int node = 0;
-        while (n->leader_of[node] != leader_rank[r]) node++;
+        while (n->leader_of[node] != leader_rank[r])
+            node++;
         n->node_of[r] = node;
         n->local_rank_of[r] = n->node_size[node]++;
     }
@@ -94,8 +92,7 @@ fail:
     return rc;
 }
 
-int ac_nodes_get(MPI_Comm comm, const ac_nodes **nodes)
-{
+int ac_nodes_get(MPI_Comm comm, const ac_nodes **nodes) {
     int rc, found = 0;
     void *value = NULL;
     if (nodes_keyval == MPI_KEYVAL_INVALID) {
