@@ -30,32 +30,38 @@ static const collective_info collectives[AC_NUM_COLLECTIVES] = {
     [AC_SCATTER] = {"scatter", "AUTOCOLL_SCATTER", &ac_registry_scatter},
 };
 
-const char *ac_collective_name(ac_collective c) {
+const char *ac_collective_name(ac_collective c)
+{
     return collectives[c].name;
 }
 
-const char *ac_collective_env(ac_collective c) {
+const char *ac_collective_env(ac_collective c)
+{
     return collectives[c].env;
 }
 
-int ac_collective_from_name(const char *name) {
+int ac_collective_from_name(const char *name)
+{
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++)
         if (strcmp(collectives[c].name, name) == 0) return c;
     return -1;
 }
 
-ac_registry ac_registry_of(ac_collective c) {
+ac_registry ac_registry_of(ac_collective c)
+{
     return *collectives[c].registry;
 }
 
-const ac_algorithm *ac_registry_find(ac_collective c, const char *name) {
+const ac_algorithm *ac_registry_find(ac_collective c, const char *name)
+{
     ac_registry r = ac_registry_of(c);
     for (int i = 0; i < r.count; i++)
         if (strcmp(r.algorithms[i].name, name) == 0) return &r.algorithms[i];
     return NULL;
 }
 
-const ac_algorithm *ac_registry_native(ac_collective c) {
+const ac_algorithm *ac_registry_native(ac_collective c)
+{
     return ac_registry_find(c, "native");
 }
 
@@ -71,7 +77,8 @@ static const requirement requirements[] = {
     {AC_REQ_COUNT_GE_SIZE, "count >= communicator size"},
 };
 
-static int requirement_met(unsigned flag, const ac_call *call) {
+static int requirement_met(unsigned flag, const ac_call *call)
+{
     switch (flag) {
     case AC_REQ_POWER_OF_TWO:
         return call->size > 0 && (call->size & (call->size - 1)) == 0;
@@ -86,7 +93,8 @@ static int requirement_met(unsigned flag, const ac_call *call) {
     }
 }
 
-int ac_applicable(const ac_algorithm *alg, const ac_call *call, const char **why) {
+int ac_applicable(const ac_algorithm *alg, const ac_call *call, const char **why)
+{
     for (size_t i = 0; i < sizeof requirements / sizeof requirements[0]; i++) {
         if ((alg->requires & requirements[i].flag) &&
             !requirement_met(requirements[i].flag, call)) {
@@ -101,7 +109,8 @@ int ac_applicable(const ac_algorithm *alg, const ac_call *call, const char **why
     return 1;
 }
 
-void ac_requirements_text(const ac_algorithm *alg, char *buf, size_t len) {
+void ac_requirements_text(const ac_algorithm *alg, char *buf, size_t len)
+{
     size_t used = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < sizeof requirements / sizeof requirements[0]; i++) {
@@ -114,7 +123,8 @@ void ac_requirements_text(const ac_algorithm *alg, char *buf, size_t len) {
                  alg->requires_text);
 }
 
-unsigned long ac_registry_fingerprint(void) {
+unsigned long ac_registry_fingerprint(void)
+{
     unsigned long h = 14695981039346656037ul;
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++) {
         ac_registry r = ac_registry_of((ac_collective)c);

@@ -16,6 +16,18 @@ static const ac_setting settings[] = {
      "end-of-run report: text on stderr from rank 0, or JSON written by rank 0 to <path>"},
     {"AUTOCOLL_VERBOSE", "1", "0 | 1 | 2",
      "0 errors only, 1 warnings (default), 2 also information about every decision"},
+    {"AUTOCOLL_STRATEGY", "native", "native | star",
+     "how unforced calls choose: native (the library's own) or star (STAR-MPI's run-time "
+     "tuning: Measure_Select, then Monitor_Adapt)"},
+    {"AUTOCOLL_MAX_SIZES", "8", "n >= 1",
+     "tuning contexts (message sizes) per communicator and collective; further sizes run native"},
+    {"AUTOCOLL_STAR_ITER", "10", "n >= 1", "star: measurements of each candidate (ITER)"},
+    {"AUTOCOLL_STAR_EPSILON", "0.10", "x >= 0",
+     "star: tolerance over the second best before Monitor_Adapt switches (epsilon)"},
+    {"AUTOCOLL_STAR_DELTA_MAX", "64", "n >= 2",
+     "star: upper bound of the monitoring factor delta (window = delta * ITER calls)"},
+    {"AUTOCOLL_STAR_GROUPING", "on", "on | off",
+     "star: enhanced AEOS, measure one algorithm per group first (STAR-MPI section 3.3)"},
     {"AUTOCOLL_ALLGATHER", "auto", FORCE_VALUES, "force the MPI_Allgather algorithm"},
     {"AUTOCOLL_ALLGATHERV", "auto", FORCE_VALUES, "force the MPI_Allgatherv algorithm"},
     {"AUTOCOLL_ALLREDUCE", "auto", FORCE_VALUES, "force the MPI_Allreduce algorithm"},
@@ -33,12 +45,14 @@ static const ac_setting settings[] = {
      "testing only: treat consecutive blocks of k ranks as nodes (0: real shared-memory nodes)"},
 };
 
-const ac_setting *ac_settings(int *count) {
+const ac_setting *ac_settings(int *count)
+{
     *count = (int)(sizeof(settings) / sizeof(settings[0]));
     return settings;
 }
 
-static const ac_setting *find(const char *name) {
+static const ac_setting *find(const char *name)
+{
     int n;
     const ac_setting *s = ac_settings(&n);
     for (int i = 0; i < n; i++)
@@ -46,14 +60,16 @@ static const ac_setting *find(const char *name) {
     return NULL;
 }
 
-const char *ac_config_get(const char *name) {
+const char *ac_config_get(const char *name)
+{
     const ac_setting *s = find(name);
     if (!s) return NULL;
     const char *v = getenv(name);
     return (v && *v) ? v : s->default_value;
 }
 
-long ac_config_long(const char *name) {
+long ac_config_long(const char *name)
+{
     const ac_setting *s = find(name);
     if (!s) return 0;
     const char *v = ac_config_get(name);
@@ -66,7 +82,22 @@ long ac_config_long(const char *name) {
     return x;
 }
 
-int ac_config_hash(void) {
+double ac_config_double(const char *name)
+{
+    const ac_setting *s = find(name);
+    if (!s) return 0;
+    const char *v = ac_config_get(name);
+    char *end;
+    double x = strtod(v, &end);
+    if (*end != '\0') {
+        ac_log_warn("%s=%s is not a number; using the default %s", name, v, s->default_value);
+        x = strtod(s->default_value, NULL);
+    }
+    return x;
+}
+
+int ac_config_hash(void)
+{
     unsigned long h = 5381;
     int n;
     const ac_setting *s = ac_settings(&n);

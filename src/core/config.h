@@ -22,6 +22,9 @@ const char *ac_config_get(const char *name);
  * warning. */
 long ac_config_long(const char *name);
 
+/* Floating-point value (strtod), like ac_config_long. */
+double ac_config_double(const char *name);
+
 /* 31-bit hash of every setting's value, to check that all ranks were configured alike. */
 int ac_config_hash(void);
 

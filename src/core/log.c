@@ -9,15 +9,18 @@
 
 static int level = 1;
 
-void ac_log_set_level(int l) {
+void ac_log_set_level(int l)
+{
     level = l;
 }
 
-int ac_log_level(void) {
+int ac_log_level(void)
+{
     return level;
 }
 
-static void emit(int at, const char *kind, const char *fmt, va_list ap) {
+static void emit(int at, const char *kind, const char *fmt, va_list ap)
+{
     int initialized = 0, finalized = 0, rank = -1;
     char msg[1024];
     if (at > level) return;
@@ -31,21 +34,24 @@ static void emit(int at, const char *kind, const char *fmt, va_list ap) {
         fprintf(stderr, "autocoll: %s%s\n", kind, msg);
 }
 
-void ac_log_error(const char *fmt, ...) {
+void ac_log_error(const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
     emit(0, "error: ", fmt, ap);
     va_end(ap);
 }
 
-void ac_log_warn(const char *fmt, ...) {
+void ac_log_warn(const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
     emit(1, "warning: ", fmt, ap);
     va_end(ap);
 }
 
-void ac_log_info(const char *fmt, ...) {
+void ac_log_info(const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
     emit(2, "", fmt, ap);

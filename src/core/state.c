@@ -5,6 +5,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "report/report.h"
+#include "select/select.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -16,7 +17,8 @@ ac_global ac_g;
 static int comm_keyval = MPI_KEYVAL_INVALID;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void read_forced(void) {
+static void read_forced(void)
+{
     int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++) {
@@ -31,22 +33,28 @@ static void read_forced(void) {
     }
 }
 
-static void read_settings(void) {
+static void read_settings(void)
+{
     ac_log_set_level((int)ac_config_long("AUTOCOLL_VERBOSE"));
     const char *onoff = ac_config_get("AUTOCOLL");
     ac_g.enabled = strcmp(onoff, "off") != 0;
     if (strcmp(onoff, "on") != 0 && strcmp(onoff, "off") != 0)
         ac_log_warn("AUTOCOLL=%s: expected on or off; staying on", onoff);
-    if (ac_g.enabled) read_forced();
+    if (ac_g.enabled) {
+        read_forced();
+        ac_select_init();
+    }
 }
 
-void ac_init_local(void) {
+void ac_init_local(void)
+{
     if (ac_g.initialized) return;
     ac_g.initialized = 1;
     read_settings();
 }
 
-void ac_init(void) {
+void ac_init(void)
+{
     int mine[2], all[2], rank;
     if (ac_g.initialized) return;
     ac_g.initialized = 1;
@@ -65,14 +73,16 @@ void ac_init(void) {
     }
 }
 
-static void stats_free(ac_comm *c) {
+static void stats_free(ac_comm *c)
+{
     for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
         free(c->stats[k].alg_calls);
         free(c->stats[k].alg_seconds);
     }
 }
 
-static int comm_delete(MPI_Comm comm, int keyval, void *value, void *extra) {
+static int comm_delete(MPI_Comm comm, int keyval, void *value, void *extra)
+{
     ac_comm *c = value;
     (void)comm;
     (void)keyval;
@@ -82,7 +92,8 @@ static int comm_delete(MPI_Comm comm, int keyval, void *value, void *extra) {
     return MPI_SUCCESS;
 }
 
-static void name_comm(ac_comm *c, MPI_Comm comm) {
+static void name_comm(ac_comm *c, MPI_Comm comm)
+{
     int len = 0, result;
     if (PMPI_Comm_compare(comm, MPI_COMM_WORLD, &result) == MPI_SUCCESS && result == MPI_IDENT) {
         strcpy(c->name, "MPI_COMM_WORLD");
@@ -99,7 +110,8 @@ static void name_comm(ac_comm *c, MPI_Comm comm) {
         snprintf(c->name, sizeof c->name, "%s%d", c->inter ? "intercomm" : "comm", c->id);
 }
 
-static ac_comm *comm_create(MPI_Comm comm) {
+static ac_comm *comm_create(MPI_Comm comm)
+{
     ac_comm *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     c->pcomm = MPI_COMM_NULL;
@@ -130,7 +142,8 @@ fail:
     return NULL;
 }
 
-ac_comm *ac_comm_enter(MPI_Comm comm, ac_collective coll) {
+ac_comm *ac_comm_enter(MPI_Comm comm, ac_collective coll)
+{
     int found = 0;
     void *value = NULL;
     if (!ac_g.initialized) ac_init_local();
@@ -158,7 +171,8 @@ ac_comm *ac_comm_enter(MPI_Comm comm, ac_collective coll) {
     return c;
 }
 
-void ac_count_passthrough(MPI_Comm comm, ac_collective coll) {
+void ac_count_passthrough(MPI_Comm comm, ac_collective coll)
+{
     int found = 0;
     void *value = NULL;
     if (!ac_g.enabled) return;
@@ -172,7 +186,8 @@ void ac_count_passthrough(MPI_Comm comm, ac_collective coll) {
     pthread_mutex_unlock(&lock);
 }
 
-void ac_finalize(void) {
+void ac_finalize(void)
+{
     if (!ac_g.initialized || ac_g.finalized) return;
     if (ac_g.enabled) ac_report_write();
     ac_g.finalized = 1;

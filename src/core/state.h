@@ -24,6 +24,9 @@ typedef struct ac_coll_stats {
     int warned;          /* a forced algorithm was inapplicable here (warned once) */
 } ac_coll_stats;
 
+struct ac_context; /* a tuning context (select.c) */
+struct ac_strategy;
+
 typedef struct ac_comm {
     MPI_Comm pcomm; /* private duplicate: all our traffic */
     int rank, size;
@@ -32,7 +35,11 @@ typedef struct ac_comm {
     int freed; /* the application freed it; kept for the report */
     char name[MPI_MAX_OBJECT_NAME];
     ac_coll_stats stats[AC_NUM_COLLECTIVES];
-    struct ac_comm *next; /* every ac_comm ever created, newest first */
+    struct ac_context *contexts[AC_NUM_COLLECTIVES]; /* tuning contexts, newest first */
+    int ncontexts[AC_NUM_COLLECTIVES];
+    long untuned[AC_NUM_COLLECTIVES];               /* calls beyond AUTOCOLL_MAX_SIZES */
+    struct ac_context *pending[AC_NUM_COLLECTIVES]; /* context of the call in flight */
+    struct ac_comm *next;                           /* every ac_comm ever created, newest first */
 } ac_comm;
 
 typedef struct ac_global {
@@ -40,6 +47,8 @@ typedef struct ac_global {
     int enabled;     /* AUTOCOLL != off and every rank configured alike */
     int finalized;   /* ac_finalize ran */
     const ac_algorithm *forced[AC_NUM_COLLECTIVES]; /* AUTOCOLL_<COLL>, NULL = auto */
+    const struct ac_strategy *strategy;             /* AUTOCOLL_STRATEGY; NULL = native */
+    int max_sizes;                                  /* AUTOCOLL_MAX_SIZES */
     ac_comm *comms;                                 /* list of every ac_comm */
     int next_id;
     long passthrough[AC_NUM_COLLECTIVES]; /* calls passed through with no ac_comm */

@@ -16,7 +16,8 @@
 #define AUTOCOLL_MPI_NAME "unknown"
 #endif
 
-static void json_string(const char *s) {
+static void json_string(const char *s)
+{
     putchar('"');
     for (; s && *s; s++) {
         if (*s == '"' || *s == '\\')
@@ -28,7 +29,8 @@ static void json_string(const char *s) {
 }
 
 /* "a=b c=d" -> {"a": "b", "c": "d"} */
-static void json_attributes(const char *attrs) {
+static void json_attributes(const char *attrs)
+{
     char buf[512];
     int first = 1;
     snprintf(buf, sizeof buf, "%s", attrs ? attrs : "");
@@ -47,7 +49,8 @@ static void json_attributes(const char *attrs) {
     putchar('}');
 }
 
-static void print_json(void) {
+static void print_json(void)
+{
     int nsettings, first = 1;
     const ac_setting *settings = ac_settings(&nsettings);
     printf("{\n  \"schema\": \"autocoll-info\",\n  \"version\": 1,\n  \"autocoll_version\": ");
@@ -93,7 +96,8 @@ static void print_json(void) {
     printf("\n  ]\n}\n");
 }
 
-static void print_text(void) {
+static void print_text(void)
+{
     int nsettings;
     const ac_setting *settings = ac_settings(&nsettings);
     printf("autocoll %s built for %s\n", AUTOCOLL_VERSION, AUTOCOLL_MPI_NAME);
@@ -116,7 +120,8 @@ static void print_text(void) {
                settings[i].default_value, settings[i].summary, "", settings[i].values);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     if (argc > 2 || (argc == 2 && strcmp(argv[1], "--json") != 0)) {
         fprintf(stderr, "usage: autocoll-info [--json]\n");
         return 2;

@@ -4,7 +4,8 @@
 #include "intercept/intercept.h"
 
 int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                  MPI_Datatype rtype, MPI_Comm comm) {
+                  MPI_Datatype rtype, MPI_Comm comm)
+{
     ac_comm *c;
     if (rcount < 0 || rtype == MPI_DATATYPE_NULL ||
         (sbuf != MPI_IN_PLACE && (scount < 0 || stype == MPI_DATATYPE_NULL))) {
@@ -24,7 +25,8 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, 
 
 #if MPI_VERSION >= 4
 int MPI_Allgather_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
-                    MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm) {
+                    MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm)
+{
     int ns = 0, nr;
     if ((sbuf != MPI_IN_PLACE && !ac_count_fits(scount, &ns)) || !ac_count_fits(rcount, &nr)) {
         ac_count_passthrough(comm, AC_ALLGATHER);

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 
 int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                   const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm) {
+                   const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm)
+{
     ac_comm *c;
     if (rcounts == NULL || displs == NULL || rtype == MPI_DATATYPE_NULL ||
         (sbuf != MPI_IN_PLACE && (scount < 0 || stype == MPI_DATATYPE_NULL))) {
@@ -31,7 +32,8 @@ int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 #if MPI_VERSION >= 4
 int MPI_Allgatherv_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
                      const MPI_Count rcounts[], const MPI_Aint displs[], MPI_Datatype rtype,
-                     MPI_Comm comm) {
+                     MPI_Comm comm)
+{
     int size = ac_intra_size(comm), rc, ns = 0, *nr = NULL, *nd = NULL;
     if (size == 0 || (sbuf != MPI_IN_PLACE && !ac_count_fits(scount, &ns)) ||
         !ac_counts_fit(rcounts, size, &nr) || !ac_displs_fit(displs, size, &nd)) {

@@ -7,7 +7,8 @@
 
 int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
                   void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
-                  MPI_Comm comm) {
+                  MPI_Comm comm)
+{
     ac_comm *c;
     if (rcounts == NULL || rdispls == NULL || rtype == MPI_DATATYPE_NULL ||
         (sbuf != MPI_IN_PLACE &&
@@ -34,7 +35,8 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MP
 #if MPI_VERSION >= 4
 int MPI_Alltoallv_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint sdispls[],
                     MPI_Datatype stype, void *rbuf, const MPI_Count rcounts[],
-                    const MPI_Aint rdispls[], MPI_Datatype rtype, MPI_Comm comm) {
+                    const MPI_Aint rdispls[], MPI_Datatype rtype, MPI_Comm comm)
+{
     int size = ac_intra_size(comm), rc = MPI_SUCCESS, *ns = NULL, *nsd = NULL, *nr = NULL,
         *nrd = NULL;
     int fits = size > 0 && ac_counts_fit(rcounts, size, &nr) && ac_displs_fit(rdispls, size, &nrd);

@@ -3,7 +3,8 @@
  */
 #include "intercept/intercept.h"
 
-int MPI_Barrier(MPI_Comm comm) {
+int MPI_Barrier(MPI_Comm comm)
+{
     ac_comm *c;
     if (0) {
         ac_count_passthrough(comm, AC_BARRIER);

@@ -3,7 +3,8 @@
  */
 #include "intercept/intercept.h"
 
-int MPI_Bcast(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm) {
+int MPI_Bcast(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm)
+{
     ac_comm *c;
     if (count < 0 || dtype == MPI_DATATYPE_NULL || !ac_root_ok(comm, root)) {
         ac_count_passthrough(comm, AC_BCAST);
@@ -22,7 +23,8 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm)
 }
 
 #if MPI_VERSION >= 4
-int MPI_Bcast_c(void *buf, MPI_Count count, MPI_Datatype dtype, int root, MPI_Comm comm) {
+int MPI_Bcast_c(void *buf, MPI_Count count, MPI_Datatype dtype, int root, MPI_Comm comm)
+{
     int n;
     if (!ac_count_fits(count, &n)) {
         ac_count_passthrough(comm, AC_BCAST);

@@ -4,7 +4,8 @@
 #include "intercept/intercept.h"
 
 int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-               MPI_Datatype rtype, int root, MPI_Comm comm) {
+               MPI_Datatype rtype, int root, MPI_Comm comm)
+{
     ac_comm *c;
     if (scount < 0 || rcount < 0 || !ac_root_ok(comm, root)) {
         ac_count_passthrough(comm, AC_GATHER);
@@ -25,7 +26,8 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int
 
 #if MPI_VERSION >= 4
 int MPI_Gather_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
-                 MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
+                 MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+{
     int ns, nr;
     if (!ac_count_fits(scount, &ns) || !ac_count_fits(rcount, &nr)) {
         ac_count_passthrough(comm, AC_GATHER);

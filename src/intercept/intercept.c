@@ -6,29 +6,34 @@
 #include <limits.h>
 #include <stdlib.h>
 
-double ac_now(void) {
+double ac_now(void)
+{
     return PMPI_Wtime();
 }
 
-ac_call ac_call_make(const ac_comm *c, ac_collective coll) {
+ac_call ac_call_make(const ac_comm *c, ac_collective coll)
+{
     ac_call call = {.collective = coll, .size = c->size, .op = MPI_OP_NULL};
     return call;
 }
 
-int ac_root_ok(MPI_Comm comm, int root) {
+int ac_root_ok(MPI_Comm comm, int root)
+{
     int size;
     if (comm == MPI_COMM_NULL || PMPI_Comm_size(comm, &size) != MPI_SUCCESS) return 0;
     return root >= 0 && root < size;
 }
 
 #if MPI_VERSION >= 4
-int ac_count_fits(MPI_Count count, int *out) {
+int ac_count_fits(MPI_Count count, int *out)
+{
     if (count < 0 || count > INT_MAX) return 0;
     *out = (int)count;
     return 1;
 }
 
-int ac_counts_fit(const MPI_Count *counts, int n, int **out) {
+int ac_counts_fit(const MPI_Count *counts, int n, int **out)
+{
     *out = NULL;
     if (!counts) return 1;
     int *v = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
@@ -44,7 +49,8 @@ int ac_counts_fit(const MPI_Count *counts, int n, int **out) {
     return 1;
 }
 
-int ac_displs_fit(const MPI_Aint *displs, int n, int **out) {
+int ac_displs_fit(const MPI_Aint *displs, int n, int **out)
+{
     *out = NULL;
     if (!displs) return 1;
     int *v = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
@@ -60,7 +66,8 @@ int ac_displs_fit(const MPI_Aint *displs, int n, int **out) {
     return 1;
 }
 
-int ac_intra_size(MPI_Comm comm) {
+int ac_intra_size(MPI_Comm comm)
+{
     int inter = 1, size = 0;
     if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
         return 0;

@@ -4,7 +4,8 @@
 #include "intercept/intercept.h"
 
 int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op, int root,
-               MPI_Comm comm) {
+               MPI_Comm comm)
+{
     ac_comm *c;
     if (count < 0 || dtype == MPI_DATATYPE_NULL || op == MPI_OP_NULL || !ac_root_ok(comm, root)) {
         ac_count_passthrough(comm, AC_REDUCE);
@@ -25,7 +26,8 @@ int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_
 
 #if MPI_VERSION >= 4
 int MPI_Reduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dtype, MPI_Op op,
-                 int root, MPI_Comm comm) {
+                 int root, MPI_Comm comm)
+{
     int n;
     if (!ac_count_fits(count, &n)) {
         ac_count_passthrough(comm, AC_REDUCE);

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 
 int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dtype,
-                       MPI_Op op, MPI_Comm comm) {
+                       MPI_Op op, MPI_Comm comm)
+{
     ac_comm *c;
     if (rcounts == NULL || dtype == MPI_DATATYPE_NULL || op == MPI_OP_NULL) {
         ac_count_passthrough(comm, AC_REDUCE_SCATTER);
@@ -31,7 +32,8 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Da
 
 #if MPI_VERSION >= 4
 int MPI_Reduce_scatter_c(const void *sbuf, void *rbuf, const MPI_Count rcounts[],
-                         MPI_Datatype dtype, MPI_Op op, MPI_Comm comm) {
+                         MPI_Datatype dtype, MPI_Op op, MPI_Comm comm)
+{
     int size = ac_intra_size(comm), rc, *n = NULL;
     if (size == 0 || !ac_counts_fit(rcounts, size, &n)) {
         ac_count_passthrough(comm, AC_REDUCE_SCATTER);

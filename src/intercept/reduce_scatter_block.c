@@ -4,7 +4,8 @@
 #include "intercept/intercept.h"
 
 int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dtype,
-                             MPI_Op op, MPI_Comm comm) {
+                             MPI_Op op, MPI_Comm comm)
+{
     ac_comm *c;
     if (rcount < 0 || dtype == MPI_DATATYPE_NULL || op == MPI_OP_NULL) {
         ac_count_passthrough(comm, AC_REDUCE_SCATTER_BLOCK);
@@ -25,7 +26,8 @@ int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datat
 
 #if MPI_VERSION >= 4
 int MPI_Reduce_scatter_block_c(const void *sbuf, void *rbuf, MPI_Count rcount, MPI_Datatype dtype,
-                               MPI_Op op, MPI_Comm comm) {
+                               MPI_Op op, MPI_Comm comm)
+{
     int n;
     if (!ac_count_fits(rcount, &n)) {
         ac_count_passthrough(comm, AC_REDUCE_SCATTER_BLOCK);

@@ -7,6 +7,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/state.h"
+#include "select/select.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -14,13 +15,29 @@
 #include <string.h>
 #include <unistd.h>
 
-static int world_rank(void) {
+/* AUTOCOLL_REPORT's path with %r replaced by the world rank; 1 if it had %r. */
+static int path_for_rank(const char *where, char *out, size_t len)
+{
+    const char *r = strstr(where, "%r");
+    if (!r) {
+        snprintf(out, len, "%s", where);
+        return 0;
+    }
+    int rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    snprintf(out, len, "%.*s%d%s", (int)(r - where), where, rank, r + 2);
+    return 1;
+}
+
+static int world_rank(void)
+{
     int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     return rank;
 }
 
-static void library_version(char *buf, size_t len) {
+static void library_version(char *buf, size_t len)
+{
     char v[MPI_MAX_LIBRARY_VERSION_STRING];
     int n = 0;
     PMPI_Get_library_version(v, &n);
@@ -32,7 +49,8 @@ static void library_version(char *buf, size_t len) {
     snprintf(buf, len, "%.200s", v);
 }
 
-static void json_string(FILE *f, const char *s) {
+static void json_string(FILE *f, const char *s)
+{
     fputc('"', f);
     for (; *s; s++) {
         if (*s == '"' || *s == '\\')
@@ -45,14 +63,16 @@ static void json_string(FILE *f, const char *s) {
     fputc('"', f);
 }
 
-static int comm_used(const ac_comm *c) {
+static int comm_used(const ac_comm *c)
+{
     for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
         if (c->stats[k].calls || c->stats[k].passthrough) return 1;
     return 0;
 }
 
 /* Communicators oldest first, in a new array of *n (free it). */
-static ac_comm **comms_in_order(int *count) {
+static ac_comm **comms_in_order(int *count)
+{
     int n = 0;
     for (ac_comm *c = ac_g.comms; c; c = c->next)
         n++;
@@ -70,7 +90,8 @@ static ac_comm **comms_in_order(int *count) {
     return out;
 }
 
-static void write_text(FILE *f, ac_comm **comms, int n) {
+static void write_text(FILE *f, ac_comm **comms, int n)
+{
     char version[256];
     int size;
     library_version(version, sizeof version);
@@ -98,7 +119,8 @@ static void write_text(FILE *f, ac_comm **comms, int n) {
                     ac_collective_name((ac_collective)k), 0, ac_g.passthrough[k]);
 }
 
-static void write_json(FILE *f, ac_comm **comms, int n) {
+static void write_json(FILE *f, ac_comm **comms, int n)
+{
     char version[256];
     int size;
     library_version(version, sizeof version);
@@ -106,7 +128,8 @@ static void write_json(FILE *f, ac_comm **comms, int n) {
     fprintf(f, "{\n  \"schema\": \"autocoll-report\",\n  \"version\": 1,\n");
     fprintf(f, "  \"mpi_library\": ");
     json_string(f, version);
-    fprintf(f, ",\n  \"world_size\": %d,\n  \"rank\": 0,\n  \"communicators\": [", size);
+    fprintf(f, ",\n  \"world_size\": %d,\n  \"rank\": %d,\n  \"communicators\": [", size,
+            world_rank());
     int first_comm = 1;
     for (int i = 0; i < n; i++) {
         const ac_comm *c = comms[i];
@@ -134,7 +157,9 @@ static void write_json(FILE *f, ac_comm **comms, int n) {
                         r.algorithms[a].name, s->alg_calls[a], s->alg_seconds[a]);
                 first_alg = 0;
             }
-            fprintf(f, "}}");
+            fprintf(f, "}, \"untuned\": %ld, \"contexts\": ", c->untuned[k]);
+            ac_select_report_contexts(f, c, (ac_collective)k);
+            fprintf(f, "}");
         }
         fprintf(f, "\n    }}");
     }
@@ -149,10 +174,14 @@ static void write_json(FILE *f, ac_comm **comms, int n) {
     fprintf(f, "}\n}\n");
 }
 
-void ac_report_write(void) {
+void ac_report_write(void)
+{
     const char *where = ac_config_get("AUTOCOLL_REPORT");
+    char path[4096];
     int n;
-    if (strcmp(where, "off") == 0 || world_rank() != 0) return;
+    if (strcmp(where, "off") == 0) return;
+    int per_rank = strcmp(where, "stderr") != 0 && path_for_rank(where, path, sizeof path);
+    if (!per_rank && world_rank() != 0) return;
     ac_comm **comms = comms_in_order(&n);
     if (!comms) {
         ac_log_error("out of memory writing the report");
@@ -166,17 +195,17 @@ void ac_report_write(void) {
     }
     /* JSON: write a temporary file beside the target, then rename, so a reader never sees a
      * half-written report. */
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", where, (long)getpid());
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "w");
     if (!f) {
-        ac_log_error("cannot write the report to %s: %s", where, strerror(errno));
+        ac_log_error("cannot write the report to %s: %s", path, strerror(errno));
         free(comms);
         return;
     }
     write_json(f, comms, n);
-    if (fclose(f) != 0 || rename(tmp, where) != 0) {
-        ac_log_error("cannot write the report to %s: %s", where, strerror(errno));
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        ac_log_error("cannot write the report to %s: %s", path, strerror(errno));
         unlink(tmp);
     }
     free(comms);

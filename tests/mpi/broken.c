@@ -9,7 +9,8 @@
 
 /* Reduces in reverse rank order: wrong for non-commutative ops. */
 static int allreduce_reverse_order(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype,
-                                   MPI_Op op, MPI_Comm comm, const ac_params *p) {
+                                   MPI_Op op, MPI_Comm comm, const ac_params *p)
+{
     int size, tsize;
     MPI_Aint lb, extent;
     (void)p;
@@ -30,7 +31,8 @@ static int allreduce_reverse_order(const void *sbuf, void *rbuf, int count, MPI_
 
 /* Correct result, then one byte written past the end of the receive buffer. */
 static int allreduce_overrun(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op,
-                             MPI_Comm comm, const ac_params *p) {
+                             MPI_Comm comm, const ac_params *p)
+{
     MPI_Aint lb, extent, tlb, textent;
     (void)p;
     int rc = PMPI_Allreduce(sbuf, rbuf, count, dtype, op, comm);
@@ -42,7 +44,8 @@ static int allreduce_overrun(const void *sbuf, void *rbuf, int count, MPI_Dataty
 
 /* Loses the last rank's block. */
 static int allgather_lose_block(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                                int rcount, MPI_Datatype rtype, MPI_Comm comm, const ac_params *p) {
+                                int rcount, MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
+{
     int size, tsize;
     MPI_Aint lb, extent;
     (void)p;
@@ -57,7 +60,8 @@ static int allgather_lose_block(const void *sbuf, int scount, MPI_Datatype stype
 
 /* Correct result, but scribbles on the send buffer. */
 static int alltoall_touch_send(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                               int rcount, MPI_Datatype rtype, MPI_Comm comm, const ac_params *p) {
+                               int rcount, MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
+{
     MPI_Aint tlb, textent;
     (void)p;
     int rc = PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
@@ -67,7 +71,8 @@ static int alltoall_touch_send(const void *sbuf, int scount, MPI_Datatype stype,
 }
 
 /* Does not wait for anybody. */
-static int barrier_no_wait(MPI_Comm comm, const ac_params *p) {
+static int barrier_no_wait(MPI_Comm comm, const ac_params *p)
+{
     (void)comm;
     (void)p;
     return MPI_SUCCESS;
@@ -101,7 +106,8 @@ static const ac_algorithm broken[] = {
      .summary = "a barrier that does not wait"},
 };
 
-ac_registry broken_algorithms(void) {
+ac_registry broken_algorithms(void)
+{
     ac_registry r = {broken, (int)(sizeof broken / sizeof broken[0])};
     return r;
 }

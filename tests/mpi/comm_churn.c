@@ -8,7 +8,8 @@
 
 #define ROUNDS 3000
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     int rank, errors = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -45,11 +45,13 @@ typedef struct ttype {
 
 static ttype t_int, t_double, t_contig3, t_vector, t_mat2x2;
 
-static MPI_Datatype basic_type(basic_kind k) {
+static MPI_Datatype basic_type(basic_kind k)
+{
     return k == BASIC_INT ? MPI_INT : k == BASIC_DOUBLE ? MPI_DOUBLE : MPI_UNSIGNED;
 }
 
-static void types_create(void) {
+static void types_create(void)
+{
     MPI_Datatype vec;
     t_int = (ttype){"int", MPI_INT, BASIC_INT, 1};
     t_double = (ttype){"double", MPI_DOUBLE, BASIC_DOUBLE, 1};
@@ -70,14 +72,16 @@ static void types_create(void) {
 
 /* ---- user-defined ops ------------------------------------------------------------------- */
 
-static void op_int_sum(void *in, void *inout, int *len, MPI_Datatype *dt) {
+static void op_int_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
     (void)dt;
     for (int i = 0; i < *len; i++)
         ((int *)inout)[i] += ((int *)in)[i];
 }
 
 /* inout = in x inout, 2x2 matrices of unsigned (wrapping): not commutative. */
-static void op_matmul(void *in, void *inout, int *len, MPI_Datatype *dt) {
+static void op_matmul(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
     (void)dt;
     unsigned *a = in, *b = inout;
     for (int i = 0; i < *len; i++, a += 4, b += 4) {
@@ -88,7 +92,8 @@ static void op_matmul(void *in, void *inout, int *len, MPI_Datatype *dt) {
 }
 
 /* Sum over the strided vector type: ints at 0 and 2 of every 4. */
-static void op_vector_sum(void *in, void *inout, int *len, MPI_Datatype *dt) {
+static void op_vector_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
     (void)dt;
     for (int i = 0; i < *len; i++) {
         ((int *)inout)[4 * i] += ((int *)in)[4 * i];
@@ -105,7 +110,8 @@ typedef struct top {
 static top ops[6];
 static int nops;
 
-static void types_free(void) {
+static void types_free(void)
+{
     MPI_Type_free(&t_contig3.type);
     MPI_Type_free(&t_vector.type);
     MPI_Type_free(&t_mat2x2.type);
@@ -113,7 +119,8 @@ static void types_free(void) {
         if (strncmp(ops[o].name, "user", 4) == 0) MPI_Op_free(&ops[o].op);
 }
 
-static void ops_create(void) {
+static void ops_create(void)
+{
     MPI_Op sum_user, matmul, vsum;
     MPI_Op_create(op_int_sum, 1, &sum_user);
     MPI_Op_create(op_matmul, 0, &matmul);
@@ -137,7 +144,8 @@ typedef struct buf {
 /* Room for `count` elements of `t` starting at element offset 0. */
 static size_t span_of(MPI_Aint count, MPI_Datatype t);
 
-static void buf_make(buf *b, MPI_Aint count, MPI_Datatype t) {
+static void buf_make(buf *b, MPI_Aint count, MPI_Datatype t)
+{
     b->span = span_of(count, t);
     b->alloc = malloc(b->span + 2 * GUARD);
     memset(b->alloc, GUARD_BYTE, b->span + 2 * GUARD);
@@ -145,24 +153,28 @@ static void buf_make(buf *b, MPI_Aint count, MPI_Datatype t) {
 }
 
 /* Bytes from the first to the last byte of `count` elements of `t` (lower bound 0). */
-static size_t span_of(MPI_Aint count, MPI_Datatype t) {
+static size_t span_of(MPI_Aint count, MPI_Datatype t)
+{
     MPI_Aint lb, extent, tlb, textent;
     MPI_Type_get_extent(t, &lb, &extent);
     MPI_Type_get_true_extent(t, &tlb, &textent);
     return count > 0 ? (size_t)(tlb + (count - 1) * extent + textent) : 0;
 }
 
-static void buf_free(buf *b) {
+static void buf_free(buf *b)
+{
     free(b->alloc);
 }
 
-static size_t buf_bytes(const buf *b) {
+static size_t buf_bytes(const buf *b)
+{
     return b->span + 2 * GUARD;
 }
 
 /* Write `count` elements of `t` with values given by (seed, index) into b at element offset
  * `at`: small integers, so every reduction order is exact. */
-static void fill(char *where, MPI_Aint count, const ttype *t, int seed) {
+static void fill(char *where, MPI_Aint count, const ttype *t, int seed)
+{
     MPI_Aint n = count * t->nbasic;
     if (count == 0) return;
     if (t->basic == BASIC_DOUBLE) {
@@ -184,7 +196,8 @@ static void fill(char *where, MPI_Aint count, const ttype *t, int seed) {
 
 /* A type describing `count` elements of `t` at absolute address `base`, resized so that
  * block j of a collective (count 1 per block) lies at MPI_BOTTOM + j * count * extent(t). */
-static MPI_Datatype absolute_blocks(void *base, int count, MPI_Datatype t) {
+static MPI_Datatype absolute_blocks(void *base, int count, MPI_Datatype t)
+{
     MPI_Aint addr, lb, extent;
     MPI_Datatype h, r;
     MPI_Get_address(base, &addr);
@@ -215,7 +228,8 @@ typedef struct tcase {
 static int mismatch;
 static char mismatch_text[256];
 
-static void compare(const char *what, const buf *expected, const buf *got) {
+static void compare(const char *what, const buf *expected, const buf *got)
+{
     if (mismatch) return;
     for (size_t i = 0; i < buf_bytes(expected); i++) {
         if (expected->alloc[i] != got->alloc[i]) {
@@ -230,7 +244,8 @@ static void compare(const char *what, const buf *expected, const buf *got) {
     }
 }
 
-static void finish(const tcase *c, int rc) {
+static void finish(const tcase *c, int rc)
+{
     int local = mismatch || rc != MPI_SUCCESS, any = 0;
     if (rc != MPI_SUCCESS && !mismatch)
         snprintf(mismatch_text, sizeof mismatch_text, "returned error %d", rc);
@@ -250,7 +265,8 @@ static void finish(const tcase *c, int rc) {
     mismatch = 0;
 }
 
-static int applicable(const tcase *c, MPI_Op op, int count, size_t bytes) {
+static int applicable(const tcase *c, MPI_Op op, int count, size_t bytes)
+{
     ac_call call = {.collective = c->alg->collective,
                     .size = c->size,
                     .count = count,
@@ -262,7 +278,8 @@ static int applicable(const tcase *c, MPI_Op op, int count, size_t bytes) {
     return 0;
 }
 
-static size_t type_size(MPI_Datatype t) {
+static size_t type_size(MPI_Datatype t)
+{
     int s;
     MPI_Type_size(t, &s);
     return (size_t)s;
@@ -280,13 +297,15 @@ typedef struct known_failure {
     const char *what;
 } known_failure;
 
-static int ompi_alltoall_bottom(const tcase *c, size_t bytes, int commutative) {
+static int ompi_alltoall_bottom(const tcase *c, size_t bytes, int commutative)
+{
     (void)bytes;
     (void)commutative;
     return strcmp(c->type_name, "vector@MPI_BOTTOM") == 0 && c->size >= 13;
 }
 
-static int mpich_reduce_in_place(const tcase *c, size_t bytes, int commutative) {
+static int mpich_reduce_in_place(const tcase *c, size_t bytes, int commutative)
+{
     return c->in_place && c->root != 0 && bytes > 2048 && commutative;
 }
 
@@ -303,7 +322,8 @@ static char library_version[MPI_MAX_LIBRARY_VERSION_STRING];
 static long known_skipped;
 static int known_hit[sizeof known_failures / sizeof known_failures[0]];
 
-static int known_failure_case(const tcase *c, size_t bytes, int commutative) {
+static int known_failure_case(const tcase *c, size_t bytes, int commutative)
+{
     for (size_t i = 0; i < sizeof known_failures / sizeof known_failures[0]; i++) {
         const known_failure *k = &known_failures[i];
         if (strstr(library_version, k->library) && k->collective == c->alg->collective &&
@@ -318,7 +338,8 @@ static int known_failure_case(const tcase *c, size_t bytes, int commutative) {
 
 /* ---- per-collective cases --------------------------------------------------------------- */
 
-static void case_allreduce(tcase *c, const top *o) {
+static void case_allreduce(tcase *c, const top *o)
+{
     const ttype *t = o->type;
     buf send, exp, got;
     if (!applicable(c, o->op, c->count, (size_t)c->count * type_size(t->type))) return;
@@ -353,7 +374,8 @@ static void case_allreduce(tcase *c, const top *o) {
 }
 
 /* Allreduce of random doubles: every rank must hold identical bits. */
-static void case_allreduce_identical(tcase *c) {
+static void case_allreduce_identical(tcase *c)
+{
     int n = c->count;
     if (!applicable(c, MPI_SUM, n, (size_t)n * sizeof(double))) return;
     double *in = malloc(sizeof(double) * (size_t)(n + 1)),
@@ -377,7 +399,8 @@ static void case_allreduce_identical(tcase *c) {
     free(out);
 }
 
-static void case_reduce(tcase *c, const top *o) {
+static void case_reduce(tcase *c, const top *o)
+{
     const ttype *t = o->type;
     buf send, exp, got;
     int root = c->rank == c->root;
@@ -409,11 +432,13 @@ static void case_reduce(tcase *c, const top *o) {
 }
 
 /* Receive counts of the v-collectives: uneven, some zero. */
-static int vcount(int count, int i) {
+static int vcount(int count, int i)
+{
     return (count == 0 || i % 3 == 1) ? 0 : count + i % 4;
 }
 
-static void case_reduce_scatter(tcase *c, const top *o, int block) {
+static void case_reduce_scatter(tcase *c, const top *o, int block)
+{
     const ttype *t = o->type;
     int *rcounts = malloc(sizeof(int) * (size_t)c->size), total = 0;
     for (int i = 0; i < c->size; i++) {
@@ -466,7 +491,8 @@ static void case_reduce_scatter(tcase *c, const top *o, int block) {
     buf_free(&got);
 }
 
-static void case_bcast(tcase *c, const ttype *t, int bottom) {
+static void case_bcast(tcase *c, const ttype *t, int bottom)
+{
     buf exp, got;
     if (!applicable(c, MPI_OP_NULL, c->count, (size_t)c->count * type_size(t->type))) return;
     buf_make(&exp, c->count, t->type);
@@ -502,7 +528,8 @@ typedef struct tpair {
 static const tpair *pairs;
 static int npairs;
 
-static void pairs_create(void) {
+static void pairs_create(void)
+{
     static tpair p[6];
     p[0] = (tpair){"int", &t_int, &t_int, 1, 0};
     p[1] = (tpair){"double", &t_double, &t_double, 1, 0};
@@ -514,7 +541,8 @@ static void pairs_create(void) {
     npairs = 6;
 }
 
-static void case_blocks(tcase *c, const tpair *tp) {
+static void case_blocks(tcase *c, const tpair *tp)
+{
     ac_collective coll = c->alg->collective;
     int p = c->size, sc = c->count, rc_ = c->count * tp->ratio, root = c->rank == c->root;
     const ttype *st = tp->send, *rt = tp->recv;
@@ -618,7 +646,8 @@ static void case_blocks(tcase *c, const tpair *tp) {
 
 /* allgatherv and alltoallv: uneven counts with zeros, displacements with holes and in
  * reverse block order. */
-static void case_vector(tcase *c, const tpair *tp) {
+static void case_vector(tcase *c, const tpair *tp)
+{
     ac_collective coll = c->alg->collective;
     int p = c->size, me = c->rank, ratio = tp->ratio;
     const ttype *st = tp->send, *rt = tp->recv;
@@ -706,13 +735,15 @@ out:
 
 /* CLOCK_MONOTONIC is one clock for all processes of a machine; Open MPI's MPI_Wtime counts
  * from each process's own start. */
-static double now(void) {
+static double now(void)
+{
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void case_barrier(tcase *c) {
+static void case_barrier(tcase *c)
+{
     /* The last rank enters late; nobody may leave before it entered. */
     if (!applicable(c, MPI_OP_NULL, 0, 0)) return;
     PMPI_Barrier(c->comm);
@@ -738,7 +769,8 @@ static void case_barrier(tcase *c) {
 static const int counts_short[] = {0, 1, 5, 37};
 static const int counts_long[] = {0, 1, 5, 37, 1000, 4099};
 
-static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Comm comm) {
+static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Comm comm)
+{
     tcase c = {.alg = alg, .comm_name = comm_name, .comm = comm};
     MPI_Comm_rank(comm, &c.rank);
     MPI_Comm_size(comm, &c.size);
@@ -825,7 +857,8 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
     MPI_Comm_free(&c.pcomm);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     const char *only_coll = NULL, *only_alg = NULL, *match = NULL;
     int self_test = 0;
     int rank, size;

@@ -7,13 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-MPI_Aint ac_extent(MPI_Datatype dtype) {
+MPI_Aint ac_extent(MPI_Datatype dtype)
+{
     MPI_Aint lb, extent;
     PMPI_Type_get_extent(dtype, &lb, &extent);
     return extent;
 }
 
-int ac_tmp_alloc(ac_tmp *t, MPI_Aint count, MPI_Datatype dtype) {
+int ac_tmp_alloc(ac_tmp *t, MPI_Aint count, MPI_Datatype dtype)
+{
     MPI_Aint lb, extent, true_lb, true_extent;
     t->base = NULL;
     t->buf = NULL;
@@ -28,13 +30,15 @@ int ac_tmp_alloc(ac_tmp *t, MPI_Aint count, MPI_Datatype dtype) {
     return MPI_SUCCESS;
 }
 
-void ac_tmp_free(ac_tmp *t) {
+void ac_tmp_free(ac_tmp *t)
+{
     free(t->base);
     t->base = NULL;
     t->buf = NULL;
 }
 
-static int is_plain(MPI_Datatype dtype) {
+static int is_plain(MPI_Datatype dtype)
+{
     int size;
     MPI_Aint lb, extent, true_lb, true_extent;
     PMPI_Type_size(dtype, &size);
@@ -44,7 +48,8 @@ static int is_plain(MPI_Datatype dtype) {
 }
 
 int ac_pack(const void *inbuf, int incount, MPI_Datatype dtype, void *outbuf, int outsize,
-            int *position, MPI_Comm comm) {
+            int *position, MPI_Comm comm)
+{
     MPI_Status status;
     int rc, bytes;
     if (inbuf != MPI_BOTTOM || incount == 0)
@@ -58,7 +63,8 @@ int ac_pack(const void *inbuf, int incount, MPI_Datatype dtype, void *outbuf, in
 }
 
 int ac_unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
-              MPI_Datatype dtype, MPI_Comm comm) {
+              MPI_Datatype dtype, MPI_Comm comm)
+{
     int rc, size;
     if (outbuf != MPI_BOTTOM || outcount == 0)
         return PMPI_Unpack(inbuf, insize, position, outbuf, outcount, dtype, comm);
@@ -72,7 +78,8 @@ int ac_unpack(const void *inbuf, int insize, int *position, void *outbuf, int ou
 }
 
 int ac_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int rcount,
-            MPI_Datatype rtype) {
+            MPI_Datatype rtype)
+{
     int rc = MPI_SUCCESS, ssize, pack_size, position = 0;
     void *packed = NULL;
     PMPI_Type_size(stype, &ssize);
@@ -98,12 +105,14 @@ out:
     return rc;
 }
 
-int ac_reduce_local(const void *in, void *inout, int count, MPI_Datatype dtype, MPI_Op op) {
+int ac_reduce_local(const void *in, void *inout, int count, MPI_Datatype dtype, MPI_Op op)
+{
     if (count == 0) return MPI_SUCCESS;
     return PMPI_Reduce_local(in, inout, count, dtype, op);
 }
 
-int ac_sync_phase(MPI_Comm comm, ac_sync sync, int to, int from) {
+int ac_sync_phase(MPI_Comm comm, ac_sync sync, int to, int from)
+{
     switch (sync) {
     case AC_SYNC_LIGHT:
         return PMPI_Sendrecv(NULL, 0, MPI_BYTE, to, AC_TAG_SYNC, NULL, 0, MPI_BYTE, from,
@@ -116,18 +125,21 @@ int ac_sync_phase(MPI_Comm comm, ac_sync sync, int to, int from) {
     return MPI_SUCCESS;
 }
 
-int ac_is_pow2(int n) {
+int ac_is_pow2(int n)
+{
     return n > 0 && (n & (n - 1)) == 0;
 }
 
-int ac_pow2_floor(int n) {
+int ac_pow2_floor(int n)
+{
     int p = 1;
     while (p * 2 <= n)
         p *= 2;
     return p;
 }
 
-int ac_ceil_log2(int n) {
+int ac_ceil_log2(int n)
+{
     int k = 0;
     while ((1 << k) < n)
         k++;
@@ -135,13 +147,15 @@ int ac_ceil_log2(int n) {
 }
 
 /* Largest divisor of n that is <= target. */
-static int divisor_at_most(int n, int target) {
+static int divisor_at_most(int n, int target)
+{
     for (int d = target < 1 ? 1 : target; d > 1; d--)
         if (n % d == 0) return d;
     return 1;
 }
 
-static int iroot(int p, int k) {
+static int iroot(int p, int k)
+{
     int r = 1;
     while (1) {
         long long v = 1;
@@ -152,7 +166,8 @@ static int iroot(int p, int k) {
     }
 }
 
-void ac_mesh_dims(int p, int ndims, int *dims) {
+void ac_mesh_dims(int p, int ndims, int *dims)
+{
     int rest = p;
     for (int i = 0; i < ndims - 1; i++) {
         dims[i] = divisor_at_most(rest, iroot(rest, ndims - i));

@@ -10,7 +10,8 @@
 
 static int nodes_keyval = MPI_KEYVAL_INVALID;
 
-static void nodes_free(ac_nodes *n) {
+static void nodes_free(ac_nodes *n)
+{
     if (n->local != MPI_COMM_NULL) PMPI_Comm_free(&n->local);
     if (n->leaders != MPI_COMM_NULL) PMPI_Comm_free(&n->leaders);
     free(n->node_of);
@@ -21,7 +22,8 @@ static void nodes_free(ac_nodes *n) {
     free(n);
 }
 
-static int nodes_delete(MPI_Comm comm, int keyval, void *value, void *extra) {
+static int nodes_delete(MPI_Comm comm, int keyval, void *value, void *extra)
+{
     (void)comm;
     (void)keyval;
     (void)extra;
@@ -29,7 +31,8 @@ static int nodes_delete(MPI_Comm comm, int keyval, void *value, void *extra) {
     return MPI_SUCCESS;
 }
 
-static int nodes_build(MPI_Comm comm, ac_nodes **out) {
+static int nodes_build(MPI_Comm comm, ac_nodes **out)
+{
     int rc, rank, size;
     long per_node = ac_config_long("AUTOCOLL_TEST_RANKS_PER_NODE");
     ac_nodes *n = calloc(1, sizeof *n);
@@ -92,7 +95,8 @@ fail:
     return rc;
 }
 
-int ac_nodes_get(MPI_Comm comm, const ac_nodes **nodes) {
+int ac_nodes_get(MPI_Comm comm, const ac_nodes **nodes)
+{
     int rc, found = 0;
     void *value = NULL;
     if (nodes_keyval == MPI_KEYVAL_INVALID) {

@@ -1,0 +1,1037 @@
+/*
+ * autocoll_bench.c - STAR-MPI's micro-benchmark (Figure 4) for one collective and one message
+ * size: each iteration runs a computation loop lasting `factor` times the native collective's
+ * time, then one collective call, timed with PMPI_Wtime around the call only.
+ *
+ *   autocoll_bench --collective NAME --bytes N [--iterations 500] [--warmup 10] [--factor 5]
+ *                  [--out FILE.json] [--only NAME[,NAME...]]
+ *
+ * In one run, for the same workload, it measures configurations one after another: `native`
+ * (the registry's native entry: PMPI_<Collective> itself), then every registered algorithm of
+ * the collective, fixed, called directly on a private duplicate of MPI_COMM_WORLD as the
+ * correctness harness does. Algorithms that do not apply to the call (ac_applicable) are never
+ * run and are listed as skipped with the reason, as are those left out by --only (native always
+ * runs: it is the baseline and the calibration). The oracle is the fixed algorithm with the
+ * smallest median in this run.
+ *
+ * Workload. Message size is the README's: the per-rank block for allgather, alltoall, gather
+ * and scatter; the vector for allreduce, reduce, bcast and the reduce-scatters; the total for
+ * allgatherv and alltoallv. Reductions use MPI_DOUBLE with MPI_SUM, count = bytes / 8 (bytes a
+ * multiple of 8; of 8 x ranks for reduce_scatter_block); everything else moves MPI_BYTE. The
+ * v-collectives and reduce_scatter split the total as evenly as possible, the first
+ * (total mod ranks) ranks one element more. Rooted collectives use root 0.
+ *
+ * Calibration, once per run: the native collective back to back (after the warm-up) gives a
+ * median (max across ranks per call); a loop of floating-point work is timed on every rank and
+ * its length set so that it lasts `factor` times that median on the slowest rank. The same loop
+ * length serves every configuration. Each configuration starts with a barrier on its private
+ * communicator (never one per iteration: the loop models the application) and runs `warmup`
+ * untimed iterations, then `iterations` timed ones; per-iteration times are reduced to their
+ * maximum across ranks after the configuration, outside the timed region.
+ *
+ * Output: a table on stdout (rank 0) and, with --out, JSON written atomically (schema
+ * "autocoll-bench", version 1; times in seconds). Exit status 0, 1 on a failure, 2 on bad
+ * arguments. A configuration is a {name, kind, run} struct: a new kind (strategies from a cold
+ * start) adds a kind and a run function, nothing else.
+ */
+#include "coll/coll.h"
+#include "select/select.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef AUTOCOLL_VERSION
+#define AUTOCOLL_VERSION "unknown"
+#endif
+#ifndef AUTOCOLL_MPI_NAME
+#define AUTOCOLL_MPI_NAME "unknown"
+#endif
+
+#define PROG "autocoll_bench"
+#define EXIT_USAGE 2
+#define CALIBRATION_CALLS 50      /* native calls timed back to back to calibrate the loop */
+#define CALIBRATION_SECONDS 0.001 /* each timing of the loop lasts at least this long, */
+#define CALIBRATION_REPS 20       /* below a time slice: the best is an undisturbed run */
+#define HOST_LEN 256
+
+/* ---- options ----------------------------------------------------------------------------- */
+
+typedef struct options {
+    ac_collective coll;
+    long bytes; /* -1: not given */
+    long iterations;
+    long warmup;
+    double factor;
+    const char *out;  /* NULL: no JSON */
+    const char *only; /* comma-separated names, NULL: all */
+} options;
+
+static int g_rank, g_size;
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: " PROG " --collective NAME --bytes N [--iterations 500] [--warmup 10]\n"
+               "       [--factor 5] [--out FILE.json] [--only NAME[,NAME...]]\n"
+               "  --collective  one of:");
+    for (int c = 0; c < AC_NUM_COLLECTIVES; c++)
+        fprintf(f, " %s", ac_collective_name((ac_collective)c));
+    fprintf(f, "\n  --bytes       message size (README definition); suffix K or M for KiB, MiB;\n"
+               "                reductions use MPI_DOUBLE/MPI_SUM, count = bytes / 8\n"
+               "  --iterations  timed iterations per configuration\n"
+               "  --warmup      untimed iterations before them\n"
+               "  --factor      computation per iteration, in multiples of the native time\n"
+               "  --out         write the results as JSON (schema autocoll-bench, version 1)\n"
+               "  --only        fixed algorithms to run (native always runs)\n");
+}
+
+/* Prints (rank 0) a usage error and returns EXIT_USAGE. */
+static int usage_error(const char *fmt, ...)
+{
+    if (g_rank == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        fprintf(stderr, PROG ": error: ");
+        vfprintf(stderr, fmt, ap);
+        fprintf(stderr, " (see " PROG " --help)\n");
+        va_end(ap);
+    }
+    return EXIT_USAGE;
+}
+
+static int parse_long(const char *opt, const char *s, long min, long max, long *out)
+{
+    char *end;
+    long mult = 1;
+    long v = strtol(s, &end, 10);
+    if (strcmp(opt, "--bytes") == 0 && end != s && (*end == 'K' || *end == 'k'))
+        mult = 1024, end++;
+    else if (strcmp(opt, "--bytes") == 0 && end != s && (*end == 'M' || *end == 'm'))
+        mult = 1024 * 1024, end++;
+    if (end == s || *end != '\0' || v < min || v > max / mult)
+        return usage_error("%s: '%s' is not an integer in [%ld, %ld]", opt, s, min, max);
+    *out = v * mult;
+    return 0;
+}
+
+static int parse_factor(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || !(v >= 0 && v <= 1000))
+        return usage_error("--factor: '%s' is not a number in [0, 1000]", s);
+    *out = v;
+    return 0;
+}
+
+/* Every name in --only must be an algorithm of the collective. */
+static int check_only(const options *o)
+{
+    char buf[4096];
+    if (!o->only) return 0;
+    if (strlen(o->only) >= sizeof buf) return usage_error("--only: list too long");
+    strcpy(buf, o->only);
+    for (char *save = NULL, *name = strtok_r(buf, ",", &save); name;
+         name = strtok_r(NULL, ",", &save))
+        if (!ac_registry_find(o->coll, name))
+            return usage_error("--only: no %s algorithm named '%s', autocoll-info lists them",
+                               ac_collective_name(o->coll), name);
+    return 0;
+}
+
+static int only_selects(const options *o, const char *name)
+{
+    size_t n = strlen(name);
+    if (!o->only) return 1;
+    for (const char *p = o->only; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == o->only || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return 1;
+    return 0;
+}
+
+static int is_reduction(ac_collective c)
+{
+    return c == AC_ALLREDUCE || c == AC_REDUCE || c == AC_REDUCE_SCATTER ||
+           c == AC_REDUCE_SCATTER_BLOCK;
+}
+
+/* Collectives whose buffers hold one block per rank. */
+static int per_rank_blocks(ac_collective c)
+{
+    return c == AC_ALLGATHER || c == AC_ALLTOALL || c == AC_GATHER || c == AC_SCATTER ||
+           c == AC_ALLTOALLV;
+}
+
+/* Returns 0, -1 after --help (exit 0), or EXIT_USAGE. Deterministic in argv and the size. */
+static int parse_args(int argc, char **argv, options *o)
+{
+    const char *coll = NULL;
+    int rc = 0;
+    *o = (options){.bytes = -1, .iterations = 500, .warmup = 10, .factor = 5};
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *val, *eq = strchr(arg, '=');
+        char name[64];
+        rc = 0;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            if (g_rank == 0) usage(stdout);
+            return -1;
+        }
+        if (strncmp(arg, "--", 2) != 0) return usage_error("unexpected argument '%s'", arg);
+        snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+        if (eq)
+            val = eq + 1;
+        else if (i + 1 < argc)
+            val = argv[++i];
+        else
+            return usage_error("%s needs a value", name);
+        if (strcmp(name, "--collective") == 0)
+            coll = val;
+        else if (strcmp(name, "--bytes") == 0)
+            rc = parse_long(name, val, 0, INT_MAX, &o->bytes);
+        else if (strcmp(name, "--iterations") == 0)
+            rc = parse_long(name, val, 1, 100000000, &o->iterations);
+        else if (strcmp(name, "--warmup") == 0)
+            rc = parse_long(name, val, 0, 100000000, &o->warmup);
+        else if (strcmp(name, "--factor") == 0)
+            rc = parse_factor(val, &o->factor);
+        else if (strcmp(name, "--out") == 0)
+            o->out = val;
+        else if (strcmp(name, "--only") == 0)
+            o->only = val;
+        else
+            return usage_error("unknown option '%s'", name);
+        if (rc) return rc;
+    }
+    if (!coll) return usage_error("--collective is required");
+    int c = ac_collective_from_name(coll);
+    if (c < 0) return usage_error("unknown collective '%s'", coll);
+    o->coll = (ac_collective)c;
+    if (o->coll == AC_BARRIER && o->bytes < 0) o->bytes = 0;
+    if (o->bytes < 0) return usage_error("--bytes is required");
+    if (o->coll == AC_BARRIER && o->bytes != 0)
+        return usage_error("barrier moves no data: --bytes must be 0");
+    if (is_reduction(o->coll) && o->bytes % 8 != 0)
+        return usage_error("--bytes %ld: %s reduces MPI_DOUBLE elements, so bytes must be a "
+                           "multiple of 8",
+                           o->bytes, coll);
+    if (o->coll == AC_REDUCE_SCATTER_BLOCK && o->bytes % (8L * g_size) != 0)
+        return usage_error("--bytes %ld: reduce_scatter_block gives each of the %d ranks the "
+                           "same number of doubles, so bytes must be a multiple of %ld",
+                           o->bytes, g_size, 8L * g_size);
+    if (per_rank_blocks(o->coll) && o->bytes > INT_MAX / g_size)
+        return usage_error("--bytes %ld: %d blocks of it do not fit in an int", o->bytes, g_size);
+    if (o->out && o->out[0] == '\0') return usage_error("--out needs a file name");
+    return check_only(o);
+}
+
+/* ---- workload ---------------------------------------------------------------------------- */
+
+typedef struct workload {
+    ac_collective coll;
+    ac_call call; /* facts for ac_applicable, as the layer would see them */
+    MPI_Datatype type;
+    MPI_Op op;
+    int count; /* elements per call: block, vector, own share or received block */
+    int root;
+    void *sbuf, *rbuf;
+    int *scounts, *sdispls, *rcounts, *rdispls; /* v-collectives and reduce_scatter */
+} workload;
+
+/* The share of the total `n` that rank `i` gets: as even as possible, the first ones more. */
+static int share(long n, int i)
+{
+    return (int)(n / g_size + (i < n % g_size ? 1 : 0));
+}
+
+static void fill_displs(const int *counts, int *displs)
+{
+    displs[0] = 0;
+    for (int i = 1; i < g_size; i++)
+        displs[i] = displs[i - 1] + counts[i - 1];
+}
+
+static int workload_init(workload *w, const options *o)
+{
+    size_t sbytes = 0, rbytes = 0, bytes = (size_t)o->bytes;
+    long n = o->bytes / 8;
+    int rc = MPI_SUCCESS;
+    *w = (workload){.coll = o->coll, .type = MPI_BYTE, .op = MPI_OP_NULL, .root = 0};
+    w->call = (ac_call){.collective = o->coll, .size = g_size, .op = MPI_OP_NULL, .bytes = bytes};
+    if (is_reduction(o->coll)) {
+        w->type = MPI_DOUBLE;
+        w->op = MPI_SUM;
+        ac_call_set_op(&w->call, MPI_SUM);
+    }
+    w->scounts = calloc((size_t)g_size, sizeof(int));
+    w->sdispls = calloc((size_t)g_size, sizeof(int));
+    w->rcounts = calloc((size_t)g_size, sizeof(int));
+    w->rdispls = calloc((size_t)g_size, sizeof(int));
+    if (!w->scounts || !w->sdispls || !w->rcounts || !w->rdispls) {
+        rc = MPI_ERR_NO_MEM;
+        goto done;
+    }
+    switch (o->coll) {
+    case AC_ALLGATHER:
+    case AC_ALLTOALL:
+    case AC_GATHER:
+        w->count = (int)bytes;
+        sbytes = o->coll == AC_ALLTOALL ? bytes * g_size : bytes;
+        rbytes = bytes * g_size;
+        break;
+    case AC_SCATTER:
+        w->count = (int)bytes;
+        sbytes = bytes * g_size;
+        rbytes = bytes;
+        break;
+    case AC_ALLGATHERV:
+        for (int i = 0; i < g_size; i++)
+            w->rcounts[i] = share(o->bytes, i);
+        fill_displs(w->rcounts, w->rdispls);
+        w->count = w->rcounts[g_rank];
+        sbytes = (size_t)w->count;
+        rbytes = bytes;
+        break;
+    case AC_ALLTOALLV:
+        /* rank i sends share(i) bytes to every rank: every rank receives `bytes` in all */
+        for (int i = 0; i < g_size; i++) {
+            w->scounts[i] = share(o->bytes, g_rank);
+            w->rcounts[i] = share(o->bytes, i);
+        }
+        fill_displs(w->scounts, w->sdispls);
+        fill_displs(w->rcounts, w->rdispls);
+        sbytes = (size_t)share(o->bytes, g_rank) * g_size;
+        rbytes = bytes;
+        break;
+    case AC_BARRIER:
+        break;
+    case AC_BCAST:
+        w->count = (int)bytes;
+        w->call.count = w->count;
+        sbytes = bytes;
+        break;
+    case AC_ALLREDUCE:
+    case AC_REDUCE:
+        w->count = (int)n;
+        w->call.count = w->count;
+        sbytes = rbytes = bytes;
+        break;
+    case AC_REDUCE_SCATTER:
+        for (int i = 0; i < g_size; i++)
+            w->rcounts[i] = share(n, i);
+        w->count = w->rcounts[g_rank];
+        w->call.count = (int)n;
+        sbytes = bytes;
+        rbytes = (size_t)w->count * 8;
+        break;
+    case AC_REDUCE_SCATTER_BLOCK:
+        w->count = (int)(n / g_size);
+        w->call.count = (int)n;
+        sbytes = bytes;
+        rbytes = (size_t)w->count * 8;
+        break;
+    default:
+        rc = MPI_ERR_ARG;
+        goto done;
+    }
+    /* Touch every page now, so that no configuration pays for first-touch faults. */
+    w->sbuf = malloc(sbytes ? sbytes : 1);
+    w->rbuf = malloc(rbytes ? rbytes : 1);
+    if (!w->sbuf || !w->rbuf) {
+        rc = MPI_ERR_NO_MEM;
+        goto done;
+    }
+    if (w->type == MPI_DOUBLE)
+        for (size_t i = 0; i < sbytes / 8; i++)
+            ((double *)w->sbuf)[i] = 0.5 * (g_rank + 1) + (double)(i % 7);
+    else
+        memset(w->sbuf, g_rank + 1, sbytes);
+    memset(w->rbuf, 0, rbytes);
+done:
+    return rc;
+}
+
+static void workload_free(workload *w)
+{
+    free(w->sbuf);
+    free(w->rbuf);
+    free(w->scounts);
+    free(w->sdispls);
+    free(w->rcounts);
+    free(w->rdispls);
+}
+
+/* ---- configurations ---------------------------------------------------------------------- */
+
+typedef enum bench_kind { KIND_NATIVE, KIND_FIXED, NUM_KINDS } bench_kind;
+
+static const char *const kind_names[NUM_KINDS] = {"native", "fixed"};
+
+typedef struct bench_config bench_config;
+struct bench_config {
+    const char *name;
+    bench_kind kind;
+    /* One collective call of the workload on `comm` (the configuration's private duplicate of
+     * MPI_COMM_WORLD). Returns an MPI error code. */
+    int (*run)(const bench_config *cfg, const workload *w, MPI_Comm comm);
+    const ac_algorithm *alg; /* native, fixed: the registry entry that runs */
+};
+
+typedef struct skipped_config {
+    const char *name;
+    bench_kind kind;
+    char reason[160];
+} skipped_config;
+
+/* Native and fixed: the registry entry's function, directly (native's is PMPI_<Collective>). */
+static int run_algorithm(const bench_config *cfg, const workload *w, MPI_Comm comm)
+{
+    const ac_algorithm *a = cfg->alg;
+    const ac_params *p = a->params;
+    switch (w->coll) {
+    case AC_ALLGATHER:
+        return a->fn.allgather(w->sbuf, w->count, w->type, w->rbuf, w->count, w->type, comm, p);
+    case AC_ALLGATHERV:
+        return a->fn.allgatherv(w->sbuf, w->count, w->type, w->rbuf, w->rcounts, w->rdispls,
+                                w->type, comm, p);
+    case AC_ALLREDUCE:
+        return a->fn.allreduce(w->sbuf, w->rbuf, w->count, w->type, w->op, comm, p);
+    case AC_ALLTOALL:
+        return a->fn.alltoall(w->sbuf, w->count, w->type, w->rbuf, w->count, w->type, comm, p);
+    case AC_ALLTOALLV:
+        return a->fn.alltoallv(w->sbuf, w->scounts, w->sdispls, w->type, w->rbuf, w->rcounts,
+                               w->rdispls, w->type, comm, p);
+    case AC_BARRIER:
+        return a->fn.barrier(comm, p);
+    case AC_BCAST:
+        return a->fn.bcast(w->sbuf, w->count, w->type, w->root, comm, p);
+    case AC_GATHER:
+        return a->fn.gather(w->sbuf, w->count, w->type, w->rbuf, w->count, w->type, w->root, comm,
+                            p);
+    case AC_REDUCE:
+        return a->fn.reduce(w->sbuf, w->rbuf, w->count, w->type, w->op, w->root, comm, p);
+    case AC_REDUCE_SCATTER:
+        return a->fn.reduce_scatter(w->sbuf, w->rbuf, w->rcounts, w->type, w->op, comm, p);
+    case AC_REDUCE_SCATTER_BLOCK:
+        return a->fn.reduce_scatter_block(w->sbuf, w->rbuf, w->count, w->type, w->op, comm, p);
+    case AC_SCATTER:
+        return a->fn.scatter(w->sbuf, w->count, w->type, w->rbuf, w->count, w->type, w->root, comm,
+                             p);
+    default:
+        return MPI_ERR_ARG;
+    }
+}
+
+/* Native first, then every registered algorithm in registry order: run when applicable and
+ * selected by --only, skipped (with the reason) otherwise. Arrays hold the registry's count. */
+static int configurations(const options *o, const workload *w, bench_config *run, int *nrun,
+                          skipped_config *skip, int *nskip)
+{
+    ac_registry r = ac_registry_of(o->coll);
+    const ac_algorithm *native = ac_registry_native(o->coll);
+    *nrun = *nskip = 0;
+    if (!native) return MPI_ERR_INTERN;
+    run[(*nrun)++] = (bench_config){native->name, KIND_NATIVE, run_algorithm, native};
+    for (int i = 0; i < r.count; i++) {
+        const ac_algorithm *a = &r.algorithms[i];
+        const char *why = NULL;
+        if (a == native) continue;
+        if (ac_applicable(a, &w->call, &why) && only_selects(o, a->name)) {
+            run[(*nrun)++] = (bench_config){a->name, KIND_FIXED, run_algorithm, a};
+            continue;
+        }
+        skipped_config *s = &skip[(*nskip)++];
+        *s = (skipped_config){.name = a->name, .kind = KIND_FIXED};
+        if (why)
+            snprintf(s->reason, sizeof s->reason, "needs %s", why);
+        else
+            snprintf(s->reason, sizeof s->reason, "not selected by --only");
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---- computation ------------------------------------------------------------------------- */
+
+static volatile double compute_sink;
+
+/* `units` steps of four independent floating-point recurrences. They converge to fixed points
+ * (no overflow, no denormals), and the result is stored, so the compiler keeps the work. */
+static void compute(long units)
+{
+    double a = 0.0, b = 1.0, c = 2.0, d = 3.0;
+    for (long i = 0; i < units; i++) {
+        a = a * 0.5 + 1.0;
+        b = b * 0.75 + 0.5;
+        c = c * 0.875 + 0.25;
+        d = d * 0.9375 + 0.125;
+    }
+    compute_sink = a + b + c + d;
+}
+
+/* Loop units lasting `seconds` on the slowest rank: each rank takes its best of
+ * CALIBRATION_REPS timings of at least CALIBRATION_SECONDS (short, so that ranks sharing a
+ * core still see one undisturbed run), then the maximum of the lengths is agreed. */
+static int compute_units(double seconds, long *units)
+{
+    double best = 0;
+    long n = 1024, mine = 0;
+    if (seconds > 0) {
+        for (int reps = 0; reps < CALIBRATION_REPS;) {
+            double t0 = PMPI_Wtime();
+            compute(n);
+            double t = PMPI_Wtime() - t0;
+            if (t < CALIBRATION_SECONDS) {
+                n *= 2;
+                continue;
+            }
+            if (n / t > best) best = n / t;
+            reps++;
+        }
+        mine = (long)ceil(seconds * best);
+    }
+    return PMPI_Allreduce(&mine, units, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+}
+
+/* ---- measurement ------------------------------------------------------------------------- */
+
+typedef struct stats {
+    double median, mean, min, max, p10, p90;
+} stats;
+
+typedef struct result {
+    double *times;   /* per timed iteration, max across ranks (rank 0) */
+    double *compute; /* computation loop per iteration, max across ranks (rank 0) */
+    stats time, comp;
+} result;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Percentile q in [0, 1] of sorted values, linear between closest ranks. */
+static double percentile(const double *sorted, long n, double q)
+{
+    double pos = q * (double)(n - 1);
+    long lo = (long)floor(pos);
+    long hi = lo + 1 < n ? lo + 1 : lo;
+    return sorted[lo] + (pos - (double)lo) * (sorted[hi] - sorted[lo]);
+}
+
+static int summarise(const double *values, long n, stats *s)
+{
+    double *sorted = malloc((size_t)n * sizeof(double)), sum = 0;
+    if (!sorted) return MPI_ERR_NO_MEM;
+    memcpy(sorted, values, (size_t)n * sizeof(double));
+    qsort(sorted, (size_t)n, sizeof(double), cmp_double);
+    for (long i = 0; i < n; i++)
+        sum += sorted[i];
+    *s = (stats){.median = percentile(sorted, n, 0.5),
+                 .mean = sum / (double)n,
+                 .min = sorted[0],
+                 .max = sorted[n - 1],
+                 .p10 = percentile(sorted, n, 0.1),
+                 .p90 = percentile(sorted, n, 0.9)};
+    free(sorted);
+    return MPI_SUCCESS;
+}
+
+/* Runs one configuration: `warmup` untimed then `iterations` timed iterations of (loop of
+ * `units`, one call), on a private duplicate of MPI_COMM_WORLD. Fills res on rank 0. */
+static int measure(const bench_config *cfg, const workload *w, long warmup, long iterations,
+                   long units, result *res)
+{
+    MPI_Comm comm = MPI_COMM_NULL;
+    double *t = malloc((size_t)iterations * sizeof(double));
+    double *c = malloc((size_t)iterations * sizeof(double));
+    int rc = MPI_SUCCESS;
+    res->times = res->compute = NULL;
+    if (!t || !c) {
+        rc = MPI_ERR_NO_MEM;
+        goto done;
+    }
+    if ((rc = PMPI_Comm_dup(MPI_COMM_WORLD, &comm)) != MPI_SUCCESS ||
+        (rc = PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN)) != MPI_SUCCESS ||
+        (rc = PMPI_Barrier(comm)) != MPI_SUCCESS)
+        goto done;
+    for (long i = 0; i < warmup + iterations; i++) {
+        double c0 = PMPI_Wtime();
+        compute(units);
+        double t0 = PMPI_Wtime();
+        rc = cfg->run(cfg, w, comm);
+        double t1 = PMPI_Wtime();
+        if (rc != MPI_SUCCESS) goto done;
+        if (i >= warmup) {
+            t[i - warmup] = t1 - t0;
+            c[i - warmup] = t0 - c0;
+        }
+    }
+    if ((rc = PMPI_Reduce(g_rank ? t : MPI_IN_PLACE, t, (int)iterations, MPI_DOUBLE, MPI_MAX, 0,
+                          comm)) != MPI_SUCCESS ||
+        (rc = PMPI_Reduce(g_rank ? c : MPI_IN_PLACE, c, (int)iterations, MPI_DOUBLE, MPI_MAX, 0,
+                          comm)) != MPI_SUCCESS)
+        goto done;
+    if (g_rank == 0) {
+        if ((rc = summarise(t, iterations, &res->time)) != MPI_SUCCESS ||
+            (rc = summarise(c, iterations, &res->comp)) != MPI_SUCCESS)
+            goto done;
+        res->times = t;
+        res->compute = c;
+        t = c = NULL;
+    }
+done:
+    if (comm != MPI_COMM_NULL) PMPI_Comm_free(&comm);
+    free(t);
+    free(c);
+    return rc;
+}
+
+/* ---- machine ----------------------------------------------------------------------------- */
+
+typedef struct host {
+    char name[HOST_LEN];
+    int ranks;
+    int cores;
+} host;
+
+typedef struct machine {
+    char started[32];
+    char library[MPI_MAX_LIBRARY_VERSION_STRING];
+    int version, subversion;
+    long cores; /* online cores on rank 0's host */
+    double load_start[3], load_end[3];
+    host *hosts; /* rank 0: distinct hosts in rank order */
+    int nhosts;
+} machine;
+
+static void read_loadavg(double load[3])
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    load[0] = load[1] = load[2] = NAN;
+    if (!f) return;
+    if (fscanf(f, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3)
+        load[0] = load[1] = load[2] = NAN;
+    fclose(f);
+}
+
+static int machine_init(machine *m)
+{
+    host mine = {.ranks = 1};
+    host *all = NULL;
+    int len, rc = MPI_SUCCESS;
+    time_t now = time(NULL);
+    struct tm tm;
+    memset(m, 0, sizeof *m);
+    strftime(m->started, sizeof m->started, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+    PMPI_Get_library_version(m->library, &len);
+    PMPI_Get_version(&m->version, &m->subversion);
+    m->cores = sysconf(_SC_NPROCESSORS_ONLN);
+    read_loadavg(m->load_start);
+    if (gethostname(mine.name, sizeof mine.name) != 0) strcpy(mine.name, "unknown");
+    mine.name[HOST_LEN - 1] = '\0';
+    mine.cores = (int)m->cores;
+    if (g_rank == 0 && !(all = calloc((size_t)g_size, sizeof(host)))) rc = MPI_ERR_NO_MEM;
+    PMPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) goto done;
+    if ((rc = PMPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0,
+                          MPI_COMM_WORLD)) != MPI_SUCCESS)
+        goto done;
+    if (g_rank == 0) {
+        for (int i = 0; i < g_size; i++) {
+            int j = 0;
+            while (j < m->nhosts && strcmp(all[j].name, all[i].name) != 0)
+                j++;
+            if (j == m->nhosts)
+                all[m->nhosts++] = all[i];
+            else
+                all[j].ranks++;
+        }
+        m->hosts = all;
+        all = NULL;
+    }
+done:
+    free(all);
+    return rc;
+}
+
+/* ---- output ------------------------------------------------------------------------------ */
+
+static void json_string(FILE *f, const char *s)
+{
+    if (!s) {
+        fputs("null", f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch == '\n')
+            fputs("\\n", f);
+        else if (ch == '\t')
+            fputs("\\t", f);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static void json_number(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.9g", v);
+    else
+        fputs("null", f);
+}
+
+static void json_stats(FILE *f, const char *prefix, const stats *s)
+{
+    const double v[] = {s->median, s->mean, s->min, s->max, s->p10, s->p90};
+    const char *names[] = {"median", "mean", "min", "max", "p10", "p90"};
+    for (int i = 0; i < 6; i++) {
+        fprintf(f, ", \"%s%s\": ", prefix, names[i]);
+        json_number(f, v[i]);
+    }
+}
+
+static void json_load(FILE *f, const double load[3])
+{
+    fputc('[', f);
+    for (int i = 0; i < 3; i++) {
+        fputs(i ? ", " : "", f);
+        json_number(f, load[i]);
+    }
+    fputc(']', f);
+}
+
+typedef struct run_info {
+    const options *o;
+    const workload *w;
+    const machine *m;
+    double native_median; /* calibration */
+    long units;
+    const bench_config *cfgs;
+    const result *results;
+    int ncfg;
+    const skipped_config *skipped;
+    int nskip;
+    int oracle; /* index in cfgs, -1: no fixed configuration */
+    char warnings[8][256];
+    int nwarnings;
+} run_info;
+
+static const char *type_name(MPI_Datatype t)
+{
+    return t == MPI_DOUBLE ? "MPI_DOUBLE" : "MPI_BYTE";
+}
+
+static void write_json(FILE *f, const run_info *r)
+{
+    const options *o = r->o;
+    const machine *m = r->m;
+    fprintf(f, "{\n  \"schema\": \"autocoll-bench\",\n  \"version\": 1,\n");
+    fprintf(f, "  \"autocoll_version\": \"%s\",\n  \"mpi\": \"%s\",\n", AUTOCOLL_VERSION,
+            AUTOCOLL_MPI_NAME);
+    fprintf(f, "  \"started\": \"%s\",\n  \"time_unit\": \"seconds\",\n", m->started);
+    fprintf(f, "  \"machine\": {\n    \"hostname\": ");
+    json_string(f, m->hosts[0].name);
+    fprintf(f, ",\n    \"cores_online\": %ld,\n    \"loadavg_start\": ", m->cores);
+    json_load(f, m->load_start);
+    fprintf(f, ",\n    \"loadavg_end\": ");
+    json_load(f, m->load_end);
+    fprintf(f, ",\n    \"mpi_library\": ");
+    json_string(f, m->library);
+    fprintf(f, ",\n    \"mpi_standard\": \"%d.%d\",\n    \"ranks\": %d,\n    \"hosts\": [",
+            m->version, m->subversion, g_size);
+    for (int i = 0; i < m->nhosts; i++) {
+        fprintf(f, "%s{\"name\": ", i ? ", " : "");
+        json_string(f, m->hosts[i].name);
+        fprintf(f, ", \"ranks\": %d, \"cores_online\": %d}", m->hosts[i].ranks, m->hosts[i].cores);
+    }
+    fprintf(f, "],\n    \"wtick\": ");
+    json_number(f, PMPI_Wtick());
+    fprintf(f, ",\n    \"registry_fingerprint\": \"%016lx\"\n  },\n", ac_registry_fingerprint());
+    fprintf(f,
+            "  \"parameters\": {\"collective\": \"%s\", \"bytes\": %ld, \"datatype\": \"%s\", "
+            "\"op\": %s, \"count\": %d, \"root\": %d, \"iterations\": %ld, \"warmup\": %ld, "
+            "\"factor\": ",
+            ac_collective_name(o->coll), o->bytes, type_name(r->w->type),
+            r->w->op == MPI_SUM ? "\"MPI_SUM\"" : "null",
+            (int)(o->bytes / (r->w->type == MPI_DOUBLE ? 8 : 1)), r->w->root, o->iterations,
+            o->warmup);
+    json_number(f, o->factor);
+    fprintf(f, ", \"only\": ");
+    if (o->only)
+        json_string(f, o->only);
+    else
+        fputs("null", f);
+    fprintf(f, "},\n  \"calibration\": {\"calls\": %d, \"native_median\": ", CALIBRATION_CALLS);
+    json_number(f, r->native_median);
+    fprintf(f, ", \"compute_target\": ");
+    json_number(f, o->factor * r->native_median);
+    fprintf(f, ", \"compute_units\": %ld},\n  \"configurations\": [", r->units);
+    for (int i = 0; i < r->ncfg; i++) {
+        const bench_config *c = &r->cfgs[i];
+        const result *res = &r->results[i];
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_string(f, c->name);
+        fprintf(f, ", \"kind\": \"%s\", \"group\": ", kind_names[c->kind]);
+        json_string(f, c->alg ? c->alg->group : NULL);
+        json_stats(f, "", &res->time);
+        json_stats(f, "compute_", &res->comp);
+        fprintf(f, ",\n     \"times\": [");
+        for (long k = 0; k < o->iterations; k++) {
+            fputs(k ? (k % 8 ? ", " : ",\n      ") : "", f);
+            json_number(f, res->times[k]);
+        }
+        fprintf(f, "]}");
+    }
+    fprintf(f, "\n  ],\n  \"skipped\": [");
+    for (int i = 0; i < r->nskip; i++) {
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_string(f, r->skipped[i].name);
+        fprintf(f, ", \"kind\": \"%s\", \"reason\": ", kind_names[r->skipped[i].kind]);
+        json_string(f, r->skipped[i].reason);
+        fputc('}', f);
+    }
+    fprintf(f, "%s],\n  \"oracle\": ", r->nskip ? "\n  " : "");
+    if (r->oracle >= 0) {
+        fprintf(f, "{\"name\": ");
+        json_string(f, r->cfgs[r->oracle].name);
+        fprintf(f, ", \"median\": ");
+        json_number(f, r->results[r->oracle].time.median);
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
+    fprintf(f, ",\n  \"warnings\": [");
+    for (int i = 0; i < r->nwarnings; i++) {
+        fputs(i ? ", " : "", f);
+        json_string(f, r->warnings[i]);
+    }
+    fprintf(f, "]\n}\n");
+}
+
+static void print_table(const run_info *r)
+{
+    const options *o = r->o;
+    const machine *m = r->m;
+    double native = r->results[0].time.median;
+    double oracle = r->oracle >= 0 ? r->results[r->oracle].time.median : NAN;
+    char lib[80];
+    int width = (int)strlen("configuration");
+    for (int i = 0; i < r->ncfg; i++)
+        if ((int)strlen(r->cfgs[i].name) > width) width = (int)strlen(r->cfgs[i].name);
+    for (int i = 0; i < r->nskip; i++)
+        if ((int)strlen(r->skipped[i].name) > width) width = (int)strlen(r->skipped[i].name);
+    snprintf(lib, sizeof lib, "%.*s", (int)strcspn(m->library, ",\n"), m->library);
+    printf("%s of %ld bytes", ac_collective_name(o->coll), o->bytes);
+    if (r->w->type == MPI_DOUBLE) printf(" (%d doubles, MPI_SUM)", r->w->call.count);
+    printf(" on %d ranks, %s; %ld iterations after %ld warm-up, computation %g x native\n", g_size,
+           lib, o->iterations, o->warmup, o->factor);
+    printf("host %s: %ld cores online, load %.2f -> %.2f\n", m->hosts[0].name, m->cores,
+           m->load_start[0], m->load_end[0]);
+    printf("calibration: native median %.2f us, computation %.2f us per iteration "
+           "(%ld units, measured %.2f us in native)\n\n",
+           1e6 * r->native_median, 1e6 * o->factor * r->native_median, r->units,
+           1e6 * r->results[0].comp.median);
+    printf("%-*s %-7s %10s %10s %10s %8s %8s\n", width, "configuration", "kind", "median us",
+           "p10 us", "p90 us", "/native", "/oracle");
+    for (int i = 0; i < r->ncfg; i++) {
+        const stats *s = &r->results[i].time;
+        char vs_oracle[16] = "-";
+        if (r->oracle >= 0) snprintf(vs_oracle, sizeof vs_oracle, "%.2f", s->median / oracle);
+        printf("%-*s %-7s %10.2f %10.2f %10.2f %8.2f %8s%s\n", width, r->cfgs[i].name,
+               kind_names[r->cfgs[i].kind], 1e6 * s->median, 1e6 * s->p10, 1e6 * s->p90,
+               s->median / native, vs_oracle, i == r->oracle ? "  oracle" : "");
+    }
+    for (int i = 0; i < r->nskip; i++)
+        printf("%-*s %-7s skipped: %s\n", width, r->skipped[i].name, kind_names[r->skipped[i].kind],
+               r->skipped[i].reason);
+    for (int i = 0; i < r->nwarnings; i++)
+        printf("warning: %s\n", r->warnings[i]);
+}
+
+static void warn(run_info *r, const char *fmt, ...)
+{
+    va_list ap;
+    if (r->nwarnings == (int)(sizeof r->warnings / sizeof r->warnings[0])) return;
+    va_start(ap, fmt);
+    vsnprintf(r->warnings[r->nwarnings++], sizeof r->warnings[0], fmt, ap);
+    va_end(ap);
+}
+
+/* Measurements the reader should distrust, said in the JSON and under the table. */
+static void noise_warnings(run_info *r)
+{
+    const machine *m = r->m;
+    char noisy[256] = "";
+    int nnoisy = 0;
+    for (int i = 0; i < m->nhosts; i++)
+        if (m->hosts[i].ranks > m->hosts[i].cores)
+            warn(r, "%d ranks share the %d online cores of %s: times include scheduling",
+                 m->hosts[i].ranks, m->hosts[i].cores, m->hosts[i].name);
+    if (m->load_start[0] >= 0.5 * (double)m->cores)
+        warn(r, "load average %.2f at start on %ld cores: other work competes for them",
+             m->load_start[0], m->cores);
+    for (int i = 0; i < r->ncfg; i++) {
+        const stats *s = &r->results[i].time;
+        if (s->p90 > 2 * s->p10) {
+            size_t used = strlen(noisy);
+            if (nnoisy++ < 4)
+                snprintf(noisy + used, sizeof noisy - used, "%s%s", used ? ", " : "",
+                         r->cfgs[i].name);
+        }
+    }
+    if (nnoisy)
+        warn(r, "%d configuration(s) with p90 > 2 x p10 (noisy): %s%s", nnoisy, noisy,
+             nnoisy > 4 ? ", ..." : "");
+}
+
+/* ---- main -------------------------------------------------------------------------------- */
+
+/* Reports a failed MPI call (or allocation) and aborts: ranks may have diverged. */
+static void fail(const char *what, int rc)
+{
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    if (rc == MPI_ERR_NO_MEM)
+        snprintf(text, sizeof text, "out of memory");
+    else
+        PMPI_Error_string(rc, text, &len);
+    fprintf(stderr, PROG ": rank %d: %s failed: %s\n", g_rank, what, text);
+    PMPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+/* Opens the temporary file beside --out on rank 0 now, so a bad path fails before the run. */
+static int open_out(const options *o, char *tmp, size_t len, FILE **f)
+{
+    int ok = 1, err = 0;
+    *f = NULL;
+    if (!o->out) return 0;
+    if (g_rank == 0) {
+        snprintf(tmp, len, "%s.tmp%ld", o->out, (long)getpid());
+        *f = fopen(tmp, "w");
+        ok = *f != NULL;
+        err = errno;
+    }
+    PMPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return ok ? 0 : usage_error("--out %s: cannot write there: %s", o->out, strerror(err));
+}
+
+static int close_out(const options *o, const char *tmp, FILE *f)
+{
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(tmp, o->out) != 0) {
+        fprintf(stderr, PROG ": error: --out %s: cannot write it\n", o->out);
+        remove(tmp);
+        return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    workload w = {0};
+    machine m = {0};
+    bench_config *cfgs = NULL;
+    skipped_config *skipped = NULL;
+    result *results = NULL, calib = {0};
+    run_info r = {0};
+    char tmp[4096] = "";
+    FILE *out = NULL;
+    int status = 0, rc, ncfg = 0, nskip = 0, nalg;
+    long units = 0;
+    double native_median = 0;
+
+    MPI_Init(&argc, &argv);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &g_size);
+    status = parse_args(argc, argv, &o);
+    if (status == 0) status = open_out(&o, tmp, sizeof tmp, &out);
+    if (status != 0) goto done;
+
+    if ((rc = machine_init(&m)) != MPI_SUCCESS) fail("collecting machine metadata", rc);
+    if ((rc = workload_init(&w, &o)) != MPI_SUCCESS) fail("allocating the buffers", rc);
+    nalg = ac_registry_of(o.coll).count;
+    cfgs = calloc((size_t)nalg + 1, sizeof *cfgs);
+    skipped = calloc((size_t)nalg + 1, sizeof *skipped);
+    results = calloc((size_t)nalg + 1, sizeof *results);
+    if (!cfgs || !skipped || !results) fail("allocating the configurations", MPI_ERR_NO_MEM);
+    if ((rc = configurations(&o, &w, cfgs, &ncfg, skipped, &nskip)) != MPI_SUCCESS)
+        fail("finding the native algorithm", rc);
+
+    /* Calibration: native back to back, then the loop length for factor x its median. */
+    if ((rc = measure(&cfgs[0], &w, o.warmup, CALIBRATION_CALLS, 0, &calib)) != MPI_SUCCESS)
+        fail("calibration (native)", rc);
+    native_median = calib.time.median;
+    PMPI_Bcast(&native_median, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if ((rc = compute_units(o.factor * native_median, &units)) != MPI_SUCCESS)
+        fail("calibrating the computation loop", rc);
+
+    for (int i = 0; i < ncfg; i++) {
+        if ((rc = measure(&cfgs[i], &w, o.warmup, o.iterations, units, &results[i])) !=
+            MPI_SUCCESS) {
+            char what[256];
+            snprintf(what, sizeof what, "configuration %s", cfgs[i].name);
+            fail(what, rc);
+        }
+    }
+    read_loadavg(m.load_end);
+
+    if (g_rank == 0) {
+        r = (run_info){.o = &o,
+                       .w = &w,
+                       .m = &m,
+                       .native_median = native_median,
+                       .units = units,
+                       .cfgs = cfgs,
+                       .results = results,
+                       .ncfg = ncfg,
+                       .skipped = skipped,
+                       .nskip = nskip,
+                       .oracle = -1};
+        for (int i = 0; i < ncfg; i++)
+            if (cfgs[i].kind == KIND_FIXED &&
+                (r.oracle < 0 || results[i].time.median < results[r.oracle].time.median))
+                r.oracle = i;
+        noise_warnings(&r);
+        print_table(&r);
+        if (out) {
+            write_json(out, &r);
+            status = close_out(&o, tmp, out);
+            out = NULL;
+            if (status == 0) printf("\nresults: %s\n", o.out);
+        }
+    }
+    PMPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+
+done:
+    if (out) {
+        fclose(out);
+        remove(tmp);
+    }
+    for (int i = 0; results && i < ncfg; i++) {
+        free(results[i].times);
+        free(results[i].compute);
+    }
+    free(calib.times);
+    free(calib.compute);
+    free(results);
+    free(cfgs);
+    free(skipped);
+    free(m.hosts);
+    workload_free(&w);
+    MPI_Finalize();
+    return status < 0 ? 0 : status;
+}

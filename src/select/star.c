@@ -1,0 +1,405 @@
+/*
+ * star.c - the `star` strategy: the dynamic AEOS algorithm of STAR-MPI (Faraj, Yuan, Lowenthal,
+ * "STAR-MPI: self tuned adaptive routines for MPI collective operations", ICS 2006;
+ * ../shared/seeds/000_f55c59541f7c85ce.txt), as a state machine over one context's candidates.
+ * It makes no MPI call: the collective steps go through the ac_agreement callback, which every
+ * rank reaches at the same call because every decision below depends only on call counters and
+ * agreed values (invariant 1). choose() never looks at a local time.
+ *
+ * Measure_Select (section 3.2, Figure 2 lines 7-18). Candidates run in candidate order, each
+ * ITER consecutive calls; the local time of every call is kept. After the last call, ONE
+ * agreement of all those times (Dist_Time, line 17): value [k * ITER + j] is the time of call j
+ * of the k-th measured candidate, combined as the maximum over the ranks (the slowest rank is
+ * the collective's time for that call). A candidate's time is the best (minimum) of its ITER
+ * agreed calls (line 44: "selected based on the best performance measured"); the candidates
+ * are kept sorted by that time (Sort_Alg, line 18, ties by candidate index) and the first is
+ * chosen. The agreed mean of the ITER calls is kept too, for O_MS^c.
+ *
+ * Monitor_Adapt (section 3.2, lines 19-38). The chosen candidate runs; the window is
+ * delta * ITER calls, delta starting at delta_init (the paper: 2). Each call adds its local time
+ * to total[0], and the last ITER calls of the window also to total[1] (line 24:
+ * delta * ITER - monitor <= ITER, monitor counting the calls before this one). At the end of the
+ * window ONE agreement of the two sums (line 28; maximum over ranks), ave[0] = total[0] / window
+ * and ave[1] = total[1] / ITER, compared with T = (1 + epsilon) * time of the second best (the
+ * best candidate other than the chosen one):
+ *   ave[0] <  T             delta doubles, bounded by delta_max (section 3.2: "an upper bound
+ *                           can be set for delta");
+ *   ave[0] >= T, ave[1] >= T  the chosen one's time becomes ave[0] (line 35), the candidates are
+ *                           re-sorted (line 36), the second best is chosen, delta = delta_init;
+ *   ave[0] >= T, ave[1] <  T  a transient: delta = delta_init, no switch.
+ * The window then starts again (line 38). With one candidate nothing is measured or agreed.
+ *
+ * Grouping (enhanced AEOS, section 3.3), when params.grouping is on and the candidates form
+ * more than one group and fewer groups than candidates (otherwise it would only add an
+ * agreement). Groups are the registry's `group` strings; a candidate without one is a group of
+ * its own. Measure_Select first measures one representative per group (the first candidate of
+ * each group in candidate order), agrees once, and takes the group of the best representative;
+ * then it measures the other members of that group, agrees once more, and chooses the best of
+ * that group (the representative's measurement is reused; a singleton best group needs no
+ * second agreement). Monitor_Adapt as above; when a switch would move to a candidate whose group
+ * has members never measured (necessarily another group: the chosen one's group is always fully
+ * measured), those members are probed first, each ITER calls, one agreement at the end, and the
+ * best of that group is chosen. Probe calls are counted apart (probe_calls): they are not the
+ * chosen candidate, and they are not the decision length. A candidate is measured once.
+ *
+ * Overheads (section 4.3, Tables 6 and 7): the stats give calls and local seconds per stage and
+ * O_MS^c = sum over the candidates measured in Measure_Select of ITER * (agreed mean - agreed
+ * mean of the chosen one). O_MS^a and O_MA (bookkeeping) are timed by the caller around calls.
+ *
+ * Deviations from Figure 2, and why:
+ * - Agreement is the maximum over ranks (the interface offers MPI_MAX), not Figure 2's sum
+ *   divided by nprocs: the slowest rank defines a collective's time. Figure 2 line 29 also
+ *   divides the summed totals by the window length only, not by nprocs, which would compare
+ *   nprocs times the mean with a per-rank time; the maximum has no such mismatch.
+ * - Line 26 (monitor_x++) is drawn inside the last-ITER branch; taken literally the window would
+ *   never end. Here every call of the window counts.
+ * - After a switch the new choice is the second best explicitly (the text), not the head of the
+ *   re-sorted list (line 36): they differ only on exact ties of the old choice's new time.
+ * - delta_max (default 64): the longest window is delta_max * ITER = 640 calls at ITER = 10, so
+ *   a lasting degradation is noticed within two windows (under 1300 calls) while monitoring
+ *   costs one two-double agreement per 640 calls. The paper leaves the bound open.
+ * - Invalid parameters fall back to their defaults: iter outside 1..1000, epsilon negative or
+ *   not finite, delta_init < 1; delta_max below delta_init becomes delta_init.
+ * - If an agreement fails, observe() returns its error and the state stops: native (candidate 0)
+ *   from then on, without further agreements. observe() for a candidate other than the one
+ *   choose() returned is refused with MPI_ERR_ARG and changes nothing. A negative or NaN local
+ *   time counts as 0.
+ */
+#include "select/star.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { PHASE_NONE, PHASE_ALL, PHASE_REPRESENTATIVES, PHASE_MEMBERS, PHASE_PROBE };
+
+typedef struct star_state {
+    ac_star_params p;
+    int n;
+    int grouping;                  /* grouping in effect (see the header comment) */
+    int *group;                    /* group number of each candidate, by first occurrence */
+    unsigned char *measured;       /* per candidate: best_time and mean_time are agreed */
+    unsigned char *measure_select; /* per candidate: measured in Measure_Select (O_MS^c) */
+    double *best_time;             /* agreed best of ITER; a replaced one's window average */
+    double *mean_time;             /* agreed mean of its ITER measurement calls */
+    int *order;                    /* candidates: measured first, by best_time, then by index */
+    /* The measurement in progress: plan[0..plan_len) each run ITER times, local times kept. */
+    int phase;
+    int *plan;
+    int plan_len, plan_pos, plan_iter;
+    double *times;
+    /* Monitor_Adapt. */
+    int stage;
+    int chosen;
+    int delta;
+    long long window_calls; /* monitor_x */
+    double total[2];        /* the window's sum, the sum of its last ITER calls */
+    /* Accounting. */
+    long measure_calls, monitor_calls, probe_calls;
+    double measure_seconds, monitor_seconds, probe_seconds;
+    int switches, agreements;
+} star_state;
+
+static ac_star_params star_params = {AC_STAR_DEFAULT_ITER, AC_STAR_DEFAULT_EPSILON,
+                                     AC_STAR_DEFAULT_DELTA_INIT, AC_STAR_DEFAULT_DELTA_MAX,
+                                     AC_STAR_DEFAULT_GROUPING};
+
+void ac_star_set_params(const ac_star_params *p)
+{
+    ac_star_params v = *p;
+    if (v.iter < 1 || v.iter > 1000) v.iter = AC_STAR_DEFAULT_ITER;
+    if (!(v.epsilon >= 0.0) || !isfinite(v.epsilon)) v.epsilon = AC_STAR_DEFAULT_EPSILON;
+    if (v.delta_init < 1) v.delta_init = AC_STAR_DEFAULT_DELTA_INIT;
+    if (v.delta_max < v.delta_init) v.delta_max = v.delta_init;
+    v.grouping = v.grouping != 0;
+    star_params = v;
+}
+
+void ac_star_get_params(ac_star_params *out)
+{
+    *out = star_params;
+}
+
+/* Sort_Alg's order: measured candidates first, then by time, then by index. */
+static int star_before(const star_state *s, int a, int b)
+{
+    if (s->measured[a] != s->measured[b]) return s->measured[a];
+    if (s->best_time[a] != s->best_time[b]) return s->best_time[a] < s->best_time[b];
+    return a < b;
+}
+
+static void star_sort(star_state *s)
+{
+    for (int i = 1; i < s->n; i++) {
+        int c = s->order[i], j = i;
+        for (; j > 0 && star_before(s, c, s->order[j - 1]); j--)
+            s->order[j] = s->order[j - 1];
+        s->order[j] = c;
+    }
+}
+
+/* The best measured candidate other than the chosen one; -1 if none. */
+static int star_second(const star_state *s)
+{
+    for (int i = 0; i < s->n; i++) {
+        int c = s->order[i];
+        if (s->measured[c] && c != s->chosen) return c;
+    }
+    return -1;
+}
+
+/* The best measured member of group g. */
+static int star_best_of_group(const star_state *s, int g)
+{
+    for (int i = 0; i < s->n; i++) {
+        int c = s->order[i];
+        if (s->measured[c] && s->group[c] == g) return c;
+    }
+    return -1;
+}
+
+/* Plan the measurement of the members of group g never measured; returns how many. */
+static int star_plan_group(star_state *s, int g)
+{
+    s->plan_len = 0;
+    for (int i = 0; i < s->n; i++)
+        if (s->group[i] == g && !s->measured[i]) s->plan[s->plan_len++] = i;
+    return s->plan_len;
+}
+
+static void star_start_plan(star_state *s, int phase)
+{
+    s->phase = phase;
+    s->plan_pos = 0;
+    s->plan_iter = 0;
+}
+
+static void star_reset_window(star_state *s)
+{
+    s->window_calls = 0;
+    s->total[0] = 0.0;
+    s->total[1] = 0.0;
+}
+
+static void star_monitor(star_state *s, int chosen)
+{
+    s->stage = AC_STAR_MONITOR_ADAPT;
+    s->phase = PHASE_NONE;
+    s->chosen = chosen;
+    s->delta = s->p.delta_init;
+    star_reset_window(s);
+}
+
+/* An agreement failed: stop tuning, native from now on. */
+static int star_stop(star_state *s, int rc)
+{
+    s->stage = AC_STAR_STOPPED;
+    s->phase = PHASE_NONE;
+    s->chosen = 0;
+    return rc;
+}
+
+/* Dist_Time and Sort_Alg for the plan just run, then the next step of the stage. */
+static int star_end_plan(star_state *s, const ac_agreement *agree)
+{
+    int iter = s->p.iter;
+    int rc = agree->max(agree->ctx, s->times, s->plan_len * iter);
+    s->agreements++;
+    if (rc != 0) return star_stop(s, rc);
+
+    for (int k = 0; k < s->plan_len; k++) {
+        int c = s->plan[k];
+        const double *v = s->times + (size_t)k * (size_t)iter;
+        double best = v[0], sum = 0.0;
+        for (int j = 0; j < iter; j++) {
+            if (v[j] < best) best = v[j];
+            sum += v[j];
+        }
+        s->best_time[c] = best;
+        s->mean_time[c] = sum / iter;
+        s->measured[c] = 1;
+        s->measure_select[c] = s->stage == AC_STAR_MEASURE_SELECT;
+    }
+    star_sort(s);
+
+    int g = s->group[s->plan[0]];
+    switch (s->phase) {
+    case PHASE_ALL:
+        star_monitor(s, s->order[0]);
+        break;
+    case PHASE_REPRESENTATIVES:
+        /* The best group is the best representative's; then the rest of its members. */
+        g = s->group[s->order[0]];
+        if (star_plan_group(s, g) > 0)
+            star_start_plan(s, PHASE_MEMBERS);
+        else
+            star_monitor(s, s->order[0]);
+        break;
+    case PHASE_MEMBERS:
+    case PHASE_PROBE:
+        star_monitor(s, star_best_of_group(s, g));
+        break;
+    }
+    return MPI_SUCCESS;
+}
+
+/* The end of a monitoring window: Figure 2 lines 28-38. */
+static int star_end_window(star_state *s, const ac_agreement *agree)
+{
+    double ave[2] = {s->total[0], s->total[1]};
+    int rc = agree->max(agree->ctx, ave, 2);
+    s->agreements++;
+    if (rc != 0) return star_stop(s, rc);
+    ave[0] /= (double)s->window_calls;
+    ave[1] /= (double)s->p.iter;
+    int second = star_second(s);
+    double limit = (1.0 + s->p.epsilon) * s->best_time[second];
+    star_reset_window(s);
+
+    if (ave[0] < limit) {
+        s->delta = s->delta > s->p.delta_max / 2 ? s->p.delta_max : 2 * s->delta;
+    } else if (ave[1] >= limit) {
+        s->best_time[s->chosen] = ave[0];
+        star_sort(s);
+        s->switches++;
+        s->chosen = second;
+        s->delta = s->p.delta_init;
+        if (s->grouping && star_plan_group(s, s->group[second]) > 0)
+            star_start_plan(s, PHASE_PROBE);
+    } else {
+        s->delta = s->p.delta_init;
+    }
+    return MPI_SUCCESS;
+}
+
+static void star_destroy(void *state)
+{
+    star_state *s = state;
+    if (!s) return;
+    free(s->group);
+    free(s->measured);
+    free(s->measure_select);
+    free(s->best_time);
+    free(s->mean_time);
+    free(s->order);
+    free(s->plan);
+    free(s->times);
+    free(s);
+}
+
+static void *star_create(const ac_algorithm *const *candidates, int n)
+{
+    star_state *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->p = star_params;
+    s->n = n;
+    size_t un = (size_t)n;
+    s->group = calloc(un, sizeof *s->group);
+    s->measured = calloc(un, 1);
+    s->measure_select = calloc(un, 1);
+    s->best_time = calloc(un, sizeof *s->best_time);
+    s->mean_time = calloc(un, sizeof *s->mean_time);
+    s->order = calloc(un, sizeof *s->order);
+    s->plan = calloc(un, sizeof *s->plan);
+    s->times = calloc(un * (size_t)s->p.iter, sizeof *s->times);
+    if (!s->group || !s->measured || !s->measure_select || !s->best_time || !s->mean_time ||
+        !s->order || !s->plan || !s->times) {
+        star_destroy(s);
+        return NULL;
+    }
+
+    /* Groups by first occurrence; a candidate without a group string is a group of its own.
+     * The first member of each group is its representative. */
+    int ngroups = 0;
+    for (int i = 0; i < n; i++) {
+        const char *name = candidates[i]->group;
+        int j = 0;
+        while (j < i && !(name && candidates[j]->group && !strcmp(name, candidates[j]->group)))
+            j++;
+        s->group[i] = j < i ? s->group[j] : ngroups++;
+        s->order[i] = i;
+    }
+    s->grouping = s->p.grouping && ngroups > 1 && ngroups < n;
+
+    s->stage = AC_STAR_MEASURE_SELECT;
+    s->chosen = -1;
+    s->delta = s->p.delta_init;
+    if (n == 1) {
+        star_monitor(s, 0);
+        return s;
+    }
+    /* Group numbers follow first occurrence: candidate i is the first of its group (the
+     * representative) when its number is the count of groups seen before it. */
+    for (int i = 0; i < n; i++)
+        if (!s->grouping || s->group[i] == s->plan_len) s->plan[s->plan_len++] = i;
+    star_start_plan(s, s->grouping ? PHASE_REPRESENTATIVES : PHASE_ALL);
+    return s;
+}
+
+static int star_choose(void *state)
+{
+    star_state *s = state;
+    return s->phase == PHASE_NONE ? s->chosen : s->plan[s->plan_pos];
+}
+
+static int star_observe(void *state, int index, double seconds, const ac_agreement *agree)
+{
+    star_state *s = state;
+    if (index != star_choose(s)) return MPI_ERR_ARG;
+    if (!(seconds >= 0.0)) seconds = 0.0;
+    if (s->stage == AC_STAR_STOPPED) return MPI_SUCCESS;
+
+    if (s->phase != PHASE_NONE) {
+        if (s->stage == AC_STAR_MEASURE_SELECT) {
+            s->measure_calls++;
+            s->measure_seconds += seconds;
+        } else {
+            s->probe_calls++;
+            s->probe_seconds += seconds;
+        }
+        s->times[(size_t)s->plan_pos * (size_t)s->p.iter + (size_t)s->plan_iter] = seconds;
+        if (++s->plan_iter == s->p.iter) {
+            s->plan_iter = 0;
+            s->plan_pos++;
+        }
+        return s->plan_pos == s->plan_len ? star_end_plan(s, agree) : MPI_SUCCESS;
+    }
+
+    s->monitor_calls++;
+    s->monitor_seconds += seconds;
+    if (s->n == 1) return MPI_SUCCESS; /* nothing to compare with */
+    long long window = (long long)s->delta * s->p.iter;
+    s->total[0] += seconds;
+    if (window - s->window_calls <= s->p.iter) s->total[1] += seconds;
+    s->window_calls++;
+    return s->window_calls == window ? star_end_window(s, agree) : MPI_SUCCESS;
+}
+
+void ac_star_get_stats(const void *state, ac_star_stats *out)
+{
+    const star_state *s = state;
+    memset(out, 0, sizeof *out);
+    out->stage = s->stage;
+    out->chosen = s->chosen;
+    out->measure_calls = s->measure_calls;
+    out->monitor_calls = s->monitor_calls;
+    out->probe_calls = s->probe_calls;
+    out->switches = s->switches;
+    out->delta = s->delta;
+    out->agreements = s->agreements;
+    out->measure_seconds = s->measure_seconds;
+    out->monitor_seconds = s->monitor_seconds;
+    out->probe_seconds = s->probe_seconds;
+    if (s->chosen >= 0 && s->measured[s->chosen])
+        for (int i = 0; i < s->n; i++)
+            if (s->measure_select[i])
+                out->o_ms_c += s->p.iter * (s->mean_time[i] - s->mean_time[s->chosen]);
+}
+
+const ac_strategy ac_strategy_star = {
+    .name = "star",
+    .create = star_create,
+    .choose = star_choose,
+    .observe = star_observe,
+    .destroy = star_destroy,
+};

@@ -1,0 +1,37 @@
+/*
+ * strategy.h - the interface of a selection strategy (DESIGN.md, "Strategies").
+ *
+ * A strategy owns the statistics and the state machine of one tuning context (communicator,
+ * collective, message size, call site) over that context's candidate list: the algorithms
+ * applicable to the context, native first. select.c owns contexts, precedence and the
+ * invariants. A strategy must be deterministic given the values it agreed on: every rank calls
+ * choose() and observe() for the same calls in the same order, so every rank must reach the
+ * same choices (invariant 1). Local timings may differ between ranks; they may influence a
+ * choice only after they were combined through `agree`, which is collective over the context's
+ * communicator and must be called at the same call on every rank.
+ */
+#ifndef AUTOCOLL_STRATEGY_H
+#define AUTOCOLL_STRATEGY_H
+
+#include "coll/coll.h"
+
+/* Agreement across the ranks of a context: values[i] becomes the maximum over the ranks
+ * (MPI_MAX of doubles on the private communicator). Returns an MPI error code. Tests replace
+ * it with a function of their own. */
+typedef struct ac_agreement {
+    int (*max)(void *ctx, double *values, int n);
+    void *ctx;
+} ac_agreement;
+
+typedef struct ac_strategy {
+    const char *name;
+    /* A new state over `n` candidates (n >= 1, candidates[0] is native). NULL on no memory. */
+    void *(*create)(const ac_algorithm *const *candidates, int n);
+    /* The index of the candidate that runs the next call. */
+    int (*choose)(void *state);
+    /* The call ran candidate `index` and took `seconds` on this rank. */
+    int (*observe)(void *state, int index, double seconds, const ac_agreement *agree);
+    void (*destroy)(void *state);
+} ac_strategy;
+
+#endif

@@ -1,0 +1,172 @@
+"""The benchmark driver (bench/autocoll_bench.c), run small under Open MPI: its JSON (schema
+autocoll-bench, version 1), the configurations it runs and skips, the oracle, its table and its
+argument errors. No performance assertions: timings are not tests."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from conftest import build_dir, registry, run_mpi
+
+BENCH = "bench/autocoll_bench"
+SMALL = ["--iterations", "20", "--warmup", "2", "--factor", "1"]
+STATS = ["median", "mean", "min", "max", "p10", "p90"]
+
+
+def bench(np, tmp_path, *args):
+    if not (build_dir("openmpi") / BENCH).exists():
+        pytest.fail(f"build/openmpi/{BENCH} is missing: bench/ must be built (add_subdirectory)")
+    return run_mpi("openmpi", np, BENCH, tmp_path, preload=False, report=False, timeout=120,
+                   args=list(args))
+
+
+def bench_json(np, tmp_path, *args):
+    out = tmp_path / f"bench-{np}.json"
+    run = bench(np, tmp_path, *args, "--out", str(out))
+    assert run.rc == 0, run.stdout + run.stderr
+    assert not list(tmp_path.glob("*.tmp*")), "temporary output file left behind"
+    return run, json.loads(out.read_text())
+
+
+def interpolated(values, q):
+    s = sorted(values)
+    pos = q * (len(s) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (pos - lo) * (s[hi] - s[lo])
+
+
+def algorithms(coll):
+    return [a for a in registry("openmpi")["algorithms"] if a["collective"] == coll]
+
+
+@pytest.mark.parametrize("np", [2, 3])
+@pytest.mark.parametrize("coll", ["allreduce", "alltoall"])
+def test_bench_json(coll, np, tmp_path):
+    run, r = bench_json(np, tmp_path, "--collective", coll, "--bytes", "1024", *SMALL)
+    assert r["schema"] == "autocoll-bench" and r["version"] == 1
+    assert r["time_unit"] == "seconds" and r["mpi"] == "openmpi"
+
+    m = r["machine"]
+    assert m["hostname"] and m["cores_online"] >= 1 and m["ranks"] == np
+    assert len(m["loadavg_start"]) == 3 and len(m["loadavg_end"]) == 3
+    assert "Open MPI" in m["mpi_library"]
+    assert sum(h["ranks"] for h in m["hosts"]) == np
+    assert m["registry_fingerprint"] == registry("openmpi")["registry_fingerprint"]
+
+    p = r["parameters"]
+    assert (p["collective"], p["bytes"], p["iterations"], p["warmup"], p["factor"]) == \
+        (coll, 1024, 20, 2, 1)
+    if coll == "allreduce":
+        assert (p["datatype"], p["op"], p["count"]) == ("MPI_DOUBLE", "MPI_SUM", 128)
+    else:
+        assert (p["datatype"], p["op"], p["count"]) == ("MPI_BYTE", None, 1024)
+    assert r["calibration"]["native_median"] > 0 and r["calibration"]["compute_units"] > 0
+
+    # every registered algorithm exactly once: run (native first) or skipped with a reason
+    configs, skipped = r["configurations"], r["skipped"]
+    names = [c["name"] for c in configs] + [s["name"] for s in skipped]
+    reg = algorithms(coll)
+    assert sorted(names) == sorted(a["name"] for a in reg)
+    assert configs[0]["name"] == "native" and configs[0]["kind"] == "native"
+    assert all(c["kind"] == "fixed" for c in configs[1:])
+    for s in skipped:
+        assert s["kind"] == "fixed" and s["reason"].startswith("needs "), s
+    pow2 = {a["name"] for a in reg if "power-of-two" in a["requires"]}
+    skipped_names = {s["name"] for s in skipped}
+    if np == 3:
+        assert pow2 <= skipped_names
+        assert all("power-of-two" in s["reason"] for s in skipped if s["name"] in pow2)
+    else:
+        assert not pow2 & skipped_names
+
+    for c in configs:
+        t = c["times"]
+        assert len(t) == 20 and all(x > 0 for x in t), c["name"]
+        assert c["median"] > 0
+        assert c["min"] <= c["p10"] <= c["median"] <= c["p90"] <= c["max"], c
+        assert c["min"] == min(t) and c["max"] == max(t)
+        for q, key in [(0.1, "p10"), (0.5, "median"), (0.9, "p90")]:
+            assert c[key] == pytest.approx(interpolated(t, q), rel=1e-6), (c["name"], key)
+        assert c["mean"] == pytest.approx(sum(t) / len(t), rel=1e-6)
+        assert c["compute_median"] > 0
+
+    fixed = [c for c in configs if c["kind"] == "fixed"]
+    best = min(fixed, key=lambda c: c["median"])
+    assert r["oracle"]["median"] == best["median"]
+    assert r["oracle"]["name"] in [c["name"] for c in fixed if c["median"] == best["median"]]
+
+    # the table: every configuration, the oracle marked, skipped ones with their reason
+    lines = run.stdout.splitlines()
+    for c in configs:
+        assert any(line.split()[:2] == [c["name"], c["kind"]] for line in lines), c["name"]
+    assert [line.split()[0] for line in lines if line.endswith(" oracle")] == \
+        [r["oracle"]["name"]]
+    for s in skipped:
+        assert any(line.startswith(s["name"] + " ") and s["reason"] in line for line in lines)
+
+
+def test_bench_only_and_other_collectives(tmp_path):
+    run, r = bench_json(3, tmp_path, "--collective", "allgatherv", "--bytes", "1000",
+                        "--only", "ring,pair", *SMALL)
+    assert [c["name"] for c in r["configurations"]] == ["native", "ring"]
+    reasons = {s["name"]: s["reason"] for s in r["skipped"]}
+    assert reasons["pair"].startswith("needs power-of-two")
+    assert reasons["simple"] == "not selected by --only"
+    assert len(r["skipped"]) == len(algorithms("allgatherv")) - 2
+    for coll, nbytes in [("bcast", "4K"), ("reduce_scatter_block", "48"), ("barrier", "0")]:
+        run = bench(3, tmp_path, "--collective", coll, "--bytes", nbytes, *SMALL)
+        assert run.rc == 0, run.stdout + run.stderr
+        assert run.stdout.startswith(coll), run.stdout
+
+
+BAD = [
+    (["--collective", "nope", "--bytes", "8"], "unknown collective 'nope'"),
+    (["--collective", "allreduce", "--bytes", "12"], "must be a multiple of 8"),
+    (["--collective", "allreduce"], "--bytes is required"),
+    (["--bytes", "8"], "--collective is required"),
+    (["--collective", "allreduce", "--bytes", "8x"], "--bytes: '8x' is not an integer"),
+    (["--collective", "allreduce", "--bytes", "8", "--iterations", "0"], "--iterations: '0'"),
+    (["--collective", "allreduce", "--bytes", "8", "--factor", "-1"], "--factor: '-1'"),
+    (["--collective", "allreduce", "--bytes", "8", "--frobnicate", "1"],
+     "unknown option '--frobnicate'"),
+    (["--collective", "allreduce", "--bytes", "8", "--only", "ring,nope"],
+     "no allreduce algorithm named 'nope'"),
+    (["--collective", "barrier", "--bytes", "8"], "--bytes must be 0"),
+    (["--collective", "allreduce", "--bytes", "8", "--out", "/nonexistent/dir/x.json"],
+     "--out /nonexistent/dir/x.json: cannot write there"),
+]
+
+
+def singleton(*args):
+    """The driver started without mpirun (an MPI singleton): quick, for argument errors."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AUTOCOLL")}
+    return subprocess.run([str(build_dir("openmpi") / BENCH), *args], env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("args,message", BAD, ids=[m for _, m in BAD])
+def test_bench_bad_arguments_exit_2(args, message):
+    run = singleton(*args)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert run.stderr.count("autocoll_bench: error: ") == 1, run.stderr
+    assert message in run.stderr, run.stderr
+    assert run.stdout == ""
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--collective", "reduce_scatter_block", "--bytes", "32"], "must be a multiple of 24"),
+    BAD[-1]], ids=["bytes", "out"])
+def test_bench_bad_arguments_every_rank_exits_2(args, message, tmp_path):
+    """Every rank reaches the same verdict; rank 0 alone says why."""
+    run = bench(3, tmp_path, *args)
+    assert run.rc == 2, run.stdout + run.stderr
+    assert run.stderr.count("autocoll_bench: error: ") == 1, run.stderr
+    assert message in run.stderr, run.stderr
+
+
+def test_bench_help():
+    run = singleton("--help")
+    assert run.returncode == 0 and run.stdout.startswith("usage: autocoll_bench"), run.stderr
