@@ -35,6 +35,7 @@
  * start) adds a kind and a run function, nothing else.
  */
 #include "coll/coll.h"
+#include "core/config.h"
 #include "select/select.h"
 
 #include <errno.h>
@@ -368,9 +369,9 @@ static void workload_free(workload *w)
 
 /* ---- configurations ---------------------------------------------------------------------- */
 
-typedef enum bench_kind { KIND_NATIVE, KIND_FIXED, NUM_KINDS } bench_kind;
+typedef enum bench_kind { KIND_NATIVE, KIND_FIXED, KIND_LAYER, NUM_KINDS } bench_kind;
 
-static const char *const kind_names[NUM_KINDS] = {"native", "fixed"};
+static const char *const kind_names[NUM_KINDS] = {"native", "fixed", "layer"};
 
 typedef struct bench_config bench_config;
 struct bench_config {
@@ -379,7 +380,7 @@ struct bench_config {
     /* One collective call of the workload on `comm` (the configuration's private duplicate of
      * MPI_COMM_WORLD). Returns an MPI error code. */
     int (*run)(const bench_config *cfg, const workload *w, MPI_Comm comm);
-    const ac_algorithm *alg; /* native, fixed: the registry entry that runs */
+    const ac_algorithm *alg; /* native, fixed: the registry entry that runs; layer: NULL */
 };
 
 typedef struct skipped_config {
@@ -427,8 +428,52 @@ static int run_algorithm(const bench_config *cfg, const workload *w, MPI_Comm co
     }
 }
 
+/* Layer: the call goes through autocoll's own MPI_<Collective>, so the layer chooses as it
+ * would in an application (AUTOCOLL_STRATEGY, or an algorithm forced by AUTOCOLL_<COLL>). The
+ * configuration's communicator is new, so a tuning strategy starts cold. With
+ * AUTOCOLL_STRATEGY=native it measures the layer's own cost per call against `native`. */
+static int run_layer(const bench_config *cfg, const workload *w, MPI_Comm comm)
+{
+    (void)cfg;
+    switch (w->coll) {
+    case AC_ALLGATHER:
+        return MPI_Allgather(w->sbuf, w->count, w->type, w->rbuf, w->count, w->type, comm);
+    case AC_ALLGATHERV:
+        return MPI_Allgatherv(w->sbuf, w->count, w->type, w->rbuf, w->rcounts, w->rdispls,
+                              w->type, comm);
+    case AC_ALLREDUCE:
+        return MPI_Allreduce(w->sbuf, w->rbuf, w->count, w->type, w->op, comm);
+    case AC_ALLTOALL:
+        return MPI_Alltoall(w->sbuf, w->count, w->type, w->rbuf, w->count, w->type, comm);
+    case AC_ALLTOALLV:
+        return MPI_Alltoallv(w->sbuf, w->scounts, w->sdispls, w->type, w->rbuf, w->rcounts,
+                             w->rdispls, w->type, comm);
+    case AC_BARRIER:
+        return MPI_Barrier(comm);
+    case AC_BCAST:
+        return MPI_Bcast(w->sbuf, w->count, w->type, w->root, comm);
+    case AC_GATHER:
+        return MPI_Gather(w->sbuf, w->count, w->type, w->rbuf, w->count, w->type, w->root, comm);
+    case AC_REDUCE:
+        return MPI_Reduce(w->sbuf, w->rbuf, w->count, w->type, w->op, w->root, comm);
+    case AC_REDUCE_SCATTER:
+        return MPI_Reduce_scatter(w->sbuf, w->rbuf, w->rcounts, w->type, w->op, comm);
+    case AC_REDUCE_SCATTER_BLOCK:
+        return MPI_Reduce_scatter_block(w->sbuf, w->rbuf, w->count, w->type, w->op, comm);
+    case AC_SCATTER:
+        return MPI_Scatter(w->sbuf, w->count, w->type, w->rbuf, w->count, w->type, w->root,
+                           comm);
+    default:
+        return MPI_ERR_ARG;
+    }
+}
+
+/* The layer configuration's name: "layer:" and the strategy (AUTOCOLL_STRATEGY). */
+static char layer_name[64];
+
 /* Native first, then every registered algorithm in registry order: run when applicable and
- * selected by --only, skipped (with the reason) otherwise. Arrays hold the registry's count. */
+ * selected by --only, skipped (with the reason) otherwise; last the layer's own choice. Arrays
+ * hold the registry's count plus one. */
 static int configurations(const options *o, const workload *w, bench_config *run, int *nrun,
                           skipped_config *skip, int *nskip)
 {
@@ -452,6 +497,8 @@ static int configurations(const options *o, const workload *w, bench_config *run
         else
             snprintf(s->reason, sizeof s->reason, "not selected by --only");
     }
+    snprintf(layer_name, sizeof layer_name, "layer:%s", ac_config_get("AUTOCOLL_STRATEGY"));
+    run[(*nrun)++] = (bench_config){layer_name, KIND_LAYER, run_layer, NULL};
     return MPI_SUCCESS;
 }
 

@@ -15,16 +15,16 @@ SMALL = ["--iterations", "20", "--warmup", "2", "--factor", "1"]
 STATS = ["median", "mean", "min", "max", "p10", "p90"]
 
 
-def bench(np, tmp_path, *args):
+def bench(np, tmp_path, *args, env=None):
     if not (build_dir("openmpi") / BENCH).exists():
         pytest.fail(f"build/openmpi/{BENCH} is missing: bench/ must be built (add_subdirectory)")
     return run_mpi("openmpi", np, BENCH, tmp_path, preload=False, report=False, timeout=120,
-                   args=list(args))
+                   env=env, args=list(args))
 
 
-def bench_json(np, tmp_path, *args):
+def bench_json(np, tmp_path, *args, env=None):
     out = tmp_path / f"bench-{np}.json"
-    run = bench(np, tmp_path, *args, "--out", str(out))
+    run = bench(np, tmp_path, *args, "--out", str(out), env=env)
     assert run.rc == 0, run.stdout + run.stderr
     assert not list(tmp_path.glob("*.tmp*")), "temporary output file left behind"
     return run, json.loads(out.read_text())
@@ -65,13 +65,16 @@ def test_bench_json(coll, np, tmp_path):
         assert (p["datatype"], p["op"], p["count"]) == ("MPI_BYTE", None, 1024)
     assert r["calibration"]["native_median"] > 0 and r["calibration"]["compute_units"] > 0
 
-    # every registered algorithm exactly once: run (native first) or skipped with a reason
+    # every registered algorithm exactly once: run (native first) or skipped with a reason;
+    # last, the layer's own choice (the default strategy, native)
     configs, skipped = r["configurations"], r["skipped"]
-    names = [c["name"] for c in configs] + [s["name"] for s in skipped]
+    assert [c["name"] for c in configs if c["kind"] == "layer"] == ["layer:native"]
+    assert configs[-1]["kind"] == "layer"
+    names = [c["name"] for c in configs[:-1]] + [s["name"] for s in skipped]
     reg = algorithms(coll)
     assert sorted(names) == sorted(a["name"] for a in reg)
     assert configs[0]["name"] == "native" and configs[0]["kind"] == "native"
-    assert all(c["kind"] == "fixed" for c in configs[1:])
+    assert all(c["kind"] == "fixed" for c in configs[1:-1])
     for s in skipped:
         assert s["kind"] == "fixed" and s["reason"].startswith("needs "), s
     pow2 = {a["name"] for a in reg if "power-of-two" in a["requires"]}
@@ -111,7 +114,7 @@ def test_bench_json(coll, np, tmp_path):
 def test_bench_only_and_other_collectives(tmp_path):
     run, r = bench_json(3, tmp_path, "--collective", "allgatherv", "--bytes", "1000",
                         "--only", "ring,pair", *SMALL)
-    assert [c["name"] for c in r["configurations"]] == ["native", "ring"]
+    assert [c["name"] for c in r["configurations"]] == ["native", "ring", "layer:native"]
     reasons = {s["name"]: s["reason"] for s in r["skipped"]}
     assert reasons["pair"].startswith("needs power-of-two")
     assert reasons["simple"] == "not selected by --only"
@@ -170,3 +173,14 @@ def test_bench_bad_arguments_every_rank_exits_2(args, message, tmp_path):
 def test_bench_help():
     run = singleton("--help")
     assert run.returncode == 0 and run.stdout.startswith("usage: autocoll_bench"), run.stderr
+
+
+def test_bench_layer_runs_the_strategy_from_a_cold_start(tmp_path):
+    """With AUTOCOLL_STRATEGY=star the layer configuration tunes on its own new communicator:
+    it is named after the strategy and times every iteration like the others."""
+    run, r = bench_json(2, tmp_path, "--collective", "allreduce", "--bytes", "1K",
+                        "--iterations", "300", "--warmup", "0", "--factor", "1",
+                        env={"AUTOCOLL_STRATEGY": "star"})
+    layer = r["configurations"][-1]
+    assert layer["name"] == "layer:star" and layer["kind"] == "layer"
+    assert len(layer["times"]) == 300 and layer["median"] > 0
