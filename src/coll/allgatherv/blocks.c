@@ -38,7 +38,8 @@ int ac_allgatherv_logical_ring(const void *sbuf, int scount, MPI_Datatype stype,
     PMPI_Comm_size(comm, &size);
     rc = ac_allgatherv_place_own(sbuf, scount, stype, rbuf, rcounts, displs, rtype, rank);
     if (rc != MPI_SUCCESS) return rc;
-    while (ring_member(order, pos) != rank) pos++;
+    while (ring_member(order, pos) != rank)
+        pos++;
     int right = ring_member(order, (pos + 1) % size);
     int left = ring_member(order, (pos - 1 + size) % size);
     for (int i = 0; i < size - 1; i++) {
@@ -88,8 +89,8 @@ int ac_allgatherv_pack_init(ac_allgatherv_packed *pk, const void *sbuf, int scou
     rc = ac_allgatherv_pack_run(pk, pk->own_slot, pk->own_slot + 1, &slot, &bytes);
     if (rc != MPI_SUCCESS) goto out;
     if (pk->in_place)
-        rc = ac_pack((const char *)rbuf + (MPI_Aint)displs[rank] * ac_extent(rtype),
-                       rcounts[rank], rtype, slot, bytes, &position, comm);
+        rc = ac_pack((const char *)rbuf + (MPI_Aint)displs[rank] * ac_extent(rtype), rcounts[rank],
+                     rtype, slot, bytes, &position, comm);
     else
         rc = ac_pack(sbuf, scount, stype, slot, bytes, &position, comm);
 out:
@@ -118,7 +119,7 @@ int ac_allgatherv_pack_finish(const ac_allgatherv_packed *pk, void *rbuf, const 
         rc = ac_allgatherv_pack_run(pk, s, s + 1, &slot, &bytes);
         if (rc != MPI_SUCCESS) return rc;
         rc = ac_unpack(slot, bytes, &position, (char *)rbuf + (MPI_Aint)displs[block] * ext,
-                         rcounts[block], rtype, comm);
+                       rcounts[block], rtype, comm);
         if (rc != MPI_SUCCESS) return rc;
     }
     return MPI_SUCCESS;

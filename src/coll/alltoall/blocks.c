@@ -21,8 +21,8 @@ int ac_alltoall_pack(const void *buf, int count, MPI_Datatype dtype, int first, 
     if (bytes == 0 || n == 0) return MPI_SUCCESS;
     if ((MPI_Aint)n * bytes <= INT_MAX && (MPI_Aint)n * count <= INT_MAX) {
         int pos = 0;
-        rc = ac_pack((const char *)buf + first * stride, n * count, dtype, out,
-                       (int)(n * bytes), &pos, comm);
+        rc = ac_pack((const char *)buf + first * stride, n * count, dtype, out, (int)(n * bytes),
+                     &pos, comm);
         if (rc == MPI_SUCCESS && pos != n * bytes) rc = MPI_ERR_INTERN;
         return rc;
     }
@@ -30,7 +30,7 @@ int ac_alltoall_pack(const void *buf, int count, MPI_Datatype dtype, int first, 
     for (int j = 0; j < n && rc == MPI_SUCCESS; j++) {
         int pos = 0;
         rc = ac_pack((const char *)buf + (first + j) * stride, count, dtype, out + j * bytes,
-                       (int)bytes, &pos, comm);
+                     (int)bytes, &pos, comm);
         if (rc == MPI_SUCCESS && pos != bytes) rc = MPI_ERR_INTERN;
     }
     return rc;
@@ -44,14 +44,14 @@ int ac_alltoall_unpack(const char *in, MPI_Aint bytes, int first, int n, void *b
     if (bytes == 0 || n == 0) return MPI_SUCCESS;
     if ((MPI_Aint)n * bytes <= INT_MAX && (MPI_Aint)n * count <= INT_MAX) {
         int pos = 0;
-        return ac_unpack(in, (int)(n * bytes), &pos, (char *)buf + first * stride, n * count,
-                           dtype, comm);
+        return ac_unpack(in, (int)(n * bytes), &pos, (char *)buf + first * stride, n * count, dtype,
+                         comm);
     }
     if (bytes > INT_MAX) return MPI_ERR_COUNT;
     for (int j = 0; j < n && rc == MPI_SUCCESS; j++) {
         int pos = 0;
-        rc = ac_unpack(in + j * bytes, (int)bytes, &pos, (char *)buf + (first + j) * stride,
-                         count, dtype, comm);
+        rc = ac_unpack(in + j * bytes, (int)bytes, &pos, (char *)buf + (first + j) * stride, count,
+                       dtype, comm);
     }
     return rc;
 }

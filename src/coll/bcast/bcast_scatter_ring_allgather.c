@@ -123,8 +123,8 @@ int ac_bcast_scatter_ring_allgather(void *buf, int count, MPI_Datatype dtype, in
             MPI_Aint rlo = chunk_start(recv_chunk, chunk, nbytes);
             MPI_Aint rhi = chunk_start(recv_chunk + 1, chunk, nbytes);
             rc = PMPI_Sendrecv(packed + slo, (int)(shi - slo), MPI_PACKED, right, AC_TAG_DATA,
-                               packed + rlo, (int)(rhi - rlo), MPI_PACKED, left, AC_TAG_DATA,
-                               comm, MPI_STATUS_IGNORE);
+                               packed + rlo, (int)(rhi - rlo), MPI_PACKED, left, AC_TAG_DATA, comm,
+                               MPI_STATUS_IGNORE);
             if (rc != MPI_SUCCESS) goto out;
             send_chunk = recv_chunk;
             recv_chunk = (recv_chunk - 1 + size) % size;

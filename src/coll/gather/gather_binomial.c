@@ -22,9 +22,8 @@
 enum { MAX_CHILDREN = 32 };
 
 /* The root: receive every child's subtree, in rank order, into rbuf. */
-static int gather_root(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                       int rcount, MPI_Datatype rtype, int root, int size, MPI_Aint block,
-                       MPI_Comm comm)
+static int gather_root(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                       MPI_Datatype rtype, int root, int size, MPI_Aint block, MPI_Comm comm)
 {
     int rc = MPI_SUCCESS, nreq = 0, wrap_first = 0, wrap_n = 0;
     MPI_Aint stride = ac_extent(rtype) * rcount;
@@ -39,8 +38,8 @@ static int gather_root(const void *sbuf, int scount, MPI_Datatype stype, void *r
     for (int mask = 1; mask < size; mask <<= 1) {
         int first = (root + mask) % size, n = mask < size - mask ? mask : size - mask;
         if (first + n <= size) {
-            rc = PMPI_Irecv((char *)rbuf + first * stride, n * rcount, rtype, first,
-                            AC_TAG_DATA, comm, &reqs[nreq]);
+            rc = PMPI_Irecv((char *)rbuf + first * stride, n * rcount, rtype, first, AC_TAG_DATA,
+                            comm, &reqs[nreq]);
         } else {
             wrap_first = first;
             wrap_n = n;
@@ -60,11 +59,10 @@ static int gather_root(const void *sbuf, int scount, MPI_Datatype stype, void *r
     if (rc == MPI_SUCCESS && tmp) {
         /* the wrapping subtree holds ranks wrap_first..p-1, then 0.. */
         int position = 0, head = size - wrap_first, insize = (int)(wrap_n * block);
-        rc = ac_unpack(tmp, insize, &position, (char *)rbuf + wrap_first * stride,
-                         head * rcount, rtype, comm);
+        rc = ac_unpack(tmp, insize, &position, (char *)rbuf + wrap_first * stride, head * rcount,
+                       rtype, comm);
         if (rc == MPI_SUCCESS)
-            rc = ac_unpack(tmp, insize, &position, rbuf, (wrap_n - head) * rcount, rtype,
-                             comm);
+            rc = ac_unpack(tmp, insize, &position, rbuf, (wrap_n - head) * rcount, rtype, comm);
     }
 out:
     if (nreq > 0) PMPI_Waitall(nreq, reqs, stats);
@@ -73,8 +71,8 @@ out:
 }
 
 /* Any other rank: pack its own block and its children's subtrees, send them to the parent. */
-static int gather_nonroot(const void *sbuf, int scount, MPI_Datatype stype, int root,
-                          int vrank, int size, MPI_Aint block, MPI_Comm comm)
+static int gather_nonroot(const void *sbuf, int scount, MPI_Datatype stype, int root, int vrank,
+                          int size, MPI_Aint block, MPI_Comm comm)
 {
     int rc = MPI_SUCCESS, nreq = 0, position = 0;
     int lowbit = vrank & -vrank, parent = (vrank - lowbit + root) % size;
@@ -89,8 +87,8 @@ static int gather_nonroot(const void *sbuf, int scount, MPI_Datatype stype, int 
     for (int mask = 1; mask < subtree; mask <<= 1) {
         int child = (vrank + mask + root) % size;
         int n = mask < subtree - mask ? mask : subtree - mask;
-        rc = PMPI_Irecv(tmp + mask * block, (int)(n * block), MPI_PACKED, child, AC_TAG_DATA,
-                        comm, &reqs[nreq]);
+        rc = PMPI_Irecv(tmp + mask * block, (int)(n * block), MPI_PACKED, child, AC_TAG_DATA, comm,
+                        &reqs[nreq]);
         if (rc != MPI_SUCCESS) goto out;
         nreq++;
     }
@@ -106,9 +104,8 @@ out:
     return rc;
 }
 
-int ac_gather_binomial(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                       int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
-                       const ac_params *p)
+int ac_gather_binomial(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                       MPI_Datatype rtype, int root, MPI_Comm comm, const ac_params *p)
 {
     int rc, rank, size, tsize;
     MPI_Aint block;

@@ -9,4 +9,9 @@ ac_reduce_scatter_block_fn ac_reduce_scatter_block_reduce_then_scatter;
 ac_reduce_scatter_block_fn ac_reduce_scatter_block_pairwise;
 ac_reduce_scatter_block_fn ac_reduce_scatter_block_recursive_halving;
 
+/* Helper of this folder (uniform.c): run a reduce_scatter engine with equal blocks. */
+int ac_reduce_scatter_block_uniform(ac_reduce_scatter_fn *engine, const void *sbuf, void *rbuf,
+                                    int rcount, MPI_Datatype dtype, MPI_Op op, MPI_Comm comm,
+                                    const ac_params *p);
+
 #endif

@@ -21,9 +21,8 @@
 enum { MAX_CHILDREN = 32 };
 
 /* The root: send every child its subtree's blocks, keep its own. */
-static int scatter_root(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                        int rcount, MPI_Datatype rtype, int root, int size, MPI_Aint block,
-                        MPI_Comm comm)
+static int scatter_root(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                        MPI_Datatype rtype, int root, int size, MPI_Aint block, MPI_Comm comm)
 {
     int rc = MPI_SUCCESS, nreq = 0, mask = 1;
     MPI_Aint stride = ac_extent(stype) * scount;
@@ -31,7 +30,8 @@ static int scatter_root(const void *sbuf, int scount, MPI_Datatype stype, void *
     MPI_Status stats[MAX_CHILDREN];
     char *tmp = NULL;
 
-    while (mask < size) mask <<= 1;
+    while (mask < size)
+        mask <<= 1;
     for (mask >>= 1; mask > 0; mask >>= 1) {
         int first = (root + mask) % size, n = mask < size - mask ? mask : size - mask;
         if (first + n <= size) {
@@ -45,13 +45,12 @@ static int scatter_root(const void *sbuf, int scount, MPI_Datatype stype, void *
                 rc = MPI_ERR_NO_MEM;
                 goto out;
             }
-            rc = ac_pack((const char *)sbuf + first * stride, head * scount, stype, tmp,
-                           outsize, &position, comm);
+            rc = ac_pack((const char *)sbuf + first * stride, head * scount, stype, tmp, outsize,
+                         &position, comm);
             if (rc == MPI_SUCCESS)
                 rc = ac_pack(sbuf, (n - head) * scount, stype, tmp, outsize, &position, comm);
             if (rc == MPI_SUCCESS)
-                rc = PMPI_Isend(tmp, outsize, MPI_PACKED, first, AC_TAG_DATA, comm,
-                                &reqs[nreq]);
+                rc = PMPI_Isend(tmp, outsize, MPI_PACKED, first, AC_TAG_DATA, comm, &reqs[nreq]);
         }
         if (rc != MPI_SUCCESS) goto out;
         nreq++;
@@ -85,12 +84,13 @@ static int scatter_nonroot(void *rbuf, int rcount, MPI_Datatype rtype, int root,
     rc = PMPI_Recv(tmp, (int)(subtree * block), MPI_PACKED, parent, AC_TAG_DATA, comm,
                    MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS) goto out;
-    while (mask * 2 < subtree) mask <<= 1;
+    while (mask * 2 < subtree)
+        mask <<= 1;
     for (; mask > 0; mask >>= 1) {
         int child = (vrank + mask + root) % size;
         int n = mask < subtree - mask ? mask : subtree - mask;
-        rc = PMPI_Isend(tmp + mask * block, (int)(n * block), MPI_PACKED, child, AC_TAG_DATA,
-                        comm, &reqs[nreq]);
+        rc = PMPI_Isend(tmp + mask * block, (int)(n * block), MPI_PACKED, child, AC_TAG_DATA, comm,
+                        &reqs[nreq]);
         if (rc != MPI_SUCCESS) goto out;
         nreq++;
     }
@@ -104,9 +104,8 @@ out:
     return rc;
 }
 
-int ac_scatter_binomial(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                        int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
-                        const ac_params *p)
+int ac_scatter_binomial(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                        MPI_Datatype rtype, int root, MPI_Comm comm, const ac_params *p)
 {
     int rc, rank, size, tsize;
     MPI_Aint block;
