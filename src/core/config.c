@@ -19,8 +19,12 @@ static const ac_setting settings[] = {
     {"AUTOCOLL_STRATEGY", "native", "native | star",
      "how unforced calls choose: native (the library's own) or star (STAR-MPI's run-time "
      "tuning: Measure_Select, then Monitor_Adapt)"},
+    {"AUTOCOLL_MAX_SITES", "8", "n >= 0",
+     "call sites tuned apart per communicator (N); further sites run native; 0: one site-less "
+     "context per message size (no call-site agreements)"},
     {"AUTOCOLL_MAX_SIZES", "8", "n >= 1",
-     "tuning contexts (message sizes) per communicator and collective; further sizes run native"},
+     "tuning contexts (message sizes) per call site and collective (X); further sizes run "
+     "native"},
     {"AUTOCOLL_STAR_ITER", "10", "n >= 1", "star: measurements of each candidate (ITER)"},
     {"AUTOCOLL_STAR_EPSILON", "0.10", "x >= 0",
      "star: tolerance over the second best before Monitor_Adapt switches (epsilon)"},

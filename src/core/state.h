@@ -13,6 +13,7 @@
 #include "coll/coll.h"
 
 #include <mpi.h>
+#include <stdint.h>
 
 typedef struct ac_coll_stats {
     long calls;          /* calls run by one of our algorithms (native included) */
@@ -24,7 +25,8 @@ typedef struct ac_coll_stats {
     int warned;          /* a forced algorithm was inapplicable here (warned once) */
 } ac_coll_stats;
 
-struct ac_context; /* a tuning context (select.c) */
+struct ac_bucket;  /* the calls of one collective and message size (select.c) */
+struct ac_context; /* a tuning context: a bucket's calls from one call site (select.c) */
 struct ac_strategy;
 
 typedef struct ac_comm {
@@ -35,10 +37,13 @@ typedef struct ac_comm {
     int freed; /* the application freed it; kept for the report */
     char name[MPI_MAX_OBJECT_NAME];
     ac_coll_stats stats[AC_NUM_COLLECTIVES];
-    struct ac_context *contexts[AC_NUM_COLLECTIVES]; /* tuning contexts, newest first */
-    int ncontexts[AC_NUM_COLLECTIVES];
-    long untuned[AC_NUM_COLLECTIVES];               /* calls beyond AUTOCOLL_MAX_SIZES */
+    struct ac_bucket *buckets[AC_NUM_COLLECTIVES]; /* newest first */
+    int nbuckets[AC_NUM_COLLECTIVES];
+    uint64_t *sites; /* call sites with a context here (AUTOCOLL_MAX_SITES) */
+    int nsites;
+    long untuned[AC_NUM_COLLECTIVES];               /* calls beyond AUTOCOLL_MAX_SITES or _SIZES */
     struct ac_context *pending[AC_NUM_COLLECTIVES]; /* context of the call in flight */
+    double select_seconds;                          /* layer time choosing the call in flight */
     struct ac_comm *next;                           /* every ac_comm ever created, newest first */
 } ac_comm;
 

@@ -5,8 +5,9 @@
 
 #include <stdlib.h>
 
-int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                   const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm)
+int ac_allgatherv_at(const void *caller, const void *sbuf, int scount, MPI_Datatype stype,
+                     void *rbuf, const int rcounts[], const int displs[], MPI_Datatype rtype,
+                     MPI_Comm comm)
 {
     ac_comm *c;
     if (rcounts == NULL || displs == NULL || rtype == MPI_DATATYPE_NULL ||
@@ -21,12 +22,18 @@ int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     for (int i = 0; i < c->size; i++)
         total += rcounts[i];
     call.bytes = ac_signature_bytes(total, rtype);
-    const ac_algorithm *alg = ac_select(c, &call);
+    const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, c->pcomm,
                                 alg->params);
     ac_observe(c, &call, alg, ac_now() - start);
     return rc;
+}
+
+int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                   const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm)
+{
+    return ac_allgatherv_at(AC_CALLER, sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
 }
 
 #if MPI_VERSION >= 4
@@ -41,7 +48,7 @@ int MPI_Allgatherv_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, voi
         ac_count_passthrough(comm, AC_ALLGATHERV);
         return PMPI_Allgatherv_c(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
     }
-    rc = MPI_Allgatherv(sbuf, ns, stype, rbuf, nr, nd, rtype, comm);
+    rc = ac_allgatherv_at(AC_CALLER, sbuf, ns, stype, rbuf, nr, nd, rtype, comm);
     free(nr);
     free(nd);
     return rc;

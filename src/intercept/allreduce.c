@@ -3,8 +3,8 @@
  */
 #include "intercept/intercept.h"
 
-int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op,
-                  MPI_Comm comm)
+int ac_allreduce_at(const void *caller, const void *sbuf, void *rbuf, int count, MPI_Datatype dtype,
+                    MPI_Op op, MPI_Comm comm)
 {
     ac_comm *c;
     if (count < 0 || dtype == MPI_DATATYPE_NULL || op == MPI_OP_NULL) {
@@ -17,11 +17,17 @@ int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, M
     call.count = count;
     ac_call_set_op(&call, op);
     call.bytes = ac_signature_bytes(count, dtype);
-    const ac_algorithm *alg = ac_select(c, &call);
+    const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.allreduce(sbuf, rbuf, count, dtype, op, c->pcomm, alg->params);
     ac_observe(c, &call, alg, ac_now() - start);
     return rc;
+}
+
+int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op,
+                  MPI_Comm comm)
+{
+    return ac_allreduce_at(AC_CALLER, sbuf, rbuf, count, dtype, op, comm);
 }
 
 #if MPI_VERSION >= 4
@@ -33,6 +39,6 @@ int MPI_Allreduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype 
         ac_count_passthrough(comm, AC_ALLREDUCE);
         return PMPI_Allreduce_c(sbuf, rbuf, count, dtype, op, comm);
     }
-    return MPI_Allreduce(sbuf, rbuf, n, dtype, op, comm);
+    return ac_allreduce_at(AC_CALLER, sbuf, rbuf, n, dtype, op, comm);
 }
 #endif

@@ -3,8 +3,8 @@
  */
 #include "intercept/intercept.h"
 
-int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                 MPI_Datatype rtype, MPI_Comm comm)
+int ac_alltoall_at(const void *caller, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                   int rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
     ac_comm *c;
     if (rcount < 0 || rtype == MPI_DATATYPE_NULL ||
@@ -16,11 +16,17 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, i
     if (!c) return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     ac_call call = ac_call_make(c, AC_ALLTOALL);
     call.bytes = ac_signature_bytes(rcount, rtype);
-    const ac_algorithm *alg = ac_select(c, &call);
+    const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.alltoall(sbuf, scount, stype, rbuf, rcount, rtype, c->pcomm, alg->params);
     ac_observe(c, &call, alg, ac_now() - start);
     return rc;
+}
+
+int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                 MPI_Datatype rtype, MPI_Comm comm)
+{
+    return ac_alltoall_at(AC_CALLER, sbuf, scount, stype, rbuf, rcount, rtype, comm);
 }
 
 #if MPI_VERSION >= 4
@@ -32,6 +38,6 @@ int MPI_Alltoall_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void 
         ac_count_passthrough(comm, AC_ALLTOALL);
         return PMPI_Alltoall_c(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     }
-    return MPI_Alltoall(sbuf, ns, stype, rbuf, nr, rtype, comm);
+    return ac_alltoall_at(AC_CALLER, sbuf, ns, stype, rbuf, nr, rtype, comm);
 }
 #endif

@@ -5,9 +5,9 @@
 
 #include <stdlib.h>
 
-int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
-                  void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
-                  MPI_Comm comm)
+int ac_alltoallv_at(const void *caller, const void *sbuf, const int scounts[], const int sdispls[],
+                    MPI_Datatype stype, void *rbuf, const int rcounts[], const int rdispls[],
+                    MPI_Datatype rtype, MPI_Comm comm)
 {
     ac_comm *c;
     if (rcounts == NULL || rdispls == NULL || rtype == MPI_DATATYPE_NULL ||
@@ -24,12 +24,20 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MP
     for (int i = 0; i < c->size; i++)
         total += rcounts[i];
     call.bytes = ac_signature_bytes(total, rtype);
-    const ac_algorithm *alg = ac_select(c, &call);
+    const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
                                c->pcomm, alg->params);
     ac_observe(c, &call, alg, ac_now() - start);
     return rc;
+}
+
+int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
+                  void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
+                  MPI_Comm comm)
+{
+    return ac_alltoallv_at(AC_CALLER, sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
+                           comm);
 }
 
 #if MPI_VERSION >= 4
@@ -42,7 +50,7 @@ int MPI_Alltoallv_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint 
     int fits = size > 0 && ac_counts_fit(rcounts, size, &nr) && ac_displs_fit(rdispls, size, &nrd);
     if (fits && sbuf != MPI_IN_PLACE)
         fits = ac_counts_fit(scounts, size, &ns) && ac_displs_fit(sdispls, size, &nsd);
-    if (fits) rc = MPI_Alltoallv(sbuf, ns, nsd, stype, rbuf, nr, nrd, rtype, comm);
+    if (fits) rc = ac_alltoallv_at(AC_CALLER, sbuf, ns, nsd, stype, rbuf, nr, nrd, rtype, comm);
     free(ns);
     free(nsd);
     free(nr);

@@ -3,7 +3,7 @@
  */
 #include "intercept/intercept.h"
 
-int MPI_Barrier(MPI_Comm comm)
+int ac_barrier_at(const void *caller, MPI_Comm comm)
 {
     ac_comm *c;
     if (0) {
@@ -13,9 +13,14 @@ int MPI_Barrier(MPI_Comm comm)
     c = ac_comm_enter(comm, AC_BARRIER);
     if (!c) return PMPI_Barrier(comm);
     ac_call call = ac_call_make(c, AC_BARRIER);
-    const ac_algorithm *alg = ac_select(c, &call);
+    const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.barrier(c->pcomm, alg->params);
     ac_observe(c, &call, alg, ac_now() - start);
     return rc;
+}
+
+int MPI_Barrier(MPI_Comm comm)
+{
+    return ac_barrier_at(AC_CALLER, comm);
 }

@@ -3,7 +3,8 @@
  */
 #include "intercept/intercept.h"
 
-int MPI_Bcast(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm)
+int ac_bcast_at(const void *caller, void *buf, int count, MPI_Datatype dtype, int root,
+                MPI_Comm comm)
 {
     ac_comm *c;
     if (count < 0 || dtype == MPI_DATATYPE_NULL || !ac_root_ok(comm, root)) {
@@ -15,11 +16,16 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm)
     ac_call call = ac_call_make(c, AC_BCAST);
     call.count = count;
     call.bytes = ac_signature_bytes(count, dtype);
-    const ac_algorithm *alg = ac_select(c, &call);
+    const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.bcast(buf, count, dtype, root, c->pcomm, alg->params);
     ac_observe(c, &call, alg, ac_now() - start);
     return rc;
+}
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm)
+{
+    return ac_bcast_at(AC_CALLER, buf, count, dtype, root, comm);
 }
 
 #if MPI_VERSION >= 4
@@ -30,6 +36,6 @@ int MPI_Bcast_c(void *buf, MPI_Count count, MPI_Datatype dtype, int root, MPI_Co
         ac_count_passthrough(comm, AC_BCAST);
         return PMPI_Bcast_c(buf, count, dtype, root, comm);
     }
-    return MPI_Bcast(buf, n, dtype, root, comm);
+    return ac_bcast_at(AC_CALLER, buf, n, dtype, root, comm);
 }
 #endif

@@ -18,6 +18,8 @@
  *
  * Fortran INTEGER arrays (counts, displacements) are passed as they are: MPI_Fint is int.
  */
+#include "intercept/intercept.h"
+
 #include <dlfcn.h>
 #include <mpi.h>
 #include <pthread.h>
@@ -36,8 +38,8 @@ typedef void f_allgatherv(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *r
                           MPI_Fint *ierr);
 typedef void f_allreduce(char *sbuf, char *rbuf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *op,
                          MPI_Fint *comm, MPI_Fint *ierr);
-typedef void f_alltoall(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf,
-                        MPI_Fint *rcount, MPI_Fint *rtype, MPI_Fint *comm, MPI_Fint *ierr);
+typedef void f_alltoall(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, MPI_Fint *rcount,
+                        MPI_Fint *rtype, MPI_Fint *comm, MPI_Fint *ierr);
 typedef void f_alltoallv(char *sbuf, MPI_Fint *scounts, MPI_Fint *sdispls, MPI_Fint *stype,
                          char *rbuf, MPI_Fint *rcounts, MPI_Fint *rdispls, MPI_Fint *rtype,
                          MPI_Fint *comm, MPI_Fint *ierr);
@@ -52,9 +54,8 @@ typedef void f_reduce_scatter(char *sbuf, char *rbuf, MPI_Fint *rcounts, MPI_Fin
                               MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr);
 typedef void f_reduce_scatter_block(char *sbuf, char *rbuf, MPI_Fint *rcount, MPI_Fint *dtype,
                                     MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr);
-typedef void f_scatter(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf,
-                       MPI_Fint *rcount, MPI_Fint *rtype, MPI_Fint *root, MPI_Fint *comm,
-                       MPI_Fint *ierr);
+typedef void f_scatter(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, MPI_Fint *rcount,
+                       MPI_Fint *rtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr);
 
 /* Fortran's MPI_IN_PLACE and MPI_BOTTOM are the addresses of common blocks defined by Open MPI's
  * libraries, under any of the four manglings; looked up once, absent ones stay NULL. */
@@ -136,8 +137,9 @@ f_allgather ompi_allgather_f;
 void ompi_allgather_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, MPI_Fint *rcount,
                       MPI_Fint *rtype, MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Allgather(c_buf_in_place(sbuf), *scount, PMPI_Type_f2c(*stype), c_buf(rbuf),
-                                 *rcount, PMPI_Type_f2c(*rtype), PMPI_Comm_f2c(*comm)));
+    set_ierr(ierr,
+             ac_allgather_at(AC_CALLER, c_buf_in_place(sbuf), *scount, PMPI_Type_f2c(*stype),
+                             c_buf(rbuf), *rcount, PMPI_Type_f2c(*rtype), PMPI_Comm_f2c(*comm)));
 }
 f_allgather mpi_allgather __attribute__((alias("ompi_allgather_f")));
 f_allgather mpi_allgather_ __attribute__((alias("ompi_allgather_f")));
@@ -145,13 +147,12 @@ f_allgather mpi_allgather__ __attribute__((alias("ompi_allgather_f")));
 f_allgather MPI_ALLGATHER __attribute__((alias("ompi_allgather_f")));
 
 f_allgatherv ompi_allgatherv_f;
-void ompi_allgatherv_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf,
-                       MPI_Fint *rcounts, MPI_Fint *displs, MPI_Fint *rtype, MPI_Fint *comm,
-                       MPI_Fint *ierr)
+void ompi_allgatherv_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, MPI_Fint *rcounts,
+                       MPI_Fint *displs, MPI_Fint *rtype, MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Allgatherv(c_buf_in_place(sbuf), *scount, PMPI_Type_f2c(*stype),
-                                  c_buf(rbuf), rcounts, displs, PMPI_Type_f2c(*rtype),
-                                  PMPI_Comm_f2c(*comm)));
+    set_ierr(ierr, ac_allgatherv_at(AC_CALLER, c_buf_in_place(sbuf), *scount, PMPI_Type_f2c(*stype),
+                                    c_buf(rbuf), rcounts, displs, PMPI_Type_f2c(*rtype),
+                                    PMPI_Comm_f2c(*comm)));
 }
 f_allgatherv mpi_allgatherv __attribute__((alias("ompi_allgatherv_f")));
 f_allgatherv mpi_allgatherv_ __attribute__((alias("ompi_allgatherv_f")));
@@ -162,8 +163,8 @@ f_allreduce ompi_allreduce_f;
 void ompi_allreduce_f(char *sbuf, char *rbuf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *op,
                       MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Allreduce(c_buf_in_place(sbuf), c_buf(rbuf), *count, PMPI_Type_f2c(*dtype),
-                                 PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
+    set_ierr(ierr, ac_allreduce_at(AC_CALLER, c_buf_in_place(sbuf), c_buf(rbuf), *count,
+                                   PMPI_Type_f2c(*dtype), PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
 }
 f_allreduce mpi_allreduce __attribute__((alias("ompi_allreduce_f")));
 f_allreduce mpi_allreduce_ __attribute__((alias("ompi_allreduce_f")));
@@ -174,8 +175,9 @@ f_alltoall ompi_alltoall_f;
 void ompi_alltoall_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, MPI_Fint *rcount,
                      MPI_Fint *rtype, MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Alltoall(c_buf_in_place(sbuf), *scount, PMPI_Type_f2c(*stype), c_buf(rbuf),
-                                *rcount, PMPI_Type_f2c(*rtype), PMPI_Comm_f2c(*comm)));
+    set_ierr(ierr,
+             ac_alltoall_at(AC_CALLER, c_buf_in_place(sbuf), *scount, PMPI_Type_f2c(*stype),
+                            c_buf(rbuf), *rcount, PMPI_Type_f2c(*rtype), PMPI_Comm_f2c(*comm)));
 }
 f_alltoall mpi_alltoall __attribute__((alias("ompi_alltoall_f")));
 f_alltoall mpi_alltoall_ __attribute__((alias("ompi_alltoall_f")));
@@ -183,13 +185,13 @@ f_alltoall mpi_alltoall__ __attribute__((alias("ompi_alltoall_f")));
 f_alltoall MPI_ALLTOALL __attribute__((alias("ompi_alltoall_f")));
 
 f_alltoallv ompi_alltoallv_f;
-void ompi_alltoallv_f(char *sbuf, MPI_Fint *scounts, MPI_Fint *sdispls, MPI_Fint *stype,
-                      char *rbuf, MPI_Fint *rcounts, MPI_Fint *rdispls, MPI_Fint *rtype,
-                      MPI_Fint *comm, MPI_Fint *ierr)
+void ompi_alltoallv_f(char *sbuf, MPI_Fint *scounts, MPI_Fint *sdispls, MPI_Fint *stype, char *rbuf,
+                      MPI_Fint *rcounts, MPI_Fint *rdispls, MPI_Fint *rtype, MPI_Fint *comm,
+                      MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Alltoallv(c_buf_in_place(sbuf), scounts, sdispls, PMPI_Type_f2c(*stype),
-                                 c_buf(rbuf), rcounts, rdispls, PMPI_Type_f2c(*rtype),
-                                 PMPI_Comm_f2c(*comm)));
+    set_ierr(ierr, ac_alltoallv_at(AC_CALLER, c_buf_in_place(sbuf), scounts, sdispls,
+                                   PMPI_Type_f2c(*stype), c_buf(rbuf), rcounts, rdispls,
+                                   PMPI_Type_f2c(*rtype), PMPI_Comm_f2c(*comm)));
 }
 f_alltoallv mpi_alltoallv __attribute__((alias("ompi_alltoallv_f")));
 f_alltoallv mpi_alltoallv_ __attribute__((alias("ompi_alltoallv_f")));
@@ -199,7 +201,7 @@ f_alltoallv MPI_ALLTOALLV __attribute__((alias("ompi_alltoallv_f")));
 f_barrier ompi_barrier_f;
 void ompi_barrier_f(MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Barrier(PMPI_Comm_f2c(*comm)));
+    set_ierr(ierr, ac_barrier_at(AC_CALLER, PMPI_Comm_f2c(*comm)));
 }
 f_barrier mpi_barrier __attribute__((alias("ompi_barrier_f")));
 f_barrier mpi_barrier_ __attribute__((alias("ompi_barrier_f")));
@@ -210,8 +212,8 @@ f_bcast ompi_bcast_f;
 void ompi_bcast_f(char *buf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *root, MPI_Fint *comm,
                   MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Bcast(c_buf(buf), *count, PMPI_Type_f2c(*dtype), *root,
-                             PMPI_Comm_f2c(*comm)));
+    set_ierr(ierr, ac_bcast_at(AC_CALLER, c_buf(buf), *count, PMPI_Type_f2c(*dtype), *root,
+                               PMPI_Comm_f2c(*comm)));
 }
 f_bcast mpi_bcast __attribute__((alias("ompi_bcast_f")));
 f_bcast mpi_bcast_ __attribute__((alias("ompi_bcast_f")));
@@ -222,8 +224,9 @@ f_gather ompi_gather_f;
 void ompi_gather_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, MPI_Fint *rcount,
                    MPI_Fint *rtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Gather(c_buf_in_place(sbuf), *scount, PMPI_Type_f2c(*stype), c_buf(rbuf),
-                              *rcount, PMPI_Type_f2c(*rtype), *root, PMPI_Comm_f2c(*comm)));
+    set_ierr(ierr, ac_gather_at(AC_CALLER, c_buf_in_place(sbuf), *scount, PMPI_Type_f2c(*stype),
+                                c_buf(rbuf), *rcount, PMPI_Type_f2c(*rtype), *root,
+                                PMPI_Comm_f2c(*comm)));
 }
 f_gather mpi_gather __attribute__((alias("ompi_gather_f")));
 f_gather mpi_gather_ __attribute__((alias("ompi_gather_f")));
@@ -234,8 +237,9 @@ f_reduce ompi_reduce_f;
 void ompi_reduce_f(char *sbuf, char *rbuf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *op,
                    MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Reduce(c_buf_in_place(sbuf), c_buf(rbuf), *count, PMPI_Type_f2c(*dtype),
-                              PMPI_Op_f2c(*op), *root, PMPI_Comm_f2c(*comm)));
+    set_ierr(ierr,
+             ac_reduce_at(AC_CALLER, c_buf_in_place(sbuf), c_buf(rbuf), *count,
+                          PMPI_Type_f2c(*dtype), PMPI_Op_f2c(*op), *root, PMPI_Comm_f2c(*comm)));
 }
 f_reduce mpi_reduce __attribute__((alias("ompi_reduce_f")));
 f_reduce mpi_reduce_ __attribute__((alias("ompi_reduce_f")));
@@ -243,12 +247,12 @@ f_reduce mpi_reduce__ __attribute__((alias("ompi_reduce_f")));
 f_reduce MPI_REDUCE __attribute__((alias("ompi_reduce_f")));
 
 f_reduce_scatter ompi_reduce_scatter_f;
-void ompi_reduce_scatter_f(char *sbuf, char *rbuf, MPI_Fint *rcounts, MPI_Fint *dtype,
-                           MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr)
+void ompi_reduce_scatter_f(char *sbuf, char *rbuf, MPI_Fint *rcounts, MPI_Fint *dtype, MPI_Fint *op,
+                           MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Reduce_scatter(c_buf_in_place(sbuf), c_buf(rbuf), rcounts,
-                                      PMPI_Type_f2c(*dtype), PMPI_Op_f2c(*op),
-                                      PMPI_Comm_f2c(*comm)));
+    set_ierr(ierr,
+             ac_reduce_scatter_at(AC_CALLER, c_buf_in_place(sbuf), c_buf(rbuf), rcounts,
+                                  PMPI_Type_f2c(*dtype), PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
 }
 f_reduce_scatter mpi_reduce_scatter __attribute__((alias("ompi_reduce_scatter_f")));
 f_reduce_scatter mpi_reduce_scatter_ __attribute__((alias("ompi_reduce_scatter_f")));
@@ -259,9 +263,9 @@ f_reduce_scatter_block ompi_reduce_scatter_block_f;
 void ompi_reduce_scatter_block_f(char *sbuf, char *rbuf, MPI_Fint *rcount, MPI_Fint *dtype,
                                  MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Reduce_scatter_block(c_buf_in_place(sbuf), c_buf(rbuf), *rcount,
-                                            PMPI_Type_f2c(*dtype), PMPI_Op_f2c(*op),
-                                            PMPI_Comm_f2c(*comm)));
+    set_ierr(ierr, ac_reduce_scatter_block_at(AC_CALLER, c_buf_in_place(sbuf), c_buf(rbuf), *rcount,
+                                              PMPI_Type_f2c(*dtype), PMPI_Op_f2c(*op),
+                                              PMPI_Comm_f2c(*comm)));
 }
 f_reduce_scatter_block mpi_reduce_scatter_block
     __attribute__((alias("ompi_reduce_scatter_block_f")));
@@ -276,8 +280,9 @@ f_scatter ompi_scatter_f;
 void ompi_scatter_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, MPI_Fint *rcount,
                     MPI_Fint *rtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Scatter(c_buf(sbuf), *scount, PMPI_Type_f2c(*stype), c_buf_in_place(rbuf),
-                               *rcount, PMPI_Type_f2c(*rtype), *root, PMPI_Comm_f2c(*comm)));
+    set_ierr(ierr, ac_scatter_at(AC_CALLER, c_buf(sbuf), *scount, PMPI_Type_f2c(*stype),
+                                 c_buf_in_place(rbuf), *rcount, PMPI_Type_f2c(*rtype), *root,
+                                 PMPI_Comm_f2c(*comm)));
 }
 f_scatter mpi_scatter __attribute__((alias("ompi_scatter_f")));
 f_scatter mpi_scatter_ __attribute__((alias("ompi_scatter_f")));

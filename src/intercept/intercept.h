@@ -15,6 +15,37 @@
 
 double ac_now(void);
 
+/* The call site of the running MPI routine: its return address (select/site.h). Every entry
+ * point (C, large-count, Fortran) passes its own to the ac_<collective>_at function that does
+ * the work, so the site is the user's call, not one of ours. */
+#define AC_CALLER __builtin_return_address(0)
+
+int ac_allgather_at(const void *caller, const void *sbuf, int scount, MPI_Datatype stype,
+                    void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm);
+int ac_allgatherv_at(const void *caller, const void *sbuf, int scount, MPI_Datatype stype,
+                     void *rbuf, const int rcounts[], const int displs[], MPI_Datatype rtype,
+                     MPI_Comm comm);
+int ac_allreduce_at(const void *caller, const void *sbuf, void *rbuf, int count, MPI_Datatype dtype,
+                    MPI_Op op, MPI_Comm comm);
+int ac_alltoall_at(const void *caller, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                   int rcount, MPI_Datatype rtype, MPI_Comm comm);
+int ac_alltoallv_at(const void *caller, const void *sbuf, const int scounts[], const int sdispls[],
+                    MPI_Datatype stype, void *rbuf, const int rcounts[], const int rdispls[],
+                    MPI_Datatype rtype, MPI_Comm comm);
+int ac_barrier_at(const void *caller, MPI_Comm comm);
+int ac_bcast_at(const void *caller, void *buf, int count, MPI_Datatype dtype, int root,
+                MPI_Comm comm);
+int ac_gather_at(const void *caller, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                 int rcount, MPI_Datatype rtype, int root, MPI_Comm comm);
+int ac_reduce_at(const void *caller, const void *sbuf, void *rbuf, int count, MPI_Datatype dtype,
+                 MPI_Op op, int root, MPI_Comm comm);
+int ac_reduce_scatter_at(const void *caller, const void *sbuf, void *rbuf, const int rcounts[],
+                         MPI_Datatype dtype, MPI_Op op, MPI_Comm comm);
+int ac_reduce_scatter_block_at(const void *caller, const void *sbuf, void *rbuf, int rcount,
+                               MPI_Datatype dtype, MPI_Op op, MPI_Comm comm);
+int ac_scatter_at(const void *caller, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                  int rcount, MPI_Datatype rtype, int root, MPI_Comm comm);
+
 /* A call's facts, with the communicator size filled in. */
 ac_call ac_call_make(const ac_comm *c, ac_collective coll);
 

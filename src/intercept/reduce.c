@@ -3,8 +3,8 @@
  */
 #include "intercept/intercept.h"
 
-int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op, int root,
-               MPI_Comm comm)
+int ac_reduce_at(const void *caller, const void *sbuf, void *rbuf, int count, MPI_Datatype dtype,
+                 MPI_Op op, int root, MPI_Comm comm)
 {
     ac_comm *c;
     if (count < 0 || dtype == MPI_DATATYPE_NULL || op == MPI_OP_NULL || !ac_root_ok(comm, root)) {
@@ -17,11 +17,17 @@ int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_
     call.count = count;
     ac_call_set_op(&call, op);
     call.bytes = ac_signature_bytes(count, dtype);
-    const ac_algorithm *alg = ac_select(c, &call);
+    const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.reduce(sbuf, rbuf, count, dtype, op, root, c->pcomm, alg->params);
     ac_observe(c, &call, alg, ac_now() - start);
     return rc;
+}
+
+int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op, int root,
+               MPI_Comm comm)
+{
+    return ac_reduce_at(AC_CALLER, sbuf, rbuf, count, dtype, op, root, comm);
 }
 
 #if MPI_VERSION >= 4
@@ -33,6 +39,6 @@ int MPI_Reduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dty
         ac_count_passthrough(comm, AC_REDUCE);
         return PMPI_Reduce_c(sbuf, rbuf, count, dtype, op, root, comm);
     }
-    return MPI_Reduce(sbuf, rbuf, n, dtype, op, root, comm);
+    return ac_reduce_at(AC_CALLER, sbuf, rbuf, n, dtype, op, root, comm);
 }
 #endif

@@ -6,8 +6,8 @@
 #include <limits.h>
 #include <stdlib.h>
 
-int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dtype,
-                       MPI_Op op, MPI_Comm comm)
+int ac_reduce_scatter_at(const void *caller, const void *sbuf, void *rbuf, const int rcounts[],
+                         MPI_Datatype dtype, MPI_Op op, MPI_Comm comm)
 {
     ac_comm *c;
     if (rcounts == NULL || dtype == MPI_DATATYPE_NULL || op == MPI_OP_NULL) {
@@ -23,11 +23,17 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Da
     call.count = total > INT_MAX ? INT_MAX : (int)total;
     ac_call_set_op(&call, op);
     call.bytes = ac_signature_bytes(total, dtype);
-    const ac_algorithm *alg = ac_select(c, &call);
+    const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.reduce_scatter(sbuf, rbuf, rcounts, dtype, op, c->pcomm, alg->params);
     ac_observe(c, &call, alg, ac_now() - start);
     return rc;
+}
+
+int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dtype,
+                       MPI_Op op, MPI_Comm comm)
+{
+    return ac_reduce_scatter_at(AC_CALLER, sbuf, rbuf, rcounts, dtype, op, comm);
 }
 
 #if MPI_VERSION >= 4
@@ -39,7 +45,7 @@ int MPI_Reduce_scatter_c(const void *sbuf, void *rbuf, const MPI_Count rcounts[]
         ac_count_passthrough(comm, AC_REDUCE_SCATTER);
         return PMPI_Reduce_scatter_c(sbuf, rbuf, rcounts, dtype, op, comm);
     }
-    rc = MPI_Reduce_scatter(sbuf, rbuf, n, dtype, op, comm);
+    rc = ac_reduce_scatter_at(AC_CALLER, sbuf, rbuf, n, dtype, op, comm);
     free(n);
     return rc;
 }

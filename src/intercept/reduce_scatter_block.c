@@ -3,8 +3,8 @@
  */
 #include "intercept/intercept.h"
 
-int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dtype,
-                             MPI_Op op, MPI_Comm comm)
+int ac_reduce_scatter_block_at(const void *caller, const void *sbuf, void *rbuf, int rcount,
+                               MPI_Datatype dtype, MPI_Op op, MPI_Comm comm)
 {
     ac_comm *c;
     if (rcount < 0 || dtype == MPI_DATATYPE_NULL || op == MPI_OP_NULL) {
@@ -17,11 +17,17 @@ int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datat
     call.count = rcount * c->size;
     ac_call_set_op(&call, op);
     call.bytes = ac_signature_bytes((MPI_Aint)rcount * c->size, dtype);
-    const ac_algorithm *alg = ac_select(c, &call);
+    const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.reduce_scatter_block(sbuf, rbuf, rcount, dtype, op, c->pcomm, alg->params);
     ac_observe(c, &call, alg, ac_now() - start);
     return rc;
+}
+
+int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dtype,
+                             MPI_Op op, MPI_Comm comm)
+{
+    return ac_reduce_scatter_block_at(AC_CALLER, sbuf, rbuf, rcount, dtype, op, comm);
 }
 
 #if MPI_VERSION >= 4
@@ -33,6 +39,6 @@ int MPI_Reduce_scatter_block_c(const void *sbuf, void *rbuf, MPI_Count rcount, M
         ac_count_passthrough(comm, AC_REDUCE_SCATTER_BLOCK);
         return PMPI_Reduce_scatter_block_c(sbuf, rbuf, rcount, dtype, op, comm);
     }
-    return MPI_Reduce_scatter_block(sbuf, rbuf, n, dtype, op, comm);
+    return ac_reduce_scatter_block_at(AC_CALLER, sbuf, rbuf, n, dtype, op, comm);
 }
 #endif

@@ -3,8 +3,8 @@
  */
 #include "intercept/intercept.h"
 
-int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                MPI_Datatype rtype, int root, MPI_Comm comm)
+int ac_scatter_at(const void *caller, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                  int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     ac_comm *c;
     if (scount < 0 || rcount < 0 || !ac_root_ok(comm, root)) {
@@ -17,11 +17,17 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, in
     int rank_is_root = c->rank == root;
     call.bytes =
         rank_is_root ? ac_signature_bytes(scount, stype) : ac_signature_bytes(rcount, rtype);
-    const ac_algorithm *alg = ac_select(c, &call);
+    const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, c->pcomm, alg->params);
     ac_observe(c, &call, alg, ac_now() - start);
     return rc;
+}
+
+int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    return ac_scatter_at(AC_CALLER, sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
 }
 
 #if MPI_VERSION >= 4
@@ -33,6 +39,6 @@ int MPI_Scatter_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *
         ac_count_passthrough(comm, AC_SCATTER);
         return PMPI_Scatter_c(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
     }
-    return MPI_Scatter(sbuf, ns, stype, rbuf, nr, rtype, root, comm);
+    return ac_scatter_at(AC_CALLER, sbuf, ns, stype, rbuf, nr, rtype, root, comm);
 }
 #endif

@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "core/state.h"
 #include "select/select.h"
+#include "select/strategy.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -117,6 +118,19 @@ static void write_text(FILE *f, ac_comm **comms, int n)
         if (ac_g.passthrough[k])
             fprintf(f, "%-16s %5s %-21s %9d %9ld\n", "(invalid args)", "-",
                     ac_collective_name((ac_collective)k), 0, ac_g.passthrough[k]);
+    if (!ac_g.strategy) return;
+    /* Tuning contexts (STAR-MPI Tables 6 and 7): the decision length is the calls in
+     * Measure_Select; O_MS^a and O_MA the layer's own time while deciding and after; O_MS^c
+     * the cost of running slower candidates while measuring; saved = native's agreed mean
+     * time per call x calls - (time in the algorithms + overheads), an estimate. Seconds are
+     * rank 0's. */
+    fprintf(f, "tuning contexts (%s strategy):\n", ac_g.strategy->name);
+    fprintf(f, "  %-14s %-14s %9s %-26s %7s %-28s %7s %4s %9s %9s %9s %10s\n", "communicator",
+            "collective", "bytes", "call site", "calls", "chosen", "decided", "sw", "O_MS^a",
+            "O_MS^c", "O_MA", "saved");
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
+            ac_select_report_text(f, comms[i], (ac_collective)k);
 }
 
 static void write_json(FILE *f, ac_comm **comms, int n)
@@ -159,6 +173,8 @@ static void write_json(FILE *f, ac_comm **comms, int n)
             }
             fprintf(f, "}, \"untuned\": %ld, \"contexts\": ", c->untuned[k]);
             ac_select_report_contexts(f, c, (ac_collective)k);
+            fprintf(f, ", \"buckets\": ");
+            ac_select_report_buckets(f, c, (ac_collective)k);
             fprintf(f, "}");
         }
         fprintf(f, "\n    }}");

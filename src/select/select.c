@@ -2,31 +2,55 @@
  * select.c - precedence of choices, tuning contexts, agreement, and accounting of every call.
  *
  * Precedence: an applicable algorithm forced by AUTOCOLL_<COLL> > the strategy of the call's
- * tuning context > native. A context is (communicator, collective, message size, count, op
- * properties): every part of the key is equal on every rank, so every rank finds the same
- * context and asks its strategy at the same calls (invariant 1). Its candidates are the
- * algorithms applicable to it, native first, so a strategy never runs an inapplicable one
- * (invariant 4). A communicator tunes at most AUTOCOLL_MAX_SIZES contexts per collective;
- * further calls run native and are counted.
+ * tuning context > native. A bucket is (communicator, collective, message size, count, op
+ * properties): every part is equal on every rank. Its site tracker (site.h) gives each call a
+ * call site agreed by all ranks, or 0 (site-less); a context is (bucket, site), so every rank
+ * finds the same context and asks its strategy at the same calls (invariant 1). Its candidates
+ * are the algorithms applicable to it, native first, so a strategy never runs an inapplicable
+ * one (invariant 4). Limits: AUTOCOLL_MAX_SITES sites per communicator, AUTOCOLL_MAX_SIZES
+ * contexts per site and collective; calls beyond them run native and are counted (untuned).
+ *
+ * Accounting per context (the report): calls, runs per candidate, time inside the algorithms,
+ * and the layer's own time around them (choosing, site agreements, observing, the strategy's
+ * agreements) split by whether the strategy was still deciding: STAR-MPI's O_MS^a and O_MA.
  */
 #include "select/select.h"
 #include "core/config.h"
 #include "core/log.h"
+#include "intercept/intercept.h"
+#include "select/site.h"
 #include "select/star.h"
 #include "select/strategy.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct ac_context {
+/* A bucket: the calls of one (communicator, collective, message size, count, op properties),
+ * whatever their site. Its site tracker gives every call an agreed site (site.h); a context is
+ * (bucket, site). */
+typedef struct ac_bucket {
     size_t bytes;
     int count, op_builtin, op_commutative; /* the rest of the key */
-    const ac_algorithm **candidates;       /* native first */
+    ac_site_tracker sites;
+    struct ac_context *contexts; /* newest first */
+    struct ac_bucket *next;
+} ac_bucket;
+
+typedef struct ac_context {
+    ac_bucket *bucket;
+    ac_comm *comm;
+    uint64_t site;                   /* 0: site-less */
+    const ac_algorithm **candidates; /* native first */
     int ncandidates;
-    void *state; /* the strategy's */
-    int last;    /* candidate of the call in flight */
+    void *state;  /* the strategy's */
+    int last;     /* candidate of the call in flight */
+    int deciding; /* the strategy was deciding when the call in flight was chosen */
     long calls;
-    struct ac_context *next;
+    long *candidate_calls; /* [ncandidates] */
+    double seconds;        /* local time inside the algorithms */
+    double overhead[2];    /* local bookkeeping: [1] while deciding (O_MS^a), [0] after (O_MA) */
+    long overhead_calls[2];
+    struct ac_context *next; /* in the bucket */
 } ac_context;
 
 typedef struct strategy_entry {
@@ -38,6 +62,8 @@ static const strategy_entry strategies[] = {
     {"native", NULL},
     {"star", &ac_strategy_star},
 };
+
+static int max_sites; /* AUTOCOLL_MAX_SITES */
 
 void ac_select_init(void)
 {
@@ -54,6 +80,8 @@ void ac_select_init(void)
         ac_log_warn("AUTOCOLL_STRATEGY=%s: no such strategy (native, star); using native", name);
     ac_g.max_sizes = (int)ac_config_long("AUTOCOLL_MAX_SIZES");
     if (ac_g.max_sizes < 1) ac_g.max_sizes = 1;
+    max_sites = (int)ac_config_long("AUTOCOLL_MAX_SITES");
+    if (max_sites < 0) max_sites = 0;
     ac_star_params star = {
         .iter = (int)ac_config_long("AUTOCOLL_STAR_ITER"),
         .epsilon = ac_config_double("AUTOCOLL_STAR_EPSILON"),
@@ -64,84 +92,241 @@ void ac_select_init(void)
     ac_star_set_params(&star);
 }
 
-/* The message size that keys a context: alltoallv's differs between ranks, so it has one
- * context per communicator whatever its sizes. */
+/* The message size that keys a bucket: alltoallv's differs between ranks, so it has one bucket
+ * per communicator whatever its sizes. */
 static size_t key_bytes(const ac_call *call)
 {
     return call->collective == AC_ALLTOALLV ? 0 : call->bytes;
 }
 
-static ac_context *context_create(const ac_call *call)
+/* Memory is local: a rank that ran out would diverge from the others. Fail loudly. */
+static void out_of_memory(const char *what)
+{
+    ac_log_error("out of memory for %s", what);
+    PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+}
+
+static ac_bucket *bucket_get(ac_comm *c, const ac_call *call)
+{
+    ac_collective coll = call->collective;
+    for (ac_bucket *b = c->buckets[coll]; b; b = b->next)
+        if (b->bytes == key_bytes(call) && b->count == call->count &&
+            b->op_builtin == call->op_builtin && b->op_commutative == call->op_commutative)
+            return b;
+    /* Each site tunes at most max_sizes sizes, so more buckets could never get a context. */
+    if (c->nbuckets[coll] >= (max_sites > 0 ? max_sites : 1) * ac_g.max_sizes) return NULL;
+    ac_bucket *b = calloc(1, sizeof *b);
+    if (!b) {
+        out_of_memory("a tuning bucket");
+        return NULL;
+    }
+    b->bytes = key_bytes(call);
+    b->count = call->count;
+    b->op_builtin = call->op_builtin;
+    b->op_commutative = call->op_commutative;
+    ac_site_init(&b->sites, max_sites > 0);
+    b->next = c->buckets[coll];
+    c->buckets[coll] = b;
+    c->nbuckets[coll]++;
+    return b;
+}
+
+/* The agreed site of this call in bucket b (site.h): collective while the bucket learns. */
+static uint64_t bucket_site(ac_comm *c, ac_bucket *b, const void *caller)
+{
+    if (b->sites.mode == AC_SITE_SITELESS) return ac_site_predict(&b->sites, 0);
+    uint64_t local = ac_site_key(caller);
+    if (b->sites.mode == AC_SITE_PREDICT) return ac_site_predict(&b->sites, local);
+    double v[AC_SITE_VALUES];
+    ac_site_contribution(local, v);
+    if (PMPI_Allreduce(MPI_IN_PLACE, v, AC_SITE_VALUES, MPI_DOUBLE, MPI_MAX, c->pcomm) !=
+        MPI_SUCCESS) {
+        ac_log_error("the call-site agreement failed on %s; giving up call sites there", c->name);
+        ac_site_init(&b->sites, 0);
+        return 0;
+    }
+    return ac_site_learn(&b->sites, v);
+}
+
+/* Whether a new context of `site` is admitted: AUTOCOLL_MAX_SIZES contexts per site and
+ * collective, AUTOCOLL_MAX_SITES sites per communicator (site-less not counted). Admitting the
+ * first context of a site records the site. */
+static int context_admit(ac_comm *c, ac_collective coll, uint64_t site)
+{
+    int sizes = 0;
+    for (const ac_bucket *b = c->buckets[coll]; b; b = b->next)
+        for (const ac_context *x = b->contexts; x; x = x->next)
+            sizes += x->site == site;
+    if (sizes >= ac_g.max_sizes) return 0;
+    if (site == 0) return 1;
+    for (int i = 0; i < c->nsites; i++)
+        if (c->sites[i] == site) return 1;
+    if (c->nsites >= max_sites) return 0;
+    if (!c->sites && !(c->sites = calloc((size_t)max_sites, sizeof *c->sites))) {
+        out_of_memory("the call sites of a communicator");
+        return 0;
+    }
+    c->sites[c->nsites++] = site;
+    return 1;
+}
+
+static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call, uint64_t site)
 {
     ac_registry r = ac_registry_of(call->collective);
     ac_context *x = calloc(1, sizeof *x);
     if (!x) return NULL;
     x->candidates = malloc(sizeof(ac_algorithm *) * (size_t)r.count);
-    if (!x->candidates) goto fail;
+    x->candidate_calls = calloc((size_t)r.count, sizeof(long));
+    if (!x->candidates || !x->candidate_calls) goto fail;
     for (int i = 0; i < r.count; i++)
         if (ac_applicable(&r.algorithms[i], call, NULL))
             x->candidates[x->ncandidates++] = &r.algorithms[i];
-    x->bytes = key_bytes(call);
-    x->count = call->count;
-    x->op_builtin = call->op_builtin;
-    x->op_commutative = call->op_commutative;
+    x->bucket = b;
+    x->comm = c;
+    x->site = site;
     x->state = ac_g.strategy->create(x->candidates, x->ncandidates);
     if (!x->state) goto fail;
     return x;
 fail:
     free(x->candidates);
+    free(x->candidate_calls);
     free(x);
     return NULL;
 }
 
-static ac_context *context_get(ac_comm *c, const ac_call *call)
+static ac_context *context_get(ac_comm *c, ac_bucket *b, const ac_call *call, uint64_t site)
 {
-    ac_collective coll = call->collective;
-    for (ac_context *x = c->contexts[coll]; x; x = x->next)
-        if (x->bytes == key_bytes(call) && x->count == call->count &&
-            x->op_builtin == call->op_builtin && x->op_commutative == call->op_commutative)
-            return x;
-    if (c->ncontexts[coll] >= ac_g.max_sizes) return NULL;
-    ac_context *x = context_create(call);
+    for (ac_context *x = b->contexts; x; x = x->next)
+        if (x->site == site) return x;
+    if (!context_admit(c, call->collective, site)) return NULL;
+    ac_context *x = context_create(c, b, call, site);
     if (!x) {
-        /* Memory is local: a rank that fails would diverge from the others. Fail loudly. */
-        ac_log_error("out of memory for a tuning context");
-        PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+        out_of_memory("a tuning context");
         return NULL;
     }
-    x->next = c->contexts[coll];
-    c->contexts[coll] = x;
-    c->ncontexts[coll]++;
+    x->next = b->contexts;
+    b->contexts = x;
     return x;
+}
+
+static void report_context(FILE *f, const ac_context *x)
+{
+    char site[128];
+    ac_site_describe(x->site, site, sizeof site);
+    fprintf(f,
+            "{\"bytes\": %zu, \"count\": %d, \"site\": \"%s\", \"calls\": %ld, "
+            "\"candidates\": %d, \"seconds\": %.9g, "
+            "\"overhead\": {\"deciding_seconds\": %.9g, \"deciding_calls\": %ld, "
+            "\"settled_seconds\": %.9g, \"settled_calls\": %ld}",
+            x->bucket->bytes, x->bucket->count, site, x->calls, x->ncandidates, x->seconds,
+            x->overhead[1], x->overhead_calls[1], x->overhead[0], x->overhead_calls[0]);
+    double native = ac_g.strategy->native_seconds(x->state);
+    if (native >= 0.0)
+        fprintf(f, ", \"native_mean_seconds\": %.9g, \"saved_seconds\": %.9g", native,
+                native * (double)x->calls - x->seconds - x->overhead[0] - x->overhead[1]);
+    fputs(", \"runs\": {", f);
+    for (int i = 0, first = 1; i < x->ncandidates; i++)
+        if (x->candidate_calls[i]) {
+            fprintf(f, "%s\"%s\": %ld", first ? "" : ", ", x->candidates[i]->name,
+                    x->candidate_calls[i]);
+            first = 0;
+        }
+    fputc('}', f);
+    if (ac_g.strategy == &ac_strategy_star) {
+        ac_star_stats st;
+        ac_star_get_stats(x->state, &st);
+        fprintf(f,
+                ", \"strategy\": \"star\", \"stage\": \"%s\", \"chosen\": \"%s\", "
+                "\"measure_select_calls\": %ld, \"monitor_adapt_calls\": %ld, "
+                "\"probe_calls\": %ld, \"switches\": %d, \"delta\": %d, "
+                "\"agreements\": %d, \"o_ms_c_seconds\": %.9g",
+                st.stage == AC_STAR_MEASURE_SELECT  ? "measure_select"
+                : st.stage == AC_STAR_MONITOR_ADAPT ? "monitor_adapt"
+                                                    : "stopped",
+                st.chosen >= 0 ? x->candidates[st.chosen]->name : "", st.measure_calls,
+                st.monitor_calls, st.probe_calls, st.switches, st.delta, st.agreements, st.o_ms_c);
+    }
+    fputc('}', f);
 }
 
 void ac_select_report_contexts(FILE *f, const ac_comm *c, ac_collective coll)
 {
+    int first = 1;
     fputc('[', f);
-    for (const ac_context *x = c->contexts[coll]; x; x = x->next) {
-        fprintf(f, "%s{\"bytes\": %zu, \"count\": %d, \"calls\": %ld, \"candidates\": %d",
-                x == c->contexts[coll] ? "" : ", ", x->bytes, x->count, x->calls,
-                x->ncandidates);
-        if (ac_g.strategy == &ac_strategy_star) {
-            ac_star_stats st;
-            ac_star_get_stats(x->state, &st);
-            fprintf(f,
-                    ", \"strategy\": \"star\", \"stage\": \"%s\", \"chosen\": \"%s\", "
-                    "\"measure_select_calls\": %ld, \"monitor_adapt_calls\": %ld, "
-                    "\"switches\": %d, \"delta\": %d",
-                    st.stage ? "monitor_adapt" : "measure_select",
-                    st.chosen >= 0 ? x->candidates[st.chosen]->name : "", st.measure_calls,
-                    st.monitor_calls, st.switches, st.delta);
+    for (const ac_bucket *b = c->buckets[coll]; b; b = b->next)
+        for (const ac_context *x = b->contexts; x; x = x->next) {
+            if (!first) fputs(", ", f);
+            report_context(f, x);
+            first = 0;
         }
-        fputc('}', f);
+    fputc(']', f);
+}
+
+void ac_select_report_text(FILE *f, const ac_comm *c, ac_collective coll)
+{
+    for (const ac_bucket *b = c->buckets[coll]; b; b = b->next)
+        for (const ac_context *x = b->contexts; x; x = x->next) {
+            char site[128], chosen[64] = "-", decided[32] = "-", switches[16] = "-",
+                            o_ms_c[32] = "-", saved[32] = "-";
+            ac_site_describe(x->site, site, sizeof site);
+            if (ac_g.strategy == &ac_strategy_star) {
+                ac_star_stats st;
+                ac_star_get_stats(x->state, &st);
+                if (st.chosen >= 0) {
+                    snprintf(chosen, sizeof chosen, "%s", x->candidates[st.chosen]->name);
+                    snprintf(decided, sizeof decided, "%ld", st.measure_calls);
+                    snprintf(o_ms_c, sizeof o_ms_c, "%.6f", st.o_ms_c);
+                }
+                snprintf(switches, sizeof switches, "%d", st.switches);
+            }
+            double native = ac_g.strategy->native_seconds(x->state);
+            if (native >= 0.0)
+                snprintf(saved, sizeof saved, "%+.6f",
+                         native * (double)x->calls - x->seconds - x->overhead[0] - x->overhead[1]);
+            fprintf(f, "  %-14s %-14s %9zu %-26.26s %7ld %-28.28s %7s %4s %9.6f %9s %9.6f %10s\n",
+                    c->name, ac_collective_name(coll), b->bytes, site, x->calls, chosen, decided,
+                    switches, x->overhead[1], o_ms_c, x->overhead[0], saved);
+        }
+}
+
+void ac_select_report_buckets(FILE *f, const ac_comm *c, ac_collective coll)
+{
+    int first = 1;
+    fputc('[', f);
+    for (const ac_bucket *b = c->buckets[coll]; b; b = b->next) {
+        const ac_site_tracker *t = &b->sites;
+        fprintf(f,
+                "%s{\"bytes\": %zu, \"count\": %d, \"calls\": %ld, \"site_mode\": \"%s\", "
+                "\"site_agreements\": %ld, \"site_period\": %d, \"site_relearns\": %d, "
+                "\"site_changed_at\": %ld, \"siteless_reason\": \"%s\"}",
+                first ? "" : ", ", b->bytes, b->count, t->calls, ac_site_mode_name(t->mode),
+                t->learn_calls, t->mode == AC_SITE_PREDICT ? t->period : 0, t->relearns,
+                t->changed_at, ac_site_why_name(t->why));
+        first = 0;
     }
     fputc(']', f);
 }
 
+/* A context's agreement; one more value carries the bucket's site-prediction flag (site.h). */
 static int agree_max(void *ctx, double *values, int n)
 {
-    const ac_comm *c = ctx;
-    return PMPI_Allreduce(MPI_IN_PLACE, values, n, MPI_DOUBLE, MPI_MAX, c->pcomm);
+    ac_context *x = ctx;
+    double small[64], *v = (size_t)n + 1 <= sizeof small / sizeof small[0]
+                               ? small
+                               : malloc(sizeof(double) * ((size_t)n + 1));
+    if (!v) {
+        out_of_memory("an agreement");
+        return MPI_ERR_NO_MEM;
+    }
+    memcpy(v, values, sizeof(double) * (size_t)n);
+    v[n] = ac_site_flag(&x->bucket->sites);
+    int rc = PMPI_Allreduce(MPI_IN_PLACE, v, n + 1, MPI_DOUBLE, MPI_MAX, x->comm->pcomm);
+    if (rc == MPI_SUCCESS) {
+        memcpy(values, v, sizeof(double) * (size_t)n);
+        ac_site_verify(&x->bucket->sites, v[n]);
+    }
+    if (v != small) free(v);
+    return rc;
 }
 
 static const MPI_Op builtin_ops[] = {MPI_MAX,    MPI_MIN,    MPI_SUM,     MPI_PROD, MPI_LAND,
@@ -165,7 +350,7 @@ size_t ac_signature_bytes(MPI_Aint count, MPI_Datatype dtype)
     return (size_t)count * (size_t)size;
 }
 
-const ac_algorithm *ac_select(ac_comm *c, const ac_call *call)
+const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *caller)
 {
     const ac_algorithm *forced = ac_g.forced[call->collective];
     const char *why = NULL;
@@ -181,13 +366,17 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call)
         return ac_registry_native(call->collective);
     }
     if (!ac_g.strategy) return ac_registry_native(call->collective);
-    ac_context *x = context_get(c, call);
+    double start = ac_now();
+    ac_bucket *b = bucket_get(c, call);
+    ac_context *x = b ? context_get(c, b, call, bucket_site(c, b, caller)) : NULL;
     if (!x) {
         c->untuned[call->collective]++;
         return ac_registry_native(call->collective);
     }
+    x->deciding = ac_g.strategy->deciding(x->state) != 0;
     x->last = ac_g.strategy->choose(x->state);
     c->pending[call->collective] = x;
+    c->select_seconds = ac_now() - start;
     return x->candidates[x->last];
 }
 
@@ -203,10 +392,15 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
     s->alg_seconds[index] += seconds;
     ac_context *x = c->pending[call->collective];
     if (x) {
-        ac_agreement agree = {agree_max, c};
+        double start = ac_now();
+        ac_agreement agree = {agree_max, x};
         c->pending[call->collective] = NULL;
         x->calls++;
+        x->candidate_calls[x->last]++;
+        x->seconds += seconds;
         if (ac_g.strategy->observe(x->state, x->last, seconds, &agree) != MPI_SUCCESS)
             ac_log_error("the %s strategy's agreement failed on %s", ac_g.strategy->name, c->name);
+        x->overhead[x->deciding] += c->select_seconds + (ac_now() - start);
+        x->overhead_calls[x->deciding]++;
     }
 }

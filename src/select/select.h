@@ -1,7 +1,7 @@
 /*
  * select.h - which algorithm runs a call. Precedence: forced by AUTOCOLL_<COLL> (when
- * applicable) > native. Strategies (later issues) slot in between. Every input to the choice is
- * equal on all ranks (invariant 1).
+ * applicable) > the strategy of the call's tuning context (AUTOCOLL_STRATEGY) > native. Every
+ * input to the choice is equal on all ranks (invariant 1).
  */
 #ifndef AUTOCOLL_SELECT_H
 #define AUTOCOLL_SELECT_H
@@ -18,10 +18,16 @@ void ac_select_init(void);
 void ac_call_set_op(ac_call *call, MPI_Op op);
 size_t ac_signature_bytes(MPI_Aint count, MPI_Datatype dtype);
 
-const ac_algorithm *ac_select(ac_comm *c, const ac_call *call);
+/* The algorithm of a call; `caller` is the return address of the MPI routine (the call site). */
+const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *caller);
 
-/* The tuning contexts of `c` for `coll` as a JSON array (for the report). */
+/* The tuning contexts and the buckets (site tracking) of `c` for `coll` as JSON arrays (for the
+ * report). */
 void ac_select_report_contexts(FILE *f, const ac_comm *c, ac_collective coll);
+void ac_select_report_buckets(FILE *f, const ac_comm *c, ac_collective coll);
+
+/* One text line per tuning context of `c` for `coll` (the columns: report.c). */
+void ac_select_report_text(FILE *f, const ac_comm *c, ac_collective coll);
 
 /* Account for one call run by `alg` taking `seconds`. */
 void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double seconds);

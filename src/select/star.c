@@ -375,6 +375,20 @@ static int star_observe(void *state, int index, double seconds, const ac_agreeme
     return s->window_calls == window ? star_end_window(s, agree) : MPI_SUCCESS;
 }
 
+static int star_deciding(const void *state)
+{
+    const star_state *s = state;
+    return s->stage == AC_STAR_MEASURE_SELECT;
+}
+
+/* Native is candidate 0, measured in Measure_Select (it is a group of its own, so it is a
+ * representative under grouping too). */
+static double star_native_seconds(const void *state)
+{
+    const star_state *s = state;
+    return s->measured[0] ? s->mean_time[0] : -1.0;
+}
+
 void ac_star_get_stats(const void *state, ac_star_stats *out)
 {
     const star_state *s = state;
@@ -401,5 +415,7 @@ const ac_strategy ac_strategy_star = {
     .create = star_create,
     .choose = star_choose,
     .observe = star_observe,
+    .deciding = star_deciding,
+    .native_seconds = star_native_seconds,
     .destroy = star_destroy,
 };

@@ -31,6 +31,12 @@ typedef struct ac_strategy {
     int (*choose)(void *state);
     /* The call ran candidate `index` and took `seconds` on this rank. */
     int (*observe)(void *state, int index, double seconds, const ac_agreement *agree);
+    /* 1 while the state is still deciding (STAR's Measure_Select), 0 once it has chosen: the
+     * report splits the layer's bookkeeping time by it (O_MS^a against O_MA). */
+    int (*deciding)(const void *state);
+    /* The agreed mean time of one native call, or a negative value while unknown: the base of
+     * the report's estimate of time saved against native. */
+    double (*native_seconds)(const void *state);
     void (*destroy)(void *state);
 } ac_strategy;
 

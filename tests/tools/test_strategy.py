@@ -22,6 +22,20 @@ def algorithm_counts(report):
     return out
 
 
+def context_runs(report):
+    """{(communicator id, collective, bytes, call site): {algorithm: calls}} of one rank."""
+    out = {}
+    for comm in report["communicators"]:
+        for coll, s in comm["collectives"].items():
+            for x in s["contexts"]:
+                out[(comm["id"], coll, x["bytes"], x["site"])] = x["runs"]
+    return out
+
+
+def world(report, coll):
+    return next(c for c in report["communicators"] if c["id"] == 0)["collectives"][coll]
+
+
 @pytest.mark.parametrize("mpi,np", [("openmpi", 4), ("mpich", 3)])
 def test_star_keeps_every_rank_on_the_same_algorithm(mpi, np, tmp_path):
     env = {"AUTOCOLL_STRATEGY": "star", "AUTOCOLL_REPORT": str(tmp_path / "agree-%r.json")}
@@ -30,23 +44,65 @@ def test_star_keeps_every_rank_on_the_same_algorithm(mpi, np, tmp_path):
     assert "strategy_agree: 400 iterations, ok" in run.stdout, run.stdout + run.stderr
     reports = per_rank_reports(tmp_path, np)
     assert [r["rank"] for r in reports] == list(range(np))
-    world = [algorithm_counts(r) for r in reports]
+    counts = [algorithm_counts(r) for r in reports]
+    contexts = [context_runs(r) for r in reports]
     # Ranks in the same communicator must have run the same algorithms the same number of
-    # times. World: every rank. The halves: ranks of equal parity.
+    # times, context by context. World: every rank. The halves: ranks of equal parity.
     for r in range(1, np):
-        for key, counts in world[r].items():
-            comm_id, coll = key
+        for key, value in counts[r].items():
+            comm_id = key[0]
             if comm_id == 0:
-                assert counts == world[0][key], (r, key, counts, world[0][key])
+                assert value == counts[0][key], (r, key, value, counts[0][key])
             elif r >= 2:
-                assert counts == world[r - 2][key], (r, key, counts, world[r - 2][key])
-    # The strategy tuned: world allreduce measured several candidates and settled on one.
-    s = next(c for c in reports[0]["communicators"] if c["id"] == 0)["collectives"]["allreduce"]
+                assert value == counts[r - 2][key], (r, key, value, counts[r - 2][key])
+        for key, runs in contexts[r].items():
+            comm_id = key[0]
+            if comm_id == 0:
+                assert runs == contexts[0].get(key), (r, key, runs, contexts[0].get(key))
+            elif r >= 2:
+                assert runs == contexts[r - 2].get(key), (r, key, runs)
+    s = world(reports[0], "allreduce")
+    by_bytes = {}
+    for x in s["contexts"]:
+        by_bytes.setdefault(x["bytes"], []).append(x)
+    buckets = {b["bytes"]: b for b in s["buckets"]}
+    # 2048 bytes from two sites every rank shares (A every iteration, B every third): two
+    # contexts, the site pattern learned (period 4: A B A A) and tuned apart.
+    two = sorted(by_bytes[2048], key=lambda x: x["calls"])
+    assert [x["calls"] for x in two] == [134, 400], two
+    assert all(x["site"].startswith("strategy_agree+0x") for x in two), two
+    assert two[0]["site"] != two[1]["site"]
+    assert buckets[2048]["site_mode"] == "predict" and buckets[2048]["site_period"] == 4
+    # The strategy tuned: it measured several candidates and settled on one.
     assert len(s["algorithms"]) > 1, s
-    (ctx,) = [x for x in s["contexts"] if x["bytes"] == 256 * 8]
-    assert ctx["strategy"] == "star" and ctx["stage"] == "monitor_adapt", ctx
-    assert ctx["chosen"] in s["algorithms"]
-    assert ctx["calls"] == 400
+    for x in two:
+        assert x["strategy"] == "star" and x["stage"] == "monitor_adapt", x
+        assert x["chosen"] in s["algorithms"] and sum(x["runs"].values()) == x["calls"]
+        assert x["measure_select_calls"] > 0 and x["overhead"]["deciding_calls"] > 0
+    # 1024 bytes from a site that depends on rank parity: site-less at once.
+    (one,) = by_bytes[1024]
+    assert one["site"] == "*" and one["calls"] == 400
+    assert buckets[1024]["site_mode"] == "siteless"
+    assert buckets[1024]["siteless_reason"] == "ranks called from different sites"
+    assert buckets[1024]["site_agreements"] == 1
+    # 512 bytes where the last rank wanders now and then: site-less in the end, every call
+    # accounted for in its contexts.
+    assert buckets[512]["site_mode"] == "siteless", buckets[512]
+    assert sum(x["calls"] for x in by_bytes[512]) == 400
+    assert any(x["site"] == "*" for x in by_bytes[512])
+
+
+def test_call_sites_off(tmp_path):
+    env = {"AUTOCOLL_STRATEGY": "star", "AUTOCOLL_MAX_SITES": "0",
+           "AUTOCOLL_REPORT": str(tmp_path / "agree-%r.json")}
+    run = run_mpi("openmpi", 2, "tests/mpi/strategy_agree", tmp_path, env=env, report=False,
+                  args=["60"])
+    assert "strategy_agree: 60 iterations, ok" in run.stdout, run.stdout + run.stderr
+    s = world(per_rank_reports(tmp_path, 2)[0], "allreduce")
+    assert all(x["site"] == "*" for x in s["contexts"])
+    assert {x["bytes"] for x in s["contexts"]} == {4, 512, 1024, 2048}
+    assert all(b["site_agreements"] == 0 and b["siteless_reason"].startswith("call sites off")
+               for b in s["buckets"])
 
 
 def test_unknown_strategy_warns_and_runs_native(tmp_path):
