@@ -36,7 +36,9 @@
  */
 #include "coll/coll.h"
 #include "core/config.h"
+#include "core/state.h"
 #include "select/select.h"
+#include "select/star.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -71,9 +73,28 @@ typedef struct options {
     long iterations;
     long warmup;
     double factor;
-    const char *out;  /* NULL: no JSON */
-    const char *only; /* comma-separated names, NULL: all */
+    const char *out;       /* NULL: no JSON */
+    const char *only;      /* comma-separated names, NULL: all */
+    const char *layers;    /* comma-separated layer specs, NULL: AUTOCOLL_STRATEGY */
+    long fixed_iterations; /* timed iterations of each fixed algorithm */
 } options;
+
+/* Layer configurations: the layer's own choice through MPI_<Coll>, with a strategy. */
+typedef struct layer_spec {
+    const char *name;     /* --layers name; the configuration is "layer:<name>" */
+    const char *strategy; /* AUTOCOLL_STRATEGY value */
+    int grouping;         /* star: 1 enhanced AEOS, 0 basic, -1 AUTOCOLL_STAR_GROUPING */
+    const char *summary;
+} layer_spec;
+
+static const layer_spec layer_specs[] = {
+    {"native", "native", -1, "every call through the layer, native algorithm: its cost"},
+    {"star", "star", -1, "STAR-MPI run-time tuning, AUTOCOLL_STAR_GROUPING as set"},
+    {"star_enhanced", "star", 1, "STAR-MPI enhanced AEOS: algorithm grouping"},
+    {"star_basic", "star", 0, "STAR-MPI basic AEOS: every algorithm measured"},
+};
+#define NUM_LAYER_SPECS (int)(sizeof layer_specs / sizeof layer_specs[0])
+#define MAX_LAYERS 8
 
 static int g_rank, g_size;
 
@@ -81,6 +102,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: " PROG " --collective NAME --bytes N [--iterations 500] [--warmup 10]\n"
                "       [--factor 5] [--out FILE.json] [--only NAME[,NAME...]]\n"
+               "       [--fixed-iterations N] [--layers SPEC[,SPEC...]]\n"
                "  --collective  one of:");
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++)
         fprintf(f, " %s", ac_collective_name((ac_collective)c));
@@ -90,7 +112,14 @@ static void usage(FILE *f)
                "  --warmup      untimed iterations before them\n"
                "  --factor      computation per iteration, in multiples of the native time\n"
                "  --out         write the results as JSON (schema autocoll-bench, version 1)\n"
-               "  --only        fixed algorithms to run (native always runs)\n");
+               "  --only        fixed algorithms to run (native always runs)\n"
+               "  --fixed-iterations  timed iterations of each fixed algorithm (default:\n"
+               "                --iterations; native and the layers always run --iterations)\n"
+               "  --layers      layer configurations, each from a cold start with no warm-up\n"
+               "                (default: AUTOCOLL_STRATEGY):");
+    for (int i = 0; i < NUM_LAYER_SPECS; i++)
+        fprintf(f, "\n                  %-14s %s", layer_specs[i].name, layer_specs[i].summary);
+    fputc('\n', f);
 }
 
 /* Prints (rank 0) a usage error and returns EXIT_USAGE. */
@@ -147,6 +176,30 @@ static int check_only(const options *o)
     return 0;
 }
 
+/* The layer specs of --layers (or AUTOCOLL_STRATEGY), in order; their count or EXIT_USAGE<0. */
+static int parse_layers(const options *o, const layer_spec **out)
+{
+    char buf[512];
+    int n = 0;
+    snprintf(buf, sizeof buf, "%s", o->layers ? o->layers : ac_config_get("AUTOCOLL_STRATEGY"));
+    for (char *save = NULL, *name = strtok_r(buf, ",", &save); name;
+         name = strtok_r(NULL, ",", &save)) {
+        int k = 0;
+        while (k < NUM_LAYER_SPECS && strcmp(layer_specs[k].name, name) != 0)
+            k++;
+        if (k == NUM_LAYER_SPECS) {
+            usage_error("--layers: no layer configuration '%s' (--help lists them)", name);
+            return -EXIT_USAGE;
+        }
+        if (n == MAX_LAYERS) {
+            usage_error("--layers: at most %d", MAX_LAYERS);
+            return -EXIT_USAGE;
+        }
+        out[n++] = &layer_specs[k];
+    }
+    return n;
+}
+
 static int only_selects(const options *o, const char *name)
 {
     size_t n = strlen(name);
@@ -174,7 +227,8 @@ static int parse_args(int argc, char **argv, options *o)
 {
     const char *coll = NULL;
     int rc = 0;
-    *o = (options){.bytes = -1, .iterations = 500, .warmup = 10, .factor = 5};
+    *o = (options){
+        .bytes = -1, .iterations = 500, .warmup = 10, .factor = 5, .fixed_iterations = -1};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *val, *eq = strchr(arg, '=');
         char name[64];
@@ -205,6 +259,10 @@ static int parse_args(int argc, char **argv, options *o)
             o->out = val;
         else if (strcmp(name, "--only") == 0)
             o->only = val;
+        else if (strcmp(name, "--layers") == 0)
+            o->layers = val;
+        else if (strcmp(name, "--fixed-iterations") == 0)
+            rc = parse_long(name, val, 1, 100000000, &o->fixed_iterations);
         else
             return usage_error("unknown option '%s'", name);
         if (rc) return rc;
@@ -228,6 +286,9 @@ static int parse_args(int argc, char **argv, options *o)
     if (per_rank_blocks(o->coll) && o->bytes > INT_MAX / g_size)
         return usage_error("--bytes %ld: %d blocks of it do not fit in an int", o->bytes, g_size);
     if (o->out && o->out[0] == '\0') return usage_error("--out needs a file name");
+    if (o->fixed_iterations < 0) o->fixed_iterations = o->iterations;
+    const layer_spec *specs[MAX_LAYERS];
+    if (parse_layers(o, specs) < 0) return EXIT_USAGE;
     return check_only(o);
 }
 
@@ -381,6 +442,8 @@ struct bench_config {
      * MPI_COMM_WORLD). Returns an MPI error code. */
     int (*run)(const bench_config *cfg, const workload *w, MPI_Comm comm);
     const ac_algorithm *alg; /* native, fixed: the registry entry that runs; layer: NULL */
+    const layer_spec *layer; /* layer: its strategy */
+    char label[64];          /* layer: "layer:<spec>" (name points here) */
 };
 
 typedef struct skipped_config {
@@ -439,8 +502,8 @@ static int run_layer(const bench_config *cfg, const workload *w, MPI_Comm comm)
     case AC_ALLGATHER:
         return MPI_Allgather(w->sbuf, w->count, w->type, w->rbuf, w->count, w->type, comm);
     case AC_ALLGATHERV:
-        return MPI_Allgatherv(w->sbuf, w->count, w->type, w->rbuf, w->rcounts, w->rdispls,
-                              w->type, comm);
+        return MPI_Allgatherv(w->sbuf, w->count, w->type, w->rbuf, w->rcounts, w->rdispls, w->type,
+                              comm);
     case AC_ALLREDUCE:
         return MPI_Allreduce(w->sbuf, w->rbuf, w->count, w->type, w->op, comm);
     case AC_ALLTOALL:
@@ -461,19 +524,15 @@ static int run_layer(const bench_config *cfg, const workload *w, MPI_Comm comm)
     case AC_REDUCE_SCATTER_BLOCK:
         return MPI_Reduce_scatter_block(w->sbuf, w->rbuf, w->count, w->type, w->op, comm);
     case AC_SCATTER:
-        return MPI_Scatter(w->sbuf, w->count, w->type, w->rbuf, w->count, w->type, w->root,
-                           comm);
+        return MPI_Scatter(w->sbuf, w->count, w->type, w->rbuf, w->count, w->type, w->root, comm);
     default:
         return MPI_ERR_ARG;
     }
 }
 
-/* The layer configuration's name: "layer:" and the strategy (AUTOCOLL_STRATEGY). */
-static char layer_name[64];
-
 /* Native first, then every registered algorithm in registry order: run when applicable and
- * selected by --only, skipped (with the reason) otherwise; last the layer's own choice. Arrays
- * hold the registry's count plus one. */
+ * selected by --only, skipped (with the reason) otherwise; last the layer configurations.
+ * Arrays hold the registry's count plus MAX_LAYERS. */
 static int configurations(const options *o, const workload *w, bench_config *run, int *nrun,
                           skipped_config *skip, int *nskip)
 {
@@ -481,13 +540,15 @@ static int configurations(const options *o, const workload *w, bench_config *run
     const ac_algorithm *native = ac_registry_native(o->coll);
     *nrun = *nskip = 0;
     if (!native) return MPI_ERR_INTERN;
-    run[(*nrun)++] = (bench_config){native->name, KIND_NATIVE, run_algorithm, native};
+    run[(*nrun)++] = (bench_config){
+        .name = native->name, .kind = KIND_NATIVE, .run = run_algorithm, .alg = native};
     for (int i = 0; i < r.count; i++) {
         const ac_algorithm *a = &r.algorithms[i];
         const char *why = NULL;
         if (a == native) continue;
         if (ac_applicable(a, &w->call, &why) && only_selects(o, a->name)) {
-            run[(*nrun)++] = (bench_config){a->name, KIND_FIXED, run_algorithm, a};
+            run[(*nrun)++] =
+                (bench_config){.name = a->name, .kind = KIND_FIXED, .run = run_algorithm, .alg = a};
             continue;
         }
         skipped_config *s = &skip[(*nskip)++];
@@ -497,8 +558,14 @@ static int configurations(const options *o, const workload *w, bench_config *run
         else
             snprintf(s->reason, sizeof s->reason, "not selected by --only");
     }
-    snprintf(layer_name, sizeof layer_name, "layer:%s", ac_config_get("AUTOCOLL_STRATEGY"));
-    run[(*nrun)++] = (bench_config){layer_name, KIND_LAYER, run_layer, NULL};
+    const layer_spec *specs[MAX_LAYERS];
+    int nlayers = parse_layers(o, specs);
+    for (int i = 0; i < nlayers; i++) {
+        bench_config *c = &run[(*nrun)++];
+        *c = (bench_config){.kind = KIND_LAYER, .run = run_layer, .layer = specs[i]};
+        snprintf(c->label, sizeof c->label, "layer:%s", specs[i]->name);
+        c->name = c->label;
+    }
     return MPI_SUCCESS;
 }
 
@@ -551,10 +618,51 @@ typedef struct stats {
 } stats;
 
 typedef struct result {
+    long n; /* timed iterations */
+    ac_collective coll;
     double *times;   /* per timed iteration, max across ranks (rank 0) */
     double *compute; /* computation loop per iteration, max across ranks (rank 0) */
     stats time, comp;
+    stats steady;   /* the last STEADY_CALLS timed iterations (all when fewer) */
+    int *algs;      /* layer: registry index of the algorithm of every call (equal on all ranks) */
+    char *contexts; /* layer: the tuning contexts of its communicator, JSON (rank 0) */
 } result;
+
+#define STEADY_CALLS 100
+
+/* Layer configurations switch the strategy new contexts get, and star's grouping. */
+static void layer_begin(const layer_spec *l, ac_star_params *saved)
+{
+    ac_star_get_params(saved);
+    ac_select_use_strategy(l->strategy);
+    if (l->grouping >= 0) {
+        ac_star_params p = *saved;
+        p.grouping = l->grouping;
+        ac_star_set_params(&p);
+    }
+}
+
+static void layer_end(const ac_star_params *saved)
+{
+    ac_star_set_params(saved);
+    ac_select_use_strategy(ac_config_get("AUTOCOLL_STRATEGY"));
+}
+
+/* The tuning contexts of comm as a JSON array, in a new string (NULL on no memory). */
+static char *contexts_json(MPI_Comm comm, ac_collective coll)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    const ac_comm *c = ac_comm_find(comm);
+    if (!f) return NULL;
+    if (c)
+        ac_select_report_contexts(f, c, coll);
+    else
+        fputs("[]", f);
+    fclose(f);
+    return text;
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -597,9 +705,16 @@ static int measure(const bench_config *cfg, const workload *w, long warmup, long
     MPI_Comm comm = MPI_COMM_NULL;
     double *t = malloc((size_t)iterations * sizeof(double));
     double *c = malloc((size_t)iterations * sizeof(double));
+    int *algs = cfg->layer ? malloc((size_t)iterations * 2 * sizeof(int)) : NULL;
     int rc = MPI_SUCCESS;
+    ac_star_params saved;
+    ac_registry reg = ac_registry_of(w->coll);
     res->times = res->compute = NULL;
-    if (!t || !c) {
+    res->algs = NULL;
+    res->contexts = NULL;
+    res->n = iterations;
+    res->coll = w->coll;
+    if (!t || !c || (cfg->layer && !algs)) {
         rc = MPI_ERR_NO_MEM;
         goto done;
     }
@@ -607,35 +722,68 @@ static int measure(const bench_config *cfg, const workload *w, long warmup, long
         (rc = PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN)) != MPI_SUCCESS ||
         (rc = PMPI_Barrier(comm)) != MPI_SUCCESS)
         goto done;
+    if (cfg->layer) layer_begin(cfg->layer, &saved);
     for (long i = 0; i < warmup + iterations; i++) {
         double c0 = PMPI_Wtime();
         compute(units);
         double t0 = PMPI_Wtime();
+        ac_g.last_algorithm = NULL;
         rc = cfg->run(cfg, w, comm);
         double t1 = PMPI_Wtime();
-        if (rc != MPI_SUCCESS) goto done;
+        if (rc != MPI_SUCCESS) break;
         if (i >= warmup) {
             t[i - warmup] = t1 - t0;
             c[i - warmup] = t0 - c0;
+            if (algs)
+                algs[i - warmup] =
+                    ac_g.last_algorithm ? (int)(ac_g.last_algorithm - reg.algorithms) : -1;
         }
     }
+    if (cfg->layer) {
+        layer_end(&saved);
+        if (rc != MPI_SUCCESS) goto done;
+        /* Invariant 1, checked: every rank ran the same algorithm at every call. The second
+         * half holds the negated indices, so one MPI_MAX gives the maximum and the minimum. */
+        for (long i = 0; i < iterations; i++)
+            algs[iterations + i] = -algs[i];
+        if ((rc = PMPI_Allreduce(MPI_IN_PLACE, algs, (int)(2 * iterations), MPI_INT, MPI_MAX,
+                                 comm)) != MPI_SUCCESS)
+            goto done;
+        for (long i = 0; i < iterations; i++)
+            if (algs[i] != -algs[iterations + i]) {
+                fprintf(stderr, PROG ": %s: ranks ran different algorithms at call %ld\n",
+                        cfg->name, i);
+                rc = MPI_ERR_INTERN;
+                goto done;
+            }
+        if (g_rank == 0 && !(res->contexts = contexts_json(comm, w->coll))) {
+            rc = MPI_ERR_NO_MEM;
+            goto done;
+        }
+    }
+    if (rc != MPI_SUCCESS) goto done;
     if ((rc = PMPI_Reduce(g_rank ? t : MPI_IN_PLACE, t, (int)iterations, MPI_DOUBLE, MPI_MAX, 0,
                           comm)) != MPI_SUCCESS ||
         (rc = PMPI_Reduce(g_rank ? c : MPI_IN_PLACE, c, (int)iterations, MPI_DOUBLE, MPI_MAX, 0,
                           comm)) != MPI_SUCCESS)
         goto done;
     if (g_rank == 0) {
+        long steady = iterations < STEADY_CALLS ? iterations : STEADY_CALLS;
         if ((rc = summarise(t, iterations, &res->time)) != MPI_SUCCESS ||
-            (rc = summarise(c, iterations, &res->comp)) != MPI_SUCCESS)
+            (rc = summarise(c, iterations, &res->comp)) != MPI_SUCCESS ||
+            (rc = summarise(t + iterations - steady, steady, &res->steady)) != MPI_SUCCESS)
             goto done;
         res->times = t;
         res->compute = c;
+        res->algs = algs;
         t = c = NULL;
+        algs = NULL;
     }
 done:
     if (comm != MPI_COMM_NULL) PMPI_Comm_free(&comm);
     free(t);
     free(c);
+    free(algs);
     return rc;
 }
 
@@ -781,6 +929,22 @@ static const char *type_name(MPI_Datatype t)
     return t == MPI_DOUBLE ? "MPI_DOUBLE" : "MPI_BYTE";
 }
 
+/* A layer's algorithm per call, run-length encoded: [name, calls] pairs in call order. */
+static void write_runs(FILE *f, const result *res)
+{
+    ac_registry reg = ac_registry_of(res->coll);
+    for (long k = 0, first = 1; k < res->n;) {
+        long end = k;
+        while (end < res->n && res->algs[end] == res->algs[k])
+            end++;
+        fputs(first ? "[" : ", [", f);
+        json_string(f, res->algs[k] >= 0 ? reg.algorithms[res->algs[k]].name : "(none)");
+        fprintf(f, ", %ld]", end - k);
+        first = 0;
+        k = end;
+    }
+}
+
 static void write_json(FILE *f, const run_info *r)
 {
     const options *o = r->o;
@@ -816,7 +980,7 @@ static void write_json(FILE *f, const run_info *r)
             (int)(o->bytes / (r->w->type == MPI_DOUBLE ? 8 : 1)), r->w->root, o->iterations,
             o->warmup);
     json_number(f, o->factor);
-    fprintf(f, ", \"only\": ");
+    fprintf(f, ", \"fixed_iterations\": %ld, \"only\": ", o->fixed_iterations);
     if (o->only)
         json_string(f, o->only);
     else
@@ -835,8 +999,19 @@ static void write_json(FILE *f, const run_info *r)
         json_string(f, c->alg ? c->alg->group : NULL);
         json_stats(f, "", &res->time);
         json_stats(f, "compute_", &res->comp);
+        json_stats(f, "steady_", &res->steady);
+        fprintf(f, ", \"iterations\": %ld", res->n);
+        if (c->layer) {
+            fprintf(f, ",\n     \"layer\": {\"spec\": ");
+            json_string(f, c->layer->name);
+            fprintf(f, ", \"strategy\": ");
+            json_string(f, c->layer->strategy);
+            fprintf(f, ", \"grouping\": %d, \"algorithm_runs\": [", c->layer->grouping);
+            write_runs(f, res);
+            fprintf(f, "],\n      \"contexts\": %s}", res->contexts ? res->contexts : "[]");
+        }
         fprintf(f, ",\n     \"times\": [");
-        for (long k = 0; k < o->iterations; k++) {
+        for (long k = 0; k < res->n; k++) {
             fputs(k ? (k % 8 ? ", " : ",\n      ") : "", f);
             json_number(f, res->times[k]);
         }
@@ -1010,10 +1185,10 @@ int main(int argc, char **argv)
 
     if ((rc = machine_init(&m)) != MPI_SUCCESS) fail("collecting machine metadata", rc);
     if ((rc = workload_init(&w, &o)) != MPI_SUCCESS) fail("allocating the buffers", rc);
-    nalg = ac_registry_of(o.coll).count;
-    cfgs = calloc((size_t)nalg + 1, sizeof *cfgs);
-    skipped = calloc((size_t)nalg + 1, sizeof *skipped);
-    results = calloc((size_t)nalg + 1, sizeof *results);
+    nalg = ac_registry_of(o.coll).count + MAX_LAYERS;
+    cfgs = calloc((size_t)nalg, sizeof *cfgs);
+    skipped = calloc((size_t)nalg, sizeof *skipped);
+    results = calloc((size_t)nalg, sizeof *results);
     if (!cfgs || !skipped || !results) fail("allocating the configurations", MPI_ERR_NO_MEM);
     if ((rc = configurations(&o, &w, cfgs, &ncfg, skipped, &nskip)) != MPI_SUCCESS)
         fail("finding the native algorithm", rc);
@@ -1027,8 +1202,10 @@ int main(int argc, char **argv)
         fail("calibrating the computation loop", rc);
 
     for (int i = 0; i < ncfg; i++) {
-        if ((rc = measure(&cfgs[i], &w, o.warmup, o.iterations, units, &results[i])) !=
-            MPI_SUCCESS) {
+        /* Fixed algorithms may run fewer iterations; layers start cold, without warm-up. */
+        long warmup = cfgs[i].kind == KIND_LAYER ? 0 : o.warmup;
+        long iterations = cfgs[i].kind == KIND_FIXED ? o.fixed_iterations : o.iterations;
+        if ((rc = measure(&cfgs[i], &w, warmup, iterations, units, &results[i])) != MPI_SUCCESS) {
             char what[256];
             snprintf(what, sizeof what, "configuration %s", cfgs[i].name);
             fail(what, rc);
@@ -1049,7 +1226,7 @@ int main(int argc, char **argv)
                        .nskip = nskip,
                        .oracle = -1};
         for (int i = 0; i < ncfg; i++)
-            if (cfgs[i].kind == KIND_FIXED &&
+            if (cfgs[i].kind != KIND_LAYER &&
                 (r.oracle < 0 || results[i].time.median < results[r.oracle].time.median))
                 r.oracle = i;
         noise_warnings(&r);
@@ -1071,6 +1248,8 @@ done:
     for (int i = 0; results && i < ncfg; i++) {
         free(results[i].times);
         free(results[i].compute);
+        free(results[i].algs);
+        free(results[i].contexts);
     }
     free(calib.times);
     free(calib.compute);

@@ -171,6 +171,16 @@ ac_comm *ac_comm_enter(MPI_Comm comm, ac_collective coll)
     return c;
 }
 
+ac_comm *ac_comm_find(MPI_Comm comm)
+{
+    int found = 0;
+    void *value = NULL;
+    if (comm == MPI_COMM_NULL || comm_keyval == MPI_KEYVAL_INVALID ||
+        PMPI_Comm_get_attr(comm, comm_keyval, &value, &found) != MPI_SUCCESS || !found)
+        return NULL;
+    return value;
+}
+
 void ac_count_passthrough(MPI_Comm comm, ac_collective coll)
 {
     int found = 0;

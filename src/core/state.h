@@ -57,6 +57,7 @@ typedef struct ac_global {
     ac_comm *comms;                                 /* list of every ac_comm */
     int next_id;
     long passthrough[AC_NUM_COLLECTIVES]; /* calls passed through with no ac_comm */
+    const ac_algorithm *last_algorithm;   /* the algorithm of the last call the layer ran */
 } ac_global;
 
 extern ac_global ac_g;
@@ -73,6 +74,9 @@ void ac_finalize(void);
 /* The state of `comm` for a call of collective `coll`, created if needed; NULL means pass the
  * call through (layer disabled, intercommunicator, or failure), already counted. */
 ac_comm *ac_comm_enter(MPI_Comm comm, ac_collective coll);
+
+/* The state of `comm` if it has one, else NULL (creates nothing). */
+ac_comm *ac_comm_find(MPI_Comm comm);
 
 /* Count a call passed through before any state was looked up (e.g. invalid arguments). */
 void ac_count_passthrough(MPI_Comm comm, ac_collective coll);

@@ -40,6 +40,7 @@ typedef struct ac_context {
     ac_bucket *bucket;
     ac_comm *comm;
     uint64_t site;                   /* 0: site-less */
+    const ac_strategy *strategy;     /* the strategy that owns `state` */
     const ac_algorithm **candidates; /* native first */
     int ncandidates;
     void *state;  /* the strategy's */
@@ -65,18 +66,23 @@ static const strategy_entry strategies[] = {
 
 static int max_sites; /* AUTOCOLL_MAX_SITES */
 
-void ac_select_init(void)
+int ac_select_use_strategy(const char *name)
 {
-    const char *name = ac_config_get("AUTOCOLL_STRATEGY");
-    int rank = 0, found = 0;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    ac_g.strategy = NULL;
     for (size_t i = 0; i < sizeof strategies / sizeof strategies[0]; i++)
         if (strcmp(strategies[i].name, name) == 0) {
             ac_g.strategy = strategies[i].ops;
-            found = 1;
+            return 1;
         }
-    if (!found && rank == 0)
+    return 0;
+}
+
+void ac_select_init(void)
+{
+    const char *name = ac_config_get("AUTOCOLL_STRATEGY");
+    int rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    ac_g.strategy = NULL;
+    if (!ac_select_use_strategy(name) && rank == 0)
         ac_log_warn("AUTOCOLL_STRATEGY=%s: no such strategy (native, star); using native", name);
     ac_g.max_sizes = (int)ac_config_long("AUTOCOLL_MAX_SIZES");
     if (ac_g.max_sizes < 1) ac_g.max_sizes = 1;
@@ -184,7 +190,8 @@ static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call,
     x->bucket = b;
     x->comm = c;
     x->site = site;
-    x->state = ac_g.strategy->create(x->candidates, x->ncandidates);
+    x->strategy = ac_g.strategy;
+    x->state = x->strategy->create(x->candidates, x->ncandidates);
     if (!x->state) goto fail;
     return x;
 fail:
@@ -220,7 +227,7 @@ static void report_context(FILE *f, const ac_context *x)
             "\"settled_seconds\": %.9g, \"settled_calls\": %ld}",
             x->bucket->bytes, x->bucket->count, site, x->calls, x->ncandidates, x->seconds,
             x->overhead[1], x->overhead_calls[1], x->overhead[0], x->overhead_calls[0]);
-    double native = ac_g.strategy->native_seconds(x->state);
+    double native = x->strategy->native_seconds(x->state);
     if (native >= 0.0)
         fprintf(f, ", \"native_mean_seconds\": %.9g, \"saved_seconds\": %.9g", native,
                 native * (double)x->calls - x->seconds - x->overhead[0] - x->overhead[1]);
@@ -232,7 +239,7 @@ static void report_context(FILE *f, const ac_context *x)
             first = 0;
         }
     fputc('}', f);
-    if (ac_g.strategy == &ac_strategy_star) {
+    if (x->strategy == &ac_strategy_star) {
         ac_star_stats st;
         ac_star_get_stats(x->state, &st);
         fprintf(f,
@@ -269,7 +276,7 @@ void ac_select_report_text(FILE *f, const ac_comm *c, ac_collective coll)
             char site[128], chosen[64] = "-", decided[32] = "-", switches[16] = "-",
                             o_ms_c[32] = "-", saved[32] = "-";
             ac_site_describe(x->site, site, sizeof site);
-            if (ac_g.strategy == &ac_strategy_star) {
+            if (x->strategy == &ac_strategy_star) {
                 ac_star_stats st;
                 ac_star_get_stats(x->state, &st);
                 if (st.chosen >= 0) {
@@ -279,7 +286,7 @@ void ac_select_report_text(FILE *f, const ac_comm *c, ac_collective coll)
                 }
                 snprintf(switches, sizeof switches, "%d", st.switches);
             }
-            double native = ac_g.strategy->native_seconds(x->state);
+            double native = x->strategy->native_seconds(x->state);
             if (native >= 0.0)
                 snprintf(saved, sizeof saved, "%+.6f",
                          native * (double)x->calls - x->seconds - x->overhead[0] - x->overhead[1]);
@@ -373,8 +380,8 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *calle
         c->untuned[call->collective]++;
         return ac_registry_native(call->collective);
     }
-    x->deciding = ac_g.strategy->deciding(x->state) != 0;
-    x->last = ac_g.strategy->choose(x->state);
+    x->deciding = x->strategy->deciding(x->state) != 0;
+    x->last = x->strategy->choose(x->state);
     c->pending[call->collective] = x;
     c->select_seconds = ac_now() - start;
     return x->candidates[x->last];
@@ -390,6 +397,7 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
     s->seconds += seconds;
     s->alg_calls[index]++;
     s->alg_seconds[index] += seconds;
+    ac_g.last_algorithm = alg;
     ac_context *x = c->pending[call->collective];
     if (x) {
         double start = ac_now();
@@ -398,8 +406,8 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
         x->calls++;
         x->candidate_calls[x->last]++;
         x->seconds += seconds;
-        if (ac_g.strategy->observe(x->state, x->last, seconds, &agree) != MPI_SUCCESS)
-            ac_log_error("the %s strategy's agreement failed on %s", ac_g.strategy->name, c->name);
+        if (x->strategy->observe(x->state, x->last, seconds, &agree) != MPI_SUCCESS)
+            ac_log_error("the %s strategy's agreement failed on %s", x->strategy->name, c->name);
         x->overhead[x->deciding] += c->select_seconds + (ac_now() - start);
         x->overhead_calls[x->deciding]++;
     }

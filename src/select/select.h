@@ -14,6 +14,10 @@
 /* Read AUTOCOLL_STRATEGY and the strategies' settings (at initialisation). */
 void ac_select_init(void);
 
+/* Make strategy `name` the one new tuning contexts get (contexts keep theirs); 0 if there is
+ * no such strategy. The benchmark driver uses it to run several strategies in one process. */
+int ac_select_use_strategy(const char *name);
+
 /* Facts of a call: op properties and message size from the type signature. */
 void ac_call_set_op(ac_call *call, MPI_Op op);
 size_t ac_signature_bytes(MPI_Aint count, MPI_Datatype dtype);

@@ -96,7 +96,8 @@ def test_bench_json(coll, np, tmp_path):
         assert c["mean"] == pytest.approx(sum(t) / len(t), rel=1e-6)
         assert c["compute_median"] > 0
 
-    fixed = [c for c in configs if c["kind"] == "fixed"]
+    # the oracle: the fastest fixed choice, native included (the tuner may choose native)
+    fixed = [c for c in configs if c["kind"] != "layer"]
     best = min(fixed, key=lambda c: c["median"])
     assert r["oracle"]["median"] == best["median"]
     assert r["oracle"]["name"] in [c["name"] for c in fixed if c["median"] == best["median"]]
@@ -184,3 +185,46 @@ def test_bench_layer_runs_the_strategy_from_a_cold_start(tmp_path):
     layer = r["configurations"][-1]
     assert layer["name"] == "layer:star" and layer["kind"] == "layer"
     assert len(layer["times"]) == 300 and layer["median"] > 0
+
+
+def test_bench_layers_basic_and_enhanced_aeos(tmp_path):
+    """Several strategies in one run, each from a cold start on its own communicator: the
+    per-call algorithms (equal on every rank, checked by the driver), the tuning contexts, and
+    the steady state; fixed algorithms run --fixed-iterations."""
+    run, r = bench_json(4, tmp_path, "--collective", "allreduce", "--bytes", "1K",
+                        "--iterations", "400", "--fixed-iterations", "15", "--warmup", "1",
+                        "--factor", "1", "--layers", "native,star_enhanced,star_basic")
+    configs = {c["name"]: c for c in r["configurations"]}
+    assert r["parameters"]["fixed_iterations"] == 15
+    fixed = [c for c in r["configurations"] if c["kind"] == "fixed"]
+    assert fixed and all(c["iterations"] == 15 and len(c["times"]) == 15 for c in fixed)
+    assert configs["native"]["iterations"] == 400
+    applicable = {c["name"] for c in r["configurations"] if c["kind"] != "layer"}
+    decided = {}
+    for spec in ["native", "star_enhanced", "star_basic"]:
+        c = configs["layer:" + spec]
+        assert c["kind"] == "layer" and c["layer"]["spec"] == spec
+        assert len(c["times"]) == 400 and c["iterations"] == 400
+        assert c["steady_median"] > 0 and c["steady_min"] <= c["steady_median"]
+        runs = c["layer"]["algorithm_runs"]
+        assert sum(n for _, n in runs) == 400
+        assert {name for name, _ in runs} <= applicable, runs
+        if spec == "native":
+            assert runs == [["native", 400]] and c["layer"]["contexts"] == []
+            continue
+        (ctx,) = c["layer"]["contexts"]
+        assert ctx["strategy"] == "star" and ctx["calls"] == 400
+        assert ctx["stage"] == "monitor_adapt"
+        decided[spec] = ctx["measure_select_calls"]
+        # Measure_Select runs each measured candidate ITER (10) consecutive calls
+        first = runs[: ctx["measure_select_calls"] // 10]
+        assert all(n >= 10 for _, n in first), first
+    # basic AEOS measures every applicable candidate; enhanced only representatives and the
+    # best group's members
+    assert decided["star_basic"] == 10 * len(applicable)
+    assert decided["star_enhanced"] < decided["star_basic"]
+
+
+def test_bench_rejects_unknown_layer(tmp_path):
+    run = bench(2, tmp_path, "--collective", "allreduce", "--bytes", "8", "--layers", "nope")
+    assert run.rc == 2 and "--layers: no layer configuration 'nope'" in run.stderr
