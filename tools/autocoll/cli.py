@@ -1,9 +1,10 @@
-"""`autocoll` command line: info, report."""
+"""`autocoll` command line: info, report, bench."""
 
 import argparse
 import sys
+from pathlib import Path
 
-from . import registry, report
+from . import bench, benchreport, registry, report
 
 
 def cmd_info(args):
@@ -17,11 +18,26 @@ def cmd_info(args):
 
 
 def cmd_report(args):
+    """End-of-run reports one by one; benchmark results (files or folders) as one matrix."""
     status = 0
+    bench_paths = [p for p in args.reports
+                   if Path(p).is_dir() or benchreport.is_bench(p)]
     for path in args.reports:
+        if path in bench_paths:
+            continue
         try:
             print(report.render(report.load(path)))
         except report.ReportError as e:
+            print(f"autocoll report: {e}", file=sys.stderr)
+            status = 1
+    if bench_paths:
+        try:
+            text, cells = benchreport.render(bench_paths)
+            print(text)
+            if args.plots:
+                for name in benchreport.plot(cells, args.plots):
+                    print(f"plot: {name}")
+        except benchreport.BenchReportError as e:
             print(f"autocoll report: {e}", file=sys.stderr)
             status = 1
     return status
@@ -33,9 +49,16 @@ def main(argv=None):
     p = sub.add_parser("info", help="algorithms per collective (from autocoll-info --json)")
     p.add_argument("--mpi", default="openmpi", choices=["openmpi", "mpich"])
     p.set_defaults(func=cmd_info)
-    p = sub.add_parser("report", help="render end-of-run JSON reports as tables")
-    p.add_argument("reports", nargs="+", help="AUTOCOLL_REPORT=<path> files")
+    p = sub.add_parser("report", help="render end-of-run reports and benchmark results")
+    p.add_argument("reports", nargs="+",
+                   help="AUTOCOLL_REPORT=<path> files, autocoll_bench JSON files, or folders "
+                        "of them (`autocoll bench --out`)")
+    p.add_argument("--plots", help="benchmark results: write the plots (PNG) to this folder")
     p.set_defaults(func=cmd_report)
+    p = sub.add_parser("bench", help="run the benchmark driver over a matrix (resumable)",
+                       description=bench.__doc__)
+    bench.add_arguments(p)
+    p.set_defaults(func=bench.main)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -51,4 +51,39 @@ def render(data):
                      f"{r['seconds']:11.6f}  {r['algorithms']}")
     for coll, n in data.get("passthrough_invalid_arguments", {}).items():
         lines.append(f"{'(invalid args)':16} {'-':>5} {coll:21} {0:9d} {n:9d}")
+    contexts = context_rows(data)
+    if contexts:
+        lines.append("tuning contexts (seconds are this rank's; saved is an estimate against "
+                     "native's measured mean):")
+        lines.append(f"  {'communicator':16} {'collective':14} {'bytes':>9} {'call site':26} "
+                     f"{'calls':>7} {'chosen':28} {'decided':>7} {'sw':>3} {'O_MS^a':>9} "
+                     f"{'O_MS^c':>9} {'O_MA':>9} {'saved':>10}")
+        for r in contexts:
+            lines.append(
+                f"  {r['communicator']:16} {r['collective']:14} {r['bytes']:9d} "
+                f"{r['site'][:26]:26} {r['calls']:7d} {r['chosen'][:28]:28} "
+                f"{_opt(r['decided'], 'd'):>7} {_opt(r['switches'], 'd'):>3} "
+                f"{r['o_ms_a']:9.6f} {_opt(r['o_ms_c'], '.6f'):>9} {r['o_ma']:9.6f} "
+                f"{_opt(r['saved'], '+.6f'):>10}")
     return "\n".join(lines)
+
+
+def _opt(v, spec):
+    return "-" if v is None else format(v, spec)
+
+
+def context_rows(data):
+    """One row per tuning context (reports of a run-time strategy)."""
+    out = []
+    for comm in data["communicators"]:
+        for coll, s in comm["collectives"].items():
+            for x in s.get("contexts", []):
+                out.append({
+                    "communicator": comm["name"], "collective": coll, "bytes": x["bytes"],
+                    "site": x["site"], "calls": x["calls"], "chosen": x.get("chosen") or "-",
+                    "decided": x.get("measure_select_calls"), "switches": x.get("switches"),
+                    "o_ms_a": x["overhead"]["deciding_seconds"],
+                    "o_ms_c": x.get("o_ms_c_seconds"),
+                    "o_ma": x["overhead"]["settled_seconds"], "saved": x.get("saved_seconds"),
+                })
+    return out

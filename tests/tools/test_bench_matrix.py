@@ -1,0 +1,86 @@
+"""`autocoll bench` (the matrix runner) and `autocoll report` over its results: cells, resume,
+the ratios (recomputed here from the raw times), the summary, basic vs enhanced AEOS, plots."""
+
+import json
+import statistics
+import subprocess
+import sys
+
+import pytest
+
+from autocoll import benchreport
+
+MATRIX = ["--collectives", "allreduce,alltoall", "--sizes", "1K", "--ranks", "2,3",
+          "--iterations", "150", "--fixed-iterations", "10", "--warmup", "2", "--factor", "1"]
+CELLS = ["allreduce-1K-np2.json", "alltoall-1K-np2.json", "allreduce-1K-np3.json",
+         "alltoall-1K-np3.json"]
+
+
+def cli(*args, timeout=600):
+    return subprocess.run([sys.executable, "-m", "autocoll.cli", *args], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def matrix(tmp_path_factory):
+    out = tmp_path_factory.mktemp("matrix")
+    run = cli("bench", "--out", str(out), *MATRIX)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return out, run
+
+
+def test_every_cell_once_then_resumed(matrix):
+    out, run = matrix
+    assert sorted(p.name for p in out.glob("*.json")) == sorted(CELLS)
+    for name in CELLS:
+        data = json.loads((out / name).read_text())
+        assert data["schema"] == "autocoll-bench"
+        assert [c["name"] for c in data["configurations"] if c["kind"] == "layer"] == \
+            ["layer:star_enhanced", "layer:star_basic", "layer:native"]
+    # a second run keeps what is there; a damaged cell is run again
+    (out / CELLS[1]).write_text("{ truncated")
+    again = cli("bench", "--out", str(out), *MATRIX)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.count("done earlier, kept") == 3
+    assert f"{CELLS[1]}: " in again.stdout and json.loads((out / CELLS[1]).read_text())
+
+
+def test_report_ratios_summary_and_plots(matrix, tmp_path):
+    out, _ = matrix
+    run = cli("report", str(out), "--plots", str(tmp_path / "plots"))
+    assert run.returncode == 0, run.stderr
+    text = run.stdout
+    assert "2 cores online" in text or "cores online" in text
+    for name in CELLS:
+        data = json.loads((out / name).read_text())
+        p = data["parameters"]
+        conf = {c["name"]: c for c in data["configurations"]}
+        oracle = conf[data["oracle"]["name"]]
+        # the oracle is the fastest of native and the fixed algorithms
+        assert oracle["median"] == min(c["median"] for c in data["configurations"]
+                                       if c["kind"] != "layer")
+        for spec in ("star_enhanced", "star_basic", "native"):
+            c = conf["layer:" + spec]
+            learn = statistics.fmean(c["times"]) / statistics.fmean(oracle["times"])
+            steady = statistics.median(c["times"][-100:]) / oracle["median"]
+            row = next(r for r in benchreport.cell(data)["rows"] if r["layer"] == spec)
+            assert row["learning_vs_oracle"] == pytest.approx(learn, rel=1e-6)
+            assert row["steady_vs_oracle"] == pytest.approx(steady, rel=1e-6)
+            line = next(line for line in text.splitlines()
+                        if line.split()[:4] == [p["collective"], str(p["bytes"]),
+                                                str(data["machine"]["ranks"]), spec])
+            assert f"{learn:.3f}" in line and f"{steady:.3f}" in line, line
+    assert "summary over cells" in text and "basic vs enhanced AEOS" in text
+    assert "enhanced decides in fewer calls in" in text
+    plots = sorted((tmp_path / "plots").glob("*.png"))
+    assert len(plots) == len(CELLS) + 1
+    assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in plots)
+
+
+def test_bench_errors(tmp_path):
+    run = cli("bench", "--out", str(tmp_path), "--sizes", "12X")
+    assert run.returncode == 1 and "bad message size '12X'" in run.stderr
+    run = cli("bench", "--out", str(tmp_path), "--build", str(tmp_path / "nowhere"))
+    assert run.returncode == 1 and "is missing" in run.stderr
+    run = cli("report", str(tmp_path))
+    assert run.returncode == 1 and "no benchmark results" in run.stderr

@@ -1,0 +1,145 @@
+"""`autocoll bench`: run the benchmark driver (bench/autocoll_bench.c) over a matrix of
+collectives x message sizes x rank counts, one `mpirun` per cell, each cell's JSON in one folder.
+
+A cell whose JSON is already there (and valid) is not run again, so an interrupted matrix
+resumes where it stopped. Cells run one after another: they share the machine's cores.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+BENCH_SCHEMA = "autocoll-bench"
+
+DEFAULTS = {
+    "collectives": "alltoall,allgather,allreduce",
+    "sizes": "1K,8K,64K,1M",
+    "ranks": "2,4,8",
+    "layers": "star_enhanced,star_basic,native",
+}
+
+
+class BenchError(RuntimeError):
+    pass
+
+
+def parse_size(text):
+    """'1K' -> 1024, '1M' -> 1048576, '8' -> 8."""
+    t = text.strip().upper()
+    mult = {"K": 1024, "M": 1024 * 1024}.get(t[-1:], 1)
+    digits = t[:-1] if mult > 1 else t
+    if not digits.isdigit():
+        raise BenchError(f"bad message size {text!r} (an integer, optionally K or M)")
+    return int(digits) * mult
+
+
+def size_label(nbytes):
+    for unit, div in (("M", 1024 * 1024), ("K", 1024)):
+        if nbytes >= div and nbytes % div == 0:
+            return f"{nbytes // div}{unit}"
+    return str(nbytes)
+
+
+def cell_name(coll, nbytes, ranks):
+    return f"{coll}-{size_label(nbytes)}-np{ranks}.json"
+
+
+def mpirun_command(mpi, ranks, program, args):
+    """The launcher command for `ranks` local ranks (as tests/mpirun.sh does)."""
+    cores = os.cpu_count() or 1
+    if mpi == "openmpi":
+        cmd = ["mpirun.openmpi", "-n", str(ranks)]
+        if os.geteuid() == 0:
+            cmd.insert(1, "--allow-run-as-root")
+        if ranks > cores:
+            cmd.insert(1, "--oversubscribe")
+    elif mpi == "mpich":
+        cmd = ["mpiexec.mpich", "-n", str(ranks)]
+    else:
+        raise BenchError(f"unknown MPI {mpi!r} (openmpi or mpich)")
+    if not shutil.which(cmd[0]):
+        raise BenchError(f"{cmd[0]} not found: install {mpi} (scripts/setup does)")
+    return cmd + [str(program)] + [str(a) for a in args]
+
+
+def valid_result(path):
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return False
+    return data.get("schema") == BENCH_SCHEMA and data.get("version") == 1
+
+
+def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives"],
+               sizes=DEFAULTS["sizes"], ranks=DEFAULTS["ranks"], layers=DEFAULTS["layers"],
+               iterations=500, fixed_iterations=100, warmup=10, factor=5.0, timeout=1800,
+               log=print):
+    """Runs every missing cell; returns the list of cell JSON paths (in matrix order)."""
+    build = Path(build) if build else REPO / "build" / mpi
+    program = build / "bench" / "autocoll_bench"
+    if not program.exists():
+        raise BenchError(f"{program} is missing: build autocoll first (scripts/build)")
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    cells = [(c.strip(), parse_size(s), int(r))
+             for r in ranks.split(",") for c in collectives.split(",") for s in sizes.split(",")]
+    paths = []
+    env = dict(os.environ)
+    for i, (coll, nbytes, np) in enumerate(cells, 1):
+        path = out / cell_name(coll, nbytes, np)
+        paths.append(path)
+        if valid_result(path):
+            log(f"[{i}/{len(cells)}] {path.name}: done earlier, kept")
+            continue
+        args = ["--collective", coll, "--bytes", nbytes, "--iterations", iterations,
+                "--fixed-iterations", fixed_iterations, "--warmup", warmup, "--factor", factor,
+                "--layers", layers, "--out", path]
+        cmd = mpirun_command(mpi, np, program, args)
+        start = time.time()
+        log(f"[{i}/{len(cells)}] {coll} {size_label(nbytes)} on {np} ranks ...")
+        try:
+            run = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+        except subprocess.TimeoutExpired as e:
+            raise BenchError(f"{path.name}: no result within {timeout} s") from e
+        if run.returncode != 0 or not valid_result(path):
+            raise BenchError(f"{path.name}: the driver failed (exit {run.returncode}):\n"
+                             f"{run.stdout[-2000:]}{run.stderr[-2000:]}")
+        log(f"[{i}/{len(cells)}] {path.name}: {time.time() - start:.0f} s")
+    return paths
+
+
+def main(args):
+    try:
+        run_matrix(args.out, mpi=args.mpi, build=args.build, collectives=args.collectives,
+                   sizes=args.sizes, ranks=args.ranks, layers=args.layers,
+                   iterations=args.iterations, fixed_iterations=args.fixed_iterations,
+                   warmup=args.warmup, factor=args.factor, timeout=args.timeout)
+    except BenchError as e:
+        print(f"autocoll bench: {e}", file=sys.stderr)
+        return 1
+    print(f"results in {args.out}; `autocoll report {args.out}` makes the tables and plots")
+    return 0
+
+
+def add_arguments(p):
+    p.add_argument("--out", required=True, help="folder for the cells' JSON (resumable)")
+    p.add_argument("--mpi", default="openmpi", choices=["openmpi", "mpich"])
+    p.add_argument("--build", help="build folder (default: build/<mpi> of this checkout)")
+    p.add_argument("--collectives", default=DEFAULTS["collectives"])
+    p.add_argument("--sizes", default=DEFAULTS["sizes"], help="e.g. 1K,8K,64K,1M")
+    p.add_argument("--ranks", default=DEFAULTS["ranks"], help="e.g. 2,4,8")
+    p.add_argument("--layers", default=DEFAULTS["layers"],
+                   help="layer configurations (autocoll_bench --help lists them)")
+    p.add_argument("--iterations", type=int, default=500,
+                   help="invocations of native and of each layer configuration")
+    p.add_argument("--fixed-iterations", type=int, default=100,
+                   help="invocations of each fixed algorithm (the oracle's candidates)")
+    p.add_argument("--warmup", type=int, default=10)
+    p.add_argument("--factor", type=float, default=5.0,
+                   help="computation per iteration, in multiples of the native time")
+    p.add_argument("--timeout", type=int, default=1800, help="seconds per cell")

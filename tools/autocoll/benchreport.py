@@ -1,0 +1,251 @@
+"""Tables and plots over benchmark results (schema autocoll-bench, from `autocoll bench` or
+autocoll_bench --out).
+
+Ratios are taken inside one cell (one run of the driver), never across runs:
+  learning  = mean time per call of a layer configuration over all its invocations (its
+              Measure_Select included) / the oracle configuration's mean;
+  steady    = median of the layer's last 100 invocations / the oracle's median;
+  vs native = the same with native in place of the oracle.
+The oracle is the fastest fixed choice of that run (native included). Decision length is the
+calls the strategy spent in Measure_Select. Overheads are rank 0's, from the layer's tuning
+context: O_MS^a and O_MA (the layer's own time while deciding, after), O_MS^c (running slower
+candidates while measuring).
+"""
+
+import json
+import math
+import statistics
+from pathlib import Path
+
+SCHEMA = "autocoll-bench"
+
+
+class BenchReportError(ValueError):
+    pass
+
+
+def load(path):
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as e:
+        raise BenchReportError(f"{path}: cannot read: {e}") from e
+    if data.get("schema") != SCHEMA or data.get("version") != 1:
+        raise BenchReportError(f"{path}: not an autocoll-bench version 1 result")
+    return data
+
+
+def is_bench(path):
+    try:
+        return json.loads(Path(path).read_text()).get("schema") == SCHEMA
+    except (OSError, ValueError):
+        return False
+
+
+def cell_files(paths):
+    """Bench JSON files among `paths` (files or folders, folders searched for *.json)."""
+    out = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out += sorted(q for q in p.glob("*.json") if is_bench(q))
+        else:
+            out.append(p)
+    return out
+
+
+def _mean(times):
+    return sum(times) / len(times)
+
+
+def cell(data):
+    """One row per layer configuration of a cell: dicts of the table's values."""
+    p = data["parameters"]
+    configs = {c["name"]: c for c in data["configurations"]}
+    native = configs["native"]
+    oracle = configs[data["oracle"]["name"]] if data.get("oracle") else native
+    rows = []
+    for c in data["configurations"]:
+        if c["kind"] != "layer":
+            continue
+        layer = c["layer"]
+        ctx = layer["contexts"][0] if layer["contexts"] else None
+        row = {
+            "collective": p["collective"], "bytes": p["bytes"],
+            "ranks": data["machine"]["ranks"], "cores": data["machine"]["cores_online"],
+            "mpi": data["mpi"], "layer": layer["spec"], "iterations": c["iterations"],
+            "native_us": 1e6 * native["median"], "oracle": oracle["name"],
+            "oracle_us": 1e6 * oracle["median"],
+            "learning_vs_oracle": _mean(c["times"]) / _mean(oracle["times"]),
+            "steady_vs_oracle": c["steady_median"] / oracle["median"],
+            "learning_vs_native": _mean(c["times"]) / _mean(native["times"]),
+            "steady_vs_native": c["steady_median"] / native["median"],
+            "steady_us": 1e6 * c["steady_median"],
+            "steady_p10_us": 1e6 * c["steady_p10"], "steady_p90_us": 1e6 * c["steady_p90"],
+            "final": layer["algorithm_runs"][-1][0],
+            "decision": ctx["measure_select_calls"] if ctx and "measure_select_calls" in ctx
+            else None,
+            "switches": ctx.get("switches") if ctx else None,
+            "o_ms_a_us": 1e6 * ctx["overhead"]["deciding_seconds"] if ctx else None,
+            "o_ms_c_us": 1e6 * ctx["o_ms_c_seconds"] if ctx and "o_ms_c_seconds" in ctx else None,
+            "o_ma_us": 1e6 * ctx["overhead"]["settled_seconds"] if ctx else None,
+            "times": c["times"],
+        }
+        # The layer's steady cost over the same algorithm fixed (when it settled on one that
+        # ran fixed in this run): what choosing costs per call once settled.
+        final = configs.get(row["final"])
+        row["settled_overhead_us"] = (1e6 * (c["steady_median"] - final["median"])
+                                      if final and final["kind"] != "layer" else None)
+        rows.append(row)
+    return {"data": data, "rows": rows, "native": native, "oracle": oracle}
+
+
+def _fmt(v, spec):
+    return "-" if v is None else format(v, spec)
+
+
+def geomean(values):
+    values = [v for v in values if v and v > 0]
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else float("nan")
+
+
+def machine_line(cells):
+    d = cells[0]["data"]
+    m = d["machine"]
+    warn = any("share the" in w for c in cells for w in c["data"]["warnings"])
+    return (f"machine: {m['hostname']}, {m['cores_online']} cores online, "
+            f"{m['mpi_library'].split(',')[0]}" +
+            ("; ranks oversubscribe the cores in some cells" if warn else ""))
+
+
+def matrix_table(cells):
+    lines = [machine_line(cells), "",
+             f"{'collective':10} {'bytes':>8} {'np':>3} {'layer':14} {'native us':>10} "
+             f"{'oracle':>30} {'oracle us':>10} {'learn/or':>8} {'steady/or':>9} "
+             f"{'learn/nat':>9} {'steady/nat':>10} {'decided':>7} {'sw':>3} "
+             f"{'O_MS^a us':>9} {'O_MS^c us':>9} {'O_MA us':>8}  final"]
+    for c in cells:
+        for r in c["rows"]:
+            lines.append(
+                f"{r['collective']:10} {r['bytes']:8d} {r['ranks']:3d} {r['layer']:14} "
+                f"{r['native_us']:10.2f} {r['oracle'][-30:]:>30} {r['oracle_us']:10.2f} "
+                f"{r['learning_vs_oracle']:8.3f} {r['steady_vs_oracle']:9.3f} "
+                f"{r['learning_vs_native']:9.3f} {r['steady_vs_native']:10.3f} "
+                f"{_fmt(r['decision'], '7d')} {_fmt(r['switches'], '3d')} "
+                f"{_fmt(r['o_ms_a_us'], '9.1f')} {_fmt(r['o_ms_c_us'], '9.1f')} "
+                f"{_fmt(r['o_ma_us'], '8.1f')}  {r['final']}")
+    return "\n".join(lines)
+
+
+def summary(cells):
+    """Per layer: median and geomean over cells of each ratio, and where native wins."""
+    by_layer = {}
+    for c in cells:
+        for r in c["rows"]:
+            by_layer.setdefault(r["layer"], []).append(r)
+    lines = ["", "summary over cells (median, geomean, min-max):"]
+    for layer, rows in by_layer.items():
+        for key in ("learning_vs_oracle", "steady_vs_oracle", "learning_vs_native",
+                    "steady_vs_native"):
+            v = [r[key] for r in rows]
+            lines.append(f"  {layer:14} {key:20} median {statistics.median(v):.3f}  "
+                         f"geomean {geomean(v):.3f}  range {min(v):.3f}-{max(v):.3f}  "
+                         f"({len(v)} cells)")
+    native_wins = [c for c in cells if c["oracle"]["name"] == "native"]
+    ours = [c for c in cells if c["oracle"]["name"] != "native"]
+    lines.append(f"  oracle is native in {len(native_wins)} of {len(cells)} cells; one of ours "
+                 f"in {len(ours)}:")
+    for c in ours:
+        p = c["data"]["parameters"]
+        lines.append(f"    {p['collective']} {p['bytes']} B on {c['data']['machine']['ranks']} "
+                     f"ranks: {c['oracle']['name']} "
+                     f"({c['oracle']['median'] / c['native']['median']:.3f} x native)")
+    return "\n".join(lines)
+
+
+def aeos_table(cells):
+    """Basic against enhanced AEOS (STAR-MPI Table 1): decision length, final choice, and the
+    enhanced steady time relative to basic's, per cell with both."""
+    lines = ["", "basic vs enhanced AEOS (decision length = calls in Measure_Select):",
+             f"  {'collective':10} {'bytes':>8} {'np':>3} {'basic':>6} {'enhanced':>8} "
+             f"{'enh/basic steady':>16}  basic final / enhanced final"]
+    pairs = []
+    for c in cells:
+        rows = {r["layer"]: r for r in c["rows"]}
+        b, e = rows.get("star_basic"), rows.get("star_enhanced")
+        if not b or not e:
+            continue
+        ratio = e["steady_us"] / b["steady_us"]
+        pairs.append((b, e, ratio))
+        lines.append(f"  {b['collective']:10} {b['bytes']:8d} {b['ranks']:3d} "
+                     f"{_fmt(b['decision'], '6d')} {_fmt(e['decision'], '8d')} "
+                     f"{ratio:16.3f}  {b['final']} / {e['final']}")
+    if pairs:
+        fewer = sum(1 for b, e, _ in pairs if (e["decision"] or 0) < (b["decision"] or 0))
+        within = sum(1 for *_, r in pairs if r <= 1.05)
+        lines.append(f"  enhanced decides in fewer calls in {fewer} of {len(pairs)} cells; "
+                     f"its steady time is within 5 % of basic's (or better) in {within}")
+    return "\n".join(lines)
+
+
+def render(paths):
+    cells = [cell(load(p)) for p in cell_files(paths)]
+    if not cells:
+        raise BenchReportError("no benchmark results found")
+    return "\n".join([matrix_table(cells), summary(cells), aeos_table(cells)]), cells
+
+
+def plot(cells, folder):
+    """Learning curves (one PNG per cell) and the basic-vs-enhanced decision lengths."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    cores = cells[0]["data"]["machine"]["cores_online"]
+    for c in cells:
+        d = c["data"]
+        p = d["parameters"]
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        for r in c["rows"]:
+            ax.plot(range(1, len(r["times"]) + 1), [1e6 * t for t in r["times"]],
+                    lw=0.8, label=f"layer:{r['layer']}")
+        ax.axhline(1e6 * c["native"]["median"], color="k", ls="--", lw=1,
+                   label="native median")
+        ax.axhline(1e6 * c["oracle"]["median"], color="g", ls=":", lw=1.2,
+                   label=f"oracle median ({c['oracle']['name']})")
+        ax.set_yscale("log")
+        ax.set_xlabel("invocation")
+        ax.set_ylabel("time per call (us, max over ranks)")
+        ax.set_title(f"{p['collective']} {p['bytes']} B, {d['machine']['ranks']} ranks, "
+                     f"{d['mpi']} ({cores} cores)")
+        ax.legend(fontsize=7)
+        name = folder / f"learning-{p['collective']}-{p['bytes']}-np{d['machine']['ranks']}.png"
+        fig.tight_layout()
+        fig.savefig(name, dpi=90)
+        plt.close(fig)
+        written.append(name)
+    pairs = []
+    for c in cells:
+        rows = {r["layer"]: r for r in c["rows"]}
+        if "star_basic" in rows and "star_enhanced" in rows:
+            b, e = rows["star_basic"], rows["star_enhanced"]
+            pairs.append((f"{b['collective']} {b['bytes']} np{b['ranks']}", b["decision"] or 0,
+                          e["decision"] or 0))
+    if pairs:
+        fig, ax = plt.subplots(figsize=(max(6, 0.35 * len(pairs)), 4.5))
+        xs = range(len(pairs))
+        ax.bar([x - 0.2 for x in xs], [b for _, b, _ in pairs], width=0.4, label="basic AEOS")
+        ax.bar([x + 0.2 for x in xs], [e for *_, e in pairs], width=0.4, label="enhanced AEOS")
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels([n for n, *_ in pairs], rotation=90, fontsize=7)
+        ax.set_ylabel("calls in Measure_Select")
+        ax.set_title(f"decision length, basic vs enhanced AEOS ({cores} cores)")
+        ax.legend()
+        fig.tight_layout()
+        name = folder / "aeos-decision-length.png"
+        fig.savefig(name, dpi=90)
+        plt.close(fig)
+        written.append(name)
+    return written
