@@ -75,10 +75,15 @@ def test_star_keeps_every_rank_on_the_same_algorithm(mpi, np, tmp_path):
     assert buckets[2048]["site_mode"] == "predict" and buckets[2048]["site_period"] == 4
     # The strategy tuned: it measured several candidates and settled on one.
     assert len(s["algorithms"]) > 1, s
+    # (the 134-call context may still be measuring: 3 ranks have up to 18 candidates)
     for x in two:
-        assert x["strategy"] == "star" and x["stage"] == "monitor_adapt", x
-        assert x["chosen"] in s["algorithms"] and sum(x["runs"].values()) == x["calls"]
+        assert x["strategy"] == "star" and sum(x["runs"].values()) == x["calls"], x
         assert x["measure_select_calls"] > 0 and x["overhead"]["deciding_calls"] > 0
+        if x["stage"] == "measure_select":
+            assert x["calls"] == 134 and x["measure_select_calls"] == 134, x
+        else:
+            assert x["stage"] == "monitor_adapt" and x["chosen"] in s["algorithms"], x
+    assert two[1]["stage"] == "monitor_adapt", two[1]
     # 1024 bytes from a site that depends on rank parity: site-less at once.
     (one,) = by_bytes[1024]
     assert one["site"] == "*" and one["calls"] == 400
