@@ -43,7 +43,7 @@ typedef struct ac_comm {
     int nsites;
     long untuned[AC_NUM_COLLECTIVES];               /* calls beyond AUTOCOLL_MAX_SITES or _SIZES */
     struct ac_context *pending[AC_NUM_COLLECTIVES]; /* context of the call in flight */
-    double select_seconds;                          /* layer time choosing the call in flight */
+    double select_start;                            /* when the call in flight began choosing */
     struct ac_comm *next;                           /* every ac_comm ever created, newest first */
 } ac_comm;
 

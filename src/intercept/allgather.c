@@ -19,7 +19,7 @@ int ac_allgather_at(const void *caller, const void *sbuf, int scount, MPI_Dataty
     const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.allgather(sbuf, scount, stype, rbuf, rcount, rtype, c->pcomm, alg->params);
-    ac_observe(c, &call, alg, ac_now() - start);
+    ac_observe(c, &call, alg, start);
     return rc;
 }
 

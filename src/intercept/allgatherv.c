@@ -26,7 +26,7 @@ int ac_allgatherv_at(const void *caller, const void *sbuf, int scount, MPI_Datat
     double start = ac_now();
     int rc = alg->fn.allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, c->pcomm,
                                 alg->params);
-    ac_observe(c, &call, alg, ac_now() - start);
+    ac_observe(c, &call, alg, start);
     return rc;
 }
 

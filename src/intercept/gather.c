@@ -20,7 +20,7 @@ int ac_gather_at(const void *caller, const void *sbuf, int scount, MPI_Datatype 
     const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.gather(sbuf, scount, stype, rbuf, rcount, rtype, root, c->pcomm, alg->params);
-    ac_observe(c, &call, alg, ac_now() - start);
+    ac_observe(c, &call, alg, start);
     return rc;
 }
 

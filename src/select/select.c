@@ -149,6 +149,7 @@ static uint64_t bucket_site(ac_comm *c, ac_bucket *b, const void *caller)
         MPI_SUCCESS) {
         ac_log_error("the call-site agreement failed on %s; giving up call sites there", c->name);
         ac_site_init(&b->sites, 0);
+        b->sites.why = AC_SITE_WHY_AGREEMENT_FAILED;
         return 0;
     }
     return ac_site_learn(&b->sites, v);
@@ -216,6 +217,16 @@ static ac_context *context_get(ac_comm *c, ac_bucket *b, const ac_call *call, ui
     return x;
 }
 
+/* The estimate of time saved against native (the report's "saved"): native's agreed mean time
+ * per call x calls, minus the time in the algorithms and the overheads. 0 while native's time
+ * is unknown. */
+static int context_saved(const ac_context *x, double *native, double *saved)
+{
+    *native = x->strategy->native_seconds(x->state);
+    *saved = *native * (double)x->calls - x->seconds - x->overhead[0] - x->overhead[1];
+    return *native >= 0.0;
+}
+
 static void report_context(FILE *f, const ac_context *x)
 {
     char site[128];
@@ -227,10 +238,9 @@ static void report_context(FILE *f, const ac_context *x)
             "\"settled_seconds\": %.9g, \"settled_calls\": %ld}",
             x->bucket->bytes, x->bucket->count, site, x->calls, x->ncandidates, x->seconds,
             x->overhead[1], x->overhead_calls[1], x->overhead[0], x->overhead_calls[0]);
-    double native = x->strategy->native_seconds(x->state);
-    if (native >= 0.0)
-        fprintf(f, ", \"native_mean_seconds\": %.9g, \"saved_seconds\": %.9g", native,
-                native * (double)x->calls - x->seconds - x->overhead[0] - x->overhead[1]);
+    double native, saved;
+    if (context_saved(x, &native, &saved))
+        fprintf(f, ", \"native_mean_seconds\": %.9g, \"saved_seconds\": %.9g", native, saved);
     fputs(", \"runs\": {", f);
     for (int i = 0, first = 1; i < x->ncandidates; i++)
         if (x->candidate_calls[i]) {
@@ -286,10 +296,9 @@ void ac_select_report_text(FILE *f, const ac_comm *c, ac_collective coll)
                 }
                 snprintf(switches, sizeof switches, "%d", st.switches);
             }
-            double native = x->strategy->native_seconds(x->state);
-            if (native >= 0.0)
-                snprintf(saved, sizeof saved, "%+.6f",
-                         native * (double)x->calls - x->seconds - x->overhead[0] - x->overhead[1]);
+            double native, estimate;
+            if (context_saved(x, &native, &estimate))
+                snprintf(saved, sizeof saved, "%+.6f", estimate);
             fprintf(f, "  %-14s %-14s %9zu %-26.26s %7ld %-28.28s %7s %4s %9.6f %9s %9.6f %10s\n",
                     c->name, ac_collective_name(coll), b->bytes, site, x->calls, chosen, decided,
                     switches, x->overhead[1], o_ms_c, x->overhead[0], saved);
@@ -383,12 +392,13 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *calle
     x->deciding = x->strategy->deciding(x->state) != 0;
     x->last = x->strategy->choose(x->state);
     c->pending[call->collective] = x;
-    c->select_seconds = ac_now() - start;
+    c->select_start = start;
     return x->candidates[x->last];
 }
 
-void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double seconds)
+void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double start)
 {
+    double end = ac_now(), seconds = end - start;
     ac_coll_stats *s = &c->stats[call->collective];
     ac_registry r = ac_registry_of(call->collective);
     int index = (int)(alg - r.algorithms);
@@ -400,7 +410,6 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
     ac_g.last_algorithm = alg;
     ac_context *x = c->pending[call->collective];
     if (x) {
-        double start = ac_now();
         ac_agreement agree = {agree_max, x};
         c->pending[call->collective] = NULL;
         x->calls++;
@@ -408,7 +417,8 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
         x->seconds += seconds;
         if (x->strategy->observe(x->state, x->last, seconds, &agree) != MPI_SUCCESS)
             ac_log_error("the %s strategy's agreement failed on %s", x->strategy->name, c->name);
-        x->overhead[x->deciding] += c->select_seconds + (ac_now() - start);
+        /* the layer's own time: choosing (select_start to start) and this bookkeeping */
+        x->overhead[x->deciding] += (start - c->select_start) + (ac_now() - end);
         x->overhead_calls[x->deciding]++;
     }
 }

@@ -33,7 +33,7 @@ void ac_select_report_buckets(FILE *f, const ac_comm *c, ac_collective coll);
 /* One text line per tuning context of `c` for `coll` (the columns: report.c). */
 void ac_select_report_text(FILE *f, const ac_comm *c, ac_collective coll);
 
-/* Account for one call run by `alg` taking `seconds`. */
-void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double seconds);
+/* Account for one call run by `alg`, which started at `start` (ac_now()) and has just ended. */
+void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double start);
 
 #endif
