@@ -249,20 +249,13 @@ static void report_context(FILE *f, const ac_context *x)
             first = 0;
         }
     fputc('}', f);
-    if (x->strategy == &ac_strategy_star) {
-        ac_star_stats st;
-        ac_star_get_stats(x->state, &st);
-        fprintf(f,
-                ", \"strategy\": \"star\", \"stage\": \"%s\", \"chosen\": \"%s\", "
-                "\"measure_select_calls\": %ld, \"monitor_adapt_calls\": %ld, "
-                "\"probe_calls\": %ld, \"switches\": %d, \"delta\": %d, "
-                "\"agreements\": %d, \"o_ms_c_seconds\": %.9g",
-                st.stage == AC_STAR_MEASURE_SELECT  ? "measure_select"
-                : st.stage == AC_STAR_MONITOR_ADAPT ? "monitor_adapt"
-                                                    : "stopped",
-                st.chosen >= 0 ? x->candidates[st.chosen]->name : "", st.measure_calls,
-                st.monitor_calls, st.probe_calls, st.switches, st.delta, st.agreements, st.o_ms_c);
-    }
+    ac_strategy_summary sum;
+    x->strategy->summarize(x->state, &sum);
+    fprintf(f, ", \"strategy\": \"%s\", \"stage\": \"%s\", \"chosen\": \"%s\", \"switches\": %d",
+            x->strategy->name, sum.stage, sum.chosen >= 0 ? x->candidates[sum.chosen]->name : "",
+            sum.switches);
+    if (sum.decision_calls >= 0) fprintf(f, ", \"decision_calls\": %ld", sum.decision_calls);
+    x->strategy->report_json(x->state, x->candidates, f);
     fputc('}', f);
 }
 
@@ -286,16 +279,14 @@ void ac_select_report_text(FILE *f, const ac_comm *c, ac_collective coll)
             char site[128], chosen[64] = "-", decided[32] = "-", switches[16] = "-",
                             o_ms_c[32] = "-", saved[32] = "-";
             ac_site_describe(x->site, site, sizeof site);
-            if (x->strategy == &ac_strategy_star) {
-                ac_star_stats st;
-                ac_star_get_stats(x->state, &st);
-                if (st.chosen >= 0) {
-                    snprintf(chosen, sizeof chosen, "%s", x->candidates[st.chosen]->name);
-                    snprintf(decided, sizeof decided, "%ld", st.measure_calls);
-                    snprintf(o_ms_c, sizeof o_ms_c, "%.6f", st.o_ms_c);
-                }
-                snprintf(switches, sizeof switches, "%d", st.switches);
-            }
+            ac_strategy_summary sum;
+            x->strategy->summarize(x->state, &sum);
+            if (sum.chosen >= 0)
+                snprintf(chosen, sizeof chosen, "%s", x->candidates[sum.chosen]->name);
+            if (sum.decision_calls >= 0)
+                snprintf(decided, sizeof decided, "%ld", sum.decision_calls);
+            if (sum.o_ms_c >= 0.0) snprintf(o_ms_c, sizeof o_ms_c, "%.6f", sum.o_ms_c);
+            snprintf(switches, sizeof switches, "%d", sum.switches);
             double native, estimate;
             if (context_saved(x, &native, &estimate))
                 snprintf(saved, sizeof saved, "%+.6f", estimate);

@@ -410,6 +410,35 @@ void ac_star_get_stats(const void *state, ac_star_stats *out)
                 out->o_ms_c += s->p.iter * (s->mean_time[i] - s->mean_time[s->chosen]);
 }
 
+static const char *const stage_names[] = {
+    [AC_STAR_MEASURE_SELECT] = "measure_select",
+    [AC_STAR_MONITOR_ADAPT] = "monitor_adapt",
+    [AC_STAR_STOPPED] = "stopped",
+};
+
+static void star_summarize(const void *state, ac_strategy_summary *out)
+{
+    ac_star_stats st;
+    ac_star_get_stats(state, &st);
+    out->stage = stage_names[st.stage];
+    out->chosen = st.chosen;
+    out->decision_calls = st.chosen >= 0 ? st.measure_calls : -1;
+    out->switches = st.switches;
+    out->o_ms_c = st.chosen >= 0 ? st.o_ms_c : -1.0;
+}
+
+static void star_report_json(const void *state, const ac_algorithm *const *candidates, FILE *f)
+{
+    ac_star_stats st;
+    (void)candidates;
+    ac_star_get_stats(state, &st);
+    fprintf(f,
+            ", \"measure_select_calls\": %ld, \"monitor_adapt_calls\": %ld, "
+            "\"probe_calls\": %ld, \"delta\": %d, \"agreements\": %d, "
+            "\"o_ms_c_seconds\": %.9g",
+            st.measure_calls, st.monitor_calls, st.probe_calls, st.delta, st.agreements, st.o_ms_c);
+}
+
 const ac_strategy ac_strategy_star = {
     .name = "star",
     .create = star_create,
@@ -417,5 +446,7 @@ const ac_strategy ac_strategy_star = {
     .observe = star_observe,
     .deciding = star_deciding,
     .native_seconds = star_native_seconds,
+    .summarize = star_summarize,
+    .report_json = star_report_json,
     .destroy = star_destroy,
 };

@@ -15,6 +15,8 @@
 
 #include "coll/coll.h"
 
+#include <stdio.h>
+
 /* Agreement across the ranks of a context: values[i] becomes the maximum over the ranks
  * (MPI_MAX of doubles on the private communicator). Returns an MPI error code. Tests replace
  * it with a function of their own. */
@@ -22,6 +24,16 @@ typedef struct ac_agreement {
     int (*max)(void *ctx, double *values, int n);
     void *ctx;
 } ac_agreement;
+
+/* What every strategy tells the end-of-run report about one context. */
+typedef struct ac_strategy_summary {
+    const char *stage;   /* the strategy's own stage name, e.g. "measure_select" */
+    int chosen;          /* candidate index of the current choice, -1 while there is none */
+    long decision_calls; /* calls before the first choice (-1 while deciding) */
+    int switches;        /* changes of the choice after the first one */
+    double o_ms_c;       /* time spent running slower candidates while deciding, relative to
+                          * the chosen one (agreed, equal on every rank); negative: unknown */
+} ac_strategy_summary;
 
 typedef struct ac_strategy {
     const char *name;
@@ -37,6 +49,11 @@ typedef struct ac_strategy {
     /* The agreed mean time of one native call, or a negative value while unknown: the base of
      * the report's estimate of time saved against native. */
     double (*native_seconds)(const void *state);
+    /* The summary above. */
+    void (*summarize)(const void *state, ac_strategy_summary *out);
+    /* The strategy's own JSON members of the context's report object, each written as
+     * `, "key": value` (candidate names from `candidates`, the list given to create()). */
+    void (*report_json)(const void *state, const ac_algorithm *const *candidates, FILE *f);
     void (*destroy)(void *state);
 } ac_strategy;
 

@@ -81,8 +81,9 @@ def cell(data):
             "steady_us": 1e6 * c["steady_median"],
             "steady_p10_us": 1e6 * c["steady_p10"], "steady_p90_us": 1e6 * c["steady_p90"],
             "final": layer["algorithm_runs"][-1][0],
-            "decision": ctx["measure_select_calls"] if ctx and "measure_select_calls" in ctx
-            else None,
+            # decision_calls: every strategy; measure_select_calls: star's results before it
+            "decision": (ctx.get("decision_calls", ctx.get("measure_select_calls"))
+                         if ctx else None),
             "switches": ctx.get("switches") if ctx else None,
             "o_ms_a_us": 1e6 * ctx["overhead"]["deciding_seconds"] if ctx else None,
             "o_ms_c_us": 1e6 * ctx["o_ms_c_seconds"] if ctx and "o_ms_c_seconds" in ctx else None,

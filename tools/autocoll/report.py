@@ -81,7 +81,7 @@ def context_rows(data):
                 out.append({
                     "communicator": comm["name"], "collective": coll, "bytes": x["bytes"],
                     "site": x["site"], "calls": x["calls"], "chosen": x.get("chosen") or "-",
-                    "decided": x.get("measure_select_calls"), "switches": x.get("switches"),
+                    "decided": x.get("decision_calls", x.get("measure_select_calls")), "switches": x.get("switches"),
                     "o_ms_a": x["overhead"]["deciding_seconds"],
                     "o_ms_c": x.get("o_ms_c_seconds"),
                     "o_ma": x["overhead"]["settled_seconds"], "saved": x.get("saved_seconds"),
