@@ -46,6 +46,16 @@ typedef enum ac_sync {
     AC_SYNC_BARRIER  /* MPI_Barrier between phases */
 } ac_sync;
 
+/* Tree shapes of the rooted collectives (src/coll/common/tree.h). Every shape numbers the ranks
+ * relative to the root and gives each rank a subtree of consecutive relative ranks. */
+typedef enum ac_tree_kind {
+    AC_TREE_BINOMIAL, /* k-nomial with k = 2 (the default) */
+    AC_TREE_BINARY,   /* balanced binary tree in pre-order */
+    AC_TREE_CHAIN,    /* each rank forwards to the next */
+    AC_TREE_FLAT,     /* the root talks to every rank (the "sequential" tree) */
+    AC_TREE_KNOMIAL   /* k-nomial, k = ac_params.k >= 2 */
+} ac_tree_kind;
+
 struct ac_params;
 
 typedef int ac_allgather_fn(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
@@ -83,10 +93,15 @@ typedef int ac_scatter_fn(const void *sbuf, int scount, MPI_Datatype stype, void
 
 /* Parameters of a registered instance. Variants differ by parameters, not by copies:
  * `allreduce rabenseifner_ring_light_barrier` is the Rabenseifner engine with
- * .allgatherv = ac_allgatherv_ring and .inner = {.sync = AC_SYNC_LIGHT}. */
+ * .allgatherv = ac_allgatherv_ring and .inner = {.sync = AC_SYNC_LIGHT}; `bcast
+ * chain_tree_segment_8k` is the tree engine with .tree = AC_TREE_CHAIN and .segment = 8192.
+ * Zero fields are the defaults (NULL params: all defaults). */
 typedef struct ac_params {
     ac_sync sync;                    /* ring / pair phase synchronisation */
     int dims;                        /* mesh dimensions (2 or 3) */
+    ac_tree_kind tree;               /* tree shape of a rooted collective (default binomial) */
+    int k;                           /* radix of AC_TREE_KNOMIAL (>= 2) */
+    int segment;                     /* pipeline segment in bytes; 0: unsegmented */
     ac_allgatherv_fn *allgatherv;    /* inner all-gather of a composed algorithm */
     ac_alltoallv_fn *alltoallv;      /* inner all-to-all of a composed algorithm */
     const struct ac_params *inner;   /* parameters of the inner all-gather */

@@ -47,6 +47,27 @@ static int is_plain(MPI_Datatype dtype)
     return lb == 0 && true_lb == 0 && (MPI_Aint)size == extent && extent == true_extent;
 }
 
+int ac_is_bytes(MPI_Datatype dtype)
+{
+    int ni, na, nd, combiner, size, ok = 0;
+    MPI_Aint lb, extent;
+    PMPI_Type_get_envelope(dtype, &ni, &na, &nd, &combiner);
+    if (combiner == MPI_COMBINER_NAMED) {
+        PMPI_Type_size(dtype, &size);
+        PMPI_Type_get_extent(dtype, &lb, &extent);
+        return lb == 0 && extent == (MPI_Aint)size;
+    }
+    if (combiner == MPI_COMBINER_CONTIGUOUS && ni == 1 && na == 0 && nd == 1) {
+        int n, inner_combiner;
+        MPI_Datatype inner;
+        PMPI_Type_get_contents(dtype, 1, 0, 1, &n, NULL, &inner);
+        ok = ac_is_bytes(inner);
+        PMPI_Type_get_envelope(inner, &ni, &na, &nd, &inner_combiner);
+        if (inner_combiner != MPI_COMBINER_NAMED) PMPI_Type_free(&inner);
+    }
+    return ok;
+}
+
 int ac_pack(const void *inbuf, int incount, MPI_Datatype dtype, void *outbuf, int outsize,
             int *position, MPI_Comm comm)
 {
@@ -74,6 +95,37 @@ int ac_unpack(const void *inbuf, int insize, int *position, void *outbuf, int ou
     rc = PMPI_Sendrecv((const char *)inbuf + *position, bytes, MPI_PACKED, 0, AC_TAG_DATA, outbuf,
                        outcount, dtype, 0, AC_TAG_DATA, MPI_COMM_SELF, MPI_STATUS_IGNORE);
     if (rc == MPI_SUCCESS) *position += bytes;
+    return rc;
+}
+
+int ac_bytes_get(ac_bytes *b, const void *buf, int count, MPI_Datatype dtype, int load,
+                 MPI_Comm comm)
+{
+    int rc, tsize, position = 0;
+    MPI_Aint lb, extent;
+    b->data = b->copy = NULL;
+    rc = PMPI_Type_size(dtype, &tsize);
+    if (rc != MPI_SUCCESS) return rc;
+    b->size = count * tsize;
+    if (ac_is_bytes(dtype)) {
+        PMPI_Type_get_extent(dtype, &lb, &extent);
+        b->data = (char *)buf + lb;
+        return MPI_SUCCESS;
+    }
+    b->copy = malloc((size_t)b->size + 1);
+    if (!b->copy) return MPI_ERR_NO_MEM;
+    b->data = b->copy;
+    return load ? ac_pack(buf, count, dtype, b->copy, b->size, &position, comm) : MPI_SUCCESS;
+}
+
+int ac_bytes_release(ac_bytes *b, void *buf, int count, MPI_Datatype dtype, int store,
+                     MPI_Comm comm, int rc)
+{
+    int position = 0;
+    if (b->copy && store && rc == MPI_SUCCESS)
+        rc = ac_unpack(b->copy, b->size, &position, buf, count, dtype, comm);
+    free(b->copy);
+    b->data = b->copy = NULL;
     return rc;
 }
 

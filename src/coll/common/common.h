@@ -42,6 +42,25 @@ int ac_pack(const void *inbuf, int incount, MPI_Datatype dtype, void *outbuf, in
 int ac_unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
               MPI_Datatype dtype, MPI_Comm comm);
 
+/* 1 if `count` elements of `dtype` are their own packed bytes, laid out from the buffer
+ * address plus the type's lower bound: a predefined type without gaps, or a contiguous type
+ * built from one. Such buffers can travel as MPI_PACKED without packing. */
+int ac_is_bytes(MPI_Datatype dtype);
+
+/* A byte view of `count` elements of `dtype` at `buf` (count * size bytes, MPI_Pack format):
+ * the buffer itself when the type is plain bytes (ac_is_bytes), otherwise a temporary packed
+ * copy, filled from buf when `load` is set. ac_bytes_release() unpacks the copy into buf when
+ * `store` is set (and rc is MPI_SUCCESS), frees it, and returns rc or its own error. */
+typedef struct ac_bytes {
+    char *data; /* the bytes */
+    char *copy; /* the temporary, or NULL when data is the user buffer */
+    int size;   /* bytes */
+} ac_bytes;
+int ac_bytes_get(ac_bytes *b, const void *buf, int count, MPI_Datatype dtype, int load,
+                 MPI_Comm comm);
+int ac_bytes_release(ac_bytes *b, void *buf, int count, MPI_Datatype dtype, int store,
+                     MPI_Comm comm, int rc);
+
 /* inout = in op inout (MPI_Reduce_local order: `in` is the left operand). */
 int ac_reduce_local(const void *in, void *inout, int count, MPI_Datatype dtype, MPI_Op op);
 

@@ -5,7 +5,6 @@
 #include "coll/coll.h"
 
 ac_gather_fn ac_gather_native;
-ac_gather_fn ac_gather_binomial;
-ac_gather_fn ac_gather_linear;
+ac_gather_fn ac_gather_tree; /* p->tree, p->k, p->segment */
 
 #endif

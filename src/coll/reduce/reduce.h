@@ -5,7 +5,8 @@
 #include "coll/coll.h"
 
 ac_reduce_fn ac_reduce_native;
-ac_reduce_fn ac_reduce_binomial;
+ac_reduce_fn ac_reduce_tree; /* p->tree, p->k, p->segment; NULL p: binomial, any op */
+ac_reduce_fn ac_reduce_rabenseifner;
 ac_reduce_fn ac_reduce_linear_ordered;
 
 #endif

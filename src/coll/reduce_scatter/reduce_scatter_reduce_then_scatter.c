@@ -2,8 +2,8 @@
  * reduce_scatter_reduce_then_scatter.c - reduce-scatter as a reduce to rank 0 followed by a
  * scatterv from rank 0 (the MPI standard's reference definition; MPICH's fallback).
  *
- * The whole vector is reduced to rank 0 with the binomial reduce engine (ac_reduce_binomial:
- * operands in rank order for non-commutative ops). Rank 0 then scatters the blocks down a
+ * The whole vector is reduced to rank 0 with the tree reduce engine, binomial tree
+ * (ac_reduce_tree with default parameters: operands in rank order for non-commutative ops). Rank 0 then scatters the blocks down a
  * binomial tree on the ranks themselves: the subtree of rank r is [r, r + 2^k) (2^k its lowest
  * set bit, clipped at p), whose blocks are contiguous in the vector, so each tree edge carries
  * one contiguous range of elements. Every block is reduced once, at rank 0.
@@ -81,8 +81,8 @@ int ac_reduce_scatter_reduce_then_scatter(const void *sbuf, void *rbuf, const in
         rc = ac_tmp_alloc(&all, total, dtype);
         if (rc != MPI_SUCCESS) goto out;
     }
-    rc = ac_reduce_binomial(sbuf == MPI_IN_PLACE ? rbuf : sbuf, all.buf, (int)total, dtype, op,
-                            0, comm, NULL);
+    rc = ac_reduce_tree(sbuf == MPI_IN_PLACE ? rbuf : sbuf, all.buf, (int)total, dtype, op, 0,
+                        comm, NULL);
     if (rc == MPI_SUCCESS)
         rc = scatter_blocks(all.buf, rbuf, rcounts, displs, dtype, rank, size, comm);
 out:

@@ -5,7 +5,6 @@
 #include "coll/coll.h"
 
 ac_scatter_fn ac_scatter_native;
-ac_scatter_fn ac_scatter_binomial;
-ac_scatter_fn ac_scatter_linear;
+ac_scatter_fn ac_scatter_tree; /* p->tree, p->k, p->segment */
 
 #endif

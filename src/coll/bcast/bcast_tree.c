@@ -1,0 +1,71 @@
+/*
+ * bcast_tree.c - pipelined tree broadcast: the tree engine (common/tree.h) gives the shape,
+ * the pipelining engine (common/pipeline.h, ac_pipe_forward) moves the message down it in
+ * segments: every rank posts its receives from the parent ahead and sends each segment on to
+ * its children (largest subtree first) with nonblocking sends as soon as it has arrived, while
+ * the next segments arrive (Berkeley report, section 3; Thakur, Rabenseifner and Gropp 2005
+ * for the binomial tree; Open MPI's tuned pipelined chain/binary/binomial broadcasts).
+ *
+ * Parameters: params->tree (binomial, binary, chain, flat, k-nomial with params->k) and
+ * params->segment (bytes; 0: the whole message in one message per edge). NULL params: binomial,
+ * unsegmented (MPICH's binomial broadcast; with the flat tree it is the linear broadcast).
+ * The message travels as its packed bytes (MPI_PACKED at both ends): a buffer whose type is a
+ * contiguous run of a predefined type is used as it is, others are packed at the root and
+ * unpacked at the other ranks. So types may differ between ranks (same signature), and segment
+ * boundaries, at multiples of the segment size in the byte stream, may fall inside an element:
+ * no typed operation ever sees part of one.
+ *
+ * Cost, n bytes, s-byte segments (m = ceil(n/s) segments, m = 1 unsegmented):
+ *   binomial  ceil(log2 p) * (alpha + n beta) unsegmented; segmented about
+ *             (ceil(log2 p) + m - 1) * log2 p * (alpha + s beta) (a node sends each segment to
+ *             up to log2 p children).
+ *   k-nomial  ceil(log_k p) levels, up to (k-1) sends per level.
+ *   binary    (depth + m - 1) * 2 * (alpha + s beta), depth floor(log2 p) + 1.
+ *   chain     (p - 1 + m - 1) * (alpha + s beta): bandwidth optimal for m >> p.
+ *   flat      (p - 1) * m * (alpha + s beta) at the root.
+ * Requirements: none. Any process count and root (subtrees past p are clipped).
+ * Source: Berkeley report (seeds/001) section 3, "Static optimizations: trees and pipelining".
+ */
+#include "coll/algorithms.h"
+#include "coll/common/common.h"
+#include "coll/common/pipeline.h"
+#include "coll/common/tree.h"
+
+#include <stdlib.h>
+
+int ac_bcast_tree(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
+                  const ac_params *p)
+{
+    int rc, rank, size, tsize, *order = NULL;
+    ac_tree_node node = {0};
+    ac_pipe_edge *edges = NULL;
+    ac_bytes bytes = {0};
+
+    rc = PMPI_Comm_rank(comm, &rank);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
+    if (rc == MPI_SUCCESS) rc = PMPI_Type_size(dtype, &tsize);
+    if (rc != MPI_SUCCESS) return rc;
+    if ((MPI_Aint)count * tsize == 0 || size == 1) return MPI_SUCCESS;
+
+    rc = ac_tree_node_get(ac_tree_of(p), root, rank, size, &node);
+    if (rc != MPI_SUCCESS) return rc;
+    edges = malloc((size_t)(node.nchildren + 1) * sizeof *edges);
+    order = malloc((size_t)(node.nchildren + 1) * sizeof *order);
+    if (!edges || !order) {
+        rc = MPI_ERR_NO_MEM;
+        goto out;
+    }
+    rc = ac_bytes_get(&bytes, buf, count, dtype, rank == root, comm);
+    if (rc != MPI_SUCCESS) goto out;
+    ac_tree_send_order(&node, order);
+    for (int i = 0; i < node.nchildren; i++)
+        edges[i] = (ac_pipe_edge){node.child[order[i]], bytes.data, bytes.size};
+    rc = ac_pipe_forward(bytes.data, bytes.size, rank == root ? MPI_PROC_NULL : node.parent, edges,
+                         node.nchildren, p ? p->segment : 0, comm);
+    rc = ac_bytes_release(&bytes, buf, count, dtype, rank != root, comm, rc);
+out:
+    free(edges);
+    free(order);
+    ac_tree_node_free(&node);
+    return rc;
+}

@@ -1,0 +1,75 @@
+/*
+ * pipeline.h - the pipelining engine of the tree collectives (Berkeley report section 3.2): a
+ * message is cut into segments, and every tree node posts nonblocking receives and sends so
+ * that it forwards segment i while segment i+1 is still arriving. One engine for three
+ * patterns, used by the algorithms of src/coll/{bcast,reduce,scatter,gather}/:
+ *
+ *   ac_pipe_forward  bcast, scatter: a byte stream arrives from the parent; each child gets a
+ *                    range of it (bcast: all of it; scatter: its subtree's blocks), segment by
+ *                    segment, as soon as those bytes have arrived.
+ *   ac_pipe_collect  gather: the stream to the parent is this rank's own bytes followed by
+ *                    each child's stream; a segment goes up as soon as its bytes are here.
+ *   ac_pipe_reduce   reduce: segment j of the result is own(j) op child0(j) op child1(j) ...
+ *                    (left to right: operand order kept), sent up or stored at the root.
+ *
+ * Streams of bytes travel as MPI_PACKED at both ends, so a segment may end inside a datatype
+ * element without any typed operation ever seeing part of an element (callers pack and unpack
+ * whole blocks, or use the user buffer itself when its type is plain bytes: ac_is_bytes), and
+ * send and receive types may differ as MPI allows. Reductions travel in the caller's datatype,
+ * whose count and type MPI requires equal on every rank, in segments of whole elements.
+ *
+ * Segment size: `seg` bytes (forward, collect) or `segcount` elements (reduce); 0 means one
+ * segment per stream (unsegmented). A segment never exceeds AC_PIPE_MAX_MESSAGE bytes, so
+ * unsegmented streams longer than that are cut there. At most AC_PIPE_DEPTH segments per
+ * stream are in flight (receives posted ahead, sends not yet complete); a reduce holds at most
+ * AC_PIPE_SLOTS receive buffers of one segment. Every function completes all its own traffic
+ * before returning. Tag AC_TAG_DATA; segments of one stream are matched in order (MPI's
+ * non-overtaking rule).
+ *
+ * Deadlock freedom: data flow one way along tree edges, every node posts its receives in the
+ * order it consumes them and waits on a send only when its own window is full, so the tree
+ * root, which never waits on a send up, always makes progress and with it, by induction down
+ * the tree, every node.
+ */
+#ifndef AUTOCOLL_PIPELINE_H
+#define AUTOCOLL_PIPELINE_H
+
+#include "coll/coll.h"
+
+enum {
+    AC_PIPE_DEPTH = 4,            /* segments in flight per stream */
+    AC_PIPE_SLOTS = 16,           /* most segment buffers a reduce allocates */
+    AC_PIPE_MAX_MESSAGE = 1 << 30 /* largest segment in bytes */
+};
+
+/* One tree edge of a byte stream: the peer and its `len` bytes at `data`. */
+typedef struct ac_pipe_edge {
+    int peer;
+    char *data;
+    MPI_Aint len;
+} ac_pipe_edge;
+
+/* Number of segments of a `len`-byte stream with `seg`-byte segments (0 when len is 0). */
+MPI_Aint ac_pipe_segments(MPI_Aint len, MPI_Aint seg);
+
+/* Forward: `len` bytes at `in` arrive from `from` (MPI_PROC_NULL: they are all here, this is
+ * the root); each edge of `out` (in the order given) gets its `len` bytes, which must lie
+ * inside [in, in + len) unless `from` is MPI_PROC_NULL. At the root the edges are served in
+ * turn, one segment each. */
+int ac_pipe_forward(char *in, MPI_Aint len, int from, const ac_pipe_edge *out, int nout,
+                    MPI_Aint seg, MPI_Comm comm);
+
+/* Collect: `len` bytes at `out` go to `to` (MPI_PROC_NULL: nowhere, this is the root). Bytes
+ * [0, ready) are here at the start; each edge of `in` arrives from its peer. Unless `to` is
+ * MPI_PROC_NULL the edges must tile [out + ready, out + len) in the order given. */
+int ac_pipe_collect(char *out, MPI_Aint len, MPI_Aint ready, int to, const ac_pipe_edge *in,
+                    int nin, MPI_Aint seg, MPI_Comm comm);
+
+/* Reduce: result = own op v[0] op v[1] ... op v[nfrom-1], where v[i] is the vector of rank
+ * from[i] (it sends the same kind of result: this is one tree level), combined segment by
+ * segment from the left. With `result` non-NULL the result is stored there (may equal own),
+ * otherwise it is sent to `to`. `count` elements of `dtype`, `segcount` elements a segment. */
+int ac_pipe_reduce(const void *own, void *result, int count, MPI_Datatype dtype, MPI_Op op, int to,
+                   const int *from, int nfrom, int segcount, MPI_Comm comm);
+
+#endif

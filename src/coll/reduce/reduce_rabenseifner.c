@@ -1,0 +1,170 @@
+/*
+ * reduce_rabenseifner.c - Rabenseifner's reduce: a reduce-scatter by recursive halving, then a
+ * binomial gather of the reduced blocks to the root (Rabenseifner 1997/2004; Thakur,
+ * Rabenseifner and Gropp 2005, MPICH's reduce_scatter_gather).
+ *
+ * With p' the largest power of two <= p, the vector is cut into p' blocks of whole elements
+ * (sizes differ by at most one element; blocks are empty when count < p').
+ *   Non-power of two: with rem = p - p', ranks 2i and 2i+1 (i < rem) pair up; one of them sends
+ *   its vector to the other, which combines x_2i op x_2i+1 and goes on as virtual rank i; ranks
+ *   r >= 2 rem go on as r - rem. The root always goes on (it is the survivor of its pair), so
+ *   the result needs no extra hop. Virtual ranks in order stand for runs of real ranks in order.
+ *   Recursive halving, distance 1, 2, 4, ... p'/2: partners v and v^d exchange half of the block
+ *   range they share; the one with bit d clear keeps the lower half. Each already holds the
+ *   partial result over an aligned run of d virtual ranks, the two runs adjacent, and the lower
+ *   run's partial is the left operand: operands stay in rank order, so any op works, commutative
+ *   or not. After lg p' steps virtual rank v holds one block fully reduced.
+ *   Gather: the halving steps in reverse (distance p'/2 down to 1), relative to the root's
+ *   virtual rank: the partner whose relative rank has bit d set sends everything it holds (a
+ *   contiguous block range, the half it kept at that step) and leaves. The root receives
+ *   straight into its receive buffer.
+ * Each element is combined once per level, in one place.
+ *
+ * Cost: non-power of two alpha + n (beta + gamma); halving lg p' alpha + ((p'-1)/p') n
+ * (beta + gamma); gather lg p' alpha + ((p'-1)/p') n beta. A large-message algorithm (compare
+ * the binomial tree's lg p (alpha + n beta + n gamma)).
+ * Requirements: none: any op (operand order kept), any count (empty blocks), any process
+ * count. MPI_IN_PLACE at the root. Memory: two vectors per surviving rank.
+ */
+#include "coll/algorithms.h"
+#include "coll/common/common.h"
+
+#include <stdlib.h>
+
+/* The rank that goes on for pair i (ranks 2i, 2i+1): the root if it is one of them. */
+static int survivor(int i, int root)
+{
+    return root == 2 * i ? 2 * i : 2 * i + 1;
+}
+
+/* Real rank of virtual rank v. */
+static int real_rank(int v, int rem, int root)
+{
+    return v < rem ? survivor(v, root) : v + rem;
+}
+
+int ac_reduce_rabenseifner(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op,
+                           int root, MPI_Comm comm, const ac_params *p)
+{
+    int rc, rank, size, pof2, rem, steps, vrank, vroot, lo = 0, hi;
+    int *bdispl = NULL, *keep_lo = NULL, *keep_hi = NULL;
+    const void *own = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    MPI_Aint extent = ac_extent(dtype);
+    ac_tmp buf[2] = {{0}, {0}};
+    char *res, *tmp;
+    (void)p;
+
+    if (count == 0) return MPI_SUCCESS;
+    rc = PMPI_Comm_rank(comm, &rank);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
+    if (rc != MPI_SUCCESS) return rc;
+    pof2 = ac_pow2_floor(size);
+    rem = size - pof2;
+    steps = ac_ceil_log2(pof2);
+
+    /* Pairs below 2 rem: the one that is not the survivor sends its vector and is done. */
+    if (rank < 2 * rem && rank != survivor(rank / 2, root))
+        return PMPI_Send(own, count, dtype, survivor(rank / 2, root), AC_TAG_DATA, comm);
+    vrank = rank < 2 * rem ? rank / 2 : rank - rem;
+    vroot = root < 2 * rem ? root / 2 : root - rem;
+
+    bdispl = malloc((size_t)(pof2 + 1) * sizeof *bdispl);
+    keep_lo = malloc((size_t)(steps + 1) * sizeof *keep_lo);
+    keep_hi = malloc((size_t)(steps + 1) * sizeof *keep_hi);
+    if (!bdispl || !keep_lo || !keep_hi) {
+        rc = MPI_ERR_NO_MEM;
+        goto out;
+    }
+    /* Block b is elements [bdispl[b], bdispl[b+1]). */
+    for (int b = 0, d = 0; b <= pof2; b++) {
+        bdispl[b] = d;
+        d += count / pof2 + (b < count % pof2);
+    }
+    rc = ac_tmp_alloc(&buf[0], count, dtype);
+    if (rc == MPI_SUCCESS) rc = ac_tmp_alloc(&buf[1], count, dtype);
+    if (rc == MPI_SUCCESS) rc = ac_copy(own, count, dtype, buf[0].buf, count, dtype);
+    if (rc != MPI_SUCCESS) goto out;
+    res = buf[0].buf;
+    tmp = buf[1].buf;
+
+    if (rank < 2 * rem) {
+        /* x_2i op x_2i+1: the even rank's vector is the left operand */
+        int partner = rank ^ 1;
+        rc = PMPI_Recv(tmp, count, dtype, partner, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) goto out;
+        if (partner < rank) {
+            rc = ac_reduce_local(tmp, res, count, dtype, op);
+        } else {
+            char *t = res;
+            rc = ac_reduce_local(res, tmp, count, dtype, op);
+            res = tmp;
+            tmp = t;
+        }
+        if (rc != MPI_SUCCESS) goto out;
+    }
+
+    /* Recursive halving over the block range [lo, hi), distances 1, 2, ..., p'/2; step k
+     * keeps [keep_lo[k], keep_hi[k]) (step 0: everything). */
+    hi = pof2;
+    keep_lo[0] = lo;
+    keep_hi[0] = hi;
+    for (int k = 1, d = 1; d < pof2; k++, d <<= 1) {
+        int partner = real_rank(vrank ^ d, rem, root), mid = lo + (hi - lo) / 2, upper = vrank & d;
+        int klo = upper ? mid : lo, khi = upper ? hi : mid, slo = upper ? lo : mid,
+            shi = upper ? mid : hi;
+        MPI_Aint koff = bdispl[klo] * extent;
+        int kcount = bdispl[khi] - bdispl[klo];
+        rc = PMPI_Sendrecv(res + bdispl[slo] * extent, bdispl[shi] - bdispl[slo], dtype, partner,
+                           AC_TAG_DATA, tmp + koff, kcount, dtype, partner, AC_TAG_DATA, comm,
+                           MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) goto out;
+        if (upper) {
+            /* the partner's run is below ours: partner op mine */
+            rc = ac_reduce_local(tmp + koff, res + koff, kcount, dtype, op);
+        } else {
+            /* ours is below: mine op partner, which lands in tmp; the buffers swap roles */
+            char *t = res;
+            rc = ac_reduce_local(res + koff, tmp + koff, kcount, dtype, op);
+            res = tmp;
+            tmp = t;
+        }
+        if (rc != MPI_SUCCESS) goto out;
+        keep_lo[k] = lo = klo;
+        keep_hi[k] = hi = khi;
+    }
+
+    /* Gather to the root, the halving steps in reverse: at distance d the partner whose
+     * relative rank has bit d set sends what it holds (the half it kept at that step). */
+    if (rank == root) {
+        rc = ac_copy(res + bdispl[lo] * extent, bdispl[hi] - bdispl[lo], dtype,
+                     (char *)rbuf + bdispl[lo] * extent, bdispl[hi] - bdispl[lo], dtype);
+        if (rc != MPI_SUCCESS) goto out;
+        res = rbuf;
+    }
+    for (int k = steps, d = pof2 / 2; d >= 1; k--, d >>= 1) {
+        int rel = vrank ^ vroot, partner = real_rank(vrank ^ d, rem, root);
+        if (rel >= 2 * d) continue; /* sent already, at a larger distance */
+        if (rel & d) {
+            rc = PMPI_Send(res + bdispl[keep_lo[k]] * extent,
+                           bdispl[keep_hi[k]] - bdispl[keep_lo[k]], dtype, partner, AC_TAG_DATA,
+                           comm);
+            break;
+        }
+        /* the partner kept the other half of the range we shared before step k */
+        {
+            int lower = !(vrank & d); /* we kept the lower half at step k */
+            int plo = lower ? keep_hi[k] : keep_lo[k - 1],
+                phi = lower ? keep_hi[k - 1] : keep_lo[k];
+            rc = PMPI_Recv(res + bdispl[plo] * extent, bdispl[phi] - bdispl[plo], dtype, partner,
+                           AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
+            if (rc != MPI_SUCCESS) goto out;
+        }
+    }
+out:
+    ac_tmp_free(&buf[0]);
+    ac_tmp_free(&buf[1]);
+    free(bdispl);
+    free(keep_lo);
+    free(keep_hi);
+    return rc;
+}

@@ -1,0 +1,156 @@
+/*
+ * scatter_tree.c - pipelined tree scatter: the tree engine (common/tree.h) gives the shape, in
+ * which every subtree is a run of consecutive ranks relative to the root; the root sends each
+ * child its subtree's blocks, and every inner rank forwards its children's ranges of what it
+ * receives, segment by segment, with nonblocking sends while the next segments arrive
+ * (common/pipeline.h, ac_pipe_forward): intermediate ranks are "packet forwarders" (Berkeley
+ * report, sections 3.1-3.2; Thakur, Rabenseifner and Gropp 2005 for the binomial scatter).
+ *
+ * Parameters: params->tree (binomial, binary, chain, flat, k-nomial with params->k) and
+ * params->segment (bytes; 0: one message per edge). NULL params: binomial, unsegmented (MPICH's
+ * binomial scatter); the flat tree is the linear scatter of MPICH and Open MPI.
+ * Data travel as packed bytes (MPI_PACKED at both ends), so send and receive types may differ
+ * and a segment boundary may fall inside an element: only whole blocks are ever packed or
+ * unpacked. The root sends straight from its send buffer when the type is plain bytes and the
+ * child's ranks do not wrap past p-1; otherwise it packs that child's blocks (in relative
+ * order) first. A leaf receives straight into its receive buffer when its type is plain bytes;
+ * inner ranks receive their subtree's blocks into a temporary buffer and unpack their own.
+ *
+ * Cost, n bytes scattered in total (n/p per rank), s-byte segments: the root sends n(p-1)/p
+ * bytes whatever the shape; a rank with subtree size t receives t n/p bytes and forwards
+ * (t-1) n/p. Unsegmented: binomial ceil(log2 p) alpha + (p-1)/p n beta; flat (p-1) alpha +
+ * (p-1)/p n beta at the root; chain (p-1) alpha + (p-1) n/2 beta in sequence (the report's
+ * O(N M) traffic); segmenting adds one alpha per segment and overlaps the levels.
+ * Requirements: none. Any process count and root; MPI_IN_PLACE at the root. Assumes the
+ * homogeneous packed format (a block packs to its signature's bytes), true of Open MPI and
+ * MPICH on one architecture.
+ * Source: Berkeley report (seeds/001) section 3.
+ */
+#include "coll/algorithms.h"
+#include "coll/common/common.h"
+#include "coll/common/pipeline.h"
+#include "coll/common/tree.h"
+
+#include <stdlib.h>
+
+/* The root: each child's blocks straight from sbuf when possible, else packed in relative
+ * order into `stage`; then the pipelined sends; its own block last. */
+static int scatter_root(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                        MPI_Datatype rtype, int root, int size, MPI_Aint block,
+                        const ac_tree_node *node, MPI_Aint seg, MPI_Comm comm)
+{
+    int rc = MPI_SUCCESS, direct = ac_is_bytes(stype), *order = NULL;
+    MPI_Aint lb, extent, stride, staged = 0, at = 0;
+    ac_pipe_edge *edges = NULL;
+    char *stage = NULL;
+
+    PMPI_Type_get_extent(stype, &lb, &extent);
+    stride = extent * scount;
+    edges = malloc((size_t)(node->nchildren + 1) * sizeof *edges);
+    order = malloc((size_t)(node->nchildren + 1) * sizeof *order);
+    if (!edges || !order) {
+        rc = MPI_ERR_NO_MEM;
+        goto out;
+    }
+    for (int i = 0; i < node->nchildren; i++)
+        if (!direct || node->child[i] + node->child_size[i] > size)
+            staged += node->child_size[i] * block;
+    stage = malloc((size_t)staged + 1);
+    if (!stage) {
+        rc = MPI_ERR_NO_MEM;
+        goto out;
+    }
+    ac_tree_send_order(node, order);
+    for (int i = 0; i < node->nchildren; i++) {
+        int c = order[i], first = node->child[c], n = node->child_size[c];
+        MPI_Aint len = n * block;
+        if (direct && first + n <= size) {
+            edges[i] = (ac_pipe_edge){first, (char *)sbuf + lb + first * stride, len};
+            continue;
+        }
+        /* ranks first .. p-1, then 0 .. (wrapping subtree), packed */
+        int position = 0, head = first + n <= size ? n : size - first;
+        rc = ac_pack((const char *)sbuf + first * stride, head * scount, stype, stage + at,
+                     (int)len, &position, comm);
+        if (rc == MPI_SUCCESS && head < n)
+            rc = ac_pack(sbuf, (n - head) * scount, stype, stage + at, (int)len, &position, comm);
+        if (rc != MPI_SUCCESS) goto out;
+        edges[i] = (ac_pipe_edge){first, stage + at, len};
+        at += len;
+    }
+    rc = ac_pipe_forward(NULL, 0, MPI_PROC_NULL, edges, node->nchildren, seg, comm);
+    if (rc == MPI_SUCCESS && rbuf != MPI_IN_PLACE)
+        rc = ac_copy((const char *)sbuf + root * stride, scount, stype, rbuf, rcount, rtype);
+out:
+    free(stage);
+    free(edges);
+    free(order);
+    return rc;
+}
+
+/* Any other rank: receive the subtree's blocks, forward the children's ranges, keep its own. */
+static int scatter_nonroot(void *rbuf, int rcount, MPI_Datatype rtype, int root, int size,
+                           MPI_Aint block, const ac_tree_node *node, MPI_Aint seg, MPI_Comm comm)
+{
+    int rc = MPI_SUCCESS, position = 0, *order = NULL;
+    MPI_Aint len = node->subtree * block;
+    ac_pipe_edge *edges = NULL;
+    ac_bytes own = {0};
+    char *stream = NULL;
+
+    if (node->nchildren == 0) {
+        /* a leaf: its block only, into rbuf itself when the type allows */
+        rc = ac_bytes_get(&own, rbuf, rcount, rtype, 0, comm);
+        if (rc == MPI_SUCCESS)
+            rc = ac_pipe_forward(own.data, block, node->parent, NULL, 0, seg, comm);
+        return ac_bytes_release(&own, rbuf, rcount, rtype, 1, comm, rc);
+    }
+    edges = malloc((size_t)node->nchildren * sizeof *edges);
+    order = malloc((size_t)node->nchildren * sizeof *order);
+    stream = malloc((size_t)len);
+    if (!edges || !order || !stream) {
+        rc = MPI_ERR_NO_MEM;
+        goto out;
+    }
+    ac_tree_send_order(node, order);
+    for (int i = 0; i < node->nchildren; i++) {
+        int c = order[i];
+        /* the child's blocks start at its relative rank minus this rank's */
+        MPI_Aint skip = ((node->child[c] - root + size) % size) - node->vrank;
+        edges[i] =
+            (ac_pipe_edge){node->child[c], stream + skip * block, node->child_size[c] * block};
+    }
+    rc = ac_pipe_forward(stream, len, node->parent, edges, node->nchildren, seg, comm);
+    if (rc == MPI_SUCCESS) rc = ac_unpack(stream, (int)block, &position, rbuf, rcount, rtype, comm);
+out:
+    free(stream);
+    free(edges);
+    free(order);
+    return rc;
+}
+
+int ac_scatter_tree(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                    MPI_Datatype rtype, int root, MPI_Comm comm, const ac_params *p)
+{
+    int rc, rank, size, tsize;
+    MPI_Aint block;
+    ac_tree_node node = {0};
+
+    rc = PMPI_Comm_rank(comm, &rank);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
+    if (rc != MPI_SUCCESS) return rc;
+    /* block bytes from the significant arguments: the send side at the root */
+    rc = rank == root ? PMPI_Type_size(stype, &tsize) : PMPI_Type_size(rtype, &tsize);
+    block = (MPI_Aint)(rank == root ? scount : rcount) * tsize;
+    if (rc != MPI_SUCCESS || block == 0) return rc;
+    rc = ac_tree_node_get(ac_tree_of(p), root, rank, size, &node);
+    if (rc != MPI_SUCCESS) return rc;
+    if (rank == root)
+        rc = scatter_root(sbuf, scount, stype, rbuf, rcount, rtype, root, size, block, &node,
+                          p ? p->segment : 0, comm);
+    else
+        rc = scatter_nonroot(rbuf, rcount, rtype, root, size, block, &node, p ? p->segment : 0,
+                             comm);
+    ac_tree_node_free(&node);
+    return rc;
+}
