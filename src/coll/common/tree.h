@@ -19,7 +19,7 @@
  *             children.
  *   binary    a balanced binary tree numbered in pre-order: the node of a subtree of n ranks
  *             [v, v + n) has a left child v + 1 with n/2 ranks and a right child v + 1 + n/2
- *             with the n - 1 - n/2 others. Depth floor(log2 p) + 1, at most two children.
+ *             with the n - 1 - n/2 others. Depth floor(log2 p), at most two children.
  *             (Heap numbering, 2v+1 and 2v+2, would not give contiguous subtrees.)
  *   chain     v's child is v + 1: subtree [v, p). Depth p - 1.
  *   flat      the root's children are 1 .. p-1, every other rank is a leaf (the "sequential"
