@@ -70,6 +70,52 @@ static int alltoall_touch_send(const void *sbuf, int scount, MPI_Datatype stype,
     return rc;
 }
 
+/* Combines the operands in rank order relative to the root, x_root op ... op x_(root-1): right
+ * for commutative ops, wrong for non-commutative ones at a root other than 0. */
+static int reduce_from_root(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op,
+                            int root, MPI_Comm comm, const ac_params *p)
+{
+    int rank, size, rc;
+    MPI_Aint lb, extent;
+    (void)p;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    PMPI_Type_get_extent(dtype, &lb, &extent);
+    char *all = malloc((size_t)(extent * count * size) + 1);
+    rc = PMPI_Gather(sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dtype, all, count, dtype, root,
+                     comm);
+    if (rank == root && count > 0) {
+        int last = (root + size - 1) % size;
+        PMPI_Sendrecv(all + last * extent * count, count, dtype, 0, 0, rbuf, count, dtype, 0, 0,
+                      MPI_COMM_SELF, MPI_STATUS_IGNORE);
+        for (int i = size - 2; i >= 0; i--)
+            PMPI_Reduce_local(all + ((root + i) % size) * extent * count, rbuf, count, dtype, op);
+    }
+    free(all);
+    return rc;
+}
+
+/* A "pipelined" broadcast that loses the partial last segment (params->segment bytes): caught
+ * only by counts of several segments with a partial last one. */
+static int bcast_lose_last_segment(void *buf, int count, MPI_Datatype dtype, int root,
+                                   MPI_Comm comm, const ac_params *p)
+{
+    int rank, tsize;
+    MPI_Aint tlb, textent, lb, extent;
+    int rc = PMPI_Bcast(buf, count, dtype, root, comm);
+    long bytes;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Type_size(dtype, &tsize);
+    PMPI_Type_get_extent(dtype, &lb, &extent);
+    PMPI_Type_get_true_extent(dtype, &tlb, &textent);
+    bytes = (long)count * tsize;
+    if (rank != root && buf != MPI_BOTTOM && bytes > p->segment && bytes % p->segment != 0)
+        ((char *)buf)[tlb + (count - 1) * extent] ^= 1;
+    return rc;
+}
+
+static const ac_params segment_1k = {.segment = 1024};
+
 /* Does not wait for anybody. */
 static int barrier_no_wait(MPI_Comm comm, const ac_params *p)
 {
@@ -99,6 +145,17 @@ static const ac_algorithm broken[] = {
      .group = "broken",
      .fn.alltoall = alltoall_touch_send,
      .summary = "modifies the send buffer"},
+    {.name = "broken_reduce_from_root",
+     .collective = AC_REDUCE,
+     .group = "broken",
+     .fn.reduce = reduce_from_root,
+     .summary = "combines in rank order from the root"},
+    {.name = "broken_lose_last_segment",
+     .collective = AC_BCAST,
+     .group = "broken",
+     .fn.bcast = bcast_lose_last_segment,
+     .params = &segment_1k,
+     .summary = "loses the partial last segment"},
     {.name = "broken_no_wait",
      .collective = AC_BARRIER,
      .group = "broken",

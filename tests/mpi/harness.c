@@ -8,7 +8,8 @@
  * buffers including the gaps of strided types and guard bytes around them, and the send
  * buffer (must be left untouched). Reduction data are small integers so every reduction order
  * gives the same bits; allreduce is also run on random doubles and must give identical bits on
- * every rank.
+ * every rank. Segmented instances (the pipelined trees: params->segment > 0) run with counts of
+ * several segments and a partial last one (see counts_segmented).
  *
  *   harness [--collective NAME] [--algorithm NAME] [--match TEXT] [--long] [--verbose]
  *
@@ -769,14 +770,49 @@ static void case_barrier(tcase *c)
 static const int counts_short[] = {0, 1, 5, 37};
 static const int counts_long[] = {0, 1, 5, 37, 1000, 4099};
 
+/* Segmented instances (params->segment > 0, the pipelined trees) run a plan of their own:
+ * counts 0 and 5 (one segment: the same paths as the unsegmented instance of their shape, which
+ * runs the full matrix) and SEGMENTS_COUNT, which stands for a count of about 2.5 segments of
+ * the case's type: several segments and a partial last one, whatever the type's size (a 12-byte
+ * contig3 never divides a power-of-two segment; a scatter or gather block of that count, and so
+ * every stream of the tree, spans several segments). On communicators world and reversed only:
+ * every rank count still runs (ctest runs np 1-8), with every root of roots[] (non-zero ones
+ * included), every type (derived, strided, MPI_BOTTOM, differing send and receive types),
+ * every op (non-commutative included), in place and not. --long runs the full matrix as well. */
+enum { SEGMENTS_COUNT = -1 };
+static const int counts_segmented[] = {0, 5, SEGMENTS_COUNT};
+
+static int segment_of(const ac_algorithm *alg)
+{
+    return alg->params ? alg->params->segment : 0;
+}
+
+/* The count a case runs with: `spec`, or about 2.5 segments of `t` (see counts_segmented). */
+static int case_count(int spec, const ac_algorithm *alg, MPI_Datatype t)
+{
+    int tsize;
+    if (spec != SEGMENTS_COUNT) return spec;
+    MPI_Type_size(t, &tsize);
+    return (5 * segment_of(alg)) / (2 * tsize) + 1;
+}
+
+/* 1 if the algorithm runs on this communicator (segmented instances: world and reversed). */
+static int runs_on(const ac_algorithm *alg, const char *comm_name)
+{
+    return segment_of(alg) == 0 || long_mode || strcmp(comm_name, "world") == 0 ||
+           strcmp(comm_name, "reversed") == 0;
+}
+
 static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Comm comm)
 {
     tcase c = {.alg = alg, .comm_name = comm_name, .comm = comm};
+    if (!runs_on(alg, comm_name)) return;
     MPI_Comm_rank(comm, &c.rank);
     MPI_Comm_size(comm, &c.size);
     MPI_Comm_dup(comm, &c.pcomm);
-    const int *counts = long_mode ? counts_long : counts_short;
-    int ncounts = long_mode ? 6 : 4;
+    int segmented = segment_of(alg) > 0;
+    const int *counts = long_mode ? counts_long : segmented ? counts_segmented : counts_short;
+    int ncounts = long_mode ? 6 : segmented ? 3 : 4;
     int roots[3] = {0, c.size - 1, c.size / 2}, nroots = c.size > 2 ? 3 : c.size;
     ac_collective coll = alg->collective;
     if (coll == AC_BARRIER) {
@@ -785,8 +821,9 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
         MPI_Comm_free(&c.pcomm);
         return;
     }
-    for (int k = 0; k < ncounts; k++) {
-        c.count = counts[k];
+    /* --long: the segment counts after the long ones */
+    for (int k = 0; k < ncounts + (long_mode && segmented); k++) {
+        int spec = k < ncounts ? counts[k] : SEGMENTS_COUNT;
         for (int in_place = 0; in_place <= 1; in_place++) {
             c.in_place = in_place;
             switch (coll) {
@@ -797,6 +834,7 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
                     c.type_name = ops[o].type->name;
                     c.op_name = ops[o].name;
                     c.root = -1;
+                    c.count = case_count(spec, alg, ops[o].type->type);
                     if (coll == AC_ALLREDUCE)
                         case_allreduce(&c, &ops[o]);
                     else
@@ -805,6 +843,7 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
                 if (coll == AC_ALLREDUCE && !in_place) {
                     c.type_name = "random_double";
                     c.op_name = "sum_identical_on_all_ranks";
+                    c.count = case_count(spec, alg, MPI_DOUBLE);
                     case_allreduce_identical(&c);
                 }
                 break;
@@ -814,6 +853,7 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
                         c.type_name = ops[o].type->name;
                         c.op_name = ops[o].name;
                         c.root = roots[r];
+                        c.count = case_count(spec, alg, ops[o].type->type);
                         case_reduce(&c, &ops[o]);
                     }
                 break;
@@ -825,6 +865,7 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
                         c.type_name = pairs[t].name;
                         c.op_name = "-";
                         c.root = roots[r];
+                        c.count = case_count(spec, alg, pairs[t].send->type);
                         case_bcast(&c, pairs[t].send, pairs[t].bottom);
                     }
                 break;
@@ -837,6 +878,7 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
                         c.type_name = pairs[t].name;
                         c.op_name = "-";
                         c.root = roots[r];
+                        c.count = case_count(spec, alg, pairs[t].send->type);
                         case_blocks(&c, &pairs[t]);
                     }
                 break;
@@ -846,6 +888,7 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
                     c.type_name = pairs[t].name;
                     c.op_name = "-";
                     c.root = -1;
+                    c.count = case_count(spec, alg, pairs[t].send->type);
                     case_vector(&c, &pairs[t]);
                 }
                 break;

@@ -245,9 +245,10 @@ int ac_pipe_reduce(const void *own, void *result, int count, MPI_Datatype dtype,
         const char *acc = (const char *)own + off;
         for (int i = 0; i < nfrom; i++) {
             int q = j * nfrom + i, s = q % nslots;
-            /* post the receives of pairs up to q + nslots - 1: their slots' earlier users are
-             * combined (a slot still sending a result is waited for first) */
-            while (posted < npairs && posted < q + nslots) {
+            /* post the receives of pairs up to q + nslots - 2: their slots' earlier users (up
+             * to pair q - 2) are combined, and pair q - 1's slot, which may hold the running
+             * result, is left alone (a slot still sending a result is waited for first) */
+            while (posted < npairs && posted < q + (nslots > 1 ? nslots - 1 : 1)) {
                 int ps = posted % nslots, pj = posted / nfrom;
                 int pn = pj + 1 < nseg ? sc : count - pj * sc;
                 if (sreq[ps] != MPI_REQUEST_NULL) rc = PMPI_Wait(&sreq[ps], MPI_STATUS_IGNORE);
