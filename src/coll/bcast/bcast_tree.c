@@ -20,7 +20,7 @@
  *             (ceil(log2 p) + m - 1) * log2 p * (alpha + s beta) (a node sends each segment to
  *             up to log2 p children).
  *   k-nomial  ceil(log_k p) levels, up to (k-1) sends per level.
- *   binary    (depth + m - 1) * 2 * (alpha + s beta), depth floor(log2 p) + 1.
+ *   binary    (depth + m - 1) * 2 * (alpha + s beta), depth floor(log2 p).
  *   chain     (p - 1 + m - 1) * (alpha + s beta): bandwidth optimal for m >> p.
  *   flat      (p - 1) * m * (alpha + s beta) at the root.
  * Requirements: none. Any process count and root (subtrees past p are clipped).

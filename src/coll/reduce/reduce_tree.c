@@ -28,7 +28,7 @@
  *             receives and combines up to log2 p streams: about (log2 p + m - 1) log2 p
  *             (alpha + s beta + s gamma).
  *   k-nomial  ceil(log_k p) levels, up to (k-1) children per level.
- *   binary    (depth + m - 1) 2 (alpha + s beta + s gamma), depth floor(log2 p) + 1.
+ *   binary    (depth + m - 1) 2 (alpha + s beta + s gamma), depth floor(log2 p).
  *   chain     (p - 1 + m - 1) (alpha + s beta + s gamma): bandwidth and compute spread evenly.
  *   flat      (p - 1) m (alpha + s beta + s gamma), all at the root.
  * Memory: at most AC_PIPE_SLOTS segment buffers per rank (plus the whole vector at rank 0 for
