@@ -12,9 +12,17 @@
 #include "coll/algorithms.h"
 #include "coll/common/tree.h"
 
+#include <limits.h>
+
 static const ac_params scatter_ring = {.allgatherv = ac_allgatherv_ring};
 static const ac_params scatter_recursive_doubling = {.allgatherv =
                                                          ac_allgatherv_recursive_doubling};
+
+/* The message travels packed, with int counts. */
+static int packed_fits(const ac_call *call)
+{
+    return call->bytes <= INT_MAX;
+}
 
 static const ac_algorithm algorithms[] = {
     {.name = "native",
@@ -26,6 +34,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binomial_tree",
      .collective = AC_BCAST,
      .group = "binomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=binomial segment=none partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .max_bytes = 12288,
@@ -35,6 +45,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binomial_tree_segment_1k",
      .collective = AC_BCAST,
      .group = "binomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=binomial segment=1024 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 2048,
@@ -44,6 +56,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binomial_tree_segment_8k",
      .collective = AC_BCAST,
      .group = "binomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=binomial segment=8192 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 16384,
@@ -53,6 +67,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binomial_tree_segment_64k",
      .collective = AC_BCAST,
      .group = "binomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=binomial segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -62,6 +78,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binary_tree",
      .collective = AC_BCAST,
      .group = "binary_tree",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=binary segment=none partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .fn.bcast = ac_bcast_tree,
@@ -70,6 +88,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binary_tree_segment_1k",
      .collective = AC_BCAST,
      .group = "binary_tree",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=binary segment=1024 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 2048,
@@ -79,6 +99,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binary_tree_segment_8k",
      .collective = AC_BCAST,
      .group = "binary_tree",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=binary segment=8192 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 16384,
@@ -88,6 +110,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binary_tree_segment_64k",
      .collective = AC_BCAST,
      .group = "binary_tree",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=binary segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -97,6 +121,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "chain_tree",
      .collective = AC_BCAST,
      .group = "chain_tree",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=chain segment=none partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .fn.bcast = ac_bcast_tree,
@@ -105,6 +131,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "chain_tree_segment_1k",
      .collective = AC_BCAST,
      .group = "chain_tree",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=chain segment=1024 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 2048,
@@ -114,6 +142,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "chain_tree_segment_8k",
      .collective = AC_BCAST,
      .group = "chain_tree",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=chain segment=8192 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 16384,
@@ -123,6 +153,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "chain_tree_segment_64k",
      .collective = AC_BCAST,
      .group = "chain_tree",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=chain segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -132,6 +164,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "flat_tree",
      .collective = AC_BCAST,
      .group = "flat_tree",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=flat segment=none partners=tree sync=none primitive=nonblocking data=pack",
      .fn.bcast = ac_bcast_tree,
      .params = &ac_flat_tree,
@@ -139,6 +173,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "flat_tree_segment_1k",
      .collective = AC_BCAST,
      .group = "flat_tree",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=flat segment=1024 partners=tree sync=none primitive=nonblocking data=pack",
      .min_bytes = 2048,
      .fn.bcast = ac_bcast_tree,
@@ -147,6 +183,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "flat_tree_segment_8k",
      .collective = AC_BCAST,
      .group = "flat_tree",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=flat segment=8192 partners=tree sync=none primitive=nonblocking data=pack",
      .min_bytes = 16384,
      .fn.bcast = ac_bcast_tree,
@@ -155,6 +193,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "flat_tree_segment_64k",
      .collective = AC_BCAST,
      .group = "flat_tree",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=flat segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -164,6 +204,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "knomial_tree_k4",
      .collective = AC_BCAST,
      .group = "knomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=knomial k=4 segment=none partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .fn.bcast = ac_bcast_tree,
@@ -172,6 +214,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "knomial_tree_k4_segment_1k",
      .collective = AC_BCAST,
      .group = "knomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=knomial k=4 segment=1024 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 2048,
@@ -181,6 +225,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "knomial_tree_k4_segment_8k",
      .collective = AC_BCAST,
      .group = "knomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=knomial k=4 segment=8192 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 16384,
@@ -190,6 +236,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "knomial_tree_k4_segment_64k",
      .collective = AC_BCAST,
      .group = "knomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=knomial k=4 segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -199,6 +247,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "scatter_ring_allgather",
      .collective = AC_BCAST,
      .group = "scatter_allgather",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=binomial allgather=ring partners=tree,ring sync=none "
                    "primitive=nonblocking,blocking data=pack",
      .min_bytes = 12288,
@@ -208,6 +258,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "scatter_recursive_doubling_allgather",
      .collective = AC_BCAST,
      .group = "scatter_allgather",
+     .applicable = packed_fits,
+     .requires_text = "message fits in an int",
      .attributes = "tree=binomial allgather=recursive_doubling partners=tree,pair sync=none "
                    "primitive=nonblocking,blocking data=pack",
      .min_bytes = 12288,

@@ -4,6 +4,7 @@
  */
 #include "coll/common/common.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,6 +107,7 @@ int ac_bytes_get(ac_bytes *b, const void *buf, int count, MPI_Datatype dtype, in
     b->data = b->copy = NULL;
     rc = PMPI_Type_size(dtype, &tsize);
     if (rc != MPI_SUCCESS) return rc;
+    if ((MPI_Aint)count * tsize > INT_MAX) return MPI_ERR_COUNT;
     b->size = count * tsize;
     if (ac_is_bytes(dtype)) {
         PMPI_Type_get_extent(dtype, &lb, &extent);

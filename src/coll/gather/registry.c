@@ -12,6 +12,14 @@
 #include "coll/algorithms.h"
 #include "coll/common/tree.h"
 
+#include <limits.h>
+
+/* Subtrees travel packed, with int counts: all blocks together must fit. */
+static int packed_fits(const ac_call *call)
+{
+    return (unsigned long long)call->size * call->bytes <= INT_MAX;
+}
+
 static const ac_algorithm algorithms[] = {
     {.name = "native",
      .collective = AC_GATHER,
@@ -22,6 +30,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binomial_tree",
      .collective = AC_GATHER,
      .group = "binomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=binomial segment=none partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .fn.gather = ac_gather_tree,
@@ -30,6 +40,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binomial_tree_segment_1k",
      .collective = AC_GATHER,
      .group = "binomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=binomial segment=1024 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 2048,
@@ -39,6 +51,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binomial_tree_segment_8k",
      .collective = AC_GATHER,
      .group = "binomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=binomial segment=8192 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 16384,
@@ -48,6 +62,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binomial_tree_segment_64k",
      .collective = AC_GATHER,
      .group = "binomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=binomial segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -57,6 +73,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binary_tree",
      .collective = AC_GATHER,
      .group = "binary_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=binary segment=none partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .fn.gather = ac_gather_tree,
@@ -65,6 +83,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binary_tree_segment_1k",
      .collective = AC_GATHER,
      .group = "binary_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=binary segment=1024 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 2048,
@@ -74,6 +94,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binary_tree_segment_8k",
      .collective = AC_GATHER,
      .group = "binary_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=binary segment=8192 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 16384,
@@ -83,6 +105,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binary_tree_segment_64k",
      .collective = AC_GATHER,
      .group = "binary_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=binary segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -92,6 +116,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "chain_tree",
      .collective = AC_GATHER,
      .group = "chain_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=chain segment=none partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .fn.gather = ac_gather_tree,
@@ -100,6 +126,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "chain_tree_segment_1k",
      .collective = AC_GATHER,
      .group = "chain_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=chain segment=1024 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 2048,
@@ -109,6 +137,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "chain_tree_segment_8k",
      .collective = AC_GATHER,
      .group = "chain_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=chain segment=8192 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 16384,
@@ -118,6 +148,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "chain_tree_segment_64k",
      .collective = AC_GATHER,
      .group = "chain_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=chain segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -127,6 +159,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "flat_tree",
      .collective = AC_GATHER,
      .group = "flat_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=flat segment=none partners=tree sync=none primitive=nonblocking data=pack",
      .fn.gather = ac_gather_tree,
      .params = &ac_flat_tree,
@@ -135,6 +169,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "flat_tree_segment_1k",
      .collective = AC_GATHER,
      .group = "flat_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=flat segment=1024 partners=tree sync=none primitive=nonblocking data=pack",
      .min_bytes = 2048,
      .fn.gather = ac_gather_tree,
@@ -144,6 +180,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "flat_tree_segment_8k",
      .collective = AC_GATHER,
      .group = "flat_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=flat segment=8192 partners=tree sync=none primitive=nonblocking data=pack",
      .min_bytes = 16384,
      .fn.gather = ac_gather_tree,
@@ -153,6 +191,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "flat_tree_segment_64k",
      .collective = AC_GATHER,
      .group = "flat_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=flat segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -163,6 +203,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "knomial_tree_k4",
      .collective = AC_GATHER,
      .group = "knomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=knomial k=4 segment=none partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .fn.gather = ac_gather_tree,
@@ -171,6 +213,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "knomial_tree_k4_segment_1k",
      .collective = AC_GATHER,
      .group = "knomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=knomial k=4 segment=1024 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 2048,
@@ -180,6 +224,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "knomial_tree_k4_segment_8k",
      .collective = AC_GATHER,
      .group = "knomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=knomial k=4 segment=8192 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 16384,
@@ -189,6 +235,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "knomial_tree_k4_segment_64k",
      .collective = AC_GATHER,
      .group = "knomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=knomial k=4 segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,

@@ -12,6 +12,14 @@
 #include "coll/algorithms.h"
 #include "coll/common/tree.h"
 
+#include <limits.h>
+
+/* Subtrees travel packed, with int counts: all blocks together must fit. */
+static int packed_fits(const ac_call *call)
+{
+    return (unsigned long long)call->size * call->bytes <= INT_MAX;
+}
+
 static const ac_algorithm algorithms[] = {
     {.name = "native",
      .collective = AC_SCATTER,
@@ -22,6 +30,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binomial_tree",
      .collective = AC_SCATTER,
      .group = "binomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=binomial segment=none partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .fn.scatter = ac_scatter_tree,
@@ -30,6 +40,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binomial_tree_segment_1k",
      .collective = AC_SCATTER,
      .group = "binomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=binomial segment=1024 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 2048,
@@ -39,6 +51,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binomial_tree_segment_8k",
      .collective = AC_SCATTER,
      .group = "binomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=binomial segment=8192 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 16384,
@@ -48,6 +62,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binomial_tree_segment_64k",
      .collective = AC_SCATTER,
      .group = "binomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=binomial segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -57,6 +73,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binary_tree",
      .collective = AC_SCATTER,
      .group = "binary_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=binary segment=none partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .fn.scatter = ac_scatter_tree,
@@ -65,6 +83,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binary_tree_segment_1k",
      .collective = AC_SCATTER,
      .group = "binary_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=binary segment=1024 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 2048,
@@ -74,6 +94,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binary_tree_segment_8k",
      .collective = AC_SCATTER,
      .group = "binary_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=binary segment=8192 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 16384,
@@ -83,6 +105,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "binary_tree_segment_64k",
      .collective = AC_SCATTER,
      .group = "binary_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=binary segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -92,6 +116,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "chain_tree",
      .collective = AC_SCATTER,
      .group = "chain_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=chain segment=none partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .fn.scatter = ac_scatter_tree,
@@ -100,6 +126,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "chain_tree_segment_1k",
      .collective = AC_SCATTER,
      .group = "chain_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=chain segment=1024 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 2048,
@@ -109,6 +137,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "chain_tree_segment_8k",
      .collective = AC_SCATTER,
      .group = "chain_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=chain segment=8192 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 16384,
@@ -118,6 +148,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "chain_tree_segment_64k",
      .collective = AC_SCATTER,
      .group = "chain_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=chain segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -127,6 +159,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "flat_tree",
      .collective = AC_SCATTER,
      .group = "flat_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=flat segment=none partners=tree sync=none primitive=nonblocking data=pack",
      .fn.scatter = ac_scatter_tree,
      .params = &ac_flat_tree,
@@ -134,6 +168,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "flat_tree_segment_1k",
      .collective = AC_SCATTER,
      .group = "flat_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=flat segment=1024 partners=tree sync=none primitive=nonblocking data=pack",
      .min_bytes = 2048,
      .fn.scatter = ac_scatter_tree,
@@ -143,6 +179,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "flat_tree_segment_8k",
      .collective = AC_SCATTER,
      .group = "flat_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=flat segment=8192 partners=tree sync=none primitive=nonblocking data=pack",
      .min_bytes = 16384,
      .fn.scatter = ac_scatter_tree,
@@ -152,6 +190,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "flat_tree_segment_64k",
      .collective = AC_SCATTER,
      .group = "flat_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=flat segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -162,6 +202,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "knomial_tree_k4",
      .collective = AC_SCATTER,
      .group = "knomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=knomial k=4 segment=none partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .fn.scatter = ac_scatter_tree,
@@ -170,6 +212,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "knomial_tree_k4_segment_1k",
      .collective = AC_SCATTER,
      .group = "knomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=knomial k=4 segment=1024 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 2048,
@@ -179,6 +223,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "knomial_tree_k4_segment_8k",
      .collective = AC_SCATTER,
      .group = "knomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=knomial k=4 segment=8192 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 16384,
@@ -188,6 +234,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "knomial_tree_k4_segment_64k",
      .collective = AC_SCATTER,
      .group = "knomial_tree",
+     .applicable = packed_fits,
+     .requires_text = "all blocks together fit in an int",
      .attributes = "tree=knomial k=4 segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
