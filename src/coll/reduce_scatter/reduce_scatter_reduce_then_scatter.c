@@ -2,11 +2,12 @@
  * reduce_scatter_reduce_then_scatter.c - reduce-scatter as a reduce to rank 0 followed by a
  * scatterv from rank 0 (the MPI standard's reference definition; MPICH's fallback).
  *
- * The whole vector is reduced to rank 0 with the tree reduce engine, binomial tree
- * (ac_reduce_tree with default parameters: operands in rank order for non-commutative ops). Rank 0 then scatters the blocks down a
- * binomial tree on the ranks themselves: the subtree of rank r is [r, r + 2^k) (2^k its lowest
- * set bit, clipped at p), whose blocks are contiguous in the vector, so each tree edge carries
- * one contiguous range of elements. Every block is reduced once, at rank 0.
+ * The whole vector is reduced to rank 0 with the tree reduce engine on its default binomial
+ * tree (ac_reduce_tree: operands in rank order for non-commutative ops). Rank 0 then scatters
+ * the blocks down a binomial tree on the ranks themselves: the subtree of rank r is
+ * [r, r + 2^k) (2^k its lowest set bit, clipped at p), whose blocks are contiguous in the
+ * vector, so each tree edge carries one contiguous range of elements. Every block is reduced
+ * once, at rank 0.
  *
  * Cost: reduce ceil(log2 p) * (alpha + n*beta + n*gamma), scatter ceil(log2 p) * alpha +
  * ((p-1)/p) * n * beta (n = whole vector). Simple, memory-light at non-root ranks.
