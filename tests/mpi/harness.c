@@ -770,15 +770,17 @@ static void case_barrier(tcase *c)
 static const int counts_short[] = {0, 1, 5, 37};
 static const int counts_long[] = {0, 1, 5, 37, 1000, 4099};
 
-/* Segmented instances (params->segment > 0, the pipelined trees) run a plan of their own:
- * counts 0 and 5 (one segment: the same paths as the unsegmented instance of their shape, which
- * runs the full matrix) and SEGMENTS_COUNT, which stands for a count of about 2.5 segments of
- * the case's type: several segments and a partial last one, whatever the type's size (a 12-byte
- * contig3 never divides a power-of-two segment; a scatter or gather block of that count, and so
- * every stream of the tree, spans several segments). On communicators world and reversed only:
- * every rank count still runs (ctest runs np 1-8), with every root of roots[] (non-zero ones
- * included), every type (derived, strided, MPI_BOTTOM, differing send and receive types),
- * every op (non-commutative included), in place and not. --long runs the full matrix as well. */
+/* Segmented instances (params->segment > 0, the pipelined trees) run a plan of their own, on
+ * communicator world only (their unsegmented counterparts run the full matrix; ctest runs
+ * every rank count 1-8):
+ *   counts 0 and 5 (one segment: the paths of the unsegmented instance of their shape), with
+ *   every root of roots[];
+ *   SEGMENTS_COUNT, a count of about 2.5 segments of the case's type: several segments and a
+ *   partial last one, whatever the type's size (a 12-byte contig3 never divides a power-of-two
+ *   segment; a scatter or gather block of that count, and so every stream of the tree, spans
+ *   several segments), with the non-zero roots of roots[] (size - 1 and size / 2).
+ * Each with every type (derived, strided, MPI_BOTTOM, differing send and receive types), every
+ * op (non-commutative included), in place and not. --long runs the full matrix as well. */
 enum { SEGMENTS_COUNT = -1 };
 static const int counts_segmented[] = {0, 5, SEGMENTS_COUNT};
 
@@ -796,11 +798,10 @@ static int case_count(int spec, const ac_algorithm *alg, MPI_Datatype t)
     return (5 * segment_of(alg)) / (2 * tsize) + 1;
 }
 
-/* 1 if the algorithm runs on this communicator (segmented instances: world and reversed). */
+/* 1 if the algorithm runs on this communicator (segmented instances: world). */
 static int runs_on(const ac_algorithm *alg, const char *comm_name)
 {
-    return segment_of(alg) == 0 || long_mode || strcmp(comm_name, "world") == 0 ||
-           strcmp(comm_name, "reversed") == 0;
+    return segment_of(alg) == 0 || long_mode || strcmp(comm_name, "world") == 0;
 }
 
 static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Comm comm)
@@ -824,6 +825,8 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
     /* --long: the segment counts after the long ones */
     for (int k = 0; k < ncounts + (long_mode && segmented); k++) {
         int spec = k < ncounts ? counts[k] : SEGMENTS_COUNT;
+        /* the segment counts: non-zero roots (see counts_segmented) */
+        int r0 = spec == SEGMENTS_COUNT && !long_mode && nroots > 1;
         for (int in_place = 0; in_place <= 1; in_place++) {
             c.in_place = in_place;
             switch (coll) {
@@ -848,7 +851,7 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
                 }
                 break;
             case AC_REDUCE:
-                for (int r = 0; r < nroots; r++)
+                for (int r = r0; r < nroots; r++)
                     for (int o = 0; o < nops; o++) {
                         c.type_name = ops[o].type->name;
                         c.op_name = ops[o].name;
@@ -859,7 +862,7 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
                 break;
             case AC_BCAST:
                 if (in_place) break;
-                for (int r = 0; r < nroots; r++)
+                for (int r = r0; r < nroots; r++)
                     for (int t = 0; t < npairs; t++) {
                         if (pairs[t].ratio != 1) continue;
                         c.type_name = pairs[t].name;
@@ -873,7 +876,8 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
             case AC_ALLTOALL:
             case AC_GATHER:
             case AC_SCATTER:
-                for (int r = 0; r < ((coll == AC_GATHER || coll == AC_SCATTER) ? nroots : 1); r++)
+                for (int r = coll == AC_GATHER || coll == AC_SCATTER ? r0 : 0;
+                     r < ((coll == AC_GATHER || coll == AC_SCATTER) ? nroots : 1); r++)
                     for (int t = 0; t < npairs; t++) {
                         c.type_name = pairs[t].name;
                         c.op_name = "-";
