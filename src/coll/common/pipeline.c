@@ -220,6 +220,8 @@ int ac_pipe_reduce(const void *own, void *result, int count, MPI_Datatype dtype,
     /* receive slots, used round robin by the (segment, child) pairs in the order they are
      * combined; two suffice (the running result and the next operand), more overlap */
     nslots = 2 * nfrom < AC_PIPE_SLOTS ? 2 * nfrom : AC_PIPE_SLOTS;
+    if ((MPI_Aint)nslots * sc * extent > AC_PIPE_SLOT_BYTES)
+        nslots = (int)(AC_PIPE_SLOT_BYTES / ((MPI_Aint)sc * (extent > 0 ? extent : 1)));
     if (nslots < 2) nslots = 2;
     if (nslots > npairs) nslots = npairs;
     if (nslots > 0) {

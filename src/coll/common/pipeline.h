@@ -21,10 +21,11 @@
  * Segment size: `seg` bytes (forward, collect) or `segcount` elements (reduce); 0 means one
  * segment per stream (unsegmented). A segment never exceeds AC_PIPE_MAX_MESSAGE bytes, so
  * unsegmented streams longer than that are cut there. At most AC_PIPE_DEPTH segments per
- * stream are in flight (receives posted ahead, sends not yet complete); a reduce holds at most
- * AC_PIPE_SLOTS receive buffers of one segment. Every function completes all its own traffic
- * before returning. Tag AC_TAG_DATA; segments of one stream are matched in order (MPI's
- * non-overtaking rule).
+ * stream are in flight (receives posted ahead, sends not yet complete); a reduce holds between
+ * 2 and AC_PIPE_SLOTS receive buffers of one segment, beyond two only within
+ * AC_PIPE_SLOT_BYTES (an unsegmented reduce of a large vector holds two, as MPICH's does). Every
+ * function completes all its own traffic before returning. Tag AC_TAG_DATA; segments of one stream
+ * are matched in order (MPI's non-overtaking rule).
  *
  * Deadlock freedom: data flow one way along tree edges, every node posts its receives in the
  * order it consumes them and waits on a send only when its own window is full, so the tree
@@ -39,6 +40,7 @@
 enum {
     AC_PIPE_DEPTH = 4,            /* segments in flight per stream */
     AC_PIPE_SLOTS = 16,           /* most segment buffers a reduce allocates */
+    AC_PIPE_SLOT_BYTES = 8 << 20, /* ... and beyond two, at most this many bytes of them */
     AC_PIPE_MAX_MESSAGE = 1 << 30 /* largest segment in bytes */
 };
 
