@@ -92,6 +92,7 @@ static const layer_spec layer_specs[] = {
     {"star", "star", -1, "STAR-MPI run-time tuning, AUTOCOLL_STAR_GROUPING as set"},
     {"star_enhanced", "star", 1, "STAR-MPI enhanced AEOS: algorithm grouping"},
     {"star_basic", "star", 0, "STAR-MPI basic AEOS: every algorithm measured"},
+    {"race", "race", -1, "autocoll's own run-time tuning: a race in rounds, medians"},
 };
 #define NUM_LAYER_SPECS (int)(sizeof layer_specs / sizeof layer_specs[0])
 #define MAX_LAYERS 8

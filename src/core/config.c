@@ -16,9 +16,10 @@ static const ac_setting settings[] = {
      "end-of-run report: text on stderr from rank 0, or JSON written by rank 0 to <path>"},
     {"AUTOCOLL_VERBOSE", "1", "0 | 1 | 2",
      "0 errors only, 1 warnings (default), 2 also information about every decision"},
-    {"AUTOCOLL_STRATEGY", "native", "native | star",
-     "how unforced calls choose: native (the library's own) or star (STAR-MPI's run-time "
-     "tuning: Measure_Select, then Monitor_Adapt)"},
+    {"AUTOCOLL_STRATEGY", "native", "native | star | race",
+     "how unforced calls choose: native (the library's own), star (STAR-MPI's run-time "
+     "tuning: Measure_Select, then Monitor_Adapt) or race (autocoll's own: candidates race in "
+     "rounds, the clearly slower drop out, medians compared with medians)"},
     {"AUTOCOLL_MAX_SITES", "8", "n >= 0",
      "call sites tuned apart per communicator (N); further sites run native; 0: one site-less "
      "context per message size (no call-site agreements)"},
@@ -32,6 +33,20 @@ static const ac_setting settings[] = {
      "star: upper bound of the monitoring factor delta (window = delta * ITER calls)"},
     {"AUTOCOLL_STAR_GROUPING", "on", "on | off",
      "star: enhanced AEOS, measure one algorithm per group first (STAR-MPI section 3.3)"},
+    {"AUTOCOLL_RACE_SAMPLES", "3", "1 <= n <= 50", "race: calls of each candidate per round"},
+    {"AUTOCOLL_RACE_ROUNDS", "4", "1 <= n <= 20",
+     "race: rounds at most; the best median after the last one wins"},
+    {"AUTOCOLL_RACE_MARGIN", "0.5", "x >= 0",
+     "race: after round 1 a candidate slower than (1 + margin) x the best median drops out; "
+     "the margin halves every round"},
+    {"AUTOCOLL_RACE_EPSILON", "0.05", "x >= 0",
+     "race: the chosen one is degraded when its recent median exceeds (1 + epsilon) x the "
+     "runner-up's; two degraded windows in a row start a new race"},
+    {"AUTOCOLL_RACE_WINDOW_MAX", "1024", "n >= 16",
+     "race: longest monitoring window (windows start at 16 calls and double)"},
+    {"AUTOCOLL_RACE_REFRESH", "4096", "n >= 0",
+     "race: settled calls before every candidate races again (doubles while the choice "
+     "holds); 0: never"},
     {"AUTOCOLL_ALLGATHER", "auto", FORCE_VALUES, "force the MPI_Allgather algorithm"},
     {"AUTOCOLL_ALLGATHERV", "auto", FORCE_VALUES, "force the MPI_Allgatherv algorithm"},
     {"AUTOCOLL_ALLREDUCE", "auto", FORCE_VALUES, "force the MPI_Allreduce algorithm"},

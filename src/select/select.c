@@ -18,6 +18,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "intercept/intercept.h"
+#include "select/race.h"
 #include "select/site.h"
 #include "select/star.h"
 #include "select/strategy.h"
@@ -62,6 +63,7 @@ typedef struct strategy_entry {
 static const strategy_entry strategies[] = {
     {"native", NULL},
     {"star", &ac_strategy_star},
+    {"race", &ac_strategy_race},
 };
 
 static int max_sites; /* AUTOCOLL_MAX_SITES */
@@ -83,7 +85,7 @@ void ac_select_init(void)
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     ac_g.strategy = NULL;
     if (!ac_select_use_strategy(name) && rank == 0)
-        ac_log_warn("AUTOCOLL_STRATEGY=%s: no such strategy (native, star); using native", name);
+        ac_log_warn("AUTOCOLL_STRATEGY=%s: no such strategy (native, star, race); using native", name);
     ac_g.max_sizes = (int)ac_config_long("AUTOCOLL_MAX_SIZES");
     if (ac_g.max_sizes < 1) ac_g.max_sizes = 1;
     max_sites = (int)ac_config_long("AUTOCOLL_MAX_SITES");
@@ -96,6 +98,15 @@ void ac_select_init(void)
         .grouping = strcmp(ac_config_get("AUTOCOLL_STAR_GROUPING"), "off") != 0,
     };
     ac_star_set_params(&star);
+    ac_race_params race = {
+        .samples = (int)ac_config_long("AUTOCOLL_RACE_SAMPLES"),
+        .rounds = (int)ac_config_long("AUTOCOLL_RACE_ROUNDS"),
+        .margin = ac_config_double("AUTOCOLL_RACE_MARGIN"),
+        .epsilon = ac_config_double("AUTOCOLL_RACE_EPSILON"),
+        .window_max = (int)ac_config_long("AUTOCOLL_RACE_WINDOW_MAX"),
+        .refresh = ac_config_long("AUTOCOLL_RACE_REFRESH"),
+    };
+    ac_race_set_params(&race);
 }
 
 /* The message size that keys a bucket: alltoallv's differs between ranks, so it has one bucket
