@@ -47,6 +47,9 @@ static const ac_setting settings[] = {
     {"AUTOCOLL_RACE_REFRESH", "4096", "n >= 0",
      "race: settled calls before every candidate races again (doubles while the choice "
      "holds); 0: never"},
+    {"AUTOCOLL_RACE_GROUPING", "on", "on | off",
+     "race: round 1 runs one algorithm per group, and every group whose representative stays "
+     "in the race joins round 2"},
     {"AUTOCOLL_ALLGATHER", "auto", FORCE_VALUES, "force the MPI_Allgather algorithm"},
     {"AUTOCOLL_ALLGATHERV", "auto", FORCE_VALUES, "force the MPI_Allgatherv algorithm"},
     {"AUTOCOLL_ALLREDUCE", "auto", FORCE_VALUES, "force the MPI_Allreduce algorithm"},

@@ -18,7 +18,16 @@
  * ties), a candidate leaves the race when its median > (1 + margin_r) x best's, margin_r =
  * margin / 2^(r-1) for round r = 1, 2, ...: a candidate twice as slow leaves after `samples`
  * calls (STAR: ITER), close ones are measured further. The race ends when one candidate is left
- * or after `rounds` rounds; the best median wins.
+ * or after `rounds` rounds, or once every candidate left is within epsilon / 2 of the best
+ * (from round 2 on: they are equivalent); the best median wins.
+ *
+ * Grouping (on by default; STAR-MPI's enhanced AEOS idea, with a margin). When the candidates
+ * form more than one group and fewer groups than candidates, round 1 of a race of all
+ * candidates (the first one, and refreshes) runs one representative per registry group (its
+ * first candidate); the groups whose representative stays in the race join round 2 with all
+ * their members. STAR keeps only the single best group, so one noisy measurement of a
+ * representative can lose the best algorithm for good; here every group within the margin goes
+ * on.
  *
  * The monitor. The winner runs; windows of W calls, W = 16 at first, doubling up to window_max.
  * At the end of a window ONE agreement of the local times of its last K calls (K = 3 x samples,
@@ -57,6 +66,9 @@ typedef struct race_state {
     /* The race in progress (or the last one). */
     int kind;               /* RACE_* */
     int round;              /* rounds finished */
+    int *group;             /* group number of each candidate, by first occurrence */
+    int grouping;           /* grouping in effect (see above) */
+    int representatives;    /* the race's round 1 runs representatives only */
     unsigned char *racing;  /* per candidate: still in the race */
     int *plan;              /* this round's candidates, in candidate order */
     int plan_len, plan_pos, plan_iter;
@@ -80,7 +92,8 @@ typedef struct race_state {
 
 static ac_race_params race_params = {AC_RACE_DEFAULT_SAMPLES,    AC_RACE_DEFAULT_ROUNDS,
                                      AC_RACE_DEFAULT_MARGIN,     AC_RACE_DEFAULT_EPSILON,
-                                     AC_RACE_DEFAULT_WINDOW_MAX, AC_RACE_DEFAULT_REFRESH};
+                                     AC_RACE_DEFAULT_WINDOW_MAX, AC_RACE_DEFAULT_REFRESH,
+                                     AC_RACE_DEFAULT_GROUPING};
 
 void ac_race_set_params(const ac_race_params *p)
 {
@@ -91,6 +104,7 @@ void ac_race_set_params(const ac_race_params *p)
     if (!(v.epsilon >= 0.0) || !isfinite(v.epsilon)) v.epsilon = AC_RACE_DEFAULT_EPSILON;
     if (v.window_max < AC_RACE_WINDOW_MIN) v.window_max = AC_RACE_WINDOW_MIN;
     if (v.refresh < 0 || v.refresh > 1000000000L) v.refresh = AC_RACE_DEFAULT_REFRESH;
+    v.grouping = v.grouping != 0;
     race_params = v;
 }
 
@@ -128,15 +142,23 @@ static void plan_round(race_state *s)
     s->plan_iter = 0;
 }
 
-/* Start a race among the candidates marked in s->racing. */
+/* Start a race among the candidates marked in s->racing. A race of all candidates under
+ * grouping starts with the representatives: candidate c is the first of its group when its
+ * group number is the count of groups seen before it. */
 static void race_start(race_state *s, int kind)
 {
     s->stage = AC_RACE_RACING;
     s->kind = kind;
     s->round = 0;
     s->races++;
-    for (int c = 0; c < s->n; c++)
+    s->representatives = s->grouping && kind != RACE_DEGRADED;
+    for (int c = 0, groups = 0; c < s->n; c++) {
+        if (s->representatives) {
+            s->racing[c] = s->group[c] == groups;
+            groups += s->racing[c];
+        }
         if (s->racing[c]) s->nsamples[c] = 0;
+    }
     plan_round(s);
 }
 
@@ -194,12 +216,27 @@ static int end_round(race_state *s, const ac_agreement *agree)
     if (s->kind == RACE_FIRST) s->first_count += (long)s->plan_len * k;
 
     double limit = (1.0 + s->p.margin / (double)(1 << (s->round - 1))) * s->median[best];
+    double tie = (1.0 + s->p.epsilon / 2.0) * s->median[best];
+    int ties = 1;
     for (int i = 0; i < s->plan_len; i++) {
         int c = s->plan[i];
         if (s->median[c] > limit) s->racing[c] = 0;
-        alive += s->racing[c];
+        if (s->racing[c] && s->median[c] > tie) ties = 0;
     }
-    if (alive == 1 || s->round == s->p.rounds)
+    if (s->representatives) {
+        /* the groups of the representatives left join with all their members */
+        s->representatives = 0;
+        for (int c = 0; c < s->n; c++)
+            if (!s->racing[c])
+                for (int i = 0; i < s->plan_len; i++)
+                    if (s->racing[s->plan[i]] && s->group[s->plan[i]] == s->group[c]) {
+                        s->racing[c] = 1;
+                        s->nsamples[c] = 0;
+                        ties = 0;
+                    }
+    }
+    for (int c = 0; c < s->n; c++) alive += s->racing[c];
+    if (alive == 1 || s->round == s->p.rounds || (s->round >= 2 && ties))
         settle(s, best);
     else
         plan_round(s);
@@ -245,6 +282,7 @@ static void race_destroy(void *state)
     race_state *s = state;
     if (!s) return;
     free(s->racing);
+    free(s->group);
     free(s->plan);
     free(s->times);
     free(s->samples);
@@ -256,26 +294,28 @@ static void race_destroy(void *state)
 
 static void *race_create(const ac_algorithm *const *candidates, int n)
 {
-    (void)candidates;
     race_state *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->p = race_params;
     s->n = n;
     s->cap = s->p.samples * s->p.rounds;
     size_t un = (size_t)n, cap = (size_t)s->cap;
-    s->racing = malloc(un);
+    s->racing = calloc(un, 1);
+    s->group = calloc(un, sizeof *s->group);
     s->plan = calloc(un, sizeof *s->plan);
     s->times = calloc(un * (size_t)s->p.samples, sizeof *s->times);
     s->samples = calloc(un * cap, sizeof *s->samples);
     s->nsamples = calloc(un, sizeof *s->nsamples);
     s->median = malloc(un * sizeof *s->median);
     s->scratch = calloc(cap > AC_RACE_WINDOW_MIN ? cap : AC_RACE_WINDOW_MIN, sizeof *s->scratch);
-    if (!s->racing || !s->plan || !s->times || !s->samples || !s->nsamples || !s->median ||
+    if (!s->racing || !s->group || !s->plan || !s->times || !s->samples || !s->nsamples || !s->median ||
         !s->scratch) {
         race_destroy(s);
         return NULL;
     }
+    int ngroups = ac_candidate_groups(candidates, n, s->group);
     for (int c = 0; c < n; c++) s->median[c] = -1.0;
+    s->grouping = s->p.grouping && ngroups > 1 && ngroups < n;
     s->chosen = -1;
     s->refresh_interval = s->p.refresh;
     if (n == 1) {

@@ -22,6 +22,8 @@ typedef struct ac_race_params {
     int window_max;    /* longest monitoring window, calls (windows double from 16) */
     long refresh;      /* settled calls before a fresh race (doubles while the choice holds);
                         * 0: never */
+    int grouping;      /* 1: round 1 of a full race runs one candidate per registry group, and
+                        * only the groups whose representative stays join round 2 */
 } ac_race_params;
 
 #define AC_RACE_DEFAULT_SAMPLES 3
@@ -30,6 +32,7 @@ typedef struct ac_race_params {
 #define AC_RACE_DEFAULT_EPSILON 0.05
 #define AC_RACE_DEFAULT_WINDOW_MAX 1024
 #define AC_RACE_DEFAULT_REFRESH 4096
+#define AC_RACE_DEFAULT_GROUPING 1
 #define AC_RACE_WINDOW_MIN 16
 
 /* Stages reported by ac_race_get_stats(). */

@@ -105,6 +105,7 @@ void ac_select_init(void)
         .epsilon = ac_config_double("AUTOCOLL_RACE_EPSILON"),
         .window_max = (int)ac_config_long("AUTOCOLL_RACE_WINDOW_MAX"),
         .refresh = ac_config_long("AUTOCOLL_RACE_REFRESH"),
+        .grouping = strcmp(ac_config_get("AUTOCOLL_RACE_GROUPING"), "off") != 0,
     };
     ac_race_set_params(&race);
 }

@@ -308,17 +308,9 @@ static void *star_create(const ac_algorithm *const *candidates, int n)
         return NULL;
     }
 
-    /* Groups by first occurrence; a candidate without a group string is a group of its own.
-     * The first member of each group is its representative. */
-    int ngroups = 0;
-    for (int i = 0; i < n; i++) {
-        const char *name = candidates[i]->group;
-        int j = 0;
-        while (j < i && !(name && candidates[j]->group && !strcmp(name, candidates[j]->group)))
-            j++;
-        s->group[i] = j < i ? s->group[j] : ngroups++;
-        s->order[i] = i;
-    }
+    /* The first member of each group is its representative. */
+    int ngroups = ac_candidate_groups(candidates, n, s->group);
+    for (int i = 0; i < n; i++) s->order[i] = i;
     s->grouping = s->p.grouping && ngroups > 1 && ngroups < n;
 
     s->stage = AC_STAR_MEASURE_SELECT;

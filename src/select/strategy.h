@@ -57,4 +57,10 @@ typedef struct ac_strategy {
     void (*destroy)(void *state);
 } ac_strategy;
 
+/* Registry groups of a candidate list, numbered by first occurrence (group[i] = the number of
+ * candidate i's group; a candidate without a group string is a group of its own). Candidate i
+ * is the first of its group (its representative) exactly when group[i] equals the number of
+ * groups seen before it. Returns the number of groups. */
+int ac_candidate_groups(const ac_algorithm *const *candidates, int n, int *group);
+
 #endif

@@ -97,7 +97,8 @@ static ac_race_params defaults(void)
 {
     ac_race_params p = {AC_RACE_DEFAULT_SAMPLES,    AC_RACE_DEFAULT_ROUNDS,
                         AC_RACE_DEFAULT_MARGIN,     AC_RACE_DEFAULT_EPSILON,
-                        AC_RACE_DEFAULT_WINDOW_MAX, AC_RACE_DEFAULT_REFRESH};
+                        AC_RACE_DEFAULT_WINDOW_MAX, AC_RACE_DEFAULT_REFRESH,
+                        AC_RACE_DEFAULT_GROUPING};
     return p;
 }
 
@@ -270,6 +271,49 @@ static void test_agreement_failure(void)
     sim_free(&r);
 }
 
+/* Grouping: round 1 runs one representative per group; a group whose representative is a
+ * little slower than the best one's still joins round 2, and its fastest member wins (STAR's
+ * enhanced AEOS would keep the best representative's group only). A group whose
+ * representative is clearly slow never runs its other members. */
+static const ac_algorithm g_algs[7] = {
+    {.name = "native", .group = "native"}, {.name = "ring_1", .group = "ring"},
+    {.name = "tree_1", .group = "tree"},   {.name = "ring_2", .group = "ring"},
+    {.name = "tree_2", .group = "tree"},   {.name = "pair_1", .group = "pair"},
+    {.name = "pair_2", .group = "pair"},
+};
+static const ac_algorithm *const grouped[7] = {&g_algs[0], &g_algs[1], &g_algs[2], &g_algs[3],
+                                               &g_algs[4], &g_algs[5], &g_algs[6]};
+
+static void test_grouping(void)
+{
+    /* native 2.0; ring rep 1.0, ring_2 1.1; tree rep 1.2, tree_2 0.7 (the best); pairs 5.0 */
+    const double base[7] = {2.0e-3, 1.0e-3, 1.2e-3, 1.1e-3, 0.7e-3, 5.0e-3, 5.0e-3};
+    for (int grouping = 0; grouping <= 1; grouping++) {
+        model m = make_model(base, 7, 0.02);
+        ac_race_params p = defaults();
+        p.grouping = grouping;
+        ac_race_set_params(&p);
+        sim_run r;
+        memset(&r, 0, sizeof r);
+        r.strategy = &ac_strategy_race;
+        r.candidates = grouped;
+        r.n = 7;
+        r.ranks = 3;
+        r.calls = 400;
+        r.cost = model_cost;
+        r.cost_arg = &m;
+        r.watch = watch_call;
+        r.watch_arg = g_watch;
+        r.fail_agreement = -1;
+        CHECK(sim_execute(&r) == 0 && !r.diverged);
+        CHECK(final_choice(&r) == 4);
+        CHECK(r.runs[5] == 3);                     /* the pair representative, one round */
+        CHECK(r.runs[6] == (grouping ? 0 : 3));    /* its group never runs under grouping */
+        CHECK(r.runs[0] == 3);                     /* native: 2x, out after round 1 */
+        sim_free(&r);
+    }
+}
+
 /* One candidate: nothing is measured or agreed. */
 static void test_single_candidate(void)
 {
@@ -285,12 +329,13 @@ static void test_single_candidate(void)
 /* Invalid parameters fall back to the defaults; a wrong observe() is refused. */
 static void test_parameters_and_misuse(void)
 {
-    ac_race_params bad = {0, 99, -1.0, NAN, 3, -5}, got;
+    ac_race_params bad = {0, 99, -1.0, NAN, 3, -5, 7}, got;
     ac_race_set_params(&bad);
     ac_race_get_params(&got);
     CHECK(got.samples == AC_RACE_DEFAULT_SAMPLES && got.rounds == AC_RACE_DEFAULT_ROUNDS);
     CHECK(got.margin == AC_RACE_DEFAULT_MARGIN && got.epsilon == AC_RACE_DEFAULT_EPSILON);
     CHECK(got.window_max == AC_RACE_WINDOW_MIN && got.refresh == AC_RACE_DEFAULT_REFRESH);
+    CHECK(got.grouping == 1);
 
     ac_race_params p = defaults();
     ac_race_set_params(&p);
@@ -375,6 +420,7 @@ int main(void)
     test_close_candidates();
     test_lasting_degradation();
     test_transient();
+    test_grouping();
     test_comes_back();
     test_skewed_ranks_agree();
     test_agreement_failure();
