@@ -15,9 +15,13 @@
  * (the slowest rank is the collective's time for that call). Each candidate's statistic is the
  * median of all its agreed calls in this race (a median ignores the one cold first call, and a
  * lucky one). With best = the smallest median (ties: the lower candidate index, so native wins
- * ties), a candidate leaves the race when its median > (1 + margin_r) x best's, margin_r =
- * margin / 2^(r-1) for round r = 1, 2, ...: a candidate twice as slow leaves after `samples`
- * calls (STAR: ITER), close ones are measured further. The race ends when one candidate is left
+ * ties), a candidate leaves the race when
+ *   - even its fastest call is slower than best's median (it is slower beyond the noise: the
+ *     rule adapts to the noise of the machine), or
+ *   - its median > (1 + margin_r) x best's, margin_r = margin / 2^(r-1) for round r = 1, 2, ...
+ *     (clearly slower even where the noise is wide).
+ * A candidate twice as slow leaves after `samples` calls (STAR: ITER), close ones are measured
+ * further. The race ends when one candidate is left
  * or after `rounds` rounds, or once every candidate left is within epsilon / 2 of the best
  * (from round 2 on: they are equivalent); the best median wins.
  *
@@ -25,7 +29,8 @@
  * form more than one group and fewer groups than candidates, round 1 of a race of all
  * candidates (the first one, and refreshes) runs one representative per registry group (its
  * first candidate); the groups whose representative stays in the race join round 2 with all
- * their members. STAR keeps only the single best group, so one noisy measurement of a
+ * their members (in round 1 only the margin rule applies: a representative stands for its
+ * group, whose other members may be faster). STAR keeps only the single best group, so one noisy measurement of a
  * representative can lose the best algorithm for good; here every group within the margin goes
  * on.
  *
@@ -127,6 +132,16 @@ static double median_of(const double *v, int n, double *scratch)
     return n % 2 ? scratch[n / 2] : 0.5 * (scratch[n / 2 - 1] + scratch[n / 2]);
 }
 
+/* The fastest agreed call of candidate c in this race. */
+static double fastest(const race_state *s, int c)
+{
+    const double *v = s->samples + (size_t)c * (size_t)s->cap;
+    double m = v[0];
+    for (int i = 1; i < s->nsamples[c]; i++)
+        if (v[i] < m) m = v[i];
+    return m;
+}
+
 static int recent_len(const race_state *s)
 {
     int k = 3 * s->p.samples;
@@ -220,7 +235,9 @@ static int end_round(race_state *s, const ac_agreement *agree)
     int ties = 1;
     for (int i = 0; i < s->plan_len; i++) {
         int c = s->plan[i];
-        if (s->median[c] > limit) s->racing[c] = 0;
+        /* a representative stands for its group: the margin alone decides */
+        if (s->median[c] > limit || (!s->representatives && fastest(s, c) > s->median[best]))
+            s->racing[c] = 0;
         if (s->racing[c] && s->median[c] > tie) ties = 0;
     }
     if (s->representatives) {
