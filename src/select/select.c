@@ -13,6 +13,9 @@
  * Accounting per context (the report): calls, runs per candidate, time inside the algorithms,
  * and the layer's own time around them (choosing, site agreements, observing, the strategy's
  * agreements) split by whether the strategy was still deciding: STAR-MPI's O_MS^a and O_MA.
+ * Agreements are timed whenever they happen; the rest of the bookkeeping on every call while a
+ * context of the communicator is deciding, and once all have settled on one call in
+ * OVERHEAD_SAMPLE, weighted (the clock reads would otherwise be most of the settled cost).
  */
 #include "select/select.h"
 #include "core/config.h"
@@ -47,6 +50,8 @@ typedef struct ac_context {
     void *state;  /* the strategy's */
     int last;     /* candidate of the call in flight */
     int deciding; /* the strategy was deciding when the call in flight was chosen */
+    int counted;  /* counted in comm->deciding */
+    double agree_seconds; /* time in agreements during the call in flight */
     long calls;
     long *candidate_calls; /* [ncandidates] */
     double seconds;        /* local time inside the algorithms */
@@ -67,6 +72,8 @@ static const strategy_entry strategies[] = {
 };
 
 static int max_sites; /* AUTOCOLL_MAX_SITES */
+
+enum { OVERHEAD_SAMPLE = 16 }; /* settled calls per timed bookkeeping (ac_select) */
 
 int ac_select_use_strategy(const char *name)
 {
@@ -206,6 +213,8 @@ static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call,
     x->strategy = ac_g.strategy;
     x->state = x->strategy->create(x->candidates, x->ncandidates);
     if (!x->state) goto fail;
+    x->counted = x->strategy->deciding(x->state) != 0;
+    c->deciding += x->counted;
     return x;
 fail:
     free(x->candidates);
@@ -339,7 +348,9 @@ static int agree_max(void *ctx, double *values, int n)
     }
     memcpy(v, values, sizeof(double) * (size_t)n);
     v[n] = ac_site_flag(&x->bucket->sites);
+    double start = ac_now();
     int rc = PMPI_Allreduce(MPI_IN_PLACE, v, n + 1, MPI_DOUBLE, MPI_MAX, x->comm->pcomm);
+    x->agree_seconds += ac_now() - start;
     if (rc == MPI_SUCCESS) {
         memcpy(values, v, sizeof(double) * (size_t)n);
         ac_site_verify(&x->bucket->sites, v[n]);
@@ -385,7 +396,13 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *calle
         return ac_registry_native(call->collective);
     }
     if (!ac_g.strategy) return ac_registry_native(call->collective);
-    double start = ac_now();
+    /* The layer's bookkeeping is timed on every call while a context of this communicator is
+     * deciding, and on one call in OVERHEAD_SAMPLE once they all have settled (weighted; two
+     * clock reads fewer on the others). Agreements are always timed (agree_max). */
+    c->select_weight = c->deciding > 0                     ? 1
+                       : ++c->ticks % OVERHEAD_SAMPLE == 0 ? OVERHEAD_SAMPLE
+                                                           : 0;
+    double start = c->select_weight ? ac_now() : 0.0;
     ac_bucket *b = bucket_get(c, call);
     ac_context *x = b ? context_get(c, b, call, bucket_site(c, b, caller)) : NULL;
     if (!x) {
@@ -418,10 +435,19 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
         x->calls++;
         x->candidate_calls[x->last]++;
         x->seconds += seconds;
+        x->agree_seconds = 0.0;
         if (x->strategy->observe(x->state, x->last, seconds, &agree) != MPI_SUCCESS)
             ac_log_error("the %s strategy's agreement failed on %s", x->strategy->name, c->name);
-        /* the layer's own time: choosing (select_start to start) and this bookkeeping */
-        x->overhead[x->deciding] += (start - c->select_start) + (ac_now() - end);
+        /* the layer's own time: choosing (select_start to start), this bookkeeping, and the
+         * agreements in it (exact; the rest weighted when sampled, see ac_select) */
+        double own = x->agree_seconds;
+        if (c->select_weight)
+            own += c->select_weight *
+                   ((start - c->select_start) + (ac_now() - end) - x->agree_seconds);
+        x->overhead[x->deciding] += own;
         x->overhead_calls[x->deciding]++;
+        int deciding = x->strategy->deciding(x->state) != 0;
+        c->deciding += deciding - x->counted;
+        x->counted = deciding;
     }
 }
