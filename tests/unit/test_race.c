@@ -6,23 +6,12 @@
 #include "select/star.h"
 #include "sim.h"
 
+#include "check.h"
 #include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond) check((cond), #cond, __LINE__)
-
-static int check(int ok, const char *what, int line)
-{
-    if (!ok) {
-        fprintf(stderr, "test_race.c:%d: check failed: %s\n", line, what);
-        failures++;
-    }
-    return ok;
-}
 
 static const ac_algorithm algs[8] = {
     {.name = "native", .group = "native"}, {.name = "ring", .group = "ring"},
@@ -194,7 +183,8 @@ static void test_close_candidates(void)
         calls_apart += g_watch->stats[199].first_race_calls;
         sim_free(&r);
     }
-    printf("close: %d/%d right, %.1f vs %.1f calls\n", right, seeds, (double)calls_close / seeds, (double)calls_apart / seeds);
+    printf("close: %d/%d right, %.1f vs %.1f calls\n", right, seeds, (double)calls_close / seeds,
+           (double)calls_apart / seeds);
     CHECK(right >= seeds * 9 / 10);
     CHECK(one_round);
     CHECK(calls_close > calls_apart);

@@ -14,23 +14,12 @@
  */
 #include "select/star.h"
 
+#include "check.h"
 #include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond) check((cond), #cond, __LINE__)
-
-static int check(int ok, const char *what, int line)
-{
-    if (!ok) {
-        fprintf(stderr, "test_star.c:%d: check failed: %s\n", line, what);
-        failures++;
-    }
-    return ok;
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Fake candidates. */
