@@ -187,7 +187,7 @@ static void run_rank(sim *s, int rank)
     const sim_config *cfg = s->cfg;
     sim_trace *tr = s->trace;
     rank_ctx ctx = {s, rank, 0, 0, 0};
-    ac_agreement agree = {fake_max, &ctx};
+    ac_agreement agree = {fake_max, &ctx, rank};
     void *state = ac_strategy_star.create(cfg->candidates, cfg->n);
     if (!CHECK(state != NULL)) {
         s->mismatch = 1;
@@ -727,7 +727,7 @@ static void test_observe_guards(void)
     ac_star_params p = defaults(0);
     ac_star_set_params(&p);
     int agreed = 0;
-    ac_agreement agree = {no_agreement, &agreed};
+    ac_agreement agree = {no_agreement, &agreed, 0};
     void *s = ac_strategy_star.create(five, 5);
     CHECK(s != NULL);
     CHECK(ac_strategy_star.choose(s) == NATIVE);
