@@ -32,6 +32,9 @@ static const ac_setting settings[] = {
      "star: upper bound of the monitoring factor delta (window = delta * ITER calls)"},
     {"AUTOCOLL_STAR_GROUPING", "on", "on | off",
      "star: enhanced AEOS, measure one algorithm per group first (STAR-MPI section 3.3)"},
+    {"AUTOCOLL_STAR_RECHECK", "2000", "n >= 0",
+     "star: calls before an algorithm left for a degradation is measured again (doubling while "
+     "it stays slower, up to 16x); 0: never (STAR-MPI as published)"},
     {"AUTOCOLL_LOTTERY_ALPHA", "0.8", "0 < x < 1",
      "lottery: share of the tickets of the candidate with the smallest average time (alpha)"},
     {"AUTOCOLL_LOTTERY_SPREAD", "uniform", "uniform | inverse",

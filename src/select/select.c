@@ -150,6 +150,7 @@ void ac_select_init(void)
         .delta_init = 2,
         .delta_max = (int)ac_config_long("AUTOCOLL_STAR_DELTA_MAX"),
         .grouping = strcmp(ac_config_get("AUTOCOLL_STAR_GROUPING"), "off") != 0,
+        .recheck = (int)ac_config_long("AUTOCOLL_STAR_RECHECK"),
     };
     ac_star_set_params(&star);
     lottery_init(rank);
