@@ -13,7 +13,7 @@ and run it takes, over the settled calls [--settle, iterations):
   - the layer's own time per settled call on rank 0 (the context's O_MA: choosing, bookkeeping
     and the strategy's agreements, where the broadcast mode's extra agreements fall).
 It prints, per rank count and mode, the median over the runs and the min-max, and the
-broadcast / seed ratio of the medians.
+broadcast / seed ratios: of those medians, and run by run (both modes ran in the same run).
 
     bench/lottery_draw_modes.py --build build/openmpi --ranks 2,4 --runs 10
 Standard library only; Open MPI's launcher (--oversubscribe: 4 ranks share 2 cores here).
@@ -69,11 +69,12 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for np in [int(x) for x in a.ranks.split(",")]:
             rows = {m: [] for m in MODES}
-            machine = None
+            machine, loads = None, []
             for r in range(a.runs):
                 order = MODES if r % 2 == 0 else MODES[::-1]
                 res = one_run(a.build, np, a.iterations, order, Path(tmp) / f"run-{np}-{r}.json")
                 machine = res["machine"]
+                loads.append(machine.get("loadavg_start", [0.0])[0])
                 for c in res["configurations"]:
                     spec = c.get("layer", {}).get("spec")
                     if spec in rows:
@@ -82,7 +83,8 @@ def main():
             cores = machine.get("cores_online", "?")
             print(f"allreduce 8 B, {np} ranks on {cores} cores"
                   f"{' (oversubscribed)' if isinstance(cores, int) and np > cores else ''}, "
-                  f"{a.runs} runs, settled calls [{a.settle}, {a.iterations}):")
+                  f"{a.runs} runs, settled calls [{a.settle}, {a.iterations}); load average "
+                  f"at the runs' start {min(loads):.2f}-{max(loads):.2f}; {machine['mpi_library'].split(',')[0]}:")
             med = {}
             for m in MODES:
                 v = rows[m]
@@ -96,8 +98,14 @@ def main():
                 print(f"  {m:18s} agreements {agr:.0f} (broadcasts {bc:.0f})\n    " +
                       "\n    ".join(line))
             for key in ["mean_us", "trimmed_us", "median_us", "layer_us"]:
-                print(f"  broadcast / seed, {key}: "
-                      f"{med[('lottery_broadcast', key)] / med[('lottery_seed', key)]:.3f}")
+                pairs = [b[key] / s[key] for s, b in zip(rows["lottery_seed"],
+                                                         rows["lottery_broadcast"])]
+                dearer = sum(x > 1.0 for x in pairs)
+                print(f"  broadcast / seed, {key}: of the medians "
+                      f"{med[('lottery_broadcast', key)] / med[('lottery_seed', key)]:.3f}; "
+                      f"run by run median {statistics.median(pairs):.3f} "
+                      f"[{min(pairs):.3f}-{max(pairs):.3f}], broadcast dearer in {dearer} of "
+                      f"{len(pairs)} runs")
     if a.json:
         Path(a.json).write_text(json.dumps(everything, indent=1))
     return 0

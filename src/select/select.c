@@ -376,7 +376,7 @@ void ac_select_report_buckets(FILE *f, const ac_comm *c, ac_collective coll)
 static int agree_max(void *ctx, double *values, int n)
 {
     ac_context *x = ctx;
-    double small[64], *v = (size_t)n + 1 <= sizeof small / sizeof small[0]
+    double small[80], *v = (size_t)n + 1 <= sizeof small / sizeof small[0]
                                ? small
                                : malloc(sizeof(double) * ((size_t)n + 1));
     if (!v) {
