@@ -81,24 +81,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the lottery knows of one candidate. The first four fields are learned from agreed times
+ * (equal on every rank): what a history file would keep (6.1.3). */
+typedef struct lottery_candidate {
+    double avg;       /* exponential average of its agreed times */
+    double var;       /* exponentially weighted variance */
+    double sum;       /* of its agreed times (the plain mean: sum / samples) */
+    long samples;     /* agreed times */
+    int excluded;     /* outside explore_sigmas of the winner at the last agreement */
+    int recheck_draw; /* drawn as a recheck: its next agreed time replaces avg */
+    long interval;    /* recheck interval while excluded */
+    long runs;        /* calls that ran it (equal on every rank: they count calls) */
+    long last_run;    /* the call count after its last call */
+    double dsum;      /* agreed time of its calls run while deciding */
+    long dcount;
+} lottery_candidate;
+
+/* A context's lottery: plain data, with pointers only to its own arrays. */
 typedef struct lottery_state {
     ac_lottery_params p;
     int n;
     int stage;
-    uint64_t rng;
-    /* Per candidate: agreed statistics. */
-    double *avg, *var, *sum;
-    long *samples;
-    double *dsum; /* agreed time of the calls run while deciding */
-    long *dcount;
-    unsigned char *excluded;
-    unsigned char *recheck_draw; /* drawn as a recheck: its next agreed time replaces avg */
-    unsigned char *rechecked;    /* scratch: a recheck time arrived in this agreement */
-    long *interval;              /* recheck interval while excluded */
-    /* Per candidate: local counters (equal on every rank: they count calls). */
-    long *runs;
-    long *last_run; /* the call count after its last call */
-    double *share;  /* scratch: the tickets of a draw */
+    uint64_t rng;             /* the generator's state (the same on every rank) */
+    lottery_candidate *cand;  /* [n] */
+    unsigned char *rechecked; /* scratch [n]: a recheck time arrived in this agreement */
+    double *share;            /* scratch [n]: the tickets of a draw */
     /* The window of local times since the last agreement. */
     int *win_cand;
     double *win_time;
@@ -212,7 +219,7 @@ static int lottery_best(const lottery_state *s)
 {
     int best = -1;
     for (int i = 0; i < s->n; i++)
-        if (s->samples[i] > 0 && (best < 0 || s->avg[i] < s->avg[best])) best = i;
+        if (s->cand[i].samples > 0 && (best < 0 || s->cand[i].avg < s->cand[best].avg)) best = i;
     return best < 0 ? 0 : best;
 }
 
@@ -220,8 +227,8 @@ static int lottery_best(const lottery_state *s)
 static int lottery_eligible(const lottery_state *s, int j)
 {
     if (j == s->winner) return 0;
-    if (!s->excluded[j]) return 1;
-    return s->p.recheck > 0 && s->calls - s->last_run[j] >= s->interval[j];
+    if (!s->cand[j].excluded) return 1;
+    return s->p.recheck > 0 && s->calls - s->cand[j].last_run >= s->cand[j].interval;
 }
 
 /* The tickets of the next draw, in s->share. */
@@ -232,9 +239,9 @@ static void lottery_shares(lottery_state *s)
         s->share[j] = 0.0;
         if (!lottery_eligible(s, j)) continue;
         double w = 1.0;
-        if (s->p.spread == AC_LOTTERY_INVERSE && s->samples[j] > 0 && !s->excluded[j] &&
-            s->avg[j] > 0.0 && s->samples[s->winner] > 0)
-            w = s->avg[s->winner] / s->avg[j];
+        if (s->p.spread == AC_LOTTERY_INVERSE && s->cand[j].samples > 0 && !s->cand[j].excluded &&
+            s->cand[j].avg > 0.0 && s->cand[s->winner].samples > 0)
+            w = s->cand[s->winner].avg / s->cand[j].avg;
         s->share[j] = w;
         total += w;
     }
@@ -266,8 +273,8 @@ static void lottery_draw(lottery_state *s, double u)
     s->ttl_left = t < 1.0 ? 1 : (int)t;
     s->choice = pick;
     s->draw_winner = s->winner;
-    if (s->excluded[pick]) {
-        s->recheck_draw[pick] = 1;
+    if (s->cand[pick].excluded) {
+        s->cand[pick].recheck_draw = 1;
         s->rechecks++;
     }
     s->draws++;
@@ -277,24 +284,24 @@ static void lottery_draw(lottery_state *s, double u)
 static void lottery_update(lottery_state *s, int c, double x)
 {
     double w = s->p.ema;
-    if (s->samples[c] == 0) {
-        s->avg[c] = x;
-        s->var[c] = 0.0;
+    if (s->cand[c].samples == 0) {
+        s->cand[c].avg = x;
+        s->cand[c].var = 0.0;
         s->measured++;
-    } else if (s->recheck_draw[c]) {
-        s->avg[c] = x; /* the stale average is replaced; the variance is kept */
-        s->recheck_draw[c] = 0;
+    } else if (s->cand[c].recheck_draw) {
+        s->cand[c].avg = x; /* the stale average is replaced; the variance is kept */
+        s->cand[c].recheck_draw = 0;
         s->rechecked[c] = 1;
     } else {
-        double d = x - s->avg[c], inc = w * d;
-        s->avg[c] += inc;
-        s->var[c] = (1.0 - w) * (s->var[c] + d * inc);
+        double d = x - s->cand[c].avg, inc = w * d;
+        s->cand[c].avg += inc;
+        s->cand[c].var = (1.0 - w) * (s->cand[c].var + d * inc);
     }
-    s->samples[c]++;
-    s->sum[c] += x;
+    s->cand[c].samples++;
+    s->cand[c].sum += x;
     if (s->decision_calls < 0) {
-        s->dsum[c] += x;
-        s->dcount[c]++;
+        s->cand[c].dsum += x;
+        s->cand[c].dcount++;
     }
 }
 
@@ -308,17 +315,18 @@ static void lottery_refresh(lottery_state *s)
     double k = s->p.explore_sigmas;
     long base = s->p.recheck;
     for (int j = 0; j < s->n; j++) {
-        int bad = j != best && s->samples[j] >= AC_LOTTERY_MIN_SAMPLES && s->samples[best] > 0 &&
-                  s->avg[j] - s->avg[best] > k * sqrt(s->var[j] + s->var[best]);
+        int bad = j != best && s->cand[j].samples >= AC_LOTTERY_MIN_SAMPLES &&
+                  s->cand[best].samples > 0 &&
+                  s->cand[j].avg - s->cand[best].avg > k * sqrt(s->cand[j].var + s->cand[best].var);
         if (!bad) {
-            s->excluded[j] = 0;
-            s->interval[j] = base;
-        } else if (!s->excluded[j]) {
-            s->excluded[j] = 1;
-            s->interval[j] = base;
+            s->cand[j].excluded = 0;
+            s->cand[j].interval = base;
+        } else if (!s->cand[j].excluded) {
+            s->cand[j].excluded = 1;
+            s->cand[j].interval = base;
         } else if (s->rechecked[j]) {
             long cap = base * AC_LOTTERY_RECHECK_CAP;
-            s->interval[j] = s->interval[j] > cap / 2 ? cap : 2 * s->interval[j];
+            s->cand[j].interval = s->cand[j].interval > cap / 2 ? cap : 2 * s->cand[j].interval;
         }
         s->rechecked[j] = 0;
     }
@@ -337,18 +345,8 @@ static void lottery_destroy(void *state)
 {
     lottery_state *s = state;
     if (!s) return;
-    free(s->avg);
-    free(s->var);
-    free(s->sum);
-    free(s->samples);
-    free(s->dsum);
-    free(s->dcount);
-    free(s->excluded);
-    free(s->recheck_draw);
+    free(s->cand);
     free(s->rechecked);
-    free(s->interval);
-    free(s->runs);
-    free(s->last_run);
     free(s->share);
     free(s->win_cand);
     free(s->win_time);
@@ -364,24 +362,12 @@ static void *lottery_create(const ac_algorithm *const *candidates, int n)
     size_t un = (size_t)n;
     s->win_size = s->p.window > n * s->p.init ? s->p.window : n * s->p.init;
     size_t uw = (size_t)s->win_size + 1; /* + the draw riding on an agreement */
-    s->avg = calloc(un, sizeof *s->avg);
-    s->var = calloc(un, sizeof *s->var);
-    s->sum = calloc(un, sizeof *s->sum);
-    s->samples = calloc(un, sizeof *s->samples);
-    s->dsum = calloc(un, sizeof *s->dsum);
-    s->dcount = calloc(un, sizeof *s->dcount);
-    s->excluded = calloc(un, 1);
-    s->recheck_draw = calloc(un, 1);
+    s->cand = calloc(un, sizeof *s->cand);
     s->rechecked = calloc(un, 1);
-    s->interval = calloc(un, sizeof *s->interval);
-    s->runs = calloc(un, sizeof *s->runs);
-    s->last_run = calloc(un, sizeof *s->last_run);
     s->share = calloc(un, sizeof *s->share);
     s->win_cand = calloc(uw, sizeof *s->win_cand);
     s->win_time = calloc(uw, sizeof *s->win_time);
-    if (!s->avg || !s->var || !s->sum || !s->samples || !s->dsum || !s->dcount || !s->excluded ||
-        !s->recheck_draw || !s->rechecked || !s->interval || !s->runs || !s->last_run ||
-        !s->share || !s->win_cand || !s->win_time) {
+    if (!s->cand || !s->rechecked || !s->share || !s->win_cand || !s->win_time) {
         lottery_destroy(s);
         return NULL;
     }
@@ -434,8 +420,8 @@ static int lottery_observe(void *state, int index, double seconds, const ac_agre
     if (index != lottery_choose(s)) return MPI_ERR_ARG;
     if (!(seconds >= 0.0)) seconds = 0.0;
     s->calls++;
-    s->runs[index]++;
-    s->last_run[index] = s->calls;
+    s->cand[index].runs++;
+    s->cand[index].last_run = s->calls;
     s->local_seconds += seconds;
     if (s->stage == AC_LOTTERY_STOPPED || s->n == 1) return MPI_SUCCESS;
     if (s->stage == AC_LOTTERY_DRAWING && index != s->draw_winner) s->explore_calls++;
@@ -487,7 +473,7 @@ static int lottery_deciding(const void *state)
 static double lottery_native_seconds(const void *state)
 {
     const lottery_state *s = state;
-    return s->samples[0] > 0 ? s->sum[0] / (double)s->samples[0] : -1.0;
+    return s->cand[0].samples > 0 ? s->cand[0].sum / (double)s->cand[0].samples : -1.0;
 }
 
 void ac_lottery_get_stats(const void *state, ac_lottery_stats *out)
@@ -508,10 +494,10 @@ void ac_lottery_get_stats(const void *state, ac_lottery_stats *out)
     out->rechecks = s->rechecks;
     out->winner_changes = s->winner_changes;
     out->local_seconds = s->local_seconds;
-    if (s->decision_calls >= 0 && s->samples[s->winner] > 0) {
-        double mean = s->sum[s->winner] / (double)s->samples[s->winner];
+    if (s->decision_calls >= 0 && s->cand[s->winner].samples > 0) {
+        double mean = s->cand[s->winner].sum / (double)s->cand[s->winner].samples;
         for (int i = 0; i < s->n; i++)
-            if (i != s->winner) out->o_ms_c += s->dsum[i] - (double)s->dcount[i] * mean;
+            if (i != s->winner) out->o_ms_c += s->cand[i].dsum - (double)s->cand[i].dcount * mean;
     }
 }
 
@@ -520,15 +506,15 @@ void ac_lottery_get_candidate(const void *state, int i, ac_lottery_candidate *ou
     lottery_state *s = (lottery_state *)state;
     memset(out, 0, sizeof *out);
     if (i < 0 || i >= s->n) return;
-    out->average = s->avg[i];
-    out->sd = sqrt(s->var[i]);
-    out->mean = s->samples[i] > 0 ? s->sum[i] / (double)s->samples[i] : 0.0;
-    out->samples = s->samples[i];
-    out->runs = s->runs[i];
-    out->excluded = s->excluded[i];
+    out->average = s->cand[i].avg;
+    out->sd = sqrt(s->cand[i].var);
+    out->mean = s->cand[i].samples > 0 ? s->cand[i].sum / (double)s->cand[i].samples : 0.0;
+    out->samples = s->cand[i].samples;
+    out->runs = s->cand[i].runs;
+    out->excluded = s->cand[i].excluded;
     out->recheck_in = -1;
-    if (s->excluded[i] && s->p.recheck > 0) {
-        long due = s->interval[i] - (s->calls - s->last_run[i]);
+    if (s->cand[i].excluded && s->p.recheck > 0) {
+        long due = s->cand[i].interval - (s->calls - s->cand[i].last_run);
         out->recheck_in = due > 0 ? due : 0;
     }
     if (s->stage == AC_LOTTERY_DRAWING && s->n > 1) {
