@@ -16,10 +16,11 @@ static const ac_setting settings[] = {
      "end-of-run report: text on stderr from rank 0, or JSON written by rank 0 to <path>"},
     {"AUTOCOLL_VERBOSE", "1", "0 | 1 | 2",
      "0 errors only, 1 warnings (default), 2 also information about every decision"},
-    {"AUTOCOLL_STRATEGY", "native", "native | star | race",
+    {"AUTOCOLL_STRATEGY", "native", "native | star | lottery | race",
      "how unforced calls choose: native (the library's own), star (STAR-MPI's run-time "
-     "tuning: Measure_Select, then Monitor_Adapt) or race (autocoll's own: candidates race in "
-     "rounds, the clearly slower drop out, medians compared with medians)"},
+     "tuning: Measure_Select, then Monitor_Adapt), lottery (the Berkeley lottery scheduler) or "
+     "race (autocoll's own: candidates race in rounds, the clearly slower drop out, medians "
+     "compared with medians)"},
     {"AUTOCOLL_MAX_SITES", "8", "n >= 0",
      "call sites tuned apart per communicator (N); further sites run native; 0: one site-less "
      "context per message size (no call-site agreements)"},
@@ -33,6 +34,34 @@ static const ac_setting settings[] = {
      "star: upper bound of the monitoring factor delta (window = delta * ITER calls)"},
     {"AUTOCOLL_STAR_GROUPING", "on", "on | off",
      "star: enhanced AEOS, measure one algorithm per group first (STAR-MPI section 3.3)"},
+    {"AUTOCOLL_STAR_RECHECK", "2000", "n >= 0",
+     "star: calls before an algorithm left for a degradation is measured again (doubling while "
+     "it stays slower, up to 16x); 0: never (STAR-MPI as published)"},
+    {"AUTOCOLL_LOTTERY_ALPHA", "0.8", "0 < x < 1",
+     "lottery: share of the tickets of the candidate with the smallest average time (alpha)"},
+    {"AUTOCOLL_LOTTERY_SPREAD", "uniform", "uniform | inverse",
+     "lottery: how the other 1 - alpha of the tickets are spread over the other candidates: "
+     "equally, or in inverse proportion to their average time"},
+    {"AUTOCOLL_LOTTERY_EXPLORE_SIGMAS", "2", "x >= 0 | inf",
+     "lottery: explore only candidates whose average is within this many standard deviations "
+     "of the best's; inf: every candidate"},
+    {"AUTOCOLL_LOTTERY_EMA", "0.25", "0 < x <= 1",
+     "lottery: weight of a new agreed time in a candidate's exponential average"},
+    {"AUTOCOLL_LOTTERY_TTL", "20", "n >= 1",
+     "lottery: longest time-to-live; a draw with a share s of the tickets holds ceil(s * n) "
+     "calls"},
+    {"AUTOCOLL_LOTTERY_WINDOW", "64", "n >= 1",
+     "lottery: calls between two agreements of the timings (one allreduce each)"},
+    {"AUTOCOLL_LOTTERY_INIT", "1", "n >= 0",
+     "lottery: calls of each candidate, in order, before the first draw; 0: the paper's cold "
+     "start (unmeasured candidates are found by exploration)"},
+    {"AUTOCOLL_LOTTERY_RECHECK", "1000", "n >= 0",
+     "lottery: calls after which a candidate excluded by EXPLORE_SIGMAS may be explored again "
+     "(doubling while it stays excluded, up to 16x); 0: never"},
+    {"AUTOCOLL_LOTTERY_DRAW", "seed", "seed | broadcast",
+     "lottery: how ranks draw alike: the same generator on every rank (no communication), or "
+     "rank 0's draw carried by one agreement per time-to-live (the paper's broadcast)"},
+    {"AUTOCOLL_LOTTERY_SEED", "1", "integer", "lottery: seed of the generator of the draws"},
     {"AUTOCOLL_RACE_SAMPLES", "3", "1 <= n <= 50", "race: calls of each candidate per round"},
     {"AUTOCOLL_RACE_ROUNDS", "4", "1 <= n <= 20",
      "race: rounds at most; the best median after the last one wins"},

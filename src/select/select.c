@@ -21,6 +21,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "intercept/intercept.h"
+#include "select/lottery.h"
 #include "select/race.h"
 #include "select/site.h"
 #include "select/star.h"
@@ -68,6 +69,7 @@ typedef struct strategy_entry {
 static const strategy_entry strategies[] = {
     {"native", NULL},
     {"star", &ac_strategy_star},
+    {"lottery", &ac_strategy_lottery},
     {"race", &ac_strategy_race},
 };
 
@@ -85,6 +87,59 @@ int ac_select_use_strategy(const char *name)
     return 0;
 }
 
+/* One of `names` (index), or -1. */
+static int keyword(const char *value, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(value, names[i]) == 0) return i;
+    return -1;
+}
+
+/* The lottery's settings; an invalid one gets a warning from rank 0 and its default. */
+static void lottery_init(int rank)
+{
+    static const char *const spreads[] = {"uniform", "inverse"}, *const draws[] = {"seed",
+                                                                                   "broadcast"};
+    static const struct {
+        unsigned bit;
+        const char *name, *accepts;
+    } checks[] = {
+        {AC_LOTTERY_BAD_ALPHA, "AUTOCOLL_LOTTERY_ALPHA", "0 < x < 1"},
+        {AC_LOTTERY_BAD_SPREAD, "AUTOCOLL_LOTTERY_SPREAD", "uniform or inverse"},
+        {AC_LOTTERY_BAD_EXPLORE_SIGMAS, "AUTOCOLL_LOTTERY_EXPLORE_SIGMAS", "x >= 0 or inf"},
+        {AC_LOTTERY_BAD_EMA, "AUTOCOLL_LOTTERY_EMA", "0 < x <= 1"},
+        {AC_LOTTERY_BAD_TTL, "AUTOCOLL_LOTTERY_TTL", "1 to 1000000"},
+        {AC_LOTTERY_BAD_WINDOW, "AUTOCOLL_LOTTERY_WINDOW", "1 to 100000"},
+        {AC_LOTTERY_BAD_INIT, "AUTOCOLL_LOTTERY_INIT", "0 to 1000"},
+        {AC_LOTTERY_BAD_RECHECK, "AUTOCOLL_LOTTERY_RECHECK", "0 to 100000000"},
+        {AC_LOTTERY_BAD_DRAW, "AUTOCOLL_LOTTERY_DRAW", "seed or broadcast"},
+    };
+    ac_lottery_params p = {
+        .alpha = ac_config_double("AUTOCOLL_LOTTERY_ALPHA"),
+        .spread = keyword(ac_config_get("AUTOCOLL_LOTTERY_SPREAD"), spreads, 2),
+        .explore_sigmas = ac_config_double("AUTOCOLL_LOTTERY_EXPLORE_SIGMAS"),
+        .ema = ac_config_double("AUTOCOLL_LOTTERY_EMA"),
+        .ttl = (int)ac_config_long("AUTOCOLL_LOTTERY_TTL"),
+        .window = (int)ac_config_long("AUTOCOLL_LOTTERY_WINDOW"),
+        .init = (int)ac_config_long("AUTOCOLL_LOTTERY_INIT"),
+        .recheck = (int)ac_config_long("AUTOCOLL_LOTTERY_RECHECK"),
+        .draw = keyword(ac_config_get("AUTOCOLL_LOTTERY_DRAW"), draws, 2),
+        .seed = (uint64_t)ac_config_long("AUTOCOLL_LOTTERY_SEED"),
+    };
+    unsigned bad = ac_lottery_set_params(&p);
+    if (rank != 0) return;
+    int n;
+    const ac_setting *table = ac_settings(&n);
+    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
+        if (!(bad & checks[i].bit)) continue;
+        const char *fallback = "";
+        for (int k = 0; k < n; k++)
+            if (strcmp(table[k].name, checks[i].name) == 0) fallback = table[k].default_value;
+        ac_log_warn("%s=%s is invalid (it takes %s); using the default %s", checks[i].name,
+                    ac_config_get(checks[i].name), checks[i].accepts, fallback);
+    }
+}
+
 void ac_select_init(void)
 {
     const char *name = ac_config_get("AUTOCOLL_STRATEGY");
@@ -92,7 +147,9 @@ void ac_select_init(void)
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     ac_g.strategy = NULL;
     if (!ac_select_use_strategy(name) && rank == 0)
-        ac_log_warn("AUTOCOLL_STRATEGY=%s: no such strategy (native, star, race); using native", name);
+        ac_log_warn("AUTOCOLL_STRATEGY=%s: no such strategy (native, star, lottery, race); "
+                    "using native",
+                    name);
     ac_g.max_sizes = (int)ac_config_long("AUTOCOLL_MAX_SIZES");
     if (ac_g.max_sizes < 1) ac_g.max_sizes = 1;
     max_sites = (int)ac_config_long("AUTOCOLL_MAX_SITES");
@@ -103,8 +160,10 @@ void ac_select_init(void)
         .delta_init = 2,
         .delta_max = (int)ac_config_long("AUTOCOLL_STAR_DELTA_MAX"),
         .grouping = strcmp(ac_config_get("AUTOCOLL_STAR_GROUPING"), "off") != 0,
+        .recheck = (int)ac_config_long("AUTOCOLL_STAR_RECHECK"),
     };
     ac_star_set_params(&star);
+    lottery_init(rank);
     ac_race_params race = {
         .samples = (int)ac_config_long("AUTOCOLL_RACE_SAMPLES"),
         .rounds = (int)ac_config_long("AUTOCOLL_RACE_ROUNDS"),
@@ -339,7 +398,7 @@ void ac_select_report_buckets(FILE *f, const ac_comm *c, ac_collective coll)
 static int agree_max(void *ctx, double *values, int n)
 {
     ac_context *x = ctx;
-    double small[64], *v = (size_t)n + 1 <= sizeof small / sizeof small[0]
+    double small[80], *v = (size_t)n + 1 <= sizeof small / sizeof small[0]
                                ? small
                                : malloc(sizeof(double) * ((size_t)n + 1));
     if (!v) {
@@ -430,7 +489,7 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
     ac_g.last_algorithm = alg;
     ac_context *x = c->pending[call->collective];
     if (x) {
-        ac_agreement agree = {agree_max, x};
+        ac_agreement agree = {agree_max, x, c->rank};
         c->pending[call->collective] = NULL;
         x->calls++;
         x->candidate_calls[x->last]++;

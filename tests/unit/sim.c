@@ -102,7 +102,7 @@ static void *rank_main(void *arg)
 {
     rank_ctx *rc = arg;
     sim_run *run = rc->sh->run;
-    ac_agreement agree = {fake_max, rc};
+    ac_agreement agree = {fake_max, rc, rc->rank};
     void *state = run->strategy->create(run->candidates, run->n);
     int stopped = 0;
     /* A rank without a state still meets the others, choosing -1, so they all stop. Every

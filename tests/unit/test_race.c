@@ -363,7 +363,7 @@ static void test_parameters_and_misuse(void)
     ac_race_params p = defaults();
     ac_race_set_params(&p);
     void *s = ac_strategy_race.create(candidates, 3);
-    ac_agreement none = {NULL, NULL};
+    ac_agreement none = {NULL, NULL, 0};
     CHECK(ac_strategy_race.choose(s) == 0);
     CHECK(ac_strategy_race.observe(s, 1, 1.0, &none) == MPI_ERR_ARG);
     CHECK(ac_strategy_race.observe(s, 0, -1.0, &none) == 0);
