@@ -37,6 +37,7 @@
 #include "coll/coll.h"
 #include "core/config.h"
 #include "core/state.h"
+#include "select/lottery.h"
 #include "select/select.h"
 #include "select/star.h"
 
@@ -84,14 +85,20 @@ typedef struct layer_spec {
     const char *name;     /* --layers name; the configuration is "layer:<name>" */
     const char *strategy; /* AUTOCOLL_STRATEGY value */
     int grouping;         /* star: 1 enhanced AEOS, 0 basic, -1 AUTOCOLL_STAR_GROUPING */
+    int draw;             /* lottery: AC_LOTTERY_SEED, _BROADCAST, -1 AUTOCOLL_LOTTERY_DRAW */
     const char *summary;
 } layer_spec;
 
 static const layer_spec layer_specs[] = {
-    {"native", "native", -1, "every call through the layer, native algorithm: its cost"},
-    {"star", "star", -1, "STAR-MPI run-time tuning, AUTOCOLL_STAR_GROUPING as set"},
-    {"star_enhanced", "star", 1, "STAR-MPI enhanced AEOS: algorithm grouping"},
-    {"star_basic", "star", 0, "STAR-MPI basic AEOS: every algorithm measured"},
+    {"native", "native", -1, -1, "every call through the layer, native algorithm: its cost"},
+    {"star", "star", -1, -1, "STAR-MPI run-time tuning, AUTOCOLL_STAR_GROUPING as set"},
+    {"star_enhanced", "star", 1, -1, "STAR-MPI enhanced AEOS: algorithm grouping"},
+    {"star_basic", "star", 0, -1, "STAR-MPI basic AEOS: every algorithm measured"},
+    {"lottery", "lottery", -1, -1, "the lottery scheduler, AUTOCOLL_LOTTERY_DRAW as set"},
+    {"lottery_seed", "lottery", -1, AC_LOTTERY_SEED, "lottery, draws from the shared seed"},
+    {"lottery_broadcast", "lottery", -1, AC_LOTTERY_BROADCAST,
+     "lottery, rank 0's draw sent once per TTL (paper)"},
+    {"race", "race", -1, -1, "autocoll's own run-time tuning: a race in rounds, medians"},
 };
 #define NUM_LAYER_SPECS (int)(sizeof layer_specs / sizeof layer_specs[0])
 #define MAX_LAYERS 8
@@ -118,7 +125,7 @@ static void usage(FILE *f)
                "  --layers      layer configurations, each from a cold start with no warm-up\n"
                "                (default: AUTOCOLL_STRATEGY):");
     for (int i = 0; i < NUM_LAYER_SPECS; i++)
-        fprintf(f, "\n                  %-14s %s", layer_specs[i].name, layer_specs[i].summary);
+        fprintf(f, "\n                  %-18s %s", layer_specs[i].name, layer_specs[i].summary);
     fputc('\n', f);
 }
 
@@ -630,21 +637,35 @@ typedef struct result {
 
 #define STEADY_CALLS 100
 
-/* Layer configurations switch the strategy new contexts get, and star's grouping. */
-static void layer_begin(const layer_spec *l, ac_star_params *saved)
+/* The strategies' parameters a layer configuration may change. */
+typedef struct layer_saved {
+    ac_star_params star;
+    ac_lottery_params lottery;
+} layer_saved;
+
+/* Layer configurations switch the strategy new contexts get, star's grouping and the
+ * lottery's draw mode. */
+static void layer_begin(const layer_spec *l, layer_saved *saved)
 {
-    ac_star_get_params(saved);
+    ac_star_get_params(&saved->star);
+    ac_lottery_get_params(&saved->lottery);
     ac_select_use_strategy(l->strategy);
     if (l->grouping >= 0) {
-        ac_star_params p = *saved;
+        ac_star_params p = saved->star;
         p.grouping = l->grouping;
         ac_star_set_params(&p);
     }
+    if (l->draw >= 0) {
+        ac_lottery_params p = saved->lottery;
+        p.draw = l->draw;
+        ac_lottery_set_params(&p);
+    }
 }
 
-static void layer_end(const ac_star_params *saved)
+static void layer_end(const layer_saved *saved)
 {
-    ac_star_set_params(saved);
+    ac_star_set_params(&saved->star);
+    ac_lottery_set_params(&saved->lottery);
     ac_select_use_strategy(ac_config_get("AUTOCOLL_STRATEGY"));
 }
 
@@ -707,7 +728,7 @@ static int measure(const bench_config *cfg, const workload *w, long warmup, long
     double *c = malloc((size_t)iterations * sizeof(double));
     int *algs = cfg->layer ? malloc((size_t)iterations * 2 * sizeof(int)) : NULL;
     int rc = MPI_SUCCESS;
-    ac_star_params saved;
+    layer_saved saved;
     ac_registry reg = ac_registry_of(w->coll);
     res->times = res->compute = NULL;
     res->algs = NULL;
@@ -1006,7 +1027,8 @@ static void write_json(FILE *f, const run_info *r)
             json_string(f, c->layer->name);
             fprintf(f, ", \"strategy\": ");
             json_string(f, c->layer->strategy);
-            fprintf(f, ", \"grouping\": %d, \"algorithm_runs\": [", c->layer->grouping);
+            fprintf(f, ", \"grouping\": %d, \"draw\": %d, \"algorithm_runs\": [",
+                    c->layer->grouping, c->layer->draw);
             write_runs(f, res);
             fprintf(f, "],\n      \"contexts\": %s}", res->contexts ? res->contexts : "[]");
         }

@@ -16,9 +16,11 @@ static const ac_setting settings[] = {
      "end-of-run report: text on stderr from rank 0, or JSON written by rank 0 to <path>"},
     {"AUTOCOLL_VERBOSE", "1", "0 | 1 | 2",
      "0 errors only, 1 warnings (default), 2 also information about every decision"},
-    {"AUTOCOLL_STRATEGY", "native", "native | star",
-     "how unforced calls choose: native (the library's own) or star (STAR-MPI's run-time "
-     "tuning: Measure_Select, then Monitor_Adapt)"},
+    {"AUTOCOLL_STRATEGY", "native", "native | star | lottery | race",
+     "how unforced calls choose: native (the library's own), star (STAR-MPI's run-time "
+     "tuning: Measure_Select, then Monitor_Adapt), lottery (the Berkeley lottery scheduler) or "
+     "race (autocoll's own: candidates race in rounds, the clearly slower drop out, medians "
+     "compared with medians)"},
     {"AUTOCOLL_MAX_SITES", "8", "n >= 0",
      "call sites tuned apart per communicator (N); further sites run native; 0: one site-less "
      "context per message size (no call-site agreements)"},
@@ -32,6 +34,51 @@ static const ac_setting settings[] = {
      "star: upper bound of the monitoring factor delta (window = delta * ITER calls)"},
     {"AUTOCOLL_STAR_GROUPING", "on", "on | off",
      "star: enhanced AEOS, measure one algorithm per group first (STAR-MPI section 3.3)"},
+    {"AUTOCOLL_STAR_RECHECK", "2000", "n >= 0",
+     "star: calls before an algorithm left for a degradation is measured again (doubling while "
+     "it stays slower, up to 16x); 0: never (STAR-MPI as published)"},
+    {"AUTOCOLL_LOTTERY_ALPHA", "0.8", "0 < x < 1",
+     "lottery: share of the tickets of the candidate with the smallest average time (alpha)"},
+    {"AUTOCOLL_LOTTERY_SPREAD", "uniform", "uniform | inverse",
+     "lottery: how the other 1 - alpha of the tickets are spread over the other candidates: "
+     "equally, or in inverse proportion to their average time"},
+    {"AUTOCOLL_LOTTERY_EXPLORE_SIGMAS", "2", "x >= 0 | inf",
+     "lottery: explore only candidates whose average is within this many standard deviations "
+     "of the best's; inf: every candidate"},
+    {"AUTOCOLL_LOTTERY_EMA", "0.25", "0 < x <= 1",
+     "lottery: weight of a new agreed time in a candidate's exponential average"},
+    {"AUTOCOLL_LOTTERY_TTL", "20", "n >= 1",
+     "lottery: longest time-to-live; a draw with a share s of the tickets holds ceil(s * n) "
+     "calls"},
+    {"AUTOCOLL_LOTTERY_WINDOW", "64", "n >= 1",
+     "lottery: calls between two agreements of the timings (one allreduce each)"},
+    {"AUTOCOLL_LOTTERY_INIT", "1", "n >= 0",
+     "lottery: calls of each candidate, in order, before the first draw; 0: the paper's cold "
+     "start (unmeasured candidates are found by exploration)"},
+    {"AUTOCOLL_LOTTERY_RECHECK", "1000", "n >= 0",
+     "lottery: calls after which a candidate excluded by EXPLORE_SIGMAS may be explored again "
+     "(doubling while it stays excluded, up to 16x); 0: never"},
+    {"AUTOCOLL_LOTTERY_DRAW", "seed", "seed | broadcast",
+     "lottery: how ranks draw alike: the same generator on every rank (no communication), or "
+     "rank 0's draw carried by one agreement per time-to-live (the paper's broadcast)"},
+    {"AUTOCOLL_LOTTERY_SEED", "1", "integer", "lottery: seed of the generator of the draws"},
+    {"AUTOCOLL_RACE_SAMPLES", "3", "1 <= n <= 50", "race: calls of each candidate per round"},
+    {"AUTOCOLL_RACE_ROUNDS", "4", "1 <= n <= 20",
+     "race: rounds at most; the best median after the last one wins"},
+    {"AUTOCOLL_RACE_MARGIN", "0.5", "x >= 0",
+     "race: after round 1 a candidate slower than (1 + margin) x the best median drops out; "
+     "the margin halves every round"},
+    {"AUTOCOLL_RACE_EPSILON", "0.05", "x >= 0",
+     "race: the chosen one is degraded when its recent median exceeds (1 + epsilon) x the "
+     "runner-up's; two degraded windows in a row start a new race"},
+    {"AUTOCOLL_RACE_WINDOW_MAX", "1024", "n >= 16",
+     "race: longest monitoring window (windows start at 16 calls and double)"},
+    {"AUTOCOLL_RACE_REFRESH", "4096", "n >= 0",
+     "race: settled calls before every candidate races again (doubles while the choice "
+     "holds); 0: never"},
+    {"AUTOCOLL_RACE_GROUPING", "on", "on | off",
+     "race: round 1 runs one algorithm per group, and every group whose representative stays "
+     "in the race joins round 2"},
     {"AUTOCOLL_ALLGATHER", "auto", FORCE_VALUES, "force the MPI_Allgather algorithm"},
     {"AUTOCOLL_ALLGATHERV", "auto", FORCE_VALUES, "force the MPI_Allgatherv algorithm"},
     {"AUTOCOLL_ALLREDUCE", "auto", FORCE_VALUES, "force the MPI_Allreduce algorithm"},

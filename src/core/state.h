@@ -44,6 +44,9 @@ typedef struct ac_comm {
     long untuned[AC_NUM_COLLECTIVES];               /* calls beyond AUTOCOLL_MAX_SITES or _SIZES */
     struct ac_context *pending[AC_NUM_COLLECTIVES]; /* context of the call in flight */
     double select_start;                            /* when the call in flight began choosing */
+    int select_weight;   /* calls its bookkeeping time stands for (0: not timed; select.c) */
+    int deciding;        /* tuning contexts here whose strategy is deciding */
+    unsigned long ticks; /* tuned calls, for sampling the bookkeeping time once settled */
     struct ac_comm *next;                           /* every ac_comm ever created, newest first */
 } ac_comm;
 

@@ -13,11 +13,16 @@
  * Accounting per context (the report): calls, runs per candidate, time inside the algorithms,
  * and the layer's own time around them (choosing, site agreements, observing, the strategy's
  * agreements) split by whether the strategy was still deciding: STAR-MPI's O_MS^a and O_MA.
+ * Agreements are timed whenever they happen; the rest of the bookkeeping on every call while a
+ * context of the communicator is deciding, and once all have settled on one call in
+ * OVERHEAD_SAMPLE, weighted (the clock reads would otherwise be most of the settled cost).
  */
 #include "select/select.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "intercept/intercept.h"
+#include "select/lottery.h"
+#include "select/race.h"
 #include "select/site.h"
 #include "select/star.h"
 #include "select/strategy.h"
@@ -46,6 +51,8 @@ typedef struct ac_context {
     void *state;  /* the strategy's */
     int last;     /* candidate of the call in flight */
     int deciding; /* the strategy was deciding when the call in flight was chosen */
+    int counted;  /* counted in comm->deciding */
+    double agree_seconds; /* time in agreements during the call in flight */
     long calls;
     long *candidate_calls; /* [ncandidates] */
     double seconds;        /* local time inside the algorithms */
@@ -62,9 +69,13 @@ typedef struct strategy_entry {
 static const strategy_entry strategies[] = {
     {"native", NULL},
     {"star", &ac_strategy_star},
+    {"lottery", &ac_strategy_lottery},
+    {"race", &ac_strategy_race},
 };
 
 static int max_sites; /* AUTOCOLL_MAX_SITES */
+
+enum { OVERHEAD_SAMPLE = 16 }; /* settled calls per timed bookkeeping (ac_select) */
 
 int ac_select_use_strategy(const char *name)
 {
@@ -76,6 +87,59 @@ int ac_select_use_strategy(const char *name)
     return 0;
 }
 
+/* One of `names` (index), or -1. */
+static int keyword(const char *value, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(value, names[i]) == 0) return i;
+    return -1;
+}
+
+/* The lottery's settings; an invalid one gets a warning from rank 0 and its default. */
+static void lottery_init(int rank)
+{
+    static const char *const spreads[] = {"uniform", "inverse"}, *const draws[] = {"seed",
+                                                                                   "broadcast"};
+    static const struct {
+        unsigned bit;
+        const char *name, *accepts;
+    } checks[] = {
+        {AC_LOTTERY_BAD_ALPHA, "AUTOCOLL_LOTTERY_ALPHA", "0 < x < 1"},
+        {AC_LOTTERY_BAD_SPREAD, "AUTOCOLL_LOTTERY_SPREAD", "uniform or inverse"},
+        {AC_LOTTERY_BAD_EXPLORE_SIGMAS, "AUTOCOLL_LOTTERY_EXPLORE_SIGMAS", "x >= 0 or inf"},
+        {AC_LOTTERY_BAD_EMA, "AUTOCOLL_LOTTERY_EMA", "0 < x <= 1"},
+        {AC_LOTTERY_BAD_TTL, "AUTOCOLL_LOTTERY_TTL", "1 to 1000000"},
+        {AC_LOTTERY_BAD_WINDOW, "AUTOCOLL_LOTTERY_WINDOW", "1 to 100000"},
+        {AC_LOTTERY_BAD_INIT, "AUTOCOLL_LOTTERY_INIT", "0 to 1000"},
+        {AC_LOTTERY_BAD_RECHECK, "AUTOCOLL_LOTTERY_RECHECK", "0 to 100000000"},
+        {AC_LOTTERY_BAD_DRAW, "AUTOCOLL_LOTTERY_DRAW", "seed or broadcast"},
+    };
+    ac_lottery_params p = {
+        .alpha = ac_config_double("AUTOCOLL_LOTTERY_ALPHA"),
+        .spread = keyword(ac_config_get("AUTOCOLL_LOTTERY_SPREAD"), spreads, 2),
+        .explore_sigmas = ac_config_double("AUTOCOLL_LOTTERY_EXPLORE_SIGMAS"),
+        .ema = ac_config_double("AUTOCOLL_LOTTERY_EMA"),
+        .ttl = (int)ac_config_long("AUTOCOLL_LOTTERY_TTL"),
+        .window = (int)ac_config_long("AUTOCOLL_LOTTERY_WINDOW"),
+        .init = (int)ac_config_long("AUTOCOLL_LOTTERY_INIT"),
+        .recheck = (int)ac_config_long("AUTOCOLL_LOTTERY_RECHECK"),
+        .draw = keyword(ac_config_get("AUTOCOLL_LOTTERY_DRAW"), draws, 2),
+        .seed = (uint64_t)ac_config_long("AUTOCOLL_LOTTERY_SEED"),
+    };
+    unsigned bad = ac_lottery_set_params(&p);
+    if (rank != 0) return;
+    int n;
+    const ac_setting *table = ac_settings(&n);
+    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
+        if (!(bad & checks[i].bit)) continue;
+        const char *fallback = "";
+        for (int k = 0; k < n; k++)
+            if (strcmp(table[k].name, checks[i].name) == 0) fallback = table[k].default_value;
+        ac_log_warn("%s=%s is invalid (it takes %s); using the default %s", checks[i].name,
+                    ac_config_get(checks[i].name), checks[i].accepts, fallback);
+    }
+}
+
 void ac_select_init(void)
 {
     const char *name = ac_config_get("AUTOCOLL_STRATEGY");
@@ -83,7 +147,9 @@ void ac_select_init(void)
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     ac_g.strategy = NULL;
     if (!ac_select_use_strategy(name) && rank == 0)
-        ac_log_warn("AUTOCOLL_STRATEGY=%s: no such strategy (native, star); using native", name);
+        ac_log_warn("AUTOCOLL_STRATEGY=%s: no such strategy (native, star, lottery, race); "
+                    "using native",
+                    name);
     ac_g.max_sizes = (int)ac_config_long("AUTOCOLL_MAX_SIZES");
     if (ac_g.max_sizes < 1) ac_g.max_sizes = 1;
     max_sites = (int)ac_config_long("AUTOCOLL_MAX_SITES");
@@ -94,8 +160,20 @@ void ac_select_init(void)
         .delta_init = 2,
         .delta_max = (int)ac_config_long("AUTOCOLL_STAR_DELTA_MAX"),
         .grouping = strcmp(ac_config_get("AUTOCOLL_STAR_GROUPING"), "off") != 0,
+        .recheck = (int)ac_config_long("AUTOCOLL_STAR_RECHECK"),
     };
     ac_star_set_params(&star);
+    lottery_init(rank);
+    ac_race_params race = {
+        .samples = (int)ac_config_long("AUTOCOLL_RACE_SAMPLES"),
+        .rounds = (int)ac_config_long("AUTOCOLL_RACE_ROUNDS"),
+        .margin = ac_config_double("AUTOCOLL_RACE_MARGIN"),
+        .epsilon = ac_config_double("AUTOCOLL_RACE_EPSILON"),
+        .window_max = (int)ac_config_long("AUTOCOLL_RACE_WINDOW_MAX"),
+        .refresh = ac_config_long("AUTOCOLL_RACE_REFRESH"),
+        .grouping = strcmp(ac_config_get("AUTOCOLL_RACE_GROUPING"), "off") != 0,
+    };
+    ac_race_set_params(&race);
 }
 
 /* The message size that keys a bucket: alltoallv's differs between ranks, so it has one bucket
@@ -194,6 +272,8 @@ static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call,
     x->strategy = ac_g.strategy;
     x->state = x->strategy->create(x->candidates, x->ncandidates);
     if (!x->state) goto fail;
+    x->counted = x->strategy->deciding(x->state) != 0;
+    c->deciding += x->counted;
     return x;
 fail:
     free(x->candidates);
@@ -318,7 +398,7 @@ void ac_select_report_buckets(FILE *f, const ac_comm *c, ac_collective coll)
 static int agree_max(void *ctx, double *values, int n)
 {
     ac_context *x = ctx;
-    double small[64], *v = (size_t)n + 1 <= sizeof small / sizeof small[0]
+    double small[80], *v = (size_t)n + 1 <= sizeof small / sizeof small[0]
                                ? small
                                : malloc(sizeof(double) * ((size_t)n + 1));
     if (!v) {
@@ -327,7 +407,9 @@ static int agree_max(void *ctx, double *values, int n)
     }
     memcpy(v, values, sizeof(double) * (size_t)n);
     v[n] = ac_site_flag(&x->bucket->sites);
+    double start = ac_now();
     int rc = PMPI_Allreduce(MPI_IN_PLACE, v, n + 1, MPI_DOUBLE, MPI_MAX, x->comm->pcomm);
+    x->agree_seconds += ac_now() - start;
     if (rc == MPI_SUCCESS) {
         memcpy(values, v, sizeof(double) * (size_t)n);
         ac_site_verify(&x->bucket->sites, v[n]);
@@ -373,7 +455,13 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *calle
         return ac_registry_native(call->collective);
     }
     if (!ac_g.strategy) return ac_registry_native(call->collective);
-    double start = ac_now();
+    /* The layer's bookkeeping is timed on every call while a context of this communicator is
+     * deciding, and on one call in OVERHEAD_SAMPLE once they all have settled (weighted; two
+     * clock reads fewer on the others). Agreements are always timed (agree_max). */
+    c->select_weight = c->deciding > 0                     ? 1
+                       : ++c->ticks % OVERHEAD_SAMPLE == 0 ? OVERHEAD_SAMPLE
+                                                           : 0;
+    double start = c->select_weight ? ac_now() : 0.0;
     ac_bucket *b = bucket_get(c, call);
     ac_context *x = b ? context_get(c, b, call, bucket_site(c, b, caller)) : NULL;
     if (!x) {
@@ -401,15 +489,24 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
     ac_g.last_algorithm = alg;
     ac_context *x = c->pending[call->collective];
     if (x) {
-        ac_agreement agree = {agree_max, x};
+        ac_agreement agree = {agree_max, x, c->rank};
         c->pending[call->collective] = NULL;
         x->calls++;
         x->candidate_calls[x->last]++;
         x->seconds += seconds;
+        x->agree_seconds = 0.0;
         if (x->strategy->observe(x->state, x->last, seconds, &agree) != MPI_SUCCESS)
             ac_log_error("the %s strategy's agreement failed on %s", x->strategy->name, c->name);
-        /* the layer's own time: choosing (select_start to start) and this bookkeeping */
-        x->overhead[x->deciding] += (start - c->select_start) + (ac_now() - end);
+        /* the layer's own time: choosing (select_start to start), this bookkeeping, and the
+         * agreements in it (exact; the rest weighted when sampled, see ac_select) */
+        double own = x->agree_seconds;
+        if (c->select_weight)
+            own += c->select_weight *
+                   ((start - c->select_start) + (ac_now() - end) - x->agree_seconds);
+        x->overhead[x->deciding] += own;
         x->overhead_calls[x->deciding]++;
+        int deciding = x->strategy->deciding(x->state) != 0;
+        c->deciding += deciding - x->counted;
+        x->counted = deciding;
     }
 }

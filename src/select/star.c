@@ -42,6 +42,18 @@
  * best of that group is chosen. Probe calls are counted apart (probe_calls): they are not the
  * chosen candidate, and they are not the decision length. A candidate is measured once.
  *
+ * Rechecks (our addition; params.recheck, 0 = off). STAR-MPI never measures again a candidate
+ * it left: after a switch the left one keeps its degraded window average as its time, so a
+ * transient degradation (a busy node on a tree's path) would exile it for the rest of the run.
+ * Here a candidate left for a degradation (the switch branch above) is stale; at the end of a
+ * monitoring window that does not switch, the stale candidate longest overdue (left at least
+ * its interval ago, `recheck` calls at first) runs ITER calls, one agreement gives its new
+ * time (best of ITER), and it replaces the chosen one when the chosen one's last window average
+ * is at least (1 + epsilon) times that time: Monitor_Adapt's own test. Otherwise it stays stale
+ * and its interval doubles, up to AC_STAR_RECHECK_CAP x recheck: a candidate that stays slow
+ * costs O(log calls) rechecks; one that recovered comes back within about the time it was
+ * slow. Recheck calls are counted apart (recheck_calls), like probes.
+ *
  * Overheads (section 4.3, Tables 6 and 7): the stats give calls and local seconds per stage and
  * O_MS^c = sum over the candidates measured in Measure_Select of ITER * (agreed mean - agreed
  * mean of the chosen one). O_MS^a and O_MA (bookkeeping) are timed by the caller around calls.
@@ -71,7 +83,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { PHASE_NONE, PHASE_ALL, PHASE_REPRESENTATIVES, PHASE_MEMBERS, PHASE_PROBE };
+enum { PHASE_NONE, PHASE_ALL, PHASE_REPRESENTATIVES, PHASE_MEMBERS, PHASE_PROBE, PHASE_RECHECK };
 
 typedef struct star_state {
     ac_star_params p;
@@ -94,15 +106,21 @@ typedef struct star_state {
     int delta;
     long long window_calls; /* monitor_x */
     double total[2];        /* the window's sum, the sum of its last ITER calls */
+    double last_ave;        /* the agreed average of the last window */
+    /* Rechecks: candidates left for a degradation. */
+    unsigned char *stale;
+    long long *left_at;  /* calls (all stages) when it was left or last rechecked */
+    long long *interval; /* calls before its next recheck */
+    long long calls;     /* every call observed */
     /* Accounting. */
-    long measure_calls, monitor_calls, probe_calls;
-    double measure_seconds, monitor_seconds, probe_seconds;
-    int switches, agreements;
+    long measure_calls, monitor_calls, probe_calls, recheck_calls;
+    double measure_seconds, monitor_seconds, probe_seconds, recheck_seconds;
+    int switches, agreements, rechecks;
 } star_state;
 
-static ac_star_params star_params = {AC_STAR_DEFAULT_ITER, AC_STAR_DEFAULT_EPSILON,
+static ac_star_params star_params = {AC_STAR_DEFAULT_ITER,       AC_STAR_DEFAULT_EPSILON,
                                      AC_STAR_DEFAULT_DELTA_INIT, AC_STAR_DEFAULT_DELTA_MAX,
-                                     AC_STAR_DEFAULT_GROUPING};
+                                     AC_STAR_DEFAULT_GROUPING,   AC_STAR_DEFAULT_RECHECK};
 
 void ac_star_set_params(const ac_star_params *p)
 {
@@ -112,6 +130,7 @@ void ac_star_set_params(const ac_star_params *p)
     if (v.delta_init < 1) v.delta_init = AC_STAR_DEFAULT_DELTA_INIT;
     if (v.delta_max < v.delta_init) v.delta_max = v.delta_init;
     v.grouping = v.grouping != 0;
+    if (v.recheck < 0 || v.recheck > 100000000) v.recheck = AC_STAR_DEFAULT_RECHECK;
     star_params = v;
 }
 
@@ -199,6 +218,39 @@ static int star_stop(star_state *s, int rc)
     return rc;
 }
 
+/* A recheck of c just agreed (its best_time is new): switch to it if the chosen one's last
+ * window is worse by (1 + epsilon), else double its interval. */
+static void star_end_recheck(star_state *s, int c)
+{
+    s->left_at[c] = s->calls;
+    if (s->last_ave >= (1.0 + s->p.epsilon) * s->best_time[c]) {
+        s->stale[c] = 0;
+        s->switches++;
+        star_monitor(s, c);
+        return;
+    }
+    long long cap = (long long)s->p.recheck * AC_STAR_RECHECK_CAP;
+    s->interval[c] = s->interval[c] > cap / 2 ? cap : 2 * s->interval[c];
+    s->phase = PHASE_NONE; /* back to the chosen one, delta as it was */
+    star_reset_window(s);
+}
+
+/* The stale candidate longest overdue for a recheck, or -1. */
+static int star_due(const star_state *s)
+{
+    int due = -1;
+    long long most = -1;
+    for (int i = 0; i < s->n; i++) {
+        if (!s->stale[i] || i == s->chosen) continue;
+        long long over = s->calls - s->left_at[i] - s->interval[i];
+        if (over >= 0 && over > most) {
+            most = over;
+            due = i;
+        }
+    }
+    return due;
+}
+
 /* Dist_Time and Sort_Alg for the plan just run, then the next step of the stage. */
 static int star_end_plan(star_state *s, const ac_agreement *agree)
 {
@@ -216,6 +268,7 @@ static int star_end_plan(star_state *s, const ac_agreement *agree)
             sum += v[j];
         }
         s->best_time[c] = best;
+        if (s->phase == PHASE_RECHECK) continue; /* mean_time: its first measurement's */
         s->mean_time[c] = sum / iter;
         s->measured[c] = 1;
         s->measure_select[c] = s->stage == AC_STAR_MEASURE_SELECT;
@@ -239,6 +292,9 @@ static int star_end_plan(star_state *s, const ac_agreement *agree)
     case PHASE_PROBE:
         star_monitor(s, star_best_of_group(s, g));
         break;
+    case PHASE_RECHECK:
+        star_end_recheck(s, s->plan[0]);
+        break;
     }
     return MPI_SUCCESS;
 }
@@ -256,18 +312,34 @@ static int star_end_window(star_state *s, const ac_agreement *agree)
     double limit = (1.0 + s->p.epsilon) * s->best_time[second];
     star_reset_window(s);
 
+    s->last_ave = ave[0];
+
     if (ave[0] < limit) {
         s->delta = s->delta > s->p.delta_max / 2 ? s->p.delta_max : 2 * s->delta;
     } else if (ave[1] >= limit) {
         s->best_time[s->chosen] = ave[0];
         star_sort(s);
         s->switches++;
+        if (s->p.recheck > 0) {
+            s->stale[s->chosen] = 1;
+            s->left_at[s->chosen] = s->calls;
+            s->interval[s->chosen] = s->p.recheck;
+        }
         s->chosen = second;
+        s->stale[second] = 0;
         s->delta = s->p.delta_init;
         if (s->grouping && star_plan_group(s, s->group[second]) > 0)
             star_start_plan(s, PHASE_PROBE);
+        return MPI_SUCCESS;
     } else {
         s->delta = s->p.delta_init;
+    }
+    int due = s->p.recheck > 0 ? star_due(s) : -1;
+    if (due >= 0) {
+        s->plan[0] = due;
+        s->plan_len = 1;
+        s->rechecks++;
+        star_start_plan(s, PHASE_RECHECK);
     }
     return MPI_SUCCESS;
 }
@@ -284,6 +356,9 @@ static void star_destroy(void *state)
     free(s->order);
     free(s->plan);
     free(s->times);
+    free(s->stale);
+    free(s->left_at);
+    free(s->interval);
     free(s);
 }
 
@@ -302,23 +377,18 @@ static void *star_create(const ac_algorithm *const *candidates, int n)
     s->order = calloc(un, sizeof *s->order);
     s->plan = calloc(un, sizeof *s->plan);
     s->times = calloc(un * (size_t)s->p.iter, sizeof *s->times);
+    s->stale = calloc(un, 1);
+    s->left_at = calloc(un, sizeof *s->left_at);
+    s->interval = calloc(un, sizeof *s->interval);
     if (!s->group || !s->measured || !s->measure_select || !s->best_time || !s->mean_time ||
-        !s->order || !s->plan || !s->times) {
+        !s->order || !s->plan || !s->times || !s->stale || !s->left_at || !s->interval) {
         star_destroy(s);
         return NULL;
     }
 
-    /* Groups by first occurrence; a candidate without a group string is a group of its own.
-     * The first member of each group is its representative. */
-    int ngroups = 0;
-    for (int i = 0; i < n; i++) {
-        const char *name = candidates[i]->group;
-        int j = 0;
-        while (j < i && !(name && candidates[j]->group && !strcmp(name, candidates[j]->group)))
-            j++;
-        s->group[i] = j < i ? s->group[j] : ngroups++;
-        s->order[i] = i;
-    }
+    /* The first member of each group is its representative. */
+    int ngroups = ac_candidate_groups(candidates, n, s->group);
+    for (int i = 0; i < n; i++) s->order[i] = i;
     s->grouping = s->p.grouping && ngroups > 1 && ngroups < n;
 
     s->stage = AC_STAR_MEASURE_SELECT;
@@ -348,11 +418,15 @@ static int star_observe(void *state, int index, double seconds, const ac_agreeme
     if (index != star_choose(s)) return MPI_ERR_ARG;
     if (!(seconds >= 0.0)) seconds = 0.0;
     if (s->stage == AC_STAR_STOPPED) return MPI_SUCCESS;
+    s->calls++;
 
     if (s->phase != PHASE_NONE) {
         if (s->stage == AC_STAR_MEASURE_SELECT) {
             s->measure_calls++;
             s->measure_seconds += seconds;
+        } else if (s->phase == PHASE_RECHECK) {
+            s->recheck_calls++;
+            s->recheck_seconds += seconds;
         } else {
             s->probe_calls++;
             s->probe_seconds += seconds;
@@ -398,12 +472,15 @@ void ac_star_get_stats(const void *state, ac_star_stats *out)
     out->measure_calls = s->measure_calls;
     out->monitor_calls = s->monitor_calls;
     out->probe_calls = s->probe_calls;
+    out->recheck_calls = s->recheck_calls;
+    out->rechecks = s->rechecks;
     out->switches = s->switches;
     out->delta = s->delta;
     out->agreements = s->agreements;
     out->measure_seconds = s->measure_seconds;
     out->monitor_seconds = s->monitor_seconds;
     out->probe_seconds = s->probe_seconds;
+    out->recheck_seconds = s->recheck_seconds;
     if (s->chosen >= 0 && s->measured[s->chosen])
         for (int i = 0; i < s->n; i++)
             if (s->measure_select[i])
@@ -434,9 +511,10 @@ static void star_report_json(const void *state, const ac_algorithm *const *candi
     ac_star_get_stats(state, &st);
     fprintf(f,
             ", \"measure_select_calls\": %ld, \"monitor_adapt_calls\": %ld, "
-            "\"probe_calls\": %ld, \"delta\": %d, \"agreements\": %d, "
-            "\"o_ms_c_seconds\": %.9g",
-            st.measure_calls, st.monitor_calls, st.probe_calls, st.delta, st.agreements, st.o_ms_c);
+            "\"probe_calls\": %ld, \"recheck_calls\": %ld, \"rechecks\": %d, \"delta\": %d, "
+            "\"agreements\": %d, \"o_ms_c_seconds\": %.9g",
+            st.measure_calls, st.monitor_calls, st.probe_calls, st.recheck_calls, st.rechecks,
+            st.delta, st.agreements, st.o_ms_c);
 }
 
 const ac_strategy ac_strategy_star = {

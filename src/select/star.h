@@ -16,6 +16,8 @@ typedef struct ac_star_params {
     int delta_init; /* delta at the start of Monitor_Adapt and after a switch or a transient */
     int delta_max;  /* upper bound of delta: the longest window is delta_max * iter calls */
     int grouping;   /* 1: enhanced AEOS (two-level Measure_Select, probes); 0: basic AEOS */
+    int recheck;    /* calls before a candidate left for a degradation is measured again
+                     * (doubling while it stays worse, up to AC_STAR_RECHECK_CAP x); 0: never */
 } ac_star_params;
 
 #define AC_STAR_DEFAULT_ITER 10
@@ -23,6 +25,8 @@ typedef struct ac_star_params {
 #define AC_STAR_DEFAULT_DELTA_INIT 2
 #define AC_STAR_DEFAULT_DELTA_MAX 64
 #define AC_STAR_DEFAULT_GROUPING 1
+#define AC_STAR_DEFAULT_RECHECK 2000
+#define AC_STAR_RECHECK_CAP 16
 
 /* Stages reported by ac_star_get_stats(). */
 enum {
@@ -37,12 +41,15 @@ typedef struct ac_star_stats {
     long measure_calls;     /* calls in Measure_Select: the decision length */
     long monitor_calls;     /* calls that ran the chosen candidate in Monitor_Adapt */
     long probe_calls;       /* calls in Monitor_Adapt that measured a new group (grouping only) */
+    long recheck_calls;     /* calls that measured again a candidate left for a degradation */
+    int rechecks;           /* such measurements (ITER calls each) */
     int switches;           /* changes of the chosen candidate in Monitor_Adapt */
     int delta;              /* current monitoring factor: the window is delta * iter calls */
     int agreements;         /* agreement calls made so far */
     double measure_seconds; /* local seconds of the measure_calls */
     double monitor_seconds; /* local seconds of the monitor_calls */
     double probe_seconds;   /* local seconds of the probe_calls */
+    double recheck_seconds; /* local seconds of the recheck_calls */
     /* O_MS^c: the agreed time of the Measure_Select calls beyond what the same number of calls
      * of the chosen candidate would have cost, from agreed per-candidate means (0 while no
      * candidate is chosen). Equal on every rank. */

@@ -19,10 +19,13 @@
 
 /* Agreement across the ranks of a context: values[i] becomes the maximum over the ranks
  * (MPI_MAX of doubles on the private communicator). Returns an MPI error code. Tests replace
- * it with a function of their own. */
+ * it with a function of their own. `rank` is this rank's rank in the context's communicator:
+ * a strategy may use it only to decide what it contributes to an agreement (e.g. rank 0's
+ * value, -1 elsewhere, to broadcast through MAX), never to choose. */
 typedef struct ac_agreement {
     int (*max)(void *ctx, double *values, int n);
     void *ctx;
+    int rank;
 } ac_agreement;
 
 /* What every strategy tells the end-of-run report about one context. */
@@ -56,5 +59,11 @@ typedef struct ac_strategy {
     void (*report_json)(const void *state, const ac_algorithm *const *candidates, FILE *f);
     void (*destroy)(void *state);
 } ac_strategy;
+
+/* Registry groups of a candidate list, numbered by first occurrence (group[i] = the number of
+ * candidate i's group; a candidate without a group string is a group of its own). Candidate i
+ * is the first of its group (its representative) exactly when group[i] equals the number of
+ * groups seen before it. Returns the number of groups. */
+int ac_candidate_groups(const ac_algorithm *const *candidates, int n, int *group);
 
 #endif

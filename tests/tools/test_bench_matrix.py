@@ -36,7 +36,7 @@ def test_every_cell_once_then_resumed(matrix):
         data = json.loads((out / name).read_text())
         assert data["schema"] == "autocoll-bench"
         assert [c["name"] for c in data["configurations"] if c["kind"] == "layer"] == \
-            ["layer:star_enhanced", "layer:star_basic", "layer:native"]
+            ["layer:race", "layer:star_enhanced", "layer:star_basic", "layer:native"]
     # a second run keeps what is there; a damaged cell is run again
     (out / CELLS[1]).write_text("{ truncated")
     again = cli("bench", "--out", str(out), *MATRIX)
@@ -59,7 +59,7 @@ def test_report_ratios_summary_and_plots(matrix, tmp_path):
         # the oracle is the fastest of native and the fixed algorithms
         assert oracle["median"] == min(c["median"] for c in data["configurations"]
                                        if c["kind"] != "layer")
-        for spec in ("star_enhanced", "star_basic", "native"):
+        for spec in ("race", "star_enhanced", "star_basic", "native"):
             c = conf["layer:" + spec]
             learn = statistics.fmean(c["times"]) / statistics.fmean(oracle["times"])
             steady = statistics.median(c["times"][-100:]) / oracle["median"]

@@ -36,18 +36,12 @@ def world(report, coll):
     return next(c for c in report["communicators"] if c["id"] == 0)["collectives"][coll]
 
 
-@pytest.mark.parametrize("mpi,np", [("openmpi", 4), ("mpich", 3)])
-def test_star_keeps_every_rank_on_the_same_algorithm(mpi, np, tmp_path):
-    env = {"AUTOCOLL_STRATEGY": "star", "AUTOCOLL_REPORT": str(tmp_path / "agree-%r.json")}
-    run = run_mpi(mpi, np, "tests/mpi/strategy_agree", tmp_path, env=env, report=False,
-                  args=["400"])
-    assert "strategy_agree: 400 iterations, ok" in run.stdout, run.stdout + run.stderr
-    reports = per_rank_reports(tmp_path, np)
+def check_ranks_alike(reports, np):
+    """Ranks in the same communicator must have run the same algorithms the same number of
+    times, context by context. World: every rank. The halves: ranks of equal parity."""
     assert [r["rank"] for r in reports] == list(range(np))
     counts = [algorithm_counts(r) for r in reports]
     contexts = [context_runs(r) for r in reports]
-    # Ranks in the same communicator must have run the same algorithms the same number of
-    # times, context by context. World: every rank. The halves: ranks of equal parity.
     for r in range(1, np):
         for key, value in counts[r].items():
             comm_id = key[0]
@@ -61,6 +55,21 @@ def test_star_keeps_every_rank_on_the_same_algorithm(mpi, np, tmp_path):
                 assert runs == contexts[0].get(key), (r, key, runs, contexts[0].get(key))
             elif r >= 2:
                 assert runs == contexts[r - 2].get(key), (r, key, runs)
+
+
+# Each strategy's stage while it decides, and once it has chosen.
+STAGES = {"star": ("measure_select", "monitor_adapt"), "race": ("racing", "settled")}
+
+
+@pytest.mark.parametrize("strategy", ["star", "race"])
+@pytest.mark.parametrize("mpi,np", [("openmpi", 4), ("mpich", 3)])
+def test_strategy_keeps_every_rank_on_the_same_algorithm(mpi, np, strategy, tmp_path):
+    env = {"AUTOCOLL_STRATEGY": strategy, "AUTOCOLL_REPORT": str(tmp_path / "agree-%r.json")}
+    run = run_mpi(mpi, np, "tests/mpi/strategy_agree", tmp_path, env=env, report=False,
+                  args=["400"])
+    assert "strategy_agree: 400 iterations, ok" in run.stdout, run.stdout + run.stderr
+    reports = per_rank_reports(tmp_path, np)
+    check_ranks_alike(reports, np)
     s = world(reports[0], "allreduce")
     by_bytes = {}
     for x in s["contexts"]:
@@ -75,15 +84,18 @@ def test_star_keeps_every_rank_on_the_same_algorithm(mpi, np, tmp_path):
     assert buckets[2048]["site_mode"] == "predict" and buckets[2048]["site_period"] == 4
     # The strategy tuned: it measured several candidates and settled on one.
     assert len(s["algorithms"]) > 1, s
-    # (the 134-call context may still be measuring: 3 ranks have up to 18 candidates)
+    # (the 134-call context may still be deciding: 3 ranks have up to 18 candidates)
+    deciding, settled = STAGES[strategy]
     for x in two:
-        assert x["strategy"] == "star" and sum(x["runs"].values()) == x["calls"], x
-        assert x["measure_select_calls"] > 0 and x["overhead"]["deciding_calls"] > 0
-        if x["stage"] == "measure_select":
-            assert x["calls"] == 134 and x["measure_select_calls"] == 134, x
-        else:
-            assert x["stage"] == "monitor_adapt" and x["chosen"] in s["algorithms"], x
-    assert two[1]["stage"] == "monitor_adapt", two[1]
+        assert x["strategy"] == strategy and sum(x["runs"].values()) == x["calls"], x
+        assert x["overhead"]["deciding_calls"] > 0
+        if "decision_calls" not in x:  # still in its first decision
+            assert x["stage"] == deciding, x
+            assert x["calls"] == 134 and x["overhead"]["deciding_calls"] == 134, x
+        else:  # decided once (race may be racing again after a degraded window)
+            assert x["stage"] in (deciding, settled) and x["chosen"] in s["algorithms"], x
+            assert 0 < x["decision_calls"] <= x["calls"], x
+    assert "decision_calls" in two[1], two[1]
     # 1024 bytes from a site that depends on rank parity: site-less at once.
     (one,) = by_bytes[1024]
     assert one["site"] == "*" and one["calls"] == 400
@@ -115,3 +127,57 @@ def test_unknown_strategy_warns_and_runs_native(tmp_path):
     assert "AUTOCOLL_STRATEGY=nonsense: no such strategy" in run.stderr
     world = run.collective("MPI_COMM_WORLD", "allreduce")
     assert list(world["algorithms"]) == ["native"]
+
+
+@pytest.mark.parametrize("mpi,np,draw", [("openmpi", 4, "seed"), ("openmpi", 4, "broadcast"),
+                                         ("mpich", 3, "seed")])
+def test_lottery_keeps_every_rank_on_the_same_algorithm(mpi, np, draw, tmp_path):
+    env = {"AUTOCOLL_STRATEGY": "lottery", "AUTOCOLL_LOTTERY_DRAW": draw,
+           "AUTOCOLL_LOTTERY_WINDOW": "16", "AUTOCOLL_REPORT": str(tmp_path / "agree-%r.json")}
+    run = run_mpi(mpi, np, "tests/mpi/strategy_agree", tmp_path, env=env, report=False,
+                  args=["400"])
+    assert "strategy_agree: 400 iterations, ok" in run.stdout, run.stdout + run.stderr
+    reports = per_rank_reports(tmp_path, np)
+    check_ranks_alike(reports, np)
+    s = world(reports[0], "allreduce")
+    assert len(s["algorithms"]) > 1, s
+    two = sorted((x for x in s["contexts"] if x["bytes"] == 2048), key=lambda x: x["calls"])
+    assert [x["calls"] for x in two] == [134, 400], two
+    for x in s["contexts"]:
+        assert x["strategy"] == "lottery" and sum(x["runs"].values()) == x["calls"], x
+        assert x["draw"] == draw and x["window"] == 16 and x["alpha"] == 0.8, x
+        names = [c["name"] for c in x["lottery"]]
+        assert names[0] == "native" and len(names) == x["candidates"], x
+        assert sum(c["runs"] for c in x["lottery"]) == x["calls"], x
+        if x["stage"] == "lottery" and x["calls"] >= 100:
+            # every candidate measured once (the init round), then draws
+            assert x["decision_calls"] == x["candidates"], x
+            assert all(c["samples"] >= 1 for c in x["lottery"]), x
+            assert abs(sum(c["tickets"] for c in x["lottery"]) - 1.0) < 1e-4, x
+            assert x["chosen"] in names and x["draws"] > 0, x
+            best = min(x["lottery"], key=lambda c: c["average_seconds"])
+            assert x["chosen"] == best["name"], x
+            assert x["agreements"] >= x["calls"] // 16 - 1, x
+            if draw == "seed":
+                assert x["broadcasts"] == 0, x
+            else:
+                assert x["broadcasts"] > 0, x
+    # the broadcast draw costs agreements of its own, and nothing else differs in kind
+    if draw == "broadcast":
+        assert any(x["broadcasts"] > 0 for x in s["contexts"])
+
+
+def test_lottery_invalid_settings_warn_and_fall_back(tmp_path):
+    env = {"AUTOCOLL_STRATEGY": "lottery", "AUTOCOLL_LOTTERY_ALPHA": "1.5",
+           "AUTOCOLL_LOTTERY_SPREAD": "sideways", "AUTOCOLL_LOTTERY_DRAW": "dice",
+           "AUTOCOLL_LOTTERY_TTL": "0"}
+    run = run_mpi("openmpi", 2, "demo", tmp_path, env=env)
+    assert run.rc == 0, run.stderr
+    for text in ["AUTOCOLL_LOTTERY_ALPHA=1.5 is invalid (it takes 0 < x < 1); using the default 0.8",
+                 "AUTOCOLL_LOTTERY_SPREAD=sideways is invalid", "AUTOCOLL_LOTTERY_DRAW=dice is invalid",
+                 "AUTOCOLL_LOTTERY_TTL=0 is invalid"]:
+        assert run.stderr.count(text) == 1, run.stderr  # once, from rank 0
+    world = run.collective("MPI_COMM_WORLD", "allreduce")
+    x = world["contexts"][0]
+    assert x["strategy"] == "lottery" and x["alpha"] == 0.8 and x["spread"] == "uniform"
+    assert x["draw"] == "seed" and x["ttl"] == 20

@@ -11,21 +11,10 @@
  */
 #include "select/site.h"
 
+#include "check.h"
+
 #include <stdio.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond) check((cond), #cond, __LINE__)
-
-static int check(int ok, const char *what, int line)
-{
-    if (!ok) {
-        fprintf(stderr, "test_site.c:%d: check failed: %s\n", line, what);
-        failures++;
-    }
-    return ok;
-}
 
 #define RANKS 5
 #define CALLS 2000

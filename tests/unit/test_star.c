@@ -14,23 +14,12 @@
  */
 #include "select/star.h"
 
+#include "check.h"
 #include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond) check((cond), #cond, __LINE__)
-
-static int check(int ok, const char *what, int line)
-{
-    if (!ok) {
-        fprintf(stderr, "test_star.c:%d: check failed: %s\n", line, what);
-        failures++;
-    }
-    return ok;
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Fake candidates. */
@@ -187,7 +176,7 @@ static void run_rank(sim *s, int rank)
     const sim_config *cfg = s->cfg;
     sim_trace *tr = s->trace;
     rank_ctx ctx = {s, rank, 0, 0, 0};
-    ac_agreement agree = {fake_max, &ctx};
+    ac_agreement agree = {fake_max, &ctx, rank};
     void *state = ac_strategy_star.create(cfg->candidates, cfg->n);
     if (!CHECK(state != NULL)) {
         s->mismatch = 1;
@@ -293,8 +282,12 @@ static void trace_free(sim_trace *tr)
 
 static ac_star_params defaults(int grouping)
 {
-    return (ac_star_params){AC_STAR_DEFAULT_ITER, AC_STAR_DEFAULT_EPSILON,
-                            AC_STAR_DEFAULT_DELTA_INIT, AC_STAR_DEFAULT_DELTA_MAX, grouping};
+    return (ac_star_params){AC_STAR_DEFAULT_ITER,
+                            AC_STAR_DEFAULT_EPSILON,
+                            AC_STAR_DEFAULT_DELTA_INIT,
+                            AC_STAR_DEFAULT_DELTA_MAX,
+                            grouping,
+                            AC_STAR_DEFAULT_RECHECK};
 }
 
 /* Every call in [from, to) ran `candidate`. */
@@ -509,16 +502,16 @@ static void test_delta(void)
     ac_star_get_params(&got);
     CHECK(got.iter == 10 && got.epsilon == 0.10 && got.delta_init == 2 && got.delta_max == 64 &&
           got.grouping == 1);
-    p = (ac_star_params){0, -1.0, 0, 1, 7};
+    p = (ac_star_params){0, -1.0, 0, 1, 7, -1};
     ac_star_set_params(&p);
     ac_star_get_params(&got);
     CHECK(got.iter == 10 && got.epsilon == 0.10 && got.delta_init == 2 && got.delta_max == 2 &&
-          got.grouping == 1);
-    p = (ac_star_params){1001, NAN, 3, 2, 0};
+          got.grouping == 1 && got.recheck == AC_STAR_DEFAULT_RECHECK);
+    p = (ac_star_params){1001, NAN, 3, 2, 0, 0};
     ac_star_set_params(&p);
     ac_star_get_params(&got);
     CHECK(got.iter == 10 && got.epsilon == 0.10 && got.delta_init == 3 && got.delta_max == 3 &&
-          got.grouping == 0);
+          got.grouping == 0 && got.recheck == 0);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -727,7 +720,7 @@ static void test_observe_guards(void)
     ac_star_params p = defaults(0);
     ac_star_set_params(&p);
     int agreed = 0;
-    ac_agreement agree = {no_agreement, &agreed};
+    ac_agreement agree = {no_agreement, &agreed, 0};
     void *s = ac_strategy_star.create(five, 5);
     CHECK(s != NULL);
     CHECK(ac_strategy_star.choose(s) == NATIVE);
@@ -741,6 +734,58 @@ static void test_observe_guards(void)
     CHECK(st.measure_calls == 2 && st.measure_seconds == 0.0 && agreed == 0);
     ac_strategy_star.destroy(s);
     ac_strategy_star.destroy(NULL);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* (10) Rechecks: the chosen one degrades for a while (a transient), star leaves it, measures it
+ * again at growing intervals and comes back once it recovered; with recheck = 0 (STAR-MPI as
+ * published) it never comes back. */
+
+static void test_recheck(void)
+{
+    model m = five_model();
+    add_episode(&m, PAIR, -1, 60, 1500, 4.0); /* 2 ms over calls 60..1499 */
+    ac_star_params p = defaults(0);
+    p.recheck = 200;
+    sim_config cfg = {five, 5, p, 2, 3000, &m, -1, 0};
+    sim_trace *tr = simulate(&cfg);
+    CHECK(!tr->diverged);
+    /* Left at the end of the window 50..69; simple's windows end at 89, 129, 209 and 369; at
+     * 369 pair is 300 calls overdue: 10 recheck calls, still slow, interval 400. Windows 380..699
+     * and 700..1339; at 1339 it is due again: still slow, interval 800. Windows 1350..1989 and
+     * 1990..2629; at 2629 it is due: 0.5 ms against simple's 0.7 ms window: back to pair. */
+    CHECK(ran(tr, 50, 70, PAIR) && ran(tr, 70, 370, SIMPLE));
+    CHECK(ran(tr, 370, 380, PAIR) && ran(tr, 380, 1340, SIMPLE));
+    CHECK(ran(tr, 1340, 1350, PAIR) && ran(tr, 1350, 2630, SIMPLE));
+    CHECK(ran(tr, 2630, 3000, PAIR));
+    CHECK(tr->stats[369].delta == 32 && tr->stats[379].delta == 32); /* kept over a recheck */
+    CHECK(tr->stats[2639].chosen == PAIR && tr->stats[2639].delta == 2);
+    CHECK(tr->final[0].rechecks == 3 && tr->final[0].recheck_calls == 30);
+    CHECK(tr->final[0].switches == 2);
+    int k = agreement_at(tr, 379);
+    CHECK(k >= 0 && tr->agree_len[k] == 10);
+    for (int r = 0; r < 2; r++) {
+        const ac_star_stats *st = &tr->final[r];
+        CHECK(fabs(st->measure_seconds + st->monitor_seconds + st->probe_seconds +
+                   st->recheck_seconds - tr->clock[r]) < 1e-12);
+    }
+    trace_free(tr);
+
+    /* STAR-MPI as published: exiled for good. */
+    cfg.params.recheck = 0;
+    tr = simulate(&cfg);
+    CHECK(!tr->diverged && ran(tr, 70, 3000, SIMPLE) && tr->final[0].rechecks == 0);
+    trace_free(tr);
+
+    /* A candidate that stays slow: rechecks at doubling intervals, capped at 16 x 200. */
+    m = five_model();
+    add_episode(&m, PAIR, -1, 60, 1000000, 4.0);
+    cfg.params.recheck = 200;
+    cfg.calls = 20000;
+    tr = simulate(&cfg);
+    CHECK(!tr->diverged && tr->final[0].switches == 1);
+    CHECK(tr->final[0].rechecks >= 5 && tr->final[0].rechecks <= 9);
+    trace_free(tr);
 }
 
 static void run(const char *name, void (*test)(void))
@@ -761,6 +806,7 @@ int main(void)
     run("agreement_count", test_agreement_count);
     run("agreement_error", test_agreement_error);
     run("observe_guards", test_observe_guards);
+    run("recheck", test_recheck);
     if (failures) {
         fprintf(stderr, "test_star: %d check(s) failed\n", failures);
         return 1;

@@ -20,7 +20,7 @@ DEFAULTS = {
     "collectives": "alltoall,allgather,allreduce",
     "sizes": "1K,8K,64K,1M",
     "ranks": "2,4,8",
-    "layers": "star_enhanced,star_basic,native",
+    "layers": "race,star_enhanced,star_basic,native",
 }
 
 

@@ -1,0 +1,466 @@
+/*
+ * race.c - the `race` strategy: autocoll's own run-time selection (see race.h).
+ *
+ * Why not STAR-MPI's rules. Measured on this project's 2-core machine (docs/star.md), STAR's
+ * Measure_Select spends ITER = 10 calls on every candidate however slow it is, which is most
+ * of its learning cost, and its Monitor_Adapt compares a window's mean with the second best's
+ * best-of-ITER: different statistics, so one noisy window makes it switch to an algorithm that
+ * is not faster. `race` spends few calls on clearly slow candidates and compares medians with
+ * medians.
+ *
+ * The race. Every candidate in the race runs `samples` consecutive calls per round (in
+ * candidate order; consecutive so each runs as it would once chosen, with its buffers warm);
+ * the local time of each call is kept. At the end of the round ONE agreement of those times:
+ * value [k * samples + j] is call j of the k-th racing candidate, the maximum over the ranks
+ * (the slowest rank is the collective's time for that call). Each candidate's statistic is the
+ * median of all its agreed calls in this race (a median ignores the one cold first call, and a
+ * lucky one). With best = the smallest median (ties: the lower candidate index, so native wins
+ * ties), a candidate leaves the race when
+ *   - even its fastest call is slower than best's median (it is slower beyond the noise: the
+ *     rule adapts to the noise of the machine), or
+ *   - its median > (1 + margin_r) x best's, margin_r = margin / 2^(r-1) for round r = 1, 2, ...
+ *     (clearly slower even where the noise is wide).
+ * A candidate twice as slow leaves after `samples` calls (STAR: ITER), close ones are measured
+ * further. The race ends when one candidate is left
+ * or after `rounds` rounds, or once every candidate left is within epsilon / 2 of the best
+ * (from round 2 on: they are equivalent); the best median wins.
+ *
+ * Grouping (on by default; STAR-MPI's enhanced AEOS idea, with a margin). When the candidates
+ * form more than one group and fewer groups than candidates, round 1 of a race of all
+ * candidates (the first one, and refreshes) runs one representative per registry group (its
+ * first candidate); the groups whose representative stays in the race join round 2 with all
+ * their members (in round 1 only the margin rule applies: a representative stands for its
+ * group, whose other members may be faster). STAR keeps only the single best group, so one noisy measurement of a
+ * representative can lose the best algorithm for good; here every group within the margin goes
+ * on.
+ *
+ * The monitor. The winner runs; windows of W calls, W = 16 at first, doubling up to window_max.
+ * At the end of a window ONE agreement of the local times of its last K calls (K = 3 x samples,
+ * at most 16; per call, the maximum over the ranks, as in the race), and m = their median: the
+ * same statistic as the race's. The runner-up is the smallest race median of the other
+ * candidates. When m > (1 + epsilon) x runner-up the window is degraded: the first degraded
+ * window shortens W to 16 (look again soon: a one-window transient changes nothing); a second
+ * degraded window in a row starts a race among the winner and every candidate whose last median
+ * is below m (those that may now beat it), with fresh samples. A window that is not degraded
+ * doubles W. Every decision depends only on call counts and agreed values (invariant 1).
+ *
+ * Refresh. The monitor cannot see a candidate get faster (after a transient that slowed it
+ * ends, say), so after `refresh` settled calls the whole candidate list races again; when the
+ * refresh race keeps the choice, the next interval doubles (up to 64 x refresh), otherwise it is
+ * `refresh` again. refresh = 0: never.
+ *
+ * Failure. If an agreement fails, observe() returns its error and the state stops: native
+ * (candidate 0) from then on, without further agreements. observe() for a candidate other
+ * than the one choose() returned is refused with MPI_ERR_ARG and changes nothing. A negative or
+ * NaN local time counts as 0. With one candidate nothing is measured or agreed.
+ */
+#include "select/race.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { RACE_FIRST, RACE_DEGRADED, RACE_REFRESH };
+enum { REFRESH_MAX_FACTOR = 64 };
+
+typedef struct race_state {
+    ac_race_params p;
+    int n;
+    int stage;
+    int chosen;
+    /* The race in progress (or the last one). */
+    int kind;               /* RACE_* */
+    int round;              /* rounds finished */
+    int *group;             /* group number of each candidate, by first occurrence */
+    int grouping;           /* grouping in effect (see above) */
+    int representatives;    /* the race's round 1 runs representatives only */
+    unsigned char *racing;  /* per candidate: still in the race */
+    int *plan;              /* this round's candidates, in candidate order */
+    int plan_len, plan_pos, plan_iter;
+    double *times;          /* this round's local times, [k * samples + j] */
+    double *samples;        /* agreed times of this race, [c * cap + i] */
+    int *nsamples;          /* per candidate */
+    int cap;                /* samples x rounds */
+    double *median;         /* last race median of each candidate; < 0: never measured */
+    double *scratch;        /* for medians */
+    /* The monitor. */
+    int window, window_calls, kept, suspicious;
+    double recent[AC_RACE_WINDOW_MIN];
+    long since_race, refresh_interval;
+    /* Accounting. */
+    long first_race_calls, race_calls, settled_calls;
+    double first_sum; /* agreed seconds of the first race */
+    long first_count;
+    double o_ms_c;
+    int races, switches, agreements;
+} race_state;
+
+static ac_race_params race_params = {AC_RACE_DEFAULT_SAMPLES,    AC_RACE_DEFAULT_ROUNDS,
+                                     AC_RACE_DEFAULT_MARGIN,     AC_RACE_DEFAULT_EPSILON,
+                                     AC_RACE_DEFAULT_WINDOW_MAX, AC_RACE_DEFAULT_REFRESH,
+                                     AC_RACE_DEFAULT_GROUPING};
+
+void ac_race_set_params(const ac_race_params *p)
+{
+    ac_race_params v = *p;
+    if (v.samples < 1 || v.samples > 50) v.samples = AC_RACE_DEFAULT_SAMPLES;
+    if (v.rounds < 1 || v.rounds > 20) v.rounds = AC_RACE_DEFAULT_ROUNDS;
+    if (!(v.margin >= 0.0) || !isfinite(v.margin)) v.margin = AC_RACE_DEFAULT_MARGIN;
+    if (!(v.epsilon >= 0.0) || !isfinite(v.epsilon)) v.epsilon = AC_RACE_DEFAULT_EPSILON;
+    if (v.window_max < AC_RACE_WINDOW_MIN) v.window_max = AC_RACE_WINDOW_MIN;
+    if (v.refresh < 0 || v.refresh > 1000000000L) v.refresh = AC_RACE_DEFAULT_REFRESH;
+    v.grouping = v.grouping != 0;
+    race_params = v;
+}
+
+void ac_race_get_params(ac_race_params *out)
+{
+    *out = race_params;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of v[0..n) (n >= 1), sorting a copy in scratch. */
+static double median_of(const double *v, int n, double *scratch)
+{
+    memcpy(scratch, v, (size_t)n * sizeof *scratch);
+    qsort(scratch, (size_t)n, sizeof *scratch, cmp_double);
+    return n % 2 ? scratch[n / 2] : 0.5 * (scratch[n / 2 - 1] + scratch[n / 2]);
+}
+
+/* The fastest agreed call of candidate c in this race. */
+static double fastest(const race_state *s, int c)
+{
+    const double *v = s->samples + (size_t)c * (size_t)s->cap;
+    double m = v[0];
+    for (int i = 1; i < s->nsamples[c]; i++)
+        if (v[i] < m) m = v[i];
+    return m;
+}
+
+static int recent_len(const race_state *s)
+{
+    int k = 3 * s->p.samples;
+    return k > AC_RACE_WINDOW_MIN ? AC_RACE_WINDOW_MIN : k;
+}
+
+static void plan_round(race_state *s)
+{
+    s->plan_len = 0;
+    for (int c = 0; c < s->n; c++)
+        if (s->racing[c]) s->plan[s->plan_len++] = c;
+    s->plan_pos = 0;
+    s->plan_iter = 0;
+}
+
+/* Start a race among the candidates marked in s->racing. A race of all candidates under
+ * grouping starts with the representatives: candidate c is the first of its group when its
+ * group number is the count of groups seen before it. */
+static void race_start(race_state *s, int kind)
+{
+    s->stage = AC_RACE_RACING;
+    s->kind = kind;
+    s->round = 0;
+    s->races++;
+    s->representatives = s->grouping && kind != RACE_DEGRADED;
+    for (int c = 0, groups = 0; c < s->n; c++) {
+        if (s->representatives) {
+            s->racing[c] = s->group[c] == groups;
+            groups += s->racing[c];
+        }
+        if (s->racing[c]) s->nsamples[c] = 0;
+    }
+    plan_round(s);
+}
+
+static void settle(race_state *s, int winner)
+{
+    if (s->kind == RACE_REFRESH) {
+        long longest = REFRESH_MAX_FACTOR * s->p.refresh;
+        s->refresh_interval = winner != s->chosen            ? s->p.refresh
+                              : 2 * s->refresh_interval > longest ? longest
+                                                                  : 2 * s->refresh_interval;
+    }
+    if (s->chosen >= 0 && winner != s->chosen) s->switches++;
+    if (s->kind == RACE_FIRST) {
+        int k = s->nsamples[winner];
+        double sum = 0.0;
+        for (int i = 0; i < k; i++) sum += s->samples[(size_t)winner * (size_t)s->cap + (size_t)i];
+        s->o_ms_c = s->first_sum - (double)s->first_count * (sum / k);
+    }
+    s->stage = AC_RACE_SETTLED;
+    s->chosen = winner;
+    s->window = AC_RACE_WINDOW_MIN;
+    s->window_calls = 0;
+    s->kept = 0;
+    s->suspicious = 0;
+    s->since_race = 0;
+}
+
+static int stop(race_state *s, int rc)
+{
+    s->stage = AC_RACE_STOPPED;
+    s->chosen = 0;
+    return rc;
+}
+
+/* The end of a round: agree, update the medians, drop the clearly slower, maybe finish. */
+static int end_round(race_state *s, const ac_agreement *agree)
+{
+    int k = s->p.samples, best = -1, alive = 0;
+    int rc = agree->max(agree->ctx, s->times, s->plan_len * k);
+    s->agreements++;
+    if (rc != 0) return stop(s, rc);
+    s->round++;
+
+    for (int i = 0; i < s->plan_len; i++) {
+        int c = s->plan[i];
+        double *dst = s->samples + (size_t)c * (size_t)s->cap + (size_t)s->nsamples[c];
+        memcpy(dst, s->times + (size_t)i * (size_t)k, (size_t)k * sizeof *dst);
+        if (s->kind == RACE_FIRST)
+            for (int j = 0; j < k; j++) s->first_sum += dst[j];
+        s->nsamples[c] += k;
+        s->median[c] = median_of(s->samples + (size_t)c * (size_t)s->cap, s->nsamples[c],
+                                 s->scratch);
+        if (best < 0 || s->median[c] < s->median[best]) best = c;
+    }
+    if (s->kind == RACE_FIRST) s->first_count += (long)s->plan_len * k;
+
+    double limit = (1.0 + s->p.margin / (double)(1 << (s->round - 1))) * s->median[best];
+    double tie = (1.0 + s->p.epsilon / 2.0) * s->median[best];
+    int ties = 1;
+    for (int i = 0; i < s->plan_len; i++) {
+        int c = s->plan[i];
+        /* a representative stands for its group: the margin alone decides */
+        if (s->median[c] > limit || (!s->representatives && fastest(s, c) > s->median[best]))
+            s->racing[c] = 0;
+        if (s->racing[c] && s->median[c] > tie) ties = 0;
+    }
+    if (s->representatives) {
+        /* the groups of the representatives left join with all their members */
+        s->representatives = 0;
+        for (int c = 0; c < s->n; c++)
+            if (!s->racing[c])
+                for (int i = 0; i < s->plan_len; i++)
+                    if (s->racing[s->plan[i]] && s->group[s->plan[i]] == s->group[c]) {
+                        s->racing[c] = 1;
+                        s->nsamples[c] = 0;
+                        ties = 0;
+                    }
+    }
+    for (int c = 0; c < s->n; c++) alive += s->racing[c];
+    if (alive == 1 || s->round == s->p.rounds || (s->round >= 2 && ties))
+        settle(s, best);
+    else
+        plan_round(s);
+    return MPI_SUCCESS;
+}
+
+/* The end of a monitoring window. */
+static int end_window(race_state *s, const ac_agreement *agree)
+{
+    int k = s->kept;
+    int rc = agree->max(agree->ctx, s->recent, k);
+    s->agreements++;
+    if (rc != 0) return stop(s, rc);
+    double m = median_of(s->recent, k, s->scratch), runner = -1.0;
+    for (int c = 0; c < s->n; c++)
+        if (c != s->chosen && s->median[c] >= 0.0 && (runner < 0.0 || s->median[c] < runner))
+            runner = s->median[c];
+    s->window_calls = 0;
+    s->kept = 0;
+
+    if (runner >= 0.0 && m > (1.0 + s->p.epsilon) * runner) {
+        if (s->suspicious) {
+            for (int c = 0; c < s->n; c++)
+                s->racing[c] = c == s->chosen || (s->median[c] >= 0.0 && s->median[c] < m);
+            race_start(s, RACE_DEGRADED);
+            return MPI_SUCCESS;
+        }
+        s->suspicious = 1;
+        s->window = AC_RACE_WINDOW_MIN;
+    } else {
+        s->suspicious = 0;
+        s->window = s->window > s->p.window_max / 2 ? s->p.window_max : 2 * s->window;
+    }
+    if (s->p.refresh > 0 && s->since_race >= s->refresh_interval) {
+        memset(s->racing, 1, (size_t)s->n);
+        race_start(s, RACE_REFRESH);
+    }
+    return MPI_SUCCESS;
+}
+
+static void race_destroy(void *state)
+{
+    race_state *s = state;
+    if (!s) return;
+    free(s->racing);
+    free(s->group);
+    free(s->plan);
+    free(s->times);
+    free(s->samples);
+    free(s->nsamples);
+    free(s->median);
+    free(s->scratch);
+    free(s);
+}
+
+static void *race_create(const ac_algorithm *const *candidates, int n)
+{
+    race_state *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->p = race_params;
+    s->n = n;
+    s->cap = s->p.samples * s->p.rounds;
+    size_t un = (size_t)n, cap = (size_t)s->cap;
+    s->racing = calloc(un, 1);
+    s->group = calloc(un, sizeof *s->group);
+    s->plan = calloc(un, sizeof *s->plan);
+    s->times = calloc(un * (size_t)s->p.samples, sizeof *s->times);
+    s->samples = calloc(un * cap, sizeof *s->samples);
+    s->nsamples = calloc(un, sizeof *s->nsamples);
+    s->median = malloc(un * sizeof *s->median);
+    s->scratch = calloc(cap > AC_RACE_WINDOW_MIN ? cap : AC_RACE_WINDOW_MIN, sizeof *s->scratch);
+    if (!s->racing || !s->group || !s->plan || !s->times || !s->samples || !s->nsamples || !s->median ||
+        !s->scratch) {
+        race_destroy(s);
+        return NULL;
+    }
+    int ngroups = ac_candidate_groups(candidates, n, s->group);
+    for (int c = 0; c < n; c++) s->median[c] = -1.0;
+    s->grouping = s->p.grouping && ngroups > 1 && ngroups < n;
+    s->chosen = -1;
+    s->refresh_interval = s->p.refresh;
+    if (n == 1) {
+        s->kind = RACE_FIRST;
+        settle(s, 0);
+        return s;
+    }
+    memset(s->racing, 1, un);
+    race_start(s, RACE_FIRST);
+    return s;
+}
+
+static int race_choose(void *state)
+{
+    race_state *s = state;
+    return s->stage == AC_RACE_RACING ? s->plan[s->plan_pos] : s->chosen;
+}
+
+static int race_observe(void *state, int index, double seconds, const ac_agreement *agree)
+{
+    race_state *s = state;
+    if (index != race_choose(s)) return MPI_ERR_ARG;
+    if (!(seconds >= 0.0)) seconds = 0.0;
+    if (s->stage == AC_RACE_STOPPED) return MPI_SUCCESS;
+
+    if (s->stage == AC_RACE_RACING) {
+        s->race_calls++;
+        if (s->kind == RACE_FIRST) s->first_race_calls++;
+        s->times[(size_t)s->plan_pos * (size_t)s->p.samples + (size_t)s->plan_iter] = seconds;
+        if (++s->plan_iter == s->p.samples) {
+            s->plan_iter = 0;
+            s->plan_pos++;
+        }
+        return s->plan_pos == s->plan_len ? end_round(s, agree) : MPI_SUCCESS;
+    }
+
+    s->settled_calls++;
+    if (s->n == 1) return MPI_SUCCESS; /* nothing to compare with */
+    s->since_race++;
+    int k = recent_len(s) < s->window ? recent_len(s) : s->window;
+    if (s->window - s->window_calls <= k) s->recent[s->kept++] = seconds;
+    s->window_calls++;
+    return s->window_calls == s->window ? end_window(s, agree) : MPI_SUCCESS;
+}
+
+static int race_deciding(const void *state)
+{
+    const race_state *s = state;
+    return s->stage == AC_RACE_RACING;
+}
+
+/* Native is candidate 0; every race's first round measures it except a degraded-window race
+ * it was too slow to join, which keeps its older median. */
+static double race_native_seconds(const void *state)
+{
+    const race_state *s = state;
+    return s->median[0];
+}
+
+double ac_race_median(const void *state, int index)
+{
+    const race_state *s = state;
+    return index >= 0 && index < s->n ? s->median[index] : -1.0;
+}
+
+void ac_race_get_stats(const void *state, ac_race_stats *out)
+{
+    const race_state *s = state;
+    memset(out, 0, sizeof *out);
+    out->stage = s->stage;
+    out->chosen = s->chosen;
+    out->round = s->round;
+    for (int c = 0; c < s->n; c++) out->alive += s->racing[c];
+    out->first_race_calls = s->first_race_calls;
+    out->race_calls = s->race_calls;
+    out->settled_calls = s->settled_calls;
+    out->races = s->races;
+    out->switches = s->switches;
+    out->window = s->window;
+    out->agreements = s->agreements;
+    out->o_ms_c = s->chosen >= 0 ? s->o_ms_c : 0.0;
+}
+
+static const char *const stage_names[] = {
+    [AC_RACE_RACING] = "racing",
+    [AC_RACE_SETTLED] = "settled",
+    [AC_RACE_STOPPED] = "stopped",
+};
+
+static void race_summarize(const void *state, ac_strategy_summary *out)
+{
+    const race_state *s = state;
+    ac_race_stats st;
+    ac_race_get_stats(state, &st);
+    out->stage = stage_names[st.stage];
+    out->chosen = st.chosen;
+    out->decision_calls = st.chosen >= 0 || s->n == 1 ? st.first_race_calls : -1;
+    out->switches = st.switches;
+    out->o_ms_c = st.chosen >= 0 ? st.o_ms_c : -1.0;
+}
+
+static void race_report_json(const void *state, const ac_algorithm *const *candidates, FILE *f)
+{
+    const race_state *s = state;
+    ac_race_stats st;
+    ac_race_get_stats(state, &st);
+    fprintf(f,
+            ", \"races\": %d, \"race_calls\": %ld, \"settled_calls\": %ld, \"round\": %d, "
+            "\"racing\": %d, \"window\": %d, \"agreements\": %d, \"o_ms_c_seconds\": %.9g, "
+            "\"medians\": {",
+            st.races, st.race_calls, st.settled_calls, st.round, st.alive, st.window,
+            st.agreements, st.o_ms_c);
+    for (int c = 0, first = 1; c < s->n; c++)
+        if (s->median[c] >= 0.0) {
+            fprintf(f, "%s\"%s\": %.9g", first ? "" : ", ", candidates[c]->name, s->median[c]);
+            first = 0;
+        }
+    fputc('}', f);
+}
+
+const ac_strategy ac_strategy_race = {
+    .name = "race",
+    .create = race_create,
+    .choose = race_choose,
+    .observe = race_observe,
+    .deciding = race_deciding,
+    .native_seconds = race_native_seconds,
+    .summarize = race_summarize,
+    .report_json = race_report_json,
+    .destroy = race_destroy,
+};
