@@ -13,9 +13,8 @@
  * paths), switched on and off here at the same iteration on every rank.
  *
  * Which algorithms route data through the slow rank is an argument, so that new trees (e.g. a
- * chain) need no change here: --through NAME[,NAME...] (default: native, binomial and
- * scatter_ring_allgather, in which rank 2 of 4 forwards or sends; `linear`, the flat tree where
- * only the root sends, does not). Checks, in the late half of each phase:
+ * chain) need no change here: --through NAME[,NAME...], a trailing '*' matching a prefix
+ * (default: THROUGH_DEFAULT below; flat trees, where only the root sends, are not in it). Checks, in the late half of each phase:
  *   normal:  at least --min-through (0.6) of the calls ran an algorithm through the slow rank
  *            (with the emulated latency those are the fast ones: the check of the set-up);
  *   slow:    at most --max-through (0.2) did;
@@ -36,6 +35,14 @@
 
 #define PHASES 3
 
+/* The bcast algorithms in which rank 2 of 4 sends, root 0: the library's own (charged as a
+ * binomial tree by the preload), binomial trees (0 -> 2 -> 3), chains (0 -> 1 -> 2 -> 3) and
+ * the scatter + allgather ones. Flat and 4-nomial trees (only the root sends) and binary
+ * trees (pre-order: rank 2 is a leaf under rank 1) do not route through it. */
+#define THROUGH_DEFAULT "native,binomial_tree*,chain_tree*,scatter_*"
+
+/* `name` is in the comma-separated `list`; an entry ending in '*' matches every name that
+ * starts with the rest of it. */
 static int in_list(const char *name, const char *list)
 {
     size_t n = strlen(name);
@@ -43,6 +50,8 @@ static int in_list(const char *name, const char *list)
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
         if (len == n && strncmp(p, name, n) == 0) return 1;
+        if (len > 0 && p[len - 1] == '*' && n >= len - 1 && strncmp(p, name, len - 1) == 0)
+            return 1;
         if (!end) break;
         p = end + 1;
     }
@@ -52,7 +61,7 @@ static int in_list(const char *name, const char *list)
 int main(int argc, char **argv)
 {
     long calls = 1000, bytes = 8;
-    const char *through = "native,binomial,scatter_ring_allgather";
+    const char *through = THROUGH_DEFAULT;
     double min_through = 0.6, max_through = 0.2;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--calls"))
