@@ -106,13 +106,15 @@ static ac_race_params defaults(void)
     return p;
 }
 
-static sim_run run(const ac_race_params *p, model *m, int n, int ranks, long calls)
+/* A run over `cands` with an agreement that fails at `fail_agreement` (-1: none). */
+static sim_run run_over(const ac_race_params *p, model *m, const ac_algorithm *const *cands, int n,
+                        int ranks, long calls, int fail_agreement)
 {
     sim_run r;
     memset(&r, 0, sizeof r);
     ac_race_set_params(p);
     r.strategy = &ac_strategy_race;
-    r.candidates = candidates;
+    r.candidates = cands;
     r.n = n;
     r.ranks = ranks;
     r.calls = calls;
@@ -120,10 +122,16 @@ static sim_run run(const ac_race_params *p, model *m, int n, int ranks, long cal
     r.cost_arg = m;
     r.watch = watch_call;
     r.watch_arg = g_watch;
-    r.fail_agreement = -1;
+    r.fail_agreement = fail_agreement;
+    r.fail_rc = MPI_ERR_OTHER;
     CHECK(sim_execute(&r) == 0);
     CHECK(!r.diverged);
     return r;
+}
+
+static sim_run run(const ac_race_params *p, model *m, int n, int ranks, long calls)
+{
+    return run_over(p, m, candidates, n, ranks, calls, -1);
 }
 
 static int final_choice(const sim_run *r)
@@ -273,20 +281,7 @@ static void test_agreement_failure(void)
     const double base[3] = {2.0e-3, 1.0e-3, 1.3e-3};
     model m = make_model(base, 3, 0.0);
     ac_race_params p = defaults();
-    ac_race_set_params(&p);
-    sim_run r;
-    memset(&r, 0, sizeof r);
-    r.strategy = &ac_strategy_race;
-    r.candidates = candidates;
-    r.n = 3;
-    r.ranks = 2;
-    r.calls = 100;
-    r.cost = model_cost;
-    r.cost_arg = &m;
-    r.fail_agreement = 0;
-    r.fail_rc = MPI_ERR_OTHER;
-    CHECK(sim_execute(&r) == 0);
-    CHECK(!r.diverged);
+    sim_run r = run_over(&p, &m, candidates, 3, 2, 100, 0);
     CHECK(r.rc == MPI_ERR_OTHER && r.rc_call == 8);
     CHECK(r.agreements == 1);
     for (long c = 9; c < 100; c++)
@@ -315,20 +310,7 @@ static void test_grouping(void)
         model m = make_model(base, 7, 0.02);
         ac_race_params p = defaults();
         p.grouping = grouping;
-        ac_race_set_params(&p);
-        sim_run r;
-        memset(&r, 0, sizeof r);
-        r.strategy = &ac_strategy_race;
-        r.candidates = grouped;
-        r.n = 7;
-        r.ranks = 3;
-        r.calls = 400;
-        r.cost = model_cost;
-        r.cost_arg = &m;
-        r.watch = watch_call;
-        r.watch_arg = g_watch;
-        r.fail_agreement = -1;
-        CHECK(sim_execute(&r) == 0 && !r.diverged);
+        sim_run r = run_over(&p, &m, grouped, 7, 3, 400, -1);
         CHECK(final_choice(&r) == 4);
         CHECK(r.runs[5] == 3);                  /* the pair representative, one round */
         CHECK(r.runs[6] == (grouping ? 0 : 3)); /* its group never runs under grouping */

@@ -179,6 +179,16 @@ int ac_sync_phase(MPI_Comm comm, ac_sync sync, int to, int from)
     return MPI_SUCCESS;
 }
 
+int ac_rooted_block(MPI_Comm comm, int root, int root_count, MPI_Datatype root_type, int count,
+                    MPI_Datatype type, int *rank, int *size, MPI_Aint *block)
+{
+    int tsize, rc = PMPI_Comm_rank(comm, rank);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, size);
+    if (rc == MPI_SUCCESS) rc = PMPI_Type_size(*rank == root ? root_type : type, &tsize);
+    *block = rc == MPI_SUCCESS ? (MPI_Aint)(*rank == root ? root_count : count) * tsize : 0;
+    return rc;
+}
+
 int ac_is_pow2(int n)
 {
     return n > 0 && (n & (n - 1)) == 0;

@@ -69,6 +69,12 @@ int ac_reduce_local(const void *in, void *inout, int count, MPI_Datatype dtype, 
  * nothing. Call it between phases, not before the first one. */
 int ac_sync_phase(MPI_Comm comm, ac_sync sync, int to, int from);
 
+/* The preamble of a rooted gather or scatter: this rank and the size of `comm`, and the bytes
+ * of one rank's block, taken from the arguments significant on this rank (`root_count` x
+ * `root_type` at the root, `count` x `type` elsewhere): equal on every rank. */
+int ac_rooted_block(MPI_Comm comm, int root, int root_count, MPI_Datatype root_type, int count,
+                    MPI_Datatype type, int *rank, int *size, MPI_Aint *block);
+
 /* Process-count arithmetic. */
 int ac_is_pow2(int n);
 int ac_pow2_floor(int n); /* largest power of two <= n (n >= 1) */

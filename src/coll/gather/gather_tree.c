@@ -126,16 +126,12 @@ out:
 int ac_gather_tree(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                    MPI_Datatype rtype, int root, MPI_Comm comm, const ac_params *p)
 {
-    int rc, rank, size, tsize;
+    int rc, rank, size;
     MPI_Aint block;
     ac_tree_node node = {0};
 
-    rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS) return rc;
     /* block bytes from the significant arguments: the receive side at the root */
-    rc = rank == root ? PMPI_Type_size(rtype, &tsize) : PMPI_Type_size(stype, &tsize);
-    block = (MPI_Aint)(rank == root ? rcount : scount) * tsize;
+    rc = ac_rooted_block(comm, root, rcount, rtype, scount, stype, &rank, &size, &block);
     if (rc != MPI_SUCCESS || block == 0) return rc;
     rc = ac_tree_node_get(ac_tree_of(p), root, rank, size, &node);
     if (rc != MPI_SUCCESS) return rc;

@@ -132,16 +132,12 @@ out:
 int ac_scatter_tree(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                     MPI_Datatype rtype, int root, MPI_Comm comm, const ac_params *p)
 {
-    int rc, rank, size, tsize;
+    int rc, rank, size;
     MPI_Aint block;
     ac_tree_node node = {0};
 
-    rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS) return rc;
     /* block bytes from the significant arguments: the send side at the root */
-    rc = rank == root ? PMPI_Type_size(stype, &tsize) : PMPI_Type_size(rtype, &tsize);
-    block = (MPI_Aint)(rank == root ? scount : rcount) * tsize;
+    rc = ac_rooted_block(comm, root, scount, stype, rcount, rtype, &rank, &size, &block);
     if (rc != MPI_SUCCESS || block == 0) return rc;
     rc = ac_tree_node_get(ac_tree_of(p), root, rank, size, &node);
     if (rc != MPI_SUCCESS) return rc;
