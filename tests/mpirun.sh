@@ -5,9 +5,11 @@
 #   AUTOCOLL_TEST_TIMEOUT  seconds (default 1200)
 #   AUTOCOLL_TEST_YIELD    MPICH only: path of the test-only yield_progress preload
 #   AUTOCOLL_TEST_PRELOAD  a library to LD_PRELOAD into the ranks (e.g. libautocoll.so)
+# Runs here leave the user's history file alone: AUTOCOLL_HISTORY is off unless set.
 set -euo pipefail
 mpi=$1 np=$2
 shift 2
+export AUTOCOLL_HISTORY=${AUTOCOLL_HISTORY:-off}
 limit=${AUTOCOLL_TEST_TIMEOUT:-1200}
 envs=()
 for v in $(env | grep -o '^AUTOCOLL_[A-Z_]*' | grep -v -E '^AUTOCOLL_TEST_(TIMEOUT|YIELD|PRELOAD)$' || true); do

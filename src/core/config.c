@@ -21,6 +21,10 @@ static const ac_setting settings[] = {
      "tuning: Measure_Select, then Monitor_Adapt), lottery (the Berkeley lottery scheduler) or "
      "race (autocoll's own: candidates race in rounds, the clearly slower drop out, medians "
      "compared with medians)"},
+    {"AUTOCOLL_HISTORY", "auto", "auto | off | <path>",
+     "learned state kept between runs (docs/history.md): read at MPI_Init, merged into the "
+     "file at MPI_Finalize, per platform; auto: $XDG_CACHE_HOME/autocoll/history or "
+     "~/.cache/autocoll/history, used when AUTOCOLL_STRATEGY is not native (a path: always)"},
     {"AUTOCOLL_MAX_SITES", "8", "n >= 0",
      "call sites tuned apart per communicator (N); further sites run native; 0: one site-less "
      "context per message size (no call-site agreements)"},

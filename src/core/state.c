@@ -5,6 +5,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "report/report.h"
+#include "select/history.h"
 #include "select/select.h"
 
 #include <pthread.h>
@@ -71,6 +72,11 @@ void ac_init(void)
                          "for this run (pass the same environment to every rank)");
         ac_g.enabled = 0;
     }
+    /* The history file (collective over MPI_COMM_WORLD): with a strategy, or when a path was
+     * given (the benchmark driver switches strategies after MPI_Init). */
+    if (ac_g.enabled &&
+        (ac_g.strategy || strcmp(ac_config_get("AUTOCOLL_HISTORY"), "auto") != 0))
+        ac_history_load();
 }
 
 static void stats_free(ac_comm *c)
@@ -199,7 +205,10 @@ void ac_count_passthrough(MPI_Comm comm, ac_collective coll)
 void ac_finalize(void)
 {
     if (!ac_g.initialized || ac_g.finalized) return;
-    if (ac_g.enabled) ac_report_write();
+    if (ac_g.enabled) {
+        ac_report_write();
+        ac_history_store(); /* collective, like the load; nothing when history is off */
+    }
     ac_g.finalized = 1;
     /* Free the private duplicates of the predefined communicators now: their attributes are
      * deleted inside PMPI_Finalize, where freeing communicators is not guaranteed to work. */

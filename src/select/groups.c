@@ -1,6 +1,6 @@
 /*
  * groups.c - registry groups of a strategy's candidate list (strategy.h), for the two-level
- * searches of star (enhanced AEOS) and race.
+ * searches of star (enhanced AEOS) and race, and what a warm start from history needs.
  */
 #include "select/strategy.h"
 
@@ -17,4 +17,24 @@ int ac_candidate_groups(const ac_algorithm *const *candidates, int n, int *group
         group[i] = j < i ? group[j] : ngroups++;
     }
     return ngroups;
+}
+
+int ac_knowledge_best(const ac_knowledge *know, int n, const int *group)
+{
+    int best = -1, known = 0;
+    for (int i = 0; i < n; i++)
+        if (know[i].samples > 0) {
+            known++;
+            if (best < 0 || know[i].seconds < know[best].seconds) best = i;
+        }
+    if (known < 2) return -1;
+    for (int i = 0; i < n; i++) {
+        if (know[i].samples > 0) continue;
+        if (!group || group[i] == group[best]) return -1; /* a contender never measured */
+        int seen = 0; /* some member of i's group is known */
+        for (int j = 0; j < n && !seen; j++)
+            seen = group[j] == group[i] && know[j].samples > 0;
+        if (!seen) return -1;
+    }
+    return best;
 }

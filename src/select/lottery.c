@@ -69,7 +69,14 @@
  *   relative number of tickets"; ceil(share * ttl) is the simplest increasing one.
  * - The variance and the "two standard deviations" are of the difference of two exponential
  *   averages' distributions (sqrt(var_j + var_w)); the paper does not say whose deviation.
- * - The init round and the rechecks (above); the history file of 6.1.3 is not implemented.
+ * - The init round and the rechecks (above).
+ *
+ * Warm start (section 6.1.3's history; history.h). With earlier knowledge of some candidate,
+ * the averages and variances start from history (the samples behind them count, up to
+ * AC_LOTTERY_MIN_SAMPLES, for the exclusion rule), the init round is skipped and the first
+ * call runs the best known candidate: the lottery has decided (decision_calls 0). Unknown
+ * candidates are found by exploration, like the paper's cold start. save() gives the averages
+ * with the agreed times of this run behind them.
  * - Invalid parameters fall back to their defaults (ac_lottery_set_params). If an agreement
  *   fails, observe() returns its error and the state stops: native from then on, no further
  *   agreement. observe() for another candidate than choose() returned is refused with
@@ -87,7 +94,8 @@ typedef struct lottery_candidate {
     double avg;       /* exponential average of its agreed times */
     double var;       /* exponentially weighted variance */
     double sum;       /* of its agreed times (the plain mean: sum / samples) */
-    long samples;     /* agreed times */
+    long samples;     /* agreed times (with `prior`) */
+    long prior;       /* of them, the history file's (a warm start) */
     int excluded;     /* outside explore_sigmas of the winner at the last agreement */
     int recheck_draw; /* drawn as a recheck: its next agreed time replaces avg */
     long interval;    /* recheck interval while excluded */
@@ -390,6 +398,43 @@ static void *lottery_create(const ac_algorithm *const *candidates, int n)
     return s;
 }
 
+static void lottery_save(const void *state, ac_knowledge *out)
+{
+    const lottery_state *s = state;
+    for (int i = 0; i < s->n; i++) {
+        out[i].seconds = s->cand[i].avg;
+        out[i].var = s->cand[i].var;
+        out[i].samples = s->cand[i].samples - s->cand[i].prior;
+    }
+}
+
+static int lottery_warm(void *state, const ac_knowledge *know)
+{
+    lottery_state *s = state;
+    if (s->n < 2 || s->calls > 0 || s->stage == AC_LOTTERY_STOPPED) return 0;
+    int known = 0;
+    for (int i = 0; i < s->n; i++)
+        if (know[i].samples > 0 && know[i].seconds >= 0.0 && isfinite(know[i].seconds)) {
+            lottery_candidate *c = &s->cand[i];
+            long k = know[i].samples < AC_LOTTERY_MIN_SAMPLES ? know[i].samples
+                                                              : AC_LOTTERY_MIN_SAMPLES;
+            c->avg = know[i].seconds;
+            c->var = know[i].var >= 0.0 && isfinite(know[i].var) ? know[i].var : 0.0;
+            c->samples = c->prior = k;
+            c->sum = c->avg * (double)k;
+            known++;
+        }
+    if (!known) return 0;
+    s->measured = known;
+    lottery_refresh(s);
+    s->decision_calls = 0;
+    s->stage = AC_LOTTERY_DRAWING;
+    s->win_target = s->p.window;
+    s->choice = s->draw_winner = s->winner;
+    s->ttl_left = 1; /* the first draw follows the first call */
+    return 1;
+}
+
 static int lottery_choose(void *state)
 {
     lottery_state *s = state;
@@ -587,5 +632,7 @@ const ac_strategy ac_strategy_lottery = {
     .native_seconds = lottery_native_seconds,
     .summarize = lottery_summarize,
     .report_json = lottery_report_json,
+    .save = lottery_save,
+    .warm = lottery_warm,
     .destroy = lottery_destroy,
 };

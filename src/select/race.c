@@ -49,6 +49,11 @@
  * refresh race keeps the choice, the next interval doubles (up to 64 x refresh), otherwise it is
  * `refresh` again. refresh = 0: never.
  *
+ * Warm start (history.h). When the history file knows what the first race would measure
+ * (ac_knowledge_best), the state settles at the first call on the best known candidate, the
+ * known medians standing for the race's; no race runs until the monitor or the refresh asks for
+ * one. save() gives each candidate's last median with the calls of this run behind it.
+ *
  * Failure. If an agreement fails, observe() returns its error and the state stops: native
  * (candidate 0) from then on, without further agreements. observe() for a candidate other
  * than the one choose() returned is refused with MPI_ERR_ARG and changes nothing. A negative or
@@ -82,6 +87,7 @@ typedef struct race_state {
     int *nsamples;          /* per candidate */
     int cap;                /* samples x rounds */
     double *median;         /* last race median of each candidate; < 0: never measured */
+    int *median_samples;    /* agreed calls behind median[] measured in this run (0: none) */
     double *scratch;        /* for medians */
     /* The monitor. */
     int window, window_calls, kept, suspicious;
@@ -226,6 +232,7 @@ static int end_round(race_state *s, const ac_agreement *agree)
         s->nsamples[c] += k;
         s->median[c] = median_of(s->samples + (size_t)c * (size_t)s->cap, s->nsamples[c],
                                  s->scratch);
+        s->median_samples[c] = s->nsamples[c];
         if (best < 0 || s->median[c] < s->median[best]) best = c;
     }
     if (s->kind == RACE_FIRST) s->first_count += (long)s->plan_len * k;
@@ -305,6 +312,7 @@ static void race_destroy(void *state)
     free(s->samples);
     free(s->nsamples);
     free(s->median);
+    free(s->median_samples);
     free(s->scratch);
     free(s);
 }
@@ -324,9 +332,10 @@ static void *race_create(const ac_algorithm *const *candidates, int n)
     s->samples = calloc(un * cap, sizeof *s->samples);
     s->nsamples = calloc(un, sizeof *s->nsamples);
     s->median = malloc(un * sizeof *s->median);
+    s->median_samples = calloc(un, sizeof *s->median_samples);
     s->scratch = calloc(cap > AC_RACE_WINDOW_MIN ? cap : AC_RACE_WINDOW_MIN, sizeof *s->scratch);
     if (!s->racing || !s->group || !s->plan || !s->times || !s->samples || !s->nsamples || !s->median ||
-        !s->scratch) {
+        !s->median_samples || !s->scratch) {
         race_destroy(s);
         return NULL;
     }
@@ -453,6 +462,34 @@ static void race_report_json(const void *state, const ac_algorithm *const *candi
     fputc('}', f);
 }
 
+static void race_save(const void *state, ac_knowledge *out)
+{
+    const race_state *s = state;
+    for (int c = 0; c < s->n; c++) {
+        out[c].seconds = s->median[c];
+        out[c].var = 0.0;
+        out[c].samples = s->median_samples[c];
+    }
+}
+
+/* A warm start settles at once on the best known candidate when history knows what the first
+ * race would have measured (ac_knowledge_best); the known medians are the monitor's runner-ups
+ * and the refresh race measures everything again in due time. Otherwise the first race runs. */
+static int race_warm(void *state, const ac_knowledge *know)
+{
+    race_state *s = state;
+    if (s->n < 2 || s->stage != AC_RACE_RACING || s->races != 1 || s->race_calls > 0) return 0;
+    int best = ac_knowledge_best(know, s->n, s->grouping ? s->group : NULL);
+    if (best < 0) return 0;
+    for (int c = 0; c < s->n; c++)
+        if (know[c].samples > 0) s->median[c] = know[c].seconds;
+    memset(s->racing, 0, (size_t)s->n);
+    s->kind = RACE_DEGRADED; /* neither the first race (O_MS^c) nor a refresh */
+    s->races = 0;
+    settle(s, best);
+    return 1;
+}
+
 const ac_strategy ac_strategy_race = {
     .name = "race",
     .create = race_create,
@@ -462,5 +499,7 @@ const ac_strategy ac_strategy_race = {
     .native_seconds = race_native_seconds,
     .summarize = race_summarize,
     .report_json = race_report_json,
+    .save = race_save,
+    .warm = race_warm,
     .destroy = race_destroy,
 };

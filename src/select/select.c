@@ -21,6 +21,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "intercept/intercept.h"
+#include "select/history.h"
 #include "select/lottery.h"
 #include "select/race.h"
 #include "select/site.h"
@@ -52,6 +53,7 @@ typedef struct ac_context {
     int last;     /* candidate of the call in flight */
     int deciding; /* the strategy was deciding when the call in flight was chosen */
     int counted;  /* counted in comm->deciding */
+    int warm;     /* the strategy started from the history file */
     double agree_seconds; /* time in agreements during the call in flight */
     long calls;
     long *candidate_calls; /* [ncandidates] */
@@ -255,6 +257,46 @@ static int context_admit(ac_comm *c, ac_collective coll, uint64_t site)
     return 1;
 }
 
+static ac_history_key context_key(const ac_comm *c, const ac_bucket *b, ac_collective coll,
+                                  uint64_t site)
+{
+    ac_history_key key = {(int)coll, c->size, (unsigned long long)b->bytes, b->count,
+                          b->op_builtin, b->op_commutative, site};
+    return key;
+}
+
+/* A new context's strategy starts from what the history file knows of it (history.h): the
+ * key and the knowledge are the same on every rank, so is the outcome. */
+static void context_warm(ac_context *x, ac_collective coll)
+{
+    ac_knowledge *know = calloc((size_t)x->ncandidates, sizeof *know);
+    if (!know) {
+        out_of_memory("the history of a tuning context");
+        return;
+    }
+    ac_history_key key = context_key(x->comm, x->bucket, coll, x->site);
+    if (ac_history_lookup(&key, x->candidates, x->ncandidates, know) > 0)
+        x->warm = x->strategy->warm(x->state, know);
+    free(know);
+}
+
+void ac_select_write_history(FILE *f)
+{
+    for (const ac_comm *c = ac_g.comms; c; c = c->next) {
+        if (c->rank != 0 || c->inter) continue;
+        for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
+            for (const ac_bucket *b = c->buckets[k]; b; b = b->next)
+                for (const ac_context *x = b->contexts; x; x = x->next) {
+                    ac_knowledge *know = calloc((size_t)x->ncandidates, sizeof *know);
+                    if (!know) continue; /* rank 0 only: no divergence */
+                    x->strategy->save(x->state, know);
+                    ac_history_key key = context_key(c, b, (ac_collective)k, x->site);
+                    ac_history_write_context(f, &key, x->candidates, x->ncandidates, know);
+                    free(know);
+                }
+    }
+}
+
 static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call, uint64_t site)
 {
     ac_registry r = ac_registry_of(call->collective);
@@ -272,6 +314,7 @@ static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call,
     x->strategy = ac_g.strategy;
     x->state = x->strategy->create(x->candidates, x->ncandidates);
     if (!x->state) goto fail;
+    if (ac_history_path()) context_warm(x, call->collective);
     x->counted = x->strategy->deciding(x->state) != 0;
     c->deciding += x->counted;
     return x;
@@ -331,9 +374,11 @@ static void report_context(FILE *f, const ac_context *x)
     fputc('}', f);
     ac_strategy_summary sum;
     x->strategy->summarize(x->state, &sum);
-    fprintf(f, ", \"strategy\": \"%s\", \"stage\": \"%s\", \"chosen\": \"%s\", \"switches\": %d",
+    fprintf(f,
+            ", \"strategy\": \"%s\", \"stage\": \"%s\", \"chosen\": \"%s\", \"switches\": %d, "
+            "\"warm\": %s",
             x->strategy->name, sum.stage, sum.chosen >= 0 ? x->candidates[sum.chosen]->name : "",
-            sum.switches);
+            sum.switches, x->warm ? "true" : "false");
     if (sum.decision_calls >= 0) fprintf(f, ", \"decision_calls\": %ld", sum.decision_calls);
     x->strategy->report_json(x->state, x->candidates, f);
     fputc('}', f);

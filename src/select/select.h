@@ -33,6 +33,10 @@ void ac_select_report_buckets(FILE *f, const ac_comm *c, ac_collective coll);
 /* One text line per tuning context of `c` for `coll` (the columns: report.c). */
 void ac_select_report_text(FILE *f, const ac_comm *c, ac_collective coll);
 
+/* The knowledge of every tuning context this rank speaks for (it is rank 0 of the context's
+ * communicator), as history file lines (history.h; called by ac_history_store). */
+void ac_select_write_history(FILE *f);
+
 /* Account for one call run by `alg`, which started at `start` (ac_now()) and has just ended. */
 void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double start);
 

@@ -54,6 +54,14 @@
  * costs O(log calls) rechecks; one that recovered comes back within about the time it was
  * slow. Recheck calls are counted apart (recheck_calls), like probes.
  *
+ * Warm start (history.h; not in the paper, which always starts cold). When the history file
+ * knows what Measure_Select would measure (ac_knowledge_best), the known candidates count as
+ * measured with their earlier times and Monitor_Adapt starts on the best at the first call;
+ * the monitor corrects a stale history as it would a degradation. save() gives, for each
+ * candidate this run measured, the median of its ITER agreed calls (not the best: the file is
+ * shared with the other strategies, whose statistics are central ones) or, for one left for a
+ * degradation, its window average, with the calls behind it.
+ *
  * Overheads (section 4.3, Tables 6 and 7): the stats give calls and local seconds per stage and
  * O_MS^c = sum over the candidates measured in Measure_Select of ITER * (agreed mean - agreed
  * mean of the chosen one). O_MS^a and O_MA (bookkeeping) are timed by the caller around calls.
@@ -94,6 +102,10 @@ typedef struct star_state {
     unsigned char *measure_select; /* per candidate: measured in Measure_Select (O_MS^c) */
     double *best_time;             /* agreed best of ITER; a replaced one's window average */
     double *mean_time;             /* agreed mean of its ITER measurement calls */
+    double *median_time;           /* agreed median of its ITER calls; a replaced one's window
+                                    * average (what the history file keeps: star_save) */
+    long *samples;                 /* agreed calls behind median_time, measured in this run */
+    double *scratch;               /* [ITER], for medians */
     int *order;                    /* candidates: measured first, by best_time, then by index */
     /* The measurement in progress: plan[0..plan_len) each run ITER times, local times kept. */
     int phase;
@@ -193,6 +205,12 @@ static void star_start_plan(star_state *s, int phase)
     s->plan_iter = 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 static void star_reset_window(star_state *s)
 {
     s->window_calls = 0;
@@ -268,6 +286,11 @@ static int star_end_plan(star_state *s, const ac_agreement *agree)
             sum += v[j];
         }
         s->best_time[c] = best;
+        memcpy(s->scratch, v, sizeof *v * (size_t)iter);
+        qsort(s->scratch, (size_t)iter, sizeof *v, cmp_double);
+        s->median_time[c] = iter % 2 ? s->scratch[iter / 2]
+                                     : 0.5 * (s->scratch[iter / 2 - 1] + s->scratch[iter / 2]);
+        s->samples[c] = iter;
         if (s->phase == PHASE_RECHECK) continue; /* mean_time: its first measurement's */
         s->mean_time[c] = sum / iter;
         s->measured[c] = 1;
@@ -306,7 +329,8 @@ static int star_end_window(star_state *s, const ac_agreement *agree)
     int rc = agree->max(agree->ctx, ave, 2);
     s->agreements++;
     if (rc != 0) return star_stop(s, rc);
-    ave[0] /= (double)s->window_calls;
+    long window = (long)s->window_calls;
+    ave[0] /= (double)window;
     ave[1] /= (double)s->p.iter;
     int second = star_second(s);
     double limit = (1.0 + s->p.epsilon) * s->best_time[second];
@@ -318,6 +342,8 @@ static int star_end_window(star_state *s, const ac_agreement *agree)
         s->delta = s->delta > s->p.delta_max / 2 ? s->p.delta_max : 2 * s->delta;
     } else if (ave[1] >= limit) {
         s->best_time[s->chosen] = ave[0];
+        s->median_time[s->chosen] = ave[0];
+        s->samples[s->chosen] = window;
         star_sort(s);
         s->switches++;
         if (s->p.recheck > 0) {
@@ -353,6 +379,9 @@ static void star_destroy(void *state)
     free(s->measure_select);
     free(s->best_time);
     free(s->mean_time);
+    free(s->samples);
+    free(s->median_time);
+    free(s->scratch);
     free(s->order);
     free(s->plan);
     free(s->times);
@@ -374,6 +403,9 @@ static void *star_create(const ac_algorithm *const *candidates, int n)
     s->measure_select = calloc(un, 1);
     s->best_time = calloc(un, sizeof *s->best_time);
     s->mean_time = calloc(un, sizeof *s->mean_time);
+    s->samples = calloc(un, sizeof *s->samples);
+    s->median_time = calloc(un, sizeof *s->median_time);
+    s->scratch = calloc((size_t)s->p.iter, sizeof *s->scratch);
     s->order = calloc(un, sizeof *s->order);
     s->plan = calloc(un, sizeof *s->plan);
     s->times = calloc(un * (size_t)s->p.iter, sizeof *s->times);
@@ -381,7 +413,7 @@ static void *star_create(const ac_algorithm *const *candidates, int n)
     s->left_at = calloc(un, sizeof *s->left_at);
     s->interval = calloc(un, sizeof *s->interval);
     if (!s->group || !s->measured || !s->measure_select || !s->best_time || !s->mean_time ||
-        !s->order || !s->plan || !s->times || !s->stale || !s->left_at || !s->interval) {
+        !s->samples || !s->median_time || !s->scratch || !s->order || !s->plan || !s->times || !s->stale || !s->left_at || !s->interval) {
         star_destroy(s);
         return NULL;
     }
@@ -517,6 +549,40 @@ static void star_report_json(const void *state, const ac_algorithm *const *candi
             st.delta, st.agreements, st.o_ms_c);
 }
 
+/* Each candidate's median (not Sort_Alg's best of ITER: the file is shared with the other
+ * strategies, whose statistics are central ones), with the calls behind it when this run
+ * measured it. */
+static void star_save(const void *state, ac_knowledge *out)
+{
+    const star_state *s = state;
+    for (int i = 0; i < s->n; i++) {
+        out[i].seconds = s->median_time[i];
+        out[i].var = 0.0;
+        out[i].samples = s->measured[i] ? s->samples[i] : 0;
+    }
+}
+
+/* A warm start skips Measure_Select when history knows what it would have measured
+ * (ac_knowledge_best: with grouping, a candidate of every group and all of the best group;
+ * else every candidate): the known candidates count as measured, with their history times,
+ * and Monitor_Adapt starts on the best. Otherwise Measure_Select runs as from a cold start. */
+static int star_warm(void *state, const ac_knowledge *know)
+{
+    star_state *s = state;
+    if (s->n < 2 || s->stage != AC_STAR_MEASURE_SELECT) return 0;
+    int best = ac_knowledge_best(know, s->n, s->grouping ? s->group : NULL);
+    if (best < 0) return 0;
+    for (int i = 0; i < s->n; i++)
+        if (know[i].samples > 0) {
+            s->measured[i] = 1;
+            s->best_time[i] = know[i].seconds;
+            s->mean_time[i] = know[i].seconds;
+        }
+    star_sort(s);
+    star_monitor(s, s->order[0]);
+    return 1;
+}
+
 const ac_strategy ac_strategy_star = {
     .name = "star",
     .create = star_create,
@@ -526,5 +592,7 @@ const ac_strategy ac_strategy_star = {
     .native_seconds = star_native_seconds,
     .summarize = star_summarize,
     .report_json = star_report_json,
+    .save = star_save,
+    .warm = star_warm,
     .destroy = star_destroy,
 };

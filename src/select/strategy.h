@@ -38,6 +38,15 @@ typedef struct ac_strategy_summary {
                           * the chosen one (agreed, equal on every rank); negative: unknown */
 } ac_strategy_summary;
 
+/* What a strategy knows of one candidate: the learned state kept between runs (history.h).
+ * `seconds` is the strategy's own agreed statistic of one call (star: the best of ITER; race:
+ * the median; lottery: the exponential average), `var` its variance where the strategy keeps
+ * one (else 0), `samples` the agreed calls behind it; samples == 0: nothing known. */
+typedef struct ac_knowledge {
+    double seconds, var;
+    long samples;
+} ac_knowledge;
+
 typedef struct ac_strategy {
     const char *name;
     /* A new state over `n` candidates (n >= 1, candidates[0] is native). NULL on no memory. */
@@ -57,6 +66,15 @@ typedef struct ac_strategy {
     /* The strategy's own JSON members of the context's report object, each written as
      * `, "key": value` (candidate names from `candidates`, the list given to create()). */
     void (*report_json)(const void *state, const ac_algorithm *const *candidates, FILE *f);
+    /* What this run learned, into out[n]: samples counts only this run's agreed calls (0 for a
+     * candidate this run never measured), so that knowledge loaded by warm() is not counted
+     * twice when the history file merges it back. */
+    void (*save)(const void *state, ac_knowledge *out);
+    /* Called once, right after create() and before any call, with what earlier runs learned of
+     * each candidate (know[n]; samples 0: unknown). Returns 1 when the state starts from it
+     * (no decision phase: the summary's decision_calls is 0), 0 when it starts cold. Depends
+     * only on `know`, which is equal on every rank (history.c broadcasts it). */
+    int (*warm)(void *state, const ac_knowledge *know);
     void (*destroy)(void *state);
 } ac_strategy;
 
@@ -65,5 +83,12 @@ typedef struct ac_strategy {
  * is the first of its group (its representative) exactly when group[i] equals the number of
  * groups seen before it. Returns the number of groups. */
 int ac_candidate_groups(const ac_algorithm *const *candidates, int n, int *group);
+
+/* Whether `know` covers what a decision phase would have measured: with grouping (group[] from
+ * ac_candidate_groups), some candidate of every group and every member of the best known
+ * candidate's group; without (group NULL), every candidate. Returns the best known candidate
+ * (smallest seconds, ties: the lower index), or -1 when not covered or fewer than two are known
+ * (n >= 2). */
+int ac_knowledge_best(const ac_knowledge *know, int n, const int *group);
 
 #endif

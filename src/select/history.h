@@ -1,0 +1,68 @@
+/*
+ * history.h - learned state kept between runs (AUTOCOLL_HISTORY; docs/history.md).
+ *
+ * At MPI_Finalize the strategies' knowledge of every tuning context (ac_knowledge per
+ * candidate) is merged into a history file, in the section of this run's platform fingerprint
+ * (MPI library and version, host names, process count, processes per node, registry
+ * fingerprint). At MPI_Init rank 0 reads the section and broadcasts it, so every rank starts
+ * its contexts warm from the same knowledge (invariant 1). Writers take a lock, re-read what
+ * other jobs wrote meanwhile, merge, and replace the file atomically. A missing, unreadable,
+ * corrupt, foreign or unwritable file is reported once by rank 0 and ignored: the run starts
+ * cold, and a file that does not parse is never overwritten.
+ */
+#ifndef AUTOCOLL_HISTORY_H
+#define AUTOCOLL_HISTORY_H
+
+#include "coll/coll.h"
+#include "select/strategy.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* What identifies a context across runs: its bucket (select.c) on a communicator of a size,
+ * and its agreed call site (module-relative; 0: site-less). */
+typedef struct ac_history_key {
+    int collective; /* ac_collective */
+    int comm_size;
+    unsigned long long bytes;
+    int count, op_builtin, op_commutative;
+    uint64_t site;
+} ac_history_key;
+
+/* Collective over MPI_COMM_WORLD, from ac_init when a strategy is in use: reads the setting,
+ * the fingerprint and (rank 0) the file; every rank gets the same section. */
+void ac_history_load(void);
+
+/* What history knows of a new context's candidates, into know[n] (zeroed first, matched by
+ * name); returns the number of candidates known. */
+int ac_history_lookup(const ac_history_key *key, const ac_algorithm *const *candidates, int n,
+                      ac_knowledge *know);
+
+/* Collective over MPI_COMM_WORLD, from ac_finalize: gathers every context's knowledge (each
+ * communicator's rank 0 speaks for it) to world rank 0, which merges it into the file. */
+void ac_history_store(void);
+
+/* The file in use, or NULL when history is off (the report). */
+const char *ac_history_path(void);
+
+/* One context as a line of the file format (select.c writes its contexts with it). Candidates
+ * with samples == 0 are left out; nothing is written when none is known. */
+void ac_history_write_context(FILE *f, const ac_history_key *key,
+                              const ac_algorithm *const *candidates, int n,
+                              const ac_knowledge *know);
+
+/* The file-level step of ac_history_store, without MPI (the unit test runs it from many
+ * processes at once): lock `path`, read it, merge `contexts` (lines as written by
+ * ac_history_write_context) into the section of `fingerprint` (created with `description` if
+ * new), write a temporary file beside it and rename it over `path`, unlock. Returns 0, or -1
+ * with a reason in `why` (nothing was changed then). */
+int ac_history_merge_file(const char *path, uint64_t fingerprint, const char *description,
+                          const char *contexts, char *why, size_t why_len);
+
+/* Parses a whole file's text; returns the number of sections, or -1 with a reason in `why`.
+ * The section of `fingerprint`, if any, is copied to *section (malloc'd context lines; NULL if
+ * none). */
+int ac_history_parse(const char *text, uint64_t fingerprint, char **section, char *why,
+                     size_t why_len);
+
+#endif

@@ -1,0 +1,313 @@
+/*
+ * test_history.c - the history file without MPI (history.h): the format round trip, merging,
+ * refusal of files that do not parse (left byte for byte as they were), the lock, and many
+ * processes merging into one file at once (every one's knowledge must be there at the end, in
+ * a file that parses, with no temporary file left behind).
+ */
+#include "check.h"
+#include "select/history.h"
+#include "select/strategy.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static char dir[256];
+
+static const ac_algorithm alg_a = {.name = "alpha"}, alg_b = {.name = "beta"},
+                          alg_c = {.name = "gamma"};
+static const ac_algorithm *const cands[3] = {&alg_a, &alg_b, &alg_c};
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    size_t got = fread(buf, 1, (size_t)n, f);
+    buf[got] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void spit(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    fwrite(text, 1, len, f);
+    fclose(f);
+}
+
+static ac_history_key key_of(int coll, unsigned long long bytes, uint64_t site)
+{
+    ac_history_key k = {coll, 4, bytes, (int)bytes, 1, 1, site};
+    return k;
+}
+
+/* Context lines for key k with times t[3] and samples n[3] (0: unknown). */
+static char *lines(const ac_history_key *k, const double *t, const long *n)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    ac_knowledge know[3];
+    for (int i = 0; i < 3; i++) know[i] = (ac_knowledge){t[i], t[i] / 10, n[i]};
+    ac_history_write_context(m, k, cands, 3, know);
+    fclose(m);
+    return buf;
+}
+
+/* What the file at path knows of k under fingerprint fp (via the parser and a lookup-like
+ * scan of the section's lines): samples of each candidate, times in t. */
+static int read_back(const char *path, uint64_t fp, const ac_history_key *k, double *t,
+                     long *n)
+{
+    char why[256], *section = NULL, *text = slurp(path);
+    for (int i = 0; i < 3; i++) t[i] = -1.0, n[i] = 0;
+    if (!text) return -1;
+    int sections = ac_history_parse(text, fp, &section, why, sizeof why);
+    free(text);
+    if (sections < 0 || !section) {
+        free(section);
+        return sections < 0 ? -1 : 0;
+    }
+    /* the section's line of k, as written for k */
+    char head[256];
+    snprintf(head, sizeof head, "context %s %d %llu %d %d %d %016llx ",
+             ac_collective_name(k->collective), k->comm_size, k->bytes, k->count, k->op_builtin,
+             k->op_commutative, (unsigned long long)k->site);
+    char *line = strstr(section, head);
+    if (line) {
+        char *p = line + strlen(head);
+        int m = (int)strtol(p, &p, 10);
+        for (int j = 0; j < m; j++) {
+            char name[64];
+            double sec, var;
+            long samples;
+            int used = 0;
+            if (sscanf(p, " %63s %lf %lf %ld%n", name, &sec, &var, &samples, &used) != 4) break;
+            p += used;
+            for (int i = 0; i < 3; i++)
+                if (strcmp(name, cands[i]->name) == 0) t[i] = sec, n[i] = samples;
+        }
+    }
+    free(section);
+    return sections;
+}
+
+static void test_round_trip_and_merge(void)
+{
+    char path[300], why[256];
+    snprintf(path, sizeof path, "%s/rt", dir);
+    ac_history_key k = key_of(AC_ALLREDUCE, 1024, 0x1234abcd5678ef90ull);
+    double t1[3] = {1.0e-5, 2.5e-5 / 3.0, 0.0}, t[3];
+    long n1[3] = {10, 3, 0}, n[3];
+    char *l1 = lines(&k, t1, n1);
+    CHECK(strstr(l1, "gamma") == NULL); /* unknown candidates are left out */
+    CHECK(ac_history_merge_file(path, 0xfeedull, "np=4 test", l1, why, sizeof why) == 0);
+    CHECK(read_back(path, 0xfeedull, &k, t, n) == 1);
+    CHECK(t[0] == t1[0] && t[1] == t1[1] && n[0] == 10 && n[1] == 3 && n[2] == 0);
+
+    /* the same context again: weighted by min(samples, 64), samples add up; gamma joins */
+    double t2[3] = {3.0e-5, 1.0e-5, 4.0e-5};
+    long n2[3] = {100, 3, 7};
+    char *l2 = lines(&k, t2, n2);
+    CHECK(ac_history_merge_file(path, 0xfeedull, "np=4 test", l2, why, sizeof why) == 0);
+    CHECK(read_back(path, 0xfeedull, &k, t, n) == 1);
+    CHECK(n[0] == 110 && n[1] == 6 && n[2] == 7);
+    CHECK(fabs(t[0] - (1.0e-5 * 10 + 3.0e-5 * 64) / 74) < 1e-18);
+    CHECK(fabs(t[1] - (t1[1] + t2[1]) / 2) < 1e-18);
+    CHECK(t[2] == 4.0e-5);
+
+    /* another platform gets a section of its own; the first is untouched */
+    ac_history_key k2 = key_of(AC_BCAST, 8, 0);
+    char *l3 = lines(&k2, t1, n1);
+    CHECK(ac_history_merge_file(path, 0xbeefull, "np=8 other", l3, why, sizeof why) == 0);
+    CHECK(read_back(path, 0xfeedull, &k, t, n) == 2);
+    CHECK(n[0] == 110 && n[1] == 6 && n[2] == 7);
+    CHECK(read_back(path, 0xbeefull, &k, t, n) == 2 && n[0] == 0); /* k is not in that one */
+    CHECK(read_back(path, 0xbeefull, &k2, t, n) == 2 && n[0] == 10 && n[1] == 3);
+    CHECK(read_back(path, 0x0bad0bad0bad0badull, &k, t, n) == 0); /* foreign: no section */
+    free(l1);
+    free(l2);
+    free(l3);
+}
+
+static void test_refuses_what_does_not_parse(void)
+{
+    static const struct {
+        const char *name, *text;
+        size_t len; /* 0: strlen */
+    } bad[] = {
+        {"garbage", "hello world\n", 0},
+        {"empty", "", 0},
+        {"format 2", "autocoll-history 2\n", 0},
+        {"context before platform", "autocoll-history 1\ncontext allreduce 4 8 1 1 1 "
+                                    "0000000000000000 1 alpha 1e-05 0 3\n",
+         0},
+        {"truncated line", "autocoll-history 1\nplatform 000000000000feed x\ncontext allreduce "
+                           "4 8 1 1 1 0000000000000000 2 alpha 1e-05 0 3 beta\n",
+         0},
+        {"unknown collective", "autocoll-history 1\nplatform 000000000000feed x\ncontext "
+                               "allfoo 4 8 1 1 1 0000000000000000 1 alpha 1e-05 0 3\n",
+         0},
+        {"negative time", "autocoll-history 1\nplatform 000000000000feed x\ncontext allreduce "
+                          "4 8 1 1 1 0000000000000000 1 alpha -1e-05 0 3\n",
+         0},
+        {"NUL byte", "autocoll-history 1\n\0platform", 28},
+    };
+    char path[300], why[256];
+    snprintf(path, sizeof path, "%s/bad", dir);
+    ac_history_key k = key_of(AC_ALLREDUCE, 8, 0);
+    double t[3] = {1e-6, 2e-6, 3e-6};
+    long n[3] = {3, 3, 3};
+    char *l = lines(&k, t, n);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        size_t len = bad[i].len ? bad[i].len : strlen(bad[i].text);
+        spit(path, bad[i].text, len);
+        why[0] = '\0';
+        int rc = ac_history_merge_file(path, 0xfeedull, "np=4 test", l, why, sizeof why);
+        if (rc != -1 || !why[0]) fprintf(stderr, "case %s: rc %d, why '%s'\n", bad[i].name, rc, why);
+        CHECK(rc == -1 && why[0]);
+        char *after = slurp(path);
+        CHECK(memcmp(after, bad[i].text, len) == 0); /* left as it was */
+        free(after);
+    }
+    /* a directory where the file should be, and a path in a missing directory */
+    unlink(path);
+    mkdir(path, 0755);
+    CHECK(ac_history_merge_file(path, 0xfeedull, "np=4 test", l, why, sizeof why) == -1);
+    rmdir(path);
+    snprintf(path, sizeof path, "%s/missing/dir/h", dir);
+    CHECK(ac_history_merge_file(path, 0xfeedull, "np=4 test", l, why, sizeof why) == -1);
+    free(l);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A writer waits while another process holds the lock. */
+static void test_lock_is_honoured(void)
+{
+    char path[300], lock[320], why[256];
+    snprintf(path, sizeof path, "%s/locked", dir);
+    snprintf(lock, sizeof lock, "%s.lock", path);
+    int fd = open(lock, O_RDWR | O_CREAT, 0644);
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    CHECK(fcntl(fd, F_SETLK, &fl) == 0);
+    int pipefd[2];
+    CHECK(pipe(pipefd) == 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        ac_history_key k = key_of(AC_ALLREDUCE, 8, 0);
+        double t[3] = {1e-6, 2e-6, 3e-6}, start = now();
+        long n[3] = {3, 3, 3};
+        int rc = ac_history_merge_file(path, 0xfeedull, "x", lines(&k, t, n), why, sizeof why);
+        double waited = now() - start;
+        if (write(pipefd[1], &waited, sizeof waited) != sizeof waited) _exit(3);
+        _exit(rc == 0 ? 0 : 2);
+    }
+    struct timespec hold = {0, 400 * 1000 * 1000};
+    nanosleep(&hold, NULL);
+    CHECK(access(path, F_OK) != 0); /* not written while the lock is held */
+    fl.l_type = F_UNLCK;
+    fcntl(fd, F_SETLK, &fl);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    double waited = 0.0;
+    CHECK(read(pipefd[0], &waited, sizeof waited) == sizeof waited);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK(waited >= 0.35);
+    CHECK(access(path, F_OK) == 0);
+    close(fd);
+    close(pipefd[0]);
+    close(pipefd[1]);
+}
+
+enum { WRITERS = 8, ROUNDS = 25 };
+
+/* WRITERS processes merge ROUNDS times each: a context of their own (samples 1 per round) and
+ * one they share; nothing may be lost. */
+static void test_concurrent_writers(void)
+{
+    char path[300], why[256];
+    snprintf(path, sizeof path, "%s/shared", dir);
+    pid_t pids[WRITERS];
+    for (int w = 0; w < WRITERS; w++) {
+        if ((pids[w] = fork()) != 0) continue;
+        for (int r = 0; r < ROUNDS; r++) {
+            ac_history_key own = key_of(AC_ALLGATHER, 64, (uint64_t)(w + 1)),
+                           shared = key_of(AC_ALLTOALL, 1024, 0);
+            double t[3] = {1e-6 * (w + 1), 2e-6, 3e-6};
+            long n[3] = {1, 1, 0};
+            char *a = lines(&own, t, n), *b = lines(&shared, t, n);
+            size_t la = strlen(a), lb = strlen(b);
+            char *both = malloc(la + lb + 1);
+            memcpy(both, a, la);
+            memcpy(both + la, b, lb + 1);
+            if (ac_history_merge_file(path, 0xfeedull, "np=4 test", both, why, sizeof why)) {
+                fprintf(stderr, "writer %d: %s\n", w, why);
+                _exit(1);
+            }
+            free(a);
+            free(b);
+            free(both);
+        }
+        _exit(0);
+    }
+    for (int w = 0; w < WRITERS; w++) {
+        int status = 0;
+        waitpid(pids[w], &status, 0);
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    double t[3];
+    long n[3];
+    for (int w = 0; w < WRITERS; w++) {
+        ac_history_key own = key_of(AC_ALLGATHER, 64, (uint64_t)(w + 1));
+        CHECK(read_back(path, 0xfeedull, &own, t, n) == 1);
+        CHECK(n[0] == ROUNDS && n[1] == ROUNDS && n[2] == 0);
+        CHECK(fabs(t[0] - 1e-6 * (w + 1)) < 1e-15);
+    }
+    ac_history_key shared = key_of(AC_ALLTOALL, 1024, 0);
+    CHECK(read_back(path, 0xfeedull, &shared, t, n) == 1);
+    CHECK(n[0] == WRITERS * ROUNDS && n[1] == WRITERS * ROUNDS);
+    /* no temporary file left */
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strstr(e->d_name, ".tmp.")) {
+            fprintf(stderr, "left behind: %s\n", e->d_name);
+            CHECK(0);
+        }
+    closedir(d);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "%s/autocoll-history-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_round_trip_and_merge();
+    test_refuses_what_does_not_parse();
+    test_lock_is_honoured();
+    test_concurrent_writers();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+    if (failures) fprintf(stderr, "test_history: %d failed checks\n", failures);
+    else printf("test_history: ok\n");
+    return failures != 0;
+}
