@@ -78,6 +78,7 @@ typedef struct options {
     const char *only;      /* comma-separated names, NULL: all */
     const char *layers;    /* comma-separated layer specs, NULL: AUTOCOLL_STRATEGY */
     long fixed_iterations; /* timed iterations of each fixed algorithm */
+    const char *history;   /* --history, NULL: off */
 } options;
 
 /* Layer configurations: the layer's own choice through MPI_<Coll>, with a strategy. */
@@ -105,11 +106,23 @@ static const layer_spec layer_specs[] = {
 
 static int g_rank, g_size;
 
+/* AUTOCOLL_HISTORY before MPI_Init, where the layer reads it: --history's file, else off, so
+ * that the layers start cold unless asked (every rank has the same arguments). */
+static void history_setting(int argc, char **argv)
+{
+    const char *path = "off";
+    for (int i = 1; i < argc; i++) {
+        if (strncmp(argv[i], "--history=", 10) == 0) path = argv[i] + 10;
+        if (strcmp(argv[i], "--history") == 0 && i + 1 < argc) path = argv[i + 1];
+    }
+    setenv("AUTOCOLL_HISTORY", path[0] ? path : "off", 1);
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: " PROG " --collective NAME --bytes N [--iterations 500] [--warmup 10]\n"
                "       [--factor 5] [--out FILE.json] [--only NAME[,NAME...]]\n"
-               "       [--fixed-iterations N] [--layers SPEC[,SPEC...]]\n"
+               "       [--fixed-iterations N] [--layers SPEC[,SPEC...]] [--history FILE]\n"
                "  --collective  one of:");
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++)
         fprintf(f, " %s", ac_collective_name((ac_collective)c));
@@ -122,6 +135,9 @@ static void usage(FILE *f)
                "  --only        fixed algorithms to run (native always runs)\n"
                "  --fixed-iterations  timed iterations of each fixed algorithm (default:\n"
                "                --iterations; native and the layers always run --iterations)\n"
+               "  --history     start the layers warm from this history file and merge what\n"
+               "                they learn into it (docs/history.md); without it history is off\n"
+               "                and every layer starts cold\n"
                "  --layers      layer configurations, each from a cold start with no warm-up\n"
                "                (default: AUTOCOLL_STRATEGY):");
     for (int i = 0; i < NUM_LAYER_SPECS; i++)
@@ -270,6 +286,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->layers = val;
         else if (strcmp(name, "--fixed-iterations") == 0)
             rc = parse_long(name, val, 1, 100000000, &o->fixed_iterations);
+        else if (strcmp(name, "--history") == 0)
+            o->history = val; /* in force since MPI_Init (history_setting) */
         else
             return usage_error("unknown option '%s'", name);
         if (rc) return rc;
@@ -1006,6 +1024,11 @@ static void write_json(FILE *f, const run_info *r)
         json_string(f, o->only);
     else
         fputs("null", f);
+    fprintf(f, ", \"history\": ");
+    if (o->history)
+        json_string(f, o->history);
+    else
+        fputs("null", f);
     fprintf(f, "},\n  \"calibration\": {\"calls\": %d, \"native_median\": ", CALIBRATION_CALLS);
     json_number(f, r->native_median);
     fprintf(f, ", \"compute_target\": ");
@@ -1198,6 +1221,7 @@ int main(int argc, char **argv)
     long units = 0;
     double native_median = 0;
 
+    history_setting(argc, argv);
     MPI_Init(&argc, &argv);
     PMPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &g_size);

@@ -19,9 +19,10 @@ int ac_candidate_groups(const ac_algorithm *const *candidates, int n, int *group
     return ngroups;
 }
 
-int ac_knowledge_best(const ac_knowledge *know, int n, const int *group)
+int ac_knowledge_best(const ac_knowledge *know, int n, const int *group, int *unknown)
 {
     int best = -1, known = 0;
+    *unknown = 0;
     for (int i = 0; i < n; i++)
         if (know[i].samples > 0) {
             known++;
@@ -30,11 +31,12 @@ int ac_knowledge_best(const ac_knowledge *know, int n, const int *group)
     if (known < 2) return -1;
     for (int i = 0; i < n; i++) {
         if (know[i].samples > 0) continue;
-        if (!group || group[i] == group[best]) return -1; /* a contender never measured */
-        int seen = 0; /* some member of i's group is known */
+        if (!group) return -1; /* a candidate never measured */
+        int seen = 0;          /* some member of i's group is known */
         for (int j = 0; j < n && !seen; j++)
             seen = group[j] == group[i] && know[j].samples > 0;
         if (!seen) return -1;
+        *unknown += group[i] == group[best];
     }
     return best;
 }

@@ -430,15 +430,18 @@ static char *read_file(const char *path)
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE_BYTES) {
-        int e = S_ISREG(st.st_mode) ? EFBIG : EISDIR;
+    int e = fstat(fileno(f), &st) != 0 ? errno
+            : !S_ISREG(st.st_mode)     ? EISDIR /* not a regular file */
+            : st.st_size > MAX_FILE_BYTES ? EFBIG
+                                          : 0;
+    if (e) {
         fclose(f);
         errno = e;
         return NULL;
     }
     char *buf = malloc((size_t)st.st_size + 1);
     size_t len = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
-    int e = ferror(f) ? EIO : ENOMEM;
+    e = ferror(f) ? EIO : ENOMEM;
     fclose(f);
     if (!buf || (long)len != (long)st.st_size) {
         free(buf);
@@ -750,14 +753,14 @@ void ac_history_load(void)
     int len = 0;
     PMPI_Get_processor_name(name, &len);
     if (rank == 0 && !(hosts = calloc((size_t)np, MPI_MAX_PROCESSOR_NAME))) {
-        ac_log_error("history: out of memory; history is off for this run");
-        h.on = 0; /* told to the others with the length below */
+        ac_log_error("history: out of memory for %d host names", np);
+        PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM); /* as select.c does: fail loudly */
     }
     PMPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
                 0, h.comm);
     char *section = NULL;
     long size[2] = {0, 1}; /* section bytes, history on */
-    if (rank == 0 && h.on) {
+    if (rank == 0) {
         char why[256] = "";
         fingerprint(hosts, np);
         resolve_path(setting, why, sizeof why);
@@ -771,7 +774,6 @@ void ac_history_load(void)
             size[0] = section ? (long)strlen(section) : 0;
         }
     }
-    if (rank == 0 && !h.on) size[1] = 0;
     free(hosts);
     PMPI_Bcast(size, 2, MPI_LONG, 0, h.comm);
     h.on = size[1] != 0;

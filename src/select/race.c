@@ -52,7 +52,8 @@
  * Warm start (history.h). When the history file knows what the first race would measure
  * (ac_knowledge_best), the state settles at the first call on the best known candidate, the
  * known medians standing for the race's; no race runs until the monitor or the refresh asks for
- * one. save() gives each candidate's last median with the calls of this run behind it.
+ * one. If members of that candidate's group were never measured, the first race runs among it
+ * and them only. save() gives each candidate's last median with the calls of this run behind it.
  *
  * Failure. If an agreement fails, observe() returns its error and the state stops: native
  * (candidate 0) from then on, without further agreements. observe() for a candidate other
@@ -166,13 +167,13 @@ static void plan_round(race_state *s)
 /* Start a race among the candidates marked in s->racing. A race of all candidates under
  * grouping starts with the representatives: candidate c is the first of its group when its
  * group number is the count of groups seen before it. */
-static void race_start(race_state *s, int kind)
+static void race_start(race_state *s, int kind, int representatives)
 {
     s->stage = AC_RACE_RACING;
     s->kind = kind;
     s->round = 0;
     s->races++;
-    s->representatives = s->grouping && kind != RACE_DEGRADED;
+    s->representatives = representatives;
     for (int c = 0, groups = 0; c < s->n; c++) {
         if (s->representatives) {
             s->racing[c] = s->group[c] == groups;
@@ -285,7 +286,7 @@ static int end_window(race_state *s, const ac_agreement *agree)
         if (s->suspicious) {
             for (int c = 0; c < s->n; c++)
                 s->racing[c] = c == s->chosen || (s->median[c] >= 0.0 && s->median[c] < m);
-            race_start(s, RACE_DEGRADED);
+            race_start(s, RACE_DEGRADED, 0);
             return MPI_SUCCESS;
         }
         s->suspicious = 1;
@@ -296,7 +297,7 @@ static int end_window(race_state *s, const ac_agreement *agree)
     }
     if (s->p.refresh > 0 && s->since_race >= s->refresh_interval) {
         memset(s->racing, 1, (size_t)s->n);
-        race_start(s, RACE_REFRESH);
+        race_start(s, RACE_REFRESH, s->grouping);
     }
     return MPI_SUCCESS;
 }
@@ -350,7 +351,7 @@ static void *race_create(const ac_algorithm *const *candidates, int n)
         return s;
     }
     memset(s->racing, 1, un);
-    race_start(s, RACE_FIRST);
+    race_start(s, RACE_FIRST, s->grouping);
     return s;
 }
 
@@ -474,18 +475,26 @@ static void race_save(const void *state, ac_knowledge *out)
 
 /* A warm start settles at once on the best known candidate when history knows what the first
  * race would have measured (ac_knowledge_best); the known medians are the monitor's runner-ups
- * and the refresh race measures everything again in due time. Otherwise the first race runs. */
+ * and the refresh race measures everything again in due time. When members of the best one's
+ * group were never measured, the first race is run among the best and them only (no
+ * representatives round). Otherwise the first race runs as from a cold start. */
 static int race_warm(void *state, const ac_knowledge *know)
 {
     race_state *s = state;
     if (s->n < 2 || s->stage != AC_RACE_RACING || s->races != 1 || s->race_calls > 0) return 0;
-    int best = ac_knowledge_best(know, s->n, s->grouping ? s->group : NULL);
+    int unknown, best = ac_knowledge_best(know, s->n, s->grouping ? s->group : NULL, &unknown);
     if (best < 0) return 0;
     for (int c = 0; c < s->n; c++)
         if (know[c].samples > 0) s->median[c] = know[c].seconds;
+    s->races = 0;
+    if (unknown > 0) {
+        for (int c = 0; c < s->n; c++)
+            s->racing[c] = c == best || (s->group[c] == s->group[best] && know[c].samples <= 0);
+        race_start(s, RACE_FIRST, 0);
+        return 1;
+    }
     memset(s->racing, 0, (size_t)s->n);
     s->kind = RACE_DEGRADED; /* neither the first race (O_MS^c) nor a refresh */
-    s->races = 0;
     settle(s, best);
     return 1;
 }

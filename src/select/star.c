@@ -56,7 +56,8 @@
  *
  * Warm start (history.h; not in the paper, which always starts cold). When the history file
  * knows what Measure_Select would measure (ac_knowledge_best), the known candidates count as
- * measured with their earlier times and Monitor_Adapt starts on the best at the first call;
+ * measured with their earlier times and Monitor_Adapt starts on the best at the first call (if
+ * members of its group were never measured, Measure_Select measures just them first);
  * the monitor corrects a stale history as it would a degradation. save() gives, for each
  * candidate this run measured, the median of its ITER agreed calls (not the best: the file is
  * shared with the other strategies, whose statistics are central ones) or, for one left for a
@@ -563,14 +564,16 @@ static void star_save(const void *state, ac_knowledge *out)
 }
 
 /* A warm start skips Measure_Select when history knows what it would have measured
- * (ac_knowledge_best: with grouping, a candidate of every group and all of the best group;
- * else every candidate): the known candidates count as measured, with their history times,
- * and Monitor_Adapt starts on the best. Otherwise Measure_Select runs as from a cold start. */
+ * (ac_knowledge_best: with grouping, a candidate of every group; else every candidate): the
+ * known candidates count as measured, with their history times, and Monitor_Adapt starts on
+ * the best. When members of the best one's group were never measured, Measure_Select measures
+ * just them first (ITER calls each, one agreement) and picks the best of that group. Otherwise
+ * Measure_Select runs as from a cold start. */
 static int star_warm(void *state, const ac_knowledge *know)
 {
     star_state *s = state;
     if (s->n < 2 || s->stage != AC_STAR_MEASURE_SELECT) return 0;
-    int best = ac_knowledge_best(know, s->n, s->grouping ? s->group : NULL);
+    int unknown, best = ac_knowledge_best(know, s->n, s->grouping ? s->group : NULL, &unknown);
     if (best < 0) return 0;
     for (int i = 0; i < s->n; i++)
         if (know[i].samples > 0) {
@@ -579,7 +582,10 @@ static int star_warm(void *state, const ac_knowledge *know)
             s->mean_time[i] = know[i].seconds;
         }
     star_sort(s);
-    star_monitor(s, s->order[0]);
+    if (unknown > 0 && star_plan_group(s, s->group[best]) > 0)
+        star_start_plan(s, PHASE_MEMBERS); /* still Measure_Select: its calls are counted */
+    else
+        star_monitor(s, s->order[0]);
     return 1;
 }
 

@@ -85,10 +85,10 @@ typedef struct ac_strategy {
 int ac_candidate_groups(const ac_algorithm *const *candidates, int n, int *group);
 
 /* Whether `know` covers what a decision phase would have measured: with grouping (group[] from
- * ac_candidate_groups), some candidate of every group and every member of the best known
- * candidate's group; without (group NULL), every candidate. Returns the best known candidate
- * (smallest seconds, ties: the lower index), or -1 when not covered or fewer than two are known
- * (n >= 2). */
-int ac_knowledge_best(const ac_knowledge *know, int n, const int *group);
+ * ac_candidate_groups), some candidate of every group; without (group NULL), every candidate.
+ * Returns the best known candidate (smallest seconds, ties: the lower index), or -1 when not
+ * covered or fewer than two are known (n >= 2). *unknown is the number of members of the best
+ * one's group never measured (0 without grouping): a warm start measures them first. */
+int ac_knowledge_best(const ac_knowledge *know, int n, const int *group, int *unknown);
 
 #endif

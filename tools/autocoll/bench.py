@@ -78,7 +78,7 @@ def valid_result(path):
 def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives"],
                sizes=DEFAULTS["sizes"], ranks=DEFAULTS["ranks"], layers=DEFAULTS["layers"],
                iterations=500, fixed_iterations=100, warmup=10, factor=5.0, timeout=1800,
-               log=print):
+               history=None, log=print):
     """Runs every missing cell; returns the list of cell JSON paths (in matrix order)."""
     build = Path(build) if build else REPO / "build" / mpi
     program = build / "bench" / "autocoll_bench"
@@ -99,6 +99,8 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
         args = ["--collective", coll, "--bytes", nbytes, "--iterations", iterations,
                 "--fixed-iterations", fixed_iterations, "--warmup", warmup, "--factor", factor,
                 "--layers", layers, "--out", path]
+        if history:
+            args += ["--history", Path(history).resolve()]
         cmd = mpirun_command(mpi, np, program, args)
         start = time.time()
         log(f"[{i}/{len(cells)}] {coll} {size_label(nbytes)} on {np} ranks ...")
@@ -118,7 +120,8 @@ def main(args):
         run_matrix(args.out, mpi=args.mpi, build=args.build, collectives=args.collectives,
                    sizes=args.sizes, ranks=args.ranks, layers=args.layers,
                    iterations=args.iterations, fixed_iterations=args.fixed_iterations,
-                   warmup=args.warmup, factor=args.factor, timeout=args.timeout)
+                   warmup=args.warmup, factor=args.factor, timeout=args.timeout,
+                   history=args.history)
     except BenchError as e:
         print(f"autocoll bench: {e}", file=sys.stderr)
         return 1
@@ -133,6 +136,9 @@ def add_arguments(p):
     p.add_argument("--collectives", default=DEFAULTS["collectives"])
     p.add_argument("--sizes", default=DEFAULTS["sizes"], help="e.g. 1K,8K,64K,1M")
     p.add_argument("--ranks", default=DEFAULTS["ranks"], help="e.g. 2,4,8")
+    p.add_argument("--history",
+                   help="history file: the layers start warm from it and add what they learn "
+                        "(default: off, every layer starts cold)")
     p.add_argument("--layers", default=DEFAULTS["layers"],
                    help="layer configurations (autocoll_bench --help lists them)")
     p.add_argument("--iterations", type=int, default=500,

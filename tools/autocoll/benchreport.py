@@ -85,6 +85,8 @@ def cell(data):
             "decision": (ctx.get("decision_calls", ctx.get("measure_select_calls"))
                          if ctx else None),
             "switches": ctx.get("switches") if ctx else None,
+            # started from the history file (autocoll_bench --history), else cold
+            "start": "warm" if ctx and ctx.get("warm") else "cold",
             "o_ms_a_us": 1e6 * ctx["overhead"]["deciding_seconds"] if ctx else None,
             "o_ms_c_us": 1e6 * ctx["o_ms_c_seconds"] if ctx and "o_ms_c_seconds" in ctx else None,
             "o_ma_us": 1e6 * ctx["overhead"]["settled_seconds"] if ctx else None,
@@ -121,7 +123,7 @@ def matrix_table(cells):
     lines = [machine_line(cells), "",
              f"{'collective':10} {'bytes':>8} {'np':>3} {'layer':14} {'native us':>10} "
              f"{'oracle':>30} {'oracle us':>10} {'learn/or':>8} {'steady/or':>9} "
-             f"{'learn/nat':>9} {'steady/nat':>10} {'decided':>7} {'sw':>3} "
+             f"{'learn/nat':>9} {'steady/nat':>10} {'start':>5} {'decided':>7} {'sw':>3} "
              f"{'O_MS^a us':>9} {'O_MS^c us':>9} {'O_MA us':>8}  final"]
     for c in cells:
         for r in c["rows"]:
@@ -130,7 +132,7 @@ def matrix_table(cells):
                 f"{r['native_us']:10.2f} {r['oracle'][-30:]:>30} {r['oracle_us']:10.2f} "
                 f"{r['learning_vs_oracle']:8.3f} {r['steady_vs_oracle']:9.3f} "
                 f"{r['learning_vs_native']:9.3f} {r['steady_vs_native']:10.3f} "
-                f"{_fmt(r['decision'], '7d')} {_fmt(r['switches'], '3d')} "
+                f"{r['start']:>5} {_fmt(r['decision'], '7d')} {_fmt(r['switches'], '3d')} "
                 f"{_fmt(r['o_ms_a_us'], '9.1f')} {_fmt(r['o_ms_c_us'], '9.1f')} "
                 f"{_fmt(r['o_ma_us'], '8.1f')}  {r['final']}")
     return "\n".join(lines)
@@ -141,7 +143,8 @@ def summary(cells):
     by_layer = {}
     for c in cells:
         for r in c["rows"]:
-            by_layer.setdefault(r["layer"], []).append(r)
+            key = r["layer"] + (" (warm)" if r["start"] == "warm" else "")
+            by_layer.setdefault(key, []).append(r)
     lines = ["", "summary over cells (median, geomean, min-max):"]
     for layer, rows in by_layer.items():
         for key in ("learning_vs_oracle", "steady_vs_oracle", "learning_vs_native",
@@ -150,6 +153,11 @@ def summary(cells):
             lines.append(f"  {layer:14} {key:20} median {statistics.median(v):.3f}  "
                          f"geomean {geomean(v):.3f}  range {min(v):.3f}-{max(v):.3f}  "
                          f"({len(v)} cells)")
+        decided = [r["decision"] for r in rows if r["decision"] is not None]
+        if decided:
+            lines.append(f"  {layer:14} {'decision length':20} median "
+                         f"{statistics.median(decided):.0f}  range {min(decided)}-{max(decided)}"
+                         f"  ({len(decided)} cells)")
     native_wins = [c for c in cells if c["oracle"]["name"] == "native"]
     ours = [c for c in cells if c["oracle"]["name"] != "native"]
     lines.append(f"  oracle is native in {len(native_wins)} of {len(cells)} cells; one of ours "
@@ -187,11 +195,40 @@ def aeos_table(cells):
     return "\n".join(lines)
 
 
+TREE_SHAPES = ["binomial", "binary", "chain", "flat", "knomial_k4"]
+TREE_SEGMENTS = ["", "_segment_1k", "_segment_8k", "_segment_64k"]
+
+
+def tree_table(cells):
+    """The rooted collectives' tree x segment instances against native (the Berkeley report's
+    Figure 3 as a table): median / native median, per cell that ran them."""
+    lines = []
+    for c in cells:
+        fixed = {x["name"]: x for x in c["data"]["configurations"] if x["kind"] == "fixed"}
+        if not any(f"{s}_tree" in fixed for s in TREE_SHAPES):
+            continue
+        p = c["data"]["parameters"]
+        native = c["native"]["median"]
+        lines += ["", f"{p['collective']} {p['bytes']} B on {c['data']['machine']['ranks']} "
+                      f"ranks: tree x segment, median / native median "
+                      f"(native {1e6 * native:.2f} us)",
+                  f"  {'tree':12}" + "".join(f"{(s[9:] or 'none'):>10}" for s in TREE_SEGMENTS)]
+        for shape in TREE_SHAPES:
+            values = [fixed.get(f"{shape}_tree{s}") for s in TREE_SEGMENTS]
+            lines.append(f"  {shape:12}" + "".join(
+                f"{x['median'] / native:10.3f}" if x else f"{'-':>10}" for x in values))
+        others = [n for n in fixed if "_tree" not in n]
+        for n in others:
+            lines.append(f"  {n}: {fixed[n]['median'] / native:.3f}")
+    return "\n".join(lines)
+
+
 def render(paths):
     cells = [cell(load(p)) for p in cell_files(paths)]
     if not cells:
         raise BenchReportError("no benchmark results found")
-    return "\n".join([matrix_table(cells), summary(cells), aeos_table(cells)]), cells
+    parts = [matrix_table(cells), summary(cells), aeos_table(cells), tree_table(cells)]
+    return "\n".join(p for p in parts if p), cells
 
 
 def plot(cells, folder):

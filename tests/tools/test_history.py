@@ -1,0 +1,207 @@
+"""The history file under MPI (AUTOCOLL_HISTORY, docs/history.md): a second run starts warm from
+what the first learned, with every rank on the same algorithm; concurrent jobs keep each other's
+knowledge; bad files are reported once and left alone. (The file format, merging and locking
+without MPI: tests/unit/test_history.c.)"""
+
+import json
+import re
+import subprocess
+
+import pytest
+
+from conftest import ROOT, build_dir, run_mpi
+from test_strategy import check_ranks_alike, per_rank_reports, world
+
+HEADER = "autocoll-history 1"
+
+
+def sections(path):
+    """{platform description: {context key: {algorithm: (seconds, samples)}}} of a history
+    file, parsed strictly (the C reader's rules, enough for the tests)."""
+    lines = path.read_text().splitlines()
+    assert lines[0] == HEADER, lines[:2]
+    out, current = {}, None
+    for line in lines[1:]:
+        if not line or line.startswith("#"):
+            continue
+        kind, _, rest = line.partition(" ")
+        if kind == "platform":
+            fingerprint, _, description = rest.partition(" ")
+            assert re.fullmatch(r"[0-9a-f]{16}", fingerprint), line
+            current = out.setdefault(description, {})
+            continue
+        assert kind == "context" and current is not None, line
+        t = rest.split()
+        key, n, cands = tuple(t[:7]), int(t[7]), t[8:]
+        assert len(cands) == 4 * n, line
+        current[key] = {cands[i]: (float(cands[i + 1]), int(cands[i + 3]))
+                        for i in range(0, len(cands), 4)}
+    return out
+
+
+def agree_run(mpi, np, tmp_path, strategy, history, iterations=400, tag="run"):
+    d = tmp_path / tag
+    d.mkdir()
+    env = {"AUTOCOLL_STRATEGY": strategy, "AUTOCOLL_HISTORY": str(history),
+           "AUTOCOLL_REPORT": str(d / "agree-%r.json")}
+    run = run_mpi(mpi, np, "tests/mpi/strategy_agree", d, env=env, report=False,
+                  args=[str(iterations)])
+    assert f"strategy_agree: {iterations} iterations, ok" in run.stdout, run.stdout + run.stderr
+    return run, per_rank_reports(d, np)
+
+
+def busiest(reports):
+    """The world allreduce context with the most calls (400: the 2048-byte site A)."""
+    return max(world(reports[0], "allreduce")["contexts"], key=lambda x: x["calls"])
+
+
+@pytest.mark.parametrize("mpi,np,strategy", [("openmpi", 4, "star"), ("openmpi", 4, "race"),
+                                             ("openmpi", 4, "lottery"), ("mpich", 3, "star"),
+                                             ("mpich", 3, "race")])
+def test_second_run_starts_warm(mpi, np, strategy, tmp_path):
+    history = tmp_path / "history"
+    cold_run, cold = agree_run(mpi, np, tmp_path, strategy, history, tag="cold")
+    assert "not found; starting cold" in cold_run.stderr
+    x = busiest(cold)
+    assert x["warm"] is False and x["decision_calls"] > 5, x
+    check_ranks_alike(cold, np)
+    platforms = sections(history)
+    assert len(platforms) == 1
+    (description, contexts), = platforms.items()
+    assert f"np={np} nodes=1 ppn={np}" in description, description
+    assert any(k[0] == "allreduce" and k[1] == str(np) and k[2] == "2048" for k in contexts)
+
+    warm_run, warm = agree_run(mpi, np, tmp_path, strategy, history, tag="warm")
+    assert "history" not in warm_run.stderr, warm_run.stderr  # nothing to report
+    check_ranks_alike(warm, np)  # invariant 1 holds from the first call
+    x = busiest(warm)
+    assert x["warm"] is True and x["decision_calls"] <= 5, x
+    assert x["chosen"] in x["runs"], x
+    # the knowledge grew: the busiest context's candidates have more samples now
+    after = sections(history)[description]
+    grown = [k for k in after if k in contexts and
+             sum(s for _, s in after[k].values()) > sum(s for _, s in contexts[k].values())]
+    assert grown, (contexts, after)
+
+
+def call_cost_job(np, history, tmp_path, tag):
+    """A job started in the background: 3000 8-byte allreduces under star."""
+    b = build_dir("openmpi")
+    env = {"AUTOCOLL_TEST_PRELOAD": str(b / "libautocoll.so"), "AUTOCOLL_STRATEGY": "star",
+           "AUTOCOLL_HISTORY": str(history), "PATH": "/usr/bin:/bin",
+           "AUTOCOLL_REPORT": str(tmp_path / f"{tag}.json")}
+    return subprocess.Popen([str(ROOT / "tests/mpirun.sh"), "openmpi", str(np),
+                             str(b / "bench/call_cost"), "3000"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_concurrent_jobs_keep_both_jobs_knowledge(tmp_path):
+    history = tmp_path / "history"
+    jobs = [call_cost_job(np, history, tmp_path, f"job{i}")
+            for i, np in enumerate([2, 2, 3])]
+    for job in jobs:
+        out, err = job.communicate(timeout=300)
+        assert job.returncode == 0, out + err
+    platforms = sections(history)
+    by_np = {re.search(r"np=(\d+)", d).group(1): c for d, c in platforms.items()}
+    assert set(by_np) == {"2", "3"}, platforms.keys()
+    for np, jobs_there in (("2", 2), ("3", 1)):
+        (key, cands), = [(k, c) for k, c in by_np[np].items() if k[0] == "allreduce"]
+        assert key[1] == np and key[2] == "8"
+        # star measures native in Measure_Select (ITER = 10 agreed calls) in every job
+        assert cands["native"][1] >= 10 * jobs_there, (np, cands)
+    assert not list(tmp_path.glob("history.tmp.*"))
+
+
+def reported(stderr):
+    return [line for line in stderr.splitlines() if "history" in line]
+
+
+def demo_with(history, tmp_path, env=None, np=2):
+    e = {"AUTOCOLL_STRATEGY": "star", "AUTOCOLL_HISTORY": str(history)}
+    e.update(env or {})
+    run = run_mpi("openmpi", np, "bench/call_cost", tmp_path, env=e, args=["2000"])
+    assert run.rc == 0, run.stdout + run.stderr
+    return run
+
+
+def test_corrupt_file_is_reported_once_and_left_alone(tmp_path):
+    history = tmp_path / "history"
+    text = "my notes, not a history file\n"
+    history.write_text(text)
+    run = demo_with(history, tmp_path)
+    (line,) = reported(run.stderr)
+    assert "not an autocoll history file" in line and "left as it is" in line, line
+    assert history.read_text() == text
+    x = run.collective("MPI_COMM_WORLD", "allreduce")["contexts"][0]
+    assert x["warm"] is False and x["stage"] == "monitor_adapt", x
+
+
+def test_foreign_platform_is_reported_and_kept(tmp_path):
+    history = tmp_path / "history"
+    other = ("autocoll-history 1\nplatform 0123456789abcdef np=64 nodes=8 ppn=8 elsewhere\n"
+             "context allreduce 64 8 1 1 1 0000000000000000 1 native 1e-05 0 10\n")
+    history.write_text(other)
+    run = demo_with(history, tmp_path)
+    (line,) = reported(run.stderr)
+    assert "nothing for this platform" in line, line
+    platforms = sections(history)
+    assert len(platforms) == 2
+    assert platforms["np=64 nodes=8 ppn=8 elsewhere"] == {
+        ("allreduce", "64", "8", "1", "1", "1", "0000000000000000"): {"native": (1e-05, 10)}}
+
+
+@pytest.mark.parametrize("what", ["missing directory", "a directory"])
+def test_unusable_path_is_reported_once(what, tmp_path):
+    if what == "a directory":
+        history = tmp_path / "dir"
+        history.mkdir()
+    else:
+        history = tmp_path / "no" / "such" / "history"
+    run = demo_with(history, tmp_path)
+    (line,) = reported(run.stderr)
+    assert str(history) in line, line
+    assert not (tmp_path / "no").exists()
+
+
+def test_default_location_and_off(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {"HOME": str(home), "XDG_CACHE_HOME": ""}
+    run = demo_with("auto", tmp_path, env=env)
+    assert reported(run.stderr) == []  # a first run at the default location says nothing
+    assert sections(home / ".cache" / "autocoll" / "history")
+    env = {"HOME": str(tmp_path / "home2"), "XDG_CACHE_HOME": ""}
+    demo_with("off", tmp_path, env=env)
+    assert not (tmp_path / "home2").exists()
+    # native: the default location is not even read
+    run = run_mpi("openmpi", 2, "bench/call_cost", tmp_path,
+                  env={"HOME": str(tmp_path / "home3"), "AUTOCOLL_HISTORY": "auto"},
+                  args=["100"])
+    assert run.rc == 0 and not (tmp_path / "home3").exists()
+
+
+def test_bench_warm_from_history(tmp_path):
+    """The benchmark driver's --history: a cold run fills the file, the second run's strategies
+    start warm and decide in at most 5 invocations."""
+    history = tmp_path / "history"
+    results = []
+    for tag in ("cold", "warm"):
+        out = tmp_path / f"{tag}.json"
+        run = run_mpi("openmpi", 2, "bench/autocoll_bench", tmp_path, preload=False,
+                      report=False, timeout=300,
+                      args=["--collective", "allreduce", "--bytes", "1K", "--iterations", "300",
+                            "--fixed-iterations", "5", "--warmup", "1", "--factor", "1",
+                            "--layers", "star,race,lottery", "--history", str(history),
+                            "--out", str(out)])
+        assert run.rc == 0, run.stdout + run.stderr
+        results.append(json.loads(out.read_text()))
+    for tag, r in zip(("cold", "warm"), results):
+        assert r["parameters"]["history"] == str(history)
+        for c in r["configurations"]:
+            if c["kind"] != "layer":
+                continue
+            (ctx,) = c["layer"]["contexts"]
+            assert ctx["warm"] is (tag == "warm"), (tag, c["name"], ctx)
+            if tag == "warm":
+                assert ctx["decision_calls"] <= 5, (c["name"], ctx)
