@@ -84,3 +84,38 @@ def test_bench_errors(tmp_path):
     assert run.returncode == 1 and "is missing" in run.stderr
     run = cli("report", str(tmp_path))
     assert run.returncode == 1 and "no benchmark results" in run.stderr
+
+
+def test_report_trees_and_warm_starts(tmp_path):
+    """A rooted collective's cell: the tree x segment table (median / native, recomputed here)
+    and its plot; a second run from the history file shows its layer as warm, decided in fewer
+    calls (0, or ITER per member of the best group that the first run never measured)."""
+    history = tmp_path / "history"
+    for phase in ("cold", "warm"):
+        run = cli("bench", "--out", str(tmp_path / phase), "--collectives", "bcast", "--sizes",
+                  "1K", "--ranks", "2", "--iterations", "150", "--fixed-iterations", "5",
+                  "--warmup", "1", "--factor", "1", "--layers", "star", "--history",
+                  str(history))
+        assert run.returncode == 0, run.stdout + run.stderr
+    run = cli("report", str(tmp_path / "cold"), str(tmp_path / "warm"), "--plots",
+              str(tmp_path / "plots"))
+    assert run.returncode == 0, run.stderr
+    text = run.stdout.splitlines()
+    starts = {}
+    for line in text:
+        f = line.split()
+        if f[:4] == ["bcast", "1024", "2", "star"]:
+            starts[f[11]] = int(f[12])  # start, decided
+    assert set(starts) == {"cold", "warm"} and starts["warm"] < starts["cold"], starts
+    assert starts["warm"] % 10 == 0, starts
+    data = json.loads((tmp_path / "warm" / "bcast-1K-np2.json").read_text())
+    conf = {c["name"]: c for c in data["configurations"]}
+    native = conf["native"]["median"]
+    # the warm cell comes second: its table is the second one
+    header = [i for i, line in enumerate(text)
+              if line.startswith("bcast 1024 B on 2 ranks: tree x segment")][1]
+    chain = next(line for line in text[header:] if line.split()[0] == "chain").split()
+    expected = [conf[f"chain_tree{s}"]["median"] / native
+                for s in ("", "_segment_1k", "_segment_8k", "_segment_64k")]
+    assert [float(v) for v in chain[1:]] == pytest.approx(expected, abs=6e-4)
+    assert (tmp_path / "plots" / "trees-bcast-np2.png").read_bytes()[:4] == b"\x89PNG"

@@ -4,6 +4,7 @@ knowledge; bad files are reported once and left alone. (The file format, merging
 without MPI: tests/unit/test_history.c.)"""
 
 import json
+import os
 import re
 import subprocess
 
@@ -77,19 +78,21 @@ def test_second_run_starts_warm(mpi, np, strategy, tmp_path):
     x = busiest(warm)
     assert x["warm"] is True and x["decision_calls"] <= 5, x
     assert x["chosen"] in x["runs"], x
-    # the knowledge grew: the busiest context's candidates have more samples now
+    # nothing was lost: what the warm run measured was added (a warm context that never measured
+    # again, settled from the start, adds nothing)
     after = sections(history)[description]
-    grown = [k for k in after if k in contexts and
-             sum(s for _, s in after[k].values()) > sum(s for _, s in contexts[k].values())]
-    assert grown, (contexts, after)
+    for key, cands in contexts.items():
+        assert key in after, key
+        for name, (_, samples) in cands.items():
+            assert after[key][name][1] >= samples, (key, name)
 
 
 def call_cost_job(np, history, tmp_path, tag):
     """A job started in the background: 3000 8-byte allreduces under star."""
     b = build_dir("openmpi")
-    env = {"AUTOCOLL_TEST_PRELOAD": str(b / "libautocoll.so"), "AUTOCOLL_STRATEGY": "star",
-           "AUTOCOLL_HISTORY": str(history), "PATH": "/usr/bin:/bin",
-           "AUTOCOLL_REPORT": str(tmp_path / f"{tag}.json")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AUTOCOLL")}
+    env.update({"AUTOCOLL_TEST_PRELOAD": str(b / "libautocoll.so"), "AUTOCOLL_STRATEGY": "star",
+                "AUTOCOLL_HISTORY": str(history), "AUTOCOLL_REPORT": str(tmp_path / f"{tag}.json")})
     return subprocess.Popen([str(ROOT / "tests/mpirun.sh"), "openmpi", str(np),
                              str(b / "bench/call_cost"), "3000"],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

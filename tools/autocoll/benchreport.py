@@ -199,13 +199,19 @@ TREE_SHAPES = ["binomial", "binary", "chain", "flat", "knomial_k4"]
 TREE_SEGMENTS = ["", "_segment_1k", "_segment_8k", "_segment_64k"]
 
 
+def tree_name(shape, segment):
+    """The registry name of a tree instance: <shape>_tree[_k<k>][_segment_<size>]."""
+    base, _, k = shape.partition("_")
+    return f"{base}_tree{'_' + k if k else ''}{segment}"
+
+
 def tree_table(cells):
     """The rooted collectives' tree x segment instances against native (the Berkeley report's
     Figure 3 as a table): median / native median, per cell that ran them."""
     lines = []
     for c in cells:
         fixed = {x["name"]: x for x in c["data"]["configurations"] if x["kind"] == "fixed"}
-        if not any(f"{s}_tree" in fixed for s in TREE_SHAPES):
+        if not any(tree_name(s, "") in fixed for s in TREE_SHAPES):
             continue
         p = c["data"]["parameters"]
         native = c["native"]["median"]
@@ -214,7 +220,7 @@ def tree_table(cells):
                       f"(native {1e6 * native:.2f} us)",
                   f"  {'tree':12}" + "".join(f"{(s[9:] or 'none'):>10}" for s in TREE_SEGMENTS)]
         for shape in TREE_SHAPES:
-            values = [fixed.get(f"{shape}_tree{s}") for s in TREE_SEGMENTS]
+            values = [fixed.get(tree_name(shape, s)) for s in TREE_SEGMENTS]
             lines.append(f"  {shape:12}" + "".join(
                 f"{x['median'] / native:10.3f}" if x else f"{'-':>10}" for x in values))
         others = [n for n in fixed if "_tree" not in n]
@@ -229,6 +235,45 @@ def render(paths):
         raise BenchReportError("no benchmark results found")
     parts = [matrix_table(cells), summary(cells), aeos_table(cells), tree_table(cells)]
     return "\n".join(p for p in parts if p), cells
+
+
+def plot_trees(cells, folder, plt):
+    """Per rooted collective and rank count: tree x segment median / native over message size
+    (the Berkeley report's Figure 3 as lines, one per instance; below 1 beats native)."""
+    groups = {}
+    for c in cells:
+        fixed = {x["name"]: x for x in c["data"]["configurations"] if x["kind"] == "fixed"}
+        if not any(tree_name(s, "") in fixed for s in TREE_SHAPES):
+            continue
+        p = c["data"]["parameters"]
+        groups.setdefault((p["collective"], c["data"]["machine"]["ranks"]), []).append(
+            (p["bytes"], fixed, c["native"]["median"]))
+    written = []
+    cores = cells[0]["data"]["machine"]["cores_online"]
+    for (coll, ranks), points in sorted(groups.items()):
+        points.sort(key=lambda t: t[0])
+        fig, ax = plt.subplots(figsize=(8, 5))
+        for i, shape in enumerate(TREE_SHAPES):
+            for j, seg in enumerate(TREE_SEGMENTS):
+                name = tree_name(shape, seg)
+                xs = [b for b, f, _ in points if name in f]
+                ys = [f[name]["median"] / n for b, f, n in points if name in f]
+                if xs:
+                    ax.plot(xs, ys, marker="o", ms=3, lw=1, color=f"C{i}",
+                            ls=["-", "--", "-.", ":"][j], label=name)
+        ax.axhline(1.0, color="k", lw=1)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("message bytes")
+        ax.set_ylabel("median / native median")
+        ax.set_title(f"{coll}, {ranks} ranks: trees x segments against native ({cores} cores)")
+        ax.legend(fontsize=6, ncol=2)
+        fig.tight_layout()
+        name = folder / f"trees-{coll}-np{ranks}.png"
+        fig.savefig(name, dpi=90)
+        plt.close(fig)
+        written.append(name)
+    return written
 
 
 def plot(cells, folder):
@@ -264,6 +309,7 @@ def plot(cells, folder):
         fig.savefig(name, dpi=90)
         plt.close(fig)
         written.append(name)
+    written += plot_trees(cells, folder, plt)
     pairs = []
     for c in cells:
         rows = {r["layer"]: r for r in c["rows"]}
