@@ -1,9 +1,11 @@
 /*
- * groups.c - registry groups of a strategy's candidate list (strategy.h), for the two-level
- * searches of star (enhanced AEOS) and race, and what a warm start from history needs.
+ * groups.c - helpers shared by the strategies (strategy.h): registry groups of a candidate
+ * list (the two-level searches of star's enhanced AEOS and race), medians, and what a warm
+ * start from history needs.
  */
 #include "select/strategy.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int ac_candidate_groups(const ac_algorithm *const *candidates, int n, int *group)
@@ -17,6 +19,19 @@ int ac_candidate_groups(const ac_algorithm *const *candidates, int n, int *group
         group[i] = j < i ? group[j] : ngroups++;
     }
     return ngroups;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double ac_median(const double *v, int n, double *scratch)
+{
+    memcpy(scratch, v, (size_t)n * sizeof *scratch);
+    qsort(scratch, (size_t)n, sizeof *scratch, cmp_double);
+    return n % 2 ? scratch[n / 2] : 0.5 * (scratch[n / 2 - 1] + scratch[n / 2]);
 }
 
 int ac_knowledge_best(const ac_knowledge *know, int n, const int *group, int *unknown)

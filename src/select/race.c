@@ -125,20 +125,6 @@ void ac_race_get_params(ac_race_params *out)
     *out = race_params;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The median of v[0..n) (n >= 1), sorting a copy in scratch. */
-static double median_of(const double *v, int n, double *scratch)
-{
-    memcpy(scratch, v, (size_t)n * sizeof *scratch);
-    qsort(scratch, (size_t)n, sizeof *scratch, cmp_double);
-    return n % 2 ? scratch[n / 2] : 0.5 * (scratch[n / 2 - 1] + scratch[n / 2]);
-}
-
 /* The fastest agreed call of candidate c in this race. */
 static double fastest(const race_state *s, int c)
 {
@@ -231,7 +217,7 @@ static int end_round(race_state *s, const ac_agreement *agree)
         if (s->kind == RACE_FIRST)
             for (int j = 0; j < k; j++) s->first_sum += dst[j];
         s->nsamples[c] += k;
-        s->median[c] = median_of(s->samples + (size_t)c * (size_t)s->cap, s->nsamples[c],
+        s->median[c] = ac_median(s->samples + (size_t)c * (size_t)s->cap, s->nsamples[c],
                                  s->scratch);
         s->median_samples[c] = s->nsamples[c];
         if (best < 0 || s->median[c] < s->median[best]) best = c;
@@ -275,7 +261,7 @@ static int end_window(race_state *s, const ac_agreement *agree)
     int rc = agree->max(agree->ctx, s->recent, k);
     s->agreements++;
     if (rc != 0) return stop(s, rc);
-    double m = median_of(s->recent, k, s->scratch), runner = -1.0;
+    double m = ac_median(s->recent, k, s->scratch), runner = -1.0;
     for (int c = 0; c < s->n; c++)
         if (c != s->chosen && s->median[c] >= 0.0 && (runner < 0.0 || s->median[c] < runner))
             runner = s->median[c];

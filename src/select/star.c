@@ -206,12 +206,6 @@ static void star_start_plan(star_state *s, int phase)
     s->plan_iter = 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void star_reset_window(star_state *s)
 {
     s->window_calls = 0;
@@ -287,10 +281,7 @@ static int star_end_plan(star_state *s, const ac_agreement *agree)
             sum += v[j];
         }
         s->best_time[c] = best;
-        memcpy(s->scratch, v, sizeof *v * (size_t)iter);
-        qsort(s->scratch, (size_t)iter, sizeof *v, cmp_double);
-        s->median_time[c] = iter % 2 ? s->scratch[iter / 2]
-                                     : 0.5 * (s->scratch[iter / 2 - 1] + s->scratch[iter / 2]);
+        s->median_time[c] = ac_median(v, iter, s->scratch);
         s->samples[c] = iter;
         if (s->phase == PHASE_RECHECK) continue; /* mean_time: its first measurement's */
         s->mean_time[c] = sum / iter;

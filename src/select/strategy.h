@@ -84,6 +84,9 @@ typedef struct ac_strategy {
  * groups seen before it. Returns the number of groups. */
 int ac_candidate_groups(const ac_algorithm *const *candidates, int n, int *group);
 
+/* The median of v[0..n) (n >= 1), sorting a copy in scratch[n]. */
+double ac_median(const double *v, int n, double *scratch);
+
 /* Whether `know` covers what a decision phase would have measured: with grouping (group[] from
  * ac_candidate_groups), some candidate of every group; without (group NULL), every candidate.
  * Returns the best known candidate (smallest seconds, ties: the lower index), or -1 when not
