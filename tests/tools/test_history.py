@@ -87,21 +87,26 @@ def test_second_run_starts_warm(mpi, np, strategy, tmp_path):
             assert after[key][name][1] >= samples, (key, name)
 
 
-def call_cost_job(np, history, tmp_path, tag):
+def call_cost_job(np, history, tmp_path, tag, env_extra=None):
     """A job started in the background: 3000 8-byte allreduces under star."""
     b = build_dir("openmpi")
     env = {k: v for k, v in os.environ.items() if not k.startswith("AUTOCOLL")}
     env.update({"AUTOCOLL_TEST_PRELOAD": str(b / "libautocoll.so"), "AUTOCOLL_STRATEGY": "star",
                 "AUTOCOLL_HISTORY": str(history), "AUTOCOLL_REPORT": str(tmp_path / f"{tag}.json")})
+    env.update(env_extra or {})
     return subprocess.Popen([str(ROOT / "tests/mpirun.sh"), "openmpi", str(np),
                              str(b / "bench/call_cost"), "3000"],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def test_concurrent_jobs_keep_both_jobs_knowledge(tmp_path):
+    """Three jobs at once: two at 2 ranks with contexts of their own (one keyed by its call
+    site, one site-less: AUTOCOLL_MAX_SITES=0), so that neither can start warm from the
+    other's, and one at 3 ranks (another platform)."""
     history = tmp_path / "history"
-    jobs = [call_cost_job(np, history, tmp_path, f"job{i}")
-            for i, np in enumerate([2, 2, 3])]
+    jobs = [call_cost_job(np, history, tmp_path, f"job{i}", extra)
+            for i, (np, extra) in enumerate([(2, None), (2, {"AUTOCOLL_MAX_SITES": "0"}),
+                                             (3, None)])]
     for job in jobs:
         out, err = job.communicate(timeout=300)
         assert job.returncode == 0, out + err
@@ -109,10 +114,14 @@ def test_concurrent_jobs_keep_both_jobs_knowledge(tmp_path):
     by_np = {re.search(r"np=(\d+)", d).group(1): c for d, c in platforms.items()}
     assert set(by_np) == {"2", "3"}, platforms.keys()
     for np, jobs_there in (("2", 2), ("3", 1)):
-        (key, cands), = [(k, c) for k, c in by_np[np].items() if k[0] == "allreduce"]
-        assert key[1] == np and key[2] == "8"
-        # star measures native in Measure_Select (ITER = 10 agreed calls) in every job
-        assert cands["native"][1] >= 10 * jobs_there, (np, cands)
+        found = [(k, c) for k, c in by_np[np].items() if k[0] == "allreduce"]
+        assert len(found) == jobs_there, (np, found)
+        sites = {k[6] == "0000000000000000" for k, _ in found}
+        assert sites == ({True, False} if jobs_there == 2 else {False}), found
+        for key, cands in found:
+            assert key[1] == np and key[2] == "8"
+            # star measures native in Measure_Select (ITER = 10 agreed calls) in every job
+            assert cands["native"][1] >= 10, (np, cands)
     assert not list(tmp_path.glob("history.tmp.*"))
 
 
