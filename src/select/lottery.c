@@ -61,6 +61,16 @@
  * times `recheck`: a permanently slow candidate costs O(log calls) explorations, and a
  * recovered one comes back within about the time it was slow. recheck = 0: never.
  *
+ * Winner changes (our addition). Statistics change only at agreements, so a candidate that
+ * has not run for a while keeps the average it had then. When the winner slows down (a rank
+ * becomes busy), the next winner is the candidate with the smallest average, which may be an
+ * equally affected one whose average is stale; it would hold the winner's share until the next
+ * agreement a whole window later, and so would each such candidate in turn. So an agreement
+ * that changes the winner ends the current draw (a new one is made at once, with the new
+ * tickets) and brings the next agreement forward to AC_LOTTERY_CONFIRM_CALLS calls: a stale
+ * winner is found out within a few calls. The paper updates each node's averages after every
+ * call and has no such delay.
+ *
  * Deviations from the paper, and why:
  * - Agreed (maximum over ranks) times instead of each node's own: the root of a broadcast
  *   returns before the others, so its own times would miss the slow rank of section 6.1.2.
@@ -69,7 +79,7 @@
  *   relative number of tickets"; ceil(share * ttl) is the simplest increasing one.
  * - The variance and the "two standard deviations" are of the difference of two exponential
  *   averages' distributions (sqrt(var_j + var_w)); the paper does not say whose deviation.
- * - The init round and the rechecks (above).
+ * - The init round, the rechecks and the early agreement after a winner change (above).
  *
  * Warm start (section 6.1.3's history; history.h). With earlier knowledge of some candidate,
  * the averages and variances start from history (the samples behind them count, up to
@@ -125,7 +135,8 @@ typedef struct lottery_state {
     int measured;
     long calls, explore_calls, decision_calls, draws, rechecks;
     int agreements, broadcasts, winner_changes;
-    int have_winner; /* some candidate was measured at an earlier agreement */
+    int have_winner;    /* some candidate was measured at an earlier agreement */
+    int winner_changed; /* at the last agreement */
     double local_seconds;
 } lottery_state;
 
@@ -317,7 +328,8 @@ static void lottery_update(lottery_state *s, int c, double x)
 static void lottery_refresh(lottery_state *s)
 {
     int best = lottery_best(s);
-    if (s->have_winner && best != s->winner) s->winner_changes++;
+    s->winner_changed = s->have_winner && best != s->winner;
+    if (s->winner_changed) s->winner_changes++;
     s->have_winner = s->measured > 0;
     s->winner = best;
     double k = s->p.explore_sigmas;
@@ -454,9 +466,25 @@ static int lottery_agree_window(lottery_state *s, const ac_agreement *agree, dou
     for (int k = 0; k < len; k++)
         lottery_update(s, s->win_cand[k], s->win_time[k]);
     s->win_len = 0;
-    s->win_target = s->p.window;
     lottery_refresh(s);
+    s->win_target = s->winner_changed && s->p.window > AC_LOTTERY_CONFIRM_CALLS
+                        ? AC_LOTTERY_CONFIRM_CALLS
+                        : s->p.window;
     return 0;
+}
+
+/* The u of a draw: every rank's own generator (seed), or rank 0's through an agreement of its
+ * own (broadcast: the paper's, one per TTL). */
+static int lottery_next_u(lottery_state *s, const ac_agreement *agree, double *u)
+{
+    if (s->p.draw == AC_LOTTERY_SEED) {
+        *u = rng_uniform(&s->rng);
+        return 0;
+    }
+    *u = agree->rank == 0 ? rng_uniform(&s->rng) : -1.0;
+    s->agreements++;
+    s->broadcasts++;
+    return agree->max(agree->ctx, u, 1);
 }
 
 static int lottery_observe(void *state, int index, double seconds, const ac_agreement *agree)
@@ -484,22 +512,18 @@ static int lottery_observe(void *state, int index, double seconds, const ac_agre
     }
 
     double u = 0.0;
-    if (draw_now) {
-        if (s->p.draw == AC_LOTTERY_SEED) {
-            u = rng_uniform(&s->rng);
-        } else {
-            u = agree->rank == 0 ? rng_uniform(&s->rng) : -1.0;
-            if (!agree_now) { /* the paper's broadcast of the draw, one per TTL */
-                int rc = agree->max(agree->ctx, &u, 1);
-                s->agreements++;
-                s->broadcasts++;
-                if (rc != 0) return lottery_stop(s, rc);
-            }
-        }
-    }
+    int have_u = 0;
     if (agree_now) {
+        /* A draw due at this call rides on the agreement in broadcast mode. */
         int piggyback = draw_now && s->p.draw == AC_LOTTERY_BROADCAST;
+        if (piggyback) u = agree->rank == 0 ? rng_uniform(&s->rng) : -1.0;
         int rc = lottery_agree_window(s, agree, piggyback ? &u : NULL);
+        if (rc != 0) return lottery_stop(s, rc);
+        have_u = piggyback;
+        if (s->stage == AC_LOTTERY_DRAWING && s->winner_changed) draw_now = 1; /* see above */
+    }
+    if (draw_now && !have_u) {
+        int rc = lottery_next_u(s, agree, &u);
         if (rc != 0) return lottery_stop(s, rc);
     }
     if (draw_now) {

@@ -54,6 +54,9 @@ typedef struct ac_lottery_params {
 #define AC_LOTTERY_RECHECK_CAP 16
 /* A candidate is excluded from exploration only once it has this many agreed times. */
 #define AC_LOTTERY_MIN_SAMPLES 3
+/* After an agreement that changed the winner, the next agreement comes after at most this many
+ * calls (a new winner's average may be stale: see "Winner changes" in lottery.c). */
+#define AC_LOTTERY_CONFIRM_CALLS 4
 
 /* Bits of ac_lottery_set_params()'s result: the fields that were invalid and replaced. */
 enum {
