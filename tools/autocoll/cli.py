@@ -1,10 +1,10 @@
-"""`autocoll` command line: info, report, bench."""
+"""`autocoll` command line: info, report, bench, programs."""
 
 import argparse
 import sys
 from pathlib import Path
 
-from . import bench, benchreport, registry, report
+from . import bench, benchreport, programs, registry, report
 
 
 def cmd_info(args):
@@ -20,10 +20,17 @@ def cmd_info(args):
 def cmd_report(args):
     """End-of-run reports one by one; benchmark results (files or folders) as one matrix."""
     status = 0
-    bench_paths = [p for p in args.reports
-                   if Path(p).is_dir() or benchreport.is_bench(p)]
+    program_paths = [p for p in args.reports if programs.is_programs(p)]
+    bench_paths = [p for p in args.reports if p not in program_paths and
+                   (Path(p).is_dir() or benchreport.is_bench(p))]
+    for path in program_paths:
+        try:
+            print(programs.render(programs.load(path)))
+        except (OSError, ValueError, programs.ProgramsError) as e:
+            print(f"autocoll report: {e}", file=sys.stderr)
+            status = 1
     for path in args.reports:
-        if path in bench_paths:
+        if path in bench_paths or path in program_paths:
             continue
         try:
             print(report.render(report.load(path)))
@@ -52,13 +59,18 @@ def main(argv=None):
     p = sub.add_parser("report", help="render end-of-run reports and benchmark results")
     p.add_argument("reports", nargs="+",
                    help="AUTOCOLL_REPORT=<path> files, autocoll_bench JSON files, or folders "
-                        "of them (`autocoll bench --out`)")
+                        "of them (`autocoll bench --out`), `autocoll programs --out` folders")
     p.add_argument("--plots", help="benchmark results: write the plots (PNG) to this folder")
     p.set_defaults(func=cmd_report)
     p = sub.add_parser("bench", help="run the benchmark driver over a matrix (resumable)",
                        description=bench.__doc__)
     bench.add_arguments(p)
     p.set_defaults(func=bench.main)
+    p = sub.add_parser("programs", help="hpcc and LAMMPS natively and under autocoll, results "
+                       "checked equal", description=programs.__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    programs.add_arguments(p)
+    p.set_defaults(func=programs.main)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -1,0 +1,448 @@
+"""`autocoll programs`: real programs nobody here wrote, run natively and under autocoll, with
+their results checked equal, their end-to-end times, their time inside collectives and the
+algorithms the layer chose.
+
+The programs are Debian's (linked against Open MPI only, so the runs are Open MPI's):
+  hpcc            HPC Challenge with its shipped small input (`_hpccinf.txt`, N = 1000; the
+                  process grid P x Q is set to the most square factorization of the rank
+                  count). MPIFFT and MPIRandomAccess call MPI_Alltoall(v); HPL, PTRANS and
+                  the ring tests bcast and allreduce. Its results are its own checks.
+  lammps-melt     LAMMPS `examples/melt` (Lennard-Jones liquid, 4000 atoms, 250 steps, fix
+                  nve): allreduce and bcast.
+  lammps-peptide  LAMMPS `examples/peptide` (solvated peptide, PPPM, fix nvt, 300 steps).
+
+Layer configurations (LAYERS): `none` is the program alone (no autocoll: the reference of the
+result checks and of the end-to-end ratios); `native` is autocoll with the library's own
+algorithms (what the layer costs, and the time inside collectives it measures); `race`,
+`star`, `lottery` are the strategies from a cold start (AUTOCOLL_HISTORY=off). Every
+configuration runs `repeat` times, the repetitions interleaved (repetition 1 of every
+configuration, then 2, ...) so that a drift of the machine touches them all alike.
+
+Result checks (CHECKS): each program's outputs are parsed into named values, and every value
+of every run is compared with the same value of the first `none` run by a rule:
+  exact        equal (counts of errors, failed checks, printed thermo values of an NVE run);
+  rel:X        |a - b| <= X |b| (LAMMPS peptide: its thermostat feeds an allreduced sum back
+               into the dynamics, so an MPI-valid change of summation order changes the last
+               bits, which 300 steps of molecular dynamics amplify; see docs/programs.md);
+  max:X        both at most X (hpcc's residuals, which it checks against a threshold itself).
+A run whose values do not all pass, or that fails, makes the whole command fail.
+
+Output: `<out>/programs.json` (schema autocoll-programs, version 1) and every run's folder
+(`<out>/<program>/<layer>-<k>/`: its input, output, stdout/stderr and the layer's JSON
+report). `autocoll report <out>` renders the tables.
+"""
+
+import json
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from . import bench
+
+SCHEMA = "autocoll-programs"
+LIBRARY_MPI = "openmpi"  # Debian's hpcc and lammps are linked against Open MPI only
+
+LAYERS = {
+    "none": None,
+    "native": {"AUTOCOLL_STRATEGY": "native"},
+    "race": {"AUTOCOLL_STRATEGY": "race"},
+    "star": {"AUTOCOLL_STRATEGY": "star"},
+    "lottery": {"AUTOCOLL_STRATEGY": "lottery"},
+}
+DEFAULT_LAYERS = "none,native,race,star,lottery"
+
+HPCC_INPUT = Path("/usr/share/doc/hpcc/examples/_hpccinf.txt")
+LAMMPS_EXAMPLES = Path("/usr/share/lammps/examples")
+
+
+class ProgramsError(RuntimeError):
+    pass
+
+
+# ----------------------------------------------------------------------------------------------
+# The programs: how to prepare a run folder, the command, and how to read its results.
+
+
+def grid(ranks):
+    """The most square P x Q = ranks with P <= Q."""
+    p = int(math.isqrt(ranks))
+    while ranks % p:
+        p -= 1
+    return p, ranks // p
+
+
+def prepare_hpcc(folder, ranks):
+    if not HPCC_INPUT.exists():
+        raise ProgramsError(f"{HPCC_INPUT} is missing: install Debian's hpcc (scripts/setup)")
+    lines = HPCC_INPUT.read_text().splitlines()
+    p, q = grid(ranks)
+    # Lines 11 and 12 of HPL's input are the process grid's Ps and Qs.
+    if not (lines[10].rstrip().endswith("Ps") and lines[11].rstrip().endswith("Qs")):
+        raise ProgramsError(f"{HPCC_INPUT}: lines 11-12 are not Ps and Qs; the layout changed")
+    lines[10] = f"{p}            Ps"
+    lines[11] = f"{q}            Qs"
+    (folder / "hpccinf.txt").write_text("\n".join(lines) + "\n")
+    return ["hpcc"]
+
+
+def results_hpcc(folder):
+    """hpcc's own checks, from hpccoutf.txt: failed residual checks (HPL and PTRANS), the
+    summary's Success flag, RandomAccess errors, the FFT and HPL residuals."""
+    path = folder / "hpccoutf.txt"
+    if not path.exists():
+        raise ProgramsError(f"{path} is missing: hpcc did not finish")
+    text = path.read_text(errors="replace")
+    summary = dict(re.findall(r"^(\w+)=(\S+)$", text, re.M))
+    failed = [int(n) for n in re.findall(r"(\d+) tests completed and failed residual checks",
+                                         text)]
+    if len(failed) < 2:
+        raise ProgramsError(f"{path}: the PTRANS and HPL residual checks are not both there")
+    values = {"failed_residual_checks": sum(failed)}
+    keys = {"Success": int, "MPIRandomAccess_Errors": int, "MPIRandomAccess_LCG_Errors": int,
+            "MPIFFT_N": int, "MPIFFT_maxErr": float, "PTRANS_residual": float}
+    for key, kind in keys.items():
+        if key not in summary:
+            raise ProgramsError(f"{path}: no {key} in the summary")
+        values[key] = kind(summary[key])
+    eps, n = float(summary["HPL_eps"]), float(summary["HPL_N"])
+    # HPL's scaled residual ||Ax-b||_oo / (eps (||A||_oo ||x||_oo + ||b||_oo) N).
+    values["HPL_scaled_residual"] = float(summary["HPL_RnormI"]) / (
+        eps * (float(summary["HPL_AnormI"]) * float(summary["HPL_XnormI"]) +
+               float(summary["HPL_BnormI"])) * n)
+    return values
+
+
+def checks_hpcc(values):
+    eps = 2.220446e-16
+    fft_bound = 16 * eps * math.log2(max(2, values["MPIFFT_N"]))
+    return {"failed_residual_checks": "exact", "Success": "exact", "MPIFFT_N": "exact",
+            "MPIRandomAccess_Errors": "exact", "MPIRandomAccess_LCG_Errors": "exact",
+            "MPIFFT_maxErr": f"max:{fft_bound:.3g}", "PTRANS_residual": "max:16",
+            "HPL_scaled_residual": "max:16"}
+
+
+def prepare_lammps(example, script):
+    def prepare(folder, ranks):
+        src = LAMMPS_EXAMPLES / example
+        if not (src / script).exists():
+            raise ProgramsError(f"{src / script} is missing: install Debian's lammps-examples "
+                                "(scripts/setup)")
+        for f in src.iterdir():
+            if f.is_file():
+                shutil.copy(f, folder / f.name)
+        return ["lmp", "-in", script, "-log", "log.lammps", "-screen", "none"]
+    return prepare
+
+
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+
+
+def results_lammps(folder):
+    """Every thermo value of the log, named `<step>:<column>`: the one-line style (a header
+    starting with Step, numeric rows until `Loop time`) and the multi style (`---- Step N ----`
+    blocks of `Name = value`)."""
+    path = folder / "log.lammps"
+    if not path.exists():
+        raise ProgramsError(f"{path} is missing: LAMMPS did not finish")
+    values, header = {}, None
+    step = None
+    for line in path.read_text(errors="replace").splitlines():
+        words = line.split()
+        m = re.match(r"^-+ Step\s+(\d+) -+", line)
+        if m:
+            step, header = int(m.group(1)), None
+            continue
+        if words and words[0] == "Step":
+            header, step = words, None
+            continue
+        if line.startswith("Loop time"):
+            header = step = None
+            continue
+        if header and len(words) == len(header) and all(re.fullmatch(_NUMBER, w)
+                                                         for w in words):
+            for name, w in zip(header[1:], words[1:]):
+                values[f"{words[0]}:{name}"] = float(w)
+        elif step is not None:
+            for name, w in re.findall(rf"(\w+)\s*=\s*({_NUMBER})", line):
+                if name != "CPU":
+                    values[f"{step}:{name}"] = float(w)
+    if not values:
+        raise ProgramsError(f"{path}: no thermo output")
+    return values
+
+
+def checks_exact(values):
+    return {k: "exact" for k in values}
+
+
+def checks_relative(tolerance):
+    return lambda values: {k: f"rel:{tolerance}" for k in values}
+
+
+PROGRAMS = {
+    "hpcc": {"prepare": prepare_hpcc, "results": results_hpcc, "checks": checks_hpcc},
+    "lammps-melt": {"prepare": prepare_lammps("melt", "in.melt"), "results": results_lammps,
+                    "checks": checks_exact},
+    "lammps-peptide": {"prepare": prepare_lammps("peptide", "in.peptide"),
+                       "results": results_lammps, "checks": checks_relative(1e-5)},
+}
+DEFAULT_PROGRAMS = ",".join(PROGRAMS)
+
+
+def compare(values, reference, rules):
+    """The names of the values that fail their rule against the reference, with why."""
+    bad = []
+    for name, rule in rules.items():
+        if name not in values or name not in reference:
+            bad.append(f"{name}: missing")
+            continue
+        a, b = values[name], reference[name]
+        kind, _, arg = rule.partition(":")
+        if kind == "exact":
+            ok = a == b
+        elif kind == "rel":
+            ok = abs(a - b) <= float(arg) * abs(b)
+        elif kind == "max":
+            ok = a <= float(arg) and b <= float(arg)
+        else:
+            raise ProgramsError(f"unknown check rule {rule!r}")
+        if not ok:
+            bad.append(f"{name}: {a!r} against {b!r} ({rule})")
+    for name in set(values) - set(rules):
+        bad.append(f"{name}: no rule")
+    return bad
+
+
+# ----------------------------------------------------------------------------------------------
+# Runs.
+
+
+def layer_env(layer, build, report_path):
+    """The environment a configuration adds to the ranks (empty for `none`)."""
+    settings = LAYERS[layer]
+    if settings is None:
+        return {}
+    lib = Path(build) / "libautocoll.so"
+    if not lib.exists():
+        raise ProgramsError(f"{lib} is missing: build autocoll first (scripts/build)")
+    env = {"LD_PRELOAD": str(lib), "AUTOCOLL_REPORT": str(report_path),
+           "AUTOCOLL_HISTORY": "off"}
+    env.update(settings)
+    return env
+
+
+def local_launch(ranks, argv, env):
+    """mpirun on this host, the ranks' environment passed with -x."""
+    cmd = bench.mpirun_command(LIBRARY_MPI, ranks, argv[0], argv[1:])
+    extra = []
+    for k, v in env.items():
+        extra += ["-x", f"{k}={v}"]
+    return cmd[:1] + extra + cmd[1:]
+
+
+def layer_summary(report):
+    """From the layer's JSON report (rank 0): time inside collectives, calls, and per
+    collective the algorithms that ran with their calls."""
+    seconds, calls, algorithms = 0.0, 0, {}
+    for comm in report.get("communicators", []):
+        for coll, c in comm.get("collectives", {}).items():
+            seconds += c.get("seconds", 0.0)
+            calls += c.get("calls", 0)
+            per = algorithms.setdefault(coll, {})
+            for name, a in c.get("algorithms", {}).items():
+                per[name] = per.get(name, 0) + a.get("calls", 0)
+    return {"collective_seconds": seconds, "collective_calls": calls, "algorithms": algorithms}
+
+
+def run_once(program, layer, rep, ranks, out, build, launch, timeout):
+    folder = Path(out) / program / f"{layer}-{rep}"
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    spec = PROGRAMS[program]
+    argv = spec["prepare"](folder, ranks)
+    report_path = folder / "autocoll.json"
+    env = layer_env(layer, build, report_path)
+    cmd = launch(ranks, argv, env)
+    start = time.perf_counter()
+    try:
+        run = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        raise ProgramsError(f"{program} under {layer}: no end within {timeout} s") from e
+    wall = time.perf_counter() - start
+    (folder / "stdout.txt").write_text(run.stdout)
+    (folder / "stderr.txt").write_text(run.stderr)
+    if run.returncode != 0:
+        raise ProgramsError(f"{program} under {layer} failed (exit {run.returncode}); see "
+                            f"{folder}/stderr.txt:\n{run.stderr[-1500:]}")
+    result = {"program": program, "layer": layer, "repetition": rep, "wall_seconds": wall,
+              "command": cmd, "values": spec["results"](folder)}
+    if "AUTOCOLL_REPORT" in env:
+        try:
+            result.update(layer_summary(json.loads(report_path.read_text())))
+        except (OSError, ValueError) as e:
+            raise ProgramsError(f"{program} under {layer}: no layer report ({e})") from e
+    return result
+
+
+def machine():
+    mpi = subprocess.run(["mpirun.openmpi", "--version"], capture_output=True, text=True)
+    return {"hostname": os.uname().nodename, "cores_online": os.cpu_count(),
+            "mpi": (mpi.stdout.splitlines() or ["?"])[0]}
+
+
+def run_programs(out, programs=DEFAULT_PROGRAMS, layers=DEFAULT_LAYERS, ranks=4, repeat=3,
+                 build=None, launch=None, launcher="local", timeout=600, log=print):
+    """Runs every program under every configuration `repeat` times; checks the results; writes
+    <out>/programs.json. Raises ProgramsError at the first failed run or check."""
+    programs = [p.strip() for p in programs.split(",") if p.strip()]
+    layers = [x.strip() for x in layers.split(",") if x.strip()]
+    for p in programs:
+        if p not in PROGRAMS:
+            raise ProgramsError(f"unknown program {p!r} (known: {', '.join(PROGRAMS)})")
+    for x in layers:
+        if x not in LAYERS:
+            raise ProgramsError(f"unknown layer configuration {x!r} (known: {', '.join(LAYERS)})")
+    if "none" not in layers:
+        raise ProgramsError("the layer configurations must include `none`, the reference")
+    if ranks < 1 or repeat < 1:
+        raise ProgramsError("--ranks and --repeat must be at least 1")
+    build = Path(build) if build else bench.REPO / "build" / LIBRARY_MPI
+    launch = launch or local_launch
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    runs, failures = [], []
+    total = len(programs) * len(layers) * repeat
+    k = 0
+    for rep in range(1, repeat + 1):
+        for program in programs:
+            for layer in layers:
+                k += 1
+                r = run_once(program, layer, rep, ranks, out, build, launch, timeout)
+                runs.append(r)
+                log(f"[{k}/{total}] {program} {layer} #{rep}: {r['wall_seconds']:.2f} s")
+    for program in programs:
+        ref = next(r for r in runs if r["program"] == program and r["layer"] == "none")
+        rules = PROGRAMS[program]["checks"](ref["values"])
+        for r in runs:
+            if r["program"] != program:
+                continue
+            r["check"] = compare(r["values"], ref["values"], rules)
+            r["check_rules"] = rules
+            if r["check"]:
+                failures.append(f"{program} under {r['layer']} #{r['repetition']}: "
+                                + "; ".join(r["check"][:5]))
+    data = {"schema": SCHEMA, "version": 1, "machine": machine(), "launcher": launcher,
+            "ranks": ranks, "repeat": repeat, "programs": programs, "layers": layers,
+            "runs": runs, "failures": failures}
+    (out / "programs.json").write_text(json.dumps(data, indent=1) + "\n")
+    if failures:
+        raise ProgramsError("results differ from the program's own (no autocoll):\n  " +
+                            "\n  ".join(failures))
+    return data
+
+
+# ----------------------------------------------------------------------------------------------
+# The report.
+
+
+def is_programs(path):
+    p = Path(path)
+    if p.is_dir():
+        p = p / "programs.json"
+    try:
+        return json.loads(p.read_text()).get("schema") == SCHEMA
+    except (OSError, ValueError):
+        return False
+
+
+def load(path):
+    p = Path(path)
+    if p.is_dir():
+        p = p / "programs.json"
+    data = json.loads(p.read_text())
+    if data.get("schema") != SCHEMA or data.get("version") != 1:
+        raise ProgramsError(f"{p}: not an autocoll-programs version 1 result")
+    return data
+
+
+def _spread(v):
+    return f"{statistics.median(v):8.3f} ({min(v):.3f}-{max(v):.3f})"
+
+
+def main_algorithms(runs):
+    """Per collective, the algorithm that ran most calls over the runs, with its share."""
+    total = {}
+    for r in runs:
+        for coll, per in r.get("algorithms", {}).items():
+            t = total.setdefault(coll, {})
+            for name, calls in per.items():
+                t[name] = t.get(name, 0) + calls
+    parts = []
+    for coll, per in sorted(total.items()):
+        n = sum(per.values())
+        if n == 0:
+            continue
+        name, calls = max(per.items(), key=lambda kv: kv[1])
+        parts.append(f"{coll} {name} {100 * calls / n:.0f}%")
+    return ", ".join(parts)
+
+
+def render(data):
+    m = data["machine"]
+    lines = [f"programs on {m['hostname']} ({m['cores_online']} cores), {m['mpi']}, "
+             f"{data['ranks']} ranks, launcher {data['launcher']}, {data['repeat']} runs each "
+             "(median, min-max)", "",
+             f"{'program':15} {'layer':8} {'wall s':>22} {'wall/none':>9} {'coll s (rank 0)':>24}"
+             f" {'calls':>7} {'results':>8}  algorithms (most calls)"]
+    for program in data["programs"]:
+        base = [r["wall_seconds"] for r in data["runs"]
+                if r["program"] == program and r["layer"] == "none"]
+        for layer in data["layers"]:
+            rs = [r for r in data["runs"] if r["program"] == program and r["layer"] == layer]
+            wall = [r["wall_seconds"] for r in rs]
+            coll = [r["collective_seconds"] for r in rs if "collective_seconds" in r]
+            calls = rs[0].get("collective_calls")
+            ok = all(not r.get("check") for r in rs)
+            lines.append(
+                f"{program:15} {layer:8} {_spread(wall):>22} "
+                f"{statistics.median(wall) / statistics.median(base):9.3f} "
+                f"{_spread(coll) if coll else '-':>24} {calls if calls is not None else '-':>7} "
+                f"{'equal' if ok else 'DIFFER':>8}  {main_algorithms(rs)}")
+    if data.get("failures"):
+        lines += ["", "result differences:"] + [f"  {f}" for f in data["failures"]]
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------------------------
+# Command line.
+
+
+def main(args):
+    try:
+        run_programs(args.out, programs=args.programs, layers=args.layers, ranks=args.ranks,
+                     repeat=args.repeat, build=args.build, timeout=args.timeout)
+    except ProgramsError as e:
+        print(f"autocoll programs: {e}", file=sys.stderr)
+        return 1
+    print(render(load(args.out)))
+    return 0
+
+
+def add_arguments(p):
+    p.add_argument("--out", required=True, help="folder for the runs and programs.json")
+    p.add_argument("--programs", default=DEFAULT_PROGRAMS,
+                   help=f"comma-separated, of {', '.join(PROGRAMS)}")
+    p.add_argument("--layers", default=DEFAULT_LAYERS,
+                   help=f"configurations, of {', '.join(LAYERS)} (`none`, the program alone, "
+                        "is the reference and must be there)")
+    p.add_argument("--ranks", type=int, default=4)
+    p.add_argument("--repeat", type=int, default=3, help="runs of each configuration")
+    p.add_argument("--build", help="autocoll's Open MPI build folder (default build/openmpi)")
+    p.add_argument("--timeout", type=int, default=600, help="seconds per run")
