@@ -3,6 +3,9 @@ collectives x message sizes x rank counts, one `mpirun` per cell, each cell's JS
 
 A cell whose JSON is already there (and valid) is not run again, so an interrupted matrix
 resumes where it stopped. Cells run one after another: they share the machine's cores.
+
+With `--cluster NAME` the cells run on an emulated cluster (`autocoll cluster up`,
+docs/cluster.md), rank r on node r mod nodes, instead of on local ranks.
 """
 
 import json
@@ -13,8 +16,11 @@ import sys
 import time
 from pathlib import Path
 
+from .cluster import ClusterError, launch_command, load_state
+
 REPO = Path(__file__).resolve().parents[2]
 BENCH_SCHEMA = "autocoll-bench"
+CLUSTER_TIMEOUT_MARGIN = 30   # s: the launcher's own timeout (and its SIGKILL 10 s later) first
 
 DEFAULTS = {
     "collectives": "alltoall,allgather,allreduce",
@@ -67,6 +73,32 @@ def mpirun_command(mpi, ranks, program, args):
     return cmd + [str(program)] + [str(a) for a in args]
 
 
+def cluster_launch_command(name, mpi, ranks, program, args, timeout):
+    """The launcher command for `ranks` ranks on emulated cluster `name`; the launcher itself
+    stops the job after `timeout` s (a killed launcher would leave ranks on the nodes)."""
+    try:
+        return launch_command(name, mpi, ranks, program, args, timeout=timeout)
+    except ClusterError as e:
+        raise BenchError(f"cluster {name}: {e}") from e
+
+
+def cluster_block(name, ranks):
+    """What a cell records of the emulated cluster it ran on (for `autocoll report`: the
+    platform, and the least time its links allow): topology, rates, the switches' nodes and
+    uplink rates, and the node of every rank (round-robin, as launch_command places them)."""
+    try:
+        state = load_state(name)
+    except ClusterError as e:
+        raise BenchError(f"cluster {name}: {e}") from e
+    nodes = len(state["nodes"])
+    return {"name": state["name"], "topology": state["topology"], "rate": state["rate"],
+            "rate_bits": state["rate_bits"], "oversubscription": state["oversubscription"],
+            "switches": [{"nodes": s["nodes"],
+                          "uplink_bits": s["uplink"]["rate_bits"] if s.get("uplink") else None}
+                         for s in state["switches"]],
+            "rank_nodes": [r % nodes for r in range(ranks)]}
+
+
 def valid_result(path):
     try:
         data = json.loads(Path(path).read_text())
@@ -78,8 +110,9 @@ def valid_result(path):
 def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives"],
                sizes=DEFAULTS["sizes"], ranks=DEFAULTS["ranks"], layers=DEFAULTS["layers"],
                iterations=500, fixed_iterations=100, warmup=10, factor=5.0, timeout=1800,
-               history=None, log=print):
-    """Runs every missing cell; returns the list of cell JSON paths (in matrix order)."""
+               history=None, cluster=None, log=print):
+    """Runs every missing cell; returns the list of cell JSON paths (in matrix order).
+    With `cluster` (a cluster name) each cell runs on that emulated cluster."""
     build = Path(build) if build else REPO / "build" / mpi
     program = build / "bench" / "autocoll_bench"
     if not program.exists():
@@ -101,16 +134,26 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
                 "--layers", layers, "--out", path]
         if history:
             args += ["--history", Path(history).resolve()]
-        cmd = mpirun_command(mpi, np, program, args)
+        if cluster:
+            cmd = cluster_launch_command(cluster, mpi, np, program, args, timeout)
+        else:
+            cmd = mpirun_command(mpi, np, program, args)
         start = time.time()
         log(f"[{i}/{len(cells)}] {coll} {size_label(nbytes)} on {np} ranks ...")
         try:
-            run = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+            run = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                                 timeout=timeout + (CLUSTER_TIMEOUT_MARGIN if cluster else 0))
         except subprocess.TimeoutExpired as e:
             raise BenchError(f"{path.name}: no result within {timeout} s") from e
+        if cluster and run.returncode in (124, 137):
+            raise BenchError(f"{path.name}: no result within {timeout} s")
         if run.returncode != 0 or not valid_result(path):
             raise BenchError(f"{path.name}: the driver failed (exit {run.returncode}):\n"
                              f"{run.stdout[-2000:]}{run.stderr[-2000:]}")
+        if cluster:
+            data = json.loads(path.read_text())
+            data["cluster"] = cluster_block(cluster, np)
+            path.write_text(json.dumps(data, indent=1) + "\n")
         log(f"[{i}/{len(cells)}] {path.name}: {time.time() - start:.0f} s")
     return paths
 
@@ -121,7 +164,7 @@ def main(args):
                    sizes=args.sizes, ranks=args.ranks, layers=args.layers,
                    iterations=args.iterations, fixed_iterations=args.fixed_iterations,
                    warmup=args.warmup, factor=args.factor, timeout=args.timeout,
-                   history=args.history)
+                   history=args.history, cluster=args.cluster)
     except BenchError as e:
         print(f"autocoll bench: {e}", file=sys.stderr)
         return 1
@@ -149,3 +192,6 @@ def add_arguments(p):
     p.add_argument("--factor", type=float, default=5.0,
                    help="computation per iteration, in multiples of the native time")
     p.add_argument("--timeout", type=int, default=1800, help="seconds per cell")
+    p.add_argument("--cluster", metavar="NAME",
+                   help="run the cells on this emulated cluster (`autocoll cluster up`, "
+                        "docs/cluster.md; root) instead of on local ranks")

@@ -229,11 +229,95 @@ def tree_table(cells):
     return "\n".join(lines)
 
 
+def platform(data):
+    """Where a cell ran: `local`, or the emulated cluster's topology and link rate (the
+    `cluster` block `autocoll bench --cluster` adds to the cell)."""
+    c = data.get("cluster")
+    if not c:
+        return "local"
+    return f"{c['topology']} {c['rate_bits'] / 1e6:g}Mbit"
+
+
+def link_bound_seconds(data):
+    """The least time the cell's data volume needs on the emulated cluster's links (None on
+    one host): the largest, over the nodes and over the switches' uplinks, of the bytes that
+    must cross the link one way / its rate. Ranks are placed as the cluster placed them
+    (`rank_nodes`). Per collective, with m the message size (the driver's --bytes), p ranks,
+    c ranks on a node (k on a switch), N nodes (S switches) holding ranks:
+      alltoall   c (p - c) m each way (every rank sends m to every other);
+      allgather  (p - c) m received (every other rank's block, at least once);
+      allreduce  2 (N - 1) / N m (the bandwidth term of the known lower bound, Patarasuk and
+                 Yuan 2009, over nodes, or switches as the units);
+      bcast      m received by every node but the root's.
+    """
+    c = data.get("cluster")
+    if not c:
+        return None
+    coll, m = data["parameters"]["collective"], float(data["parameters"]["bytes"])
+    p = data["machine"]["ranks"]
+    node_of = c["rank_nodes"][:p]
+    switch_of_node = {n: s for s, sw in enumerate(c["switches"]) for n in sw["nodes"]}
+    links = []  # (ranks behind the link, units holding ranks, link bits/s, holds the root)
+    per_node = {}
+    for n in node_of:
+        per_node[n] = per_node.get(n, 0) + 1
+    for n, k in per_node.items():
+        links.append((k, len(per_node), c["rate_bits"], n == node_of[0]))
+    if len(c["switches"]) > 1:
+        per_switch = {}
+        for n in node_of:
+            s = switch_of_node[n]
+            per_switch[s] = per_switch.get(s, 0) + 1
+        for s, k in per_switch.items():
+            if k < p:
+                links.append((k, len(per_switch), c["switches"][s]["uplink_bits"],
+                              s == switch_of_node[node_of[0]]))
+    volume = {
+        "alltoall": lambda k, units, root: k * (p - k) * m,
+        "allgather": lambda k, units, root: (p - k) * m,
+        "allreduce": lambda k, units, root: 2.0 * (units - 1) / units * m,
+        "bcast": lambda k, units, root: 0.0 if root else m,
+    }.get(coll)
+    if volume is None:
+        return None
+    return max(8.0 * volume(k, units, root) / bits for k, units, bits, root in links)
+
+
+def best_map(cells):
+    """Per collective and platform, the oracle (the fastest fixed choice) over ranks x message
+    size, with each strategy's final choice where it differs (STAR-MPI's point: the best
+    depends on the platform, and a tuned layer should follow it)."""
+    groups = {}
+    for c in cells:
+        d = c["data"]
+        groups.setdefault((d["parameters"]["collective"], platform(d)), []).append(c)
+    if len({plat for _, plat in groups}) < 2 and not any(c["data"].get("cluster") for c in cells):
+        return ""
+    lines = ["", "the best fixed algorithm (oracle) per platform; `x native` is its median over "
+                 "native's; strategies' final choices where they differ from it:"]
+    for (coll, plat), cs in sorted(groups.items()):
+        lines.append(f"  {coll} on {plat}:")
+        for c in sorted(cs, key=lambda c: (c["data"]["machine"]["ranks"],
+                                           c["data"]["parameters"]["bytes"])):
+            d = c["data"]
+            bound = link_bound_seconds(d)
+            others = [f"{r['layer']} {r['final']}" for r in c["rows"]
+                      if r["final"] != c["oracle"]["name"] and r["layer"] != "native"]
+            lines.append(
+                f"    np {d['machine']['ranks']:3d} {d['parameters']['bytes']:>8d} B  "
+                f"{c['oracle']['name']:38} {c['oracle']['median'] / c['native']['median']:6.3f}"
+                f" x native" + (f", {c['oracle']['median'] / bound:5.2f} x link bound"
+                                if bound else "") +
+                (f"  ({'; '.join(others)})" if others else ""))
+    return "\n".join(lines)
+
+
 def render(paths):
     cells = [cell(load(p)) for p in cell_files(paths)]
     if not cells:
         raise BenchReportError("no benchmark results found")
-    parts = [matrix_table(cells), summary(cells), aeos_table(cells), tree_table(cells)]
+    parts = [matrix_table(cells), summary(cells), aeos_table(cells), best_map(cells),
+             tree_table(cells)]
     return "\n".join(p for p in parts if p), cells
 
 

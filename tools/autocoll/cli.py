@@ -1,10 +1,10 @@
-"""`autocoll` command line: info, report, bench, programs."""
+"""`autocoll` command line: info, report, bench, programs, cluster."""
 
 import argparse
 import sys
 from pathlib import Path
 
-from . import bench, benchreport, programs, registry, report
+from . import bench, benchreport, cluster, programs, registry, report
 
 
 def cmd_info(args):
@@ -71,6 +71,11 @@ def main(argv=None):
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     programs.add_arguments(p)
     p.set_defaults(func=programs.main)
+    p = sub.add_parser("cluster", help="an emulated cluster: network namespaces, bridges, tc "
+                       "(root)", description=cluster.__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    cluster.add_arguments(p)
+    p.set_defaults(func=cluster.main)
     args = parser.parse_args(argv)
     return args.func(args)
 

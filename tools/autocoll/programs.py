@@ -29,7 +29,8 @@ A run whose values do not all pass, or that fails, makes the whole command fail.
 
 Output: `<out>/programs.json` (schema autocoll-programs, version 1) and every run's folder
 (`<out>/<program>/<layer>-<k>/`: its input, output, stdout/stderr and the layer's JSON
-report). `autocoll report <out>` renders the tables.
+report). `autocoll report <out>` renders the tables. With `--cluster NAME` the runs go to an
+emulated cluster (tools/autocoll/cluster.py) instead of local ranks.
 """
 
 import json
@@ -43,7 +44,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import bench
+from . import bench, cluster
 
 SCHEMA = "autocoll-programs"
 LIBRARY_MPI = "openmpi"  # Debian's hpcc and lammps are linked against Open MPI only
@@ -246,6 +247,17 @@ def local_launch(ranks, argv, env):
     return cmd[:1] + extra + cmd[1:]
 
 
+def cluster_launch(name, timeout):
+    """Launching on emulated cluster `name` (docs/cluster.md): rank r on node r mod nodes."""
+    def launch(ranks, argv, env):
+        try:
+            return cluster.launch_command(name, LIBRARY_MPI, ranks, argv[0], argv[1:], env,
+                                          timeout=timeout)
+        except cluster.ClusterError as e:
+            raise ProgramsError(f"cluster {name}: {e}") from e
+    return launch
+
+
 def layer_summary(report):
     """From the layer's JSON report (rank 0): time inside collectives, calls, and per
     collective the algorithms that ran with their calls."""
@@ -425,9 +437,18 @@ def render(data):
 
 
 def main(args):
+    launch, launcher = None, "local"
+    if args.cluster:
+        launch = cluster_launch(args.cluster, args.timeout)
+        try:
+            launcher = f"cluster {args.cluster}: {cluster.describe(cluster.load_state(args.cluster))}"
+        except cluster.ClusterError as e:
+            print(f"autocoll programs: {e}", file=sys.stderr)
+            return 1
     try:
         run_programs(args.out, programs=args.programs, layers=args.layers, ranks=args.ranks,
-                     repeat=args.repeat, build=args.build, timeout=args.timeout)
+                     repeat=args.repeat, build=args.build, timeout=args.timeout, launch=launch,
+                     launcher=launcher)
     except ProgramsError as e:
         print(f"autocoll programs: {e}", file=sys.stderr)
         return 1
@@ -446,3 +467,5 @@ def add_arguments(p):
     p.add_argument("--repeat", type=int, default=3, help="runs of each configuration")
     p.add_argument("--build", help="autocoll's Open MPI build folder (default build/openmpi)")
     p.add_argument("--timeout", type=int, default=600, help="seconds per run")
+    p.add_argument("--cluster", help="run on this emulated cluster (`autocoll cluster up`, "
+                   "docs/cluster.md) instead of local ranks")
