@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from .cluster import ClusterError, launch_command, load_state
+from .cluster import ClusterError, launch_command, load_state, rank_nodes
 
 REPO = Path(__file__).resolve().parents[2]
 BENCH_SCHEMA = "autocoll-bench"
@@ -82,21 +82,23 @@ def cluster_launch_command(name, mpi, ranks, program, args, timeout):
         raise BenchError(f"cluster {name}: {e}") from e
 
 
-def cluster_block(name, ranks):
-    """What a cell records of the emulated cluster it ran on (for `autocoll report`: the
-    platform, and the least time its links allow): topology, rates, the switches' nodes and
-    uplink rates, and the node of every rank (round-robin, as launch_command places them)."""
+def cluster_state(name):
     try:
-        state = load_state(name)
+        return load_state(name)
     except ClusterError as e:
         raise BenchError(f"cluster {name}: {e}") from e
-    nodes = len(state["nodes"])
+
+
+def cluster_block(state, ranks):
+    """What a cell records of the emulated cluster it ran on (for `autocoll report`: the
+    platform, and the least time its links allow): topology, rates, the switches' nodes and
+    uplink rates, and the node of every rank."""
     return {"name": state["name"], "topology": state["topology"], "rate": state["rate"],
             "rate_bits": state["rate_bits"], "oversubscription": state["oversubscription"],
             "switches": [{"nodes": s["nodes"],
                           "uplink_bits": s["uplink"]["rate_bits"] if s.get("uplink") else None}
                          for s in state["switches"]],
-            "rank_nodes": [r % nodes for r in range(ranks)]}
+            "rank_nodes": rank_nodes(state, ranks)}
 
 
 def valid_result(path):
@@ -117,6 +119,7 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
     program = build / "bench" / "autocoll_bench"
     if not program.exists():
         raise BenchError(f"{program} is missing: build autocoll first (scripts/build)")
+    state = cluster_state(cluster) if cluster else None  # not up: fail before any cell
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     cells = [(c.strip(), parse_size(s), int(r))
@@ -152,7 +155,7 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
                              f"{run.stdout[-2000:]}{run.stderr[-2000:]}")
         if cluster:
             data = json.loads(path.read_text())
-            data["cluster"] = cluster_block(cluster, np)
+            data["cluster"] = cluster_block(state, np)
             path.write_text(json.dumps(data, indent=1) + "\n")
         log(f"[{i}/{len(cells)}] {path.name}: {time.time() - start:.0f} s")
     return paths

@@ -539,6 +539,12 @@ def in_node(node, command):
             'hostname "$0" && exec "$@"', node["hostname"], *command]
 
 
+def rank_nodes(state, ranks):
+    """The node of every rank as the launchers place them: round-robin, rank r on node
+    r mod nodes (Open MPI's `--map-by node`; hydra's hosts file of one slot per node)."""
+    return [r % len(state["nodes"]) for r in range(ranks)]
+
+
 def openmpi_command(state, ranks, env):
     cmd = ["mpirun.openmpi", "--allow-run-as-root", "--hostfile", state["hostfile"],
            "-n", str(ranks), "--map-by", "node", "--oversubscribe",

@@ -364,20 +364,21 @@ def run_programs(out, programs=DEFAULT_PROGRAMS, layers=DEFAULT_LAYERS, ranks=4,
 # The report.
 
 
-def is_programs(path):
+def results_file(path):
+    """`programs.json` in an `--out` folder, or the file itself."""
     p = Path(path)
-    if p.is_dir():
-        p = p / "programs.json"
+    return p / "programs.json" if p.is_dir() else p
+
+
+def is_programs(path):
     try:
-        return json.loads(p.read_text()).get("schema") == SCHEMA
+        return json.loads(results_file(path).read_text()).get("schema") == SCHEMA
     except (OSError, ValueError):
         return False
 
 
 def load(path):
-    p = Path(path)
-    if p.is_dir():
-        p = p / "programs.json"
+    p = results_file(path)
     data = json.loads(p.read_text())
     if data.get("schema") != SCHEMA or data.get("version") != 1:
         raise ProgramsError(f"{p}: not an autocoll-programs version 1 result")
