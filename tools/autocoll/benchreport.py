@@ -320,12 +320,151 @@ def best_map(cells):
     return "\n".join(lines)
 
 
+STEADY_CALLS = 100    # the driver's steady window: a layer's last 100 calls
+LOSS_MARGIN = 1.05    # a strategy loses a cell when its steady median is above this x native's
+FOLLOW_MARGIN = 1.10  # a final choice follows the oracle when, run fixed, it is within this
+
+
+def fixed_median(c, name):
+    """The median of `name` run fixed (or native) in cell `c`; None when it did not run so."""
+    for x in c["data"]["configurations"]:
+        if x["name"] == name and x["kind"] in ("fixed", "native"):
+            return x["median"]
+    return None
+
+
+def control_row(c):
+    """Native through the layer (`layer:native`): its ratio to native is the run's noise."""
+    return next((r for r in c["rows"] if r["layer"] == "native"), None)
+
+
+def loss_reason(c, r):
+    """Why strategy row `r` of cell `c` ran slower than native, from the cell's own data."""
+    ctrl = control_row(c)
+    noise = (f" (native through the layer: {ctrl['steady_vs_native']:.3f} x native in this run)"
+             if ctrl else "")
+    if r["decision"] is None or r["decision"] > r["iterations"] - STEADY_CALLS:
+        return (f"still deciding inside the steady window (decided after {r['decision']} of "
+                f"{r['iterations']} calls)")
+    if r["final"] == "native":
+        return "settled on native: the gap is run-to-run noise" + noise
+    fixed = fixed_median(c, r["final"])
+    if fixed is None:
+        return f"settled on {r['final']}, which did not run fixed in this cell"
+    versus = fixed / c["native"]["median"]
+    if versus > 1.0:
+        return (f"a wrong choice: {r['final']} is {versus:.3f} x native run fixed, but the "
+                f"calls it measured while deciding ranked it first")
+    return (f"chose {r['final']} ({versus:.3f} x native run fixed), but its settled calls were "
+            f"slower than the same algorithm fixed: noise between parts of the run" + noise)
+
+
+def _strategy_rows(c):
+    return [r for r in c["rows"] if r["layer"] != "native"]
+
+
+def _cell_label(c):
+    d = c["data"]
+    return (f"{d['parameters']['collective']:10} {d['parameters']['bytes']:8d} B "
+            f"np {d['machine']['ranks']:3d}")
+
+
+def emulated_summary(cells):
+    """Over the cells run on emulated clusters: every cell's steady / native per strategy with
+    its spread (p10-p90 of the steady calls over native's median), the geomean per strategy and
+    platform and over all, the cells lost with their reason, and, where the best algorithm
+    differs between topologies, whether each strategy followed it."""
+    cells = [c for c in cells if c["data"].get("cluster")]
+    if not cells:
+        return ""
+    lines = ["", "emulated clusters: steady median / native median per cell, and in brackets "
+                 "the steady calls' p10-p90 over native's median (`control` is native through "
+                 "the layer: the run's own noise):"]
+    by_platform = {}
+    for c in cells:
+        by_platform.setdefault(platform(c["data"]), []).append(c)
+    overall = {}
+    for plat, cs in sorted(by_platform.items()):
+        lines.append(f"  {plat}:")
+        per = {}
+        for c in sorted(cs, key=lambda c: (c["data"]["parameters"]["collective"],
+                                           c["data"]["machine"]["ranks"],
+                                           c["data"]["parameters"]["bytes"])):
+            nat = c["native"]["median"]
+            parts = []
+            for r in c["rows"]:
+                name = "control" if r["layer"] == "native" else r["layer"]
+                parts.append(f"{name} {r['steady_vs_native']:.3f} "
+                             f"({1e-6 * r['steady_p10_us'] / nat:.2f}-"
+                             f"{1e-6 * r['steady_p90_us'] / nat:.2f})")
+                per.setdefault(name, []).append(r["steady_vs_native"])
+                overall.setdefault(name, []).append(r["steady_vs_native"])
+            lines.append(f"    {_cell_label(c)}  " + "  ".join(parts))
+        for name, v in per.items():
+            lines.append(f"    geomean {name:14} {geomean(v):.3f}  range {min(v):.3f}-"
+                         f"{max(v):.3f}  ({len(v)} cells)")
+    lines.append("  over every emulated cell:")
+    for name, v in overall.items():
+        lines.append(f"    geomean {name:14} {geomean(v):.3f}  median {statistics.median(v):.3f}"
+                     f"  range {min(v):.3f}-{max(v):.3f}  ({len(v)} cells)")
+    lost = [(c, r) for c in cells for r in _strategy_rows(c)
+            if r["steady_vs_native"] > LOSS_MARGIN]
+    lines.append(f"  cells where a strategy's steady median is above {LOSS_MARGIN} x native "
+                 f"({len(lost)}), with the reason:")
+    for c, r in lost:
+        lines.append(f"    {platform(c['data'])} {_cell_label(c)} {r['layer']} "
+                     f"{r['steady_vs_native']:.3f}: {loss_reason(c, r)}")
+    lines += follow_table(cells)
+    return "\n".join(lines)
+
+
+def follow_table(cells):
+    """Lines: for each (collective, ranks, size, rate) measured on more than one topology with
+    different oracles, each strategy's final choice per topology and whether it followed (its
+    fixed median within FOLLOW_MARGIN of that topology's oracle)."""
+    groups = {}
+    for c in cells:
+        d = c["data"]
+        key = (d["parameters"]["collective"], d["machine"]["ranks"], d["parameters"]["bytes"],
+               d["cluster"]["rate_bits"])
+        groups.setdefault(key, {})[d["cluster"]["topology"]] = c
+    lines = ["", f"where the best algorithm differs between topologies: each strategy's final "
+                 f"choice, its fixed median over that topology's oracle, and `ok` where within "
+                 f"{FOLLOW_MARGIN}:"]
+    tally = {}
+    differ = 0
+    for (coll, ranks, nbytes, rate), by_top in sorted(groups.items()):
+        if len(by_top) < 2 or len({c["oracle"]["name"] for c in by_top.values()}) < 2:
+            continue
+        differ += 1
+        lines.append(f"  {coll} {nbytes} B np {ranks} at {rate / 1e6:g}Mbit: " + ", ".join(
+            f"{top} {c['oracle']['name']}" for top, c in sorted(by_top.items())))
+        for layer in [r["layer"] for r in _strategy_rows(next(iter(by_top.values())))]:
+            parts = []
+            for top, c in sorted(by_top.items()):
+                r = next((r for r in c["rows"] if r["layer"] == layer), None)
+                if r is None:
+                    continue
+                fixed = fixed_median(c, r["final"])
+                ratio = fixed / c["oracle"]["median"] if fixed else None
+                ok = ratio is not None and ratio <= FOLLOW_MARGIN
+                tally.setdefault(layer, [0, 0])[0] += ok
+                tally[layer][1] += 1
+                parts.append(f"{top} {r['final']} {_fmt(ratio, '.3f')}{' ok' if ok else ''}")
+            lines.append(f"    {layer:14} " + "; ".join(parts))
+    if not differ:
+        return []
+    lines.append(f"  in {differ} such cells, final choices within {FOLLOW_MARGIN} x the "
+                 f"topology's oracle: " + ", ".join(
+                     f"{layer} {ok} of {n}" for layer, (ok, n) in tally.items()))
+    return lines
+
 def render(paths):
     cells = [cell(load(p)) for p in cell_files(paths)]
     if not cells:
         raise BenchReportError("no benchmark results found")
     parts = [matrix_table(cells), summary(cells), aeos_table(cells), best_map(cells),
-             tree_table(cells)]
+             emulated_summary(cells), tree_table(cells)]
     return "\n".join(p for p in parts if p), cells
 
 
@@ -368,6 +507,68 @@ def plot_trees(cells, folder, plt):
     return written
 
 
+def plot_best_map(cells, folder, plt):
+    """Per collective over the emulated clusters: one panel per platform, a square per
+    (message size, ranks) coloured by the oracle (the same colour for the same algorithm in
+    every panel), labelled with its name, its median over native's and the strategies whose
+    final choice followed it (within FOLLOW_MARGIN run fixed): r race, s star, l lottery."""
+    groups = {}
+    for c in cells:
+        if c["data"].get("cluster"):
+            groups.setdefault(c["data"]["parameters"]["collective"], []).append(c)
+    written = []
+    for coll, cs in sorted(groups.items()):
+        plats = sorted({platform(c["data"]) for c in cs})
+        sizes = sorted({c["data"]["parameters"]["bytes"] for c in cs})
+        ranks = sorted({c["data"]["machine"]["ranks"] for c in cs})
+        names = sorted({c["oracle"]["name"] for c in cs})
+        colour = {n: f"C{i % 10}" for i, n in enumerate(names)}
+        fig, axes = plt.subplots(1, len(plats), squeeze=False,
+                                 figsize=(2.2 + 1.9 * len(sizes) * len(plats),
+                                          1.2 + 1.1 * len(ranks)))
+        for ax, plat in zip(axes[0], plats):
+            for c in cs:
+                d = c["data"]
+                if platform(d) != plat:
+                    continue
+                x = sizes.index(d["parameters"]["bytes"])
+                y = ranks.index(d["machine"]["ranks"])
+                ax.add_patch(plt.Rectangle((x - 0.48, y - 0.48), 0.96, 0.96, alpha=0.35,
+                                           color=colour[c["oracle"]["name"]]))
+                followed = "".join(
+                    r["layer"][0] for r in _strategy_rows(c)
+                    if (fixed_median(c, r["final"]) or float("inf"))
+                    <= FOLLOW_MARGIN * c["oracle"]["median"])
+                ax.text(x, y, f"{c['oracle']['name']}\n"
+                              f"{c['oracle']['median'] / c['native']['median']:.2f} x native\n"
+                              f"followed: {followed or '-'}",
+                        ha="center", va="center", fontsize=6)
+            ax.set_xlim(-0.5, len(sizes) - 0.5)
+            ax.set_ylim(-0.5, len(ranks) - 0.5)
+            ax.set_xticks(range(len(sizes)))
+            ax.set_xticklabels([_size_label(b) for b in sizes])
+            ax.set_yticks(range(len(ranks)))
+            ax.set_yticklabels([str(r) for r in ranks])
+            ax.set_xlabel("message size")
+            ax.set_ylabel("ranks")
+            ax.set_title(plat, fontsize=9)
+        cores = cs[0]["data"]["machine"]["cores_online"]
+        fig.suptitle(f"{coll}: the best fixed algorithm per emulated topology "
+                     f"(one host, {cores} cores)", fontsize=10)
+        fig.tight_layout()
+        name = folder / f"best-map-{coll}.png"
+        fig.savefig(name, dpi=90)
+        plt.close(fig)
+        written.append(name)
+    return written
+
+
+def _size_label(nbytes):
+    for unit, div in (("M", 1 << 20), ("K", 1 << 10)):
+        if nbytes >= div and nbytes % div == 0:
+            return f"{nbytes // div}{unit}"
+    return str(nbytes)
+
 def plot(cells, folder):
     """Learning curves (one PNG per cell) and the basic-vs-enhanced decision lengths."""
     import matplotlib
@@ -402,6 +603,7 @@ def plot(cells, folder):
         plt.close(fig)
         written.append(name)
     written += plot_trees(cells, folder, plt)
+    written += plot_best_map(cells, folder, plt)
     pairs = []
     for c in cells:
         rows = {r["layer"]: r for r in c["rows"]}
