@@ -119,3 +119,33 @@ def test_report_trees_and_warm_starts(tmp_path):
                 for s in ("", "_segment_1k", "_segment_8k", "_segment_64k")]
     assert [float(v) for v in chain[1:]] == pytest.approx(expected, abs=6e-4)
     assert (tmp_path / "plots" / "trees-bcast-np2.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def _job(tmp_path, after):
+    """A stand-in for a cell's job: writes a valid result, then runs `after` (shell)."""
+    path = tmp_path / "cell.json"
+    script = (f"sleep 1; echo '{{\"schema\": \"autocoll-bench\", \"version\": 1}}' > {path}; "
+              f"echo driver output; {after}")
+    return ["sh", "-c", script], path
+
+
+def test_job_stopped_when_finalize_hangs_keeps_the_result(tmp_path, monkeypatch):
+    """MPICH's MPI_Finalize can hang across emulated nodes (ucx#8738): a job whose result is
+    written but that does not exit within FINALIZE_GRACE is stopped, and the result kept."""
+    from autocoll import bench
+    monkeypatch.setattr(bench, "FINALIZE_GRACE", 2)
+    cmd, path = _job(tmp_path, "sleep 600")
+    status, output, stopped = bench.run_job(cmd, path, 60, None)
+    assert stopped >= 2 and "driver output" in output and bench.valid_result(path)
+
+
+def test_job_without_result_times_out_and_exit_status_is_kept(tmp_path, monkeypatch):
+    from autocoll import bench
+    monkeypatch.setattr(bench, "FINALIZE_GRACE", 2)
+    status, output, stopped = bench.run_job(["sh", "-c", "sleep 600"], tmp_path / "none.json",
+                                            3, None)
+    assert status is None and stopped == 0
+    cmd, path = _job(tmp_path, "exit 3")
+    assert bench.run_job(cmd, path, 60, None)[0::2] == (3, 0)
+    cmd, path = _job(tmp_path, "exit 0")
+    assert bench.run_job(cmd, path, 60, None)[0::2] == (0, 0)

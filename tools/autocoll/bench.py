@@ -13,14 +13,20 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-from .cluster import ClusterError, launch_command, load_state, rank_nodes
+from .cluster import (ClusterError, kill_namespace_processes, launch_command, load_state,
+                      rank_nodes)
 
 REPO = Path(__file__).resolve().parents[2]
 BENCH_SCHEMA = "autocoll-bench"
 CLUSTER_TIMEOUT_MARGIN = 30   # s: the launcher's own timeout (and its SIGKILL 10 s later) first
+# s: once a cell's JSON is written, its job has this long to exit. MPICH's MPI_Finalize over
+# UCX TCP sometimes hangs across the emulated cluster's nodes (openucx/ucx#8738, docs/cluster.md);
+# the driver writes its results before MPI_Finalize, so the cell is kept and the job stopped.
+FINALIZE_GRACE = 60
 
 DEFAULTS = {
     "collectives": "alltoall,allgather,allreduce",
@@ -109,6 +115,45 @@ def valid_result(path):
     return data.get("schema") == BENCH_SCHEMA and data.get("version") == 1
 
 
+def run_job(cmd, path, timeout, env, state=None):
+    """Runs one cell's job. Returns (exit status, output, stopped): status None when it ran past
+    `timeout` s (then it is killed); `stopped` is the seconds the job was given after its
+    result at `path` became valid, when it did not exit within FINALIZE_GRACE and was stopped
+    (0 otherwise). On a cluster (`state`), whatever a stopped job leaves on the nodes is killed."""
+    start = time.time()
+    written = None
+    with tempfile.TemporaryFile("w+") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, text=True, env=env)
+        status, stopped = None, 0
+        while True:
+            try:
+                status = proc.wait(timeout=1)
+                break
+            except subprocess.TimeoutExpired:
+                pass
+            now = time.time()
+            if written is None and valid_result(path):
+                written = now
+            if written is not None and now - written > FINALIZE_GRACE:
+                stopped = now - written
+            elif now - start <= timeout:
+                continue
+            proc.terminate()
+            try:
+                status = proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                status = proc.wait()
+            if state:
+                for node in state["nodes"]:
+                    kill_namespace_processes(node["namespace"])
+            if not stopped:
+                status = None
+            break
+        out.seek(0)
+        return status, out.read(), stopped
+
+
 def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives"],
                sizes=DEFAULTS["sizes"], ranks=DEFAULTS["ranks"], layers=DEFAULTS["layers"],
                iterations=500, fixed_iterations=100, warmup=10, factor=5.0, timeout=1800,
@@ -143,19 +188,22 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
             cmd = mpirun_command(mpi, np, program, args)
         start = time.time()
         log(f"[{i}/{len(cells)}] {coll} {size_label(nbytes)} on {np} ranks ...")
-        try:
-            run = subprocess.run(cmd, capture_output=True, text=True, env=env,
-                                 timeout=timeout + (CLUSTER_TIMEOUT_MARGIN if cluster else 0))
-        except subprocess.TimeoutExpired as e:
-            raise BenchError(f"{path.name}: no result within {timeout} s") from e
-        if cluster and run.returncode in (124, 137):
+        returncode, output, stopped = run_job(
+            cmd, path, timeout + (CLUSTER_TIMEOUT_MARGIN if cluster else 0), env, state)
+        if returncode is None or (cluster and returncode in (124, 137) and not stopped):
             raise BenchError(f"{path.name}: no result within {timeout} s")
-        if run.returncode != 0 or not valid_result(path):
-            raise BenchError(f"{path.name}: the driver failed (exit {run.returncode}):\n"
-                             f"{run.stdout[-2000:]}{run.stderr[-2000:]}")
-        if cluster:
+        if not valid_result(path) or (returncode != 0 and not stopped):
+            raise BenchError(f"{path.name}: the driver failed (exit {returncode}):\n"
+                             f"{output[-4000:]}")
+        if cluster or stopped:
             data = json.loads(path.read_text())
-            data["cluster"] = cluster_block(state, np)
+            if cluster:
+                data["cluster"] = cluster_block(state, np)
+            if stopped:
+                data["finalize"] = (f"the job was stopped {stopped:.0f} s after the results "
+                                    f"were written (MPI_Finalize did not return)")
+                log(f"[{i}/{len(cells)}] {path.name}: results written, but the job did not "
+                    f"exit within {FINALIZE_GRACE} s (MPI_Finalize); stopped, cell kept")
             path.write_text(json.dumps(data, indent=1) + "\n")
         log(f"[{i}/{len(cells)}] {path.name}: {time.time() - start:.0f} s")
     return paths
