@@ -61,6 +61,8 @@ def test_platform_labels():
     assert benchreport.platform(data("alltoall", M, 8)) == "local"
     assert benchreport.platform(data("alltoall", M, 8, ONE8)) == "one-switch 100Mbit"
     assert benchreport.platform(data("alltoall", M, 8, FOUR8)) == "four-switch 100Mbit"
+    assert benchreport.platform(dict(data("alltoall", M, 8, FOUR8), mpi="mpich")) == \
+        "four-switch 100Mbit mpich"
 
 
 def fake_cell(coll, block, oracle, native_s, oracle_s, finals):

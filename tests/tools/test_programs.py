@@ -144,3 +144,15 @@ def test_hpcc_grid_and_bad_input(tmp_path):
         programs.run_programs(tmp_path, layers="native,race")
     run = cli("programs", "--out", str(tmp_path / "x"), "--layers", "none,fast")
     assert run.returncode == 1 and "unknown layer configuration 'fast'" in run.stderr
+
+
+def test_a_relative_out_folder_works(tmp_path, monkeypatch):
+    """The ranks run in each run's folder, so a relative --out must not reach them relative
+    (the layer's report was looked for in the wrong place)."""
+    monkeypatch.chdir(tmp_path)
+    programs.run_programs("rel", programs="lammps-melt", layers="none,native", repeat=1,
+                          log=lambda *_: None)
+    data = json.loads((tmp_path / "rel" / "programs.json").read_text())
+    native = next(r for r in data["runs"] if r["layer"] == "native")
+    assert native["collective_calls"] > 0 and (tmp_path / "rel" / "lammps-melt" / "native-1" /
+                                               "autocoll.json").exists()

@@ -237,7 +237,8 @@ def platform(data):
     c = data.get("cluster")
     if not c:
         return "local"
-    return f"{c['topology']} {c['rate_bits'] / 1e6:g}Mbit"
+    mpi = "" if data.get("mpi", "openmpi") == "openmpi" else f" {data['mpi']}"
+    return f"{c['topology']} {c['rate_bits'] / 1e6:g}Mbit{mpi}"
 
 
 def link_bound_seconds(data):
@@ -426,18 +427,19 @@ def follow_table(cells):
     for c in cells:
         d = c["data"]
         key = (d["parameters"]["collective"], d["machine"]["ranks"], d["parameters"]["bytes"],
-               d["cluster"]["rate_bits"])
+               d["cluster"]["rate_bits"], d.get("mpi", "openmpi"))
         groups.setdefault(key, {})[d["cluster"]["topology"]] = c
     lines = ["", f"where the best algorithm differs between topologies: each strategy's final "
                  f"choice, its fixed median over that topology's oracle, and `ok` where within "
                  f"{FOLLOW_MARGIN}:"]
     tally = {}
     differ = 0
-    for (coll, ranks, nbytes, rate), by_top in sorted(groups.items()):
+    for (coll, ranks, nbytes, rate, mpi), by_top in sorted(groups.items()):
         if len(by_top) < 2 or len({c["oracle"]["name"] for c in by_top.values()}) < 2:
             continue
         differ += 1
-        lines.append(f"  {coll} {nbytes} B np {ranks} at {rate / 1e6:g}Mbit: " + ", ".join(
+        lines.append(f"  {coll} {nbytes} B np {ranks} at {rate / 1e6:g}Mbit"
+                     f"{'' if mpi == 'openmpi' else ' ' + mpi}: " + ", ".join(
             f"{top} {c['oracle']['name']}" for top, c in sorted(by_top.items())))
         for layer in [r["layer"] for r in _strategy_rows(next(iter(by_top.values())))]:
             parts = []

@@ -327,7 +327,7 @@ def run_programs(out, programs=DEFAULT_PROGRAMS, layers=DEFAULT_LAYERS, ranks=4,
         raise ProgramsError("--ranks and --repeat must be at least 1")
     build = Path(build) if build else bench.REPO / "build" / LIBRARY_MPI
     launch = launch or local_launch
-    out = Path(out)
+    out = Path(out).resolve()  # the ranks run in each run's folder: the report path is absolute
     out.mkdir(parents=True, exist_ok=True)
     runs, failures = [], []
     total = len(programs) * len(layers) * repeat
