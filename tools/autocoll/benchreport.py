@@ -17,6 +17,7 @@ import math
 import statistics
 from pathlib import Path
 
+from .bench import size_label
 from .cluster import TBF_MIN_BURST_BYTES
 
 SCHEMA = "autocoll-bench"
@@ -334,6 +335,14 @@ def fixed_median(c, name):
     return None
 
 
+def followed(c, r):
+    """(the final choice of strategy row `r` run fixed / cell `c`'s oracle, whether that is
+    within FOLLOW_MARGIN); the ratio is None when the choice did not run fixed."""
+    fixed = fixed_median(c, r["final"])
+    ratio = fixed / c["oracle"]["median"] if fixed else None
+    return ratio, ratio is not None and ratio <= FOLLOW_MARGIN
+
+
 def control_row(c):
     """Native through the layer (`layer:native`): its ratio to native is the run's noise."""
     return next((r for r in c["rows"] if r["layer"] == "native"), None)
@@ -447,9 +456,7 @@ def follow_table(cells):
                 r = next((r for r in c["rows"] if r["layer"] == layer), None)
                 if r is None:
                     continue
-                fixed = fixed_median(c, r["final"])
-                ratio = fixed / c["oracle"]["median"] if fixed else None
-                ok = ratio is not None and ratio <= FOLLOW_MARGIN
+                ratio, ok = followed(c, r)
                 tally.setdefault(layer, [0, 0])[0] += ok
                 tally[layer][1] += 1
                 parts.append(f"{top} {r['final']} {_fmt(ratio, '.3f')}{' ok' if ok else ''}")
@@ -468,6 +475,14 @@ def render(paths):
     parts = [matrix_table(cells), summary(cells), aeos_table(cells), best_map(cells),
              emulated_summary(cells), tree_table(cells)]
     return "\n".join(p for p in parts if p), cells
+
+
+def _save(fig, path, plt):
+    """Writes and closes one figure; returns its path."""
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
 
 
 def plot_trees(cells, folder, plt):
@@ -501,11 +516,7 @@ def plot_trees(cells, folder, plt):
         ax.set_ylabel("median / native median")
         ax.set_title(f"{coll}, {ranks} ranks: trees x segments against native ({cores} cores)")
         ax.legend(fontsize=6, ncol=2)
-        fig.tight_layout()
-        name = folder / f"trees-{coll}-np{ranks}.png"
-        fig.savefig(name, dpi=90)
-        plt.close(fig)
-        written.append(name)
+        written.append(_save(fig, folder / f"trees-{coll}-np{ranks}.png", plt))
     return written
 
 
@@ -537,18 +548,15 @@ def plot_best_map(cells, folder, plt):
                 y = ranks.index(d["machine"]["ranks"])
                 ax.add_patch(plt.Rectangle((x - 0.48, y - 0.48), 0.96, 0.96, alpha=0.35,
                                            color=colour[c["oracle"]["name"]]))
-                followed = "".join(
-                    r["layer"][0] for r in _strategy_rows(c)
-                    if (fixed_median(c, r["final"]) or float("inf"))
-                    <= FOLLOW_MARGIN * c["oracle"]["median"])
+                who = "".join(r["layer"][0] for r in _strategy_rows(c) if followed(c, r)[1])
                 ax.text(x, y, f"{c['oracle']['name']}\n"
                               f"{c['oracle']['median'] / c['native']['median']:.2f} x native\n"
-                              f"followed: {followed or '-'}",
+                              f"followed: {who or '-'}",
                         ha="center", va="center", fontsize=6)
             ax.set_xlim(-0.5, len(sizes) - 0.5)
             ax.set_ylim(-0.5, len(ranks) - 0.5)
             ax.set_xticks(range(len(sizes)))
-            ax.set_xticklabels([_size_label(b) for b in sizes])
+            ax.set_xticklabels([size_label(b) for b in sizes])
             ax.set_yticks(range(len(ranks)))
             ax.set_yticklabels([str(r) for r in ranks])
             ax.set_xlabel("message size")
@@ -557,19 +565,9 @@ def plot_best_map(cells, folder, plt):
         cores = cs[0]["data"]["machine"]["cores_online"]
         fig.suptitle(f"{coll}: the best fixed algorithm per emulated topology "
                      f"(one host, {cores} cores)", fontsize=10)
-        fig.tight_layout()
-        name = folder / f"best-map-{coll}.png"
-        fig.savefig(name, dpi=90)
-        plt.close(fig)
-        written.append(name)
+        written.append(_save(fig, folder / f"best-map-{coll}.png", plt))
     return written
 
-
-def _size_label(nbytes):
-    for unit, div in (("M", 1 << 20), ("K", 1 << 10)):
-        if nbytes >= div and nbytes % div == 0:
-            return f"{nbytes // div}{unit}"
-    return str(nbytes)
 
 def plot(cells, folder):
     """Learning curves (one PNG per cell) and the basic-vs-enhanced decision lengths."""
@@ -599,11 +597,9 @@ def plot(cells, folder):
         ax.set_title(f"{p['collective']} {p['bytes']} B, {d['machine']['ranks']} ranks, "
                      f"{d['mpi']} ({cores} cores)")
         ax.legend(fontsize=7)
-        name = folder / f"learning-{p['collective']}-{p['bytes']}-np{d['machine']['ranks']}.png"
-        fig.tight_layout()
-        fig.savefig(name, dpi=90)
-        plt.close(fig)
-        written.append(name)
+        written.append(_save(
+            fig, folder / f"learning-{p['collective']}-{p['bytes']}-np{d['machine']['ranks']}.png",
+            plt))
     written += plot_trees(cells, folder, plt)
     written += plot_best_map(cells, folder, plt)
     pairs = []
@@ -623,9 +619,5 @@ def plot(cells, folder):
         ax.set_ylabel("calls in Measure_Select")
         ax.set_title(f"decision length, basic vs enhanced AEOS ({cores} cores)")
         ax.legend()
-        fig.tight_layout()
-        name = folder / "aeos-decision-length.png"
-        fig.savefig(name, dpi=90)
-        plt.close(fig)
-        written.append(name)
+        written.append(_save(fig, folder / "aeos-decision-length.png", plt))
     return written
