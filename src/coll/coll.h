@@ -165,6 +165,13 @@ unsigned long ac_registry_fingerprint(void);
 /* Applicability: 1 if `alg` may run for `call`; otherwise 0 and, if why != NULL, a reason. */
 int ac_applicable(const ac_algorithm *alg, const ac_call *call, const char **why);
 
+/* 1 when `a` and `b` send the same messages for `call`: the same function with the same
+ * parameters, except a pipeline segment that holds every byte stream of the call whole (then the
+ * segmented instance sends one message per tree edge, as the unsegmented one does). Selection
+ * keeps the first of such twins only (select.c): racing identical schedules measures nothing
+ * but noise, and more candidates give a lucky one more chances to win. */
+int ac_same_messages(const ac_algorithm *a, const ac_algorithm *b, const ac_call *call);
+
 /* Human-readable requirement list, e.g. "power-of-two size, commutative op". */
 void ac_requirements_text(const ac_algorithm *alg, char *buf, size_t len);
 

@@ -123,6 +123,34 @@ void ac_requirements_text(const ac_algorithm *alg, char *buf, size_t len)
                  alg->requires_text);
 }
 
+/* The longest byte stream one tree edge carries: the whole message for bcast and reduce, at
+ * most every rank's block for scatter and gather (the root's edges carry whole subtrees). */
+static size_t longest_stream(const ac_call *call)
+{
+    if (call->collective == AC_SCATTER || call->collective == AC_GATHER)
+        return call->bytes * (size_t)(call->size > 0 ? call->size : 1);
+    return call->bytes;
+}
+
+/* A segment of at least the longest stream is no segmentation at all. */
+static int effective_segment(const ac_params *p, const ac_call *call)
+{
+    return p->segment > 0 && (size_t)p->segment < longest_stream(call) ? p->segment : 0;
+}
+
+int ac_same_messages(const ac_algorithm *a, const ac_algorithm *b, const ac_call *call)
+{
+    if (a == b) return 1;
+    /* the union's members are all function pointers: compare one as the others */
+    if (a->collective != b->collective || a->fn.bcast != b->fn.bcast || !a->params || !b->params)
+        return 0;
+    const ac_params *p = a->params, *q = b->params;
+    return p->sync == q->sync && p->dims == q->dims && p->tree == q->tree && p->k == q->k &&
+           p->allgatherv == q->allgatherv && p->alltoallv == q->alltoallv &&
+           p->inner == q->inner && p->inner2 == q->inner2 &&
+           effective_segment(p, call) == effective_segment(q, call);
+}
+
 unsigned long ac_registry_fingerprint(void)
 {
     unsigned long h = 14695981039346656037ul;

@@ -7,7 +7,8 @@
  * call site agreed by all ranks, or 0 (site-less); a context is (bucket, site), so every rank
  * finds the same context and asks its strategy at the same calls (invariant 1). Its candidates
  * are the algorithms applicable to it, native first, so a strategy never runs an inapplicable
- * one (invariant 4). Limits: AUTOCOLL_MAX_SITES sites per communicator, AUTOCOLL_MAX_SIZES
+ * one (invariant 4), less the later of twins that send the same messages for this call
+ * (ac_same_messages: a pipeline segment that holds the whole message). Limits: AUTOCOLL_MAX_SITES sites per communicator, AUTOCOLL_MAX_SIZES
  * contexts per site and collective; calls beyond them run native and are counted (untuned).
  *
  * Accounting per context (the report): calls, runs per candidate, time inside the algorithms,
@@ -305,9 +306,13 @@ static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call,
     x->candidates = malloc(sizeof(ac_algorithm *) * (size_t)r.count);
     x->candidate_calls = calloc((size_t)r.count, sizeof(long));
     if (!x->candidates || !x->candidate_calls) goto fail;
-    for (int i = 0; i < r.count; i++)
-        if (ac_applicable(&r.algorithms[i], call, NULL))
-            x->candidates[x->ncandidates++] = &r.algorithms[i];
+    for (int i = 0; i < r.count; i++) {
+        const ac_algorithm *a = &r.algorithms[i];
+        int twin = 0;
+        for (int j = 0; j < x->ncandidates && !twin; j++)
+            twin = ac_same_messages(x->candidates[j], a, call);
+        if (!twin && ac_applicable(a, call, NULL)) x->candidates[x->ncandidates++] = a;
+    }
     x->bucket = b;
     x->comm = c;
     x->site = site;

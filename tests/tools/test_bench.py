@@ -228,3 +228,24 @@ def test_bench_layers_basic_and_enhanced_aeos(tmp_path):
 def test_bench_rejects_unknown_layer(tmp_path):
     run = bench(2, tmp_path, "--collective", "allreduce", "--bytes", "8", "--layers", "nope")
     assert run.rc == 2 and "--layers: no layer configuration 'nope'" in run.stderr
+
+
+def test_bench_layer_candidates_leave_out_twins(tmp_path):
+    """bcast of 1 KiB: every segmented tree instance sends the same messages as its unsegmented
+    tree (one segment holds the message), so the layer's candidates leave them out while the
+    bench still runs each of them fixed; at 16 KiB the 1k and 8k instances pipeline and are
+    candidates, the 64k ones are twins."""
+    for size, kept in [("1K", ()), ("16K", ("_segment_1k", "_segment_8k"))]:
+        run, r = bench_json(3, tmp_path, "--collective", "bcast", "--bytes", size,
+                            "--iterations", "200", "--fixed-iterations", "2", "--warmup", "0",
+                            "--factor", "1", "--layers", "star_basic")
+        fixed = [c["name"] for c in r["configurations"] if c["kind"] in ("native", "fixed")]
+        segmented = [n for n in fixed if "_segment_" in n]
+        assert len(segmented) == 15, fixed
+        expected = [n for n in fixed if "_segment_" not in n or n.endswith(kept)]
+        (ctx,) = r["configurations"][-1]["layer"]["contexts"]
+        assert ctx["candidates"] == len(expected), (ctx, expected)
+        # basic AEOS measures every candidate (10 calls each, 200 calls are enough): the twins
+        # never ran
+        ran = {name for name, _ in r["configurations"][-1]["layer"]["algorithm_runs"]}
+        assert ran == set(expected), ran
