@@ -34,6 +34,18 @@
  * representative can lose the best algorithm for good; here every group within the margin goes
  * on.
  *
+ * The final (AUTOCOLL_RACE_FINAL calls per finalist, default 8; 0: none). A race's best median
+ * is biased low: of many noisy candidates the one measured in a lucky phase looks best (the
+ * winner's curse), and its consecutive calls share their phase. So when the race's best is not
+ * native, it does not win yet: the best, the runner-up (the best median of the other candidates
+ * measured in this race, eliminated or not: the best's lucky calls may have eliminated it) and
+ * native (the library's choice, the safe default) run `final` fresh calls each, interleaved call
+ * by call (best, runner-up, native in candidate order, again and again), so every slow or fast
+ * phase of the machine falls on all of them alike. ONE agreement of the final's times (maximum
+ * over the ranks per call); the smallest median of the final wins (ties: the lower candidate
+ * index, native first), and the final's medians replace the race's for the finalists. A race
+ * whose best is native ends at once: keeping the library's choice needs no confirmation.
+ *
  * The monitor. The winner runs; windows of W calls, W = 16 at first, doubling up to window_max.
  * At the end of a window ONE agreement of the local times of its last K calls (K = 3 x samples,
  * at most 16; per call, the maximum over the ranks, as in the race), and m = their median: the
@@ -90,6 +102,13 @@ typedef struct race_state {
     double *median;         /* last race median of each candidate; < 0: never measured */
     int *median_samples;    /* agreed calls behind median[] measured in this run (0: none) */
     double *scratch;        /* for medians */
+    /* The final (race_params.final > 0). */
+    int in_final;
+    int finalist[AC_RACE_FINALISTS]; /* candidate indices, increasing */
+    int nfinal, final_pos;           /* finalists; calls of the final so far */
+    int race_best;                   /* the race's best, which the final confirms or overturns */
+    double *final_times;             /* [call], call i ran finalist[i % nfinal] */
+    int finals, overturned;
     /* The monitor. */
     int window, window_calls, kept, suspicious;
     double recent[AC_RACE_WINDOW_MIN];
@@ -105,7 +124,7 @@ typedef struct race_state {
 static ac_race_params race_params = {AC_RACE_DEFAULT_SAMPLES,    AC_RACE_DEFAULT_ROUNDS,
                                      AC_RACE_DEFAULT_MARGIN,     AC_RACE_DEFAULT_EPSILON,
                                      AC_RACE_DEFAULT_WINDOW_MAX, AC_RACE_DEFAULT_REFRESH,
-                                     AC_RACE_DEFAULT_GROUPING};
+                                     AC_RACE_DEFAULT_GROUPING,   AC_RACE_DEFAULT_FINAL};
 
 void ac_race_set_params(const ac_race_params *p)
 {
@@ -117,6 +136,7 @@ void ac_race_set_params(const ac_race_params *p)
     if (v.window_max < AC_RACE_WINDOW_MIN) v.window_max = AC_RACE_WINDOW_MIN;
     if (v.refresh < 0 || v.refresh > 1000000000L) v.refresh = AC_RACE_DEFAULT_REFRESH;
     v.grouping = v.grouping != 0;
+    if (v.final < 0 || v.final > 100) v.final = AC_RACE_DEFAULT_FINAL;
     race_params = v;
 }
 
@@ -165,7 +185,7 @@ static void race_start(race_state *s, int kind, int representatives)
             s->racing[c] = s->group[c] == groups;
             groups += s->racing[c];
         }
-        if (s->racing[c]) s->nsamples[c] = 0;
+        s->nsamples[c] = 0; /* samples of this race only (the final appends to them) */
     }
     plan_round(s);
 }
@@ -199,6 +219,51 @@ static int stop(race_state *s, int rc)
     s->stage = AC_RACE_STOPPED;
     s->chosen = 0;
     return rc;
+}
+
+/* The race has a best: native wins at once, another one goes to the final (see above). */
+static void finish(race_state *s, int best)
+{
+    if (best == 0 || s->p.final == 0) {
+        settle(s, best);
+        return;
+    }
+    int runner = -1;
+    for (int c = 1; c < s->n; c++)
+        if (c != best && s->nsamples[c] > 0 && (runner < 0 || s->median[c] < s->median[runner]))
+            runner = c;
+    s->nfinal = 0;
+    for (int c = 0; c < s->n; c++)
+        if (c == 0 || c == best || c == runner) s->finalist[s->nfinal++] = c;
+    s->in_final = 1;
+    s->final_pos = 0;
+    s->race_best = best;
+    s->finals++;
+}
+
+/* The end of the final: agree, the finalists' medians from its calls only, the best wins. */
+static int end_final(race_state *s, const ac_agreement *agree)
+{
+    int f = s->p.final, total = s->nfinal * f, winner = -1;
+    int rc = agree->max(agree->ctx, s->final_times, total);
+    s->agreements++;
+    s->in_final = 0;
+    if (rc != 0) return stop(s, rc);
+    for (int i = 0; i < s->nfinal; i++) {
+        int c = s->finalist[i];
+        double *dst = s->samples + (size_t)c * (size_t)s->cap + (size_t)s->nsamples[c];
+        for (int j = 0; j < f; j++) dst[j] = s->final_times[(size_t)j * (size_t)s->nfinal + (size_t)i];
+        if (s->kind == RACE_FIRST)
+            for (int j = 0; j < f; j++) s->first_sum += dst[j];
+        s->nsamples[c] += f;
+        s->median[c] = ac_median(dst, f, s->scratch);
+        s->median_samples[c] = f;
+        if (winner < 0 || s->median[c] < s->median[winner]) winner = c;
+    }
+    if (s->kind == RACE_FIRST) s->first_count += total;
+    s->overturned += winner != s->race_best;
+    settle(s, winner);
+    return MPI_SUCCESS;
 }
 
 /* The end of a round: agree, update the medians, drop the clearly slower, maybe finish. */
@@ -248,7 +313,7 @@ static int end_round(race_state *s, const ac_agreement *agree)
     }
     for (int c = 0; c < s->n; c++) alive += s->racing[c];
     if (alive == 1 || s->round == s->p.rounds || (s->round >= 2 && ties))
-        settle(s, best);
+        finish(s, best);
     else
         plan_round(s);
     return MPI_SUCCESS;
@@ -301,6 +366,7 @@ static void race_destroy(void *state)
     free(s->median);
     free(s->median_samples);
     free(s->scratch);
+    free(s->final_times);
     free(s);
 }
 
@@ -310,7 +376,7 @@ static void *race_create(const ac_algorithm *const *candidates, int n)
     if (!s) return NULL;
     s->p = race_params;
     s->n = n;
-    s->cap = s->p.samples * s->p.rounds;
+    s->cap = s->p.samples * s->p.rounds + s->p.final;
     size_t un = (size_t)n, cap = (size_t)s->cap;
     s->racing = calloc(un, 1);
     s->group = calloc(un, sizeof *s->group);
@@ -321,8 +387,9 @@ static void *race_create(const ac_algorithm *const *candidates, int n)
     s->median = malloc(un * sizeof *s->median);
     s->median_samples = calloc(un, sizeof *s->median_samples);
     s->scratch = calloc(cap > AC_RACE_WINDOW_MIN ? cap : AC_RACE_WINDOW_MIN, sizeof *s->scratch);
+    s->final_times = calloc((size_t)(AC_RACE_FINALISTS * s->p.final + 1), sizeof *s->final_times);
     if (!s->racing || !s->group || !s->plan || !s->times || !s->samples || !s->nsamples || !s->median ||
-        !s->median_samples || !s->scratch) {
+        !s->median_samples || !s->scratch || !s->final_times) {
         race_destroy(s);
         return NULL;
     }
@@ -344,7 +411,8 @@ static void *race_create(const ac_algorithm *const *candidates, int n)
 static int race_choose(void *state)
 {
     race_state *s = state;
-    return s->stage == AC_RACE_RACING ? s->plan[s->plan_pos] : s->chosen;
+    if (s->stage != AC_RACE_RACING) return s->chosen;
+    return s->in_final ? s->finalist[s->final_pos % s->nfinal] : s->plan[s->plan_pos];
 }
 
 static int race_observe(void *state, int index, double seconds, const ac_agreement *agree)
@@ -357,6 +425,10 @@ static int race_observe(void *state, int index, double seconds, const ac_agreeme
     if (s->stage == AC_RACE_RACING) {
         s->race_calls++;
         if (s->kind == RACE_FIRST) s->first_race_calls++;
+        if (s->in_final) {
+            s->final_times[s->final_pos++] = seconds;
+            return s->final_pos == s->nfinal * s->p.final ? end_final(s, agree) : MPI_SUCCESS;
+        }
         s->times[(size_t)s->plan_pos * (size_t)s->p.samples + (size_t)s->plan_iter] = seconds;
         if (++s->plan_iter == s->p.samples) {
             s->plan_iter = 0;
@@ -410,6 +482,9 @@ void ac_race_get_stats(const void *state, ac_race_stats *out)
     out->window = s->window;
     out->agreements = s->agreements;
     out->o_ms_c = s->chosen >= 0 ? s->o_ms_c : 0.0;
+    out->finals = s->finals;
+    out->overturned = s->overturned;
+    out->final_calls = s->in_final ? s->final_pos : 0;
 }
 
 static const char *const stage_names[] = {
@@ -438,9 +513,9 @@ static void race_report_json(const void *state, const ac_algorithm *const *candi
     fprintf(f,
             ", \"races\": %d, \"race_calls\": %ld, \"settled_calls\": %ld, \"round\": %d, "
             "\"racing\": %d, \"window\": %d, \"agreements\": %d, \"o_ms_c_seconds\": %.9g, "
-            "\"medians\": {",
+            "\"finals\": %d, \"overturned\": %d, \"medians\": {",
             st.races, st.race_calls, st.settled_calls, st.round, st.alive, st.window,
-            st.agreements, st.o_ms_c);
+            st.agreements, st.o_ms_c, st.finals, st.overturned);
     for (int c = 0, first = 1; c < s->n; c++)
         if (s->median[c] >= 0.0) {
             fprintf(f, "%s\"%s\": %.9g", first ? "" : ", ", candidates[c]->name, s->median[c]);

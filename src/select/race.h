@@ -2,7 +2,8 @@
  * race.h - the `race` strategy: autocoll's own run-time selection. Candidates race in rounds of
  * a few calls each; after every round one agreement of the round's call times, and candidates
  * whose median is clearly worse than the best median drop out, with a margin that halves every
- * round. The winner then runs under a monitor that compares like with like (the median of its
+ * round. When the race's best is not native, a final on fresh calls decides: the best, the
+ * runner-up and native, interleaved call by call. The winner then runs under a monitor that compares like with like (the median of its
  * recent calls, agreed per call as in the race, against the medians of the race) and races
  * again when it has degraded for two windows in a row, or after a long settled spell (refresh).
  * A pure state machine like star.c: no MPI call, the only collective step is the ac_agreement
@@ -24,6 +25,8 @@ typedef struct ac_race_params {
                         * 0: never */
     int grouping;      /* 1: round 1 of a full race runs one candidate per registry group, and
                         * only the groups whose representative stays join round 2 */
+    int final;         /* calls of each finalist in the final (the race's best, its runner-up
+                        * and native, interleaved); 0: no final, the race's best wins */
 } ac_race_params;
 
 #define AC_RACE_DEFAULT_SAMPLES 3
@@ -33,11 +36,13 @@ typedef struct ac_race_params {
 #define AC_RACE_DEFAULT_WINDOW_MAX 1024
 #define AC_RACE_DEFAULT_REFRESH 4096
 #define AC_RACE_DEFAULT_GROUPING 1
+#define AC_RACE_DEFAULT_FINAL 8
+#define AC_RACE_FINALISTS 3
 #define AC_RACE_WINDOW_MIN 16
 
 /* Stages reported by ac_race_get_stats(). */
 enum {
-    AC_RACE_RACING = 0,  /* a race is running (the first one, or a re-race) */
+    AC_RACE_RACING = 0,  /* a race is running (the first one, or a re-race), its final included */
     AC_RACE_SETTLED = 1, /* the winner runs under the monitor */
     AC_RACE_STOPPED = 2  /* an agreement failed: native (candidate 0) from then on */
 };
@@ -54,6 +59,9 @@ typedef struct ac_race_stats {
     int switches;          /* changes of the chosen candidate after the first race */
     int window;            /* current monitoring window, calls */
     int agreements;        /* agreement calls made so far */
+    int finals;            /* finals run (each ends a race whose best was not native) */
+    int overturned;        /* finals whose winner was not the race's best */
+    int final_calls;       /* calls of the final in progress (0: none) */
     /* The time the first race spent beyond what as many calls of the chosen candidate cost,
      * from agreed per-call times (0 while no candidate is chosen). Equal on every rank. */
     double o_ms_c;

@@ -175,8 +175,32 @@ void ac_select_init(void)
         .window_max = (int)ac_config_long("AUTOCOLL_RACE_WINDOW_MAX"),
         .refresh = ac_config_long("AUTOCOLL_RACE_REFRESH"),
         .grouping = strcmp(ac_config_get("AUTOCOLL_RACE_GROUPING"), "off") != 0,
+        .final = (int)ac_config_long("AUTOCOLL_RACE_FINAL"),
     };
     ac_race_set_params(&race);
+    ac_race_params used;
+    ac_race_get_params(&used);
+    const struct {
+        const char *name;
+        int replaced;
+        double value; /* what is used instead */
+    } race_checks[] = {
+        {"AUTOCOLL_RACE_SAMPLES", used.samples != race.samples, used.samples},
+        {"AUTOCOLL_RACE_ROUNDS", used.rounds != race.rounds, used.rounds},
+        {"AUTOCOLL_RACE_MARGIN", used.margin != race.margin, used.margin},
+        {"AUTOCOLL_RACE_EPSILON", used.epsilon != race.epsilon, used.epsilon},
+        {"AUTOCOLL_RACE_WINDOW_MAX", used.window_max != race.window_max, used.window_max},
+        {"AUTOCOLL_RACE_REFRESH", used.refresh != race.refresh, (double)used.refresh},
+        {"AUTOCOLL_RACE_FINAL", used.final != race.final, used.final},
+    };
+    int n;
+    const ac_setting *table = ac_settings(&n);
+    for (size_t i = 0; rank == 0 && i < sizeof race_checks / sizeof race_checks[0]; i++)
+        for (int k = 0; k < n && race_checks[i].replaced; k++)
+            if (strcmp(table[k].name, race_checks[i].name) == 0)
+                ac_log_warn("%s=%s is out of range (it takes %s); using %g", race_checks[i].name,
+                            ac_config_get(race_checks[i].name), table[k].values,
+                            race_checks[i].value);
 }
 
 /* The message size that keys a bucket: alltoallv's differs between ranks, so it has one bucket

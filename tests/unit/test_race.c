@@ -87,12 +87,14 @@ static model make_model(const double *base, int n, double noise)
 
 typedef struct watch {
     ac_race_stats stats[MAX_CALLS];
+    double native_median[MAX_CALLS]; /* ac_race_median(state, 0) */
 } watch;
 
 static void watch_call(void *arg, const void *state, long call)
 {
     watch *w = arg;
     ac_race_get_stats(state, &w->stats[call]);
+    w->native_median[call] = ac_race_median(state, 0);
 }
 
 static watch *g_watch;
@@ -102,7 +104,7 @@ static ac_race_params defaults(void)
     ac_race_params p = {AC_RACE_DEFAULT_SAMPLES,    AC_RACE_DEFAULT_ROUNDS,
                         AC_RACE_DEFAULT_MARGIN,     AC_RACE_DEFAULT_EPSILON,
                         AC_RACE_DEFAULT_WINDOW_MAX, AC_RACE_DEFAULT_REFRESH,
-                        AC_RACE_DEFAULT_GROUPING};
+                        AC_RACE_DEFAULT_GROUPING,   AC_RACE_DEFAULT_FINAL};
     return p;
 }
 
@@ -156,8 +158,11 @@ static void test_picks_fastest(void)
     CHECK(end->switches == 0);
     /* 2.5x and 3x slower than the best: out after round 1 (3 calls) */
     CHECK(r.runs[1] == 3 && r.runs[3] == 3);
-    /* the decision: round 1 has 15 calls; native (2x) leaves after round 1 too (margin 0.5) */
-    CHECK(r.runs[0] == 3);
+    /* the decision: round 1 has 15 calls; native (2x) leaves after round 1 too (margin 0.5);
+     * the final confirms the best against the runner-up (0.8) and native, 8 calls each */
+    CHECK(r.runs[0] == 3 + AC_RACE_DEFAULT_FINAL && r.runs[4] == 3 + AC_RACE_DEFAULT_FINAL);
+    CHECK(end->finals == 1 && end->overturned == 0);
+    CHECK(end->first_race_calls == 15 + 3 * AC_RACE_DEFAULT_FINAL);
     CHECK(end->first_race_calls < 5 * AC_STAR_DEFAULT_ITER);
     CHECK(end->o_ms_c > 0.0);
     /* the settled monitor agrees rarely: windows double to 1024 */
@@ -314,9 +319,72 @@ static void test_grouping(void)
         CHECK(final_choice(&r) == 4);
         CHECK(r.runs[5] == 3);                  /* the pair representative, one round */
         CHECK(r.runs[6] == (grouping ? 0 : 3)); /* its group never runs under grouping */
-        CHECK(r.runs[0] == 3);                  /* native: 2x, out after round 1 */
+        CHECK(r.runs[0] == 3 + p.final);        /* native: 2x, out after round 1, a finalist */
         sim_free(&r);
     }
+}
+
+/* The winner's curse: a candidate 30 % slower than native that ran a lucky spell (twice as fast)
+ * while the race measured it wins the race, eliminating native; the final, on fresh calls,
+ * gives the choice back to native. Without a final the lucky one stays. */
+static void test_final_overturns_a_lucky_best(void)
+{
+    const double base[3] = {1.0e-3, 1.3e-3, 3.0e-3};
+    for (int final = 0; final <= 1; final++) {
+        model m = make_model(base, 3, 0.02);
+        m.episodes[m.nepisodes++] = (episode){1, -1, 0, 9, 0.5};
+        ac_race_params p = defaults();
+        p.final = final ? AC_RACE_DEFAULT_FINAL : 0;
+        p.refresh = 0;
+        sim_run r = run(&p, &m, 3, 3, 400);
+        const ac_race_stats *end = &g_watch->stats[399];
+        CHECK(g_watch->stats[8].alive == 1); /* the race itself ended with the lucky one */
+        if (final) {
+            CHECK(final_choice(&r) == 0);
+            CHECK(end->finals == 1 && end->overturned == 1 && end->races == 1);
+            /* the final: native and the lucky one interleaved call by call, fresh calls; the
+             * 3x one (eliminated, but measured in the race) is the runner-up */
+            for (long c = 9; c < 9 + 3 * AC_RACE_DEFAULT_FINAL; c++) {
+                CHECK(r.choice[c] == (int)((c - 9) % 3));
+                /* (the watch sees the state after the call: the last one settled it) */
+                CHECK(g_watch->stats[c].stage ==
+                      (c < 8 + 3 * AC_RACE_DEFAULT_FINAL ? AC_RACE_RACING : AC_RACE_SETTLED));
+            }
+            CHECK(g_watch->stats[10].final_calls == 2);
+            CHECK(end->first_race_calls == 9 + 3 * AC_RACE_DEFAULT_FINAL);
+            /* native's median is the final's (fresh), not round 1's */
+            CHECK(fabs(g_watch->native_median[399] - 1.0e-3) < 0.05e-3);
+        } else {
+            /* the lucky one runs until the monitor sees it degrade (and races again) */
+            CHECK(r.choice[9] == 1 && r.choice[40] == 1);
+            CHECK(end->finals == 0 && end->first_race_calls == 9);
+        }
+        sim_free(&r);
+    }
+}
+
+/* The final overturns in favour of the runner-up too: the lucky best's spell eliminated a
+ * candidate that is really the fastest; a race whose best is native has no final. */
+static void test_final_finds_the_runner_up(void)
+{
+    const double base[4] = {2.0e-3, 1.0e-3, 0.9e-3, 4.0e-3};
+    model m = make_model(base, 4, 0.0);
+    m.episodes[m.nepisodes++] = (episode){1, -1, 0, 12, 0.7};
+    ac_race_params p = defaults();
+    p.refresh = 0;
+    sim_run r = run(&p, &m, 4, 2, 300);
+    const ac_race_stats *end = &g_watch->stats[299];
+    CHECK(g_watch->stats[11].alive == 1);
+    CHECK(final_choice(&r) == 2 && end->finals == 1 && end->overturned == 1);
+    CHECK(r.runs[3] == 3); /* the slowest is no finalist */
+    sim_free(&r);
+
+    const double native_best[3] = {1.0e-3, 1.6e-3, 2.0e-3};
+    m = make_model(native_best, 3, 0.02);
+    r = run(&p, &m, 3, 2, 300);
+    CHECK(final_choice(&r) == 0 && g_watch->stats[299].finals == 0);
+    CHECK(g_watch->stats[299].first_race_calls == 9);
+    sim_free(&r);
 }
 
 /* One candidate: nothing is measured or agreed. */
@@ -334,13 +402,17 @@ static void test_single_candidate(void)
 /* Invalid parameters fall back to the defaults; a wrong observe() is refused. */
 static void test_parameters_and_misuse(void)
 {
-    ac_race_params bad = {0, 99, -1.0, NAN, 3, -5, 7}, got;
+    ac_race_params bad = {0, 99, -1.0, NAN, 3, -5, 7, -1}, got;
     ac_race_set_params(&bad);
     ac_race_get_params(&got);
     CHECK(got.samples == AC_RACE_DEFAULT_SAMPLES && got.rounds == AC_RACE_DEFAULT_ROUNDS);
     CHECK(got.margin == AC_RACE_DEFAULT_MARGIN && got.epsilon == AC_RACE_DEFAULT_EPSILON);
     CHECK(got.window_max == AC_RACE_WINDOW_MIN && got.refresh == AC_RACE_DEFAULT_REFRESH);
-    CHECK(got.grouping == 1);
+    CHECK(got.grouping == 1 && got.final == AC_RACE_DEFAULT_FINAL);
+    bad.final = 101;
+    ac_race_set_params(&bad);
+    ac_race_get_params(&got);
+    CHECK(got.final == AC_RACE_DEFAULT_FINAL);
 
     ac_race_params p = defaults();
     ac_race_set_params(&p);
@@ -430,6 +502,8 @@ int main(void)
     test_skewed_ranks_agree();
     test_agreement_failure();
     test_single_candidate();
+    test_final_overturns_a_lucky_best();
+    test_final_finds_the_runner_up();
     test_parameters_and_misuse();
     test_simulation_catches_divergence();
     free(g_watch);
