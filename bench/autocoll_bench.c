@@ -38,6 +38,7 @@
 #include "core/config.h"
 #include "core/state.h"
 #include "select/lottery.h"
+#include "select/race.h"
 #include "select/select.h"
 #include "select/star.h"
 
@@ -87,19 +88,21 @@ typedef struct layer_spec {
     const char *strategy; /* AUTOCOLL_STRATEGY value */
     int grouping;         /* star: 1 enhanced AEOS, 0 basic, -1 AUTOCOLL_STAR_GROUPING */
     int draw;             /* lottery: AC_LOTTERY_SEED, _BROADCAST, -1 AUTOCOLL_LOTTERY_DRAW */
+    int final;            /* race: calls per finalist, -1 AUTOCOLL_RACE_FINAL */
     const char *summary;
 } layer_spec;
 
 static const layer_spec layer_specs[] = {
-    {"native", "native", -1, -1, "every call through the layer, native algorithm: its cost"},
-    {"star", "star", -1, -1, "STAR-MPI run-time tuning, AUTOCOLL_STAR_GROUPING as set"},
-    {"star_enhanced", "star", 1, -1, "STAR-MPI enhanced AEOS: algorithm grouping"},
-    {"star_basic", "star", 0, -1, "STAR-MPI basic AEOS: every algorithm measured"},
-    {"lottery", "lottery", -1, -1, "the lottery scheduler, AUTOCOLL_LOTTERY_DRAW as set"},
-    {"lottery_seed", "lottery", -1, AC_LOTTERY_SEED, "lottery, draws from the shared seed"},
-    {"lottery_broadcast", "lottery", -1, AC_LOTTERY_BROADCAST,
+    {"native", "native", -1, -1, -1, "every call through the layer, native algorithm: its cost"},
+    {"star", "star", -1, -1, -1, "STAR-MPI run-time tuning, AUTOCOLL_STAR_GROUPING as set"},
+    {"star_enhanced", "star", 1, -1, -1, "STAR-MPI enhanced AEOS: algorithm grouping"},
+    {"star_basic", "star", 0, -1, -1, "STAR-MPI basic AEOS: every algorithm measured"},
+    {"lottery", "lottery", -1, -1, -1, "the lottery scheduler, AUTOCOLL_LOTTERY_DRAW as set"},
+    {"lottery_seed", "lottery", -1, AC_LOTTERY_SEED, -1, "lottery, draws from the shared seed"},
+    {"lottery_broadcast", "lottery", -1, AC_LOTTERY_BROADCAST, -1,
      "lottery, rank 0's draw sent once per TTL (paper)"},
-    {"race", "race", -1, -1, "autocoll's own run-time tuning: a race in rounds, medians"},
+    {"race", "race", -1, -1, -1, "autocoll's own run-time tuning: a race in rounds, medians"},
+    {"race_nofinal", "race", -1, -1, 0, "race without its final (AUTOCOLL_RACE_FINAL=0)"},
 };
 #define NUM_LAYER_SPECS (int)(sizeof layer_specs / sizeof layer_specs[0])
 #define MAX_LAYERS 8
@@ -659,15 +662,22 @@ typedef struct result {
 typedef struct layer_saved {
     ac_star_params star;
     ac_lottery_params lottery;
+    ac_race_params race;
 } layer_saved;
 
-/* Layer configurations switch the strategy new contexts get, star's grouping and the
- * lottery's draw mode. */
+/* Layer configurations switch the strategy new contexts get, star's grouping, the lottery's
+ * draw mode and race's final. */
 static void layer_begin(const layer_spec *l, layer_saved *saved)
 {
     ac_star_get_params(&saved->star);
     ac_lottery_get_params(&saved->lottery);
+    ac_race_get_params(&saved->race);
     ac_select_use_strategy(l->strategy);
+    if (l->final >= 0) {
+        ac_race_params p = saved->race;
+        p.final = l->final;
+        ac_race_set_params(&p);
+    }
     if (l->grouping >= 0) {
         ac_star_params p = saved->star;
         p.grouping = l->grouping;
@@ -684,6 +694,7 @@ static void layer_end(const layer_saved *saved)
 {
     ac_star_set_params(&saved->star);
     ac_lottery_set_params(&saved->lottery);
+    ac_race_set_params(&saved->race);
     ac_select_use_strategy(ac_config_get("AUTOCOLL_STRATEGY"));
 }
 
@@ -1050,8 +1061,8 @@ static void write_json(FILE *f, const run_info *r)
             json_string(f, c->layer->name);
             fprintf(f, ", \"strategy\": ");
             json_string(f, c->layer->strategy);
-            fprintf(f, ", \"grouping\": %d, \"draw\": %d, \"algorithm_runs\": [",
-                    c->layer->grouping, c->layer->draw);
+            fprintf(f, ", \"grouping\": %d, \"draw\": %d, \"final\": %d, \"algorithm_runs\": [",
+                    c->layer->grouping, c->layer->draw, c->layer->final);
             write_runs(f, res);
             fprintf(f, "],\n      \"contexts\": %s}", res->contexts ? res->contexts : "[]");
         }
