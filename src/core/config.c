@@ -85,7 +85,7 @@ static const ac_setting settings[] = {
      "in the race joins round 2"},
     {"AUTOCOLL_RACE_FINAL", "8", "0 <= n <= 100",
      "race: when a race's best is not native, it, the runner-up and native run n fresh calls "
-     "each, interleaved, and the best median of those wins; 0: no final"},
+     "each, and the best median of those wins; 0: no final"},
     {"AUTOCOLL_ALLGATHER", "auto", FORCE_VALUES, "force the MPI_Allgather algorithm"},
     {"AUTOCOLL_ALLGATHERV", "auto", FORCE_VALUES, "force the MPI_Allgatherv algorithm"},
     {"AUTOCOLL_ALLREDUCE", "auto", FORCE_VALUES, "force the MPI_Allreduce algorithm"},

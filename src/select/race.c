@@ -36,15 +36,17 @@
  *
  * The final (AUTOCOLL_RACE_FINAL calls per finalist, default 8; 0: none). A race's best median
  * is biased low: of many noisy candidates the one measured in a lucky phase looks best (the
- * winner's curse), and its consecutive calls share their phase. So when the race's best is not
- * native, it does not win yet: the best, the runner-up (the best median of the other candidates
- * measured in this race, eliminated or not: the best's lucky calls may have eliminated it) and
- * native (the library's choice, the safe default) run `final` fresh calls each, interleaved call
- * by call (best, runner-up, native in candidate order, again and again), so every slow or fast
- * phase of the machine falls on all of them alike. ONE agreement of the final's times (maximum
- * over the ranks per call); the smallest median of the final wins (ties: the lower candidate
- * index, native first), and the final's medians replace the race's for the finalists. A race
- * whose best is native ends at once: keeping the library's choice needs no confirmation.
+ * winner's curse). So when the race's best is not native, it does not win yet: the best, the
+ * runner-up (the best median of the other candidates measured in this race, eliminated or not:
+ * the best's lucky calls may have eliminated it) and native (the library's choice, the safe
+ * default) run `final` fresh calls each, in candidate order, each finalist's calls consecutive
+ * as in the rounds. (Not interleaved call by call: a call's time depends on the skew the previous
+ * call left between the ranks, and for a collective that does not synchronise them, bcast of
+ * 1 KiB on the emulated cluster, interleaving measured native at 1.2 ms where its consecutive
+ * calls take 75 us.) ONE agreement of the final's times (maximum over the ranks per call); the
+ * smallest median of the final wins (ties: the lower candidate index, native first), and the
+ * final's medians replace the race's for the finalists. A race whose best is native ends at
+ * once: keeping the library's choice needs no confirmation.
  *
  * The monitor. The winner runs; windows of W calls, W = 16 at first, doubling up to window_max.
  * At the end of a window ONE agreement of the local times of its last K calls (K = 3 x samples,
@@ -107,7 +109,7 @@ typedef struct race_state {
     int finalist[AC_RACE_FINALISTS]; /* candidate indices, increasing */
     int nfinal, final_pos;           /* finalists; calls of the final so far */
     int race_best;                   /* the race's best, which the final confirms or overturns */
-    double *final_times;             /* [call], call i ran finalist[i % nfinal] */
+    double *final_times;             /* [call], call i ran finalist[i / final] */
     int finals, overturned;
     /* The monitor. */
     int window, window_calls, kept, suspicious;
@@ -252,7 +254,7 @@ static int end_final(race_state *s, const ac_agreement *agree)
     for (int i = 0; i < s->nfinal; i++) {
         int c = s->finalist[i];
         double *dst = s->samples + (size_t)c * (size_t)s->cap + (size_t)s->nsamples[c];
-        for (int j = 0; j < f; j++) dst[j] = s->final_times[(size_t)j * (size_t)s->nfinal + (size_t)i];
+        memcpy(dst, s->final_times + (size_t)i * (size_t)f, (size_t)f * sizeof *dst);
         if (s->kind == RACE_FIRST)
             for (int j = 0; j < f; j++) s->first_sum += dst[j];
         s->nsamples[c] += f;
@@ -412,7 +414,7 @@ static int race_choose(void *state)
 {
     race_state *s = state;
     if (s->stage != AC_RACE_RACING) return s->chosen;
-    return s->in_final ? s->finalist[s->final_pos % s->nfinal] : s->plan[s->plan_pos];
+    return s->in_final ? s->finalist[s->final_pos / s->p.final] : s->plan[s->plan_pos];
 }
 
 static int race_observe(void *state, int index, double seconds, const ac_agreement *agree)

@@ -2,8 +2,8 @@
  * race.h - the `race` strategy: autocoll's own run-time selection. Candidates race in rounds of
  * a few calls each; after every round one agreement of the round's call times, and candidates
  * whose median is clearly worse than the best median drop out, with a margin that halves every
- * round. When the race's best is not native, a final on fresh calls decides: the best, the
- * runner-up and native, interleaved call by call. The winner then runs under a monitor that compares like with like (the median of its
+ * round. When the race's best is not native, a final on fresh calls decides among the best, the
+ * runner-up and native. The winner then runs under a monitor that compares like with like (the median of its
  * recent calls, agreed per call as in the race, against the medians of the race) and races
  * again when it has degraded for two windows in a row, or after a long settled spell (refresh).
  * A pure state machine like star.c: no MPI call, the only collective step is the ac_agreement
@@ -25,8 +25,8 @@ typedef struct ac_race_params {
                         * 0: never */
     int grouping;      /* 1: round 1 of a full race runs one candidate per registry group, and
                         * only the groups whose representative stays join round 2 */
-    int final;         /* calls of each finalist in the final (the race's best, its runner-up
-                        * and native, interleaved); 0: no final, the race's best wins */
+    int final;         /* fresh calls of each finalist in the final (the race's best, its
+                        * runner-up and native); 0: no final, the race's best wins */
 } ac_race_params;
 
 #define AC_RACE_DEFAULT_SAMPLES 3

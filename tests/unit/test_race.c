@@ -342,10 +342,10 @@ static void test_final_overturns_a_lucky_best(void)
         if (final) {
             CHECK(final_choice(&r) == 0);
             CHECK(end->finals == 1 && end->overturned == 1 && end->races == 1);
-            /* the final: native and the lucky one interleaved call by call, fresh calls; the
-             * 3x one (eliminated, but measured in the race) is the runner-up */
+            /* the final: fresh calls, each finalist's consecutive, in candidate order; the 3x
+             * one (eliminated, but measured in the race) is the runner-up */
             for (long c = 9; c < 9 + 3 * AC_RACE_DEFAULT_FINAL; c++) {
-                CHECK(r.choice[c] == (int)((c - 9) % 3));
+                CHECK(r.choice[c] == (int)((c - 9) / AC_RACE_DEFAULT_FINAL));
                 /* (the watch sees the state after the call: the last one settled it) */
                 CHECK(g_watch->stats[c].stage ==
                       (c < 8 + 3 * AC_RACE_DEFAULT_FINAL ? AC_RACE_RACING : AC_RACE_SETTLED));
