@@ -102,7 +102,7 @@ static const layer_spec layer_specs[] = {
     {"lottery_broadcast", "lottery", -1, AC_LOTTERY_BROADCAST, -1,
      "lottery, rank 0's draw sent once per TTL (paper)"},
     {"race", "race", -1, -1, -1, "autocoll's own run-time tuning: a race in rounds, medians"},
-    {"race_nofinal", "race", -1, -1, 0, "race without its final (AUTOCOLL_RACE_FINAL=0)"},
+    {"race_final", "race", -1, -1, 8, "race with a final of 8 calls (AUTOCOLL_RACE_FINAL=8)"},
 };
 #define NUM_LAYER_SPECS (int)(sizeof layer_specs / sizeof layer_specs[0])
 #define MAX_LAYERS 8

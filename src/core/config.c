@@ -83,7 +83,7 @@ static const ac_setting settings[] = {
     {"AUTOCOLL_RACE_GROUPING", "on", "on | off",
      "race: round 1 runs one algorithm per group, and every group whose representative stays "
      "in the race joins round 2"},
-    {"AUTOCOLL_RACE_FINAL", "8", "0 <= n <= 100",
+    {"AUTOCOLL_RACE_FINAL", "0", "0 <= n <= 100",
      "race: when a race's best is not native, it, the runner-up and native run n fresh calls "
      "each, and the best median of those wins; 0: no final"},
     {"AUTOCOLL_ALLGATHER", "auto", FORCE_VALUES, "force the MPI_Allgather algorithm"},

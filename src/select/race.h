@@ -36,7 +36,7 @@ typedef struct ac_race_params {
 #define AC_RACE_DEFAULT_WINDOW_MAX 1024
 #define AC_RACE_DEFAULT_REFRESH 4096
 #define AC_RACE_DEFAULT_GROUPING 1
-#define AC_RACE_DEFAULT_FINAL 8
+#define AC_RACE_DEFAULT_FINAL 0 /* off: no measured gain on the emulated cluster (docs/race.md) */
 #define AC_RACE_FINALISTS 3
 #define AC_RACE_WINDOW_MIN 16
 

@@ -252,15 +252,15 @@ def test_bench_layer_candidates_leave_out_twins(tmp_path):
 
 
 def test_bench_race_with_and_without_its_final(tmp_path):
-    """`race` and `race_nofinal` in one run: the same strategy, the final on or off, each from a
-    cold start; finals are counted in the context."""
+    """`race` and `race_final` in one run: the same strategy, the final off (the default) or on,
+    each from a cold start; finals are counted in the context."""
     run, r = bench_json(3, tmp_path, "--collective", "allreduce", "--bytes", "1K",
                         "--iterations", "300", "--fixed-iterations", "2", "--warmup", "0",
-                        "--factor", "1", "--layers", "race,race_nofinal")
+                        "--factor", "1", "--layers", "race,race_final")
     layers = {c["layer"]["spec"]: c["layer"] for c in r["configurations"] if c["kind"] == "layer"}
-    assert layers["race"]["final"] == -1 and layers["race_nofinal"]["final"] == 0
-    (off,) = layers["race_nofinal"]["contexts"]
+    assert layers["race"]["final"] == -1 and layers["race_final"]["final"] == 8
+    (off,) = layers["race"]["contexts"]
     assert off["strategy"] == "race" and off["finals"] == 0 and off["overturned"] == 0, off
-    (on,) = layers["race"]["contexts"]
+    (on,) = layers["race_final"]["contexts"]
     assert on["finals"] >= 0 and on["overturned"] <= on["finals"], on
     assert on["races"] >= 1 and on["calls"] == 300, on

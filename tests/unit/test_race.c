@@ -99,6 +99,9 @@ static void watch_call(void *arg, const void *state, long call)
 
 static watch *g_watch;
 
+/* Calls per finalist in the tests of the final (off by default). */
+enum { FINAL = 8 };
+
 static ac_race_params defaults(void)
 {
     ac_race_params p = {AC_RACE_DEFAULT_SAMPLES,    AC_RACE_DEFAULT_ROUNDS,
@@ -151,6 +154,7 @@ static void test_picks_fastest(void)
     model m = make_model(base, 5, 0.05);
     m.cold = 4.0; /* a cold first call must not disqualify anybody */
     ac_race_params p = defaults();
+    p.final = FINAL;
     sim_run r = run(&p, &m, 5, 4, 600);
     const ac_race_stats *end = &g_watch->stats[599];
     CHECK(final_choice(&r) == 2);
@@ -160,9 +164,9 @@ static void test_picks_fastest(void)
     CHECK(r.runs[1] == 3 && r.runs[3] == 3);
     /* the decision: round 1 has 15 calls; native (2x) leaves after round 1 too (margin 0.5);
      * the final confirms the best against the runner-up (0.8) and native, 8 calls each */
-    CHECK(r.runs[0] == 3 + AC_RACE_DEFAULT_FINAL && r.runs[4] == 3 + AC_RACE_DEFAULT_FINAL);
+    CHECK(r.runs[0] == 3 + FINAL && r.runs[4] == 3 + FINAL);
     CHECK(end->finals == 1 && end->overturned == 0);
-    CHECK(end->first_race_calls == 15 + 3 * AC_RACE_DEFAULT_FINAL);
+    CHECK(end->first_race_calls == 15 + 3 * FINAL);
     CHECK(end->first_race_calls < 5 * AC_STAR_DEFAULT_ITER);
     CHECK(end->o_ms_c > 0.0);
     /* the settled monitor agrees rarely: windows double to 1024 */
@@ -334,7 +338,7 @@ static void test_final_overturns_a_lucky_best(void)
         model m = make_model(base, 3, 0.02);
         m.episodes[m.nepisodes++] = (episode){1, -1, 0, 9, 0.5};
         ac_race_params p = defaults();
-        p.final = final ? AC_RACE_DEFAULT_FINAL : 0;
+        p.final = final ? FINAL : 0;
         p.refresh = 0;
         sim_run r = run(&p, &m, 3, 3, 400);
         const ac_race_stats *end = &g_watch->stats[399];
@@ -344,14 +348,14 @@ static void test_final_overturns_a_lucky_best(void)
             CHECK(end->finals == 1 && end->overturned == 1 && end->races == 1);
             /* the final: fresh calls, each finalist's consecutive, in candidate order; the 3x
              * one (eliminated, but measured in the race) is the runner-up */
-            for (long c = 9; c < 9 + 3 * AC_RACE_DEFAULT_FINAL; c++) {
-                CHECK(r.choice[c] == (int)((c - 9) / AC_RACE_DEFAULT_FINAL));
+            for (long c = 9; c < 9 + 3 * FINAL; c++) {
+                CHECK(r.choice[c] == (int)((c - 9) / FINAL));
                 /* (the watch sees the state after the call: the last one settled it) */
                 CHECK(g_watch->stats[c].stage ==
-                      (c < 8 + 3 * AC_RACE_DEFAULT_FINAL ? AC_RACE_RACING : AC_RACE_SETTLED));
+                      (c < 8 + 3 * FINAL ? AC_RACE_RACING : AC_RACE_SETTLED));
             }
             CHECK(g_watch->stats[10].final_calls == 2);
-            CHECK(end->first_race_calls == 9 + 3 * AC_RACE_DEFAULT_FINAL);
+            CHECK(end->first_race_calls == 9 + 3 * FINAL);
             /* native's median is the final's (fresh), not round 1's */
             CHECK(fabs(g_watch->native_median[399] - 1.0e-3) < 0.05e-3);
         } else {
@@ -372,6 +376,7 @@ static void test_final_finds_the_runner_up(void)
     m.episodes[m.nepisodes++] = (episode){1, -1, 0, 12, 0.7};
     ac_race_params p = defaults();
     p.refresh = 0;
+    p.final = FINAL;
     sim_run r = run(&p, &m, 4, 2, 300);
     const ac_race_stats *end = &g_watch->stats[299];
     CHECK(g_watch->stats[11].alive == 1);
