@@ -8,7 +8,8 @@
  * finds the same context and asks its strategy at the same calls (invariant 1). Its candidates
  * are the algorithms applicable to it, native first, so a strategy never runs an inapplicable
  * one (invariant 4), less the later of twins that send the same messages for this call
- * (ac_same_messages: a pipeline segment that holds the whole message). Limits: AUTOCOLL_MAX_SITES sites per communicator, AUTOCOLL_MAX_SIZES
+ * (ac_same_messages: a pipeline segment that holds the whole message). Limits:
+ * AUTOCOLL_MAX_SITES sites per communicator, AUTOCOLL_MAX_SIZES
  * contexts per site and collective; calls beyond them run native and are counted (untuned).
  *
  * Accounting per context (the report): calls, runs per candidate, time inside the algorithms,
