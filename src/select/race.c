@@ -36,8 +36,8 @@
  *
  * The final (AUTOCOLL_RACE_FINAL calls per finalist; default 0: none, see docs/race.md). A
  * race's best median is biased low: of many noisy candidates the one measured in a lucky
- * phase looks best (the winner's curse). So when the race's best is not native, it does not win yet: the best, the
- * runner-up (the best median of the other candidates measured in this race, eliminated or not:
+ * phase looks best (the winner's curse). So when the race's best is not native, it does not
+ * win yet: the best, the runner-up (the best median of the other candidates measured in this race, eliminated or not:
  * the best's lucky calls may have eliminated it) and native (the library's choice, the safe
  * default) run `final` fresh calls each, in candidate order, each finalist's calls consecutive
  * as in the rounds. (Not interleaved call by call: a call's time depends on the skew the previous
