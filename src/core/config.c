@@ -109,7 +109,7 @@ const ac_setting *ac_settings(int *count)
     return settings;
 }
 
-static const ac_setting *find(const char *name)
+const ac_setting *ac_setting_find(const char *name)
 {
     int n;
     const ac_setting *s = ac_settings(&n);
@@ -120,7 +120,7 @@ static const ac_setting *find(const char *name)
 
 const char *ac_config_get(const char *name)
 {
-    const ac_setting *s = find(name);
+    const ac_setting *s = ac_setting_find(name);
     if (!s) return NULL;
     const char *v = getenv(name);
     return (v && *v) ? v : s->default_value;
@@ -128,7 +128,7 @@ const char *ac_config_get(const char *name)
 
 long ac_config_long(const char *name)
 {
-    const ac_setting *s = find(name);
+    const ac_setting *s = ac_setting_find(name);
     if (!s) return 0;
     const char *v = ac_config_get(name);
     char *end;
@@ -142,7 +142,7 @@ long ac_config_long(const char *name)
 
 double ac_config_double(const char *name)
 {
-    const ac_setting *s = find(name);
+    const ac_setting *s = ac_setting_find(name);
     if (!s) return 0;
     const char *v = ac_config_get(name);
     char *end;

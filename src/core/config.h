@@ -15,6 +15,9 @@ typedef struct ac_setting {
 /* The table, in display order. */
 const ac_setting *ac_settings(int *count);
 
+/* The entry of `name`, or NULL for a name not in the table. */
+const ac_setting *ac_setting_find(const char *name);
+
 /* Value of a setting: the environment's, or the default. NULL for a name not in the table. */
 const char *ac_config_get(const char *name);
 

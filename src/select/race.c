@@ -223,6 +223,20 @@ static int stop(race_state *s, int rc)
     return rc;
 }
 
+/* Appends k agreed times of candidate c to its samples of this race (and to the first race's
+ * sums); returns where they went. */
+static double *append_samples(race_state *s, int c, const double *times, int k)
+{
+    double *dst = s->samples + (size_t)c * (size_t)s->cap + (size_t)s->nsamples[c];
+    memcpy(dst, times, (size_t)k * sizeof *dst);
+    if (s->kind == RACE_FIRST) {
+        for (int j = 0; j < k; j++) s->first_sum += dst[j];
+        s->first_count += k;
+    }
+    s->nsamples[c] += k;
+    return dst;
+}
+
 /* The race has a best: native wins at once, another one goes to the final (see above). */
 static void finish(race_state *s, int best)
 {
@@ -253,16 +267,11 @@ static int end_final(race_state *s, const ac_agreement *agree)
     if (rc != 0) return stop(s, rc);
     for (int i = 0; i < s->nfinal; i++) {
         int c = s->finalist[i];
-        double *dst = s->samples + (size_t)c * (size_t)s->cap + (size_t)s->nsamples[c];
-        memcpy(dst, s->final_times + (size_t)i * (size_t)f, (size_t)f * sizeof *dst);
-        if (s->kind == RACE_FIRST)
-            for (int j = 0; j < f; j++) s->first_sum += dst[j];
-        s->nsamples[c] += f;
+        double *dst = append_samples(s, c, s->final_times + (size_t)i * (size_t)f, f);
         s->median[c] = ac_median(dst, f, s->scratch);
         s->median_samples[c] = f;
         if (winner < 0 || s->median[c] < s->median[winner]) winner = c;
     }
-    if (s->kind == RACE_FIRST) s->first_count += total;
     s->overturned += winner != s->race_best;
     settle(s, winner);
     return MPI_SUCCESS;
@@ -279,17 +288,12 @@ static int end_round(race_state *s, const ac_agreement *agree)
 
     for (int i = 0; i < s->plan_len; i++) {
         int c = s->plan[i];
-        double *dst = s->samples + (size_t)c * (size_t)s->cap + (size_t)s->nsamples[c];
-        memcpy(dst, s->times + (size_t)i * (size_t)k, (size_t)k * sizeof *dst);
-        if (s->kind == RACE_FIRST)
-            for (int j = 0; j < k; j++) s->first_sum += dst[j];
-        s->nsamples[c] += k;
+        append_samples(s, c, s->times + (size_t)i * (size_t)k, k);
         s->median[c] = ac_median(s->samples + (size_t)c * (size_t)s->cap, s->nsamples[c],
                                  s->scratch);
         s->median_samples[c] = s->nsamples[c];
         if (best < 0 || s->median[c] < s->median[best]) best = c;
     }
-    if (s->kind == RACE_FIRST) s->first_count += (long)s->plan_len * k;
 
     double limit = (1.0 + s->p.margin / (double)(1 << (s->round - 1))) * s->median[best];
     double tie = (1.0 + s->p.epsilon / 2.0) * s->median[best];

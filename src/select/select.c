@@ -132,42 +132,16 @@ static void lottery_init(int rank)
     };
     unsigned bad = ac_lottery_set_params(&p);
     if (rank != 0) return;
-    int n;
-    const ac_setting *table = ac_settings(&n);
-    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
-        if (!(bad & checks[i].bit)) continue;
-        const char *fallback = "";
-        for (int k = 0; k < n; k++)
-            if (strcmp(table[k].name, checks[i].name) == 0) fallback = table[k].default_value;
-        ac_log_warn("%s=%s is invalid (it takes %s); using the default %s", checks[i].name,
-                    ac_config_get(checks[i].name), checks[i].accepts, fallback);
-    }
+    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
+        if (bad & checks[i].bit)
+            ac_log_warn("%s=%s is invalid (it takes %s); using the default %s", checks[i].name,
+                        ac_config_get(checks[i].name), checks[i].accepts,
+                        ac_setting_find(checks[i].name)->default_value);
 }
 
-void ac_select_init(void)
+/* race's settings; rank 0 reports a value out of range with the one used instead. */
+static void race_init(int rank)
 {
-    const char *name = ac_config_get("AUTOCOLL_STRATEGY");
-    int rank = 0;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    ac_g.strategy = NULL;
-    if (!ac_select_use_strategy(name) && rank == 0)
-        ac_log_warn("AUTOCOLL_STRATEGY=%s: no such strategy (native, star, lottery, race); "
-                    "using native",
-                    name);
-    ac_g.max_sizes = (int)ac_config_long("AUTOCOLL_MAX_SIZES");
-    if (ac_g.max_sizes < 1) ac_g.max_sizes = 1;
-    max_sites = (int)ac_config_long("AUTOCOLL_MAX_SITES");
-    if (max_sites < 0) max_sites = 0;
-    ac_star_params star = {
-        .iter = (int)ac_config_long("AUTOCOLL_STAR_ITER"),
-        .epsilon = ac_config_double("AUTOCOLL_STAR_EPSILON"),
-        .delta_init = 2,
-        .delta_max = (int)ac_config_long("AUTOCOLL_STAR_DELTA_MAX"),
-        .grouping = strcmp(ac_config_get("AUTOCOLL_STAR_GROUPING"), "off") != 0,
-        .recheck = (int)ac_config_long("AUTOCOLL_STAR_RECHECK"),
-    };
-    ac_star_set_params(&star);
-    lottery_init(rank);
     ac_race_params race = {
         .samples = (int)ac_config_long("AUTOCOLL_RACE_SAMPLES"),
         .rounds = (int)ac_config_long("AUTOCOLL_RACE_ROUNDS"),
@@ -194,14 +168,39 @@ void ac_select_init(void)
         {"AUTOCOLL_RACE_REFRESH", used.refresh != race.refresh, (double)used.refresh},
         {"AUTOCOLL_RACE_FINAL", used.final != race.final, used.final},
     };
-    int n;
-    const ac_setting *table = ac_settings(&n);
-    for (size_t i = 0; rank == 0 && i < sizeof race_checks / sizeof race_checks[0]; i++)
-        for (int k = 0; k < n && race_checks[i].replaced; k++)
-            if (strcmp(table[k].name, race_checks[i].name) == 0)
-                ac_log_warn("%s=%s is out of range (it takes %s); using %g", race_checks[i].name,
-                            ac_config_get(race_checks[i].name), table[k].values,
-                            race_checks[i].value);
+    if (rank != 0) return;
+    for (size_t i = 0; i < sizeof race_checks / sizeof race_checks[0]; i++)
+        if (race_checks[i].replaced)
+            ac_log_warn("%s=%s is out of range (it takes %s); using %g", race_checks[i].name,
+                        ac_config_get(race_checks[i].name),
+                        ac_setting_find(race_checks[i].name)->values, race_checks[i].value);
+}
+
+void ac_select_init(void)
+{
+    const char *name = ac_config_get("AUTOCOLL_STRATEGY");
+    int rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    ac_g.strategy = NULL;
+    if (!ac_select_use_strategy(name) && rank == 0)
+        ac_log_warn("AUTOCOLL_STRATEGY=%s: no such strategy (native, star, lottery, race); "
+                    "using native",
+                    name);
+    ac_g.max_sizes = (int)ac_config_long("AUTOCOLL_MAX_SIZES");
+    if (ac_g.max_sizes < 1) ac_g.max_sizes = 1;
+    max_sites = (int)ac_config_long("AUTOCOLL_MAX_SITES");
+    if (max_sites < 0) max_sites = 0;
+    ac_star_params star = {
+        .iter = (int)ac_config_long("AUTOCOLL_STAR_ITER"),
+        .epsilon = ac_config_double("AUTOCOLL_STAR_EPSILON"),
+        .delta_init = 2,
+        .delta_max = (int)ac_config_long("AUTOCOLL_STAR_DELTA_MAX"),
+        .grouping = strcmp(ac_config_get("AUTOCOLL_STAR_GROUPING"), "off") != 0,
+        .recheck = (int)ac_config_long("AUTOCOLL_STAR_RECHECK"),
+    };
+    ac_star_set_params(&star);
+    lottery_init(rank);
+    race_init(rank);
 }
 
 /* The message size that keys a bucket: alltoallv's differs between ranks, so it has one bucket

@@ -3,12 +3,19 @@
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 MPIS = ["openmpi", "mpich"]
+
+
+def autocoll_cli(*args, timeout=900):
+    """`python -m autocoll.cli ARGS` (the tools as a user runs them), output captured."""
+    return subprocess.run([sys.executable, "-m", "autocoll.cli", *args], capture_output=True,
+                          text=True, timeout=timeout)
 
 
 def build_dir(mpi):

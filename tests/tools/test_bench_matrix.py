@@ -3,22 +3,17 @@ the ratios (recomputed here from the raw times), the summary, basic vs enhanced 
 
 import json
 import statistics
-import subprocess
-import sys
 
 import pytest
 
 from autocoll import benchreport
 
+from conftest import autocoll_cli as cli
+
 MATRIX = ["--collectives", "allreduce,alltoall", "--sizes", "1K", "--ranks", "2,3",
           "--iterations", "150", "--fixed-iterations", "10", "--warmup", "2", "--factor", "1"]
 CELLS = ["allreduce-1K-np2.json", "alltoall-1K-np2.json", "allreduce-1K-np3.json",
          "alltoall-1K-np3.json"]
-
-
-def cli(*args, timeout=600):
-    return subprocess.run([sys.executable, "-m", "autocoll.cli", *args], capture_output=True,
-                          text=True, timeout=timeout)
 
 
 @pytest.fixture(scope="module")

@@ -1,10 +1,10 @@
 """The autocoll command line over reports."""
 
 import json
-import subprocess
-import sys
 
 from autocoll import report
+
+from conftest import autocoll_cli as cli
 
 SAMPLE = {
     "schema": "autocoll-report", "version": 1, "mpi_library": "Open MPI v4.1.4",
@@ -16,11 +16,6 @@ SAMPLE = {
                                           "native": {"calls": 3, "seconds": 0.2}}}}}],
     "passthrough_invalid_arguments": {"bcast": 1},
 }
-
-
-def cli(*args):
-    return subprocess.run([sys.executable, "-m", "autocoll.cli", *args], capture_output=True,
-                          text=True)
 
 
 def test_render(tmp_path):

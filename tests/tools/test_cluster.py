@@ -10,14 +10,13 @@ import os
 import shutil
 import string
 import subprocess
-import sys
 import time
 
 import pytest
 
 from autocoll import bench, cluster
 
-from conftest import ROOT
+from conftest import ROOT, autocoll_cli
 
 TOOLS = ["ip", "tc", "ss", "iperf3", "unshare", "timeout", "mpicc.openmpi", "mpirun.openmpi",
          "mpicc.mpich", "mpiexec.mpich"]
@@ -49,8 +48,7 @@ def names():
 
 
 def cli(*args, timeout=300):
-    return subprocess.run([sys.executable, "-m", "autocoll.cli", "cluster", *args],
-                          capture_output=True, text=True, timeout=timeout)
+    return autocoll_cli("cluster", *args, timeout=timeout)
 
 
 def ok(*args, timeout=300):

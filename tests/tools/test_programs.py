@@ -5,13 +5,12 @@ catch (a check that cannot fail is a defect)."""
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 
 from autocoll import programs
 
-from conftest import ROOT
+from conftest import ROOT, autocoll_cli as cli
 
 CORRUPT_SOURCE = r"""
 /* Test-only preload: every MPI_Allreduce of doubles with MPI_SUM comes back 1 % too large. */
@@ -23,11 +22,6 @@ int MPI_Allreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_
     return rc;
 }
 """
-
-
-def cli(*args, timeout=900):
-    return subprocess.run([sys.executable, "-m", "autocoll.cli", *args], capture_output=True,
-                          text=True, timeout=timeout)
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from .cluster import (ClusterError, kill_namespace_processes, launch_command, load_state,
                       rank_nodes)
+from .jsonfile import schema_of
 
 REPO = Path(__file__).resolve().parents[2]
 BENCH_SCHEMA = "autocoll-bench"
@@ -108,11 +109,7 @@ def cluster_block(state, ranks):
 
 
 def valid_result(path):
-    try:
-        data = json.loads(Path(path).read_text())
-    except (OSError, ValueError):
-        return False
-    return data.get("schema") == BENCH_SCHEMA and data.get("version") == 1
+    return schema_of(path) == (BENCH_SCHEMA, 1)
 
 
 def run_job(cmd, path, timeout, env, state=None):

@@ -12,11 +12,11 @@ context: O_MS^a and O_MA (the layer's own time while deciding, after), O_MS^c (r
 candidates while measuring).
 """
 
-import json
 import math
 import statistics
 from pathlib import Path
 
+from . import jsonfile
 from .bench import size_label
 from .cluster import TBF_MIN_BURST_BYTES
 
@@ -29,19 +29,16 @@ class BenchReportError(ValueError):
 
 def load(path):
     try:
-        data = json.loads(Path(path).read_text())
+        data = jsonfile.read(path)
     except (OSError, ValueError) as e:
         raise BenchReportError(f"{path}: cannot read: {e}") from e
-    if data.get("schema") != SCHEMA or data.get("version") != 1:
+    if not jsonfile.is_version(data, SCHEMA):
         raise BenchReportError(f"{path}: not an autocoll-bench version 1 result")
     return data
 
 
 def is_bench(path):
-    try:
-        return json.loads(Path(path).read_text()).get("schema") == SCHEMA
-    except (OSError, ValueError):
-        return False
+    return jsonfile.schema_of(path)[0] == SCHEMA
 
 
 def cell_files(paths):

@@ -41,6 +41,8 @@ import sys
 import time
 from pathlib import Path
 
+from . import jsonfile
+
 REPO = Path(__file__).resolve().parents[2]
 AGENT = REPO / "bench" / "cluster" / "netns-ssh"
 STATE_DIR = Path("/run/autocoll-cluster")
@@ -253,10 +255,10 @@ def load_state(name):
         raise ClusterError(f"cluster {name!r} is not up (no {path}): "
                            f"`autocoll cluster up --name {name} ...` first")
     try:
-        state = json.loads(path.read_text())
+        state = jsonfile.read(path)
     except (OSError, ValueError) as e:
         raise ClusterError(f"cannot read {path}: {e}") from e
-    if state.get("schema") != STATE_SCHEMA or state.get("version") != 1:
+    if not jsonfile.is_version(state, STATE_SCHEMA):
         raise ClusterError(f"{path} is not an autocoll-cluster state file (version 1)")
     return state
 

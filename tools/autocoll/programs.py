@@ -44,7 +44,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import bench, cluster
+from . import bench, cluster, jsonfile
 
 SCHEMA = "autocoll-programs"
 LIBRARY_MPI = "openmpi"  # Debian's hpcc and lammps are linked against Open MPI only
@@ -371,16 +371,13 @@ def results_file(path):
 
 
 def is_programs(path):
-    try:
-        return json.loads(results_file(path).read_text()).get("schema") == SCHEMA
-    except (OSError, ValueError):
-        return False
+    return jsonfile.schema_of(results_file(path))[0] == SCHEMA
 
 
 def load(path):
     p = results_file(path)
-    data = json.loads(p.read_text())
-    if data.get("schema") != SCHEMA or data.get("version") != 1:
+    data = jsonfile.read(p)
+    if not jsonfile.is_version(data, SCHEMA):
         raise ProgramsError(f"{p}: not an autocoll-programs version 1 result")
     return data
 

@@ -1,0 +1,26 @@
+"""The tools' versioned JSON files: an object with "schema" (its kind) and "version"."""
+
+import json
+from pathlib import Path
+
+
+def read(path):
+    """The JSON value in `path`; OSError or ValueError when it cannot be read or parsed."""
+    return json.loads(Path(path).read_text())
+
+
+def is_version(data, schema, version=1):
+    """True when `data` is an object of that schema and version."""
+    return isinstance(data, dict) and data.get("schema") == schema and data.get("version") == version
+
+
+def schema_of(path):
+    """(schema, version) of the file at `path`; (None, None) when it is unreadable or holds no
+    object."""
+    try:
+        data = read(path)
+    except (OSError, ValueError):
+        return None, None
+    if not isinstance(data, dict):
+        return None, None
+    return data.get("schema"), data.get("version")
