@@ -71,9 +71,11 @@ typedef struct ac_strategy {
      * twice when the history file merges it back. */
     void (*save)(const void *state, ac_knowledge *out);
     /* Called once, right after create() and before any call, with what earlier runs learned of
-     * each candidate (know[n]; samples 0: unknown). Returns 1 when the state starts from it
-     * (no decision phase: the summary's decision_calls is 0), 0 when it starts cold. Depends
-     * only on `know`, which is equal on every rank (history.c broadcasts it). */
+     * each candidate (know[n]; samples 0: unknown). Returns 1 when the state starts from it,
+     * 0 when it starts cold. A warm state has no decision phase (the summary's decision_calls
+     * is 0) unless grouping left members of the best known one's group unknown: it measures
+     * just those first. Depends only on `know`, which is equal on every rank (history.c
+     * broadcasts it). */
     int (*warm)(void *state, const ac_knowledge *know);
     void (*destroy)(void *state);
 } ac_strategy;

@@ -104,6 +104,10 @@ static void *rank_main(void *arg)
     sim_run *run = rc->sh->run;
     ac_agreement agree = {fake_max, rc, rc->rank};
     void *state = run->strategy->create(run->candidates, run->n);
+    if (state && run->know) {
+        int warm = run->strategy->warm(state, run->know);
+        if (rc->rank == 0) run->warm = warm;
+    }
     int stopped = 0;
     /* A rank without a state still meets the others, choosing -1, so they all stop. Every
      * stop is decided at a meeting, so all ranks stop together. */

@@ -34,8 +34,10 @@ typedef struct sim_run {
     void *watch_arg;
     int fail_agreement; /* this agreement (0-based) returns fail_rc on every rank; -1: none */
     int fail_rc;
+    const ac_knowledge *know; /* [n]: given to warm() right after create(); NULL: cold start */
     /* output */
     int *choice;   /* [calls]: the candidate every rank ran (malloc'ed; sim_free) */
+    int warm;      /* what warm() returned on rank 0 (0 without know) */
     int diverged;  /* the ranks chose, agreed or failed differently */
     long diverged_call;
     int agreements;

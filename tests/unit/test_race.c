@@ -112,8 +112,9 @@ static ac_race_params defaults(void)
 }
 
 /* A run over `cands` with an agreement that fails at `fail_agreement` (-1: none). */
-static sim_run run_over(const ac_race_params *p, model *m, const ac_algorithm *const *cands, int n,
-                        int ranks, long calls, int fail_agreement)
+static sim_run run_over_all(const ac_race_params *p, model *m, const ac_algorithm *const *cands,
+                            int n, int ranks, long calls, int fail_agreement,
+                            const ac_knowledge *know)
 {
     sim_run r;
     memset(&r, 0, sizeof r);
@@ -129,9 +130,23 @@ static sim_run run_over(const ac_race_params *p, model *m, const ac_algorithm *c
     r.watch_arg = g_watch;
     r.fail_agreement = fail_agreement;
     r.fail_rc = MPI_ERR_OTHER;
+    r.know = know;
     CHECK(sim_execute(&r) == 0);
     CHECK(!r.diverged);
     return r;
+}
+
+static sim_run run_over(const ac_race_params *p, model *m, const ac_algorithm *const *cands, int n,
+                        int ranks, long calls, int fail_agreement)
+{
+    return run_over_all(p, m, cands, n, ranks, calls, fail_agreement, NULL);
+}
+
+/* A run that starts from history's knowledge `know` (warm()). */
+static sim_run run_over_known(const ac_race_params *p, model *m, const ac_algorithm *const *cands,
+                              int n, int ranks, long calls, const ac_knowledge *know)
+{
+    return run_over_all(p, m, cands, n, ranks, calls, -1, know);
 }
 
 static sim_run run(const ac_race_params *p, model *m, int n, int ranks, long calls)
@@ -328,6 +343,53 @@ static void test_grouping(void)
     }
 }
 
+/* A warm start (history.c's knowledge, equal on every rank): every group known -> settled at
+ * once on the best known, no decision phase; the best one's group partly unknown -> the first
+ * race runs the best and its unknown members only; a group nobody measured -> a cold start. */
+static void test_warm_start(void)
+{
+    /* ring_2 (0.6) is the best */
+    const double base[7] = {2.0e-3, 1.0e-3, 1.2e-3, 0.6e-3, 0.9e-3, 5.0e-3, 5.0e-3};
+    ac_race_params p = defaults();
+    ac_knowledge all[7], part[7], cold[7];
+    for (int c = 0; c < 7; c++)
+        all[c] = (ac_knowledge){base[c], 0.0, 10};
+    model m = make_model(base, 7, 0.02);
+    sim_run r = run_over_known(&p, &m, grouped, 7, 3, 120, all);
+    CHECK(r.warm == 1 && r.runs[3] == 120);
+    CHECK(g_watch->stats[0].stage == AC_RACE_SETTLED && g_watch->stats[119].first_race_calls == 0);
+    sim_free(&r);
+
+    /* ring_2 and pair_2 unknown; ring_1 (0.5 by history, 1.0 in truth) the best known */
+    memcpy(part, all, sizeof part);
+    part[1].seconds = 0.5e-3;
+    part[3].samples = part[6].samples = 0;
+    m = make_model(base, 7, 0.02);
+    r = run_over_known(&p, &m, grouped, 7, 3, 120, part);
+    CHECK(r.warm == 1);
+    const ac_race_stats *end = &g_watch->stats[119];
+    CHECK(end->chosen == 3 && end->races == 1 && end->first_race_calls > 0);
+    for (long call = 0; call < end->first_race_calls; call++)
+        CHECK(r.choice[call] == 1 || r.choice[call] == 3);
+    CHECK(r.runs[1] + r.runs[3] == 120 && r.runs[6] == 0);
+    sim_free(&r);
+
+    /* pair_1 and pair_2 unknown: the pair group was never measured */
+    memcpy(cold, all, sizeof cold);
+    cold[5].samples = cold[6].samples = 0;
+    m = make_model(base, 7, 0.02);
+    r = run_over_known(&p, &m, grouped, 7, 3, 120, cold);
+    CHECK(r.warm == 0 && r.runs[5] > 0 && g_watch->stats[119].first_race_calls > 0);
+    sim_free(&r);
+
+    /* without grouping every candidate must be known */
+    p.grouping = 0;
+    m = make_model(base, 7, 0.02);
+    r = run_over_known(&p, &m, grouped, 7, 3, 120, part);
+    CHECK(r.warm == 0 && r.runs[6] > 0);
+    sim_free(&r);
+}
+
 /* The winner's curse: a candidate 30 % slower than native that ran a lucky spell (twice as fast)
  * while the race measured it wins the race, eliminating native; the final, on fresh calls,
  * gives the choice back to native. Without a final the lucky one stays. */
@@ -503,6 +565,7 @@ int main(void)
     test_lasting_degradation();
     test_transient();
     test_grouping();
+    test_warm_start();
     test_comes_back();
     test_skewed_ranks_agree();
     test_agreement_failure();

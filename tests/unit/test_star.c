@@ -103,6 +103,7 @@ typedef struct sim_config {
     const model *cost;
     int fail_agreement; /* this agreement (0-based) returns fail_rc; -1: none */
     int fail_rc;
+    const ac_knowledge *know; /* [n]: given to warm() right after create(); NULL: cold start */
 } sim_config;
 
 typedef struct sim_trace {
@@ -116,6 +117,7 @@ typedef struct sim_trace {
     int agree_len[MAX_AGREEMENTS];   /* its number of values */
     int rc;                          /* first non-zero observe() result on rank 0 */
     long rc_call;
+    int warm;             /* what warm() returned on rank 0 */
     ac_star_stats final[MAX_RANKS];
     double clock[MAX_RANKS]; /* fake clock: simulated seconds of each rank */
     long runs[MAX_CANDIDATES];
@@ -181,6 +183,10 @@ static void run_rank(sim *s, int rank)
     if (!CHECK(state != NULL)) {
         s->mismatch = 1;
         return;
+    }
+    if (cfg->know) {
+        int warm = ac_strategy_star.warm(state, cfg->know);
+        if (rank == 0) tr->warm = warm;
     }
     tr->clock[rank] = 0.0;
     for (long call = 0; call < cfg->calls; call++) {
@@ -319,7 +325,7 @@ static model five_model(void)
 static void test_picks_fastest(void)
 {
     model m = five_model();
-    sim_config cfg = {five, 5, defaults(0), 3, 200, &m, -1, 0};
+    sim_config cfg = {five, 5, defaults(0), 3, 200, &m, -1, 0, NULL};
     sim_trace *tr = simulate(&cfg);
     CHECK(!tr->diverged);
     for (long call = 0; call < 50; call++)
@@ -378,7 +384,7 @@ static void test_switch_on_degradation(void)
     model m = five_model();
     add_episode(&m, PAIR, -1, 60, 1000000, 4.0);    /* 2 ms from call 60 on */
     add_episode(&m, SIMPLE, -1, 200, 1000000, 4.3); /* 3 ms from call 200 on */
-    sim_config cfg = {five, 5, defaults(0), 2, 400, &m, -1, 0};
+    sim_config cfg = {five, 5, defaults(0), 2, 400, &m, -1, 0, NULL};
     sim_trace *tr = simulate(&cfg);
     CHECK(!tr->diverged);
     /* Window 50..69: average 1.25 ms and last ten 2 ms, both >= 1.1 * 0.7 ms (simple). */
@@ -420,7 +426,7 @@ static void test_transient(void)
 {
     model m = five_model();
     add_episode(&m, PAIR, -1, 110, 151, 4.0); /* inside the window 110..189 (delta 8) */
-    sim_config cfg = {five, 5, defaults(0), 2, 400, &m, -1, 0};
+    sim_config cfg = {five, 5, defaults(0), 2, 400, &m, -1, 0, NULL};
     sim_trace *tr = simulate(&cfg);
     CHECK(!tr->diverged);
     CHECK(ran(tr, 50, 400, PAIR));
@@ -468,7 +474,7 @@ static void check_windows(int delta_max, const long *calls, const int *deltas, i
     model m = five_model();
     ac_star_params p = defaults(0);
     p.delta_max = delta_max;
-    sim_config cfg = {five, 5, p, 2, 3000, &m, -1, 0};
+    sim_config cfg = {five, 5, p, 2, 3000, &m, -1, 0, NULL};
     sim_trace *tr = simulate(&cfg);
     CHECK(!tr->diverged);
     CHECK(tr->agreements == windows + 1);
@@ -524,7 +530,7 @@ static void test_grouping(void)
     model m = {.base = {1.0e-3, 0.7e-3, 0.6e-3, 0.45e-3, 0.55e-3, 0.95e-3, 0.65e-3, 0.3e-3},
                .rank_skew = 0.01,
                .noise = 0.01};
-    sim_config cfg = {eight, 8, defaults(1), 3, 300, &m, -1, 0};
+    sim_config cfg = {eight, 8, defaults(1), 3, 300, &m, -1, 0, NULL};
     sim_trace *tr = simulate(&cfg);
     CHECK(!tr->diverged);
     CHECK(ran(tr, 0, 10, G_NATIVE) && ran(tr, 10, 20, G_T1) && ran(tr, 20, 30, G_R1) &&
@@ -586,10 +592,60 @@ static void test_grouping(void)
 
     /* Grouping on, but every candidate alone in its group: basic AEOS, one agreement. */
     model f = five_model();
-    sim_config basic = {five, 5, defaults(1), 2, 100, &f, -1, 0};
+    sim_config basic = {five, 5, defaults(1), 2, 100, &f, -1, 0, NULL};
     tr = simulate(&basic);
     CHECK(!tr->diverged);
     CHECK(tr->final[0].measure_calls == 50 && tr->agree_call[0] == 49 && tr->agree_len[0] == 50);
+    trace_free(tr);
+}
+
+/* A warm start (history.c's knowledge, equal on every rank): every group known -> Monitor_Adapt
+ * on the best known from the first call; the best one's group partly unknown -> Measure_Select
+ * measures just its unknown members (ITER calls each) and picks the best of that group; a group
+ * nobody measured -> a cold start. */
+static void test_warm_start(void)
+{
+    /* the truth: tree_3 (0.3) is the best; ring_2 (0.55) the best of the rest */
+    model m = {.base = {1.0e-3, 0.7e-3, 0.6e-3, 0.45e-3, 0.55e-3, 0.95e-3, 0.3e-3, 0.8e-3},
+               .rank_skew = 0.01,
+               .noise = 0.01};
+    ac_knowledge all[8], part[8], cold[8];
+    for (int i = 0; i < 8; i++)
+        all[i] = (ac_knowledge){m.base[i], 0.0, 10};
+    sim_config cfg = {eight, 8, defaults(1), 3, 200, &m, -1, 0, all};
+    sim_trace *tr = simulate(&cfg);
+    CHECK(!tr->diverged && tr->warm == 1);
+    CHECK(ran(tr, 0, 200, G_T3) && tr->stats[0].stage == AC_STAR_MONITOR_ADAPT);
+    CHECK(tr->final[0].measure_calls == 0 && tr->stats[0].chosen == G_T3);
+    trace_free(tr);
+
+    /* tree_2, tree_3 and pair_2 unknown; tree_1 (0.4 by history, 0.7 in truth) the best known */
+    memcpy(part, all, sizeof part);
+    part[G_T1].seconds = 0.4e-3;
+    part[G_T2].samples = part[G_T3].samples = part[G_P2].samples = 0;
+    cfg.know = part;
+    tr = simulate(&cfg);
+    CHECK(!tr->diverged && tr->warm == 1);
+    CHECK(ran(tr, 0, 10, G_T2) && ran(tr, 10, 20, G_T3)); /* the members, tree_1 reused */
+    CHECK(tr->final[0].measure_calls == 20 && tr->stats[19].chosen == G_T3);
+    CHECK(ran(tr, 20, 200, G_T3) && tr->runs[G_P2] == 0 && tr->runs[G_T1] == 0);
+    CHECK(tr->agreements >= 1 && tr->agree_call[0] == 19 && tr->agree_len[0] == 20);
+    trace_free(tr);
+
+    /* pair_1 and pair_2 unknown: the pair group was never measured */
+    memcpy(cold, all, sizeof cold);
+    cold[G_P1].samples = cold[G_P2].samples = 0;
+    cfg.know = cold;
+    tr = simulate(&cfg);
+    CHECK(!tr->diverged && tr->warm == 0);
+    CHECK(ran(tr, 0, 10, G_NATIVE) && tr->final[0].measure_calls == 50); /* as test_grouping */
+    trace_free(tr);
+
+    /* without grouping every candidate must be known */
+    cfg.params.grouping = 0;
+    cfg.know = part;
+    tr = simulate(&cfg);
+    CHECK(!tr->diverged && tr->warm == 0 && tr->final[0].measure_calls == 80);
     trace_free(tr);
 }
 
@@ -603,7 +659,7 @@ static void test_rank_divergence(void)
     add_episode(&m, PAIR, 3, 0, 1000000, 10.0);
     /* Later rank 1 alone sees simple degrade 10x from call 300: all ranks leave it together. */
     add_episode(&m, SIMPLE, 1, 300, 1000000, 10.0);
-    sim_config cfg = {five, 5, defaults(0), 4, 600, &m, -1, 0};
+    sim_config cfg = {five, 5, defaults(0), 4, 600, &m, -1, 0, NULL};
     sim_trace *tr = simulate(&cfg);
     CHECK(!tr->diverged);
     CHECK(tr->diverged_call == -1);
@@ -631,7 +687,7 @@ static void test_rank_divergence(void)
                .noise = 0.02};
     add_episode(&g, G_R1, -1, 50, 1000000, 5.0);
     add_episode(&g, G_T2, 2, 0, 1000000, 10.0);
-    sim_config grouped = {eight, 8, defaults(1), 4, 300, &g, -1, 0};
+    sim_config grouped = {eight, 8, defaults(1), 4, 300, &g, -1, 0, NULL};
     tr = simulate(&grouped);
     CHECK(!tr->diverged);
     CHECK(tr->stats[89].chosen == G_T3 && ran(tr, 90, 300, G_T3));
@@ -644,7 +700,7 @@ static void test_rank_divergence(void)
 static void test_agreement_count(void)
 {
     model m = five_model();
-    sim_config cfg = {five, 5, defaults(0), 2, 349, &m, -1, 0};
+    sim_config cfg = {five, 5, defaults(0), 2, 349, &m, -1, 0, NULL};
     sim_trace *tr = simulate(&cfg);
     CHECK(!tr->diverged);
     /* Measure_Select: one agreement of all 50 times, at its last call. */
@@ -667,7 +723,7 @@ static void test_agreement_count(void)
 
     /* Grouping: exactly two in Measure_Select. */
     model g = {.base = {1.0e-3, 0.7e-3, 0.6e-3, 0.45e-3, 0.55e-3, 0.95e-3, 0.65e-3, 0.3e-3}};
-    sim_config grouped = {eight, 8, defaults(1), 2, 69, &g, -1, 0};
+    sim_config grouped = {eight, 8, defaults(1), 2, 69, &g, -1, 0, NULL};
     tr = simulate(&grouped);
     CHECK(!tr->diverged);
     CHECK(tr->agreements == 2 && tr->agree_call[0] == 39 && tr->agree_call[1] == 49);
@@ -675,7 +731,7 @@ static void test_agreement_count(void)
 
     /* One candidate: nothing to measure, nothing to agree. */
     static const ac_algorithm *const one[] = {&alg_native};
-    sim_config single = {one, 1, defaults(1), 2, 1000, &m, -1, 0};
+    sim_config single = {one, 1, defaults(1), 2, 1000, &m, -1, 0, NULL};
     tr = simulate(&single);
     CHECK(!tr->diverged && tr->agreements == 0 && ran(tr, 0, 1000, NATIVE));
     CHECK(tr->final[0].measure_calls == 0 && tr->final[0].monitor_calls == 1000);
@@ -688,7 +744,7 @@ static void test_agreement_count(void)
 static void test_agreement_error(void)
 {
     model m = five_model();
-    sim_config cfg = {five, 5, defaults(0), 2, 300, &m, 0, 17};
+    sim_config cfg = {five, 5, defaults(0), 2, 300, &m, 0, 17, NULL};
     sim_trace *tr = simulate(&cfg);
     CHECK(!tr->diverged);
     CHECK(tr->rc == 17 && tr->rc_call == 49);
@@ -747,7 +803,7 @@ static void test_recheck(void)
     add_episode(&m, PAIR, -1, 60, 1500, 4.0); /* 2 ms over calls 60..1499 */
     ac_star_params p = defaults(0);
     p.recheck = 200;
-    sim_config cfg = {five, 5, p, 2, 3000, &m, -1, 0};
+    sim_config cfg = {five, 5, p, 2, 3000, &m, -1, 0, NULL};
     sim_trace *tr = simulate(&cfg);
     CHECK(!tr->diverged);
     /* Left at the end of the window 50..69; simple's windows end at 89, 129, 209 and 369; at
@@ -802,6 +858,7 @@ int main(void)
     run("transient", test_transient);
     run("delta", test_delta);
     run("grouping", test_grouping);
+    run("warm_start", test_warm_start);
     run("rank_divergence", test_rank_divergence);
     run("agreement_count", test_agreement_count);
     run("agreement_error", test_agreement_error);
