@@ -16,11 +16,15 @@ static const ac_setting settings[] = {
      "end-of-run report: text on stderr from rank 0, or JSON written by rank 0 to <path>"},
     {"AUTOCOLL_VERBOSE", "1", "0 | 1 | 2",
      "0 errors only, 1 warnings (default), 2 also information about every decision"},
-    {"AUTOCOLL_STRATEGY", "native", "native | star | lottery | race",
+    {"AUTOCOLL_STRATEGY", "native", "native | star | lottery | race | table",
      "how unforced calls choose: native (the library's own), star (STAR-MPI's run-time "
-     "tuning: Measure_Select, then Monitor_Adapt), lottery (the Berkeley lottery scheduler) or "
+     "tuning: Measure_Select, then Monitor_Adapt), lottery (the Berkeley lottery scheduler), "
      "race (autocoll's own: candidates race in rounds, the clearly slower drop out, medians "
-     "compared with medians)"},
+     "compared with medians) or table (the rules of AUTOCOLL_TABLE, no run-time tuning)"},
+    {"AUTOCOLL_TABLE", "", "<path>",
+     "a configuration table from `autocoll tune` (docs/table.md): the rules of the table "
+     "strategy; with another strategy its measured cells seed contexts history does not know; "
+     "empty: none"},
     {"AUTOCOLL_HISTORY", "auto", "auto | off | <path>",
      "learned state kept between runs (docs/history.md): read at MPI_Init, merged into the "
      "file at MPI_Finalize, per platform; auto: $XDG_CACHE_HOME/autocoll/history or "

@@ -6,6 +6,7 @@
 #include "core/log.h"
 #include "report/report.h"
 #include "select/history.h"
+#include "select/table.h"
 #include "select/select.h"
 
 #include <pthread.h>
@@ -74,9 +75,17 @@ void ac_init(void)
     }
     /* The history file (collective over MPI_COMM_WORLD): with a strategy, or when a path was
      * given (the benchmark driver switches strategies after MPI_Init). */
-    if (ac_g.enabled &&
-        (ac_g.strategy || strcmp(ac_config_get("AUTOCOLL_HISTORY"), "auto") != 0))
+    if (ac_g.enabled && ((ac_g.strategy && ac_g.strategy != &ac_strategy_table) ||
+                         strcmp(ac_config_get("AUTOCOLL_HISTORY"), "auto") != 0))
         ac_history_load();
+    /* The configuration table (collective over MPI_COMM_WORLD, the setting being equal). */
+    if (ac_g.enabled) ac_table_load();
+    if (ac_g.enabled && ac_g.strategy == &ac_strategy_table && !ac_table_loaded()) {
+        PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        if (rank == 0)
+            ac_log_warn("AUTOCOLL_STRATEGY=table without a usable AUTOCOLL_TABLE: every call "
+                        "runs native");
+    }
 }
 
 static void stats_free(ac_comm *c)
@@ -208,6 +217,7 @@ void ac_finalize(void)
     if (ac_g.enabled) {
         ac_report_write();
         ac_history_store(); /* collective, like the load; nothing when history is off */
+        ac_table_unload();
     }
     ac_g.finalized = 1;
     /* Free the private duplicates of the predefined communicators now: their attributes are

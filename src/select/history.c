@@ -29,6 +29,7 @@
 #include "select/history.h"
 #include "core/config.h"
 #include "core/log.h"
+#include "core/textfile.h"
 #include "select/select.h"
 
 #include <errno.h>
@@ -424,39 +425,6 @@ int ac_history_parse(const char *text, uint64_t fingerprint, char **section, cha
 
 /* ---- the file ---------------------------------------------------------------------------- */
 
-/* The whole file in a malloc'd string; NULL with errno (ENOENT: missing; EFBIG: too large). */
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    struct stat st;
-    int e = fstat(fileno(f), &st) != 0 ? errno
-            : !S_ISREG(st.st_mode)     ? EISDIR /* not a regular file */
-            : st.st_size > MAX_FILE_BYTES ? EFBIG
-                                          : 0;
-    if (e) {
-        fclose(f);
-        errno = e;
-        return NULL;
-    }
-    char *buf = malloc((size_t)st.st_size + 1);
-    size_t len = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
-    e = ferror(f) ? EIO : ENOMEM;
-    fclose(f);
-    if (!buf || (long)len != (long)st.st_size) {
-        free(buf);
-        errno = e;
-        return NULL;
-    }
-    buf[len] = '\0';
-    if (strlen(buf) != len) { /* a NUL inside: not text */
-        free(buf);
-        errno = EILSEQ;
-        return NULL;
-    }
-    return buf;
-}
-
 static int lock_file(const char *path, int *fd_out, char *why, size_t why_len)
 {
     char lock[PATH_MAX];
@@ -542,7 +510,7 @@ int ac_history_merge_file(const char *path, uint64_t fingerprint, const char *de
         file_free(&job);
         return -1;
     }
-    char *text = read_file(path);
+    char *text = ac_read_text_file(path, MAX_FILE_BYTES);
     if (!text && errno != ENOENT) {
         why_printf(why, why_len, "cannot read it: %s", strerror(errno));
         goto out;
@@ -700,7 +668,7 @@ static char *load_section(void)
                     "will not be updated",
                     h.path, why);
     }
-    char *text = read_file(h.path);
+    char *text = ac_read_text_file(h.path, MAX_FILE_BYTES);
     if (!text) {
         if (errno == ENOENT && h.default_path) {
             ac_log_info("history %s: not found; starting cold (it is written at MPI_Finalize)",

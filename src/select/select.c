@@ -29,6 +29,7 @@
 #include "select/site.h"
 #include "select/star.h"
 #include "select/strategy.h"
+#include "select/table.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,7 @@ typedef struct ac_context {
     int last;     /* candidate of the call in flight */
     int deciding; /* the strategy was deciding when the call in flight was chosen */
     int counted;  /* counted in comm->deciding */
-    int warm;     /* the strategy started from the history file */
+    const char *warm_from; /* the strategy started from "history" or "table"; NULL: cold */
     double agree_seconds; /* time in agreements during the call in flight */
     long calls;
     long *candidate_calls; /* [ncandidates] */
@@ -75,6 +76,7 @@ static const strategy_entry strategies[] = {
     {"star", &ac_strategy_star},
     {"lottery", &ac_strategy_lottery},
     {"race", &ac_strategy_race},
+    {"table", &ac_strategy_table},
 };
 
 static int max_sites; /* AUTOCOLL_MAX_SITES */
@@ -183,7 +185,7 @@ void ac_select_init(void)
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     ac_g.strategy = NULL;
     if (!ac_select_use_strategy(name) && rank == 0)
-        ac_log_warn("AUTOCOLL_STRATEGY=%s: no such strategy (native, star, lottery, race); "
+        ac_log_warn("AUTOCOLL_STRATEGY=%s: no such strategy (native, star, lottery, race, table); "
                     "using native",
                     name);
     ac_g.max_sizes = (int)ac_config_long("AUTOCOLL_MAX_SIZES");
@@ -290,8 +292,9 @@ static ac_history_key context_key(const ac_comm *c, const ac_bucket *b, ac_colle
     return key;
 }
 
-/* A new context's strategy starts from what the history file knows of it (history.h): the
- * key and the knowledge are the same on every rank, so is the outcome. */
+/* A new context's strategy starts from what the history file knows of it (history.h), else
+ * from the configuration table's measured cell covering it (table.h): the key, the file and the
+ * table are the same on every rank, so is the outcome. */
 static void context_warm(ac_context *x, ac_collective coll)
 {
     ac_knowledge *know = calloc((size_t)x->ncandidates, sizeof *know);
@@ -300,8 +303,46 @@ static void context_warm(ac_context *x, ac_collective coll)
         return;
     }
     ac_history_key key = context_key(x->comm, x->bucket, coll, x->site);
-    if (ac_history_lookup(&key, x->candidates, x->ncandidates, know) > 0)
-        x->warm = x->strategy->warm(x->state, know);
+    if (ac_history_path() && ac_history_lookup(&key, x->candidates, x->ncandidates, know) > 0) {
+        if (x->strategy->warm(x->state, know)) x->warm_from = "history";
+    } else if (ac_table_loaded() &&
+               ac_table_cell_knowledge(ac_table_loaded(), coll, x->comm->size, x->bucket->bytes,
+                                       x->candidates, x->ncandidates, know) > 0) {
+        if (x->strategy->warm(x->state, know)) x->warm_from = "table";
+    }
+    free(know);
+}
+
+/* The `table` strategy's context: the candidate that runs the rule's algorithm (itself, or the
+ * twin kept in its place), given to the strategy as the one known candidate. A rule naming an
+ * algorithm not applicable to the call is reported (the context runs native). */
+static void context_rule(ac_context *x, const ac_call *call)
+{
+    const ac_table *t = ac_table_loaded();
+    const ac_algorithm *a = t ? ac_table_rule(t, call->collective, x->comm->size,
+                                              x->bucket->bytes)
+                              : NULL;
+    if (!a) return;
+    int pick = -1;
+    for (int i = 0; i < x->ncandidates && pick < 0; i++)
+        if (x->candidates[i] == a || ac_same_messages(x->candidates[i], a, call)) pick = i;
+    if (pick < 0) {
+        const char *why = "";
+        ac_applicable(a, call, &why);
+        if (x->comm->rank == 0)
+            ac_log_warn("%s: the table's %s for %d ranks and %zu bytes is not applicable here "
+                        "(%s); running native",
+                        x->comm->name, a->name, x->comm->size, x->bucket->bytes,
+                        why && why[0] ? why : "its requirements are not met");
+        return;
+    }
+    ac_knowledge *know = calloc((size_t)x->ncandidates, sizeof *know);
+    if (!know) {
+        out_of_memory("the table rule of a tuning context");
+        return;
+    }
+    know[pick] = (ac_knowledge){1.0, 0.0, 1};
+    x->strategy->warm(x->state, know);
     free(know);
 }
 
@@ -343,7 +384,10 @@ static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call,
     x->strategy = ac_g.strategy;
     x->state = x->strategy->create(x->candidates, x->ncandidates);
     if (!x->state) goto fail;
-    if (ac_history_path()) context_warm(x, call->collective);
+    if (x->strategy == &ac_strategy_table)
+        context_rule(x, call);
+    else if (ac_history_path() || ac_table_loaded())
+        context_warm(x, call->collective);
     x->counted = x->strategy->deciding(x->state) != 0;
     c->deciding += x->counted;
     return x;
@@ -407,7 +451,8 @@ static void report_context(FILE *f, const ac_context *x)
             ", \"strategy\": \"%s\", \"stage\": \"%s\", \"chosen\": \"%s\", \"switches\": %d, "
             "\"warm\": %s",
             x->strategy->name, sum.stage, sum.chosen >= 0 ? x->candidates[sum.chosen]->name : "",
-            sum.switches, x->warm ? "true" : "false");
+            sum.switches, x->warm_from ? "true" : "false");
+    if (x->warm_from) fprintf(f, ", \"warm_from\": \"%s\"", x->warm_from);
     if (sum.decision_calls >= 0) fprintf(f, ", \"decision_calls\": %ld", sum.decision_calls);
     x->strategy->report_json(x->state, x->candidates, f);
     fputc('}', f);

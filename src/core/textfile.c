@@ -1,0 +1,42 @@
+/*
+ * textfile.c - reading a whole text file (textfile.h).
+ */
+#include "core/textfile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+char *ac_read_text_file(const char *path, long max_bytes)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    struct stat st;
+    int e = fstat(fileno(f), &st) != 0 ? errno
+            : !S_ISREG(st.st_mode)     ? EISDIR /* not a regular file */
+            : st.st_size > max_bytes   ? EFBIG
+                                       : 0;
+    if (e) {
+        fclose(f);
+        errno = e;
+        return NULL;
+    }
+    char *buf = malloc((size_t)st.st_size + 1);
+    size_t len = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
+    e = ferror(f) ? EIO : ENOMEM;
+    fclose(f);
+    if (!buf || (long)len != (long)st.st_size) {
+        free(buf);
+        errno = e;
+        return NULL;
+    }
+    buf[len] = '\0';
+    if (strlen(buf) != len) { /* a NUL inside: not text */
+        free(buf);
+        errno = EILSEQ;
+        return NULL;
+    }
+    return buf;
+}

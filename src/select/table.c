@@ -1,0 +1,502 @@
+/*
+ * table.c - the configuration table (table.h, docs/table.md): parsing and checking the JSON,
+ * the rule and cell lookups, loading at MPI_Init, and the `table` strategy.
+ */
+#include "select/table.h"
+#include "core/config.h"
+#include "core/json.h"
+#include "core/log.h"
+#include "core/textfile.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <mpi.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TABLE_SCHEMA "autocoll-table"
+#define TABLE_VERSION 1
+#define MAX_FILE_BYTES (64L << 20) /* a larger file is not read */
+#define NO_LIMIT ULLONG_MAX        /* an interval's `hi` of null */
+
+typedef struct interval {
+    unsigned long long lo, hi;
+} interval;
+
+typedef struct rule {
+    interval ranks, bytes;
+    const ac_algorithm *algorithm;
+} rule;
+
+typedef struct cell {
+    long long ranks, bytes;
+    int n;
+    const ac_algorithm **algorithms; /* [n] */
+    double *seconds;                 /* [n] */
+} cell;
+
+/* Rules of one communicator-size interval, sorted by message size (rules[first..first+n)). */
+typedef struct band {
+    interval ranks;
+    int first, n;
+} band;
+
+typedef struct per_collective {
+    rule *rules;
+    int nrules;
+    band *bands; /* when every two rules' size intervals are equal or disjoint (as `autocoll
+                  * tune` writes them): sorted, searched by bisection; else NULL, a linear scan */
+    int nbands;
+    cell *cells;
+    int ncells;
+} per_collective;
+
+struct ac_table {
+    per_collective coll[AC_NUM_COLLECTIVES];
+};
+
+/* ---- parsing ------------------------------------------------------------------------------ */
+
+static int why_printf(char *why, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int why_printf(char *why, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (len) vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+void ac_table_free(ac_table *t)
+{
+    if (!t) return;
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
+        for (int i = 0; i < t->coll[k].ncells; i++) {
+            free(t->coll[k].cells[i].algorithms);
+            free(t->coll[k].cells[i].seconds);
+        }
+        free(t->coll[k].cells);
+        free(t->coll[k].rules);
+        free(t->coll[k].bands);
+    }
+    free(t);
+}
+
+/* [lo, hi] with 0 <= lo <= hi, hi null for no limit, lo >= min. */
+static int parse_interval(const ac_json *v, long long min, interval *out)
+{
+    long long lo, hi;
+    if (!v || v->type != AC_JSON_ARRAY || v->n != 2) return -1;
+    if (ac_json_integer(&v->items[0], min, LLONG_MAX, &lo)) return -1;
+    out->lo = (unsigned long long)lo;
+    if (v->items[1].type == AC_JSON_NULL) {
+        out->hi = NO_LIMIT;
+        return 0;
+    }
+    if (ac_json_integer(&v->items[1], lo, LLONG_MAX, &hi)) return -1;
+    out->hi = (unsigned long long)hi;
+    return 0;
+}
+
+static int overlap(const interval *a, const interval *b)
+{
+    return a->lo <= b->hi && b->lo <= a->hi;
+}
+
+/* The collective named by member "collective" of v, or -1. */
+static int collective_of(const ac_json *v)
+{
+    const ac_json *c = ac_json_member(v, "collective");
+    return c && c->type == AC_JSON_STRING ? ac_collective_from_name(c->string) : -1;
+}
+
+static int parse_rule(const ac_json *v, ac_table *t, int index, char *why, size_t why_len)
+{
+    int k = collective_of(v);
+    if (k < 0) return why_printf(why, why_len, "rule %d: no known \"collective\"", index);
+    rule r;
+    if (parse_interval(ac_json_member(v, "ranks"), 1, &r.ranks))
+        return why_printf(why, why_len, "rule %d: \"ranks\" must be [lo, hi] with 1 <= lo <= hi "
+                          "(hi may be null)", index);
+    if (parse_interval(ac_json_member(v, "bytes"), 0, &r.bytes))
+        return why_printf(why, why_len, "rule %d: \"bytes\" must be [lo, hi] with 0 <= lo <= hi "
+                          "(hi may be null)", index);
+    const ac_json *a = ac_json_member(v, "algorithm");
+    if (!a || a->type != AC_JSON_STRING)
+        return why_printf(why, why_len, "rule %d: no \"algorithm\"", index);
+    if (!(r.algorithm = ac_registry_find((ac_collective)k, a->string)))
+        return why_printf(why, why_len, "rule %d: %s has no algorithm \"%.64s\"", index,
+                          ac_collective_name((ac_collective)k), a->string);
+    per_collective *pc = &t->coll[k];
+    for (int i = 0; i < pc->nrules; i++)
+        if (overlap(&pc->rules[i].ranks, &r.ranks) && overlap(&pc->rules[i].bytes, &r.bytes))
+            return why_printf(why, why_len, "rule %d overlaps an earlier %s rule", index,
+                              ac_collective_name((ac_collective)k));
+    pc->rules[pc->nrules++] = r;
+    return 0;
+}
+
+static int parse_cell(const ac_json *v, ac_table *t, int index, char *why, size_t why_len)
+{
+    int k = collective_of(v);
+    cell c = {0};
+    const ac_json *times = ac_json_member(v, "times");
+    if (k < 0 || ac_json_integer(ac_json_member(v, "ranks"), 1, INT_MAX, &c.ranks) ||
+        ac_json_integer(ac_json_member(v, "bytes"), 0, LLONG_MAX, &c.bytes) || !times ||
+        times->type != AC_JSON_OBJECT)
+        return why_printf(why, why_len, "cell %d: it needs \"collective\", \"ranks\" (>= 1), "
+                          "\"bytes\" (>= 0) and \"times\" (an object)", index);
+    per_collective *pc = &t->coll[k];
+    cell *slot = &pc->cells[pc->ncells];
+    c.algorithms = calloc((size_t)times->n + 1, sizeof *c.algorithms);
+    c.seconds = calloc((size_t)times->n + 1, sizeof *c.seconds);
+    *slot = c; /* freed with the table from here on */
+    pc->ncells++;
+    if (!slot->algorithms || !slot->seconds) return why_printf(why, why_len, "out of memory");
+    for (int i = 0; i < times->n; i++) {
+        const ac_json *m = &times->items[i];
+        const ac_algorithm *a = ac_registry_find((ac_collective)k, m->key);
+        if (!a)
+            return why_printf(why, why_len, "cell %d: %s has no algorithm \"%.64s\"", index,
+                              ac_collective_name((ac_collective)k), m->key);
+        if (m->type != AC_JSON_NUMBER || !(m->number > 0.0))
+            return why_printf(why, why_len, "cell %d: the time of %s must be a number > 0",
+                              index, m->key);
+        slot->algorithms[slot->n] = a;
+        slot->seconds[slot->n++] = m->number;
+    }
+    return 0;
+}
+
+static int cmp_rule(const void *a, const void *b)
+{
+    const rule *x = a, *y = b;
+    if (x->ranks.lo != y->ranks.lo) return x->ranks.lo < y->ranks.lo ? -1 : 1;
+    return (x->bytes.lo > y->bytes.lo) - (x->bytes.lo < y->bytes.lo);
+}
+
+/* Sorts the rules into bands of equal size intervals when they form them (per_collective);
+ * -1 only when out of memory. */
+static int make_bands(per_collective *pc)
+{
+    if (pc->nrules == 0) return 0;
+    qsort(pc->rules, (size_t)pc->nrules, sizeof *pc->rules, cmp_rule);
+    for (int i = 1; i < pc->nrules; i++) {
+        const interval *a = &pc->rules[i - 1].ranks, *b = &pc->rules[i].ranks;
+        int same = a->lo == b->lo && a->hi == b->hi;
+        if (!same && overlap(a, b)) return 0; /* not banded: the linear scan */
+    }
+    if (!(pc->bands = calloc((size_t)pc->nrules, sizeof *pc->bands))) return -1;
+    for (int i = 0; i < pc->nrules; i++) {
+        band *last = pc->nbands ? &pc->bands[pc->nbands - 1] : NULL;
+        if (last && last->ranks.lo == pc->rules[i].ranks.lo) {
+            last->n++;
+        } else {
+            pc->bands[pc->nbands++] = (band){pc->rules[i].ranks, i, 1};
+        }
+    }
+    return 0;
+}
+
+/* Room for every rule and cell of each collective (counted first). */
+static int reserve(ac_table *t, const ac_json *rules, const ac_json *cells)
+{
+    int nrules[AC_NUM_COLLECTIVES] = {0}, ncells[AC_NUM_COLLECTIVES] = {0};
+    for (int i = 0; i < rules->n; i++) {
+        int k = collective_of(&rules->items[i]);
+        if (k >= 0) nrules[k]++;
+    }
+    for (int i = 0; cells && i < cells->n; i++) {
+        int k = collective_of(&cells->items[i]);
+        if (k >= 0) ncells[k]++;
+    }
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
+        t->coll[k].rules = calloc((size_t)nrules[k] + 1, sizeof(rule));
+        t->coll[k].cells = calloc((size_t)ncells[k] + 1, sizeof(cell));
+        if (!t->coll[k].rules || !t->coll[k].cells) return -1;
+    }
+    return 0;
+}
+
+static int parse_tree(const ac_json *root, uint64_t fingerprint, ac_table *t, char *why,
+                      size_t why_len)
+{
+    const ac_json *schema = ac_json_member(root, "schema");
+    long long version;
+    if (!schema || schema->type != AC_JSON_STRING || strcmp(schema->string, TABLE_SCHEMA) != 0)
+        return why_printf(why, why_len, "not a configuration table (schema \"%s\" expected)",
+                          TABLE_SCHEMA);
+    if (ac_json_integer(ac_json_member(root, "version"), 0, LLONG_MAX, &version) ||
+        version != TABLE_VERSION)
+        return why_printf(why, why_len, "a table format version other than %d", TABLE_VERSION);
+    const ac_json *f = ac_json_member(root, "registry_fingerprint");
+    char mine[17];
+    snprintf(mine, sizeof mine, "%016llx", (unsigned long long)fingerprint);
+    if (!f || f->type != AC_JSON_STRING || strcmp(f->string, mine) != 0)
+        return why_printf(why, why_len, "registry fingerprint %.20s, this build's is %s: tuned "
+                          "with other algorithms (run `autocoll tune` again)",
+                          f && f->type == AC_JSON_STRING ? f->string : "(none)", mine);
+    const ac_json *rules = ac_json_member(root, "rules"), *cells = ac_json_member(root, "cells");
+    if (!rules || rules->type != AC_JSON_ARRAY)
+        return why_printf(why, why_len, "no \"rules\" array");
+    if (cells && cells->type != AC_JSON_ARRAY)
+        return why_printf(why, why_len, "\"cells\" is not an array");
+    if (reserve(t, rules, cells)) return why_printf(why, why_len, "out of memory");
+    for (int i = 0; i < rules->n; i++)
+        if (parse_rule(&rules->items[i], t, i, why, why_len)) return -1;
+    for (int i = 0; cells && i < cells->n; i++)
+        if (parse_cell(&cells->items[i], t, i, why, why_len)) return -1;
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
+        if (make_bands(&t->coll[k])) return why_printf(why, why_len, "out of memory");
+    return 0;
+}
+
+ac_table *ac_table_parse(const char *text, uint64_t fingerprint, char *why, size_t why_len)
+{
+    ac_json *root = ac_json_parse(text, strlen(text), why, why_len);
+    if (!root) return NULL;
+    ac_table *t = calloc(1, sizeof *t);
+    if (!t) why_printf(why, why_len, "out of memory");
+    if (t && parse_tree(root, fingerprint, t, why, why_len)) {
+        ac_table_free(t);
+        t = NULL;
+    }
+    ac_json_free(root);
+    return t;
+}
+
+/* ---- lookups ------------------------------------------------------------------------------ */
+
+/* The last of n items (`stride` bytes apart, sorted by the interval at `offset` in each) whose
+ * interval starts at or below x; -1 when none does. */
+static int last_at_or_below(const void *items, int n, size_t stride, size_t offset,
+                            unsigned long long x)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        const interval *v = (const void *)((const char *)items + (size_t)mid * stride + offset);
+        if (v->lo <= x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo - 1;
+}
+
+const ac_algorithm *ac_table_rule(const ac_table *t, ac_collective coll, int comm_size,
+                                  unsigned long long bytes)
+{
+    const per_collective *pc = &t->coll[coll];
+    unsigned long long p = (unsigned long long)comm_size;
+    if (pc->bands) {
+        int b = last_at_or_below(pc->bands, pc->nbands, sizeof(band), offsetof(band, ranks), p);
+        if (b < 0 || p > pc->bands[b].ranks.hi) return NULL;
+        const rule *rules = &pc->rules[pc->bands[b].first];
+        int r = last_at_or_below(rules, pc->bands[b].n, sizeof(rule), offsetof(rule, bytes),
+                                 bytes);
+        return r >= 0 && bytes <= rules[r].bytes.hi ? rules[r].algorithm : NULL;
+    }
+    for (int i = 0; i < pc->nrules; i++) {
+        const rule *r = &pc->rules[i];
+        if (r->ranks.lo <= p && p <= r->ranks.hi && r->bytes.lo <= bytes && bytes <= r->bytes.hi)
+            return r->algorithm;
+    }
+    return NULL;
+}
+
+/* The covering cell (table.h), or NULL. */
+static const cell *covering_cell(const per_collective *pc, int comm_size,
+                                 unsigned long long bytes)
+{
+    long long ranks = -1;
+    for (int i = 0; i < pc->ncells; i++)
+        if (pc->cells[i].ranks <= comm_size && pc->cells[i].ranks > ranks)
+            ranks = pc->cells[i].ranks;
+    const cell *below = NULL, *smallest = NULL;
+    for (int i = 0; i < pc->ncells; i++) {
+        const cell *c = &pc->cells[i];
+        if (c->ranks != ranks) continue;
+        if (!smallest || c->bytes < smallest->bytes) smallest = c;
+        if ((unsigned long long)c->bytes <= bytes && (!below || c->bytes > below->bytes))
+            below = c;
+    }
+    return below ? below : smallest;
+}
+
+int ac_table_cell_knowledge(const ac_table *t, ac_collective coll, int comm_size,
+                            unsigned long long bytes, const ac_algorithm *const *candidates,
+                            int n, ac_knowledge *know)
+{
+    memset(know, 0, sizeof *know * (size_t)n);
+    const cell *c = covering_cell(&t->coll[coll], comm_size, bytes);
+    int known = 0;
+    for (int i = 0; c && i < c->n; i++)
+        for (int j = 0; j < n; j++)
+            if (candidates[j] == c->algorithms[i] && know[j].samples == 0) {
+                know[j] = (ac_knowledge){c->seconds[i], 0.0, 1};
+                known++;
+            }
+    return known;
+}
+
+/* ---- loading at MPI_Init ------------------------------------------------------------------ */
+
+static struct {
+    ac_table *table;
+    char path[PATH_MAX];
+} loaded;
+
+const ac_table *ac_table_loaded(void)
+{
+    return loaded.table;
+}
+
+const char *ac_table_path(void)
+{
+    return loaded.table ? loaded.path : NULL;
+}
+
+void ac_table_unload(void)
+{
+    ac_table_free(loaded.table);
+    loaded.table = NULL;
+}
+
+/* Rank 0: the file's text, or NULL with the reason. */
+static char *read_table(const char *path, char *why, size_t why_len)
+{
+    char *text = ac_read_text_file(path, MAX_FILE_BYTES);
+    if (!text)
+        why_printf(why, why_len, "%s", errno == EFBIG    ? "larger than 64 MiB"
+                                       : errno == EILSEQ ? "not a text file"
+                                                         : strerror(errno));
+    return text;
+}
+
+void ac_table_load(void)
+{
+    const char *setting = ac_config_get("AUTOCOLL_TABLE");
+    ac_table_unload();
+    if (!setting[0]) return;
+    /* From here on collective over MPI_COMM_WORLD on every rank (the setting is the same). */
+    int rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    char why[256] = "", *text = NULL;
+    long size = -1; /* -1: rank 0 could not read it */
+    if (rank == 0 && (text = read_table(setting, why, sizeof why))) size = (long)strlen(text);
+    PMPI_Bcast(&size, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    if (size < 0 || size >= INT_MAX) {
+        if (rank == 0) ac_log_warn("AUTOCOLL_TABLE=%s: %s; no table for this run", setting, why);
+        free(text);
+        return;
+    }
+    if (rank != 0 && !(text = calloc((size_t)size + 1, 1))) {
+        ac_log_error("table: out of memory for %ld bytes", size);
+        PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM); /* as select.c does: fail loudly */
+    }
+    PMPI_Bcast(text, (int)size, MPI_CHAR, 0, MPI_COMM_WORLD);
+    /* the same text on every rank: the same outcome on every rank */
+    loaded.table = ac_table_parse(text, ac_registry_fingerprint(), why, sizeof why);
+    free(text);
+    if (!loaded.table) {
+        if (rank == 0) ac_log_warn("AUTOCOLL_TABLE=%s: %s; the table is ignored", setting, why);
+        return;
+    }
+    snprintf(loaded.path, sizeof loaded.path, "%s", setting);
+}
+
+/* ---- the `table` strategy ----------------------------------------------------------------- */
+
+typedef struct table_state {
+    int n, pick;
+    int ruled; /* warm() gave it the rule's algorithm */
+} table_state;
+
+static void *table_create(const ac_algorithm *const *candidates, int n)
+{
+    (void)candidates;
+    table_state *s = calloc(1, sizeof *s);
+    if (s) s->n = n;
+    return s;
+}
+
+static int table_choose(void *state)
+{
+    return ((table_state *)state)->pick;
+}
+
+static int table_observe(void *state, int index, double seconds, const ac_agreement *agree)
+{
+    (void)state, (void)index, (void)seconds, (void)agree;
+    return 0;
+}
+
+static int table_deciding(const void *state)
+{
+    (void)state;
+    return 0;
+}
+
+static double table_native_seconds(const void *state)
+{
+    (void)state;
+    return -1.0;
+}
+
+static void table_summarize(const void *state, ac_strategy_summary *out)
+{
+    const table_state *s = state;
+    memset(out, 0, sizeof *out);
+    out->stage = s->ruled ? "rule" : "no_rule";
+    out->chosen = s->pick;
+    out->decision_calls = 0;
+    out->o_ms_c = -1.0;
+}
+
+static void table_report_json(const void *state, const ac_algorithm *const *candidates, FILE *f)
+{
+    (void)state, (void)candidates, (void)f;
+}
+
+static void table_save(const void *state, ac_knowledge *out)
+{
+    const table_state *s = state;
+    memset(out, 0, sizeof *out * (size_t)s->n); /* it measures nothing */
+}
+
+/* The fastest known candidate (select.c gives the rule's algorithm only). */
+static int table_warm(void *state, const ac_knowledge *know)
+{
+    table_state *s = state;
+    int best = -1;
+    for (int i = 0; i < s->n; i++)
+        if (know[i].samples > 0 && (best < 0 || know[i].seconds < know[best].seconds)) best = i;
+    if (best < 0) return 0;
+    s->pick = best;
+    s->ruled = 1;
+    return 1;
+}
+
+static void table_destroy(void *state)
+{
+    free(state);
+}
+
+const ac_strategy ac_strategy_table = {
+    .name = "table",
+    .create = table_create,
+    .choose = table_choose,
+    .observe = table_observe,
+    .deciding = table_deciding,
+    .native_seconds = table_native_seconds,
+    .summarize = table_summarize,
+    .report_json = table_report_json,
+    .save = table_save,
+    .warm = table_warm,
+    .destroy = table_destroy,
+};

@@ -1,0 +1,55 @@
+/*
+ * table.h - the configuration table (AUTOCOLL_TABLE; format in docs/table.md): rules mapping
+ * (collective, communicator size interval, message size interval) to an algorithm, written by
+ * `autocoll tune`, and the measured cells behind them.
+ *
+ * Rank 0 reads the file at MPI_Init and broadcasts its text; every rank parses the same text,
+ * so every rank finds the same rules (invariant 1). A missing, unreadable or malformed file, one
+ * of another registry fingerprint, or one naming an unknown algorithm is reported once by rank 0
+ * with its path and reason, and ignored: no table.
+ *
+ * The `table` strategy runs, in each tuning context, the algorithm of the rule covering it
+ * (native where none does or where that algorithm is not applicable to the call). With another
+ * strategy the table's measured cell covering a context seeds it, as history does (history
+ * first, when it knows the context).
+ */
+#ifndef AUTOCOLL_TABLE_H
+#define AUTOCOLL_TABLE_H
+
+#include "coll/coll.h"
+#include "select/strategy.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ac_table ac_table;
+
+/* Parses a table's text (no MPI): the table, or NULL with the reason in `why`. `fingerprint` is
+ * the registry fingerprint the table must carry. */
+ac_table *ac_table_parse(const char *text, uint64_t fingerprint, char *why, size_t why_len);
+void ac_table_free(ac_table *t);
+
+/* The algorithm of the rule covering a call of `coll` on `comm_size` ranks moving `bytes`
+ * (README's message size), or NULL when no rule does. */
+const ac_algorithm *ac_table_rule(const ac_table *t, ac_collective coll, int comm_size,
+                                  unsigned long long bytes);
+
+/* What the measured cell covering such a call knows of `candidates` (its statistic per
+ * algorithm, matched by name; samples 1), into know[n] (zeroed first): the cell of the largest
+ * measured size <= comm_size and, among those, of the largest measured message size <= bytes
+ * (the smallest when bytes is below all). Returns the number of candidates known. */
+int ac_table_cell_knowledge(const ac_table *t, ac_collective coll, int comm_size,
+                            unsigned long long bytes, const ac_algorithm *const *candidates,
+                            int n, ac_knowledge *know);
+
+/* Collective over MPI_COMM_WORLD, from ac_init when AUTOCOLL_TABLE is set. */
+void ac_table_load(void);
+/* The table loaded at MPI_Init, or NULL; its path. */
+const ac_table *ac_table_loaded(void);
+const char *ac_table_path(void);
+void ac_table_unload(void);
+
+/* Runs the algorithm its warm() was given as known (the rule's); native otherwise. */
+extern const ac_strategy ac_strategy_table;
+
+#endif

@@ -1,0 +1,145 @@
+"""The configuration table under MPI (AUTOCOLL_TABLE, docs/table.md): the `table` strategy runs
+the rule covering each context (native where none does, or where the rule's algorithm is not
+applicable, with a warning); a bad table is reported once with its path and reason and every
+call runs native; the table's cells seed a run-time strategy. (Parsing, checks and lookups
+without MPI: tests/unit/test_table.c.)"""
+
+import json
+
+import pytest
+
+from conftest import build_dir, registry, run_mpi
+
+ITERATIONS = 20
+
+
+def table_text(mpi, rules, cells=(), fingerprint=None):
+    return json.dumps({
+        "schema": "autocoll-table", "version": 1,
+        "registry_fingerprint": fingerprint or registry(mpi)["registry_fingerprint"],
+        "platform": {"hostname": "test"}, "rules": list(rules), "cells": list(cells)})
+
+
+def rule(coll, ranks, nbytes, algorithm):
+    return {"collective": coll, "ranks": ranks, "bytes": nbytes, "algorithm": algorithm}
+
+
+def run_calls(mpi, np, tmp_path, env):
+    run = run_mpi(mpi, np, "tests/mpi/table_calls", tmp_path, env=env, args=[str(ITERATIONS)])
+    assert f"table_calls: {ITERATIONS} iterations, ok" in run.stdout, run.stdout + run.stderr
+    return run
+
+
+def contexts(run, coll):
+    """{bytes: context} of the world communicator's `coll` (one context per size: no sites)."""
+    return {x["bytes"]: x for x in run.collective("MPI_COMM_WORLD", coll)["contexts"]}
+
+
+RULES = [rule("allreduce", [1, None], [0, 1023], "ring"),
+         rule("allreduce", [1, None], [1024, 65535], "recursive_doubling"),
+         rule("allreduce", [1, None], [65536, None], "native"),
+         rule("allgather", [1, None], [0, None], "pair")]  # pair: power-of-two sizes only
+
+
+@pytest.mark.parametrize("mpi,np", [("openmpi", 4), ("mpich", 3), ("openmpi", 1)])
+def test_table_strategy_runs_the_rules(mpi, np, tmp_path):
+    table = tmp_path / "table.json"
+    table.write_text(table_text(mpi, RULES))
+    run = run_calls(mpi, np, tmp_path, {"AUTOCOLL_STRATEGY": "table",
+                                        "AUTOCOLL_TABLE": str(table), "AUTOCOLL_MAX_SITES": "0"})
+    allreduce = contexts(run, "allreduce")
+    expected = {64: "ring", 1024: "recursive_doubling", 65536: "native"}
+    for nbytes, name in expected.items():
+        x = allreduce[nbytes]
+        assert x["strategy"] == "table" and x["chosen"] == name, x
+        assert x["runs"] == {name: ITERATIONS}, x
+        assert x["stage"] == "rule" and x["decision_calls"] == 0, x
+    assert allreduce[4]["chosen"] == "ring"  # the final 4-byte MPI_INT check
+    gather, = contexts(run, "allgather").values()
+    warning = f"the table's pair for {np} ranks and 512 bytes is not applicable here"
+    if np & (np - 1) == 0:
+        assert gather["chosen"] == "pair" and gather["stage"] == "rule", gather
+        assert warning not in run.stderr, run.stderr
+    else:
+        assert gather["chosen"] == "native" and gather["stage"] == "no_rule", gather
+        assert run.stderr.count(warning) == 1, run.stderr
+        assert "power-of-two communicator size" in run.stderr, run.stderr
+
+
+def test_twin_of_the_rule_runs_in_its_place(tmp_path):
+    """A rule naming a segmented tree whose segment holds the whole message runs its unsegmented
+    twin, the candidate selection keeps (the same messages)."""
+    mpi, np = "openmpi", 3
+    table = tmp_path / "table.json"
+    table.write_text(table_text(mpi, [rule("bcast", [1, None], [0, None],
+                                           "binomial_tree_segment_8k")]))
+    run = run_calls(mpi, np, tmp_path, {"AUTOCOLL_STRATEGY": "table",
+                                        "AUTOCOLL_TABLE": str(table)})
+    x, = contexts(run, "bcast").values()
+    assert x["bytes"] == 1024 and x["stage"] == "rule", x
+    assert x["chosen"] == "binomial_tree" and x["runs"] == {"binomial_tree": ITERATIONS}, x
+    assert "not applicable" not in run.stderr
+
+
+def bad_tables(mpi, tmp_path):
+    """(name, path, the reason the warning must give)"""
+    fine = json.loads(table_text(mpi, RULES))
+    cases = {
+        "missing": (None, "No such file or directory"),
+        "not_json": ("{\"schema\": \"autocoll-table\",", "line 1, column 29: a member name"),
+        "fingerprint": (table_text(mpi, RULES, fingerprint="0123456789abcdef"),
+                        "registry fingerprint 0123456789abcdef"),
+        "unknown_algorithm": (table_text(mpi, [rule("allreduce", [1, None], [0, None],
+                                                    "quantum")]),
+                              "rule 0: allreduce has no algorithm \"quantum\""),
+        "version": (json.dumps({**fine, "version": 2}), "version other than 1"),
+        "directory": ("", "Is a directory"),
+    }
+    out = []
+    for name, (text, reason) in cases.items():
+        path = tmp_path / f"{name}.json"
+        if name == "directory":
+            path.mkdir()
+        elif text is not None:
+            path.write_text(text)
+        out.append((name, path, reason))
+    return out
+
+
+@pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
+def test_bad_table_is_reported_and_ignored(mpi, tmp_path):
+    for name, path, reason in bad_tables(mpi, tmp_path):
+        d = tmp_path / name
+        d.mkdir()
+        run = run_calls(mpi, 3, d, {"AUTOCOLL_STRATEGY": "table", "AUTOCOLL_TABLE": str(path)})
+        assert run.stderr.count(f"AUTOCOLL_TABLE={path}: ") == 1, (name, run.stderr)
+        assert reason in run.stderr, (name, run.stderr)
+        assert run.stderr.count("without a usable AUTOCOLL_TABLE: every call runs native") == 1
+        for coll in ("allreduce", "allgather", "bcast"):
+            for x in contexts(run, coll).values():
+                assert x["chosen"] == "native" and x["stage"] == "no_rule", (name, x)
+
+
+def test_table_seeds_a_runtime_strategy(tmp_path):
+    """With star, a context history does not know starts from the table's covering cell: every
+    candidate known, Monitor_Adapt from the first call on the cell's fastest."""
+    mpi, np = "openmpi", 4
+    names = [a["name"] for a in registry(mpi)["algorithms"] if a["collective"] == "allreduce"]
+    times = {name: 1e-3 for name in names}
+    times["ring"] = 1e-4  # the cell's fastest
+    cells = [{"collective": "allreduce", "ranks": 2, "bytes": 1024, "times": times}]
+    table = tmp_path / "table.json"
+    table.write_text(table_text(mpi, [], cells))
+    run = run_calls(mpi, np, tmp_path, {"AUTOCOLL_STRATEGY": "star", "AUTOCOLL_HISTORY": "off",
+                                        "AUTOCOLL_TABLE": str(table)})
+    allreduce = contexts(run, "allreduce")
+    for nbytes in (1024, 65536):  # covered by the cell of 1024 bytes (the largest <= them)
+        x = allreduce[nbytes]
+        assert x["warm"] is True and x["warm_from"] == "table", x
+        assert x["decision_calls"] == 0 and x["stage"] == "monitor_adapt", x
+        assert "ring" in x["runs"], x
+    for nbytes in (4, 64):  # below the smallest size: the smallest cell covers them too
+        assert allreduce[nbytes]["warm_from"] == "table", allreduce[nbytes]
+    # allgather has no cell: a cold start
+    gather, = contexts(run, "allgather").values()
+    assert gather["warm"] is False and "warm_from" not in gather, gather

@@ -1,0 +1,253 @@
+/*
+ * test_table.c - configuration tables (src/select/table.c, docs/table.md) without MPI: rules and
+ * their interval bounds, the measured cell covering a call, and every kind of bad table refused
+ * with its reason.
+ */
+#include "check.h"
+#include "coll/coll.h"
+#include "select/table.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char fingerprint[17];
+
+/* A table of this build around `body` (rules and cells members). */
+static ac_table *parse_table(const char *body, char *why, size_t len)
+{
+    char text[4096];
+    snprintf(text, sizeof text,
+             "{\"schema\": \"autocoll-table\", \"version\": 1, \"registry_fingerprint\": \"%s\", "
+             "\"platform\": {\"hostname\": \"h\"}, %s}",
+             fingerprint, body);
+    return ac_table_parse(text, ac_registry_fingerprint(), why, len);
+}
+
+static const char *rule_name(const ac_table *t, ac_collective coll, int ranks,
+                             unsigned long long bytes)
+{
+    const ac_algorithm *a = ac_table_rule(t, coll, ranks, bytes);
+    return a ? a->name : "(none)";
+}
+
+static void test_rules(void)
+{
+    char why[256] = "";
+    ac_table *t = parse_table(
+        "\"rules\": ["
+        "{\"collective\": \"allreduce\", \"ranks\": [2, 3], \"bytes\": [0, 1023], "
+        " \"algorithm\": \"ring\", \"seconds\": 1e-6},"
+        "{\"collective\": \"allreduce\", \"ranks\": [2, 3], \"bytes\": [1024, null], "
+        " \"algorithm\": \"recursive_doubling\"},"
+        "{\"collective\": \"allreduce\", \"ranks\": [4, null], \"bytes\": [0, null], "
+        " \"algorithm\": \"native\"},"
+        "{\"collective\": \"bcast\", \"ranks\": [1, null], \"bytes\": [8, 8], "
+        " \"algorithm\": \"binomial_tree_segment_8k\"}]",
+        why, sizeof why);
+    if (!CHECK(t != NULL)) {
+        fprintf(stderr, "  %s\n", why);
+        return;
+    }
+    static const struct {
+        ac_collective coll;
+        int ranks;
+        unsigned long long bytes;
+        const char *expect;
+    } cases[] = {
+        {AC_ALLREDUCE, 2, 0, "ring"},
+        {AC_ALLREDUCE, 3, 1023, "ring"},
+        {AC_ALLREDUCE, 2, 1024, "recursive_doubling"},
+        {AC_ALLREDUCE, 3, ULLONG_MAX, "recursive_doubling"},
+        {AC_ALLREDUCE, 1, 8, "(none)"},
+        {AC_ALLREDUCE, 4, 0, "native"},
+        {AC_ALLREDUCE, INT_MAX, ULLONG_MAX, "native"},
+        {AC_BCAST, 1, 8, "binomial_tree_segment_8k"},
+        {AC_BCAST, 5, 7, "(none)"},
+        {AC_BCAST, 5, 9, "(none)"},
+        {AC_ALLTOALL, 4, 8, "(none)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *got = rule_name(t, cases[i].coll, cases[i].ranks, cases[i].bytes);
+        if (!CHECK(strcmp(got, cases[i].expect) == 0))
+            fprintf(stderr, "  case %zu: %s, expected %s\n", i, got, cases[i].expect);
+    }
+    ac_table_free(t);
+
+    /* gaps between intervals, and rules given out of order: a banded table (bisection) */
+    t = parse_table(
+        "\"rules\": ["
+        "{\"collective\": \"allreduce\", \"ranks\": [8, 15], \"bytes\": [20, 30], "
+        " \"algorithm\": \"ring\"},"
+        "{\"collective\": \"allreduce\", \"ranks\": [8, 15], \"bytes\": [0, 10], "
+        " \"algorithm\": \"native\"},"
+        "{\"collective\": \"allreduce\", \"ranks\": [2, 3], \"bytes\": [0, 10], "
+        " \"algorithm\": \"recursive_doubling\"}]",
+        why, sizeof why);
+    static const struct {
+        int ranks;
+        unsigned long long bytes;
+        const char *expect;
+    } gaps[] = {{8, 15, "(none)"},  {15, 10, "native"}, {9, 20, "ring"},
+                {8, 31, "(none)"},  {4, 5, "(none)"},   {16, 5, "(none)"},
+                {1, 5, "(none)"},   {3, 10, "recursive_doubling"}};
+    for (size_t i = 0; t && i < sizeof gaps / sizeof gaps[0]; i++) {
+        const char *got = rule_name(t, AC_ALLREDUCE, gaps[i].ranks, gaps[i].bytes);
+        if (!CHECK(strcmp(got, gaps[i].expect) == 0))
+            fprintf(stderr, "  gap case %zu: %s, expected %s\n", i, got, gaps[i].expect);
+    }
+    CHECK(t != NULL);
+    ac_table_free(t);
+
+    /* size intervals that overlap without being equal (rules still disjoint): the linear scan */
+    t = parse_table(
+        "\"rules\": ["
+        "{\"collective\": \"allreduce\", \"ranks\": [1, 4], \"bytes\": [0, 99], "
+        " \"algorithm\": \"ring\"},"
+        "{\"collective\": \"allreduce\", \"ranks\": [3, 8], \"bytes\": [100, null], "
+        " \"algorithm\": \"recursive_doubling\"}]",
+        why, sizeof why);
+    CHECK(t != NULL);
+    if (t) {
+        CHECK(strcmp(rule_name(t, AC_ALLREDUCE, 4, 99), "ring") == 0);
+        CHECK(strcmp(rule_name(t, AC_ALLREDUCE, 3, 100), "recursive_doubling") == 0);
+        CHECK(strcmp(rule_name(t, AC_ALLREDUCE, 2, 100), "(none)") == 0);
+        CHECK(strcmp(rule_name(t, AC_ALLREDUCE, 8, 1), "(none)") == 0);
+    }
+    ac_table_free(t);
+
+    t = parse_table("\"rules\": []", why, sizeof why); /* valid: everything native */
+    CHECK(t != NULL && ac_table_rule(t, AC_ALLREDUCE, 4, 8) == NULL);
+    ac_table_free(t);
+}
+
+static void test_cells(void)
+{
+    char why[256] = "";
+    ac_table *t = parse_table(
+        "\"rules\": [], \"cells\": ["
+        "{\"collective\": \"allreduce\", \"ranks\": 2, \"bytes\": 8, "
+        " \"times\": {\"native\": 3e-6, \"ring\": 2e-6}},"
+        "{\"collective\": \"allreduce\", \"ranks\": 2, \"bytes\": 1024, "
+        " \"times\": {\"native\": 5e-6, \"recursive_doubling\": 4e-6}},"
+        "{\"collective\": \"allreduce\", \"ranks\": 4, \"bytes\": 8, "
+        " \"times\": {\"native\": 7e-6, \"ring\": 9e-6, \"recursive_doubling\": 6e-6}}]",
+        why, sizeof why);
+    if (!CHECK(t != NULL)) {
+        fprintf(stderr, "  %s\n", why);
+        return;
+    }
+    const ac_algorithm *cands[3] = {ac_registry_native(AC_ALLREDUCE),
+                                    ac_registry_find(AC_ALLREDUCE, "ring"),
+                                    ac_registry_find(AC_ALLREDUCE, "recursive_doubling")};
+    ac_knowledge know[3];
+    /* 3 ranks, 100 bytes: the cell of 2 ranks and 8 bytes */
+    CHECK(ac_table_cell_knowledge(t, AC_ALLREDUCE, 3, 100, cands, 3, know) == 2);
+    CHECK(know[0].seconds == 3e-6 && know[1].seconds == 2e-6 && know[2].samples == 0);
+    CHECK(know[0].samples == 1 && know[1].samples == 1);
+    /* 3 ranks, 5000 bytes: 2 ranks, 1024 bytes */
+    CHECK(ac_table_cell_knowledge(t, AC_ALLREDUCE, 3, 5000, cands, 3, know) == 2);
+    CHECK(know[0].seconds == 5e-6 && know[1].samples == 0 && know[2].seconds == 4e-6);
+    /* below the smallest size: the smallest */
+    CHECK(ac_table_cell_knowledge(t, AC_ALLREDUCE, 2, 1, cands, 3, know) == 2);
+    CHECK(know[1].seconds == 2e-6);
+    /* many ranks: the 4-rank cell */
+    CHECK(ac_table_cell_knowledge(t, AC_ALLREDUCE, 100, 1 << 20, cands, 3, know) == 3);
+    CHECK(know[2].seconds == 6e-6);
+    /* below the smallest process count, or another collective: nothing */
+    CHECK(ac_table_cell_knowledge(t, AC_ALLREDUCE, 1, 8, cands, 3, know) == 0);
+    CHECK(know[0].samples == 0 && know[1].samples == 0);
+    CHECK(ac_table_cell_knowledge(t, AC_REDUCE, 4, 8, cands, 3, know) == 0);
+    ac_table_free(t);
+}
+
+/* Each refused, with a reason that names the problem. */
+static void test_bad_tables(void)
+{
+    static const struct {
+        const char *body, *reason;
+    } bad[] = {
+        {"\"cells\": []", "no \"rules\""},
+        {"\"rules\": {}", "no \"rules\""},
+        {"\"rules\": [{\"collective\": \"allreduce\", \"ranks\": [2, 3], \"bytes\": [0, 1], "
+         "\"algorithm\": \"no_such\"}]",
+         "no algorithm \"no_such\""},
+        {"\"rules\": [{\"collective\": \"allsum\", \"ranks\": [2, 3], \"bytes\": [0, 1], "
+         "\"algorithm\": \"ring\"}]",
+         "rule 0: no known \"collective\""},
+        {"\"rules\": [{\"collective\": \"allreduce\", \"ranks\": [3, 2], \"bytes\": [0, 1], "
+         "\"algorithm\": \"ring\"}]",
+         "rule 0: \"ranks\""},
+        {"\"rules\": [{\"collective\": \"allreduce\", \"ranks\": [0, 2], \"bytes\": [0, 1], "
+         "\"algorithm\": \"ring\"}]",
+         "rule 0: \"ranks\""},
+        {"\"rules\": [{\"collective\": \"allreduce\", \"ranks\": [1, 2], \"bytes\": [-1, 1], "
+         "\"algorithm\": \"ring\"}]",
+         "rule 0: \"bytes\""},
+        {"\"rules\": [{\"collective\": \"allreduce\", \"ranks\": [1, 2], \"bytes\": [0.5, 1], "
+         "\"algorithm\": \"ring\"}]",
+         "rule 0: \"bytes\""},
+        {"\"rules\": [{\"collective\": \"allreduce\", \"ranks\": [1, 2], \"bytes\": [0], "
+         "\"algorithm\": \"ring\"}]",
+         "rule 0: \"bytes\""},
+        {"\"rules\": [{\"collective\": \"allreduce\", \"ranks\": [1, 2], \"bytes\": [0, 1]}]",
+         "rule 0: no \"algorithm\""},
+        {"\"rules\": [{\"collective\": \"allreduce\", \"ranks\": [2, 4], \"bytes\": [0, 100], "
+         "\"algorithm\": \"ring\"}, {\"collective\": \"allreduce\", \"ranks\": [4, null], "
+         "\"bytes\": [100, null], \"algorithm\": \"native\"}]",
+         "rule 1 overlaps"},
+        {"\"rules\": [], \"cells\": {}", "\"cells\" is not an array"},
+        {"\"rules\": [], \"cells\": [{\"collective\": \"allreduce\", \"ranks\": 2, "
+         "\"bytes\": 8, \"times\": {\"no_such\": 1e-6}}]",
+         "cell 0: allreduce has no algorithm \"no_such\""},
+        {"\"rules\": [], \"cells\": [{\"collective\": \"allreduce\", \"ranks\": 2, "
+         "\"bytes\": 8, \"times\": {\"ring\": 0}}]",
+         "must be a number > 0"},
+        {"\"rules\": [], \"cells\": [{\"collective\": \"allreduce\", \"ranks\": 0, "
+         "\"bytes\": 8, \"times\": {}}]",
+         "cell 0: it needs"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char why[256] = "";
+        ac_table *t = parse_table(bad[i].body, why, sizeof why);
+        if (!CHECK(t == NULL && strstr(why, bad[i].reason)))
+            fprintf(stderr, "  case %zu: \"%s\"\n", i, why);
+        ac_table_free(t);
+    }
+    /* the header: schema, version, fingerprint, JSON itself */
+    static const struct {
+        const char *text, *reason;
+    } header[] = {
+        {"{\"schema\": \"autocoll-bench\", \"version\": 1, \"rules\": []}", "not a configuration"},
+        {"{\"schema\": \"autocoll-table\", \"version\": 2, \"rules\": []}", "version other"},
+        {"{\"schema\": \"autocoll-table\", \"version\": 1, \"registry_fingerprint\": "
+         "\"0000000000000000\", \"rules\": []}",
+         "registry fingerprint 0000000000000000"},
+        {"{\"schema\": \"autocoll-table\", \"version\": 1, \"rules\": []}",
+         "registry fingerprint (none)"},
+        {"{\"schema\": \"autocoll-table\", ", "line 1, column 30: a member name"},
+        {"[]", "not a configuration"},
+    };
+    for (size_t i = 0; i < sizeof header / sizeof header[0]; i++) {
+        char why[256] = "";
+        ac_table *t = ac_table_parse(header[i].text, ac_registry_fingerprint(), why, sizeof why);
+        if (!CHECK(t == NULL && strstr(why, header[i].reason)))
+            fprintf(stderr, "  header case %zu: \"%s\"\n", i, why);
+        ac_table_free(t);
+    }
+}
+
+int main(void)
+{
+    snprintf(fingerprint, sizeof fingerprint, "%016lx", ac_registry_fingerprint());
+    test_rules();
+    test_cells();
+    test_bad_tables();
+    if (failures) {
+        fprintf(stderr, "test_table: %d checks failed\n", failures);
+        return 1;
+    }
+    printf("test_table: all checks passed\n");
+    return 0;
+}
