@@ -93,6 +93,7 @@ static void stats_free(ac_comm *c)
     for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
         free(c->stats[k].alg_calls);
         free(c->stats[k].alg_seconds);
+        free(c->stats[k].sizes);
     }
 }
 

@@ -15,6 +15,15 @@
 #include <mpi.h>
 #include <stdint.h>
 
+/* The message-size histogram of a collective on a communicator (the report's "profile", like
+ * IPM's): bin 0 holds 0-byte calls, bin k >= 1 calls of 2^(k-1) to 2^k - 1 bytes, the last bin
+ * everything larger. */
+enum { AC_PROFILE_BINS = 42 }; /* up to 2 TiB */
+typedef struct ac_size_bin {
+    long calls;
+    double seconds;
+} ac_size_bin;
+
 typedef struct ac_coll_stats {
     long calls;          /* calls run by one of our algorithms (native included) */
     long passthrough;    /* calls passed to the MPI library untouched */
@@ -22,6 +31,8 @@ typedef struct ac_coll_stats {
     double seconds;      /* time inside the algorithms */
     long *alg_calls;     /* [registry count] calls per algorithm */
     double *alg_seconds; /* [registry count] time per algorithm */
+    ac_size_bin *sizes;  /* [AC_PROFILE_BINS], allocated at the first call; NULL without memory
+                          * (the profile then misses those calls: local, changes no choice) */
     int warned;          /* a forced algorithm was inapplicable here (warned once) */
 } ac_coll_stats;
 
@@ -83,5 +94,16 @@ ac_comm *ac_comm_find(MPI_Comm comm);
 
 /* Count a call passed through before any state was looked up (e.g. invalid arguments). */
 void ac_count_passthrough(MPI_Comm comm, ac_collective coll);
+
+/* The profile bin of a message of `bytes` (AC_PROFILE_BINS above). */
+static inline int ac_profile_bin(size_t bytes)
+{
+    int k = 0;
+    while (bytes > 0 && k < AC_PROFILE_BINS - 1) {
+        bytes >>= 1;
+        k++;
+    }
+    return k;
+}
 
 #endif

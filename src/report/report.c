@@ -133,6 +133,59 @@ static void write_text(FILE *f, ac_comm **comms, int n)
             ac_select_report_text(f, comms[i], (ac_collective)k);
 }
 
+/* Whether an earlier communicator than comms[i] has the same size and calls of collective k
+ * (its row of the profile is written already). */
+static int profile_seen(ac_comm **comms, int i, int k)
+{
+    for (int j = 0; j < i; j++)
+        if (comms[j]->size == comms[i]->size && comms[j]->stats[k].sizes) return 1;
+    return 0;
+}
+
+/* The collective profile (like IPM's): per collective and communicator size, over this rank's
+ * communicators of that size, the calls and time per message-size bin (state.h). */
+static void write_profile(FILE *f, ac_comm **comms, int n)
+{
+    int first_row = 1;
+    fputs(",\n  \"profile\": [", f);
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
+        for (int i = 0; i < n; i++) {
+            if (!comms[i]->stats[k].sizes || profile_seen(comms, i, k)) continue;
+            ac_size_bin bins[AC_PROFILE_BINS] = {{0, 0.0}};
+            int ncomms = 0;
+            for (int j = i; j < n; j++) {
+                const ac_coll_stats *s = &comms[j]->stats[k];
+                if (comms[j]->size != comms[i]->size || !s->sizes) continue;
+                ncomms++;
+                for (int b = 0; b < AC_PROFILE_BINS; b++) {
+                    bins[b].calls += s->sizes[b].calls;
+                    bins[b].seconds += s->sizes[b].seconds;
+                }
+            }
+            long calls = 0;
+            double seconds = 0.0;
+            for (int b = 0; b < AC_PROFILE_BINS; b++)
+                calls += bins[b].calls, seconds += bins[b].seconds;
+            fprintf(f,
+                    "%s\n    {\"collective\": \"%s\", \"comm_size\": %d, \"communicators\": %d, "
+                    "\"calls\": %ld, \"seconds\": %.9f, \"sizes\": [",
+                    first_row ? "" : ",", ac_collective_name((ac_collective)k), comms[i]->size,
+                    ncomms, calls, seconds);
+            first_row = 0;
+            for (int b = 0, first = 1; b < AC_PROFILE_BINS; b++) {
+                if (!bins[b].calls) continue;
+                unsigned long long lo = b ? 1ull << (b - 1) : 0, hi = b ? (1ull << b) - 1 : 0;
+                char upper[24] = "null";
+                if (b < AC_PROFILE_BINS - 1) snprintf(upper, sizeof upper, "%llu", hi);
+                fprintf(f, "%s{\"bytes\": [%llu, %s], \"calls\": %ld, \"seconds\": %.9f}",
+                        first ? "" : ", ", lo, upper, bins[b].calls, bins[b].seconds);
+                first = 0;
+            }
+            fputs("]}", f);
+        }
+    fputs("\n  ]", f);
+}
+
 static void write_json(FILE *f, ac_comm **comms, int n)
 {
     char version[256];
@@ -179,7 +232,9 @@ static void write_json(FILE *f, ac_comm **comms, int n)
         }
         fprintf(f, "\n    }}");
     }
-    fprintf(f, "\n  ],\n  \"passthrough_invalid_arguments\": {");
+    fprintf(f, "\n  ]");
+    write_profile(f, comms, n);
+    fprintf(f, ",\n  \"passthrough_invalid_arguments\": {");
     int first = 1;
     for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
         if (!ac_g.passthrough[k]) continue;

@@ -605,6 +605,11 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
     s->seconds += seconds;
     s->alg_calls[index]++;
     s->alg_seconds[index] += seconds;
+    if (s->sizes || (s->sizes = calloc(AC_PROFILE_BINS, sizeof *s->sizes))) {
+        ac_size_bin *bin = &s->sizes[ac_profile_bin(call->bytes)];
+        bin->calls++;
+        bin->seconds += seconds;
+    }
     ac_g.last_algorithm = alg;
     ac_context *x = c->pending[call->collective];
     if (x) {

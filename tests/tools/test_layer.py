@@ -115,6 +115,34 @@ def test_report_json(mpi, tmp_path):
     half = [c for c in r["communicators"] if c["size"] == 2]
     assert half and half[0]["freed"] is True
     assert half[0]["collectives"]["alltoall"]["calls"] == 50
+    # the profile sums the communicators of a size
+    for row in r["profile"]:
+        comms = [c["collectives"][row["collective"]] for c in r["communicators"]
+                 if c["size"] == row["comm_size"] and row["collective"] in c["collectives"]]
+        assert row["communicators"] == len(comms) >= 1, row
+        assert row["calls"] == sum(c["calls"] for c in comms), row
+
+
+@pytest.mark.parametrize("mpi", MPIS)
+def test_report_profile(mpi, tmp_path):
+    """The collective profile: calls and time per (collective, communicator size, power-of-two
+    message-size bin), summed over the communicators of that size, matching the per-communicator
+    counts (tests/mpi/table_calls.c: 64 B, 1 KiB and 64 KiB allreduces, a 512 B allgather and a
+    1 KiB bcast, 7 times each, and one 4-byte allreduce)."""
+    run = run_mpi(mpi, 3, "tests/mpi/table_calls", tmp_path, args=["7"])
+    assert "table_calls: 7 iterations, ok" in run.stdout, run.stdout + run.stderr
+    rows = {(p["collective"], p["comm_size"]): p for p in run.report["profile"]}
+    assert set(rows) == {("allreduce", 3), ("allgather", 3), ("bcast", 3)}, rows.keys()
+    expected = {"allreduce": {(4, 7): 1, (64, 127): 7, (1024, 2047): 7, (65536, 131071): 7},
+                "allgather": {(512, 1023): 7}, "bcast": {(1024, 2047): 7}}
+    for coll, bins in expected.items():
+        row = rows[(coll, 3)]
+        assert {tuple(b["bytes"]): b["calls"] for b in row["sizes"]} == bins, row
+        assert row["communicators"] == 1 and row["calls"] == sum(bins.values()), row
+        world = run.collective("MPI_COMM_WORLD", coll)
+        assert row["calls"] == world["calls"], (row, world)
+        assert row["seconds"] == pytest.approx(world["seconds"], rel=1e-6, abs=1e-8)
+        assert all(b["seconds"] > 0 for b in row["sizes"]), row
 
 
 def test_report_text_on_stderr(tmp_path):

@@ -65,6 +65,18 @@ def render(data):
                 f"{_opt(r['decided'], 'd'):>7} {_opt(r['switches'], 'd'):>3} "
                 f"{r['o_ms_a']:9.6f} {_opt(r['o_ms_c'], '.6f'):>9} {r['o_ma']:9.6f} "
                 f"{_opt(r['saved'], '+.6f'):>10}")
+    profile = data.get("profile", [])
+    if profile:
+        lines.append("collective profile (this rank's communicators; calls and seconds per "
+                     "message-size bin):")
+        lines.append(f"  {'collective':21} {'ranks':>5} {'bytes':>23} {'calls':>9} "
+                     f"{'seconds':>11}")
+        for row in profile:
+            for b in row["sizes"]:
+                lo, hi = b["bytes"]
+                span = f"{lo}-{'' if hi is None else hi}"
+                lines.append(f"  {row['collective']:21} {row['comm_size']:5d} {span:>23} "
+                             f"{b['calls']:9d} {b['seconds']:11.6f}")
     return "\n".join(lines)
 
 
