@@ -163,8 +163,8 @@ static int parse_cell(const ac_json *v, ac_table *t, int index, char *why, size_
         if (!a)
             return why_printf(why, why_len, "cell %d: %s has no algorithm \"%.64s\"", index,
                               ac_collective_name((ac_collective)k), m->key);
-        if (m->type != AC_JSON_NUMBER || !(m->number > 0.0))
-            return why_printf(why, why_len, "cell %d: the time of %s must be a number > 0",
+        if (m->type != AC_JSON_NUMBER || !(m->number >= 0.0))
+            return why_printf(why, why_len, "cell %d: the time of %s must be a number >= 0",
                               index, m->key);
         slot->algorithms[slot->n] = a;
         slot->seconds[slot->n++] = m->number;

@@ -202,8 +202,8 @@ static void test_bad_tables(void)
          "\"bytes\": 8, \"times\": {\"no_such\": 1e-6}}]",
          "cell 0: allreduce has no algorithm \"no_such\""},
         {"\"rules\": [], \"cells\": [{\"collective\": \"allreduce\", \"ranks\": 2, "
-         "\"bytes\": 8, \"times\": {\"ring\": 0}}]",
-         "must be a number > 0"},
+         "\"bytes\": 8, \"times\": {\"ring\": -1e-6}}]",
+         "must be a number >= 0"},
         {"\"rules\": [], \"cells\": [{\"collective\": \"allreduce\", \"ranks\": 0, "
          "\"bytes\": 8, \"times\": {}}]",
          "cell 0: it needs"},

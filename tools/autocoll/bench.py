@@ -176,7 +176,7 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
             continue
         args = ["--collective", coll, "--bytes", nbytes, "--iterations", iterations,
                 "--fixed-iterations", fixed_iterations, "--warmup", warmup, "--factor", factor,
-                "--layers", layers, "--out", path]
+                f"--layers={layers}", "--out", path]  # one argument even when empty
         if history:
             args += ["--history", Path(history).resolve()]
         if cluster:

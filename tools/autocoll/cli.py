@@ -1,10 +1,10 @@
-"""`autocoll` command line: info, report, bench, programs, cluster."""
+"""`autocoll` command line: info, report, bench, tune, export, programs, cluster."""
 
 import argparse
 import sys
 from pathlib import Path
 
-from . import bench, benchreport, cluster, programs, registry, report
+from . import bench, benchreport, cluster, export, programs, registry, report, tune
 
 
 def cmd_info(args):
@@ -66,6 +66,16 @@ def main(argv=None):
                        description=bench.__doc__)
     bench.add_arguments(p)
     p.set_defaults(func=bench.main)
+    p = sub.add_parser("tune", help="sweep native and every fixed algorithm, write a "
+                       "configuration table (resumable)", description=tune.__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    tune.add_arguments(p)
+    p.set_defaults(func=tune.main)
+    p = sub.add_parser("export", help="a configuration table in the native libraries' formats "
+                       "(Open MPI rules, MPICH JSON and CVARs)", description=export.__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    export.add_arguments(p)
+    p.set_defaults(func=export.main)
     p = sub.add_parser("programs", help="hpcc and LAMMPS natively and under autocoll, results "
                        "checked equal", description=programs.__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)

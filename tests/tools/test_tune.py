@@ -1,0 +1,182 @@
+"""`autocoll tune`: cells to rules as docs/table.md says (intervals from the measured points,
+merging along bytes then across rank bands, the margin, noisy cells), and one small real sweep
+under MPI (every rule a registry algorithm, the build's fingerprint, resume)."""
+
+import json
+
+import pytest
+
+from autocoll import tune
+
+from conftest import autocoll_cli as cli, registry
+
+
+def cell(coll, ranks, nbytes, winner, times=None):
+    times = times or {"native": 2.0, winner: 1.0}
+    return {"collective": coll, "ranks": ranks, "bytes": nbytes, "times": times,
+            "spread": {n: 1.1 for n in times}, "winner": winner, "noisy": False}
+
+
+def shape(rules):
+    return [(r["collective"], r["ranks"], r["bytes"], r["algorithm"]) for r in rules]
+
+
+SIZES = [8, 64, 1024, 8192]
+
+
+def test_intervals_from_measured_points_first_from_zero_last_open():
+    assert tune.intervals([8, 64, 1024]) == [[8, 63], [64, 1023], [1024, None]]
+    assert tune.intervals([5]) == [[5, None]]
+    rules = tune.rules_from_cells([cell("allreduce", 2, s, w)
+                                   for s, w in zip(SIZES, ["a", "b", "c", "d"])])
+    assert shape(rules) == [("allreduce", [2, None], [0, 63], "a"),
+                            ("allreduce", [2, None], [64, 1023], "b"),
+                            ("allreduce", [2, None], [1024, 8191], "c"),
+                            ("allreduce", [2, None], [8192, None], "d")]
+
+
+def test_equal_winners_merge_along_bytes_keeping_the_first_cells_times():
+    cells = [cell("bcast", 4, 8, "a", {"native": 3.0, "a": 1.0}),
+             cell("bcast", 4, 64, "a", {"native": 5.0, "a": 2.0}),
+             cell("bcast", 4, 1024, "native", {"native": 1.0, "a": 2.0}),
+             cell("bcast", 4, 8192, "a")]
+    rules = tune.rules_from_cells(cells)
+    assert shape(rules) == [("bcast", [4, None], [0, 1023], "a"),
+                            ("bcast", [4, None], [1024, 8191], "native"),
+                            ("bcast", [4, None], [8192, None], "a")]
+    assert (rules[0]["seconds"], rules[0]["native_seconds"]) == (1.0, 3.0)
+
+
+def test_adjacent_equal_bands_merge_and_separated_ones_do_not():
+    winners = {2: ["a", "a", "b", "b"], 4: ["a", "a", "b", "b"], 8: ["a", "c", "c", "c"],
+               16: ["a", "a", "b", "b"], 32: ["a", "a", "b", "b"]}
+    cells = [cell("alltoall", r, s, w) for r, ws in winners.items() for s, w in zip(SIZES, ws)]
+    rules = tune.rules_from_cells(cells)
+    assert shape(rules) == [("alltoall", [2, 7], [0, 1023], "a"),
+                            ("alltoall", [2, 7], [1024, None], "b"),
+                            ("alltoall", [8, 15], [0, 63], "a"),
+                            ("alltoall", [8, 15], [64, None], "c"),
+                            ("alltoall", [16, None], [0, 1023], "a"),
+                            ("alltoall", [16, None], [1024, None], "b")]
+
+
+def test_collectives_keep_their_own_points():
+    cells = [cell("allreduce", 2, 8, "a"), cell("allreduce", 2, 64, "b"),
+             cell("alltoall", 3, 1, "x"), cell("alltoall", 5, 1, "y")]
+    assert shape(tune.rules_from_cells(cells)) == [
+        ("allreduce", [2, None], [0, 63], "a"), ("allreduce", [2, None], [64, None], "b"),
+        ("alltoall", [3, 4], [0, None], "x"), ("alltoall", [5, None], [0, None], "y")]
+
+
+def bench_result(times, p10=None, p90=None, coll="allreduce", ranks=2, nbytes=64):
+    p10, p90 = p10 or {}, p90 or {}
+    return {"parameters": {"collective": coll, "bytes": nbytes}, "machine": {"ranks": ranks},
+            "configurations": [
+                {"name": n, "kind": "native" if n == "native" else "fixed", "median": t,
+                 "min": t / 2, "p10": p10.get(n, t), "p90": p90.get(n, t * 1.1)}
+                for n, t in times.items()]
+            + [{"name": "layer:race", "kind": "layer", "median": 0.001, "min": 0.001,
+                "p10": 1.0, "p90": 1.0}]}
+
+
+def test_margin_native_wins_unless_beaten_by_more_than_it():
+    for other, winner in [(0.99, "native"), (0.98, "native"), (0.97, "ring")]:
+        entry = tune.cell_entry(bench_result({"native": 1.0, "ring": other}), "median", 0.02)
+        assert entry["winner"] == winner, other
+    # layers are never candidates, whatever their times; min is a statistic of its own
+    entry = tune.cell_entry(bench_result({"native": 1.0, "ring": 0.5}), "min", 0.0)
+    assert entry["times"] == {"native": 0.5, "ring": 0.25} and entry["winner"] == "ring"
+
+
+def test_noisy_cells_and_the_steadier_repetition():
+    quiet = tune.cell_entry(bench_result({"native": 1.0, "ring": 0.5},
+                                         p10={"native": 1.0, "ring": 0.5},
+                                         p90={"native": 1.4, "ring": 0.7}), "median", 0.02)
+    assert tune.noisy_configurations(quiet, 1.5) == []
+    loud_native = tune.cell_entry(bench_result({"native": 1.0, "ring": 0.5},
+                                               p10={"native": 1.0, "ring": 0.5},
+                                               p90={"native": 1.6, "ring": 0.55}), "median", 0.02)
+    assert tune.noisy_configurations(loud_native, 1.5) == ["native"]
+    loud_winner = tune.cell_entry(bench_result({"native": 1.0, "ring": 0.5},
+                                               p10={"native": 1.0, "ring": 0.5},
+                                               p90={"native": 1.0, "ring": 1.0}), "median", 0.02)
+    assert tune.noisy_configurations(loud_winner, 1.5) == ["ring"]
+    # an unknown spread (p10 of 0) is noisy
+    zero = tune.cell_entry(bench_result({"native": 1.0}, p10={"native": 0.0}), "median", 0.02)
+    assert zero["spread"]["native"] is None and tune.noisy_configurations(zero, 1.5) == ["native"]
+    # a quiet repetition first, then the smallest spread of the winner, then the earliest
+    assert tune.steadier([loud_native, quiet, quiet], 1.5) == 1
+    assert tune.steadier([loud_native, loud_winner], 1.5) == 0
+    assert tune.steadier([loud_winner, loud_native], 1.5) == 1
+
+
+def test_sizes_the_driver_refuses_are_left_out():
+    assert [s for s in (1, 4, 8, 12, 16) if tune.accepts("allreduce", s, 3)] == [8, 16]
+    assert [s for s in (8, 24, 48) if tune.accepts("reduce_scatter_block", s, 3)] == [24, 48]
+    assert tune.accepts("alltoall", 1, 3) and not tune.accepts("barrier", 8, 2)
+
+
+def test_build_table_members():
+    cells = [cell("allreduce", 2, 8, "ring")]
+    t = tune.build_table(cells, {"statistic": "median"}, "0123456789abcdef", "0.1.0", "openmpi",
+                         "Open MPI v4.1.4", {"hostname": "h", "cores_online": 2, "cluster": None},
+                         "2026-01-01T00:00:00Z")
+    assert (t["schema"], t["version"], t["registry_fingerprint"]) == ("autocoll-table", 1,
+                                                                      "0123456789abcdef")
+    assert t["cells"] == cells and shape(t["rules"]) == [("allreduce", [2, None], [0, None],
+                                                          "ring")]
+    json.dumps(t)
+
+
+SWEEP = ["--collectives", "allreduce", "--sizes", "8,1K", "--ranks", "2,3", "--iterations", "10",
+         "--warmup", "1", "--factor", "0", "--repeats", "1", "--spread-limit", "1.0"]
+
+
+@pytest.fixture(scope="module")
+def sweep(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tune")
+    run = cli("tune", "--out", str(out), *SWEEP)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return out, run
+
+
+def test_sweep_writes_a_table_of_registry_algorithms(sweep):
+    out, run = sweep
+    table = json.loads((out / "table.json").read_text())
+    reg = registry("openmpi")
+    names = {a["name"] for a in reg["algorithms"] if a["collective"] == "allreduce"}
+    assert table["schema"] == "autocoll-table" and table["version"] == 1
+    assert table["registry_fingerprint"] == reg["registry_fingerprint"]
+    assert table["mpi"] == "openmpi" and "Open MPI" in table["mpi_library"]
+    assert table["platform"]["cores_online"] >= 1 and table["platform"]["cluster"] is None
+    assert {(c["ranks"], c["bytes"]) for c in table["cells"]} == {(2, 8), (2, 1024), (3, 8),
+                                                                  (3, 1024)}
+    assert table["rules"] and all(r["collective"] == "allreduce" and r["algorithm"] in names
+                                  for r in table["rules"])
+    assert [r["ranks"][0] for r in table["rules"]][0] == 2 and table["rules"][-1]["ranks"][1] \
+        is None and table["rules"][0]["bytes"][0] == 0
+    for c in table["cells"]:
+        assert "native" in c["times"] and not any(n.startswith("layer:") for n in c["times"])
+        assert c["winner"] in names
+    # a spread limit of 1.0 makes cells noisy: each was run once more into repeat-1/
+    assert sorted(p.name for p in (out / "repeat-1").glob("*.json")) == sorted(
+        p.name for p in out.glob("allreduce-*.json"))
+    assert "rules (ranks, bytes: algorithm):" in run.stdout and "noisy cells" in run.stdout
+
+
+def test_second_run_reruns_nothing(sweep):
+    out, first = sweep
+    before = (out / "table.json").read_text()
+    again = cli("tune", "--out", str(out), *SWEEP)
+    assert again.returncode == 0, again.stderr
+    assert " ..." not in again.stdout and again.stdout.count("done earlier, kept") >= 4
+    table, old = json.loads((out / "table.json").read_text()), json.loads(before)
+    assert table["cells"] == old["cells"] and table["rules"] == old["rules"]
+
+
+def test_a_kept_cell_of_other_options_is_refused(sweep):
+    out, _ = sweep
+    options = SWEEP.copy()
+    options[options.index("--iterations") + 1] = "11"
+    run = cli("tune", "--out", str(out), *options)
+    assert run.returncode == 1 and "this sweep asks 11" in run.stderr

@@ -1,0 +1,366 @@
+"""`autocoll tune`: the configuration phase. Runs native and every fixed algorithm over
+collectives x message sizes x rank counts (one `mpirun` of the benchmark driver per cell, as
+`autocoll bench` does, without layer configurations) and writes the winners as a configuration
+table (docs/table.md, schema "autocoll-table" version 1) for AUTOCOLL_STRATEGY=table and
+`autocoll export`.
+
+Resumable: the cells' JSON stay in --out; a cell already there is not run again. A noisy cell
+(p90/p10 of its winner or of native above --spread-limit) is run again, up to --repeats times,
+into --out/repeat-N/; the repetition whose winner has the smallest spread is kept, and a cell
+still noisy after them is marked "noisy" in the table.
+"""
+
+import json
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from . import jsonfile, registry
+from .bench import BenchError, REPO, parse_size, run_matrix, size_label
+
+TABLE_SCHEMA = "autocoll-table"
+TABLE_VERSION = 1
+BENCH_SCHEMA = "autocoll-bench"
+NATIVE = "native"
+
+DEFAULTS = {
+    "collectives": "alltoall,allgather,allreduce,bcast",
+    "sizes": ",".join(size_label(1 << k) for k in range(24)),  # 1 B .. 8 MiB
+    "ranks": "2,4",
+    "iterations": 100,
+    "warmup": 10,
+    "factor": 5.0,
+    "statistic": "median",
+    "spread_limit": 1.5,
+    "repeats": 2,
+    "margin": 0.02,
+}
+STATISTICS = ("median", "min")
+
+# The message sizes the driver accepts (autocoll_bench --help): reductions reduce doubles, so
+# their bytes are a multiple of 8; reduce_scatter_block gives each rank as many doubles, so a
+# multiple of 8 x ranks; barrier moves no data. Sizes a collective does not accept are left
+# out of its sweep (and said so).
+BYTES_MULTIPLE = {
+    "allreduce": lambda ranks: 8,
+    "reduce": lambda ranks: 8,
+    "reduce_scatter": lambda ranks: 8,
+    "reduce_scatter_block": lambda ranks: 8 * ranks,
+}
+ONLY_ZERO_BYTES = {"barrier"}
+
+
+class TuneError(RuntimeError):
+    pass
+
+
+def accepts(collective, nbytes, ranks):
+    """Whether the driver takes `nbytes` for `collective` on `ranks` ranks."""
+    if collective in ONLY_ZERO_BYTES:
+        return nbytes == 0
+    multiple = BYTES_MULTIPLE.get(collective)
+    return multiple is None or nbytes % multiple(ranks) == 0
+
+
+# ---- one cell ---------------------------------------------------------------------------------
+
+def spread_of(configuration):
+    """p90/p10 of a configuration's times; None when p10 is not positive (no spread to speak of
+    can be computed: treated as noisy)."""
+    p10, p90 = configuration.get("p10"), configuration.get("p90")
+    if not isinstance(p10, (int, float)) or not isinstance(p90, (int, float)) or p10 <= 0:
+        return None
+    return p90 / p10
+
+
+def winner_of(times, margin):
+    """The configuration with the lowest time, unless it beats native by no more than `margin`
+    (a fraction of native's time): then native."""
+    best = min(times, key=lambda name: (times[name], name != NATIVE))
+    if best != NATIVE and NATIVE in times and times[best] >= times[NATIVE] * (1 - margin):
+        return NATIVE
+    return best
+
+
+def cell_entry(data, statistic, margin):
+    """The table's cell for one benchmark result (schema autocoll-bench): native and the fixed
+    algorithms only (layer configurations are not candidates)."""
+    configurations = [c for c in data["configurations"] if c["kind"] in ("native", "fixed")]
+    if not any(c["kind"] == "native" for c in configurations):
+        raise TuneError("the result has no native configuration")
+    times = {c["name"]: c[statistic] for c in configurations}
+    spread = {c["name"]: spread_of(c) for c in configurations}
+    return {"collective": data["parameters"]["collective"], "ranks": data["machine"]["ranks"],
+            "bytes": data["parameters"]["bytes"], "times": times, "spread": spread,
+            "winner": winner_of(times, margin), "noisy": False}
+
+
+def noisy_configurations(entry, spread_limit):
+    """The configurations that make the cell noisy: its winner and native, where their p90/p10
+    is above the limit (or unknown)."""
+    names = [entry["winner"]] + ([NATIVE] if entry["winner"] != NATIVE else [])
+    return [n for n in names if entry["spread"].get(n) is None or entry["spread"][n] > spread_limit]
+
+
+def steadier(entries, spread_limit):
+    """Of several repetitions of one cell, the index of the one to keep: a quiet one before a
+    noisy one, then the smallest spread of its winner, then the earliest."""
+    def key(i):
+        e = entries[i]
+        s = e["spread"].get(e["winner"])
+        return (bool(noisy_configurations(e, spread_limit)), float("inf") if s is None else s, i)
+    return min(range(len(entries)), key=key)
+
+
+# ---- cells to rules (pure) ------------------------------------------------------------------
+
+def intervals(points):
+    """Inclusive intervals [p_i, p_(i+1) - 1] of sorted points, the last [p_k, None]."""
+    return [[p, points[i + 1] - 1 if i + 1 < len(points) else None] for i, p in enumerate(points)]
+
+
+def band_rules(cells):
+    """The rules of one collective at one rank count (its cells): byte intervals from the
+    measured sizes (the first from 0, the last open), adjacent equal winners merged. A merged
+    rule keeps the times of its first cell (the smallest size)."""
+    cells = sorted(cells, key=lambda c: c["bytes"])
+    spans = intervals([c["bytes"] for c in cells])
+    spans[0][0] = 0
+    rules = []
+    for cell, span in zip(cells, spans):
+        if rules and rules[-1]["algorithm"] == cell["winner"]:
+            rules[-1]["bytes"][1] = span[1]
+            continue
+        rules.append({"bytes": span, "algorithm": cell["winner"],
+                      "seconds": cell["times"][cell["winner"]],
+                      "native_seconds": cell["times"].get(NATIVE)})
+    return rules
+
+
+def collective_rules(collective, cells):
+    """The rules of one collective: a band of ranks [r_i, r_(i+1) - 1] per measured rank count
+    (the last open), each with its band_rules; adjacent bands with the same rule list (byte
+    intervals and algorithms) merged, keeping the first band's times."""
+    counts = sorted({c["ranks"] for c in cells})
+    bands = []
+    for ranks, span in zip(counts, intervals(counts)):
+        rules = band_rules([c for c in cells if c["ranks"] == ranks])
+        shape = [(r["bytes"], r["algorithm"]) for r in rules]
+        if bands and bands[-1][1] == shape:
+            bands[-1][0][1] = span[1]
+            continue
+        bands.append((span, shape, rules))
+    return [{"collective": collective, "ranks": list(span), "bytes": list(r["bytes"]),
+             "algorithm": r["algorithm"], "seconds": r["seconds"],
+             "native_seconds": r["native_seconds"]}
+            for span, _, rules in bands for r in rules]
+
+
+def rules_from_cells(cells):
+    """Every collective's rules, collectives in the order they first appear in `cells`."""
+    order = list(dict.fromkeys(c["collective"] for c in cells))
+    return [rule for coll in order
+            for rule in collective_rules(coll, [c for c in cells if c["collective"] == coll])]
+
+
+def build_table(cells, sweep, registry_fingerprint, autocoll_version, mpi, mpi_library, platform,
+                created):
+    """The configuration table (a dict, docs/table.md) for `cells` (cell_entry dicts, "noisy"
+    set). Pure: everything it records comes in through its arguments."""
+    return {"schema": TABLE_SCHEMA, "version": TABLE_VERSION, "autocoll_version": autocoll_version,
+            "registry_fingerprint": registry_fingerprint, "mpi": mpi, "mpi_library": mpi_library,
+            "platform": platform, "created": created, "sweep": sweep,
+            "cells": [dict(c) for c in cells], "rules": rules_from_cells(cells)}
+
+
+# ---- the sweep --------------------------------------------------------------------------------
+
+def parse_list(text, what, convert):
+    items = [t.strip() for t in text.split(",") if t.strip()]
+    if not items:
+        raise TuneError(f"no {what} given")
+    try:
+        values = [convert(t) for t in items]
+    except (ValueError, BenchError) as e:
+        raise TuneError(f"bad {what} {text!r}: {e}") from e
+    if len(set(values)) != len(values):
+        raise TuneError(f"{what} {text!r} name one twice")
+    return values
+
+
+def read_cell(path):
+    try:
+        data = jsonfile.read(path)
+    except (OSError, ValueError) as e:
+        raise TuneError(f"{path}: {e}") from e
+    if not jsonfile.is_version(data, BENCH_SCHEMA):
+        raise TuneError(f"{path}: not an autocoll-bench result (version 1)")
+    return data
+
+
+def check_cell(path, data, fingerprint, parameters):
+    """A kept cell must come from this build's registry and these options: a resumed folder
+    never mixes sweeps."""
+    measured_with = data["machine"].get("registry_fingerprint")
+    if measured_with != fingerprint:
+        raise TuneError(f"{path}: measured with registry {measured_with}, the build's is "
+                        f"{fingerprint}: tune into a new --out folder")
+    for name, value in parameters.items():
+        got = data["parameters"].get(name)
+        if got != value:
+            raise TuneError(f"{path}: made with {name} {got}, this sweep asks {value}: use the "
+                            f"same options or a new --out folder")
+
+
+def format_interval(span):
+    """[4, 7] -> "4-7", [8, 8] -> "8", [8, None] -> "8+"."""
+    lo, hi = span
+    return f"{lo}+" if hi is None else str(lo) if lo == hi else f"{lo}-{hi}"
+
+
+def summary(table):
+    """Short text: the rules per collective, then the noisy cells."""
+    lines = ["rules (ranks, bytes: algorithm):"]
+    for coll in dict.fromkeys(r["collective"] for r in table["rules"]):
+        lines.append(f"  {coll}")
+        for r in (r for r in table["rules"] if r["collective"] == coll):
+            lines.append(f"    ranks {format_interval(r['ranks']):8} bytes "
+                         f"{format_interval(r['bytes']):18} {r['algorithm']}")
+    noisy = [c for c in table["cells"] if c["noisy"]]
+    lines.append(f"noisy cells (p90/p10 above {table['sweep']['spread_limit']} after "
+                 f"{table['sweep']['repeats']} repeats): {len(noisy)}")
+    for c in noisy:
+        lines.append(f"  {c['collective']} {size_label(c['bytes'])} on {c['ranks']} ranks: "
+                     f"{c['winner']}")
+    return "\n".join(lines)
+
+
+def sweep_cells(args, log):
+    """Runs (or keeps) every cell and its repetitions. Returns the table's cells, the bench
+    result each was made from, the registry, and the collectives, sizes and rank counts asked."""
+    collectives = parse_list(args.collectives, "collectives", str)
+    sizes = parse_list(args.sizes, "sizes", parse_size)
+    rank_counts = parse_list(args.ranks, "rank counts", int)
+    if any(r < 1 for r in rank_counts):
+        raise TuneError(f"bad rank counts {args.ranks!r}")
+    out = Path(args.out)
+    build = Path(args.build) if args.build else REPO / "build" / args.mpi
+    try:
+        reg = registry.load(args.mpi, info=build / "autocoll-info")
+    except (OSError, ValueError, subprocess.CalledProcessError) as e:
+        raise TuneError(f"registry of {build}: {e}") from e
+    known = registry.algorithms_by_collective(reg)
+    unknown = [c for c in collectives if c not in known]
+    if unknown:
+        raise TuneError(f"unknown collective(s) {', '.join(unknown)} (autocoll info lists them)")
+    parameters = {"iterations": args.iterations, "fixed_iterations": args.iterations,
+                  "warmup": args.warmup, "factor": args.factor}
+    options = dict(mpi=args.mpi, build=build, layers="", iterations=args.iterations,
+                   fixed_iterations=args.iterations, warmup=args.warmup, factor=args.factor,
+                   timeout=args.timeout, cluster=args.cluster)
+
+    groups = [(c, r) for r in rank_counts for c in collectives]
+    cells, results = [], []
+    for g, (coll, ranks) in enumerate(groups, 1):
+        kept = [s for s in sizes if accepts(coll, s, ranks)]
+        left = [size_label(s) for s in sizes if s not in kept]
+        if left:
+            log(f"{coll} on {ranks} ranks: the driver does not take {', '.join(left)} bytes "
+                f"for {coll}; left out")
+        if not kept:
+            continue
+        prefix = f"[{coll} on {ranks} ranks, group {g}/{len(groups)}] "
+        paths = run_matrix(out, collectives=coll, sizes=",".join(map(str, kept)),
+                           ranks=str(ranks), log=lambda m: log(prefix + m), **options)
+        for path in paths:
+            data = read_cell(path)
+            check_cell(path, data, reg["registry_fingerprint"], parameters)
+            entries, datas = [cell_entry(data, args.statistic, args.margin)], [data]
+            for n in range(1, args.repeats + 1):
+                loud = noisy_configurations(entries[-1], args.spread_limit)
+                if not loud:
+                    break
+                log(f"{prefix}{path.name}: p90/p10 of {', '.join(loud)} above "
+                    f"{args.spread_limit}: repetition {n} of {args.repeats}")
+                (again,) = run_matrix(out / f"repeat-{n}", collectives=coll,
+                                      sizes=str(data["parameters"]["bytes"]), ranks=str(ranks),
+                                      log=lambda m: log(prefix + m), **options)
+                again_data = read_cell(again)
+                check_cell(again, again_data, reg["registry_fingerprint"], parameters)
+                entries.append(cell_entry(again_data, args.statistic, args.margin))
+                datas.append(again_data)
+            chosen = steadier(entries, args.spread_limit)
+            entry = entries[chosen]
+            entry["noisy"] = bool(noisy_configurations(entry, args.spread_limit))
+            cells.append(entry)
+            results.append(datas[chosen])
+    return cells, results, reg, collectives, sizes, rank_counts
+
+
+def platform_of(results):
+    """hostname and cores_online of the cells' machine, and the emulated cluster they ran on."""
+    first = results[0]
+    cluster = first.get("cluster")
+    if cluster:
+        cluster = {k: cluster[k] for k in ("name", "topology", "rate", "rate_bits",
+                                           "oversubscription", "switches") if k in cluster}
+    return {"hostname": first["machine"].get("hostname", socket.gethostname()),
+            "cores_online": first["machine"].get("cores_online"), "cluster": cluster or None}
+
+
+def main(args):
+    log = print
+    try:
+        cells, results, reg, collectives, sizes, rank_counts = sweep_cells(args, log)
+        if not cells:
+            raise TuneError("no cell to tune (every size left out)")
+        sweep = {"collectives": collectives, "sizes": sizes, "ranks": rank_counts,
+                 "statistic": args.statistic, "iterations": args.iterations,
+                 "warmup": args.warmup, "spread_limit": args.spread_limit,
+                 "repeats": args.repeats, "margin": args.margin, "factor": args.factor}
+        table = build_table(cells, sweep, reg["registry_fingerprint"], reg["autocoll_version"],
+                            args.mpi, results[0]["machine"].get("mpi_library"),
+                            platform_of(results),
+                            time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+        path = Path(args.table) if args.table else Path(args.out) / "table.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(table, indent=1) + "\n")
+    except (TuneError, BenchError) as e:
+        print(f"autocoll tune: {e}", file=sys.stderr)
+        return 1
+    print(summary(table))
+    print(f"table: {path} ({len(table['rules'])} rules from {len(cells)} cells)")
+    return 0
+
+
+def add_arguments(p):
+    d = DEFAULTS
+    p.add_argument("--out", required=True, help="folder for the cells' JSON and the table "
+                   "(resumable)")
+    p.add_argument("--table", help="where to write the table (default: OUT/table.json)")
+    p.add_argument("--mpi", default="openmpi", choices=["openmpi", "mpich"])
+    p.add_argument("--build", help="build folder (default: build/<mpi> of this checkout)")
+    p.add_argument("--collectives", default=d["collectives"])
+    p.add_argument("--sizes", default=d["sizes"],
+                   help="message sizes, e.g. 8,1K,64K,1M (default: 1 B to 8 MiB, powers of two)")
+    p.add_argument("--ranks", default=d["ranks"], help="rank counts, e.g. 2,4,8")
+    p.add_argument("--iterations", type=int, default=d["iterations"],
+                   help="timed invocations of native and of each fixed algorithm per cell")
+    p.add_argument("--warmup", type=int, default=d["warmup"])
+    p.add_argument("--factor", type=float, default=d["factor"],
+                   help="computation per iteration, in multiples of the native time")
+    p.add_argument("--statistic", default=d["statistic"], choices=STATISTICS,
+                   help="what decides a cell: the median or the minimum of the times")
+    p.add_argument("--spread-limit", type=float, default=d["spread_limit"],
+                   help="p90/p10 of the winner or of native above this: the cell is noisy")
+    p.add_argument("--repeats", type=int, default=d["repeats"],
+                   help="extra runs of a noisy cell (into OUT/repeat-N/)")
+    p.add_argument("--margin", type=float, default=d["margin"],
+                   help="a winner must beat native by more than this fraction, else native")
+    p.add_argument("--timeout", type=int, default=1800, help="seconds per cell")
+    p.add_argument("--cluster", metavar="NAME",
+                   help="run the cells on this emulated cluster (`autocoll cluster up`, "
+                        "docs/cluster.md; root) instead of on local ranks")
+
