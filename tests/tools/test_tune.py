@@ -180,3 +180,66 @@ def test_a_kept_cell_of_other_options_is_refused(sweep):
     options[options.index("--iterations") + 1] = "11"
     run = cli("tune", "--out", str(out), *options)
     assert run.returncode == 1 and "this sweep asks 11" in run.stderr
+
+
+def test_profile_bins_stand_for_sizes_the_driver_takes():
+    assert tune.representative("allgather", 512, 1023, 2) == 512
+    assert tune.representative("allreduce", 64, 127, 3) == 64
+    assert tune.representative("allreduce", 4, 7, 3) is None  # no multiple of 8 in the bin
+    assert tune.representative("allreduce", 8, 15, 3) == 8
+    assert tune.representative("alltoall", 0, 0, 2) is None  # 0 bytes: nothing to tune
+    assert tune.representative("reduce_scatter_block", 16, 31, 3) == 24
+    assert tune.representative("bcast", 1 << 40, None, 4) == 1 << 40
+
+
+def test_profile_plan_takes_what_the_program_used(tmp_path):
+    def row(coll, size, *bins):
+        return {"collective": coll, "comm_size": size, "communicators": 1, "calls": 1,
+                "seconds": 1e-3, "sizes": [{"bytes": list(b), "calls": 1, "seconds": 1e-4}
+                                           for b in bins]}
+    report = tmp_path / "report.json"
+    report.write_text(json.dumps({"schema": "autocoll-report", "version": 1, "profile": [
+        row("allreduce", 3, (4, 7), (64, 127), (1024, 2047)),
+        row("allreduce", 8, (65536, 131071)),
+        row("allgather", 1, (8, 15)),          # one rank: nothing to choose
+        row("barrier", 3, (0, 0)),
+        row("bcast", 3, (1024, 2047), (1 << 40, None))]}))
+    known = {"allreduce": [], "allgather": [], "barrier": [], "bcast": []}
+    logged = []
+    plan = tune.profile_plan(report, known, logged.append)
+    assert plan == {("allreduce", 3): [64, 1024], ("allreduce", 8): [65536],
+                    ("bcast", 3): [1024, 1 << 40]}
+    assert any("[4, 7] bytes: no size" in m for m in logged), logged
+    assert any("allgather on 1 ranks is not tuned" in m for m in logged), logged
+    empty = tmp_path / "empty.json"
+    empty.write_text(json.dumps({"schema": "autocoll-report", "version": 1, "profile": []}))
+    with pytest.raises(tune.TuneError, match="nothing to tune"):
+        tune.profile_plan(empty, known, logged.append)
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({"schema": "autocoll-report", "version": 1}))
+    with pytest.raises(tune.TuneError, match="no collective profile"):
+        tune.profile_plan(old, known, logged.append)
+
+
+def test_tune_from_a_programs_profile(tmp_path):
+    """A program's report (tests/mpi/table_calls.c at 3 ranks) tunes exactly its collectives,
+    communicator size and sizes, and the table it gives is read by the layer."""
+    from conftest import run_mpi
+    program = run_mpi("openmpi", 3, "tests/mpi/table_calls", tmp_path, args=["3"])
+    assert "ok" in program.stdout, program.stdout + program.stderr
+    report = tmp_path / "report-openmpi-3.json"  # run_mpi's AUTOCOLL_REPORT
+    out = tmp_path / "tune"
+    run = cli("tune", "--out", str(out), "--profile", str(report),
+              "--iterations", "5", "--warmup", "1", "--factor", "0", "--repeats", "0")
+    assert run.returncode == 0, run.stdout + run.stderr
+    table = json.loads((out / "table.json").read_text())
+    assert sorted((c["collective"], c["ranks"], c["bytes"]) for c in table["cells"]) == [
+        ("allgather", 3, 512), ("allreduce", 3, 64), ("allreduce", 3, 1024),
+        ("allreduce", 3, 65536), ("bcast", 3, 1024)]
+    assert table["sweep"]["profile"] == str(report)
+    layer = run_mpi("openmpi", 3, "tests/mpi/table_calls", tmp_path / "tune",
+                    env={"AUTOCOLL_STRATEGY": "table", "AUTOCOLL_TABLE": str(out / "table.json")},
+                    args=["3"])
+    assert "ok" in layer.stdout and "AUTOCOLL_TABLE" not in layer.stderr, layer.stderr
+    contexts = layer.collective("MPI_COMM_WORLD", "allreduce")["contexts"]
+    assert {x["bytes"]: x["stage"] for x in contexts}[1024] == "rule"

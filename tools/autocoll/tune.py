@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import jsonfile, registry
+from . import jsonfile, registry, report
 from .bench import BenchError, REPO, parse_size, run_matrix, size_label
 
 TABLE_SCHEMA = "autocoll-table"
@@ -237,14 +237,49 @@ def summary(table):
     return "\n".join(lines)
 
 
+def representative(collective, lo, hi, ranks):
+    """The size that stands for a profile bin [lo, hi] (hi None: open): its lower bound, rounded
+    up to a size the driver takes for the collective; None when none is in the bin."""
+    multiple = BYTES_MULTIPLE.get(collective, lambda r: 1)(ranks)
+    size = max(lo, 1)
+    size = -(-size // multiple) * multiple
+    return size if hi is None or size <= hi else None
+
+
+def profile_plan(path, known, log):
+    """What a program's report (AUTOCOLL_REPORT JSON, its "profile") asks to tune: {(collective,
+    ranks): [sizes]}, one size per message-size bin the program used (representative()), on the
+    communicator sizes it used (2 ranks or more)."""
+    try:
+        data = report.load(path)
+    except report.ReportError as e:
+        raise TuneError(str(e)) from e
+    if "profile" not in data:
+        raise TuneError(f"{path}: the report has no collective profile (made by an older "
+                        f"autocoll?)")
+    plan = {}
+    for row in data["profile"]:
+        coll, ranks = row["collective"], row["comm_size"]
+        if coll not in known or coll in ONLY_ZERO_BYTES or ranks < 2:
+            log(f"profile: {coll} on {ranks} ranks is not tuned (nothing to choose there)")
+            continue
+        for b in row["sizes"]:
+            size = representative(coll, b["bytes"][0], b["bytes"][1], ranks)
+            if size is None:
+                log(f"profile: {coll} on {ranks} ranks, {b['bytes']} bytes: no size the driver "
+                    f"takes in that bin; left out")
+                continue
+            plan.setdefault((coll, ranks), [])
+            if size not in plan[(coll, ranks)]:
+                plan[(coll, ranks)].append(size)
+    if not plan:
+        raise TuneError(f"{path}: the profile has nothing to tune")
+    return {key: sorted(sizes) for key, sizes in plan.items()}
+
+
 def sweep_cells(args, log):
     """Runs (or keeps) every cell and its repetitions. Returns the table's cells, the bench
     result each was made from, the registry, and the collectives, sizes and rank counts asked."""
-    collectives = parse_list(args.collectives, "collectives", str)
-    sizes = parse_list(args.sizes, "sizes", parse_size)
-    rank_counts = parse_list(args.ranks, "rank counts", int)
-    if any(r < 1 for r in rank_counts):
-        raise TuneError(f"bad rank counts {args.ranks!r}")
     out = Path(args.out)
     build = Path(args.build) if args.build else REPO / "build" / args.mpi
     try:
@@ -252,6 +287,18 @@ def sweep_cells(args, log):
     except (OSError, ValueError, subprocess.CalledProcessError) as e:
         raise TuneError(f"registry of {build}: {e}") from e
     known = registry.algorithms_by_collective(reg)
+    if args.profile:
+        plan = profile_plan(args.profile, known, log)
+        collectives = list(dict.fromkeys(c for c, _ in plan))
+        rank_counts = sorted({r for _, r in plan})
+        sizes = sorted({size for v in plan.values() for size in v})
+    else:
+        collectives = parse_list(args.collectives, "collectives", str)
+        sizes = parse_list(args.sizes, "sizes", parse_size)
+        rank_counts = parse_list(args.ranks, "rank counts", int)
+        if any(r < 1 for r in rank_counts):
+            raise TuneError(f"bad rank counts {args.ranks!r}")
+        plan = {(c, r): sizes for r in rank_counts for c in collectives}
     unknown = [c for c in collectives if c not in known]
     if unknown:
         raise TuneError(f"unknown collective(s) {', '.join(unknown)} (autocoll info lists them)")
@@ -261,11 +308,11 @@ def sweep_cells(args, log):
                    fixed_iterations=args.iterations, warmup=args.warmup, factor=args.factor,
                    timeout=args.timeout, cluster=args.cluster)
 
-    groups = [(c, r) for r in rank_counts for c in collectives]
+    groups = list(plan)
     cells, results = [], []
     for g, (coll, ranks) in enumerate(groups, 1):
-        kept = [s for s in sizes if accepts(coll, s, ranks)]
-        left = [size_label(s) for s in sizes if s not in kept]
+        kept = [s for s in plan[(coll, ranks)] if accepts(coll, s, ranks)]
+        left = [size_label(s) for s in plan[(coll, ranks)] if s not in kept]
         if left:
             log(f"{coll} on {ranks} ranks: the driver does not take {', '.join(left)} bytes "
                 f"for {coll}; left out")
@@ -319,7 +366,8 @@ def main(args):
         sweep = {"collectives": collectives, "sizes": sizes, "ranks": rank_counts,
                  "statistic": args.statistic, "iterations": args.iterations,
                  "warmup": args.warmup, "spread_limit": args.spread_limit,
-                 "repeats": args.repeats, "margin": args.margin, "factor": args.factor}
+                 "repeats": args.repeats, "margin": args.margin, "factor": args.factor,
+                 "profile": str(args.profile) if args.profile else None}
         table = build_table(cells, sweep, reg["registry_fingerprint"], reg["autocoll_version"],
                             args.mpi, results[0]["machine"].get("mpi_library"),
                             platform_of(results),
@@ -359,6 +407,10 @@ def add_arguments(p):
                    help="extra runs of a noisy cell (into OUT/repeat-N/)")
     p.add_argument("--margin", type=float, default=d["margin"],
                    help="a winner must beat native by more than this fraction, else native")
+    p.add_argument("--profile", metavar="REPORT",
+                   help="tune only what a program uses: the collectives, communicator sizes "
+                        "and message-size bins of its report's profile (AUTOCOLL_REPORT JSON); "
+                        "replaces --collectives, --sizes and --ranks")
     p.add_argument("--timeout", type=int, default=1800, help="seconds per cell")
     p.add_argument("--cluster", metavar="NAME",
                    help="run the cells on this emulated cluster (`autocoll cluster up`, "
