@@ -185,8 +185,8 @@ void ac_select_init(void)
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     ac_g.strategy = NULL;
     if (!ac_select_use_strategy(name) && rank == 0)
-        ac_log_warn("AUTOCOLL_STRATEGY=%s: no such strategy (native, star, lottery, race, table); "
-                    "using native",
+        ac_log_warn("AUTOCOLL_STRATEGY=%s: no such strategy (native, star, lottery, race, "
+                    "table); using native",
                     name);
     ac_g.max_sizes = (int)ac_config_long("AUTOCOLL_MAX_SIZES");
     if (ac_g.max_sizes < 1) ac_g.max_sizes = 1;

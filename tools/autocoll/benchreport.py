@@ -28,13 +28,7 @@ class BenchReportError(ValueError):
 
 
 def load(path):
-    try:
-        data = jsonfile.read(path)
-    except (OSError, ValueError) as e:
-        raise BenchReportError(f"{path}: cannot read: {e}") from e
-    if not jsonfile.is_version(data, SCHEMA):
-        raise BenchReportError(f"{path}: not an autocoll-bench version 1 result")
-    return data
+    return jsonfile.load(path, SCHEMA, BenchReportError)
 
 
 def is_bench(path):

@@ -254,13 +254,7 @@ def load_state(name):
     if not path.exists():
         raise ClusterError(f"cluster {name!r} is not up (no {path}): "
                            f"`autocoll cluster up --name {name} ...` first")
-    try:
-        state = jsonfile.read(path)
-    except (OSError, ValueError) as e:
-        raise ClusterError(f"cannot read {path}: {e}") from e
-    if not jsonfile.is_version(state, STATE_SCHEMA):
-        raise ClusterError(f"{path} is not an autocoll-cluster state file (version 1)")
-    return state
+    return jsonfile.load(path, STATE_SCHEMA, ClusterError)
 
 
 def write_state(state):

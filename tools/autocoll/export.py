@@ -129,12 +129,7 @@ def valid_interval(v):
 
 def load_table(path):
     """The table at `path`; ExportError with the path and the reason when it is not one."""
-    try:
-        data = jsonfile.read(path)
-    except (OSError, ValueError) as e:
-        raise ExportError(f"{path}: {e}") from e
-    if not jsonfile.is_version(data, TABLE_SCHEMA):
-        raise ExportError(f"{path}: not an autocoll-table (version 1) file")
+    data = jsonfile.load(path, TABLE_SCHEMA, ExportError)
     rules = data.get("rules")
     if not isinstance(rules, list):
         raise ExportError(f"{path}: no rules")

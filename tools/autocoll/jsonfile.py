@@ -14,6 +14,18 @@ def is_version(data, schema, version=1):
     return isinstance(data, dict) and data.get("schema") == schema and data.get("version") == version
 
 
+def load(path, schema, error, version=1):
+    """The object of `schema` and `version` in `path`; raises `error` (an exception class) with
+    the path and the reason when the file cannot be read or holds something else."""
+    try:
+        data = read(path)
+    except (OSError, ValueError) as e:
+        raise error(f"{path}: cannot read: {e}") from e
+    if not is_version(data, schema, version):
+        raise error(f"{path}: not an {schema} file of version {version}")
+    return data
+
+
 def schema_of(path):
     """(schema, version) of the file at `path`; (None, None) when it is unreadable or holds no
     object."""

@@ -375,11 +375,7 @@ def is_programs(path):
 
 
 def load(path):
-    p = results_file(path)
-    data = jsonfile.read(p)
-    if not jsonfile.is_version(data, SCHEMA):
-        raise ProgramsError(f"{p}: not an autocoll-programs version 1 result")
-    return data
+    return jsonfile.load(results_file(path), SCHEMA, ProgramsError)
 
 
 def _spread(v):

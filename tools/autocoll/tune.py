@@ -191,13 +191,7 @@ def parse_list(text, what, convert):
 
 
 def read_cell(path):
-    try:
-        data = jsonfile.read(path)
-    except (OSError, ValueError) as e:
-        raise TuneError(f"{path}: {e}") from e
-    if not jsonfile.is_version(data, BENCH_SCHEMA):
-        raise TuneError(f"{path}: not an autocoll-bench result (version 1)")
-    return data
+    return jsonfile.load(path, BENCH_SCHEMA, TuneError)
 
 
 def check_cell(path, data, fingerprint, parameters):
