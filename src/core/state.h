@@ -98,12 +98,8 @@ void ac_count_passthrough(MPI_Comm comm, ac_collective coll);
 /* The profile bin of a message of `bytes` (AC_PROFILE_BINS above). */
 static inline int ac_profile_bin(size_t bytes)
 {
-    int k = 0;
-    while (bytes > 0 && k < AC_PROFILE_BINS - 1) {
-        bytes >>= 1;
-        k++;
-    }
-    return k;
+    int k = bytes ? 64 - __builtin_clzll((unsigned long long)bytes) : 0; /* bit length */
+    return k < AC_PROFILE_BINS - 1 ? k : AC_PROFILE_BINS - 1;
 }
 
 #endif

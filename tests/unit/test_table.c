@@ -25,6 +25,15 @@ static ac_table *parse_table(const char *body, char *why, size_t len)
     return ac_table_parse(text, ac_registry_fingerprint(), why, len);
 }
 
+/* A table that must parse; its reason printed when it does not. */
+static ac_table *parse_good(const char *body)
+{
+    char why[256] = "";
+    ac_table *t = parse_table(body, why, sizeof why);
+    if (!CHECK(t != NULL)) fprintf(stderr, "  %s\n", why);
+    return t;
+}
+
 static const char *rule_name(const ac_table *t, ac_collective coll, int ranks,
                              unsigned long long bytes)
 {
@@ -34,8 +43,7 @@ static const char *rule_name(const ac_table *t, ac_collective coll, int ranks,
 
 static void test_rules(void)
 {
-    char why[256] = "";
-    ac_table *t = parse_table(
+    ac_table *t = parse_good(
         "\"rules\": ["
         "{\"collective\": \"allreduce\", \"ranks\": [2, 3], \"bytes\": [0, 1023], "
         " \"algorithm\": \"ring\", \"seconds\": 1e-6},"
@@ -44,12 +52,8 @@ static void test_rules(void)
         "{\"collective\": \"allreduce\", \"ranks\": [4, null], \"bytes\": [0, null], "
         " \"algorithm\": \"native\"},"
         "{\"collective\": \"bcast\", \"ranks\": [1, null], \"bytes\": [8, 8], "
-        " \"algorithm\": \"binomial_tree_segment_8k\"}]",
-        why, sizeof why);
-    if (!CHECK(t != NULL)) {
-        fprintf(stderr, "  %s\n", why);
-        return;
-    }
+        " \"algorithm\": \"binomial_tree_segment_8k\"}]");
+    if (!t) return;
     static const struct {
         ac_collective coll;
         int ranks;
@@ -76,15 +80,14 @@ static void test_rules(void)
     ac_table_free(t);
 
     /* gaps between intervals, and rules given out of order: a banded table (bisection) */
-    t = parse_table(
+    t = parse_good(
         "\"rules\": ["
         "{\"collective\": \"allreduce\", \"ranks\": [8, 15], \"bytes\": [20, 30], "
         " \"algorithm\": \"ring\"},"
         "{\"collective\": \"allreduce\", \"ranks\": [8, 15], \"bytes\": [0, 10], "
         " \"algorithm\": \"native\"},"
         "{\"collective\": \"allreduce\", \"ranks\": [2, 3], \"bytes\": [0, 10], "
-        " \"algorithm\": \"recursive_doubling\"}]",
-        why, sizeof why);
+        " \"algorithm\": \"recursive_doubling\"}]");
     static const struct {
         int ranks;
         unsigned long long bytes;
@@ -97,18 +100,15 @@ static void test_rules(void)
         if (!CHECK(strcmp(got, gaps[i].expect) == 0))
             fprintf(stderr, "  gap case %zu: %s, expected %s\n", i, got, gaps[i].expect);
     }
-    CHECK(t != NULL);
     ac_table_free(t);
 
     /* size intervals that overlap without being equal (rules still disjoint): the linear scan */
-    t = parse_table(
+    t = parse_good(
         "\"rules\": ["
         "{\"collective\": \"allreduce\", \"ranks\": [1, 4], \"bytes\": [0, 99], "
         " \"algorithm\": \"ring\"},"
         "{\"collective\": \"allreduce\", \"ranks\": [3, 8], \"bytes\": [100, null], "
-        " \"algorithm\": \"recursive_doubling\"}]",
-        why, sizeof why);
-    CHECK(t != NULL);
+        " \"algorithm\": \"recursive_doubling\"}]");
     if (t) {
         CHECK(strcmp(rule_name(t, AC_ALLREDUCE, 4, 99), "ring") == 0);
         CHECK(strcmp(rule_name(t, AC_ALLREDUCE, 3, 100), "recursive_doubling") == 0);
@@ -117,27 +117,22 @@ static void test_rules(void)
     }
     ac_table_free(t);
 
-    t = parse_table("\"rules\": []", why, sizeof why); /* valid: everything native */
-    CHECK(t != NULL && ac_table_rule(t, AC_ALLREDUCE, 4, 8) == NULL);
+    t = parse_good("\"rules\": []"); /* valid: everything native */
+    CHECK(t && ac_table_rule(t, AC_ALLREDUCE, 4, 8) == NULL);
     ac_table_free(t);
 }
 
 static void test_cells(void)
 {
-    char why[256] = "";
-    ac_table *t = parse_table(
+    ac_table *t = parse_good(
         "\"rules\": [], \"cells\": ["
         "{\"collective\": \"allreduce\", \"ranks\": 2, \"bytes\": 8, "
         " \"times\": {\"native\": 3e-6, \"ring\": 2e-6}},"
         "{\"collective\": \"allreduce\", \"ranks\": 2, \"bytes\": 1024, "
         " \"times\": {\"native\": 5e-6, \"recursive_doubling\": 4e-6}},"
         "{\"collective\": \"allreduce\", \"ranks\": 4, \"bytes\": 8, "
-        " \"times\": {\"native\": 7e-6, \"ring\": 9e-6, \"recursive_doubling\": 6e-6}}]",
-        why, sizeof why);
-    if (!CHECK(t != NULL)) {
-        fprintf(stderr, "  %s\n", why);
-        return;
-    }
+        " \"times\": {\"native\": 7e-6, \"ring\": 9e-6, \"recursive_doubling\": 6e-6}}]");
+    if (!t) return;
     const ac_algorithm *cands[3] = {ac_registry_native(AC_ALLREDUCE),
                                     ac_registry_find(AC_ALLREDUCE, "ring"),
                                     ac_registry_find(AC_ALLREDUCE, "recursive_doubling")};

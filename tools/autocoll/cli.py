@@ -50,6 +50,18 @@ def cmd_report(args):
     return status
 
 
+# The commands whose module brings its own arguments (add_arguments) and entry point (main).
+TOOL_COMMANDS = [
+    ("bench", bench, "run the benchmark driver over a matrix (resumable)"),
+    ("tune", tune, "sweep native and every fixed algorithm, write a configuration table "
+                   "(resumable)"),
+    ("export", export, "a configuration table in the native libraries' formats (Open MPI "
+                       "rules, MPICH JSON and CVARs)"),
+    ("programs", programs, "hpcc and LAMMPS natively and under autocoll, results checked equal"),
+    ("cluster", cluster, "an emulated cluster: network namespaces, bridges, tc (root)"),
+]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="autocoll", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -62,30 +74,12 @@ def main(argv=None):
                         "of them (`autocoll bench --out`), `autocoll programs --out` folders")
     p.add_argument("--plots", help="benchmark results: write the plots (PNG) to this folder")
     p.set_defaults(func=cmd_report)
-    p = sub.add_parser("bench", help="run the benchmark driver over a matrix (resumable)",
-                       description=bench.__doc__)
-    bench.add_arguments(p)
-    p.set_defaults(func=bench.main)
-    p = sub.add_parser("tune", help="sweep native and every fixed algorithm, write a "
-                       "configuration table (resumable)", description=tune.__doc__,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    tune.add_arguments(p)
-    p.set_defaults(func=tune.main)
-    p = sub.add_parser("export", help="a configuration table in the native libraries' formats "
-                       "(Open MPI rules, MPICH JSON and CVARs)", description=export.__doc__,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    export.add_arguments(p)
-    p.set_defaults(func=export.main)
-    p = sub.add_parser("programs", help="hpcc and LAMMPS natively and under autocoll, results "
-                       "checked equal", description=programs.__doc__,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    programs.add_arguments(p)
-    p.set_defaults(func=programs.main)
-    p = sub.add_parser("cluster", help="an emulated cluster: network namespaces, bridges, tc "
-                       "(root)", description=cluster.__doc__,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    cluster.add_arguments(p)
-    p.set_defaults(func=cluster.main)
+    for name, module, text in TOOL_COMMANDS:
+        extra = {} if module is bench else {"formatter_class":
+                                             argparse.RawDescriptionHelpFormatter}
+        p = sub.add_parser(name, help=text, description=module.__doc__, **extra)
+        module.add_arguments(p)
+        p.set_defaults(func=module.main)
     args = parser.parse_args(argv)
     return args.func(args)
 
