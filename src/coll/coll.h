@@ -36,7 +36,9 @@ enum {
     AC_REQ_POWER_OF_TWO = 1u << 0, /* communicator size is a power of two */
     AC_REQ_COMMUTATIVE = 1u << 1,  /* op is commutative (built-in, or declared so) */
     AC_REQ_BUILTIN_OP = 1u << 2,   /* op is a predefined MPI op */
-    AC_REQ_COUNT_GE_SIZE = 1u << 3 /* reduction count >= communicator size */
+    AC_REQ_COUNT_GE_SIZE = 1u << 3, /* reduction count >= communicator size */
+    AC_REQ_MESH_LAYOUT = 1u << 4    /* the size factors as params->layout (ac_mesh_layout) and
+                                     * params->phase applies on every line of that mesh */
 };
 
 /* Synchronisation between the phases of ring and pair algorithms (STAR-MPI section 3.1). */
@@ -106,6 +108,10 @@ typedef struct ac_params {
     ac_alltoallv_fn *alltoallv;      /* inner all-to-all of a composed algorithm */
     const struct ac_params *inner;   /* parameters of the inner all-gather */
     const struct ac_params *inner2;  /* parameters of the inner all-to-all */
+    int layout[2];                   /* orthogonal mesh: the leading dims-1 sizes (the last is
+                                      * the communicator size over their product) */
+    const struct ac_algorithm *phase; /* orthogonal mesh: the registry entry each phase runs on
+                                       * the mesh's line communicators */
 } ac_params;
 
 /* Facts about one call that decide applicability; all of them equal on every rank. */
@@ -174,6 +180,11 @@ int ac_same_messages(const ac_algorithm *a, const ac_algorithm *b, const ac_call
 
 /* Human-readable requirement list, e.g. "power-of-two size, commutative op". */
 void ac_requirements_text(const ac_algorithm *alg, char *buf, size_t len);
+
+/* The registry of `c` with its orthogonal-decomposition instances appended (orthogonal.c):
+ * for every family of collective `c`, one instance per mesh layout and phase algorithm. Returns
+ * `base` alone when `c` has no family or memory runs out. */
+ac_registry ac_orthogonal_extend(ac_collective c, ac_registry base);
 
 /* Per-collective tables (src/coll/<coll>/registry.c). */
 extern const ac_registry ac_registry_allgather;

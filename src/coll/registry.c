@@ -3,7 +3,9 @@
  * checked (invariant 4: an inapplicable algorithm is never run or timed).
  */
 #include "coll/coll.h"
+#include "coll/common/mesh.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,9 +49,20 @@ int ac_collective_from_name(const char *name)
     return -1;
 }
 
+/* Each collective's table with its orthogonal instances, built once. */
+static ac_registry full[AC_NUM_COLLECTIVES];
+static pthread_once_t full_once = PTHREAD_ONCE_INIT;
+
+static void full_build(void)
+{
+    for (int c = 0; c < AC_NUM_COLLECTIVES; c++)
+        full[c] = ac_orthogonal_extend((ac_collective)c, *collectives[c].registry);
+}
+
 ac_registry ac_registry_of(ac_collective c)
 {
-    return *collectives[c].registry;
+    pthread_once(&full_once, full_build);
+    return full[c];
 }
 
 const ac_algorithm *ac_registry_find(ac_collective c, const char *name)
@@ -75,9 +88,23 @@ static const requirement requirements[] = {
     {AC_REQ_COMMUTATIVE, "commutative op"},
     {AC_REQ_BUILTIN_OP, "predefined op"},
     {AC_REQ_COUNT_GE_SIZE, "count >= communicator size"},
+    {AC_REQ_MESH_LAYOUT, "a communicator size the mesh layout factors"},
 };
 
-static int requirement_met(unsigned flag, const ac_call *call)
+/* The layout factors the size, and the phase algorithm applies on every line of the mesh. */
+static int mesh_layout_met(const ac_algorithm *alg, const ac_call *call)
+{
+    int n[3], ndims = ac_mesh_layout(call->size, alg->params, n);
+    if (ndims == 0 || !alg->params->phase) return 0;
+    for (int d = 0; d < ndims; d++) {
+        ac_call line = *call;
+        line.size = n[d];
+        if (!ac_applicable(alg->params->phase, &line, NULL)) return 0;
+    }
+    return 1;
+}
+
+static int requirement_met(unsigned flag, const ac_algorithm *alg, const ac_call *call)
 {
     switch (flag) {
     case AC_REQ_POWER_OF_TWO:
@@ -88,6 +115,8 @@ static int requirement_met(unsigned flag, const ac_call *call)
         return call->op_builtin;
     case AC_REQ_COUNT_GE_SIZE:
         return call->count >= call->size;
+    case AC_REQ_MESH_LAYOUT:
+        return mesh_layout_met(alg, call);
     default:
         return 0;
     }
@@ -97,7 +126,7 @@ int ac_applicable(const ac_algorithm *alg, const ac_call *call, const char **why
 {
     for (size_t i = 0; i < sizeof requirements / sizeof requirements[0]; i++) {
         if ((alg->requires & requirements[i].flag) &&
-            !requirement_met(requirements[i].flag, call)) {
+            !requirement_met(requirements[i].flag, alg, call)) {
             if (why) *why = requirements[i].text;
             return 0;
         }
@@ -146,9 +175,9 @@ int ac_same_messages(const ac_algorithm *a, const ac_algorithm *b, const ac_call
         return 0;
     const ac_params *p = a->params, *q = b->params;
     return p->sync == q->sync && p->dims == q->dims && p->tree == q->tree && p->k == q->k &&
-           p->allgatherv == q->allgatherv && p->alltoallv == q->alltoallv &&
-           p->inner == q->inner && p->inner2 == q->inner2 &&
-           effective_segment(p, call) == effective_segment(q, call);
+           p->allgatherv == q->allgatherv && p->alltoallv == q->alltoallv && p->inner == q->inner &&
+           p->inner2 == q->inner2 && p->layout[0] == q->layout[0] && p->layout[1] == q->layout[1] &&
+           p->phase == q->phase && effective_segment(p, call) == effective_segment(q, call);
 }
 
 unsigned long ac_registry_fingerprint(void)

@@ -5,6 +5,7 @@
 #include "coll/coll.h"
 
 ac_allgather_fn ac_allgather_native;
+ac_allgather_fn ac_allgather_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
 ac_allgather_fn ac_allgather_simple;
 ac_allgather_fn ac_allgather_mesh; /* p->dims = 2 or 3 (NULL or 0: 2) */
 ac_allgather_fn ac_allgather_recursive_doubling;

@@ -7,6 +7,7 @@
 /* The engines. Besides the registry, other collectives call them by name as their inner
  * all-gather (temporary buffers, uneven and zero counts, MPI_IN_PLACE). */
 ac_allgatherv_fn ac_allgatherv_native;
+ac_allgatherv_fn ac_allgatherv_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
 ac_allgatherv_fn ac_allgatherv_simple;
 ac_allgatherv_fn ac_allgatherv_mesh;               /* p->dims = 2 or 3 (NULL or 0: 2) */
 ac_allgatherv_fn ac_allgatherv_recursive_doubling; /* any size */

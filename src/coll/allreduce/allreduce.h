@@ -5,6 +5,7 @@
 #include "coll/coll.h"
 
 ac_allreduce_fn ac_allreduce_native;
+ac_allreduce_fn ac_allreduce_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
 ac_allreduce_fn ac_allreduce_allgather;
 ac_allreduce_fn ac_allreduce_rabenseifner;
 ac_allreduce_fn ac_allreduce_alltoall_allgather;

@@ -5,6 +5,7 @@
 #include "coll/coll.h"
 
 ac_alltoall_fn ac_alltoall_native;
+ac_alltoall_fn ac_alltoall_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
 ac_alltoall_fn ac_alltoall_simple;
 ac_alltoall_fn ac_alltoall_ring;
 ac_alltoall_fn ac_alltoall_pair;

@@ -5,6 +5,7 @@
 #include "coll/coll.h"
 
 ac_gather_fn ac_gather_native;
+ac_gather_fn ac_gather_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
 ac_gather_fn ac_gather_tree; /* p->tree, p->k, p->segment */
 
 #endif

@@ -5,6 +5,7 @@
 #include "coll/coll.h"
 
 ac_reduce_fn ac_reduce_native;
+ac_reduce_fn ac_reduce_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
 ac_reduce_fn ac_reduce_tree; /* p->tree, p->k, p->segment; NULL p: binomial, any op */
 ac_reduce_fn ac_reduce_rabenseifner;
 ac_reduce_fn ac_reduce_linear_ordered;

@@ -5,6 +5,7 @@
 #include "coll/coll.h"
 
 ac_scatter_fn ac_scatter_native;
+ac_scatter_fn ac_scatter_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
 ac_scatter_fn ac_scatter_tree; /* p->tree, p->k, p->segment */
 
 #endif

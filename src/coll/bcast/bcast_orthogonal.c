@@ -1,0 +1,39 @@
+/*
+ * bcast_orthogonal.c - broadcast over an orthogonal processor mesh (decomposition paper,
+ * seeds/003, section 2 and Figure 2): the root broadcasts along its line of dimension 0 (its
+ * column group, the leader group); then every rank reached broadcasts along its line of
+ * dimension 1 (its row group, concurrently in all groups), and in 3D along dimension 2. Each
+ * phase runs params->phase (native or one of ours) on the mesh's cached line communicators
+ * (common/mesh.h), rooted at the root's coordinate.
+ *
+ * The message travels as its packed bytes (MPI_PACKED), so every phase moves the same n bytes
+ * whatever the type layout. Cost: the phase algorithm's cost on n[0], then n[1] (then n[2])
+ * ranks with n bytes, e.g. with binomial trees sum_d ceil(log2 n[d]) (alpha + n beta) -
+ * ceil(log2 p) when the sizes are powers of two; the gain is in running the phases of
+ * different lines at the same time and in the phase library's choice for smaller groups.
+ * Requirements: the layout factors the size (AC_REQ_MESH_LAYOUT); the message fits in an int.
+ * The first call with a layout builds its line communicators (one MPI_Comm_split per
+ * dimension), later calls reuse them.
+ */
+#include "coll/algorithms.h"
+#include "coll/common/common.h"
+#include "coll/common/mesh.h"
+
+int ac_bcast_orthogonal(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
+                        const ac_params *p)
+{
+    int rc, rank, root_coord[3];
+    const ac_mesh *m;
+    ac_bytes bytes = {0};
+    rc = ac_mesh_get(comm, p, &m);
+    if (rc != MPI_SUCCESS) return rc;
+    PMPI_Comm_rank(comm, &rank);
+    ac_mesh_coords(m, root, root_coord);
+    rc = ac_bytes_get(&bytes, buf, count, dtype, rank == root, comm);
+    if (rc != MPI_SUCCESS) return rc;
+    for (int d = 0; d < m->ndims && rc == MPI_SUCCESS; d++)
+        if (ac_mesh_in_phase(m, root_coord, d))
+            rc = p->phase->fn.bcast(bytes.data, bytes.size, MPI_PACKED, root_coord[d], m->line[d],
+                                    p->phase->params);
+    return ac_bytes_release(&bytes, buf, count, dtype, rank != root, comm, rc);
+}

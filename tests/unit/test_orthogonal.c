@@ -1,0 +1,191 @@
+/*
+ * test_orthogonal.c - the orthogonal-decomposition instances of the registry (orthogonal.c,
+ * common/mesh.h), without MPI: which instances exist, that exactly the layouts factoring the
+ * communicator size apply (every factorization, none more), the mesh sizes of a layout, and
+ * that different layouts or phases are never twins.
+ */
+#include "check.h"
+#include "coll/coll.h"
+#include "coll/common/mesh.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const ac_collective decomposed[] = {AC_BCAST,      AC_GATHER, AC_SCATTER,   AC_ALLGATHER,
+                                           AC_ALLGATHERV, AC_REDUCE, AC_ALLREDUCE, AC_ALLTOALL};
+
+/* The phase algorithm of each collective besides native (orthogonal.c's family table). */
+static const char *ours_of(ac_collective c)
+{
+    static const struct {
+        ac_collective c;
+        const char *phase;
+    } ours[] = {{AC_BCAST, "binomial_tree"},
+                {AC_GATHER, "binomial_tree"},
+                {AC_SCATTER, "binomial_tree"},
+                {AC_ALLGATHER, "ring"},
+                {AC_ALLGATHERV, "ring"},
+                {AC_REDUCE, "binomial_tree"},
+                {AC_ALLREDUCE, "recursive_doubling"},
+                {AC_ALLTOALL, "pair"}};
+    for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
+        if (ours[i].c == c) return ours[i].phase;
+    return NULL;
+}
+
+static ac_call call_of(ac_collective c, int size)
+{
+    return (ac_call){.collective = c,
+                     .size = size,
+                     .count = 4,
+                     .op = MPI_OP_NULL,
+                     .op_builtin = 0,
+                     .op_commutative = 0,
+                     .bytes = 16};
+}
+
+/* The layout part of an orthogonal name ("2x3xn" of "orthogonal_2x3xn_native") if its phase
+ * is `phase`; NULL for other names. */
+static const char *layout_of(const char *name, const char *phase, char *out, size_t len)
+{
+    const char *prefix = "orthogonal_";
+    size_t np = strlen(prefix), nl = strlen(name), nph = strlen(phase);
+    if (strncmp(name, prefix, np) != 0 || nl < np + nph + 2) return NULL;
+    if (strcmp(name + nl - nph, phase) != 0 || name[nl - nph - 1] != '_') return NULL;
+    size_t k = nl - nph - 1 - np;
+    if (k >= len) return NULL;
+    memcpy(out, name + np, k);
+    out[k] = '\0';
+    return out;
+}
+
+/* The applicable layouts of `phase` at `size`, as "2xn,3xn,..." in registry order. */
+static void applicable_layouts(ac_collective c, const char *phase, int size, char *out, size_t len)
+{
+    ac_registry r = ac_registry_of(c);
+    ac_call call = call_of(c, size);
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < r.count; i++) {
+        char layout[32];
+        if (!layout_of(r.algorithms[i].name, phase, layout, sizeof layout)) continue;
+        if (ac_applicable(&r.algorithms[i], &call, NULL))
+            used += (size_t)snprintf(out + used, used < len ? len - used : 0, "%s%s",
+                                     used ? "," : "", layout);
+    }
+}
+
+/* Every factorization applies, and nothing else: the 2D layouts p1 x n (n >= 2), then the 3D
+ * ones p1 x p2 x n, for each collective and both phase algorithms. */
+static void test_layouts_are_the_factorizations(void)
+{
+    static const struct {
+        int size;
+        const char *layouts;
+    } cases[] = {
+        {1, ""},
+        {2, ""},
+        {3, ""},
+        {4, "2xn"},
+        {6, "2xn,3xn"},
+        {7, ""},
+        {8, "2xn,4xn,2x2xn"},
+        {12, "2xn,3xn,4xn,6xn,2x2xn,2x3xn,3x2xn"},
+        {16, "2xn,4xn,8xn,2x2xn,2x4xn,4x2xn"},
+        {96, "2xn,3xn,4xn,6xn,8xn,12xn,16xn,24xn,32xn,48xn,2x2xn,2x3xn,2x4xn,2x6xn,2x8xn,3x2xn,"
+             "3x4xn,3x8xn,4x2xn,4x3xn,4x4xn,4x6xn,4x8xn,6x2xn,6x4xn,6x8xn,8x2xn,8x3xn,8x4xn,8x6xn"},
+        {128, "2xn,4xn,8xn,16xn,32xn,64xn,2x2xn,2x4xn,2x8xn,4x2xn,4x4xn,4x8xn,8x2xn,8x4xn,8x8xn"},
+    };
+    for (size_t k = 0; k < sizeof decomposed / sizeof decomposed[0]; k++) {
+        const char *phases[] = {"native", ours_of(decomposed[k])};
+        for (int ph = 0; ph < 2; ph++)
+            for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+                char got[512];
+                applicable_layouts(decomposed[k], phases[ph], cases[i].size, got, sizeof got);
+                if (!CHECK(strcmp(got, cases[i].layouts) == 0))
+                    fprintf(stderr, "  %s phase %s, %d ranks: got \"%s\", expected \"%s\"\n",
+                            ac_collective_name(decomposed[k]), phases[ph], cases[i].size, got,
+                            cases[i].layouts);
+            }
+    }
+}
+
+/* The 10 2D layouts of p = 96 named in the paper, counted for one collective. */
+static void test_ninety_six_has_ten_2d_layouts(void)
+{
+    ac_registry r = ac_registry_of(AC_GATHER);
+    ac_call call = call_of(AC_GATHER, 96);
+    int n = 0;
+    for (int i = 0; i < r.count; i++) {
+        const ac_algorithm *a = &r.algorithms[i];
+        if (a->params && a->params->dims == 2 && a->params->phase &&
+            strcmp(a->params->phase->name, "native") == 0 && ac_applicable(a, &call, NULL))
+            n++;
+    }
+    CHECK(n == 10);
+}
+
+/* Instances exist for the eight decomposed collectives only, with the mesh requirement. */
+static void test_instances_and_requirement(void)
+{
+    for (int c = 0; c < AC_NUM_COLLECTIVES; c++) {
+        ac_registry r = ac_registry_of((ac_collective)c);
+        int n = 0, decomposes = 0;
+        for (size_t k = 0; k < sizeof decomposed / sizeof decomposed[0]; k++)
+            decomposes |= decomposed[k] == (ac_collective)c;
+        for (int i = 0; i < r.count; i++) {
+            const ac_algorithm *a = &r.algorithms[i];
+            if (strncmp(a->name, "orthogonal_", 11) != 0) continue;
+            n++;
+            CHECK(a->requires & AC_REQ_MESH_LAYOUT);
+            CHECK(a->params && a->params->phase);
+            CHECK(a->collective == (ac_collective)c);
+            CHECK(ac_registry_find((ac_collective)c, a->name) == a);
+        }
+        CHECK(decomposes ? n == 2 * (63 + 49) : n == 0);
+    }
+    const ac_algorithm *a = ac_registry_find(AC_BCAST, "orthogonal_3xn_native");
+    ac_call call = call_of(AC_BCAST, 8);
+    const char *why = NULL;
+    CHECK(a && !ac_applicable(a, &call, &why) && why &&
+          strcmp(why, "a communicator size the mesh layout factors") == 0);
+}
+
+static void test_mesh_layout(void)
+{
+    int n[3];
+    ac_params two = {.dims = 2, .layout = {3, 0}}, three = {.dims = 3, .layout = {2, 3}};
+    CHECK(ac_mesh_layout(12, &two, n) == 2 && n[0] == 3 && n[1] == 4);
+    CHECK(ac_mesh_layout(3, &two, n) == 0); /* last size 1 */
+    CHECK(ac_mesh_layout(10, &two, n) == 0);
+    CHECK(ac_mesh_layout(12, &three, n) == 3 && n[0] == 2 && n[1] == 3 && n[2] == 2);
+    CHECK(ac_mesh_layout(18, &three, n) == 3 && n[2] == 3);
+    CHECK(ac_mesh_layout(6, &three, n) == 0);
+    CHECK(ac_mesh_layout(12, NULL, n) == 0);
+}
+
+/* Two instances are twins only when they are the same instance. */
+static void test_no_twins_among_layouts(void)
+{
+    ac_call call = call_of(AC_ALLREDUCE, 16);
+    const char *names[] = {
+        "orthogonal_2xn_native",   "orthogonal_4xn_native",   "orthogonal_2xn_recursive_doubling",
+        "orthogonal_2x2xn_native", "orthogonal_2x4xn_native", "orthogonal_4x2xn_native"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        for (size_t j = 0; j < sizeof names / sizeof names[0]; j++) {
+            const ac_algorithm *a = ac_registry_find(AC_ALLREDUCE, names[i]);
+            const ac_algorithm *b = ac_registry_find(AC_ALLREDUCE, names[j]);
+            CHECK(a && b && ac_same_messages(a, b, &call) == (i == j));
+        }
+}
+
+int main(void)
+{
+    test_layouts_are_the_factorizations();
+    test_ninety_six_has_ten_2d_layouts();
+    test_instances_and_requirement();
+    test_mesh_layout();
+    test_no_twins_among_layouts();
+    if (failures) fprintf(stderr, "test_orthogonal: %d failure(s)\n", failures);
+    return failures != 0;
+}
