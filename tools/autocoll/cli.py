@@ -1,10 +1,10 @@
-"""`autocoll` command line: info, report, bench, tune, export, programs, cluster."""
+"""`autocoll` command line: info, report, bench, tune, plot, export, programs, cluster."""
 
 import argparse
 import sys
 from pathlib import Path
 
-from . import bench, benchreport, cluster, export, programs, registry, report, tune
+from . import bench, benchreport, cluster, export, plot, programs, registry, report, tune
 
 
 def cmd_info(args):
@@ -55,6 +55,7 @@ TOOL_COMMANDS = [
     ("bench", bench, "run the benchmark driver over a matrix (resumable)"),
     ("tune", tune, "sweep native and every fixed algorithm, write a configuration table "
                    "(resumable)"),
+    ("plot", plot, "figures of a tune sweep folder: candidates, best map, mesh throughput"),
     ("export", export, "a configuration table in the native libraries' formats (Open MPI "
                        "rules, MPICH JSON and CVARs)"),
     ("programs", programs, "hpcc and LAMMPS natively and under autocoll, results checked equal"),
