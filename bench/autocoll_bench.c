@@ -41,6 +41,7 @@
 #include "select/race.h"
 #include "select/select.h"
 #include "select/star.h"
+#include "select/table.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -103,6 +104,7 @@ static const layer_spec layer_specs[] = {
      "lottery, rank 0's draw sent once per TTL (paper)"},
     {"race", "race", -1, -1, -1, "autocoll's own run-time tuning: a race in rounds, medians"},
     {"race_final", "race", -1, -1, 8, "race with a final of 8 calls (AUTOCOLL_RACE_FINAL=8)"},
+    {"table", "table", -1, -1, -1, "the configuration table's algorithms (AUTOCOLL_TABLE)"},
 };
 #define NUM_LAYER_SPECS (int)(sizeof layer_specs / sizeof layer_specs[0])
 #define MAX_LAYERS 8
@@ -219,6 +221,13 @@ static int parse_layers(const options *o, const layer_spec **out)
         }
         if (n == MAX_LAYERS) {
             usage_error("--layers: at most %d", MAX_LAYERS);
+            return -EXIT_USAGE;
+        }
+        /* Without a table the table strategy runs native: that would measure nothing. */
+        if (strcmp(layer_specs[k].strategy, "table") == 0 && !ac_table_loaded()) {
+            usage_error("--layers: '%s' needs a usable configuration table in AUTOCOLL_TABLE "
+                        "(the layer's warning says why there is none)",
+                        name);
             return -EXIT_USAGE;
         }
         out[n++] = &layer_specs[k];

@@ -143,3 +143,52 @@ def test_table_seeds_a_runtime_strategy(tmp_path):
     # allgather has no cell: a cold start
     gather, = contexts(run, "allgather").values()
     assert gather["warm"] is False and "warm_from" not in gather, gather
+
+
+@pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
+def test_table_runs_an_orthogonal_layout(mpi, tmp_path):
+    """A rule naming a mesh layout runs it through the layer at the sizes it factors (its line
+    communicators built on the first call, reused after) and native where it does not."""
+    table = tmp_path / "table.json"
+    table.write_text(table_text(mpi, [rule("allreduce", [1, None], [0, None],
+                                           "orthogonal_2xn_recursive_doubling")]))
+    for np, expected in [(4, "orthogonal_2xn_recursive_doubling"), (3, "native")]:
+        run = run_calls(mpi, np, tmp_path, {"AUTOCOLL_STRATEGY": "table",
+                                            "AUTOCOLL_TABLE": str(table),
+                                            "AUTOCOLL_MAX_SITES": "0"})
+        for nbytes, x in contexts(run, "allreduce").items():
+            assert x["chosen"] == expected, (np, nbytes, x)
+        if expected == "native":
+            assert "a communicator size the mesh layout factors" in run.stderr, run.stderr
+
+
+def test_bench_table_layer(tmp_path):
+    """The driver's `table` layer runs the table's algorithm and is measured against native in
+    the same run (benchreport's improvement table); without a usable table it is refused
+    rather than measuring native under another name."""
+    from autocoll import benchreport
+    mpi, np = "openmpi", 4
+    table = tmp_path / "table.json"
+    table.write_text(table_text(mpi, [rule("bcast", [1, None], [0, None],
+                                           "orthogonal_2xn_binomial_tree")]))
+    out = tmp_path / "cell.json"
+    args = ["--collective", "bcast", "--bytes", "4096", "--iterations", "40",
+            "--fixed-iterations", "10", "--warmup", "2", "--factor", "0",
+            "--only", "orthogonal_2xn_binomial_tree", "--layers", "table", "--out", str(out)]
+    run = run_mpi(mpi, np, "bench/autocoll_bench", tmp_path, preload=False, report=False,
+                  env={"AUTOCOLL_TABLE": str(table)}, args=args)
+    assert run.rc == 0, run.stdout + run.stderr
+    data = json.loads(out.read_text())
+    layer, = [c for c in data["configurations"] if c["kind"] == "layer"]
+    assert layer["layer"]["spec"] == "table"
+    assert layer["layer"]["algorithm_runs"][-1][0] == "orthogonal_2xn_binomial_tree", layer
+    c = benchreport.cell(data)
+    text = benchreport.improvement_table([c])
+    row, = [line for line in text.splitlines() if line.strip().startswith("table ")]
+    percent = 100.0 * (1.0 - c["rows"][0]["steady_vs_native"])
+    assert row.split()[1:4] == ["bcast", "4", "1"], row
+    assert [float(v) for v in row.split()[4:7]] == [round(percent, 1)] * 3, row
+    refused = run_mpi(mpi, np, "bench/autocoll_bench", tmp_path, preload=False, report=False,
+                      args=args)
+    assert refused.rc == 2 and "needs a usable configuration table" in refused.stderr, \
+        refused.stderr

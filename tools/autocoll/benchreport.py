@@ -164,6 +164,25 @@ def summary(cells):
     return "\n".join(lines)
 
 
+def improvement_table(cells):
+    """The decomposition paper's Figure 8: per layer, collective and rank count, the improvement
+    over native across message sizes, (native - steady) / native in percent (steady: the
+    layer's median once settled), as minimum, mean and maximum."""
+    groups = {}
+    for c in cells:
+        for r in c["rows"]:
+            key = (r["layer"], r["collective"], r["ranks"])
+            groups.setdefault(key, []).append(100.0 * (1.0 - r["steady_vs_native"]))
+    lines = ["", "improvement over native across message sizes, percent "
+             "((native - steady) / native; negative: slower than native):",
+             f"  {'layer':14} {'collective':10} {'np':>3} {'sizes':>5} {'min':>8} {'mean':>8} "
+             f"{'max':>8}"]
+    for (layer, coll, np), v in sorted(groups.items()):
+        lines.append(f"  {layer:14} {coll:10} {np:3d} {len(v):5d} {min(v):8.1f} "
+                     f"{statistics.mean(v):8.1f} {max(v):8.1f}")
+    return "\n".join(lines)
+
+
 def aeos_table(cells):
     """Basic against enhanced AEOS (STAR-MPI Table 1): decision length, final choice, and the
     enhanced steady time relative to basic's, per cell with both."""
@@ -459,12 +478,13 @@ def follow_table(cells):
                      f"{layer} {ok} of {n}" for layer, (ok, n) in tally.items()))
     return lines
 
+
 def render(paths):
     cells = [cell(load(p)) for p in cell_files(paths)]
     if not cells:
         raise BenchReportError("no benchmark results found")
-    parts = [matrix_table(cells), summary(cells), aeos_table(cells), best_map(cells),
-             emulated_summary(cells), tree_table(cells)]
+    parts = [matrix_table(cells), summary(cells), improvement_table(cells), aeos_table(cells),
+             best_map(cells), emulated_summary(cells), tree_table(cells)]
     return "\n".join(p for p in parts if p), cells
 
 
