@@ -105,6 +105,8 @@ static const orthogonal_family *family_of(ac_collective c)
     return NULL;
 }
 
+/* ac_registry_find over the static table alone: the registry is being built (ac_registry_of
+ * would wait on itself). */
 static const ac_algorithm *find_in(ac_registry base, const char *name)
 {
     for (int i = 0; i < base.count; i++)

@@ -4,6 +4,7 @@
 #include "core/textfile.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,4 +40,13 @@ char *ac_read_text_file(const char *path, long max_bytes)
         return NULL;
     }
     return buf;
+}
+
+int ac_why_printf(char *why, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (why && len) vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+    return -1;
 }

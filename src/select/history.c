@@ -37,7 +37,6 @@
 #include <limits.h>
 #include <math.h>
 #include <mpi.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -172,17 +171,6 @@ static int list_add(hlist *l, hentry *e)
 
 /* ---- the text format --------------------------------------------------------------------- */
 
-static void why_printf(char *why, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void why_printf(char *why, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (why && len) vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-}
-
 static int parse_long(const char *t, long lo, long hi, long *out)
 {
     char *end;
@@ -285,7 +273,7 @@ static int parse_text(const char *text, int whole, hfile *out, char *why, size_t
     memset(out, 0, sizeof *out);
     char *copy = strdup(text ? text : "");
     if (!copy) {
-        why_printf(why, why_len, "out of memory");
+        ac_why_printf(why, why_len, "out of memory");
         return -1;
     }
     int header = !whole;
@@ -306,11 +294,11 @@ static int parse_text(const char *text, int whole, hfile *out, char *why, size_t
             char *v = token(&rest);
             if (strcmp(kind, HEADER) != 0 || !v || parse_long(v, 0, INT_MAX, &format) ||
                 token(&rest)) {
-                why_printf(why, why_len, "line %ld is not an autocoll history header", line);
+                ac_why_printf(why, why_len, "line %ld is not an autocoll history header", line);
                 goto fail;
             }
             if (format != FORMAT) {
-                why_printf(why, why_len, "format %ld, this version reads %d", format, FORMAT);
+                ac_why_printf(why, why_len, "format %ld, this version reads %d", format, FORMAT);
                 goto fail;
             }
             header = 1;
@@ -318,7 +306,7 @@ static int parse_text(const char *text, int whole, hfile *out, char *why, size_t
             char *fp = token(&rest);
             uint64_t f;
             if (!fp || parse_hex64(fp, &f)) {
-                why_printf(why, why_len, "line %ld: a bad platform line", line);
+                ac_why_printf(why, why_len, "line %ld: a bad platform line", line);
                 goto fail;
             }
             if (out->n == out->cap) {
@@ -336,23 +324,23 @@ static int parse_text(const char *text, int whole, hfile *out, char *why, size_t
         } else if (strcmp(kind, "context") == 0 && out->n > 0) {
             hentry e;
             if (parse_context(rest, &e)) {
-                why_printf(why, why_len, "line %ld: a bad context line", line);
+                ac_why_printf(why, why_len, "line %ld: a bad context line", line);
                 goto fail;
             }
             if (list_add(&out->s[out->n - 1].contexts, &e)) goto nomem;
         } else {
-            why_printf(why, why_len, "line %ld: unexpected \"%.40s\"", line, kind);
+            ac_why_printf(why, why_len, "line %ld: unexpected \"%.40s\"", line, kind);
             goto fail;
         }
     }
     if (!header) {
-        why_printf(why, why_len, "empty (no header)");
+        ac_why_printf(why, why_len, "empty (no header)");
         goto fail;
     }
     free(copy);
     return out->n;
 nomem:
-    why_printf(why, why_len, "out of memory");
+    ac_why_printf(why, why_len, "out of memory");
 fail:
     free(copy);
     file_free(out);
@@ -429,12 +417,12 @@ static int lock_file(const char *path, int *fd_out, char *why, size_t why_len)
 {
     char lock[PATH_MAX];
     if (snprintf(lock, sizeof lock, "%s.lock", path) >= (int)sizeof lock) {
-        why_printf(why, why_len, "the path is too long");
+        ac_why_printf(why, why_len, "the path is too long");
         return -1;
     }
     int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) {
-        why_printf(why, why_len, "cannot open %s: %s", lock, strerror(errno));
+        ac_why_printf(why, why_len, "cannot open %s: %s", lock, strerror(errno));
         return -1;
     }
     struct flock fl;
@@ -445,7 +433,7 @@ static int lock_file(const char *path, int *fd_out, char *why, size_t why_len)
         if (fcntl(fd, F_SETLK, &fl) == 0) break;
         if ((errno != EACCES && errno != EAGAIN && errno != EINTR) ||
             waited_ms >= LOCK_SECONDS * 1000L) {
-            why_printf(why, why_len, "cannot lock %s: %s", lock,
+            ac_why_printf(why, why_len, "cannot lock %s: %s", lock,
                        errno == EACCES || errno == EAGAIN ? "another job held it too long"
                                                          : strerror(errno));
             close(fd);
@@ -476,12 +464,12 @@ static int replace_file(const char *path, const hfile *f, char *why, size_t why_
     host[sizeof host - 1] = '\0';
     if (snprintf(tmp, sizeof tmp, "%s.tmp.%s.%ld", path, host, (long)getpid()) >=
         (int)sizeof tmp) {
-        why_printf(why, why_len, "the path is too long");
+        ac_why_printf(why, why_len, "the path is too long");
         return -1;
     }
     FILE *out = fopen(tmp, "w");
     if (!out) {
-        why_printf(why, why_len, "cannot create %s: %s", tmp, strerror(errno));
+        ac_why_printf(why, why_len, "cannot create %s: %s", tmp, strerror(errno));
         return -1;
     }
     fprintf(out, "%s %d\n# autocoll's learned state (docs/history.md); safe to delete\n", HEADER,
@@ -492,7 +480,7 @@ static int replace_file(const char *path, const hfile *f, char *why, size_t why_
     failed |= fclose(out) != 0;
     if (failed || rename(tmp, path) != 0) {
         if (!failed) e = errno;
-        why_printf(why, why_len, "cannot write it: %s", strerror(e));
+        ac_why_printf(why, why_len, "cannot write it: %s", strerror(e));
         unlink(tmp);
         return -1;
     }
@@ -512,7 +500,7 @@ int ac_history_merge_file(const char *path, uint64_t fingerprint, const char *de
     }
     char *text = ac_read_text_file(path, MAX_FILE_BYTES);
     if (!text && errno != ENOENT) {
-        why_printf(why, why_len, "cannot read it: %s", strerror(errno));
+        ac_why_printf(why, why_len, "cannot read it: %s", strerror(errno));
         goto out;
     }
     if (text && parse_text(text, 1, &file, why, why_len) < 0) goto out; /* never overwritten */
@@ -538,7 +526,7 @@ int ac_history_merge_file(const char *path, uint64_t fingerprint, const char *de
     rc = replace_file(path, &file, why, why_len);
     goto out;
 nomem:
-    why_printf(why, why_len, "out of memory");
+    ac_why_printf(why, why_len, "out of memory");
 out:
     unlock_file(fd);
     free(text);
@@ -648,7 +636,7 @@ static int directory_writable(const char *path, char *why, size_t why_len)
     else
         *slash = '\0';
     if (access(dir, W_OK | X_OK) == 0) return 1;
-    why_printf(why, why_len, "%s: %s", dir, strerror(errno));
+    ac_why_printf(why, why_len, "%s: %s", dir, strerror(errno));
     return 0;
 }
 

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <mpi.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,17 +59,6 @@ struct ac_table {
 
 /* ---- parsing ------------------------------------------------------------------------------ */
 
-static int why_printf(char *why, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int why_printf(char *why, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (len) vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 void ac_table_free(ac_table *t)
 {
     if (!t) return;
@@ -117,24 +105,24 @@ static int collective_of(const ac_json *v)
 static int parse_rule(const ac_json *v, ac_table *t, int index, char *why, size_t why_len)
 {
     int k = collective_of(v);
-    if (k < 0) return why_printf(why, why_len, "rule %d: no known \"collective\"", index);
+    if (k < 0) return ac_why_printf(why, why_len, "rule %d: no known \"collective\"", index);
     rule r;
     if (parse_interval(ac_json_member(v, "ranks"), 1, &r.ranks))
-        return why_printf(why, why_len, "rule %d: \"ranks\" must be [lo, hi] with 1 <= lo <= hi "
+        return ac_why_printf(why, why_len, "rule %d: \"ranks\" must be [lo, hi] with 1 <= lo <= hi "
                           "(hi may be null)", index);
     if (parse_interval(ac_json_member(v, "bytes"), 0, &r.bytes))
-        return why_printf(why, why_len, "rule %d: \"bytes\" must be [lo, hi] with 0 <= lo <= hi "
+        return ac_why_printf(why, why_len, "rule %d: \"bytes\" must be [lo, hi] with 0 <= lo <= hi "
                           "(hi may be null)", index);
     const ac_json *a = ac_json_member(v, "algorithm");
     if (!a || a->type != AC_JSON_STRING)
-        return why_printf(why, why_len, "rule %d: no \"algorithm\"", index);
+        return ac_why_printf(why, why_len, "rule %d: no \"algorithm\"", index);
     if (!(r.algorithm = ac_registry_find((ac_collective)k, a->string)))
-        return why_printf(why, why_len, "rule %d: %s has no algorithm \"%.64s\"", index,
+        return ac_why_printf(why, why_len, "rule %d: %s has no algorithm \"%.64s\"", index,
                           ac_collective_name((ac_collective)k), a->string);
     per_collective *pc = &t->coll[k];
     for (int i = 0; i < pc->nrules; i++)
         if (overlap(&pc->rules[i].ranks, &r.ranks) && overlap(&pc->rules[i].bytes, &r.bytes))
-            return why_printf(why, why_len, "rule %d overlaps an earlier %s rule", index,
+            return ac_why_printf(why, why_len, "rule %d overlaps an earlier %s rule", index,
                               ac_collective_name((ac_collective)k));
     pc->rules[pc->nrules++] = r;
     return 0;
@@ -148,7 +136,7 @@ static int parse_cell(const ac_json *v, ac_table *t, int index, char *why, size_
     if (k < 0 || ac_json_integer(ac_json_member(v, "ranks"), 1, INT_MAX, &c.ranks) ||
         ac_json_integer(ac_json_member(v, "bytes"), 0, LLONG_MAX, &c.bytes) || !times ||
         times->type != AC_JSON_OBJECT)
-        return why_printf(why, why_len, "cell %d: it needs \"collective\", \"ranks\" (>= 1), "
+        return ac_why_printf(why, why_len, "cell %d: it needs \"collective\", \"ranks\" (>= 1), "
                           "\"bytes\" (>= 0) and \"times\" (an object)", index);
     per_collective *pc = &t->coll[k];
     cell *slot = &pc->cells[pc->ncells];
@@ -156,15 +144,15 @@ static int parse_cell(const ac_json *v, ac_table *t, int index, char *why, size_
     c.seconds = calloc((size_t)times->n + 1, sizeof *c.seconds);
     *slot = c; /* freed with the table from here on */
     pc->ncells++;
-    if (!slot->algorithms || !slot->seconds) return why_printf(why, why_len, "out of memory");
+    if (!slot->algorithms || !slot->seconds) return ac_why_printf(why, why_len, "out of memory");
     for (int i = 0; i < times->n; i++) {
         const ac_json *m = &times->items[i];
         const ac_algorithm *a = ac_registry_find((ac_collective)k, m->key);
         if (!a)
-            return why_printf(why, why_len, "cell %d: %s has no algorithm \"%.64s\"", index,
+            return ac_why_printf(why, why_len, "cell %d: %s has no algorithm \"%.64s\"", index,
                               ac_collective_name((ac_collective)k), m->key);
         if (m->type != AC_JSON_NUMBER || !(m->number >= 0.0))
-            return why_printf(why, why_len, "cell %d: the time of %s must be a number >= 0",
+            return ac_why_printf(why, why_len, "cell %d: the time of %s must be a number >= 0",
                               index, m->key);
         slot->algorithms[slot->n] = a;
         slot->seconds[slot->n++] = m->number;
@@ -228,30 +216,30 @@ static int parse_tree(const ac_json *root, uint64_t fingerprint, ac_table *t, ch
     const ac_json *schema = ac_json_member(root, "schema");
     long long version;
     if (!schema || schema->type != AC_JSON_STRING || strcmp(schema->string, TABLE_SCHEMA) != 0)
-        return why_printf(why, why_len, "not a configuration table (schema \"%s\" expected)",
+        return ac_why_printf(why, why_len, "not a configuration table (schema \"%s\" expected)",
                           TABLE_SCHEMA);
     if (ac_json_integer(ac_json_member(root, "version"), 0, LLONG_MAX, &version) ||
         version != TABLE_VERSION)
-        return why_printf(why, why_len, "a table format version other than %d", TABLE_VERSION);
+        return ac_why_printf(why, why_len, "a table format version other than %d", TABLE_VERSION);
     const ac_json *f = ac_json_member(root, "registry_fingerprint");
     char mine[17];
     snprintf(mine, sizeof mine, "%016llx", (unsigned long long)fingerprint);
     if (!f || f->type != AC_JSON_STRING || strcmp(f->string, mine) != 0)
-        return why_printf(why, why_len, "registry fingerprint %.20s, this build's is %s: tuned "
+        return ac_why_printf(why, why_len, "registry fingerprint %.20s, this build's is %s: tuned "
                           "with other algorithms (run `autocoll tune` again)",
                           f && f->type == AC_JSON_STRING ? f->string : "(none)", mine);
     const ac_json *rules = ac_json_member(root, "rules"), *cells = ac_json_member(root, "cells");
     if (!rules || rules->type != AC_JSON_ARRAY)
-        return why_printf(why, why_len, "no \"rules\" array");
+        return ac_why_printf(why, why_len, "no \"rules\" array");
     if (cells && cells->type != AC_JSON_ARRAY)
-        return why_printf(why, why_len, "\"cells\" is not an array");
-    if (reserve(t, rules, cells)) return why_printf(why, why_len, "out of memory");
+        return ac_why_printf(why, why_len, "\"cells\" is not an array");
+    if (reserve(t, rules, cells)) return ac_why_printf(why, why_len, "out of memory");
     for (int i = 0; i < rules->n; i++)
         if (parse_rule(&rules->items[i], t, i, why, why_len)) return -1;
     for (int i = 0; cells && i < cells->n; i++)
         if (parse_cell(&cells->items[i], t, i, why, why_len)) return -1;
     for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
-        if (make_bands(&t->coll[k])) return why_printf(why, why_len, "out of memory");
+        if (make_bands(&t->coll[k])) return ac_why_printf(why, why_len, "out of memory");
     return 0;
 }
 
@@ -260,7 +248,7 @@ ac_table *ac_table_parse(const char *text, uint64_t fingerprint, char *why, size
     ac_json *root = ac_json_parse(text, strlen(text), why, why_len);
     if (!root) return NULL;
     ac_table *t = calloc(1, sizeof *t);
-    if (!t) why_printf(why, why_len, "out of memory");
+    if (!t) ac_why_printf(why, why_len, "out of memory");
     if (t && parse_tree(root, fingerprint, t, why, why_len)) {
         ac_table_free(t);
         t = NULL;
@@ -372,7 +360,7 @@ static char *read_table(const char *path, char *why, size_t why_len)
 {
     char *text = ac_read_text_file(path, MAX_FILE_BYTES);
     if (!text)
-        why_printf(why, why_len, "%s", errno == EFBIG    ? "larger than 64 MiB"
+        ac_why_printf(why, why_len, "%s", errno == EFBIG    ? "larger than 64 MiB"
                                        : errno == EILSEQ ? "not a text file"
                                                          : strerror(errno));
     return text;

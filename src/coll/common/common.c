@@ -247,3 +247,17 @@ void ac_mesh_dims(int p, int ndims, int *dims)
                 dims[j] = t;
             }
 }
+
+int ac_comm_cached(MPI_Comm comm, int *keyval, MPI_Comm_delete_attr_function *delete_fn,
+                   void **value)
+{
+    int rc, found = 0;
+    *value = NULL;
+    if (*keyval == MPI_KEYVAL_INVALID) {
+        rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_fn, keyval, NULL);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    rc = PMPI_Comm_get_attr(comm, *keyval, value, &found);
+    if (!found) *value = NULL;
+    return rc;
+}

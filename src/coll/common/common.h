@@ -85,6 +85,11 @@ int ac_ceil_log2(int n);
  * (a prime p gives {1, p}); algorithms must handle them. */
 void ac_mesh_dims(int p, int ndims, int *dims);
 
+/* The value cached on `comm` under *keyval, or NULL when none is set yet; creates *keyval
+ * (with `delete_fn`, which frees the value with the communicator) on first use. */
+int ac_comm_cached(MPI_Comm comm, int *keyval, MPI_Comm_delete_attr_function *delete_fn,
+                   void **value);
+
 /* Node layout of a communicator, from MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), created on
  * first use and cached on `comm` (freed with it). AUTOCOLL_TEST_RANKS_PER_NODE=k replaces the
  * shared-memory split by consecutive blocks of k ranks, so multi-node paths can be tested on

@@ -3,6 +3,7 @@
  * and cached on the communicator (decomposition paper section 3.2, "lazy construction").
  */
 #include "coll/common/mesh.h"
+#include "coll/common/common.h"
 
 #include <stdlib.h>
 
@@ -81,19 +82,13 @@ static int mesh_build(MPI_Comm comm, const ac_params *p, ac_mesh **out)
 
 int ac_mesh_get(MPI_Comm comm, const ac_params *p, const ac_mesh **mesh)
 {
-    int rc, found = 0;
-    void *value = NULL;
-    if (mesh_keyval == MPI_KEYVAL_INVALID) {
-        rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, mesh_delete, &mesh_keyval, NULL);
-        if (rc != MPI_SUCCESS) return rc;
-    }
-    rc = PMPI_Comm_get_attr(comm, mesh_keyval, &value, &found);
+    void *value;
+    int rc = ac_comm_cached(comm, &mesh_keyval, mesh_delete, &value);
     if (rc != MPI_SUCCESS) return rc;
-    ac_mesh *first = found ? value : NULL;
-    int ndims = p && p->dims == 3 ? 3 : 2;
-    for (ac_mesh *m = first; m; m = m->next)
-        if (m->ndims == ndims && m->layout[0] == p->layout[0] &&
-            (ndims == 2 || m->layout[1] == p->layout[1])) {
+    ac_mesh *first = value;
+    for (ac_mesh *m = first; m && p; m = m->next)
+        if (m->ndims == p->dims && m->layout[0] == p->layout[0] &&
+            (m->ndims == 2 || m->layout[1] == p->layout[1])) {
             *mesh = m;
             return MPI_SUCCESS;
         }

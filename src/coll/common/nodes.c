@@ -97,15 +97,10 @@ fail:
 
 int ac_nodes_get(MPI_Comm comm, const ac_nodes **nodes)
 {
-    int rc, found = 0;
-    void *value = NULL;
-    if (nodes_keyval == MPI_KEYVAL_INVALID) {
-        rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, nodes_delete, &nodes_keyval, NULL);
-        if (rc != MPI_SUCCESS) return rc;
-    }
-    rc = PMPI_Comm_get_attr(comm, nodes_keyval, &value, &found);
+    void *value;
+    int rc = ac_comm_cached(comm, &nodes_keyval, nodes_delete, &value);
     if (rc != MPI_SUCCESS) return rc;
-    if (!found) {
+    if (!value) {
         ac_nodes *n;
         rc = nodes_build(comm, &n);
         if (rc != MPI_SUCCESS) return rc;
