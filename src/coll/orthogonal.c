@@ -10,9 +10,16 @@
  * to 128 ranks (p = 96 has its 10) and every 3D layout up to 32 ranks. Names say the layout
  * and what each phase runs: `orthogonal_<p1>xn_<phase>`, `orthogonal_<p1>x<p2>xn_<phase>`,
  * where <phase> is `native` (the MPI library's collective on the line communicators) or the
- * registry name of one of ours (the virtual topologies of the paper: a binomial tree for the
- * rooted collectives, a ring for the all-gathers, recursive doubling - the hypercube - for
- * all-reduce, pairwise exchange for all-to-all).
+ * registry name of one of ours. Ours are the paper's virtual topologies (section 3: star,
+ * hypercube, binomial tree, ring) where the collective has them:
+ *   bcast, gather, scatter, reduce  flat_tree (the star), binomial_tree, chain_tree (the ring,
+ *                                   opened at the root)
+ *   allgather, allgatherv           ring, recursive_doubling (the hypercube), bruck
+ *   allreduce                       recursive_doubling (the hypercube), ring,
+ *                                   rabenseifner_recursive_doubling (for long vectors)
+ *   alltoall                        pair (the hypercube's XOR partners), ring, bruck
+ * A phase algorithm's own requirements (a commutative op for allreduce's ring, ...) are checked
+ * on every line of the mesh (registry.c, mesh_layout_met).
  */
 #include "coll/algorithms.h"
 
@@ -21,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ORTHOGONAL_MAX_2D = 64, ORTHOGONAL_MAX_3D = 8, ORTHOGONAL_PHASES = 2 };
+enum { ORTHOGONAL_MAX_2D = 64, ORTHOGONAL_MAX_3D = 8, ORTHOGONAL_PHASES = 4 };
 enum {
     ORTHOGONAL_LAYOUTS = (ORTHOGONAL_MAX_2D - 1) + (ORTHOGONAL_MAX_3D - 1) * (ORTHOGONAL_MAX_3D - 1)
 };
@@ -49,53 +56,53 @@ static const orthogonal_family families[] = {
       .applicable = message_fits,
       .requires_text = "message fits in an int",
       .summary = "bcast along the root's column (the leader group), then along every row"},
-     {"native", "binomial_tree"}},
+     {"native", "flat_tree", "binomial_tree", "chain_tree"}},
     {{.collective = AC_GATHER,
       .fn.gather = ac_gather_orthogonal,
       .applicable = blocks_fit,
       .requires_text = "all blocks together fit in an int",
       .summary = "gather in every row at the root's column, then in the root's column"},
-     {"native", "binomial_tree"}},
+     {"native", "flat_tree", "binomial_tree", "chain_tree"}},
     {{.collective = AC_SCATTER,
       .fn.scatter = ac_scatter_orthogonal,
       .applicable = blocks_fit,
       .requires_text = "all blocks together fit in an int",
       .summary = "scatter rows' runs along the root's column, then within every row"},
-     {"native", "binomial_tree"}},
+     {"native", "flat_tree", "binomial_tree", "chain_tree"}},
     {{.collective = AC_ALLGATHER,
       .fn.allgather = ac_allgather_orthogonal,
       .applicable = blocks_fit,
       .requires_text = "all blocks together fit in an int",
       .summary = "all-gather in every row, then the rows' runs in every column"},
-     {"native", "ring"}},
+     {"native", "ring", "recursive_doubling", "bruck"}},
     {{.collective = AC_ALLGATHERV,
       .fn.allgatherv = ac_allgatherv_orthogonal,
       .applicable = message_fits,
       .requires_text = "all blocks together fit in an int",
       .summary = "all-gather in every row, then the rows' runs in every column"},
-     {"native", "ring"}},
+     {"native", "ring", "recursive_doubling", "bruck"}},
     {{.collective = AC_REDUCE,
       .fn.reduce = ac_reduce_orthogonal,
       .summary = "reduce in every row at the root's column, then in the root's column"},
-     {"native", "binomial_tree"}},
+     {"native", "flat_tree", "binomial_tree", "chain_tree"}},
     {{.collective = AC_ALLREDUCE,
       .fn.allreduce = ac_allreduce_orthogonal,
       .summary = "all-reduce in every row, then in every column, in place"},
-     {"native", "recursive_doubling"}},
+     {"native", "recursive_doubling", "ring", "rabenseifner_recursive_doubling"}},
     {{.collective = AC_ALLTOALL,
       .fn.alltoall = ac_alltoall_orthogonal,
       .applicable = blocks_fit,
       .requires_text = "all blocks together fit in an int",
       .summary = "all-to-all in every row of the blocks for each column, then in every column"},
-     {"native", "pair"}},
+     {"native", "pair", "ring", "bruck"}},
 };
 
 /* Storage of one generated instance. */
 typedef struct orthogonal_instance {
     ac_params params;
-    char name[48];
+    char name[64];
     char group[24];
-    char attributes[96];
+    char attributes[128];
 } orthogonal_instance;
 
 static const orthogonal_family *family_of(ac_collective c)
@@ -143,7 +150,7 @@ ac_registry ac_orthogonal_extend(ac_collective c, ac_registry base)
     }
     memcpy(all, base.algorithms, sizeof *all * (size_t)base.count);
     for (int ph = 0; ph < ORTHOGONAL_PHASES; ph++) {
-        const ac_algorithm *phase = find_in(base, f->phases[ph]);
+        const ac_algorithm *phase = f->phases[ph] ? find_in(base, f->phases[ph]) : NULL;
         for (int i = 0; i < ORTHOGONAL_LAYOUTS && phase; i++) {
             orthogonal_instance *s = &store[k - base.count];
             ac_algorithm *a = &all[k++];

@@ -134,12 +134,6 @@ static ac_comm *comm_create(MPI_Comm comm)
     PMPI_Comm_test_inter(comm, &c->inter);
     PMPI_Comm_rank(comm, &c->rank);
     PMPI_Comm_size(comm, &c->size);
-    for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
-        int n = ac_registry_of((ac_collective)k).count;
-        c->stats[k].alg_calls = calloc((size_t)n, sizeof(long));
-        c->stats[k].alg_seconds = calloc((size_t)n, sizeof(double));
-        if (!c->stats[k].alg_calls || !c->stats[k].alg_seconds) goto fail;
-    }
     if (!c->inter) {
         /* Collective: every rank reaches its first handled collective on comm together. */
         if (PMPI_Comm_dup(comm, &c->pcomm) != MPI_SUCCESS) goto fail;

@@ -109,7 +109,7 @@ static void write_text(FILE *f, ac_comm **comms, int n)
                     ac_collective_name((ac_collective)k), s->calls, s->passthrough, s->bytes,
                     s->seconds);
             ac_registry r = ac_registry_of((ac_collective)k);
-            for (int a = 0; a < r.count; a++)
+            for (int a = 0; a < r.count && s->alg_calls; a++)
                 if (s->alg_calls[a]) fprintf(f, " %s (%ld)", r.algorithms[a].name, s->alg_calls[a]);
             fputc('\n', f);
         }
@@ -218,7 +218,7 @@ static void write_json(FILE *f, ac_comm **comms, int n)
             first_coll = 0;
             ac_registry r = ac_registry_of((ac_collective)k);
             int first_alg = 1;
-            for (int a = 0; a < r.count; a++) {
+            for (int a = 0; a < r.count && s->alg_calls; a++) {
                 if (!s->alg_calls[a]) continue;
                 fprintf(f, "%s\"%s\": {\"calls\": %ld, \"seconds\": %.9f}", first_alg ? "" : ", ",
                         r.algorithms[a].name, s->alg_calls[a], s->alg_seconds[a]);

@@ -14,69 +14,77 @@
 static const ac_collective decomposed[] = {AC_BCAST,      AC_GATHER, AC_SCATTER,   AC_ALLGATHER,
                                            AC_ALLGATHERV, AC_REDUCE, AC_ALLREDUCE, AC_ALLTOALL};
 
-/* The phase algorithm of each collective besides native (orthogonal.c's family table). */
-static const char *ours_of(ac_collective c)
+/* The phase algorithms of each collective (orthogonal.c's family table): the paper's virtual
+ * topologies where the collective has them. */
+enum { PHASES = 4 };
+static const struct {
+    ac_collective c;
+    const char *phases[PHASES];
+} phases_of[] = {
+    {AC_BCAST, {"native", "flat_tree", "binomial_tree", "chain_tree"}},
+    {AC_GATHER, {"native", "flat_tree", "binomial_tree", "chain_tree"}},
+    {AC_SCATTER, {"native", "flat_tree", "binomial_tree", "chain_tree"}},
+    {AC_ALLGATHER, {"native", "ring", "recursive_doubling", "bruck"}},
+    {AC_ALLGATHERV, {"native", "ring", "recursive_doubling", "bruck"}},
+    {AC_REDUCE, {"native", "flat_tree", "binomial_tree", "chain_tree"}},
+    {AC_ALLREDUCE, {"native", "recursive_doubling", "ring", "rabenseifner_recursive_doubling"}},
+    {AC_ALLTOALL, {"native", "pair", "ring", "bruck"}},
+};
+
+static const char *const *phases_for(ac_collective c)
 {
-    static const struct {
-        ac_collective c;
-        const char *phase;
-    } ours[] = {{AC_BCAST, "binomial_tree"},
-                {AC_GATHER, "binomial_tree"},
-                {AC_SCATTER, "binomial_tree"},
-                {AC_ALLGATHER, "ring"},
-                {AC_ALLGATHERV, "ring"},
-                {AC_REDUCE, "binomial_tree"},
-                {AC_ALLREDUCE, "recursive_doubling"},
-                {AC_ALLTOALL, "pair"}};
-    for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
-        if (ours[i].c == c) return ours[i].phase;
+    for (size_t i = 0; i < sizeof phases_of / sizeof phases_of[0]; i++)
+        if (phases_of[i].c == c) return phases_of[i].phases;
     return NULL;
 }
 
+/* A call every phase algorithm accepts (a predefined commutative op, count >= any size). */
 static ac_call call_of(ac_collective c, int size)
 {
     return (ac_call){.collective = c,
                      .size = size,
-                     .count = 4,
-                     .op = MPI_OP_NULL,
-                     .op_builtin = 0,
-                     .op_commutative = 0,
-                     .bytes = 16};
+                     .count = 1024,
+                     .op = MPI_SUM,
+                     .op_builtin = 1,
+                     .op_commutative = 1,
+                     .bytes = 4096};
 }
 
-/* The layout part of an orthogonal name ("2x3xn" of "orthogonal_2x3xn_native") if its phase
- * is `phase`; NULL for other names. */
-static const char *layout_of(const char *name, const char *phase, char *out, size_t len)
+/* The layout part of an orthogonal instance ("2x3xn" of "orthogonal_2x3xn_native") if its
+ * phase algorithm is `phase` (and its name says so); NULL for other algorithms. */
+static const char *layout_of(const ac_algorithm *a, const char *phase, char *out, size_t len)
 {
-    const char *prefix = "orthogonal_";
-    size_t np = strlen(prefix), nl = strlen(name), nph = strlen(phase);
-    if (strncmp(name, prefix, np) != 0 || nl < np + nph + 2) return NULL;
-    if (strcmp(name + nl - nph, phase) != 0 || name[nl - nph - 1] != '_') return NULL;
-    size_t k = nl - nph - 1 - np;
-    if (k >= len) return NULL;
-    memcpy(out, name + np, k);
-    out[k] = '\0';
+    const ac_params *p = a->params;
+    if (strncmp(a->name, "orthogonal_", 11) != 0 || !p || !p->phase ||
+        strcmp(p->phase->name, phase) != 0)
+        return NULL;
+    if (p->dims == 2)
+        snprintf(out, len, "%dxn", p->layout[0]);
+    else
+        snprintf(out, len, "%dx%dxn", p->layout[0], p->layout[1]);
+    char name[96];
+    snprintf(name, sizeof name, "orthogonal_%s_%s", out, phase);
+    CHECK(strcmp(name, a->name) == 0);
     return out;
 }
 
 /* The applicable layouts of `phase` at `size`, as "2xn,3xn,..." in registry order. */
-static void applicable_layouts(ac_collective c, const char *phase, int size, char *out, size_t len)
+static void applicable_layouts(const ac_call *call, const char *phase, char *out, size_t len)
 {
-    ac_registry r = ac_registry_of(c);
-    ac_call call = call_of(c, size);
+    ac_registry r = ac_registry_of(call->collective);
     size_t used = 0;
     out[0] = '\0';
     for (int i = 0; i < r.count; i++) {
         char layout[32];
-        if (!layout_of(r.algorithms[i].name, phase, layout, sizeof layout)) continue;
-        if (ac_applicable(&r.algorithms[i], &call, NULL))
+        if (!layout_of(&r.algorithms[i], phase, layout, sizeof layout)) continue;
+        if (ac_applicable(&r.algorithms[i], call, NULL))
             used += (size_t)snprintf(out + used, used < len ? len - used : 0, "%s%s",
                                      used ? "," : "", layout);
     }
 }
 
 /* Every factorization applies, and nothing else: the 2D layouts p1 x n (n >= 2), then the 3D
- * ones p1 x p2 x n, for each collective and both phase algorithms. */
+ * ones p1 x p2 x n, for each collective and each of its phase algorithms. */
 static void test_layouts_are_the_factorizations(void)
 {
     static const struct {
@@ -97,11 +105,12 @@ static void test_layouts_are_the_factorizations(void)
         {128, "2xn,4xn,8xn,16xn,32xn,64xn,2x2xn,2x4xn,2x8xn,4x2xn,4x4xn,4x8xn,8x2xn,8x4xn,8x8xn"},
     };
     for (size_t k = 0; k < sizeof decomposed / sizeof decomposed[0]; k++) {
-        const char *phases[] = {"native", ours_of(decomposed[k])};
-        for (int ph = 0; ph < 2; ph++)
+        const char *const *phases = phases_for(decomposed[k]);
+        for (int ph = 0; ph < PHASES; ph++)
             for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
                 char got[512];
-                applicable_layouts(decomposed[k], phases[ph], cases[i].size, got, sizeof got);
+                ac_call call = call_of(decomposed[k], cases[i].size);
+                applicable_layouts(&call, phases[ph], got, sizeof got);
                 if (!CHECK(strcmp(got, cases[i].layouts) == 0))
                     fprintf(stderr, "  %s phase %s, %d ranks: got \"%s\", expected \"%s\"\n",
                             ac_collective_name(decomposed[k]), phases[ph], cases[i].size, got,
@@ -142,7 +151,18 @@ static void test_instances_and_requirement(void)
             CHECK(a->collective == (ac_collective)c);
             CHECK(ac_registry_find((ac_collective)c, a->name) == a);
         }
-        CHECK(decomposes ? n == 2 * (63 + 49) : n == 0);
+        CHECK(decomposes ? n == PHASES * (63 + 49) : n == 0);
+        for (size_t k = 0; k < sizeof decomposed / sizeof decomposed[0]; k++) {
+            if (decomposed[k] != (ac_collective)c) continue;
+            for (int ph = 0; ph < PHASES; ph++) { /* every phase has its instances */
+                char name[80];
+                snprintf(name, sizeof name, "orthogonal_8x8xn_%s", phases_for(decomposed[k])[ph]);
+                const ac_algorithm *a = ac_registry_find((ac_collective)c, name);
+                if (!CHECK(a && strcmp(a->params->phase->name, phases_for(decomposed[k])[ph]) == 0))
+                    fprintf(stderr, "  %s: no instance %s\n", ac_collective_name(decomposed[k]),
+                            name);
+            }
+        }
     }
     const ac_algorithm *a = ac_registry_find(AC_BCAST, "orthogonal_3xn_native");
     ac_call call = call_of(AC_BCAST, 8);
@@ -164,13 +184,38 @@ static void test_mesh_layout(void)
     CHECK(ac_mesh_layout(12, NULL, n) == 0);
 }
 
+/* A phase algorithm's own requirements hold on every line or the instance does not apply:
+ * allreduce's ring and Rabenseifner want a commutative op, recursive doubling does not. */
+static void test_phase_requirements_on_lines(void)
+{
+    ac_call call = call_of(AC_ALLREDUCE, 12);
+    call.op_commutative = 0;
+    call.op_builtin = 0;
+    char got[512];
+    applicable_layouts(&call, "recursive_doubling", got, sizeof got);
+    CHECK(strcmp(got, "2xn,3xn,4xn,6xn,2x2xn,2x3xn,3x2xn") == 0);
+    applicable_layouts(&call, "ring", got, sizeof got);
+    if (!CHECK(strcmp(got, "") == 0)) fprintf(stderr, "  ring, non-commutative: \"%s\"\n", got);
+    applicable_layouts(&call, "rabenseifner_recursive_doubling", got, sizeof got);
+    CHECK(strcmp(got, "") == 0);
+    call.op_commutative = 1;
+    call.op_builtin = 1;
+    applicable_layouts(&call, "ring", got, sizeof got);
+    CHECK(strcmp(got, "2xn,3xn,4xn,6xn,2x2xn,2x3xn,3x2xn") == 0);
+}
+
 /* Two instances are twins only when they are the same instance. */
 static void test_no_twins_among_layouts(void)
 {
     ac_call call = call_of(AC_ALLREDUCE, 16);
-    const char *names[] = {
-        "orthogonal_2xn_native",   "orthogonal_4xn_native",   "orthogonal_2xn_recursive_doubling",
-        "orthogonal_2x2xn_native", "orthogonal_2x4xn_native", "orthogonal_4x2xn_native"};
+    const char *names[] = {"orthogonal_2xn_native",
+                           "orthogonal_4xn_native",
+                           "orthogonal_2xn_recursive_doubling",
+                           "orthogonal_2x2xn_native",
+                           "orthogonal_2x4xn_native",
+                           "orthogonal_4x2xn_native",
+                           "orthogonal_2xn_ring",
+                           "orthogonal_2xn_rabenseifner_recursive_doubling"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         for (size_t j = 0; j < sizeof names / sizeof names[0]; j++) {
             const ac_algorithm *a = ac_registry_find(AC_ALLREDUCE, names[i]);
@@ -185,6 +230,7 @@ int main(void)
     test_ninety_six_has_ten_2d_layouts();
     test_instances_and_requirement();
     test_mesh_layout();
+    test_phase_requirements_on_lines();
     test_no_twins_among_layouts();
     if (failures) fprintf(stderr, "test_orthogonal: %d failure(s)\n", failures);
     return failures != 0;
