@@ -10,7 +10,8 @@
  * one (invariant 4), less the later of twins that send the same messages for this call
  * (ac_same_messages: a pipeline segment that holds the whole message). Limits:
  * AUTOCOLL_MAX_SITES sites per communicator, AUTOCOLL_MAX_SIZES
- * contexts per site and collective; calls beyond them run native and are counted (untuned).
+ * contexts per site and collective; calls beyond them run native and are counted (untuned),
+ * except under the table strategy, which has no sites and looks such calls up in the table.
  *
  * Accounting per context (the report): calls, runs per candidate, time inside the algorithms,
  * and the layer's own time around them (choosing, site agreements, observing, the strategy's
@@ -192,6 +193,8 @@ void ac_select_init(void)
     if (ac_g.max_sizes < 1) ac_g.max_sizes = 1;
     max_sites = (int)ac_config_long("AUTOCOLL_MAX_SITES");
     if (max_sites < 0) max_sites = 0;
+    /* A table's rules do not depend on the call site: no site agreements, one context per size */
+    if (ac_g.strategy == &ac_strategy_table) max_sites = 0;
     ac_star_params star = {
         .iter = (int)ac_config_long("AUTOCOLL_STAR_ITER"),
         .epsilon = ac_config_double("AUTOCOLL_STAR_EPSILON"),
@@ -584,6 +587,11 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *calle
     ac_bucket *b = bucket_get(c, call);
     ac_context *x = b ? context_get(c, b, call, bucket_site(c, b, caller)) : NULL;
     if (!x) {
+        /* Beyond the contexts' limits a table still rules: its lookup needs no context. */
+        const ac_table *t = ac_g.strategy == &ac_strategy_table ? ac_table_loaded() : NULL;
+        const ac_algorithm *rule =
+            t ? ac_table_rule(t, call->collective, c->size, key_bytes(call)) : NULL;
+        if (rule && ac_applicable(rule, call, NULL)) return rule;
         c->untuned[call->collective]++;
         return ac_registry_native(call->collective);
     }
@@ -603,8 +611,20 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
     s->calls++;
     s->bytes += (double)call->bytes;
     s->seconds += seconds;
-    s->alg_calls[index]++;
-    s->alg_seconds[index] += seconds;
+    if (!s->alg_calls) {
+        s->alg_calls = calloc((size_t)r.count, sizeof *s->alg_calls);
+        s->alg_seconds = calloc((size_t)r.count, sizeof *s->alg_seconds);
+        if (!s->alg_calls || !s->alg_seconds) {
+            free(s->alg_calls);
+            free(s->alg_seconds);
+            s->alg_calls = NULL;
+            s->alg_seconds = NULL;
+        }
+    }
+    if (s->alg_calls) {
+        s->alg_calls[index]++;
+        s->alg_seconds[index] += seconds;
+    }
     if (s->sizes || (s->sizes = calloc(AC_PROFILE_BINS, sizeof *s->sizes))) {
         ac_size_bin *bin = &s->sizes[ac_profile_bin(call->bytes)];
         bin->calls++;

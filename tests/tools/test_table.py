@@ -66,6 +66,24 @@ def test_table_strategy_runs_the_rules(mpi, np, tmp_path):
         assert "power-of-two communicator size" in run.stderr, run.stderr
 
 
+def test_table_rules_beyond_the_context_limits(tmp_path):
+    """The table strategy has no call sites (the rules do not depend on them), and a call beyond
+    AUTOCOLL_MAX_SIZES contexts is still looked up in the table rather than run native."""
+    table = tmp_path / "table.json"
+    table.write_text(table_text("openmpi", RULES))
+    run = run_calls("openmpi", 4, tmp_path, {"AUTOCOLL_STRATEGY": "table",
+                                              "AUTOCOLL_TABLE": str(table),
+                                              "AUTOCOLL_MAX_SIZES": "1"})
+    allreduce = run.collective("MPI_COMM_WORLD", "allreduce")
+    assert len(allreduce["contexts"]) == 1, allreduce["contexts"]
+    assert all(x["site"] == "*" for x in allreduce["contexts"]), allreduce["contexts"]  # site-less
+    calls = {name: a["calls"] for name, a in allreduce["algorithms"].items()}
+    # 64 B and the final 4 B check: ring; 1 KiB: recursive doubling; 64 KiB: native
+    assert calls == {"ring": ITERATIONS + 1, "recursive_doubling": ITERATIONS,
+                     "native": ITERATIONS}, calls
+    assert allreduce["untuned"] == 0, allreduce
+
+
 def test_twin_of_the_rule_runs_in_its_place(tmp_path):
     """A rule naming a segmented tree whose segment holds the whole message runs its unsegmented
     twin, the candidate selection keeps (the same messages)."""
