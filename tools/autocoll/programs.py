@@ -14,9 +14,16 @@ The programs are Debian's (linked against Open MPI only, so the runs are Open MP
 Layer configurations (LAYERS): `none` is the program alone (no autocoll: the reference of the
 result checks and of the end-to-end ratios); `native` is autocoll with the library's own
 algorithms (what the layer costs, and the time inside collectives it measures); `race`,
-`star`, `lottery` are the strategies from a cold start (AUTOCOLL_HISTORY=off). Every
-configuration runs `repeat` times, the repetitions interleaved (repetition 1 of every
-configuration, then 2, ...) so that a drift of the machine touches them all alike.
+`star`, `lottery` are the strategies from a cold start (AUTOCOLL_HISTORY=off); `table` is the
+configuration table given with `--table PATH` (AUTOCOLL_STRATEGY=table AUTOCOLL_TABLE=<its
+absolute path>, docs/table.md): every tuning context runs the rule covering it, native where
+none does. `table` in --layers without --table, or a --table that is not a file, is refused
+before anything runs. A table the layer refuses (another registry fingerprint, malformed,
+unreadable) makes the layer run every call native; the layer's JSON report does not say so, so
+its warning on the run's stderr is looked for, and a `table` run with it fails (the command
+exits 1 naming the program and the configuration) rather than measure native under the name
+`table`. Every configuration runs `repeat` times, the repetitions interleaved (repetition 1 of
+every configuration, then 2, ...) so that a drift of the machine touches them all alike.
 
 Result checks (CHECKS): each program's outputs are parsed into named values, and every value
 of every run is compared with the same value of the first `none` run by a rule:
@@ -27,8 +34,16 @@ of every run is compared with the same value of the first `none` run by a rule:
   max:X        both at most X (hpcc's residuals, which it checks against a threshold itself).
 A run whose values do not all pass, or that fails, makes the whole command fail.
 
-Output: `<out>/programs.json` (schema autocoll-programs, version 1) and every run's folder
-(`<out>/<program>/<layer>-<k>/`: its input, output, stdout/stderr and the layer's JSON
+Performance figures (PROGRAMS' `metrics`), measured and never checked: each run's `metrics`
+are the program's own: hpcc's MPIFFT_Gflops, MPIFFT_time (the sum of its MPIFFT_time0..6, the
+forward transform's stages; hpcc prints no single MPIFFT time), MPIRandomAccess_GUPs and
+MPIRandomAccess_time (seconds); LAMMPS's `loop_s` (its "Loop time of X on N procs", summed
+over the run commands of the input). The report gives their median (min-max) per
+configuration and the ratio of medians to `none`'s.
+
+Output: `<out>/programs.json` (schema autocoll-programs, version 1; its `table` member is the
+`table` configuration's table, `{"path", "registry_fingerprint"}`, or null) and every run's
+folder (`<out>/<program>/<layer>-<k>/`: its input, output, stdout/stderr and the layer's JSON
 report). `autocoll report <out>` renders the tables. With `--cluster NAME` the runs go to an
 emulated cluster (tools/autocoll/cluster.py) instead of local ranks.
 """
@@ -55,6 +70,7 @@ LAYERS = {
     "race": {"AUTOCOLL_STRATEGY": "race"},
     "star": {"AUTOCOLL_STRATEGY": "star"},
     "lottery": {"AUTOCOLL_STRATEGY": "lottery"},
+    "table": {"AUTOCOLL_STRATEGY": "table"},  # and AUTOCOLL_TABLE, the --table (layer_env)
 }
 DEFAULT_LAYERS = "none,native,race,star,lottery"
 
@@ -119,6 +135,31 @@ def results_hpcc(folder):
     return values
 
 
+def metrics_hpcc(folder):
+    """hpcc's own performance figures from its summary: MPIFFT_Gflops, MPIFFT_time (seconds:
+    the sum of MPIFFT_time0, time1, ..., which hpcc prints as the differences of successive
+    timestamps of the forward transform, so they add up to its span; there is no
+    MPIFFT_time line), MPIRandomAccess_GUPs and MPIRandomAccess_time (seconds). Figures hpcc did
+    not print are left out."""
+    path = folder / "hpccoutf.txt"
+    if not path.exists():
+        raise ProgramsError(f"{path} is missing: hpcc did not finish")
+    summary = dict(re.findall(r"^(\w+)=(\S+)$", path.read_text(errors="replace"), re.M))
+    metrics = {}
+    for key in ("MPIFFT_Gflops", "MPIRandomAccess_GUPs", "MPIRandomAccess_time"):
+        try:
+            metrics[key] = float(summary[key])
+        except (KeyError, ValueError):
+            pass
+    stages = [v for k, v in summary.items() if re.fullmatch(r"MPIFFT_time\d+", k)]
+    try:
+        if stages:
+            metrics["MPIFFT_time"] = sum(float(v) for v in stages)
+    except ValueError:
+        pass
+    return metrics
+
+
 def checks_hpcc(values):
     eps = 2.220446e-16
     fft_bound = 16 * eps * math.log2(max(2, values["MPIFFT_N"]))
@@ -178,6 +219,16 @@ def results_lammps(folder):
     return values
 
 
+def metrics_lammps(folder):
+    """LAMMPS's own timing: `loop_s`, the seconds of its "Loop time of X on N procs" lines (one
+    per run command of the input, summed)."""
+    path = folder / "log.lammps"
+    if not path.exists():
+        raise ProgramsError(f"{path} is missing: LAMMPS did not finish")
+    loops = re.findall(rf"^Loop time of ({_NUMBER}) on", path.read_text(errors="replace"), re.M)
+    return {"loop_s": sum(float(x) for x in loops)} if loops else {}
+
+
 def checks_exact(values):
     return {k: "exact" for k in values}
 
@@ -186,12 +237,19 @@ def checks_relative(tolerance):
     return lambda values: {k: f"rel:{tolerance}" for k in values}
 
 
+# metrics: the run's performance figures (measured, never checked); shown: those the report
+# tabulates, with their labels.
+HPCC_SHOWN = [("MPIFFT_Gflops", "MPIFFT Gflop/s"),
+              ("MPIRandomAccess_GUPs", "MPIRandomAccess GUP/s")]
+LAMMPS_SHOWN = [("loop_s", "loop time s")]
 PROGRAMS = {
-    "hpcc": {"prepare": prepare_hpcc, "results": results_hpcc, "checks": checks_hpcc},
+    "hpcc": {"prepare": prepare_hpcc, "results": results_hpcc, "checks": checks_hpcc,
+             "metrics": metrics_hpcc, "shown": HPCC_SHOWN},
     "lammps-melt": {"prepare": prepare_lammps("melt", "in.melt"), "results": results_lammps,
-                    "checks": checks_exact},
+                    "checks": checks_exact, "metrics": metrics_lammps, "shown": LAMMPS_SHOWN},
     "lammps-peptide": {"prepare": prepare_lammps("peptide", "in.peptide"),
-                       "results": results_lammps, "checks": checks_relative(1e-5)},
+                       "results": results_lammps, "checks": checks_relative(1e-5),
+                       "metrics": metrics_lammps, "shown": LAMMPS_SHOWN},
 }
 DEFAULT_PROGRAMS = ",".join(PROGRAMS)
 
@@ -224,8 +282,9 @@ def compare(values, reference, rules):
 # Runs.
 
 
-def layer_env(layer, build, report_path):
-    """The environment a configuration adds to the ranks (empty for `none`)."""
+def layer_env(layer, build, report_path, table=None):
+    """The environment a configuration adds to the ranks (empty for `none`); `table` is the
+    absolute path of the `table` configuration's table."""
     settings = LAYERS[layer]
     if settings is None:
         return {}
@@ -235,7 +294,45 @@ def layer_env(layer, build, report_path):
     env = {"LD_PRELOAD": str(lib), "AUTOCOLL_REPORT": str(report_path),
            "AUTOCOLL_HISTORY": "off"}
     env.update(settings)
+    if settings.get("AUTOCOLL_STRATEGY") == "table":
+        if table is None:
+            raise ProgramsError(f"the `{layer}` configuration needs a table (--table PATH)")
+        env["AUTOCOLL_TABLE"] = str(table)
+        # The refusal of the table is known from the layer's warning only (table_refusal):
+        # warnings must not be silenced by an AUTOCOLL_VERBOSE=0 the ranks would inherit.
+        if os.environ.get("AUTOCOLL_VERBOSE") not in ("1", "2"):
+            env["AUTOCOLL_VERBOSE"] = "1"
     return env
+
+
+# What rank 0 of the layer prints on stderr when AUTOCOLL_TABLE gives no usable table
+# (src/select/table.c, ac_table_load: "AUTOCOLL_TABLE=<path>: <reason>; the table is ignored" or
+# "...; no table for this run"; src/core/state.c: "AUTOCOLL_STRATEGY=table without a usable
+# AUTOCOLL_TABLE: every call runs native"), through src/core/log.c as "autocoll[0]: warning: ".
+TABLE_REFUSED = re.compile(r"autocoll(?:\[\d+\])?: warning: (AUTOCOLL_TABLE=[^\n]*|"
+                           r"AUTOCOLL_STRATEGY=table without a usable AUTOCOLL_TABLE[^\n]*)")
+
+
+def table_refusal(stderr):
+    """The layer's warnings that it loaded no table (none: it did), from a run's stderr. The
+    layer's JSON report has no member saying whether a table was loaded (with none, every
+    context of the `table` strategy just reports stage `no_rule`, as where no rule covers it),
+    so its warning is what tells a refused table from a table without a rule for the calls."""
+    return [m.group(1) for m in TABLE_REFUSED.finditer(stderr)]
+
+
+def table_info(table):
+    """programs.json's `table`: the table's absolute path and registry fingerprint (null when
+    the file holds none; the layer judges the table, this only records it)."""
+    if table is None:
+        return None
+    try:
+        data = json.loads(Path(table).read_text())
+    except (OSError, ValueError):
+        data = None
+    fingerprint = data.get("registry_fingerprint") if isinstance(data, dict) else None
+    return {"path": str(table),
+            "registry_fingerprint": fingerprint if isinstance(fingerprint, str) else None}
 
 
 def local_launch(ranks, argv, env):
@@ -272,7 +369,7 @@ def layer_summary(report):
     return {"collective_seconds": seconds, "collective_calls": calls, "algorithms": algorithms}
 
 
-def run_once(program, layer, rep, ranks, out, build, launch, timeout):
+def run_once(program, layer, rep, ranks, out, build, launch, timeout, table=None):
     folder = Path(out) / program / f"{layer}-{rep}"
     if folder.exists():
         shutil.rmtree(folder)
@@ -280,7 +377,7 @@ def run_once(program, layer, rep, ranks, out, build, launch, timeout):
     spec = PROGRAMS[program]
     argv = spec["prepare"](folder, ranks)
     report_path = folder / "autocoll.json"
-    env = layer_env(layer, build, report_path)
+    env = layer_env(layer, build, report_path, table)
     cmd = launch(ranks, argv, env)
     start = time.perf_counter()
     try:
@@ -293,8 +390,15 @@ def run_once(program, layer, rep, ranks, out, build, launch, timeout):
     if run.returncode != 0:
         raise ProgramsError(f"{program} under {layer} failed (exit {run.returncode}); see "
                             f"{folder}/stderr.txt:\n{run.stderr[-1500:]}")
+    if "AUTOCOLL_TABLE" in env:
+        refused = table_refusal(run.stderr)
+        if refused:
+            raise ProgramsError(f"{program} under {layer}: the layer did not load the table, so "
+                                "every call ran native: " + "; ".join(refused) +
+                                f" (see {folder}/stderr.txt)")
     result = {"program": program, "layer": layer, "repetition": rep, "wall_seconds": wall,
-              "command": cmd, "values": spec["results"](folder)}
+              "command": cmd, "values": spec["results"](folder),
+              "metrics": spec["metrics"](folder)}
     if "AUTOCOLL_REPORT" in env:
         try:
             result.update(layer_summary(json.loads(report_path.read_text())))
@@ -310,9 +414,11 @@ def machine():
 
 
 def run_programs(out, programs=DEFAULT_PROGRAMS, layers=DEFAULT_LAYERS, ranks=4, repeat=3,
-                 build=None, launch=None, launcher="local", timeout=600, log=print):
+                 build=None, launch=None, launcher="local", timeout=600, log=print, table=None):
     """Runs every program under every configuration `repeat` times; checks the results; writes
-    <out>/programs.json. Raises ProgramsError at the first failed run or check."""
+    <out>/programs.json. `table`: the configuration table of the `table` configuration (a path;
+    required with it, refused without it). Raises ProgramsError at the first failed run or
+    check, and before any run for a bad argument."""
     programs = [p.strip() for p in programs.split(",") if p.strip()]
     layers = [x.strip() for x in layers.split(",") if x.strip()]
     for p in programs:
@@ -325,6 +431,17 @@ def run_programs(out, programs=DEFAULT_PROGRAMS, layers=DEFAULT_LAYERS, ranks=4,
         raise ProgramsError("the layer configurations must include `none`, the reference")
     if ranks < 1 or repeat < 1:
         raise ProgramsError("--ranks and --repeat must be at least 1")
+    if "table" in layers and table is None:
+        raise ProgramsError("the `table` layer configuration needs its configuration table: "
+                            "--table PATH (an autocoll-table file, docs/table.md)")
+    if table is not None:
+        if "table" not in layers:
+            raise ProgramsError("--table is the table of the `table` layer configuration, which "
+                                "--layers does not include")
+        # absolute: the ranks run in each run's folder
+        table = Path(table).expanduser().resolve()
+        if not table.is_file():
+            raise ProgramsError(f"--table {table}: no such file")
     build = Path(build) if build else bench.REPO / "build" / LIBRARY_MPI
     launch = launch or local_launch
     out = Path(out).resolve()  # the ranks run in each run's folder: the report path is absolute
@@ -336,7 +453,7 @@ def run_programs(out, programs=DEFAULT_PROGRAMS, layers=DEFAULT_LAYERS, ranks=4,
         for program in programs:
             for layer in layers:
                 k += 1
-                r = run_once(program, layer, rep, ranks, out, build, launch, timeout)
+                r = run_once(program, layer, rep, ranks, out, build, launch, timeout, table)
                 runs.append(r)
                 log(f"[{k}/{total}] {program} {layer} #{rep}: {r['wall_seconds']:.2f} s")
     for program in programs:
@@ -352,7 +469,7 @@ def run_programs(out, programs=DEFAULT_PROGRAMS, layers=DEFAULT_LAYERS, ranks=4,
                                 + "; ".join(r["check"][:5]))
     data = {"schema": SCHEMA, "version": 1, "machine": machine(), "launcher": launcher,
             "ranks": ranks, "repeat": repeat, "programs": programs, "layers": layers,
-            "runs": runs, "failures": failures}
+            "table": table_info(table), "runs": runs, "failures": failures}
     (out / "programs.json").write_text(json.dumps(data, indent=1) + "\n")
     if failures:
         raise ProgramsError("results differ from the program's own (no autocoll):\n  " +
@@ -421,9 +538,43 @@ def render(data):
                 f"{statistics.median(wall) / statistics.median(base):9.3f} "
                 f"{_spread(coll) if coll else '-':>24} {calls if calls is not None else '-':>7} "
                 f"{'equal' if ok else 'DIFFER':>8}  {main_algorithms(rs)}")
+    lines += render_metrics(data)
+    table = data.get("table")  # absent from files written before the `table` configuration
+    if table:
+        lines += ["", f"layer `table`: {table['path']} (registry fingerprint "
+                      f"{table.get('registry_fingerprint') or '?'})"]
     if data.get("failures"):
         lines += ["", "result differences:"] + [f"  {f}" for f in data["failures"]]
     return "\n".join(lines)
+
+
+def _spread_g(v):
+    return f"{statistics.median(v):.4g} ({min(v):.4g}-{max(v):.4g})"
+
+
+def render_metrics(data):
+    """The programs' own performance figures (PROGRAMS' `shown`): per program, figure and
+    configuration, median (min-max) and the ratio of medians to `none`'s. No lines when no run
+    has them (files written before they were recorded)."""
+    rows = []
+    for program in data["programs"]:
+        for key, label in PROGRAMS.get(program, {}).get("shown", []):
+            def values(layer):
+                return [r["metrics"][key] for r in data["runs"]
+                        if r["program"] == program and r["layer"] == layer
+                        and key in r.get("metrics", {})]
+            base = values("none")
+            for layer in data["layers"]:
+                v = values(layer)
+                if not v:
+                    continue
+                ratio = (f"{statistics.median(v) / statistics.median(base):9.3f}"
+                         if base and statistics.median(base) else f"{'-':>9}")
+                rows.append(f"{program:15} {layer:8} {label:22} {_spread_g(v):>32} {ratio}")
+    if not rows:
+        return []
+    return ["", "the programs' own figures (median, min-max; x none: ratio of medians)",
+            f"{'program':15} {'layer':8} {'figure':22} {'value':>32} {'x none':>9}"] + rows
 
 
 # ----------------------------------------------------------------------------------------------
@@ -442,7 +593,7 @@ def main(args):
     try:
         run_programs(args.out, programs=args.programs, layers=args.layers, ranks=args.ranks,
                      repeat=args.repeat, build=args.build, timeout=args.timeout, launch=launch,
-                     launcher=launcher)
+                     launcher=launcher, table=args.table)
     except ProgramsError as e:
         print(f"autocoll programs: {e}", file=sys.stderr)
         return 1
@@ -456,10 +607,15 @@ def add_arguments(p):
                    help=f"comma-separated, of {', '.join(PROGRAMS)}")
     p.add_argument("--layers", default=DEFAULT_LAYERS,
                    help=f"configurations, of {', '.join(LAYERS)} (`none`, the program alone, "
-                        "is the reference and must be there)")
+                        "is the reference and must be there; `table` runs the layer with "
+                        "AUTOCOLL_STRATEGY=table and the --table; default: "
+                        f"{DEFAULT_LAYERS})")
     p.add_argument("--ranks", type=int, default=4)
     p.add_argument("--repeat", type=int, default=3, help="runs of each configuration")
     p.add_argument("--build", help="autocoll's Open MPI build folder (default build/openmpi)")
+    p.add_argument("--table", metavar="PATH",
+                   help="the configuration table of the `table` layer configuration "
+                        "(`autocoll tune`, docs/table.md); required with it")
     p.add_argument("--timeout", type=int, default=600, help="seconds per run")
     p.add_argument("--cluster", help="run on this emulated cluster (`autocoll cluster up`, "
                    "docs/cluster.md) instead of local ranks")
