@@ -275,9 +275,9 @@ def test_table_layer_runs_the_tables_rule(tmp_path):
     r = next(r for r in data["runs"] if r["layer"] == "table")
     assert r["check"] == [] and data["failures"] == []
     assert "AUTOCOLL_TABLE" not in (out / "lammps-melt" / "table-1" / "stderr.txt").read_text()
-    # The layer's report of the run: every allreduce context it tuned ran the rule's ring
-    # (native would be stage no_rule; calls of call sites beyond AUTOCOLL_MAX_SITES run native
-    # untuned, as under every strategy).
+    # The layer's report of the run: every allreduce context ran the rule's ring (native would
+    # be stage no_rule), and so did every allreduce call, contexts or not (the table strategy
+    # has no call sites; melt calls allreduce from more than AUTOCOLL_MAX_SITES sites).
     report = json.loads((out / "lammps-melt" / "table-1" / "autocoll.json").read_text())
     contexts = [x for c in report["communicators"]
                 for x in c["collectives"].get("allreduce", {}).get("contexts", [])]
@@ -285,6 +285,7 @@ def test_table_layer_runs_the_tables_rule(tmp_path):
                             x["chosen"] == "ring" and set(x["runs"]) == {"ring"}
                             for x in contexts), contexts
     assert r["algorithms"]["allreduce"].get("ring", 0) == sum(x["calls"] for x in contexts) > 0
+    assert set(r["algorithms"]["allreduce"]) == {"ring"}, r["algorithms"]
     assert "allreduce" in run.stdout and "layer `table`" in run.stdout
 
 
