@@ -12,8 +12,8 @@
  * equal inputs of equal size. Cost: the phase algorithm on n[D-1], then n[D-2], ... ranks with
  * the whole vector, no temporary buffer of its own.
  * Requirements: the layout factors the size (AC_REQ_MESH_LAYOUT) and the phase algorithm's own
- * (none for native and recursive doubling). MPI_IN_PLACE. The first call with a layout builds
- * its communicators.
+ * (none for native and recursive doubling; a commutative op for ring and Rabenseifner).
+ * MPI_IN_PLACE. The first call with a layout builds its communicators.
  */
 #include "coll/algorithms.h"
 #include "coll/common/mesh.h"

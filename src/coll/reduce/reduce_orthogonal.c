@@ -13,7 +13,7 @@
  * are chosen to). Cost: the phase algorithm on n[D-1], then n[D-2], ... ranks with the whole
  * vector; partial results live in up to two temporary vectors at the phase roots.
  * Requirements: the layout factors the size (AC_REQ_MESH_LAYOUT) and the phase algorithm's
- * own (none for native and the binomial tree). MPI_IN_PLACE at the root. The first call with
+ * own (none for native and the trees). MPI_IN_PLACE at the root. The first call with
  * a layout builds its communicators.
  */
 #include "coll/algorithms.h"
