@@ -316,15 +316,19 @@ static void context_warm(ac_context *x, ac_collective coll)
     free(know);
 }
 
+/* The loaded table's rule for this call on c (NULL: no table, or no rule covers it). */
+static const ac_algorithm *table_rule_of(const ac_comm *c, const ac_call *call)
+{
+    const ac_table *t = ac_table_loaded();
+    return t ? ac_table_rule(t, call->collective, c->size, key_bytes(call)) : NULL;
+}
+
 /* The `table` strategy's context: the candidate that runs the rule's algorithm (itself, or the
  * twin kept in its place), given to the strategy as the one known candidate. A rule naming an
  * algorithm not applicable to the call is reported (the context runs native). */
 static void context_rule(ac_context *x, const ac_call *call)
 {
-    const ac_table *t = ac_table_loaded();
-    const ac_algorithm *a = t ? ac_table_rule(t, call->collective, x->comm->size,
-                                              x->bucket->bytes)
-                              : NULL;
+    const ac_algorithm *a = table_rule_of(x->comm, call);
     if (!a) return;
     int pick = -1;
     for (int i = 0; i < x->ncandidates && pick < 0; i++)
@@ -588,9 +592,8 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *calle
     ac_context *x = b ? context_get(c, b, call, bucket_site(c, b, caller)) : NULL;
     if (!x) {
         /* Beyond the contexts' limits a table still rules: its lookup needs no context. */
-        const ac_table *t = ac_g.strategy == &ac_strategy_table ? ac_table_loaded() : NULL;
         const ac_algorithm *rule =
-            t ? ac_table_rule(t, call->collective, c->size, key_bytes(call)) : NULL;
+            ac_g.strategy == &ac_strategy_table ? table_rule_of(c, call) : NULL;
         if (rule && ac_applicable(rule, call, NULL)) return rule;
         c->untuned[call->collective]++;
         return ac_registry_native(call->collective);
