@@ -193,8 +193,6 @@ void ac_select_init(void)
     if (ac_g.max_sizes < 1) ac_g.max_sizes = 1;
     max_sites = (int)ac_config_long("AUTOCOLL_MAX_SITES");
     if (max_sites < 0) max_sites = 0;
-    /* A table's rules do not depend on the call site: no site agreements, one context per size */
-    if (ac_g.strategy == &ac_strategy_table) max_sites = 0;
     ac_star_params star = {
         .iter = (int)ac_config_long("AUTOCOLL_STAR_ITER"),
         .epsilon = ac_config_double("AUTOCOLL_STAR_EPSILON"),
@@ -222,6 +220,14 @@ static void out_of_memory(const char *what)
     PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
 }
 
+/* Call sites per communicator: AUTOCOLL_MAX_SITES, or none under a site-less strategy (no site
+ * agreements, one context per size). Asked at each use, as the benchmark driver changes the
+ * strategy at run time (ac_select_use_strategy); a bucket keeps the site mode it began with. */
+static int sites_allowed(void)
+{
+    return ac_g.strategy && ac_g.strategy->site_less ? 0 : max_sites;
+}
+
 static ac_bucket *bucket_get(ac_comm *c, const ac_call *call)
 {
     ac_collective coll = call->collective;
@@ -230,7 +236,8 @@ static ac_bucket *bucket_get(ac_comm *c, const ac_call *call)
             b->op_builtin == call->op_builtin && b->op_commutative == call->op_commutative)
             return b;
     /* Each site tunes at most max_sizes sizes, so more buckets could never get a context. */
-    if (c->nbuckets[coll] >= (max_sites > 0 ? max_sites : 1) * ac_g.max_sizes) return NULL;
+    int sites = sites_allowed();
+    if (c->nbuckets[coll] >= (sites > 0 ? sites : 1) * ac_g.max_sizes) return NULL;
     ac_bucket *b = calloc(1, sizeof *b);
     if (!b) {
         out_of_memory("a tuning bucket");
@@ -240,7 +247,7 @@ static ac_bucket *bucket_get(ac_comm *c, const ac_call *call)
     b->count = call->count;
     b->op_builtin = call->op_builtin;
     b->op_commutative = call->op_commutative;
-    ac_site_init(&b->sites, max_sites > 0);
+    ac_site_init(&b->sites, sites > 0);
     b->next = c->buckets[coll];
     c->buckets[coll] = b;
     c->nbuckets[coll]++;

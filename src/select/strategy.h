@@ -49,6 +49,10 @@ typedef struct ac_knowledge {
 
 typedef struct ac_strategy {
     const char *name;
+    /* 1: the choice does not depend on the call site (the table: its rules name a collective,
+     * a process count and a message size), so the strategy's contexts are site-less and cost
+     * no call-site agreements (select.c, site.h). */
+    int site_less;
     /* A new state over `n` candidates (n >= 1, candidates[0] is native). NULL on no memory. */
     void *(*create)(const ac_algorithm *const *candidates, int n);
     /* The index of the candidate that runs the next call. */

@@ -477,6 +477,7 @@ static void table_destroy(void *state)
 
 const ac_strategy ac_strategy_table = {
     .name = "table",
+    .site_less = 1,
     .create = table_create,
     .choose = table_choose,
     .observe = table_observe,
