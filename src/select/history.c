@@ -434,8 +434,8 @@ static int lock_file(const char *path, int *fd_out, char *why, size_t why_len)
         if ((errno != EACCES && errno != EAGAIN && errno != EINTR) ||
             waited_ms >= LOCK_SECONDS * 1000L) {
             ac_why_printf(why, why_len, "cannot lock %s: %s", lock,
-                       errno == EACCES || errno == EAGAIN ? "another job held it too long"
-                                                         : strerror(errno));
+                          errno == EACCES || errno == EAGAIN ? "another job held it too long"
+                                                             : strerror(errno));
             close(fd);
             return -1;
         }

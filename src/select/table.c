@@ -108,22 +108,26 @@ static int parse_rule(const ac_json *v, ac_table *t, int index, char *why, size_
     if (k < 0) return ac_why_printf(why, why_len, "rule %d: no known \"collective\"", index);
     rule r;
     if (parse_interval(ac_json_member(v, "ranks"), 1, &r.ranks))
-        return ac_why_printf(why, why_len, "rule %d: \"ranks\" must be [lo, hi] with 1 <= lo <= hi "
-                          "(hi may be null)", index);
+        return ac_why_printf(why, why_len,
+                             "rule %d: \"ranks\" must be [lo, hi] with 1 <= lo <= hi "
+                             "(hi may be null)",
+                             index);
     if (parse_interval(ac_json_member(v, "bytes"), 0, &r.bytes))
-        return ac_why_printf(why, why_len, "rule %d: \"bytes\" must be [lo, hi] with 0 <= lo <= hi "
-                          "(hi may be null)", index);
+        return ac_why_printf(why, why_len,
+                             "rule %d: \"bytes\" must be [lo, hi] with 0 <= lo <= hi "
+                             "(hi may be null)",
+                             index);
     const ac_json *a = ac_json_member(v, "algorithm");
     if (!a || a->type != AC_JSON_STRING)
         return ac_why_printf(why, why_len, "rule %d: no \"algorithm\"", index);
     if (!(r.algorithm = ac_registry_find((ac_collective)k, a->string)))
         return ac_why_printf(why, why_len, "rule %d: %s has no algorithm \"%.64s\"", index,
-                          ac_collective_name((ac_collective)k), a->string);
+                             ac_collective_name((ac_collective)k), a->string);
     per_collective *pc = &t->coll[k];
     for (int i = 0; i < pc->nrules; i++)
         if (overlap(&pc->rules[i].ranks, &r.ranks) && overlap(&pc->rules[i].bytes, &r.bytes))
             return ac_why_printf(why, why_len, "rule %d overlaps an earlier %s rule", index,
-                              ac_collective_name((ac_collective)k));
+                                 ac_collective_name((ac_collective)k));
     pc->rules[pc->nrules++] = r;
     return 0;
 }
@@ -136,8 +140,10 @@ static int parse_cell(const ac_json *v, ac_table *t, int index, char *why, size_
     if (k < 0 || ac_json_integer(ac_json_member(v, "ranks"), 1, INT_MAX, &c.ranks) ||
         ac_json_integer(ac_json_member(v, "bytes"), 0, LLONG_MAX, &c.bytes) || !times ||
         times->type != AC_JSON_OBJECT)
-        return ac_why_printf(why, why_len, "cell %d: it needs \"collective\", \"ranks\" (>= 1), "
-                          "\"bytes\" (>= 0) and \"times\" (an object)", index);
+        return ac_why_printf(why, why_len,
+                             "cell %d: it needs \"collective\", \"ranks\" (>= 1), "
+                             "\"bytes\" (>= 0) and \"times\" (an object)",
+                             index);
     per_collective *pc = &t->coll[k];
     cell *slot = &pc->cells[pc->ncells];
     c.algorithms = calloc((size_t)times->n + 1, sizeof *c.algorithms);
@@ -150,10 +156,10 @@ static int parse_cell(const ac_json *v, ac_table *t, int index, char *why, size_
         const ac_algorithm *a = ac_registry_find((ac_collective)k, m->key);
         if (!a)
             return ac_why_printf(why, why_len, "cell %d: %s has no algorithm \"%.64s\"", index,
-                              ac_collective_name((ac_collective)k), m->key);
+                                 ac_collective_name((ac_collective)k), m->key);
         if (m->type != AC_JSON_NUMBER || !(m->number >= 0.0))
             return ac_why_printf(why, why_len, "cell %d: the time of %s must be a number >= 0",
-                              index, m->key);
+                                 index, m->key);
         slot->algorithms[slot->n] = a;
         slot->seconds[slot->n++] = m->number;
     }
@@ -217,7 +223,7 @@ static int parse_tree(const ac_json *root, uint64_t fingerprint, ac_table *t, ch
     long long version;
     if (!schema || schema->type != AC_JSON_STRING || strcmp(schema->string, TABLE_SCHEMA) != 0)
         return ac_why_printf(why, why_len, "not a configuration table (schema \"%s\" expected)",
-                          TABLE_SCHEMA);
+                             TABLE_SCHEMA);
     if (ac_json_integer(ac_json_member(root, "version"), 0, LLONG_MAX, &version) ||
         version != TABLE_VERSION)
         return ac_why_printf(why, why_len, "a table format version other than %d", TABLE_VERSION);
@@ -225,9 +231,10 @@ static int parse_tree(const ac_json *root, uint64_t fingerprint, ac_table *t, ch
     char mine[17];
     snprintf(mine, sizeof mine, "%016llx", (unsigned long long)fingerprint);
     if (!f || f->type != AC_JSON_STRING || strcmp(f->string, mine) != 0)
-        return ac_why_printf(why, why_len, "registry fingerprint %.20s, this build's is %s: tuned "
-                          "with other algorithms (run `autocoll tune` again)",
-                          f && f->type == AC_JSON_STRING ? f->string : "(none)", mine);
+        return ac_why_printf(why, why_len,
+                             "registry fingerprint %.20s, this build's is %s: tuned "
+                             "with other algorithms (run `autocoll tune` again)",
+                             f && f->type == AC_JSON_STRING ? f->string : "(none)", mine);
     const ac_json *rules = ac_json_member(root, "rules"), *cells = ac_json_member(root, "cells");
     if (!rules || rules->type != AC_JSON_ARRAY)
         return ac_why_printf(why, why_len, "no \"rules\" array");
@@ -360,9 +367,10 @@ static char *read_table(const char *path, char *why, size_t why_len)
 {
     char *text = ac_read_text_file(path, MAX_FILE_BYTES);
     if (!text)
-        ac_why_printf(why, why_len, "%s", errno == EFBIG    ? "larger than 64 MiB"
-                                       : errno == EILSEQ ? "not a text file"
-                                                         : strerror(errno));
+        ac_why_printf(why, why_len, "%s",
+                      errno == EFBIG    ? "larger than 64 MiB"
+                      : errno == EILSEQ ? "not a text file"
+                                        : strerror(errno));
     return text;
 }
 
