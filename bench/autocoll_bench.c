@@ -4,7 +4,8 @@
  * time, then one collective call, timed with PMPI_Wtime around the call only.
  *
  *   autocoll_bench --collective NAME --bytes N [--iterations 500] [--warmup 10] [--factor 5]
- *                  [--out FILE.json] [--only NAME[,NAME...]]
+ *                  [--out FILE.json] [--only NAME[,NAME...]] [--compute loop|sleep]
+ *                  [--noise none|exp:MEAN|detour:PROB:MEAN] [--noise-seed N]
  *
  * In one run, for the same workload, it measures configurations one after another: `native`
  * (the registry's native entry: PMPI_<Collective> itself), then every registered algorithm of
@@ -28,6 +29,18 @@
  * communicator (never one per iteration: the loop models the application) and runs `warmup`
  * untimed iterations, then `iterations` timed ones; per-iteration times are reduced to their
  * maximum across ranks after the configuration, outside the timed region.
+ *
+ * Computation is a loop of floating-point work (`--compute loop`, real CPU time) or a sleep of
+ * the same length (`--compute sleep`): under SimGrid's SMPI, run with simulated computation off
+ * so that simulated time does not depend on this machine's load, a sleep is simulated time and
+ * the loop takes none (docs/simgrid.md).
+ *
+ * Noise on purpose (`--noise`): before every timed or warm-up call of every configuration
+ * (never in the calibration), each rank sleeps a delay drawn from its own generator (seeded
+ * with --noise-seed and the rank): `exp:MEAN`, an exponential delay of mean MEAN seconds on
+ * every call; `detour:PROB:MEAN`, with probability PROB an exponential delay of mean MEAN, else
+ * none (an operating-system detour). Ranks reach the call apart, as on a loaded machine, and
+ * the call's time (the maximum over the ranks) pays for the skew.
  *
  * Output: a table on stdout (rank 0) and, with --out, JSON written atomically (schema
  * "autocoll-bench", version 1; times in seconds). Exit status 0, 1 on a failure, 2 on bad
@@ -81,6 +94,11 @@ typedef struct options {
     const char *layers;    /* comma-separated layer specs, NULL: AUTOCOLL_STRATEGY */
     long fixed_iterations; /* timed iterations of each fixed algorithm */
     const char *history;   /* --history, NULL: off */
+    int compute_sleep;     /* --compute sleep: the computation is a sleep */
+    const char *noise;     /* --noise as given */
+    double noise_prob;     /* probability of a delay before a call (0: no noise) */
+    double noise_mean;     /* mean of the exponential delay, seconds */
+    long noise_seed;
 } options;
 
 /* Layer configurations: the layer's own choice through MPI_<Coll>, with a strategy. */
@@ -128,6 +146,8 @@ static void usage(FILE *f)
     fprintf(f, "usage: " PROG " --collective NAME --bytes N [--iterations 500] [--warmup 10]\n"
                "       [--factor 5] [--out FILE.json] [--only NAME[,NAME...]]\n"
                "       [--fixed-iterations N] [--layers SPEC[,SPEC...]] [--history FILE]\n"
+               "       [--compute loop|sleep] [--noise none|exp:MEAN|detour:PROB:MEAN]\n"
+               "       [--noise-seed N]\n"
                "  --collective  one of:");
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++)
         fprintf(f, " %s", ac_collective_name((ac_collective)c));
@@ -143,6 +163,12 @@ static void usage(FILE *f)
                "  --history     start the layers warm from this history file and merge what\n"
                "                they learn into it (docs/history.md); without it history is off\n"
                "                and every layer starts cold\n"
+               "  --compute     loop (floating-point work, default) or sleep (the same time\n"
+               "                asleep: simulated time under SMPI, docs/simgrid.md)\n"
+               "  --noise       a random delay before every call, per rank: exp:MEAN (every\n"
+               "                call, exponential, mean MEAN seconds) or detour:PROB:MEAN\n"
+               "                (with probability PROB); none (default)\n"
+               "  --noise-seed  seed of the ranks' delay generators (default 1)\n"
                "  --layers      layer configurations, each from a cold start with no warm-up\n"
                "                (default: AUTOCOLL_STRATEGY):");
     for (int i = 0; i < NUM_LAYER_SPECS; i++)
@@ -186,6 +212,32 @@ static int parse_factor(const char *s, double *out)
     if (end == s || *end != '\0' || !(v >= 0 && v <= 1000))
         return usage_error("--factor: '%s' is not a number in [0, 1000]", s);
     *out = v;
+    return 0;
+}
+
+/* --noise none | exp:MEAN | detour:PROB:MEAN (seconds). */
+static int parse_noise(const char *s, options *o)
+{
+    char *end;
+    o->noise = s;
+    o->noise_prob = 0;
+    o->noise_mean = 0;
+    if (strcmp(s, "none") == 0) return 0;
+    if (strncmp(s, "exp:", 4) == 0) {
+        o->noise_prob = 1;
+        o->noise_mean = strtod(s + 4, &end);
+    } else if (strncmp(s, "detour:", 7) == 0) {
+        o->noise_prob = strtod(s + 7, &end);
+        if (*end == ':') o->noise_mean = strtod(end + 1, &end);
+        else end = (char *)s;
+    } else {
+        end = (char *)s;
+    }
+    if (end == s || *end != '\0' || !(o->noise_prob > 0 && o->noise_prob <= 1) ||
+        !(o->noise_mean > 0 && o->noise_mean <= 10))
+        return usage_error("--noise: '%s' is not none, exp:MEAN or detour:PROB:MEAN (0 < PROB "
+                           "<= 1, 0 < MEAN <= 10 seconds)",
+                           s);
     return 0;
 }
 
@@ -263,7 +315,8 @@ static int parse_args(int argc, char **argv, options *o)
     const char *coll = NULL;
     int rc = 0;
     *o = (options){
-        .bytes = -1, .iterations = 500, .warmup = 10, .factor = 5, .fixed_iterations = -1};
+        .bytes = -1, .iterations = 500, .warmup = 10, .factor = 5, .fixed_iterations = -1,
+        .noise = "none", .noise_seed = 1};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *val, *eq = strchr(arg, '=');
         char name[64];
@@ -300,6 +353,16 @@ static int parse_args(int argc, char **argv, options *o)
             rc = parse_long(name, val, 1, 100000000, &o->fixed_iterations);
         else if (strcmp(name, "--history") == 0)
             o->history = val; /* in force since MPI_Init (history_setting) */
+        else if (strcmp(name, "--compute") == 0 && strcmp(val, "loop") == 0)
+            o->compute_sleep = 0;
+        else if (strcmp(name, "--compute") == 0 && strcmp(val, "sleep") == 0)
+            o->compute_sleep = 1;
+        else if (strcmp(name, "--compute") == 0)
+            return usage_error("--compute: '%s' is not loop or sleep", val);
+        else if (strcmp(name, "--noise") == 0)
+            rc = parse_noise(val, o);
+        else if (strcmp(name, "--noise-seed") == 0)
+            rc = parse_long(name, val, 0, LONG_MAX, &o->noise_seed);
         else
             return usage_error("unknown option '%s'", name);
         if (rc) return rc;
@@ -609,12 +672,25 @@ static int configurations(const options *o, const workload *w, bench_config *run
 /* ---- computation ------------------------------------------------------------------------- */
 
 static volatile double compute_sink;
+static int g_compute_sleep; /* --compute sleep: units are nanoseconds asleep */
+
+static void sleep_seconds(double seconds)
+{
+    struct timespec ts = {.tv_sec = (time_t)seconds};
+    ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
+    if (ts.tv_sec > 0 || ts.tv_nsec > 0) nanosleep(&ts, NULL);
+}
 
 /* `units` steps of four independent floating-point recurrences. They converge to fixed points
- * (no overflow, no denormals), and the result is stored, so the compiler keeps the work. */
+ * (no overflow, no denormals), and the result is stored, so the compiler keeps the work. With
+ * --compute sleep, `units` nanoseconds asleep instead. */
 static void compute(long units)
 {
     double a = 0.0, b = 1.0, c = 2.0, d = 3.0;
+    if (g_compute_sleep) {
+        sleep_seconds(1e-9 * (double)units);
+        return;
+    }
     for (long i = 0; i < units; i++) {
         a = a * 0.5 + 1.0;
         b = b * 0.75 + 0.5;
@@ -631,6 +707,10 @@ static int compute_units(double seconds, long *units)
 {
     double best = 0;
     long n = 1024, mine = 0;
+    if (g_compute_sleep) {
+        *units = (long)ceil(seconds * 1e9); /* equal on every rank: no agreement needed */
+        return MPI_SUCCESS;
+    }
     if (seconds > 0) {
         for (int reps = 0; reps < CALIBRATION_REPS;) {
             double t0 = PMPI_Wtime();
@@ -646,6 +726,37 @@ static int compute_units(double seconds, long *units)
         mine = (long)ceil(seconds * best);
     }
     return PMPI_Allreduce(&mine, units, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+}
+
+/* ---- noise ------------------------------------------------------------------------------- */
+
+/* --noise: each rank's delays come from its own generator (splitmix64), seeded with
+ * --noise-seed and the rank, so a run is reproducible and ranks are delayed independently. */
+static double g_noise_prob, g_noise_mean;
+static unsigned long long g_noise_state;
+
+static double noise_uniform(void)
+{
+    unsigned long long z = (g_noise_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return ((double)(z >> 11) + 0.5) * 0x1.0p-53; /* in (0, 1) */
+}
+
+static void noise_init(const options *o)
+{
+    g_noise_prob = o->noise_prob;
+    g_noise_mean = o->noise_mean;
+    g_noise_state = (unsigned long long)o->noise_seed * 0x100000001b3ULL + (unsigned)g_rank;
+}
+
+/* Sleeps this rank's next delay (none without --noise). */
+static void noise_delay(void)
+{
+    if (g_noise_prob <= 0) return;
+    double u = noise_uniform(), v = noise_uniform();
+    if (u < g_noise_prob) sleep_seconds(-g_noise_mean * log(v));
 }
 
 /* ---- measurement ------------------------------------------------------------------------- */
@@ -757,9 +868,10 @@ static int summarise(const double *values, long n, stats *s)
 }
 
 /* Runs one configuration: `warmup` untimed then `iterations` timed iterations of (loop of
- * `units`, one call), on a private duplicate of MPI_COMM_WORLD. Fills res on rank 0. */
+ * `units`, the --noise delay when `noisy`, one call), on a private duplicate of
+ * MPI_COMM_WORLD. Fills res on rank 0. */
 static int measure(const bench_config *cfg, const workload *w, long warmup, long iterations,
-                   long units, result *res)
+                   long units, int noisy, result *res)
 {
     MPI_Comm comm = MPI_COMM_NULL;
     double *t = malloc((size_t)iterations * sizeof(double));
@@ -785,6 +897,7 @@ static int measure(const bench_config *cfg, const workload *w, long warmup, long
     for (long i = 0; i < warmup + iterations; i++) {
         double c0 = PMPI_Wtime();
         compute(units);
+        if (noisy) noise_delay();
         double t0 = PMPI_Wtime();
         ac_g.last_algorithm = NULL;
         rc = cfg->run(cfg, w, comm);
@@ -862,6 +975,7 @@ typedef struct machine {
     double load_start[3], load_end[3];
     host *hosts; /* rank 0: distinct hosts in rank order */
     int nhosts;
+    int simulated; /* SimGrid's SMPI: hosts are simulated, times are simulated time */
 } machine;
 
 static void read_loadavg(double load[3])
@@ -887,7 +1001,16 @@ static int machine_init(machine *m)
     PMPI_Get_version(&m->version, &m->subversion);
     m->cores = sysconf(_SC_NPROCESSORS_ONLN);
     read_loadavg(m->load_start);
-    if (gethostname(mine.name, sizeof mine.name) != 0) strcpy(mine.name, "unknown");
+    m->simulated = strncmp(m->library, "SMPI", 4) == 0;
+    if (m->simulated) {
+        /* This machine's name and cores say nothing of the simulated platform's hosts. */
+        char name[MPI_MAX_PROCESSOR_NAME];
+        int n = 0;
+        PMPI_Get_processor_name(name, &n);
+        snprintf(mine.name, sizeof mine.name, "%s", name);
+    } else if (gethostname(mine.name, sizeof mine.name) != 0) {
+        strcpy(mine.name, "unknown");
+    }
     mine.name[HOST_LEN - 1] = '\0';
     mine.cores = (int)m->cores;
     if (g_rank == 0 && !(all = calloc((size_t)g_size, sizeof(host)))) rc = MPI_ERR_NO_MEM;
@@ -1014,6 +1137,7 @@ static void write_json(FILE *f, const run_info *r)
     fprintf(f, "  \"started\": \"%s\",\n  \"time_unit\": \"seconds\",\n", m->started);
     fprintf(f, "  \"machine\": {\n    \"hostname\": ");
     json_string(f, m->hosts[0].name);
+    fprintf(f, ",\n    \"simulated\": %s", m->simulated ? "true" : "false");
     fprintf(f, ",\n    \"cores_online\": %ld,\n    \"loadavg_start\": ", m->cores);
     json_load(f, m->load_start);
     fprintf(f, ",\n    \"loadavg_end\": ");
@@ -1049,6 +1173,9 @@ static void write_json(FILE *f, const run_info *r)
         json_string(f, o->history);
     else
         fputs("null", f);
+    fprintf(f, ", \"compute\": \"%s\", \"noise\": ", o->compute_sleep ? "sleep" : "loop");
+    json_string(f, o->noise);
+    fprintf(f, ", \"noise_seed\": %ld", o->noise_seed);
     fprintf(f, "},\n  \"calibration\": {\"calls\": %d, \"native_median\": ", CALIBRATION_CALLS);
     json_number(f, r->native_median);
     fprintf(f, ", \"compute_target\": ");
@@ -1163,11 +1290,11 @@ static void noise_warnings(run_info *r)
     const machine *m = r->m;
     char noisy[256] = "";
     int nnoisy = 0;
-    for (int i = 0; i < m->nhosts; i++)
+    for (int i = 0; i < m->nhosts && !m->simulated; i++)
         if (m->hosts[i].ranks > m->hosts[i].cores)
             warn(r, "%d ranks share the %d online cores of %s: times include scheduling",
                  m->hosts[i].ranks, m->hosts[i].cores, m->hosts[i].name);
-    if (m->load_start[0] >= 0.5 * (double)m->cores)
+    if (!m->simulated && m->load_start[0] >= 0.5 * (double)m->cores)
         warn(r, "load average %.2f at start on %ld cores: other work competes for them",
              m->load_start[0], m->cores);
     for (int i = 0; i < r->ncfg; i++) {
@@ -1248,6 +1375,8 @@ int main(int argc, char **argv)
     status = parse_args(argc, argv, &o);
     if (status == 0) status = open_out(&o, tmp, sizeof tmp, &out);
     if (status != 0) goto done;
+    g_compute_sleep = o.compute_sleep;
+    noise_init(&o);
 
     if ((rc = machine_init(&m)) != MPI_SUCCESS) fail("collecting machine metadata", rc);
     if ((rc = workload_init(&w, &o)) != MPI_SUCCESS) fail("allocating the buffers", rc);
@@ -1260,7 +1389,7 @@ int main(int argc, char **argv)
         fail("finding the native algorithm", rc);
 
     /* Calibration: native back to back, then the loop length for factor x its median. */
-    if ((rc = measure(&cfgs[0], &w, o.warmup, CALIBRATION_CALLS, 0, &calib)) != MPI_SUCCESS)
+    if ((rc = measure(&cfgs[0], &w, o.warmup, CALIBRATION_CALLS, 0, 0, &calib)) != MPI_SUCCESS)
         fail("calibration (native)", rc);
     native_median = calib.time.median;
     PMPI_Bcast(&native_median, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
@@ -1271,7 +1400,8 @@ int main(int argc, char **argv)
         /* Fixed algorithms may run fewer iterations; layers start cold, without warm-up. */
         long warmup = cfgs[i].kind == KIND_LAYER ? 0 : o.warmup;
         long iterations = cfgs[i].kind == KIND_FIXED ? o.fixed_iterations : o.iterations;
-        if ((rc = measure(&cfgs[i], &w, warmup, iterations, units, &results[i])) != MPI_SUCCESS) {
+        if ((rc = measure(&cfgs[i], &w, warmup, iterations, units, 1, &results[i])) !=
+            MPI_SUCCESS) {
             char what[256];
             snprintf(what, sizeof what, "configuration %s", cfgs[i].name);
             fail(what, rc);

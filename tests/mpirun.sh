@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # tests/mpirun.sh MPI NP PROGRAM [ARGS...] - run an MPI program on NP local ranks with the
-# launcher of MPI (openmpi | mpich), passing the AUTOCOLL_* environment, under a time limit so
-# that a hang fails the test instead of stalling the suite.
+# launcher of MPI (openmpi | mpich | simgrid), passing the AUTOCOLL_* environment, under a time
+# limit so that a hang fails the test instead of stalling the suite. simgrid: NP simulated ranks
+# through `autocoll simgrid run` (SMPI shares one environment between all ranks).
+#   AUTOCOLL_TEST_PLATFORM simgrid only: the platform (default one-switch-gbe)
+#   AUTOCOLL_TEST_PPN      simgrid only: processes per node (default 1)
+#   AUTOCOLL_TEST_SELECTOR simgrid only: SMPI's native collective selector (default ompi)
 #   AUTOCOLL_TEST_TIMEOUT  seconds (default 1200)
 #   AUTOCOLL_TEST_YIELD    MPICH only: path of the test-only yield_progress preload
 #   AUTOCOLL_TEST_PRELOAD  a library to LD_PRELOAD into the ranks (e.g. libautocoll.so)
@@ -30,8 +34,14 @@ case $mpi in
     if [ -n "$preload" ]; then args+=(-genv LD_PRELOAD "$preload"); fi
     exec timeout -k 10 "$limit" mpiexec.mpich "${args[@]}" "$@"
     ;;
+  simgrid)
+    repo=$(cd "$(dirname "$0")/.." && pwd)
+    exec timeout -k 10 "$limit" env PYTHONPATH="$repo/tools${PYTHONPATH:+:$PYTHONPATH}" \
+      python3 -m autocoll.cli simgrid run --platform "${AUTOCOLL_TEST_PLATFORM:-one-switch-gbe}" \
+      --ppn "${AUTOCOLL_TEST_PPN:-1}" --selector "${AUTOCOLL_TEST_SELECTOR:-ompi}" -n "$np" "$@"
+    ;;
   *)
-    echo "tests/mpirun.sh: unknown MPI '$mpi' (openmpi or mpich)" >&2
+    echo "tests/mpirun.sh: unknown MPI '$mpi' (openmpi, mpich or simgrid)" >&2
     exit 2
     ;;
 esac

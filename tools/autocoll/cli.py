@@ -1,10 +1,12 @@
-"""`autocoll` command line: info, report, bench, tune, plot, export, programs, cluster."""
+"""`autocoll` command line: info, report, bench, tune, plot, export, programs, cluster,
+simgrid."""
 
 import argparse
 import sys
 from pathlib import Path
 
-from . import bench, benchreport, cluster, export, plot, programs, registry, report, tune
+from . import (bench, benchreport, cluster, export, plot, programs, registry, report, simgrid,
+               tune)
 
 
 def cmd_info(args):
@@ -60,6 +62,7 @@ TOOL_COMMANDS = [
                        "rules, MPICH JSON and CVARs)"),
     ("programs", programs, "hpcc and LAMMPS natively and under autocoll, results checked equal"),
     ("cluster", cluster, "an emulated cluster: network namespaces, bridges, tc (root)"),
+    ("simgrid", simgrid, "run a program built with smpicc on a simulated platform (SMPI)"),
 ]
 
 
