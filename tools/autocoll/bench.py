@@ -6,6 +6,14 @@ resumes where it stopped. Cells run one after another: they share the machine's 
 
 With `--cluster NAME` the cells run on an emulated cluster (`autocoll cluster up`,
 docs/cluster.md), rank r on node r mod nodes, instead of on local ranks.
+
+With `--simgrid PLATFORM` the cells run on a simulated platform (SimGrid's SMPI, platforms/,
+docs/simgrid.md) with the driver of build/simgrid: once per native selector of `--selectors`
+(SMPI's copies of Open MPI's and MPICH's decision logic, the native baselines), cells named
+`<coll>-<size>-np<ranks>-<selector>.json`. The computation between calls is simulated time
+(`--compute sleep`), `--noise` adds the driver's random delays, and buffers of at least
+`--shared-malloc` bytes are shared between the simulated ranks (timings stay right, data does
+not), so that 256 and 1024 ranks fit in memory.
 """
 
 import json
@@ -19,6 +27,7 @@ from pathlib import Path
 
 from .cluster import (ClusterError, kill_namespace_processes, launch_command, load_state,
                       rank_nodes)
+from . import simgrid as smpi
 from .jsonfile import schema_of
 
 REPO = Path(__file__).resolve().parents[2]
@@ -58,8 +67,8 @@ def size_label(nbytes):
     return str(nbytes)
 
 
-def cell_name(coll, nbytes, ranks):
-    return f"{coll}-{size_label(nbytes)}-np{ranks}.json"
+def cell_name(coll, nbytes, ranks, selector=None):
+    return f"{coll}-{size_label(nbytes)}-np{ranks}{'-' + selector if selector else ''}.json"
 
 
 def mpirun_command(mpi, ranks, program, args):
@@ -154,9 +163,17 @@ def run_job(cmd, path, timeout, env, state=None):
 def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives"],
                sizes=DEFAULTS["sizes"], ranks=DEFAULTS["ranks"], layers=DEFAULTS["layers"],
                iterations=500, fixed_iterations=100, warmup=10, factor=5.0, timeout=1800,
-               history=None, cluster=None, log=print):
+               history=None, cluster=None, simgrid=None, ppn=1, selectors="ompi,mpich",
+               noise="none", noise_seed=1, shared_malloc=1 << 20, log=print):
     """Runs every missing cell; returns the list of cell JSON paths (in matrix order).
-    With `cluster` (a cluster name) each cell runs on that emulated cluster."""
+    With `cluster` (a cluster name) each cell runs on that emulated cluster; with `simgrid`
+    (a platform) on that simulated platform, once per selector of `selectors`."""
+    if simgrid:
+        mpi = "simgrid"
+        try:
+            platform = smpi.platform_path(simgrid)
+        except smpi.SimgridError as e:
+            raise BenchError(str(e)) from e
     build = Path(build) if build else REPO / "build" / mpi
     program = build / "bench" / "autocoll_bench"
     if not program.exists():
@@ -164,12 +181,13 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
     state = cluster_state(cluster) if cluster else None  # not up: fail before any cell
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    cells = [(c.strip(), parse_size(s), int(r))
-             for r in ranks.split(",") for c in collectives.split(",") for s in sizes.split(",")]
+    sels = [s.strip() for s in selectors.split(",")] if simgrid else [None]
+    cells = [(c.strip(), parse_size(s), int(r), sel) for r in ranks.split(",")
+             for c in collectives.split(",") for s in sizes.split(",") for sel in sels]
     paths = []
     env = dict(os.environ)
-    for i, (coll, nbytes, np) in enumerate(cells, 1):
-        path = out / cell_name(coll, nbytes, np)
+    for i, (coll, nbytes, np, selector) in enumerate(cells, 1):
+        path = out / cell_name(coll, nbytes, np, selector)
         paths.append(path)
         if valid_result(path):
             log(f"[{i}/{len(cells)}] {path.name}: done earlier, kept")
@@ -179,23 +197,47 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
                 f"--layers={layers}", "--out", path]  # one argument even when empty
         if history:
             args += ["--history", Path(history).resolve()]
-        if cluster:
+        if noise != "none":
+            args += ["--noise", noise, "--noise-seed", noise_seed]
+        workdir = None
+        if simgrid:
+            args += ["--compute", "sleep"]
+            workdir = tempfile.mkdtemp(prefix="autocoll-smpi-")
+            try:
+                cmd = smpi.smpirun_command(platform, np, program, args, ppn=ppn,
+                                           selector=selector, workdir=workdir,
+                                           shared_malloc=shared_malloc)
+            except smpi.SimgridError as e:
+                raise BenchError(str(e)) from e
+            env = smpi.run_environment(workdir)
+        elif cluster:
             cmd = cluster_launch_command(cluster, mpi, np, program, args, timeout)
         else:
             cmd = mpirun_command(mpi, np, program, args)
         start = time.time()
-        log(f"[{i}/{len(cells)}] {coll} {size_label(nbytes)} on {np} ranks ...")
-        returncode, output, stopped = run_job(
-            cmd, path, timeout + (CLUSTER_TIMEOUT_MARGIN if cluster else 0), env, state)
+        log(f"[{i}/{len(cells)}] {coll} {size_label(nbytes)} on {np} ranks"
+            f"{f' ({selector} selector)' if selector else ''} ...")
+        try:
+            returncode, output, stopped = run_job(
+                cmd, path, timeout + (CLUSTER_TIMEOUT_MARGIN if cluster else 0), env, state)
+        finally:
+            if workdir:
+                shutil.rmtree(workdir, ignore_errors=True)
+        wall = time.time() - start
         if returncode is None or (cluster and returncode in (124, 137) and not stopped):
             raise BenchError(f"{path.name}: no result within {timeout} s")
         if not valid_result(path) or (returncode != 0 and not stopped):
             raise BenchError(f"{path.name}: the driver failed (exit {returncode}):\n"
                              f"{output[-4000:]}")
-        if cluster or stopped:
+        if cluster or stopped or simgrid:
             data = json.loads(path.read_text())
             if cluster:
                 data["cluster"] = cluster_block(state, np)
+            if simgrid:
+                data["simgrid"] = {"platform": platform.stem, "file": str(platform),
+                                   "ppn": ppn, "selector": selector,
+                                   "shared_malloc": shared_malloc,
+                                   "wall_seconds": round(wall, 3)}
             if stopped:
                 data["finalize"] = (f"the job was stopped {stopped:.0f} s after the results "
                                     f"were written (MPI_Finalize did not return)")
@@ -212,7 +254,9 @@ def main(args):
                    sizes=args.sizes, ranks=args.ranks, layers=args.layers,
                    iterations=args.iterations, fixed_iterations=args.fixed_iterations,
                    warmup=args.warmup, factor=args.factor, timeout=args.timeout,
-                   history=args.history, cluster=args.cluster)
+                   history=args.history, cluster=args.cluster, simgrid=args.simgrid,
+                   ppn=args.ppn, selectors=args.selectors, noise=args.noise,
+                   noise_seed=args.noise_seed, shared_malloc=args.shared_malloc)
     except BenchError as e:
         print(f"autocoll bench: {e}", file=sys.stderr)
         return 1
@@ -240,6 +284,20 @@ def add_arguments(p):
     p.add_argument("--factor", type=float, default=5.0,
                    help="computation per iteration, in multiples of the native time")
     p.add_argument("--timeout", type=int, default=1800, help="seconds per cell")
+    p.add_argument("--simgrid", metavar="PLATFORM",
+                   help="run the cells on this simulated platform (platforms/ name or a file; "
+                        "build/simgrid's driver; docs/simgrid.md)")
+    p.add_argument("--ppn", type=int, default=1,
+                   help="--simgrid: processes per node (default 1)")
+    p.add_argument("--selectors", default="ompi,mpich",
+                   help="--simgrid: SMPI's native selectors, one run of each cell per selector")
+    p.add_argument("--shared-malloc", type=int, default=1 << 20, metavar="BYTES",
+                   help="--simgrid: share allocations of at least BYTES between the simulated "
+                        "ranks (default 1 MiB, above the driver's and the layer's own tables; 0: none)")
+    p.add_argument("--noise", default="none",
+                   help="the driver's random delay before every call: none, exp:MEAN or "
+                        "detour:PROB:MEAN (seconds; docs/simgrid.md)")
+    p.add_argument("--noise-seed", type=int, default=1)
     p.add_argument("--cluster", metavar="NAME",
                    help="run the cells on this emulated cluster (`autocoll cluster up`, "
                         "docs/cluster.md; root) instead of on local ranks")
