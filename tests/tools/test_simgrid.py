@@ -1,0 +1,92 @@
+"""The simulated-cluster benchmark (`autocoll bench --simgrid`, docs/simgrid.md): a 16-rank
+cell on platforms/one-switch-gbe.xml, run twice.
+
+- Simulated time is deterministic: the two runs give the same per-call times, to the bit.
+- On this cell (allreduce of 8 B on 16 ranks) the best fixed algorithm is well ahead of the
+  runner-up; the test checks that this is still so (at least 1.2 x, from the run's own medians)
+  and then that `race` and `star` (enhanced and basic) settle on it, within 1000 calls.
+- The cell records its platform and selector; a platform that does not exist is refused.
+
+The results of every algorithm under SMPI are checked against native in ctest
+(tests/simgrid/CMakeLists.txt: the harness and the demo on 16 simulated ranks)."""
+
+import json
+import shutil
+
+import pytest
+
+from conftest import ROOT, autocoll_cli as cli
+
+CELL = ["--simgrid", "one-switch-gbe", "--collectives", "allreduce", "--sizes", "8",
+        "--ranks", "16", "--iterations", "1000", "--fixed-iterations", "10", "--warmup", "2",
+        "--selectors", "ompi", "--layers", "native,star_enhanced,star_basic,race"]
+NAME = "allreduce-8-np16-ompi.json"
+SETTLE_MARGIN = 1.2
+
+
+def simgrid_build():
+    if shutil.which("smpirun") is None or \
+            not (ROOT / "build/simgrid/bench/autocoll_bench").exists():
+        pytest.fail("SimGrid or build/simgrid is missing: run scripts/setup")
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory):
+    simgrid_build()
+    cells = []
+    for run in ("first", "second"):
+        out = tmp_path_factory.mktemp(run)
+        done = cli("bench", "--out", str(out), *CELL, timeout=600)
+        assert done.returncode == 0, done.stdout + done.stderr
+        cells.append(json.loads((out / NAME).read_text()))
+    return cells
+
+
+def configurations(cell):
+    return {c["name"]: c for c in cell["configurations"]}
+
+
+def test_two_runs_give_the_same_simulated_times(two_runs):
+    first, second = (configurations(c) for c in two_runs)
+    assert first.keys() == second.keys()
+    assert len(first) > 10  # native, the layers and the applicable fixed algorithms
+    for name, conf in first.items():
+        assert conf["times"] == second[name]["times"], name
+        assert len(conf["times"]) == conf["iterations"] > 0
+
+
+def test_the_cell_says_where_it_ran(two_runs):
+    cell = two_runs[0]
+    assert cell["mpi"] == "simgrid"
+    assert cell["machine"]["simulated"] is True
+    assert cell["simgrid"]["platform"] == "one-switch-gbe"
+    assert cell["simgrid"]["selector"] == "ompi"
+    assert cell["simgrid"]["wall_seconds"] > 0
+    assert cell["parameters"]["compute"] == "sleep"
+
+
+def test_strategies_settle_on_a_clear_winner(two_runs):
+    cell = two_runs[0]
+    confs = configurations(cell)
+    candidates = sorted((c["median"], name) for name, c in confs.items()
+                        if c["kind"] in ("native", "fixed"))
+    (best, best_name), (runner_up, _) = candidates[0], candidates[1]
+    assert best_name == cell["oracle"]["name"]
+    # the premise: otherwise the cell no longer tests settling and must be replaced
+    assert runner_up >= SETTLE_MARGIN * best, candidates[:3]
+    for spec in ("race", "star_enhanced", "star_basic"):
+        layer = confs["layer:" + spec]["layer"]
+        (context,) = layer["contexts"]
+        assert context["chosen"] == best_name, (spec, context["chosen"])
+        assert context["decision_calls"] < 1000, spec
+        # after deciding, the layer's calls cost what the winner costs
+        steady = sorted(confs["layer:" + spec]["times"][-100:])[50]
+        assert steady <= 1.02 * best, (spec, steady, best)
+
+
+def test_an_unknown_platform_is_refused(tmp_path):
+    done = cli("bench", "--out", str(tmp_path), "--simgrid", "no-such-platform",
+               "--collectives", "allreduce", "--sizes", "8", "--ranks", "2")
+    assert done.returncode == 1
+    assert "no platform 'no-such-platform'" in done.stderr
+    assert not list(tmp_path.glob("*.json"))
