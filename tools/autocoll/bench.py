@@ -163,8 +163,9 @@ def run_job(cmd, path, timeout, env, state=None):
 def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives"],
                sizes=DEFAULTS["sizes"], ranks=DEFAULTS["ranks"], layers=DEFAULTS["layers"],
                iterations=500, fixed_iterations=100, warmup=10, factor=5.0, timeout=1800,
-               history=None, cluster=None, simgrid=None, ppn=1, selectors="ompi,mpich",
-               noise="none", noise_seed=1, shared_malloc=1 << 20, log=print):
+               history=None, only=None, cluster=None, simgrid=None, ppn=1,
+               selectors="ompi,mpich", noise="none", noise_seed=1, shared_malloc=1 << 20,
+               log=print):
     """Runs every missing cell; returns the list of cell JSON paths (in matrix order).
     With `cluster` (a cluster name) each cell runs on that emulated cluster; with `simgrid`
     (a platform) on that simulated platform, once per selector of `selectors`."""
@@ -197,6 +198,8 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
                 f"--layers={layers}", "--out", path]  # one argument even when empty
         if history:
             args += ["--history", Path(history).resolve()]
+        if only:
+            args += ["--only", only]
         if noise != "none":
             args += ["--noise", noise, "--noise-seed", noise_seed]
         workdir = None
@@ -254,7 +257,7 @@ def main(args):
                    sizes=args.sizes, ranks=args.ranks, layers=args.layers,
                    iterations=args.iterations, fixed_iterations=args.fixed_iterations,
                    warmup=args.warmup, factor=args.factor, timeout=args.timeout,
-                   history=args.history, cluster=args.cluster, simgrid=args.simgrid,
+                   history=args.history, only=args.only, cluster=args.cluster, simgrid=args.simgrid,
                    ppn=args.ppn, selectors=args.selectors, noise=args.noise,
                    noise_seed=args.noise_seed, shared_malloc=args.shared_malloc)
     except BenchError as e:
@@ -271,6 +274,9 @@ def add_arguments(p):
     p.add_argument("--collectives", default=DEFAULTS["collectives"])
     p.add_argument("--sizes", default=DEFAULTS["sizes"], help="e.g. 1K,8K,64K,1M")
     p.add_argument("--ranks", default=DEFAULTS["ranks"], help="e.g. 2,4,8")
+    p.add_argument("--only", metavar="NAME[,NAME...]",
+                   help="fixed algorithms to run (native always runs; default: every applicable "
+                        "one); e.g. `--only native --layers ''` measures native alone")
     p.add_argument("--history",
                    help="history file: the layers start warm from it and add what they learn "
                         "(default: off, every layer starts cold)")
@@ -293,7 +299,8 @@ def add_arguments(p):
                    help="--simgrid: SMPI's native selectors, one run of each cell per selector")
     p.add_argument("--shared-malloc", type=int, default=1 << 20, metavar="BYTES",
                    help="--simgrid: share allocations of at least BYTES between the simulated "
-                        "ranks (default 1 MiB, above the driver's and the layer's own tables; 0: none)")
+                        "ranks (default 1 MiB, above the driver's and the layer's own tables; "
+                        "0: none)")
     p.add_argument("--noise", default="none",
                    help="the driver's random delay before every call: none, exp:MEAN or "
                         "detour:PROB:MEAN (seconds; docs/simgrid.md)")
