@@ -177,6 +177,10 @@ def run(platform, ranks, program, args=(), ppn=1, selector=DEFAULT_SELECTOR,
 
 
 def main(args):
+    if args.simgrid_command == "report":
+        from . import simreport  # here: simreport reads cells through bench, which imports us
+
+        return simreport.main(args)
     try:
         if args.simgrid_command == "platforms":
             for path in sorted(PLATFORMS.glob("*.xml")):
@@ -210,3 +214,10 @@ def add_arguments(p):
                    help="another SMPI setting (repeatable)")
     r.add_argument("program")
     r.add_argument("args", nargs=argparse.REMAINDER, help="the program's arguments")
+    rep = sub.add_parser("report", help="a Markdown report over `autocoll bench --simgrid` "
+                                        "cells: best algorithm per platform, strategies against "
+                                        "the oracle and each selector's native, cross-platform "
+                                        "penalty, wall time")
+    from . import simreport
+
+    simreport.add_arguments(rep)
