@@ -6,12 +6,16 @@ cell on platforms/one-switch-gbe.xml, run twice.
   runner-up; the test checks that this is still so (at least 1.2 x, from the run's own medians)
   and then that `race` and `star` (enhanced and basic) settle on it, within 1000 calls.
 - The cell records its platform and selector; a platform that does not exist is refused.
+- `autocoll tune --simgrid` writes a table for its platform, and the table layer runs it.
 
 The results of every algorithm under SMPI are checked against native in ctest
 (tests/simgrid/CMakeLists.txt: the harness and the demo on 16 simulated ranks)."""
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -90,3 +94,30 @@ def test_an_unknown_platform_is_refused(tmp_path):
     assert done.returncode == 1
     assert "no platform 'no-such-platform'" in done.stderr
     assert not list(tmp_path.glob("*.json"))
+
+
+def test_tune_on_a_platform_and_run_its_table(tmp_path):
+    """`autocoll tune --simgrid` writes a table that names its platform; the bench's table
+    layer on the same platform runs the table's rule for the cell."""
+    simgrid_build()
+    tuned = cli("tune", "--simgrid", "torus-3d", "--out", str(tmp_path / "tune"),
+                "--collectives", "allreduce", "--sizes", "64K", "--ranks", "8",
+                "--iterations", "10", "--warmup", "2", timeout=600)
+    assert tuned.returncode == 0, tuned.stdout + tuned.stderr
+    table = json.loads((tmp_path / "tune/table.json").read_text())
+    assert table["mpi"] == "simgrid"
+    assert table["platform"]["simgrid"] == {"platform": "torus-3d", "ppn": 1, "selector": "ompi"}
+    (rule,) = table["rules"]
+    cell = json.loads((tmp_path / "tune/allreduce-64K-np8-ompi.json").read_text())
+    assert rule["algorithm"] == cell["oracle"]["name"] or rule["algorithm"] == "native"
+    bench = subprocess.run(
+        [sys.executable, "-m", "autocoll.cli", "bench", "--simgrid", "torus-3d",
+         "--out", str(tmp_path / "bench"), "--collectives", "allreduce", "--sizes", "64K",
+         "--ranks", "8", "--iterations", "20", "--fixed-iterations", "2", "--warmup", "1",
+         "--layers", "table", "--selectors", "ompi"],
+        env={**os.environ, "AUTOCOLL_TABLE": str(tmp_path / "tune/table.json")},
+        capture_output=True, text=True, timeout=600)
+    assert bench.returncode == 0, bench.stdout + bench.stderr
+    ran = json.loads((tmp_path / "bench/allreduce-64K-np8-ompi.json").read_text())
+    layer = next(c for c in ran["configurations"] if c["name"] == "layer:table")["layer"]
+    assert layer["algorithm_runs"] == [[rule["algorithm"], 20]]

@@ -24,9 +24,17 @@ def find_info(mpi="openmpi"):
 
 
 def load(mpi="openmpi", info=None):
-    """The registry as a dict; raises ValueError on an unknown schema or version."""
-    out = subprocess.run([str(info or find_info(mpi)), "--json"], check=True,
-                         capture_output=True, text=True).stdout
+    """The registry as a dict; raises ValueError on an unknown schema or version. The SimGrid
+    build's autocoll-info (an smpicc program) runs only under smpirun: on one simulated rank."""
+    cmd = [str(info or find_info(mpi)), "--json"]
+    if mpi == "simgrid":
+        from . import simgrid  # not at the top: simgrid imports the report, which imports us
+        done = simgrid.run(simgrid.ONE_RANK_PLATFORM, 1, cmd[0], cmd[1:], capture=True)
+        if done.returncode != 0:
+            raise subprocess.CalledProcessError(done.returncode, cmd, done.stdout, done.stderr)
+        out = done.stdout
+    else:
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     data = json.loads(out)
     if data.get("schema") != SCHEMA or data.get("version") != VERSION:
         raise ValueError(f"unexpected registry schema {data.get('schema')!r} "

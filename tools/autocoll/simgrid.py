@@ -36,6 +36,7 @@ REPO = Path(__file__).resolve().parents[2]
 PLATFORMS = REPO / "platforms"
 SELECTORS = ("ompi", "mpich", "impi", "mvapich2", "default")
 DEFAULT_SELECTOR = "ompi"
+ONE_RANK_PLATFORM = "one-switch-gbe"  # where a one-rank program (autocoll-info) runs
 # SMPI's informational lines (every configuration change, every selector switch) drown the
 # program's output; its warnings and errors stay.
 LOG_SETTING = "--log=root.thresh:warning"

@@ -4,6 +4,9 @@ collectives x message sizes x rank counts (one `mpirun` of the benchmark driver 
 table (docs/table.md, schema "autocoll-table" version 1) for AUTOCOLL_STRATEGY=table and
 `autocoll export`.
 
+With `--simgrid PLATFORM` the cells run on a simulated platform (SimGrid's SMPI, build/simgrid,
+docs/simgrid.md), native being SMPI's `--selector` (default ompi); the table records the platform.
+
 Resumable: the cells' JSON stay in --out; a cell already there is not run again. A noisy cell
 (p90/p10 of its winner or of native above --spread-limit) is run again, up to --repeats times,
 into --out/repeat-N/; the repetition whose winner has the smallest spread is kept, and a cell
@@ -275,9 +278,10 @@ def sweep_cells(args, log):
     """Runs (or keeps) every cell and its repetitions. Returns the table's cells, the bench
     result each was made from, the registry, and the collectives, sizes and rank counts asked."""
     out = Path(args.out)
-    build = Path(args.build) if args.build else REPO / "build" / args.mpi
+    mpi = "simgrid" if args.simgrid else args.mpi
+    build = Path(args.build) if args.build else REPO / "build" / mpi
     try:
-        reg = registry.load(args.mpi, info=build / "autocoll-info")
+        reg = registry.load(mpi, info=build / "autocoll-info")
     except (OSError, ValueError, subprocess.CalledProcessError) as e:
         raise TuneError(f"registry of {build}: {e}") from e
     known = registry.algorithms_by_collective(reg)
@@ -300,7 +304,8 @@ def sweep_cells(args, log):
                   "warmup": args.warmup, "factor": args.factor}
     options = dict(mpi=args.mpi, build=build, layers="", iterations=args.iterations,
                    fixed_iterations=args.iterations, warmup=args.warmup, factor=args.factor,
-                   timeout=args.timeout, cluster=args.cluster)
+                   timeout=args.timeout, cluster=args.cluster, simgrid=args.simgrid,
+                   ppn=args.ppn, selectors=args.selector)
 
     groups = list(plan)
     cells, results = [], []
@@ -341,14 +346,19 @@ def sweep_cells(args, log):
 
 
 def platform_of(results):
-    """hostname and cores_online of the cells' machine, and the emulated cluster they ran on."""
+    """hostname and cores_online of the cells' machine, and the emulated cluster or the
+    simulated platform they ran on."""
     first = results[0]
     cluster = first.get("cluster")
     if cluster:
         cluster = {k: cluster[k] for k in ("name", "topology", "rate", "rate_bits",
                                            "oversubscription", "switches") if k in cluster}
+    simulated = first.get("simgrid")
+    if simulated:
+        simulated = {k: simulated[k] for k in ("platform", "ppn", "selector")}
     return {"hostname": first["machine"].get("hostname", socket.gethostname()),
-            "cores_online": first["machine"].get("cores_online"), "cluster": cluster or None}
+            "cores_online": first["machine"].get("cores_online"), "cluster": cluster or None,
+            "simgrid": simulated or None}
 
 
 def main(args):
@@ -363,7 +373,8 @@ def main(args):
                  "repeats": args.repeats, "margin": args.margin, "factor": args.factor,
                  "profile": str(args.profile) if args.profile else None}
         table = build_table(cells, sweep, reg["registry_fingerprint"], reg["autocoll_version"],
-                            args.mpi, results[0]["machine"].get("mpi_library"),
+                            "simgrid" if args.simgrid else args.mpi,
+                            results[0]["machine"].get("mpi_library"),
                             platform_of(results),
                             time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
         path = Path(args.table) if args.table else Path(args.out) / "table.json"
@@ -409,4 +420,11 @@ def add_arguments(p):
     p.add_argument("--cluster", metavar="NAME",
                    help="run the cells on this emulated cluster (`autocoll cluster up`, "
                         "docs/cluster.md; root) instead of on local ranks")
+    p.add_argument("--simgrid", metavar="PLATFORM",
+                   help="run the cells on this simulated platform (SimGrid's SMPI: platforms/ "
+                        "name or a file; build/simgrid; docs/simgrid.md)")
+    p.add_argument("--ppn", type=int, default=1,
+                   help="--simgrid: processes per node (default 1)")
+    p.add_argument("--selector", default="ompi",
+                   help="--simgrid: SMPI's native selector, the native candidate (default ompi)")
 
