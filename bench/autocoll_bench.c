@@ -6,6 +6,7 @@
  *   autocoll_bench --collective NAME --bytes N [--iterations 500] [--warmup 10] [--factor 5]
  *                  [--out FILE.json] [--only NAME[,NAME...]] [--compute loop|sleep]
  *                  [--noise none|exp:MEAN|detour:PROB:MEAN] [--noise-seed N]
+ *                  [--sync none|barrier]
  *
  * In one run, for the same workload, it measures configurations one after another: `native`
  * (the registry's native entry: PMPI_<Collective> itself), then every registered algorithm of
@@ -34,6 +35,15 @@
  * the same length (`--compute sleep`): under SimGrid's SMPI, run with simulated computation off
  * so that simulated time does not depend on this machine's load, a sleep is simulated time and
  * the loop takes none (docs/simgrid.md).
+ *
+ * Synchronisation (`--sync`): with `none` (the default, STAR-MPI's benchmark) nothing but the
+ * computation separates two calls, so a collective that does not synchronise its ranks (bcast,
+ * reduce, gather, scatter: the root returns once its sends are buffered) lets the ranks drift
+ * apart: the lag of one call hides the latency of the next, and after a few calls each rank's
+ * time is only its own overhead. With `barrier` every iteration (calibration included) starts
+ * with a PMPI_Barrier on the configuration's communicator, outside the timed region, so each
+ * call starts from ranks in step and its time (the maximum over the ranks) includes the
+ * latency to the last rank, as OSU's and IMB's benchmarks measure it.
  *
  * Noise on purpose (`--noise`): before every timed or warm-up call of every configuration
  * (never in the calibration), each rank sleeps a delay drawn from its own generator (seeded
@@ -99,6 +109,7 @@ typedef struct options {
     double noise_prob;     /* probability of a delay before a call (0: no noise) */
     double noise_mean;     /* mean of the exponential delay, seconds */
     long noise_seed;
+    int sync_barrier; /* --sync barrier: a barrier before every iteration */
 } options;
 
 /* Layer configurations: the layer's own choice through MPI_<Coll>, with a strategy. */
@@ -147,7 +158,7 @@ static void usage(FILE *f)
                "       [--factor 5] [--out FILE.json] [--only NAME[,NAME...]]\n"
                "       [--fixed-iterations N] [--layers SPEC[,SPEC...]] [--history FILE]\n"
                "       [--compute loop|sleep] [--noise none|exp:MEAN|detour:PROB:MEAN]\n"
-               "       [--noise-seed N]\n"
+               "       [--noise-seed N] [--sync none|barrier]\n"
                "  --collective  one of:");
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++)
         fprintf(f, " %s", ac_collective_name((ac_collective)c));
@@ -169,6 +180,8 @@ static void usage(FILE *f)
                "                call, exponential, mean MEAN seconds) or detour:PROB:MEAN\n"
                "                (with probability PROB); none (default)\n"
                "  --noise-seed  seed of the ranks' delay generators (default 1)\n"
+               "  --sync        none (default) or barrier: a barrier before every iteration,\n"
+               "                untimed, so that every call starts from ranks in step\n"
                "  --layers      layer configurations, each from a cold start with no warm-up\n"
                "                (default: AUTOCOLL_STRATEGY):");
     for (int i = 0; i < NUM_LAYER_SPECS; i++)
@@ -359,6 +372,12 @@ static int parse_args(int argc, char **argv, options *o)
             o->compute_sleep = 1;
         else if (strcmp(name, "--compute") == 0)
             return usage_error("--compute: '%s' is not loop or sleep", val);
+        else if (strcmp(name, "--sync") == 0 && strcmp(val, "none") == 0)
+            o->sync_barrier = 0;
+        else if (strcmp(name, "--sync") == 0 && strcmp(val, "barrier") == 0)
+            o->sync_barrier = 1;
+        else if (strcmp(name, "--sync") == 0)
+            return usage_error("--sync: '%s' is not none or barrier", val);
         else if (strcmp(name, "--noise") == 0)
             rc = parse_noise(val, o);
         else if (strcmp(name, "--noise-seed") == 0)
@@ -673,6 +692,7 @@ static int configurations(const options *o, const workload *w, bench_config *run
 
 static volatile double compute_sink;
 static int g_compute_sleep; /* --compute sleep: units are nanoseconds asleep */
+static int g_sync_barrier;  /* --sync barrier: a barrier before every iteration */
 
 static void sleep_seconds(double seconds)
 {
@@ -867,8 +887,9 @@ static int summarise(const double *values, long n, stats *s)
     return MPI_SUCCESS;
 }
 
-/* Runs one configuration: `warmup` untimed then `iterations` timed iterations of (loop of
- * `units`, the --noise delay when `noisy`, one call), on a private duplicate of
+/* Runs one configuration: `warmup` untimed then `iterations` timed iterations of (a barrier
+ * with --sync barrier, loop of `units`, the --noise delay when `noisy`, one call), on a
+ * private duplicate of
  * MPI_COMM_WORLD. Fills res on rank 0. */
 static int measure(const bench_config *cfg, const workload *w, long warmup, long iterations,
                    long units, int noisy, result *res)
@@ -895,6 +916,7 @@ static int measure(const bench_config *cfg, const workload *w, long warmup, long
         goto done;
     if (cfg->layer) layer_begin(cfg->layer, &saved);
     for (long i = 0; i < warmup + iterations; i++) {
+        if (g_sync_barrier && (rc = PMPI_Barrier(comm)) != MPI_SUCCESS) break;
         double c0 = PMPI_Wtime();
         compute(units);
         if (noisy) noise_delay();
@@ -1173,7 +1195,8 @@ static void write_json(FILE *f, const run_info *r)
         json_string(f, o->history);
     else
         fputs("null", f);
-    fprintf(f, ", \"compute\": \"%s\", \"noise\": ", o->compute_sleep ? "sleep" : "loop");
+    fprintf(f, ", \"compute\": \"%s\", \"sync\": \"%s\", \"noise\": ",
+            o->compute_sleep ? "sleep" : "loop", o->sync_barrier ? "barrier" : "none");
     json_string(f, o->noise);
     fprintf(f, ", \"noise_seed\": %ld", o->noise_seed);
     fprintf(f, "},\n  \"calibration\": {\"calls\": %d, \"native_median\": ", CALIBRATION_CALLS);
@@ -1376,6 +1399,7 @@ int main(int argc, char **argv)
     if (status == 0) status = open_out(&o, tmp, sizeof tmp, &out);
     if (status != 0) goto done;
     g_compute_sleep = o.compute_sleep;
+    g_sync_barrier = o.sync_barrier;
     noise_init(&o);
 
     if ((rc = machine_init(&m)) != MPI_SUCCESS) fail("collecting machine metadata", rc);

@@ -121,3 +121,25 @@ def test_tune_on_a_platform_and_run_its_table(tmp_path):
     ran = json.loads((tmp_path / "bench/allreduce-64K-np8-ompi.json").read_text())
     layer = next(c for c in ran["configurations"] if c["name"] == "layer:table")["layer"]
     assert layer["algorithm_runs"] == [[rule["algorithm"], 20]]
+
+
+@pytest.mark.parametrize("sync", ["none", "barrier"])
+def test_sync_barrier_times_a_bcast_from_ranks_in_step(tmp_path, sync):
+    """A bcast does not synchronise its ranks: without --sync barrier they drift apart and,
+    after a few calls, each call costs only the ranks' own overhead (SMPI's per-message 10.29 us
+    on this platform), below one network latency (30.7 us one way, platforms/README.md). With
+    the barrier every call pays the latency to the last of the 16 ranks."""
+    simgrid_build()
+    done = cli("bench", "--simgrid", "one-switch-gbe", "--out", str(tmp_path),
+               "--collectives", "bcast", "--sizes", "1K", "--ranks", "16", "--iterations", "1000",
+               "--warmup", "2", "--layers", "", "--only", "native", "--selectors", "ompi",
+               "--sync", sync, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    cell = json.loads((tmp_path / "bcast-1K-np16-ompi.json").read_text())
+    assert cell["parameters"]["sync"] == sync
+    (native,) = [c for c in cell["configurations"] if c["kind"] == "native"]
+    last = sorted(native["times"][-100:])[50]
+    if sync == "barrier":
+        assert native["median"] > 30.7e-6 and last > 30.7e-6
+    else:
+        assert last < 30.7e-6

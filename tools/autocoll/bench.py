@@ -165,7 +165,7 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
                iterations=500, fixed_iterations=100, warmup=10, factor=5.0, timeout=1800,
                history=None, only=None, cluster=None, simgrid=None, ppn=1,
                selectors="ompi,mpich", noise="none", noise_seed=1, shared_malloc=1 << 20,
-               log=print):
+               sync="none", log=print):
     """Runs every missing cell; returns the list of cell JSON paths (in matrix order).
     With `cluster` (a cluster name) each cell runs on that emulated cluster; with `simgrid`
     (a platform) on that simulated platform, once per selector of `selectors`."""
@@ -202,6 +202,8 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
             args += ["--only", only]
         if noise != "none":
             args += ["--noise", noise, "--noise-seed", noise_seed]
+        if sync != "none":
+            args += ["--sync", sync]
         workdir = None
         if simgrid:
             args += ["--compute", "sleep"]
@@ -259,7 +261,8 @@ def main(args):
                    warmup=args.warmup, factor=args.factor, timeout=args.timeout,
                    history=args.history, only=args.only, cluster=args.cluster, simgrid=args.simgrid,
                    ppn=args.ppn, selectors=args.selectors, noise=args.noise,
-                   noise_seed=args.noise_seed, shared_malloc=args.shared_malloc)
+                   noise_seed=args.noise_seed, shared_malloc=args.shared_malloc,
+                   sync=args.sync)
     except BenchError as e:
         print(f"autocoll bench: {e}", file=sys.stderr)
         return 1
@@ -305,6 +308,10 @@ def add_arguments(p):
                    help="the driver's random delay before every call: none, exp:MEAN or "
                         "detour:PROB:MEAN (seconds; docs/simgrid.md)")
     p.add_argument("--noise-seed", type=int, default=1)
+    p.add_argument("--sync", default="none", choices=["none", "barrier"],
+                   help="barrier: an untimed barrier before every call, so that calls that do "
+                        "not synchronise (bcast, reduce, ...) are timed from ranks in step "
+                        "(bench/autocoll_bench.c)")
     p.add_argument("--cluster", metavar="NAME",
                    help="run the cells on this emulated cluster (`autocoll cluster up`, "
                         "docs/cluster.md; root) instead of on local ranks")
