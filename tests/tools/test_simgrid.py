@@ -143,3 +143,17 @@ def test_sync_barrier_times_a_bcast_from_ranks_in_step(tmp_path, sync):
         assert native["median"] > 30.7e-6 and last > 30.7e-6
     else:
         assert last < 30.7e-6
+
+
+def test_a_deadlocked_simulation_fails():
+    """smpirun 3.32 exits 0 after "Deadlock detected"; `autocoll simgrid run` exits 3."""
+    simgrid_build()
+    done = cli("simgrid", "run", "--platform", "one-switch-gbe", "-n", "2",
+               str(ROOT / "build/simgrid/tests/simgrid/deadlock"), timeout=120)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "Deadlock detected" in done.stderr
+    assert "the simulation deadlocked" in done.stderr
+    assert "was not expected to get here" not in done.stdout
+    ok = cli("simgrid", "run", "--platform", "one-switch-gbe", "-n", "2",
+             str(ROOT / "build/simgrid/bench/pingpong"), "8", timeout=120)
+    assert ok.returncode == 0, ok.stdout + ok.stderr

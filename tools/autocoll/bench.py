@@ -231,6 +231,8 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
         wall = time.time() - start
         if returncode is None or (cluster and returncode in (124, 137) and not stopped):
             raise BenchError(f"{path.name}: no result within {timeout} s")
+        if simgrid and smpi.deadlocked(output):
+            raise BenchError(f"{path.name}: the simulation deadlocked:\n{output[-4000:]}")
         if not valid_result(path) or (returncode != 0 and not stopped):
             raise BenchError(f"{path.name}: the driver failed (exit {returncode}):\n"
                              f"{output[-4000:]}")

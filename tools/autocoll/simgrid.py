@@ -37,6 +37,10 @@ PLATFORMS = REPO / "platforms"
 SELECTORS = ("ompi", "mpich", "impi", "mvapich2", "default")
 DEFAULT_SELECTOR = "ompi"
 ONE_RANK_PLATFORM = "one-switch-gbe"  # where a one-rank program (autocoll-info) runs
+# SMPI's last words on a deadlock; smpirun 3.32 then exits 0, so a run that prints them is
+# failed with DEADLOCK_EXIT.
+DEADLOCK_MESSAGE = "Deadlock detected"
+DEADLOCK_EXIT = 3
 # SMPI's informational lines (every configuration change, every selector switch) drown the
 # program's output; its warnings and errors stay.
 LOG_SETTING = "--log=root.thresh:warning"
@@ -167,14 +171,35 @@ def run_environment(workdir):
     return env
 
 
+def deadlocked(stderr):
+    """Whether SMPI ended the simulation on a deadlock (smpirun 3.32 still exits 0)."""
+    return DEADLOCK_MESSAGE in stderr
+
+
 def run(platform, ranks, program, args=(), ppn=1, selector=DEFAULT_SELECTOR,
-        shared_malloc=None, cfg=(), timeout=None, capture=False):
-    """Runs one simulation in a temporary folder of its own; returns the CompletedProcess."""
+        shared_malloc=None, cfg=(), capture=False):
+    """Runs one simulation in a temporary folder of its own; returns the CompletedProcess.
+    Its stderr is passed through line by line (captured with `capture`, as stdout is); a
+    simulation SMPI ended on a deadlock gets the exit status DEADLOCK_EXIT."""
     with tempfile.TemporaryDirectory(prefix="autocoll-smpi-") as workdir:
         cmd = smpirun_command(platform, ranks, program, args, ppn=ppn, selector=selector,
                               workdir=workdir, shared_malloc=shared_malloc, cfg=cfg)
-        return subprocess.run(cmd, env=run_environment(workdir), timeout=timeout,
-                              capture_output=capture, text=True)
+        if capture:
+            done = subprocess.run(cmd, env=run_environment(workdir), capture_output=True,
+                                  text=True)
+            stderr = done.stderr
+        else:
+            with subprocess.Popen(cmd, env=run_environment(workdir), stderr=subprocess.PIPE,
+                                  text=True) as proc:
+                lines = []
+                for line in proc.stderr:
+                    sys.stderr.write(line)
+                    lines.append(line)
+            stderr = "".join(lines)
+            done = subprocess.CompletedProcess(cmd, proc.returncode, None, None)
+        if done.returncode == 0 and deadlocked(stderr):
+            done.returncode = DEADLOCK_EXIT
+        return done
 
 
 def main(args):
@@ -193,6 +218,9 @@ def main(args):
             raise SimgridError(f"{args.program}: no such program")
         done = run(args.platform, args.n, args.program, args.args, ppn=args.ppn,
                    selector=args.selector, shared_malloc=args.shared_malloc, cfg=args.cfg)
+        if done.returncode == DEADLOCK_EXIT:
+            print(f"autocoll simgrid: the simulation deadlocked (exit status {DEADLOCK_EXIT})",
+                  file=sys.stderr)
         return done.returncode
     except SimgridError as e:
         print(f"autocoll simgrid: {e}", file=sys.stderr)
