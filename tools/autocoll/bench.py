@@ -295,11 +295,7 @@ def add_arguments(p):
     p.add_argument("--factor", type=float, default=5.0,
                    help="computation per iteration, in multiples of the native time")
     p.add_argument("--timeout", type=int, default=1800, help="seconds per cell")
-    p.add_argument("--simgrid", metavar="PLATFORM",
-                   help="run the cells on this simulated platform (platforms/ name or a file; "
-                        "build/simgrid's driver; docs/simgrid.md)")
-    p.add_argument("--ppn", type=int, default=1,
-                   help="--simgrid: processes per node (default 1)")
+    smpi.add_platform_arguments(p)
     p.add_argument("--selectors", default="ompi,mpich",
                    help="--simgrid: SMPI's native selectors, one run of each cell per selector")
     p.add_argument("--shared-malloc", type=int, default=1 << 20, metavar="BYTES",

@@ -179,15 +179,15 @@ def deadlocked(stderr):
 def run(platform, ranks, program, args=(), ppn=1, selector=DEFAULT_SELECTOR,
         shared_malloc=None, cfg=(), capture=False):
     """Runs one simulation in a temporary folder of its own; returns the CompletedProcess.
-    Its stderr is passed through line by line (captured with `capture`, as stdout is); a
-    simulation SMPI ended on a deadlock gets the exit status DEADLOCK_EXIT."""
+    Its stderr is passed through line by line and kept in the result's stderr (with `capture`
+    stdout is captured too); a simulation SMPI ended on a deadlock gets the exit status
+    DEADLOCK_EXIT."""
     with tempfile.TemporaryDirectory(prefix="autocoll-smpi-") as workdir:
         cmd = smpirun_command(platform, ranks, program, args, ppn=ppn, selector=selector,
                               workdir=workdir, shared_malloc=shared_malloc, cfg=cfg)
         if capture:
             done = subprocess.run(cmd, env=run_environment(workdir), capture_output=True,
                                   text=True)
-            stderr = done.stderr
         else:
             with subprocess.Popen(cmd, env=run_environment(workdir), stderr=subprocess.PIPE,
                                   text=True) as proc:
@@ -195,9 +195,8 @@ def run(platform, ranks, program, args=(), ppn=1, selector=DEFAULT_SELECTOR,
                 for line in proc.stderr:
                     sys.stderr.write(line)
                     lines.append(line)
-            stderr = "".join(lines)
-            done = subprocess.CompletedProcess(cmd, proc.returncode, None, None)
-        if done.returncode == 0 and deadlocked(stderr):
+            done = subprocess.CompletedProcess(cmd, proc.returncode, None, "".join(lines))
+        if done.returncode == 0 and deadlocked(done.stderr):
             done.returncode = DEADLOCK_EXIT
         return done
 
@@ -218,13 +217,23 @@ def main(args):
             raise SimgridError(f"{args.program}: no such program")
         done = run(args.platform, args.n, args.program, args.args, ppn=args.ppn,
                    selector=args.selector, shared_malloc=args.shared_malloc, cfg=args.cfg)
-        if done.returncode == DEADLOCK_EXIT:
+        if deadlocked(done.stderr):
             print(f"autocoll simgrid: the simulation deadlocked (exit status {DEADLOCK_EXIT})",
                   file=sys.stderr)
         return done.returncode
     except SimgridError as e:
         print(f"autocoll simgrid: {e}", file=sys.stderr)
         return 2
+
+
+def add_platform_arguments(p):
+    """--simgrid and --ppn, for the commands that run cells on a simulated platform (bench,
+    tune)."""
+    p.add_argument("--simgrid", metavar="PLATFORM",
+                   help="run the cells on this simulated platform (SimGrid's SMPI: platforms/ "
+                        "name or a file; build/simgrid; docs/simgrid.md)")
+    p.add_argument("--ppn", type=int, default=1,
+                   help="--simgrid: processes per node (default 1)")
 
 
 def add_arguments(p):

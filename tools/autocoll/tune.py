@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import jsonfile, registry, report
+from . import jsonfile, registry, report, simgrid
 from .bench import BenchError, REPO, parse_size, run_matrix, size_label
 
 TABLE_SCHEMA = "autocoll-table"
@@ -420,11 +420,7 @@ def add_arguments(p):
     p.add_argument("--cluster", metavar="NAME",
                    help="run the cells on this emulated cluster (`autocoll cluster up`, "
                         "docs/cluster.md; root) instead of on local ranks")
-    p.add_argument("--simgrid", metavar="PLATFORM",
-                   help="run the cells on this simulated platform (SimGrid's SMPI: platforms/ "
-                        "name or a file; build/simgrid; docs/simgrid.md)")
-    p.add_argument("--ppn", type=int, default=1,
-                   help="--simgrid: processes per node (default 1)")
+    simgrid.add_platform_arguments(p)
     p.add_argument("--selector", default="ompi",
                    help="--simgrid: SMPI's native selector, the native candidate (default ompi)")
 
