@@ -97,30 +97,56 @@ def test_an_unknown_platform_is_refused(tmp_path):
 
 
 def test_tune_on_a_platform_and_run_its_table(tmp_path):
-    """`autocoll tune --simgrid` writes a table that names its platform; the bench's table
-    layer on the same platform runs the table's rule for the cell."""
+    """`autocoll tune --simgrid --sync barrier` writes a table that names its platform and its
+    sync; `autocoll bench --table` runs the table layer with it on the same platform (the
+    table's rule for the cell on every call) and records the table in the cell; the same run
+    with AUTOCOLL_TABLE set by hand gives the same simulated times."""
     simgrid_build()
     tuned = cli("tune", "--simgrid", "torus-3d", "--out", str(tmp_path / "tune"),
                 "--collectives", "allreduce", "--sizes", "64K", "--ranks", "8",
-                "--iterations", "10", "--warmup", "2", timeout=600)
+                "--iterations", "10", "--warmup", "2", "--sync", "barrier", timeout=600)
     assert tuned.returncode == 0, tuned.stdout + tuned.stderr
     table = json.loads((tmp_path / "tune/table.json").read_text())
     assert table["mpi"] == "simgrid"
     assert table["platform"]["simgrid"] == {"platform": "torus-3d", "ppn": 1, "selector": "ompi"}
+    assert table["sweep"]["sync"] == "barrier"
     (rule,) = table["rules"]
     cell = json.loads((tmp_path / "tune/allreduce-64K-np8-ompi.json").read_text())
+    assert cell["parameters"]["sync"] == "barrier"
     assert rule["algorithm"] == cell["oracle"]["name"] or rule["algorithm"] == "native"
-    bench = subprocess.run(
-        [sys.executable, "-m", "autocoll.cli", "bench", "--simgrid", "torus-3d",
-         "--out", str(tmp_path / "bench"), "--collectives", "allreduce", "--sizes", "64K",
-         "--ranks", "8", "--iterations", "20", "--fixed-iterations", "2", "--warmup", "1",
-         "--layers", "table", "--selectors", "ompi"],
-        env={**os.environ, "AUTOCOLL_TABLE": str(tmp_path / "tune/table.json")},
-        capture_output=True, text=True, timeout=600)
+    args = ["bench", "--simgrid", "torus-3d", "--collectives", "allreduce", "--sizes", "64K",
+            "--ranks", "8", "--iterations", "20", "--fixed-iterations", "2", "--warmup", "1",
+            "--layers", "table", "--selectors", "ompi", "--only", "native"]
+    bench = cli(*args, "--out", str(tmp_path / "bench"), "--table",
+                str(tmp_path / "tune/table.json"), timeout=600)
     assert bench.returncode == 0, bench.stdout + bench.stderr
     ran = json.loads((tmp_path / "bench/allreduce-64K-np8-ompi.json").read_text())
-    layer = next(c for c in ran["configurations"] if c["name"] == "layer:table")["layer"]
-    assert layer["algorithm_runs"] == [[rule["algorithm"], 20]]
+    layer = next(c for c in ran["configurations"] if c["name"] == "layer:table")
+    assert layer["layer"]["algorithm_runs"] == [[rule["algorithm"], 20]]
+    assert ran["table"]["path"] == str((tmp_path / "tune/table.json").resolve())
+    assert ran["table"]["platform"] == "torus-3d"
+    by_hand = subprocess.run(
+        [sys.executable, "-m", "autocoll.cli", *args, "--out", str(tmp_path / "by-hand")],
+        env={**os.environ, "AUTOCOLL_TABLE": str(tmp_path / "tune/table.json")},
+        capture_output=True, text=True, timeout=600)
+    assert by_hand.returncode == 0, by_hand.stdout + by_hand.stderr
+    again = json.loads((tmp_path / "by-hand/allreduce-64K-np8-ompi.json").read_text())
+    assert "table" not in again
+    assert next(c for c in again["configurations"]
+                if c["name"] == "layer:table")["times"] == layer["times"]
+
+
+def test_bench_refuses_a_file_that_is_no_table(tmp_path):
+    """--table with a file that is not a configuration table fails before any cell runs."""
+    simgrid_build()
+    bogus = tmp_path / "bogus.json"
+    bogus.write_text('{"schema": "autocoll-bench", "version": 1}')
+    done = cli("bench", "--simgrid", "torus-3d", "--out", str(tmp_path / "out"),
+               "--collectives", "allreduce", "--sizes", "8", "--ranks", "4", "--layers", "table",
+               "--table", str(bogus), timeout=60)
+    assert done.returncode == 1
+    assert "not a configuration table" in done.stderr
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize("sync", ["none", "barrier"])

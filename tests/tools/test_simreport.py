@@ -285,3 +285,91 @@ def test_duplicates_and_ppn(folders, tmp_path, capsys):
     assert simreport.platforms(cells) == ["alpha", "alpha ppn 2"]
     natives = simreport.native_medians(cells)
     assert natives[("alpha", K1, "mpich")] == 4.0  # the first read, not the duplicate
+
+
+def table_cell(folder, platform, key, native, table_from, times, steady, chosen):
+    """A table layer's cell: native and `layer:table` alone, the table block of a table tuned
+    on `table_from` (autocoll bench --table)."""
+    path = write_cell(folder, platform, key, "ompi", native,
+                      layers=[layer("table", times, steady, chosen, 0)])
+    data = json.loads(path.read_text())
+    path.unlink()
+    data["table"] = {"path": f"/t/{table_from}.json", "platform": table_from, "cluster": None,
+                     "created": "x"}
+    path = path.with_name(f"table-{table_from}-{path.name}")
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_table_layers_take_the_reference_oracle(folders, tmp_path):
+    """A table cell has no fixed algorithm: its ratios use the platform's reference cell (alpha
+    K1: oracle A, 5.0); tuned on alpha it is table_same, on beta table_other; both are kept
+    (not duplicates of each other)."""
+    tables = tmp_path / "tables"
+    table_cell(tables, "alpha", K1, 10.0, "alpha", [5.0] * 120, 5.0, "A")
+    table_cell(tables, "alpha", K1, 10.0, "beta", [8.0] * 120, 8.0, "B")
+    cells, notes = simreport.read_cells([str(folders[0]), str(tables)])
+    assert notes == []
+    rows = simreport.strategy_rows(simreport.by_noise(cells)[0][1])
+    same = row(rows, "alpha", "allreduce-8-np4-ompi", "table_same")
+    other = row(rows, "alpha", "allreduce-8-np4-ompi", "table_other")
+    assert (same["oracle"], same["steady_vs_oracle"], same["whole_vs_oracle"]) == \
+        ("A", pytest.approx(1.0), pytest.approx(1.0))
+    assert (other["steady_vs_oracle"], other["whole_vs_oracle"]) == (pytest.approx(1.6),
+                                                                   pytest.approx(1.6))
+    assert other["vs_native"] == {"ompi": pytest.approx(0.8), "mpich": pytest.approx(2.0)}
+    assert (same["table_from"], other["table_from"]) == ("alpha", "beta")
+    assert simreport.shown_strategy(other) == "table_other (beta)"
+    # without a reference cell (beta has no K4) the oracle ratios are absent, not invented
+    lone = tmp_path / "lone"
+    table_cell(lone, "beta", K4, 3.0, "alpha", [2.0] * 20, 2.0, "C")
+    cells, _ = simreport.read_cells([str(lone)])
+    (r,) = simreport.strategy_rows(cells)
+    assert (r["oracle"], r["steady_vs_oracle"], r["whole_vs_oracle"]) == (None, None, None)
+    assert simreport.learning_costs(cells) == []
+
+
+def test_learning_costs(folders):
+    """calls x (mean - oracle mean): alpha K1 star_enhanced (20 x 20 + 100 x 5.05) - 120 x 5
+    = 305 s, 61 oracle calls; race 120 x (11 - 5) = 720 s, 144 calls."""
+    cells, _ = none_cells(folders)
+    costs = {(r["platform"], r["cell"], r["strategy"]): r
+             for r in simreport.learning_costs(cells)}
+    star = costs[("alpha", "allreduce-8-np4-ompi", "star_enhanced")]
+    assert (star["excess_seconds"], star["excess_calls"]) == (pytest.approx(305.0),
+                                                              pytest.approx(61.0))
+    race = costs[("alpha", "allreduce-8-np4-ompi", "race")]
+    assert race["excess_calls"] == pytest.approx(144.0)
+    # beta K2: 120 x (60 - 50) = 1200 s over the native oracle, 24 calls
+    assert costs[("beta", "allreduce-64K-np4-ompi", "star_enhanced")]["excess_calls"] == \
+        pytest.approx(24.0)
+    by_ranks = simreport.learning_by_ranks(simreport.learning_costs(cells))
+    # star_enhanced at 4 ranks: alpha K1 61, alpha K2 (20 x 200 + 100 x 80 - 120 x 80) / 80
+    # = 30, beta K1 0, beta K2 24
+    assert by_ranks[("star_enhanced", 4)] == (4, pytest.approx(27.0), pytest.approx(61.0))
+    # race: alpha K1 144, alpha K2 120 x (100 - 80) / 80 = 30
+    assert by_ranks[("race", 4)] == (2, pytest.approx(87.0), pytest.approx(144.0))
+    assert simreport.slowest_candidate(simreport.reference_cells(cells)[("alpha", K1)]) == \
+        ("native", pytest.approx(2.0))
+
+
+def test_learning_curves_and_plots(folders, tmp_path):
+    """The running mean over the oracle's mean: star_enhanced on alpha K1 starts at 20 / 5 and
+    ends at its whole-run ratio; one figure per (noise, platform, ranks, collective)."""
+    cells, groups = none_cells(folders)
+    curves = simreport.learning_curves(cells)
+    assert set(curves) == {("alpha", 4, "allreduce"), ("beta", 4, "allreduce")}
+    panels = dict(curves[("alpha", 4, "allreduce")])
+    assert sorted(panels) == [8, 65536]
+    star = panels[8]["star_enhanced"]
+    assert star[0] == pytest.approx(4.0)
+    assert star[-1] == pytest.approx((20 * 20 + 100 * 5.05) / 120 / 5.0)
+    assert len(star) == 120
+    out = tmp_path / "plots"
+    assert cli.main(["simgrid", "report", *map(str, folders), "--out",
+                     str(tmp_path / "r.md"), "--plots", str(out)]) == 0
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["learning-alpha-np4-allreduce-exp_1e-05_seed_1.png",
+                     "learning-alpha-np4-allreduce.png", "learning-beta-np4-allreduce.png"]
+    assert all((out / n).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for n in names)
+    assert "### 6. Learning cost" in (tmp_path / "r.md").read_text()

@@ -32,6 +32,7 @@ from .jsonfile import schema_of
 
 REPO = Path(__file__).resolve().parents[2]
 BENCH_SCHEMA = "autocoll-bench"
+TABLE_SCHEMA = "autocoll-table"  # the configuration tables `autocoll tune` writes
 CLUSTER_TIMEOUT_MARGIN = 30   # s: the launcher's own timeout (and its SIGKILL 10 s later) first
 # s: once a cell's JSON is written, its job has this long to exit. MPICH's MPI_Finalize over
 # UCX TCP sometimes hangs across the emulated cluster's nodes (openucx/ucx#8738, docs/cluster.md);
@@ -117,6 +118,24 @@ def cluster_block(state, ranks):
             "rank_nodes": rank_nodes(state, ranks)}
 
 
+def table_block(path):
+    """What a cell records of the configuration table its layers ran with: the table's full
+    path, and the simulated platform or emulated cluster it was tuned on (None when on local
+    ranks); raises BenchError when the file is not a configuration table."""
+    path = Path(path).resolve()
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise BenchError(f"--table {path}: {e}") from e
+    if not isinstance(data, dict) or data.get("schema") != TABLE_SCHEMA:
+        raise BenchError(f"--table {path}: not a configuration table (schema {TABLE_SCHEMA})")
+    where = data.get("platform") or {}
+    simulated = where.get("simgrid") or {}
+    cluster = where.get("cluster") or {}
+    return {"path": str(path), "platform": simulated.get("platform"),
+            "cluster": cluster.get("name"), "created": data.get("created")}
+
+
 def valid_result(path):
     return schema_of(path) == (BENCH_SCHEMA, 1)
 
@@ -165,10 +184,12 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
                iterations=500, fixed_iterations=100, warmup=10, factor=5.0, timeout=1800,
                history=None, only=None, cluster=None, simgrid=None, ppn=1,
                selectors="ompi,mpich", noise="none", noise_seed=1, shared_malloc=1 << 20,
-               sync="none", log=print):
+               sync="none", table=None, log=print):
     """Runs every missing cell; returns the list of cell JSON paths (in matrix order).
     With `cluster` (a cluster name) each cell runs on that emulated cluster; with `simgrid`
-    (a platform) on that simulated platform, once per selector of `selectors`."""
+    (a platform) on that simulated platform, once per selector of `selectors`. With `table`
+    (a configuration table's path) the jobs run with AUTOCOLL_TABLE set to it, for the
+    `table` layer, and each cell records the table (table_block)."""
     if simgrid:
         mpi = "simgrid"
         try:
@@ -180,6 +201,7 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
     if not program.exists():
         raise BenchError(f"{program} is missing: build autocoll first (scripts/build)")
     state = cluster_state(cluster) if cluster else None  # not up: fail before any cell
+    tabled = table_block(table) if table else None  # unreadable: fail before any cell
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     sels = [s.strip() for s in selectors.split(",")] if simgrid else [None]
@@ -187,6 +209,8 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
              for c in collectives.split(",") for s in sizes.split(",") for sel in sels]
     paths = []
     env = dict(os.environ)
+    if table:
+        env["AUTOCOLL_TABLE"] = tabled["path"]
     for i, (coll, nbytes, np, selector) in enumerate(cells, 1):
         path = out / cell_name(coll, nbytes, np, selector)
         paths.append(path)
@@ -215,6 +239,8 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
             except smpi.SimgridError as e:
                 raise BenchError(str(e)) from e
             env = smpi.run_environment(workdir)
+            if table:
+                env["AUTOCOLL_TABLE"] = tabled["path"]
         elif cluster:
             cmd = cluster_launch_command(cluster, mpi, np, program, args, timeout)
         else:
@@ -236,8 +262,10 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
         if not valid_result(path) or (returncode != 0 and not stopped):
             raise BenchError(f"{path.name}: the driver failed (exit {returncode}):\n"
                              f"{output[-4000:]}")
-        if cluster or stopped or simgrid:
+        if cluster or stopped or simgrid or table:
             data = json.loads(path.read_text())
+            if table:
+                data["table"] = tabled
             if cluster:
                 data["cluster"] = cluster_block(state, np)
             if simgrid:
@@ -264,7 +292,7 @@ def main(args):
                    history=args.history, only=args.only, cluster=args.cluster, simgrid=args.simgrid,
                    ppn=args.ppn, selectors=args.selectors, noise=args.noise,
                    noise_seed=args.noise_seed, shared_malloc=args.shared_malloc,
-                   sync=args.sync)
+                   sync=args.sync, table=args.table)
     except BenchError as e:
         print(f"autocoll bench: {e}", file=sys.stderr)
         return 1
@@ -310,6 +338,10 @@ def add_arguments(p):
                    help="barrier: an untimed barrier before every call, so that calls that do "
                         "not synchronise (bcast, reduce, ...) are timed from ranks in step "
                         "(bench/autocoll_bench.c)")
+    p.add_argument("--table", metavar="TABLE.json",
+                   help="run the jobs with AUTOCOLL_TABLE set to this configuration table "
+                        "(for the `table` layer); each cell records the table and the "
+                        "platform it was tuned on")
     p.add_argument("--cluster", metavar="NAME",
                    help="run the cells on this emulated cluster (`autocoll cluster up`, "
                         "docs/cluster.md; root) instead of on local ranks")

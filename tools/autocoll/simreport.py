@@ -11,8 +11,13 @@ cell. Per noise setting (none first) the report has:
   3. where the best algorithm differs between platforms;
   4. the cross-platform penalty of running one platform's winner on another (ADCL's Tables
      3-4);
-  5. the wall time each simulation took.
-Tables are built as data (lists of rows) and rendered apart; no plotting here.
+  5. the wall time each simulation took;
+  6. the learning cost of each strategy's whole run (time beyond the oracle's), per cell and
+     per rank count, beside the cell's slowest candidate.
+A cell whose `table` layer ran with a configuration table (`autocoll bench --table`) reports it
+as `table_same` (tuned on the cell's platform) or `table_other` (tuned on another), its ratios
+against the oracle of the platform's reference cell. Tables are built as data (lists of rows)
+and rendered apart; the learning curves (`--plots`) are drawn by simplot.
 """
 
 import math
@@ -49,6 +54,12 @@ DEFINITIONS = [
     "decision length: decision_calls of the layer's first tuning context (calls spent "
     "deciding)",
     "chosen: the algorithm the layer's first tuning context holds at the end of the run",
+    "strategy `table_same` / `table_other`: the `table` layer with a configuration table tuned "
+    "(`autocoll tune --simgrid`) on the cell's platform / on the platform in brackets; its "
+    "cell ran native and the table alone, and takes the oracle of the reference cell",
+    "learning cost: calls x (the layer's mean - the oracle's mean), in simulated time and in "
+    "oracle calls (that time / the oracle's mean): what the whole run spent beyond running the "
+    "oracle on every call",
     "strategy `native`: native through the layer (the control: its ratios are the layer's own "
     "cost)",
     f"near the oracle: steady/oracle <= {NEAR_ORACLE}",
@@ -88,6 +99,15 @@ def has_fixed(data):
     return any(c["kind"] == "fixed" for c in data["configurations"])
 
 
+def table_source(data):
+    """Where the configuration table of a cell's `table` layer was tuned (the bench's table
+    block: a simulated platform, an emulated cluster or "local"); None without a table."""
+    t = data.get("table")
+    if not t:
+        return None
+    return t.get("platform") or t.get("cluster") or "local"
+
+
 def sim_cell(path, data):
     """One cell as the report uses it: benchreport's rows and the keys it groups by."""
     p = data["parameters"]
@@ -96,7 +116,16 @@ def sim_cell(path, data):
             "noise": noise_label(data), "platform": platform_label(data), "key": key,
             "selector": data["simgrid"].get("selector") or "default",
             "fixed": has_fixed(data) and data.get("oracle") is not None,
+            "table_from": table_source(data),
             "wall": data["simgrid"].get("wall_seconds")}
+
+
+def strategy_label(c, spec):
+    """The strategy name of layer `spec` in cell `c`: the table layer is `table_same` when its
+    table was tuned on the cell's platform, else `table_other`."""
+    if spec != "table" or c["table_from"] is None:
+        return spec
+    return "table_same" if c["table_from"] == c["data"]["simgrid"]["platform"] else "table_other"
 
 
 def cell_label(c):
@@ -122,7 +151,7 @@ def read_cells(paths):
         if not d.get("simgrid"):
             continue
         c = sim_cell(f, d)
-        dup = (c["noise"], c["platform"], c["key"], c["selector"], c["fixed"])
+        dup = (c["noise"], c["platform"], c["key"], c["selector"], c["fixed"], c["table_from"])
         if dup in seen:
             notes.append(f"{f}: the same cell as {seen[dup]}, left out")
             continue
@@ -247,34 +276,56 @@ def chosen(config, row):
     return ctx.get("chosen") or row["final"]
 
 
+def _mean(values):
+    return sum(values) / len(values)
+
+
 def strategy_rows(cells):
-    """One dict per (cell, strategy): the ratios, decision length and final choice."""
+    """One dict per (cell, strategy): the ratios, decision length and final choice. The oracle
+    is the reference cell's (a cell that ran no fixed algorithm, e.g. a table layer's, takes it
+    from there: simulated time is deterministic); without a reference cell the oracle ratios
+    are None."""
     natives = native_medians(cells)
+    refs = reference_cells(cells)
     sels = selectors(cells)
     out = []
-    for c in sorted(cells, key=lambda c: (c["platform"], c["key"], c["selector"])):
+    for c in sorted(cells, key=lambda c: (c["platform"], c["key"], c["selector"],
+                                          c["table_from"] or "")):
+        ref = refs.get((c["platform"], c["key"]))
+        oracle = ref["bench"]["oracle"] if ref else None
         for config, row in zip(layer_configs(c["data"]), c["bench"]["rows"]):
             tuned = config["steady_median"]
             vs_native = {}
             for s in sels:
                 nat = natives.get((c["platform"], c["key"], s))
                 vs_native[s] = tuned / nat if nat is not None else None
-            out.append({"platform": c["platform"], "cell": cell_label(c),
-                        "strategy": row["layer"], "oracle": c["bench"]["oracle"]["name"],
-                        "steady_vs_oracle": row["steady_vs_oracle"],
-                        "whole_vs_oracle": row["learning_vs_oracle"],
+            out.append({"platform": c["platform"], "cell": cell_label(c), "key": c["key"],
+                        "strategy": strategy_label(c, row["layer"]),
+                        "table_from": c["table_from"] if row["layer"] == "table" else None,
+                        "oracle": oracle["name"] if oracle else None,
+                        "steady_vs_oracle": tuned / oracle["median"] if oracle else None,
+                        "whole_vs_oracle": (_mean(config["times"]) / _mean(oracle["times"])
+                                            if oracle else None),
+                        "calls": len(config["times"]),
+                        "oracle_mean": _mean(oracle["times"]) if oracle else None,
                         "vs_native": vs_native, "decision": row["decision"],
                         "chosen": chosen(config, row)})
     return out
+
+
+def shown_strategy(r):
+    """The strategy as the per-cell table shows it: a table layer with its table's platform."""
+    return r["strategy"] + (f" ({r['table_from']})" if r["table_from"] else "")
 
 
 def strategy_table(rows, sels):
     headers = (["platform", "cell", "strategy", "steady/oracle", "whole-run/oracle"] +
                [f"steady tuned/native({s})" for s in sels] +
                ["decision length", "chosen", "oracle"])
-    body = [[r["platform"], r["cell"], r["strategy"], fmt(r["steady_vs_oracle"]),
+    body = [[r["platform"], r["cell"], shown_strategy(r), fmt(r["steady_vs_oracle"]),
              fmt(r["whole_vs_oracle"])] + [fmt(r["vs_native"][s]) for s in sels] +
-            ["-" if r["decision"] is None else str(r["decision"]), r["chosen"], r["oracle"]]
+            ["-" if r["decision"] is None else str(r["decision"]), r["chosen"],
+             r["oracle"] or "-"]
             for r in rows]
     return md_table(headers, body)
 
@@ -298,7 +349,8 @@ def strategy_summary(rows, sels):
         for s in sels:
             ratios[f"steady tuned/native({s})"] = stats(r["vs_native"][s] for r in rs)
         out.append({"strategy": strategy, "platform": plat, "cells": len(rs), "ratios": ratios,
-                    "near_oracle": sum(r["steady_vs_oracle"] <= NEAR_ORACLE for r in rs),
+                    "near_oracle": sum(r["steady_vs_oracle"] is not None
+                                       and r["steady_vs_oracle"] <= NEAR_ORACLE for r in rs),
                     "lost": {s: [r["cell"] for r in rs if r["vs_native"][s] is not None
                                  and r["vs_native"][s] > LOSS_MARGIN] for s in sels},
                     "with_native": {s: sum(r["vs_native"][s] is not None for r in rs)
@@ -438,6 +490,92 @@ def wall_lines(cells):
             ["", f"All simulations of this noise setting: {fmt(total)} s.", ""])
 
 
+# ---- 6. learning cost ----------------------------------------------------------------------
+
+def slowest_candidate(ref):
+    """(name, its median / the oracle's median) of the slowest configuration run native or
+    fixed in reference cell `ref`: what one call of the worst candidate costs while learning."""
+    runs = [x for x in ref["data"]["configurations"] if x["kind"] in ("native", "fixed")]
+    worst = max(runs, key=lambda x: x["median"])
+    return worst["name"], worst["median"] / ref["bench"]["oracle"]["median"]
+
+
+def learning_costs(cells):
+    """Per strategy row with an oracle: the learning cost of its whole run, the time it spent
+    beyond running the oracle on every call: calls x (its mean - the oracle's mean), in
+    simulated seconds and in oracle calls (that time / the oracle's mean)."""
+    out = []
+    for r in strategy_rows(cells):
+        if r["oracle_mean"] is None:
+            continue
+        excess = r["calls"] * r["oracle_mean"] * (r["whole_vs_oracle"] - 1.0)
+        out.append({**r, "excess_seconds": excess, "excess_calls": excess / r["oracle_mean"]})
+    return out
+
+
+def learning_by_ranks(costs):
+    """{(strategy, ranks): (cells, median excess in oracle calls, max)}."""
+    groups = {}
+    for r in costs:
+        groups.setdefault((r["strategy"], r["key"][2]), []).append(r["excess_calls"])
+    return {k: (len(v), statistics.median(v), max(v)) for k, v in groups.items()}
+
+
+def learning_lines(cells):
+    lines = ["### 6. Learning cost", ""]
+    costs = learning_costs(cells)
+    if not costs:
+        return lines + ["No strategy ran in a cell with an oracle.", ""]
+    refs = reference_cells(cells)
+    order = list(dict.fromkeys(r["strategy"] for r in costs))
+    rows = []
+    for (plat, key), ref in sorted(refs.items()):
+        mine = {r["strategy"]: r for r in costs if r["platform"] == plat and r["key"] == key}
+        if not mine:
+            continue
+        worst, ratio = slowest_candidate(ref)
+        rows.append([plat, cell_label(ref), f"{worst} ({fmt(ratio)})",
+                     fmt(1e6 * ref["bench"]["oracle"]["median"], 1)] +
+                    [f"{fmt(1e3 * mine[s]['excess_seconds'])} ms "
+                     f"({fmt(mine[s]['excess_calls'], 1)})" if s in mine else "-"
+                     for s in order])
+    by_ranks = learning_by_ranks(costs)
+    rank_counts = sorted({k for _, k in by_ranks})
+    summary = [[s] + [f"{fmt(by_ranks[(s, n)][1], 1)} (max {fmt(by_ranks[(s, n)][2], 1)}; "
+                      f"{by_ranks[(s, n)][0]} cells)" if (s, n) in by_ranks else "-"
+                      for n in rank_counts] for s in order]
+    return (lines +
+            ["Entry: simulated time spent beyond the oracle over the whole run (calls x (mean - "
+             "oracle mean)), in ms and (in oracle calls); slowest candidate: the slowest "
+             "configuration run fixed in the cell (its median / the oracle's).", ""] +
+            md_table(["platform", "cell", "slowest candidate", "oracle (us)"] + order, rows) +
+            ["", "Median learning cost in oracle calls per strategy and rank count (max; "
+                 "cells):", ""] +
+            md_table(["strategy"] + [f"{n} ranks" for n in rank_counts], summary) + [""])
+
+
+def learning_curves(cells):
+    """Per (platform, ranks, collective) with strategy rows: [(bytes, {strategy: running
+    whole-run/oracle after each call})], for simplot: call i's point is the mean of the first i
+    calls / the oracle's mean."""
+    refs = reference_cells(cells)
+    groups = {}
+    for c in cells:
+        ref = refs.get((c["platform"], c["key"]))
+        if ref is None:
+            continue
+        oracle_mean = _mean(ref["bench"]["oracle"]["times"])
+        coll, nbytes, ranks = c["key"]
+        for config, row in zip(layer_configs(c["data"]), c["bench"]["rows"]):
+            total, curve = 0.0, []
+            for i, t in enumerate(config["times"], 1):
+                total += t
+                curve.append(total / i / oracle_mean)
+            series = groups.setdefault((c["platform"], ranks, coll), {}).setdefault(nbytes, {})
+            series[strategy_label(c, row["layer"])] = curve
+    return {k: sorted(v.items()) for k, v in sorted(groups.items())}
+
+
 # ---- the report ----------------------------------------------------------------------------
 
 def noise_section(noise, cells):
@@ -445,7 +583,16 @@ def noise_section(noise, cells):
              f"cells: {len(cells)}; platforms: "
              + ", ".join(platforms(cells)) + "; selectors: " + ", ".join(selectors(cells)), ""]
             + best_map_lines(cells) + strategy_lines(cells) + differ_lines(cells)
-            + penalty_lines(cells) + wall_lines(cells))
+            + penalty_lines(cells) + wall_lines(cells) + learning_lines(cells))
+
+
+def write_plots(paths, folder):
+    """The learning curves (simplot) of every noise setting into `folder`; the paths."""
+    from . import simplot
+
+    cells, _ = read_cells(paths)
+    return simplot.write_learning_curves(
+        [(noise, learning_curves(group)) for noise, group in by_noise(cells)], folder)
 
 
 def render(paths):
@@ -465,6 +612,14 @@ def main(args):
     except SimReportError as e:
         print(f"autocoll simgrid report: {e}", file=sys.stderr)
         return 2
+    if args.plots:
+        try:
+            written = write_plots(args.dirs, args.plots)
+        except OSError as e:
+            print(f"autocoll simgrid report: {args.plots}: {e}", file=sys.stderr)
+            return 1
+        print(f"autocoll simgrid report: {len(written)} learning-curve figure(s) in "
+              f"{args.plots}", file=sys.stderr if not args.out else sys.stdout)
     if not args.out:
         sys.stdout.write(text)
         return 0
@@ -481,3 +636,6 @@ def add_arguments(p):
     p.add_argument("dirs", nargs="+", metavar="DIR",
                    help="folders of `autocoll bench --simgrid` cells (or cell files)")
     p.add_argument("--out", metavar="FILE.md", help="write the report here (default: stdout)")
+    p.add_argument("--plots", metavar="DIR",
+                   help="also draw the learning curves (one PNG per noise setting, platform, "
+                        "rank count and collective) into DIR")

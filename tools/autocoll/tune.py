@@ -21,9 +21,8 @@ import time
 from pathlib import Path
 
 from . import jsonfile, registry, report, simgrid
-from .bench import BenchError, REPO, parse_size, run_matrix, size_label
+from .bench import BenchError, REPO, TABLE_SCHEMA, parse_size, run_matrix, size_label
 
-TABLE_SCHEMA = "autocoll-table"
 TABLE_VERSION = 1
 BENCH_SCHEMA = "autocoll-bench"
 NATIVE = "native"
@@ -301,11 +300,11 @@ def sweep_cells(args, log):
     if unknown:
         raise TuneError(f"unknown collective(s) {', '.join(unknown)} (autocoll info lists them)")
     parameters = {"iterations": args.iterations, "fixed_iterations": args.iterations,
-                  "warmup": args.warmup, "factor": args.factor}
+                  "warmup": args.warmup, "factor": args.factor, "sync": args.sync}
     options = dict(mpi=args.mpi, build=build, layers="", iterations=args.iterations,
                    fixed_iterations=args.iterations, warmup=args.warmup, factor=args.factor,
                    timeout=args.timeout, cluster=args.cluster, simgrid=args.simgrid,
-                   ppn=args.ppn, selectors=args.selector)
+                   ppn=args.ppn, selectors=args.selector, sync=args.sync)
 
     groups = list(plan)
     cells, results = [], []
@@ -371,6 +370,7 @@ def main(args):
                  "statistic": args.statistic, "iterations": args.iterations,
                  "warmup": args.warmup, "spread_limit": args.spread_limit,
                  "repeats": args.repeats, "margin": args.margin, "factor": args.factor,
+                 "sync": args.sync,
                  "profile": str(args.profile) if args.profile else None}
         table = build_table(cells, sweep, reg["registry_fingerprint"], reg["autocoll_version"],
                             "simgrid" if args.simgrid else args.mpi,
@@ -404,6 +404,9 @@ def add_arguments(p):
     p.add_argument("--warmup", type=int, default=d["warmup"])
     p.add_argument("--factor", type=float, default=d["factor"],
                    help="computation per iteration, in multiples of the native time")
+    p.add_argument("--sync", default="none", choices=["none", "barrier"],
+                   help="barrier: an untimed barrier before every call (autocoll bench --sync; "
+                        "what the simulated matrices use, docs/simgrid.md)")
     p.add_argument("--statistic", default=d["statistic"], choices=STATISTICS,
                    help="what decides a cell: the median or the minimum of the times")
     p.add_argument("--spread-limit", type=float, default=d["spread_limit"],

@@ -1,0 +1,61 @@
+"""Learning curves of `autocoll simgrid report --plots DIR`: the drawing only; the series come
+from simreport.learning_curves (analysis).
+
+One PNG per (noise setting, platform, ranks, collective), one panel per message size: for each
+strategy, the mean time of its first i calls over the oracle's mean time against i (log x),
+so a curve starts at the cost of the first calls, falls as the strategy settles and ends at the
+whole run's ratio; the dotted line is the oracle (1) and the dashed one the issue's goal for a
+whole run (1.10).
+"""
+
+import re
+from pathlib import Path
+
+from .bench import size_label
+
+WHOLE_RUN_GOAL = 1.10   # the issue's goal for a whole run of 1000 calls / oracle
+PANEL_SIZE = (4.2, 3.2)  # inches per message-size panel
+
+
+def file_name(noise, platform, ranks, collective):
+    """learning-<platform>-np<ranks>-<collective>[-<noise>].png, in letters, digits, '.', '_'
+    and '-' only."""
+    parts = [platform, f"np{ranks}", collective] + ([] if noise == "none" else [noise])
+    return "learning-" + re.sub(r"[^A-Za-z0-9._-]+", "_", "-".join(parts)).strip("_") + ".png"
+
+
+def draw_learning(noise, platform, ranks, collective, panels, folder, plt):
+    """One figure: `panels` is [(bytes, {strategy: curve})]; returns its path."""
+    fig, axes = plt.subplots(1, len(panels), squeeze=False,
+                             figsize=(PANEL_SIZE[0] * len(panels), PANEL_SIZE[1]))
+    for ax, (nbytes, curves) in zip(axes[0], panels):
+        for strategy, curve in curves.items():
+            ax.plot(range(1, len(curve) + 1), curve, lw=1, label=strategy)
+        ax.axhline(1.0, color="k", ls=":", lw=1)
+        ax.axhline(WHOLE_RUN_GOAL, color="grey", ls="--", lw=0.8)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_title(f"{collective} {size_label(nbytes)}, {ranks} ranks", fontsize=9)
+        ax.set_xlabel("calls")
+        ax.set_ylabel("mean so far / oracle mean")
+    axes[0][0].legend(fontsize=7)
+    fig.suptitle(f"{platform} (simulated, SMPI), noise: {noise}", fontsize=10)
+    fig.tight_layout()
+    path = Path(folder) / file_name(noise, platform, ranks, collective)
+    fig.savefig(path, dpi=80, metadata={"Software": "autocoll simgrid report"})
+    plt.close(fig)
+    return path
+
+
+def write_learning_curves(groups, folder):
+    """`groups`: [(noise, simreport.learning_curves(...))]; writes every figure into `folder`
+    and returns the paths."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    return [draw_learning(noise, platform, ranks, coll, panels, folder, plt)
+            for noise, curves in groups
+            for (platform, ranks, coll), panels in curves.items()]
