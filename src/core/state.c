@@ -227,3 +227,29 @@ void ac_finalize(void)
         }
     }
 }
+
+void ac_library_line(const char *version, char *out, size_t len)
+{
+    size_t n = 0;
+    int blank = 0;
+    if (len == 0) return;
+    for (const char *p = version; *p && *p != '\n' && *p != '\r'; p++) {
+        if (*p == ' ' || *p == '\t') {
+            blank = n > 0;
+            continue;
+        }
+        if (blank && n + 1 < len) out[n++] = ' ';
+        blank = 0;
+        if (n + 1 < len) out[n++] = *p;
+    }
+    out[n] = '\0';
+}
+
+void ac_mpi_library(char *out, size_t len)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int n = 0;
+    PMPI_Get_library_version(version, &n);
+    version[n >= 0 && n < (int)sizeof version ? n : (int)sizeof version - 1] = '\0';
+    ac_library_line(version, out, len);
+}

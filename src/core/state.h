@@ -97,6 +97,14 @@ ac_comm *ac_comm_find(MPI_Comm comm);
 /* Count a call passed through before any state was looked up (e.g. invalid arguments). */
 void ac_count_passthrough(MPI_Comm comm, ac_collective coll);
 
+/* The MPI library a table or history file was made with, as they record it: the first line
+ * of `version` (a PMPI_Get_library_version string), runs of blanks made one space, no blanks
+ * at either end ("MPICH Version:      4.0.2" -> "MPICH Version: 4.0.2"). */
+void ac_library_line(const char *version, char *out, size_t len);
+
+/* ac_library_line() of the running MPI library. */
+void ac_mpi_library(char *out, size_t len);
+
 /* The profile bin of a message of `bytes` (AC_PROFILE_BINS above). */
 static inline int ac_profile_bin(size_t bytes)
 {

@@ -14,7 +14,9 @@ int ac_bcast_at(const void *caller, void *buf, int count, MPI_Datatype dtype, in
     c = ac_comm_enter(comm, AC_BCAST);
     if (!c) return PMPI_Bcast(buf, count, dtype, root, comm);
     ac_call call = ac_call_make(c, AC_BCAST);
-    call.count = count;
+    /* not the count: ranks may describe the message with different datatypes (the root 1 x a
+     * contiguous type of 16 ints, the others 16 x MPI_INT); only its signature's size is equal
+     * on every rank */
     call.bytes = ac_signature_bytes(count, dtype);
     const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();

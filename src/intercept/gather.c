@@ -3,20 +3,32 @@
  */
 #include "intercept/intercept.h"
 
+/* Which blocks are significant at this rank (MPI ignores the others, and programs pass junk
+ * there: only significant arguments may decide this rank's path): the receive block at the
+ * root, the send block except at an in-place root. Returns ac_at_root(). */
+static int significant(MPI_Comm comm, int root, const void *sbuf, int *send, int *receive)
+{
+    int at_root = ac_at_root(comm, root);
+    *receive = at_root == 1;
+    *send = at_root == 0 || (at_root == 1 && sbuf != MPI_IN_PLACE);
+    return at_root;
+}
+
 int ac_gather_at(const void *caller, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                  int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     ac_comm *c;
-    if (scount < 0 || rcount < 0 || !ac_root_ok(comm, root)) {
+    int send, receive, at_root = significant(comm, root, sbuf, &send, &receive);
+    if (at_root < 0 || (send && (scount < 0 || stype == MPI_DATATYPE_NULL)) ||
+        (receive && (rcount < 0 || rtype == MPI_DATATYPE_NULL))) {
         ac_count_passthrough(comm, AC_GATHER);
         return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
     }
     c = ac_comm_enter(comm, AC_GATHER);
     if (!c) return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
     ac_call call = ac_call_make(c, AC_GATHER);
-    int rank_is_root = c->rank == root;
-    call.bytes = rank_is_root && sbuf == MPI_IN_PLACE ? ac_signature_bytes(rcount, rtype)
-                                                      : ac_signature_bytes(scount, stype);
+    call.bytes = at_root && sbuf == MPI_IN_PLACE ? ac_signature_bytes(rcount, rtype)
+                                                 : ac_signature_bytes(scount, stype);
     const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.gather(sbuf, scount, stype, rbuf, rcount, rtype, root, c->pcomm, alg->params);
@@ -34,8 +46,9 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int
 int MPI_Gather_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf,
                  MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-    int ns, nr;
-    if (!ac_count_fits(scount, &ns) || !ac_count_fits(rcount, &nr)) {
+    int ns = 0, nr = 0, send, receive; /* a count that is not significant is not read */
+    significant(comm, root, sbuf, &send, &receive);
+    if ((send && !ac_count_fits(scount, &ns)) || (receive && !ac_count_fits(rcount, &nr))) {
         ac_count_passthrough(comm, AC_GATHER);
         return PMPI_Gather_c(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
     }

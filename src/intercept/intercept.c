@@ -24,6 +24,13 @@ int ac_root_ok(MPI_Comm comm, int root)
     return root >= 0 && root < size;
 }
 
+int ac_at_root(MPI_Comm comm, int root)
+{
+    int rank;
+    if (!ac_root_ok(comm, root) || PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS) return -1;
+    return rank == root;
+}
+
 #if MPI_VERSION >= 4
 int ac_count_fits(MPI_Count count, int *out)
 {

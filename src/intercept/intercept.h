@@ -52,6 +52,11 @@ ac_call ac_call_make(const ac_comm *c, ac_collective coll);
 /* Valid root for comm (else the library reports the error). */
 int ac_root_ok(MPI_Comm comm, int root);
 
+/* 1 when this rank is `root` of comm, 0 when another rank is, -1 when root is not a rank of
+ * comm (the library reports the error). Rooted wrappers check only the arguments significant
+ * at this rank: MPI ignores the others, and programs pass junk there. */
+int ac_at_root(MPI_Comm comm, int root);
+
 #if MPI_VERSION >= 4
 /* MPI-4 large-count wrappers: 1 if every value fits in an int (then *out is set). Arrays are
  * converted into freshly allocated int arrays (free them), NULL in gives NULL out. */

@@ -568,17 +568,12 @@ static int cmp_name(const void *a, const void *b)
 static void fingerprint(const char *hosts, int np)
 {
     char *sorted = malloc((size_t)np * MPI_MAX_PROCESSOR_NAME);
-    char version[MPI_MAX_LIBRARY_VERSION_STRING] = "", line[256];
-    int len = 0, nodes = 0, ppn = 0;
+    char line[256];
+    int nodes = 0, ppn = 0;
     if (!sorted) return;
     memcpy(sorted, hosts, (size_t)np * MPI_MAX_PROCESSOR_NAME);
     qsort(sorted, (size_t)np, MPI_MAX_PROCESSOR_NAME, cmp_name);
-    PMPI_Get_library_version(version, &len);
-    snprintf(line, sizeof line, "%s", version);
-    for (char *p = line; *p; p++)
-        if (*p == '\n' || *p == '\r' || *p == '\t') *p = ' ';
-    char *nl = strstr(line, "  ");
-    if (nl) *nl = '\0';
+    ac_mpi_library(line, sizeof line);
     uint64_t hash = 14695981039346656037ull;
     for (int i = 0, run = 0; i < np; i++) {
         const char *name = sorted + (size_t)i * MPI_MAX_PROCESSOR_NAME;

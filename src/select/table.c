@@ -6,6 +6,7 @@
 #include "core/config.h"
 #include "core/json.h"
 #include "core/log.h"
+#include "core/state.h"
 #include "core/textfile.h"
 
 #include <errno.h>
@@ -216,8 +217,8 @@ static int reserve(ac_table *t, const ac_json *rules, const ac_json *cells)
     return 0;
 }
 
-static int parse_tree(const ac_json *root, uint64_t fingerprint, ac_table *t, char *why,
-                      size_t why_len)
+static int parse_tree(const ac_json *root, uint64_t fingerprint, const char *library,
+                      ac_table *t, char *why, size_t why_len)
 {
     const ac_json *schema = ac_json_member(root, "schema");
     long long version;
@@ -235,6 +236,18 @@ static int parse_tree(const ac_json *root, uint64_t fingerprint, ac_table *t, ch
                              "registry fingerprint %.20s, this build's is %s: tuned "
                              "with other algorithms (run `autocoll tune` again)",
                              f && f->type == AC_JSON_STRING ? f->string : "(none)", mine);
+    const ac_json *tuned_with = ac_json_member(root, "mpi_library");
+    if (tuned_with && tuned_with->type != AC_JSON_STRING)
+        return ac_why_printf(why, why_len, "\"mpi_library\" is not a string");
+    if (library && tuned_with) {
+        char line[256];
+        ac_library_line(tuned_with->string, line, sizeof line);
+        if (strcmp(line, library) != 0)
+            return ac_why_printf(why, why_len,
+                                 "tuned under \"%.100s\", this run's MPI library is \"%.100s\" "
+                                 "(run `autocoll tune` under it)",
+                                 line, library);
+    }
     const ac_json *rules = ac_json_member(root, "rules"), *cells = ac_json_member(root, "cells");
     if (!rules || rules->type != AC_JSON_ARRAY)
         return ac_why_printf(why, why_len, "no \"rules\" array");
@@ -250,13 +263,14 @@ static int parse_tree(const ac_json *root, uint64_t fingerprint, ac_table *t, ch
     return 0;
 }
 
-ac_table *ac_table_parse(const char *text, uint64_t fingerprint, char *why, size_t why_len)
+ac_table *ac_table_parse(const char *text, uint64_t fingerprint, const char *library, char *why,
+                         size_t why_len)
 {
     ac_json *root = ac_json_parse(text, strlen(text), why, why_len);
     if (!root) return NULL;
     ac_table *t = calloc(1, sizeof *t);
     if (!t) ac_why_printf(why, why_len, "out of memory");
-    if (t && parse_tree(root, fingerprint, t, why, why_len)) {
+    if (t && parse_tree(root, fingerprint, library, t, why, why_len)) {
         ac_table_free(t);
         t = NULL;
     }
@@ -382,7 +396,7 @@ void ac_table_load(void)
     /* From here on collective over MPI_COMM_WORLD on every rank (the setting is the same). */
     int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    char why[256] = "", *text = NULL;
+    char why[512] = "", *text = NULL;
     long size = -1; /* -1: rank 0 could not read it */
     if (rank == 0 && (text = read_table(setting, why, sizeof why))) size = (long)strlen(text);
     PMPI_Bcast(&size, 1, MPI_LONG, 0, MPI_COMM_WORLD);
@@ -397,7 +411,9 @@ void ac_table_load(void)
     }
     PMPI_Bcast(text, (int)size, MPI_CHAR, 0, MPI_COMM_WORLD);
     /* the same text on every rank: the same outcome on every rank */
-    loaded.table = ac_table_parse(text, ac_registry_fingerprint(), why, sizeof why);
+    char library[256];
+    ac_mpi_library(library, sizeof library);
+    loaded.table = ac_table_parse(text, ac_registry_fingerprint(), library, why, sizeof why);
     free(text);
     if (!loaded.table) {
         if (rank == 0) ac_log_warn("AUTOCOLL_TABLE=%s: %s; the table is ignored", setting, why);

@@ -25,8 +25,11 @@
 typedef struct ac_table ac_table;
 
 /* Parses a table's text (no MPI): the table, or NULL with the reason in `why`. `fingerprint` is
- * the registry fingerprint the table must carry. */
-ac_table *ac_table_parse(const char *text, uint64_t fingerprint, char *why, size_t why_len);
+ * the registry fingerprint the table must carry; `library` (ac_library_line() of the running MPI
+ * library, NULL: not checked) the library it must have been tuned with, when it records one
+ * ("mpi_library"): a table tuned under another MPI library or version is refused. */
+ac_table *ac_table_parse(const char *text, uint64_t fingerprint, const char *library, char *why,
+                         size_t why_len);
 void ac_table_free(ac_table *t);
 
 /* The algorithm of the rule covering a call of `coll` on `comm_size` ranks moving `bytes`

@@ -99,6 +99,14 @@ def test_twin_of_the_rule_runs_in_its_place(tmp_path):
     assert "not applicable" not in run.stderr
 
 
+# What `autocoll tune` records of the library (the driver's mpi_library), per MPI: the other
+# MPI's, and the first line the layer compares (blanks folded).
+OTHER_LIBRARY = {"openmpi": "MPICH Version:\t4.0.2\nMPICH Release date:\tThu Mar 10 2022\n",
+                 "mpich": "Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: "
+                          "v4.1.4, May 26, 2022"}
+OTHER_LINE = {"openmpi": "MPICH Version: 4.0.2", "mpich": OTHER_LIBRARY["mpich"]}
+
+
 def bad_tables(mpi, tmp_path):
     """(name, path, the reason the warning must give)"""
     fine = json.loads(table_text(mpi, RULES))
@@ -112,6 +120,9 @@ def bad_tables(mpi, tmp_path):
                               "rule 0: allreduce has no algorithm \"quantum\""),
         "version": (json.dumps({**fine, "version": 2}), "version other than 1"),
         "directory": ("", "Is a directory"),
+        # tuned under the other MPI library: both builds have the same registry fingerprint
+        "other_mpi": (json.dumps({**fine, "mpi_library": OTHER_LIBRARY[mpi]}),
+                      f"tuned under \"{OTHER_LINE[mpi]}\", this run's MPI library is "),
     }
     out = []
     for name, (text, reason) in cases.items():

@@ -5,6 +5,7 @@
  */
 #include "check.h"
 #include "coll/coll.h"
+#include "core/state.h"
 #include "select/table.h"
 
 #include <limits.h>
@@ -22,7 +23,7 @@ static ac_table *parse_table(const char *body, char *why, size_t len)
              "{\"schema\": \"autocoll-table\", \"version\": 1, \"registry_fingerprint\": \"%s\", "
              "\"platform\": {\"hostname\": \"h\"}, %s}",
              fingerprint, body);
-    return ac_table_parse(text, ac_registry_fingerprint(), why, len);
+    return ac_table_parse(text, ac_registry_fingerprint(), NULL, why, len);
 }
 
 /* A table that must parse; its reason printed when it does not. */
@@ -226,11 +227,55 @@ static void test_bad_tables(void)
     };
     for (size_t i = 0; i < sizeof header / sizeof header[0]; i++) {
         char why[256] = "";
-        ac_table *t = ac_table_parse(header[i].text, ac_registry_fingerprint(), why, sizeof why);
+        ac_table *t = ac_table_parse(header[i].text, ac_registry_fingerprint(), NULL, why, sizeof why);
         if (!CHECK(t == NULL && strstr(why, header[i].reason)))
             fprintf(stderr, "  header case %zu: \"%s\"\n", i, why);
         ac_table_free(t);
     }
+}
+
+/* The MPI library a table was tuned with: its first line, blanks folded, must be the running
+ * library's; a table that records none is not checked. */
+static void test_library(void)
+{
+    char line[64];
+    ac_library_line("  MPICH Version:      4.0.2\nMPICH Release date: Thu Mar 10 2022\n", line,
+                    sizeof line);
+    CHECK(strcmp(line, "MPICH Version: 4.0.2") == 0);
+    ac_library_line("Open MPI v4.1.4, package: Debian OpenMPI", line, 12);
+    CHECK(strcmp(line, "Open MPI v4") == 0);
+    char text[4096], why[256];
+    const char *body = "\"rules\": [{\"collective\": \"allreduce\", \"ranks\": [2, null], "
+                       "\"bytes\": [0, null], \"algorithm\": \"ring\"}]";
+    snprintf(text, sizeof text,
+             "{\"schema\": \"autocoll-table\", \"version\": 1, \"registry_fingerprint\": "
+             "\"%s\", \"mpi_library\": \"MPICH Version:\\t4.0.2\\nMPICH Release date: x\", %s}",
+             fingerprint, body);
+    ac_table *t = ac_table_parse(text, ac_registry_fingerprint(), "MPICH Version: 4.0.2", why,
+                                 sizeof why);
+    CHECK(t != NULL);
+    ac_table_free(t);
+    t = ac_table_parse(text, ac_registry_fingerprint(), NULL, why, sizeof why);
+    CHECK(t != NULL);
+    ac_table_free(t);
+    why[0] = '\0';
+    t = ac_table_parse(text, ac_registry_fingerprint(), "Open MPI v4.1.4, package: Debian", why,
+                       sizeof why);
+    if (!CHECK(t == NULL && strstr(why, "tuned under \"MPICH Version: 4.0.2\", this run's MPI "
+                                        "library is \"Open MPI v4.1.4, package: Debian\"")))
+        fprintf(stderr, "  library case: \"%s\"\n", why);
+    ac_table_free(t);
+    snprintf(text, sizeof text,
+             "{\"schema\": \"autocoll-table\", \"version\": 1, \"registry_fingerprint\": "
+             "\"%s\", \"mpi_library\": 4, %s}",
+             fingerprint, body);
+    t = ac_table_parse(text, ac_registry_fingerprint(), "x", why, sizeof why);
+    CHECK(t == NULL && strstr(why, "\"mpi_library\" is not a string"));
+    ac_table_free(t);
+    /* no mpi_library (a table written by hand): not checked */
+    t = parse_table(body, why, sizeof why);
+    CHECK(t != NULL);
+    ac_table_free(t);
 }
 
 int main(void)
@@ -239,6 +284,7 @@ int main(void)
     test_rules();
     test_cells();
     test_bad_tables();
+    test_library();
     if (failures) {
         fprintf(stderr, "test_table: %d checks failed\n", failures);
         return 1;

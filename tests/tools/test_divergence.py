@@ -1,0 +1,38 @@
+"""Legal MPI programs that once made ranks take different paths through the layer, and so hung
+(issue 19; tests/mpi/divergence.c says what each case does). Each must finish, within a time
+limit, with native's results under every run-time strategy and under both MPIs."""
+
+import pytest
+
+from conftest import MPIS, run_mpi
+
+STRATEGIES = ["native", "star", "race", "lottery"]
+LIMIT = "60"  # seconds (tests/mpirun.sh's AUTOCOLL_TEST_TIMEOUT): a hang exits 124
+
+
+def divergence(mpi, np, case, tmp_path, env, calls=60):
+    run = run_mpi(mpi, np, "tests/mpi/divergence", tmp_path, report=False, timeout=200,
+                  env={"AUTOCOLL_TEST_TIMEOUT": LIMIT, **env}, args=[case, str(calls)])
+    assert run.rc != 124, f"{case} hung ({mpi}, {np} ranks, {env}):\n{run.stderr}"
+    assert run.rc == 0 and f"divergence {case}: ok" in run.stdout, \
+        (mpi, np, env, run.stdout, run.stderr)
+    return run
+
+
+@pytest.mark.parametrize("mpi", MPIS)
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_junk_in_arguments_that_are_not_significant(mpi, strategy, tmp_path):
+    """Scatter, gather and reduce with junk where MPI ignores the arguments, and in-place
+    roots, on 3 ranks (every rank is the root in turn)."""
+    divergence(mpi, 3, "junk", tmp_path, {"AUTOCOLL_STRATEGY": strategy})
+
+
+@pytest.mark.parametrize("mpi", MPIS)
+@pytest.mark.parametrize("strategy", ["star", "race", "lottery"])
+def test_one_message_described_two_ways_with_history(mpi, strategy, tmp_path):
+    """The root's bcast is 1 x contiguous(16 ints), the others' 16 x MPI_INT: a first run
+    writes the history file, a second starts from it; every rank must find the same key."""
+    env = {"AUTOCOLL_STRATEGY": strategy, "AUTOCOLL_HISTORY": str(tmp_path / "history")}
+    divergence(mpi, 4, "typemap", tmp_path, env, calls=400)  # enough for every strategy to
+    assert (tmp_path / "history").exists()                   # decide, so the file has the key
+    divergence(mpi, 4, "typemap", tmp_path, env, calls=400)
