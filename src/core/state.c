@@ -88,14 +88,9 @@ void ac_init(void)
     }
 }
 
-static void stats_free(ac_comm *c)
-{
-    for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
-        free(c->stats[k].alg_calls);
-        free(c->stats[k].alg_seconds);
-        free(c->stats[k].sizes);
-    }
-}
+/* The attribute of a communicator on which some rank could not make its private state: every
+ * rank passes its calls through (agreed in comm_create). */
+static ac_comm unusable;
 
 static int comm_delete(MPI_Comm comm, int keyval, void *value, void *extra)
 {
@@ -103,6 +98,7 @@ static int comm_delete(MPI_Comm comm, int keyval, void *value, void *extra)
     (void)comm;
     (void)keyval;
     (void)extra;
+    if (c == &unusable) return MPI_SUCCESS;
     if (c->pcomm != MPI_COMM_NULL) PMPI_Comm_free(&c->pcomm);
     c->freed = 1; /* statistics stay in ac_g.comms for the report */
     return MPI_SUCCESS;
@@ -126,19 +122,43 @@ static void name_comm(ac_comm *c, MPI_Comm comm)
         snprintf(c->name, sizeof c->name, "%s%d", c->inter ? "intercomm" : "comm", c->id);
 }
 
+/* The private state of comm, or &unusable. Collective on an intracommunicator: every rank
+ * reaches its first handled collective on comm together (its path depends only on values equal
+ * on every rank), duplicates comm and agrees, on comm itself, whether every rank could; a rank
+ * that failed alone would pass its calls through while the others ran the layer's algorithms on
+ * the duplicate. */
 static ac_comm *comm_create(MPI_Comm comm)
 {
+    int inter = 0, ok, all = 0, rc;
+    PMPI_Comm_test_inter(comm, &inter);
     ac_comm *c = calloc(1, sizeof *c);
-    if (!c) return NULL;
-    c->pcomm = MPI_COMM_NULL;
-    PMPI_Comm_test_inter(comm, &c->inter);
-    PMPI_Comm_rank(comm, &c->rank);
-    PMPI_Comm_size(comm, &c->size);
-    if (!c->inter) {
-        /* Collective: every rank reaches its first handled collective on comm together. */
-        if (PMPI_Comm_dup(comm, &c->pcomm) != MPI_SUCCESS) goto fail;
+    if (inter) {
+        if (!c) return &unusable; /* no collective on an intercommunicator: it passes through */
+        c->inter = 1;
+        c->pcomm = MPI_COMM_NULL;
+    } else {
+        MPI_Comm dup = MPI_COMM_NULL;
+        ok = PMPI_Comm_dup(comm, &dup) == MPI_SUCCESS && c;
+        rc = PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+        if (rc != MPI_SUCCESS) {
+            ac_log_error("the agreement on a communicator's private state failed (MPI error "
+                         "%d); ending the run rather than letting the ranks diverge",
+                         rc);
+            PMPI_Abort(MPI_COMM_WORLD, rc);
+        }
+        if (!all) {
+            ac_log_error("cannot create the private state of a communicator on %s; every rank "
+                         "passes its collectives on it through",
+                         ok ? "another rank" : "this rank");
+            if (dup != MPI_COMM_NULL) PMPI_Comm_free(&dup);
+            free(c);
+            return &unusable;
+        }
+        c->pcomm = dup;
         PMPI_Comm_set_name(c->pcomm, "autocoll private");
     }
+    PMPI_Comm_rank(comm, &c->rank);
+    PMPI_Comm_size(comm, &c->size);
     pthread_mutex_lock(&lock);
     c->id = ac_g.next_id++;
     c->next = ac_g.comms;
@@ -146,10 +166,6 @@ static ac_comm *comm_create(MPI_Comm comm)
     pthread_mutex_unlock(&lock);
     name_comm(c, comm);
     return c;
-fail:
-    stats_free(c);
-    free(c);
-    return NULL;
 }
 
 ac_comm *ac_comm_enter(MPI_Comm comm, ac_collective coll)
@@ -167,13 +183,15 @@ ac_comm *ac_comm_enter(MPI_Comm comm, ac_collective coll)
     if (PMPI_Comm_get_attr(comm, comm_keyval, &value, &found) != MPI_SUCCESS) return NULL;
     if (!found) {
         value = comm_create(comm);
-        if (!value) {
-            ac_log_error("cannot create the private state of a communicator; passing through");
-            return NULL;
-        }
         PMPI_Comm_set_attr(comm, comm_keyval, value);
     }
     ac_comm *c = value;
+    if (c == &unusable) {
+        pthread_mutex_lock(&lock);
+        ac_g.passthrough[coll]++;
+        pthread_mutex_unlock(&lock);
+        return NULL;
+    }
     if (c->inter) {
         c->stats[coll].passthrough++;
         return NULL;
@@ -186,7 +204,8 @@ ac_comm *ac_comm_find(MPI_Comm comm)
     int found = 0;
     void *value = NULL;
     if (comm == MPI_COMM_NULL || comm_keyval == MPI_KEYVAL_INVALID ||
-        PMPI_Comm_get_attr(comm, comm_keyval, &value, &found) != MPI_SUCCESS || !found)
+        PMPI_Comm_get_attr(comm, comm_keyval, &value, &found) != MPI_SUCCESS || !found ||
+        value == &unusable)
         return NULL;
     return value;
 }
@@ -197,7 +216,8 @@ void ac_count_passthrough(MPI_Comm comm, ac_collective coll)
     void *value = NULL;
     if (!ac_g.enabled) return;
     if (comm != MPI_COMM_NULL && comm_keyval != MPI_KEYVAL_INVALID &&
-        PMPI_Comm_get_attr(comm, comm_keyval, &value, &found) == MPI_SUCCESS && found) {
+        PMPI_Comm_get_attr(comm, comm_keyval, &value, &found) == MPI_SUCCESS && found &&
+        value != &unusable) {
         ((ac_comm *)value)->stats[coll].passthrough++;
         return;
     }

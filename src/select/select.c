@@ -220,6 +220,17 @@ static void out_of_memory(const char *what)
     PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
 }
 
+/* An agreement that returned an error (the private communicator inherits the user's error
+ * handler: with MPI_ERRORS_RETURN an error comes back) leaves this rank without the agreed
+ * values the others may have: going on would let the ranks diverge. Fail loudly. */
+static void agreement_failed(const char *what, const ac_comm *c, int rc)
+{
+    ac_log_error("the %s on %s failed (MPI error %d); ending the run rather than letting the "
+                 "ranks diverge",
+                 what, c->name, rc);
+    PMPI_Abort(MPI_COMM_WORLD, rc);
+}
+
 /* Call sites per communicator: AUTOCOLL_MAX_SITES, or none under a site-less strategy (no site
  * agreements, one context per size). Asked at each use, as the benchmark driver changes the
  * strategy at run time (ac_select_use_strategy); a bucket keeps the site mode it began with. */
@@ -262,13 +273,8 @@ static uint64_t bucket_site(ac_comm *c, ac_bucket *b, const void *caller)
     if (b->sites.mode == AC_SITE_PREDICT) return ac_site_predict(&b->sites, local);
     double v[AC_SITE_VALUES];
     ac_site_contribution(local, v);
-    if (PMPI_Allreduce(MPI_IN_PLACE, v, AC_SITE_VALUES, MPI_DOUBLE, MPI_MAX, c->pcomm) !=
-        MPI_SUCCESS) {
-        ac_log_error("the call-site agreement failed on %s; giving up call sites there", c->name);
-        ac_site_init(&b->sites, 0);
-        b->sites.why = AC_SITE_WHY_AGREEMENT_FAILED;
-        return 0;
-    }
+    int rc = PMPI_Allreduce(MPI_IN_PLACE, v, AC_SITE_VALUES, MPI_DOUBLE, MPI_MAX, c->pcomm);
+    if (rc != MPI_SUCCESS) agreement_failed("call-site agreement", c, rc);
     return ac_site_learn(&b->sites, v);
 }
 
@@ -649,8 +655,8 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
         x->candidate_calls[x->last]++;
         x->seconds += seconds;
         x->agree_seconds = 0.0;
-        if (x->strategy->observe(x->state, x->last, seconds, &agree) != MPI_SUCCESS)
-            ac_log_error("the %s strategy's agreement failed on %s", x->strategy->name, c->name);
+        int rc = x->strategy->observe(x->state, x->last, seconds, &agree);
+        if (rc != MPI_SUCCESS) agreement_failed("strategy's agreement", c, rc);
         /* the layer's own time: choosing (select_start to start), this bookkeeping, and the
          * agreements in it (exact; the rest weighted when sampled, see ac_select) */
         double own = x->agree_seconds;

@@ -119,9 +119,8 @@ const char *ac_site_why_name(int why)
         "no repeating pattern of sites in " AC_SITE_STR(AC_SITE_LEARN_MAX) " calls",
         "a rank called from a site other than the predicted one, " AC_SITE_STR(
             AC_SITE_RELEARNS) " times after learning again",
-        "the call-site agreement failed",
     };
-    return why >= 0 && why <= AC_SITE_WHY_AGREEMENT_FAILED ? names[why] : "?";
+    return why >= 0 && why <= AC_SITE_WHY_MISPREDICTED ? names[why] : "?";
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -51,8 +51,7 @@ enum {
     AC_SITE_WHY_DISABLED,     /* AUTOCOLL_MAX_SITES=0 */
     AC_SITE_WHY_DISAGREED,    /* ranks called from different sites during LEARN */
     AC_SITE_WHY_NO_PERIOD,    /* AC_SITE_LEARN_MAX calls without a period */
-    AC_SITE_WHY_MISPREDICTED, /* a rank's site differed from the prediction */
-    AC_SITE_WHY_AGREEMENT_FAILED /* the call-site allreduce returned an error */
+    AC_SITE_WHY_MISPREDICTED  /* a rank's site differed from the prediction */
 };
 
 typedef struct ac_site_tracker {

@@ -4,7 +4,7 @@ limit, with native's results under every run-time strategy and under both MPIs."
 
 import pytest
 
-from conftest import MPIS, run_mpi
+from conftest import MPIS, build_dir, run_mpi
 
 STRATEGIES = ["native", "star", "race", "lottery"]
 LIMIT = "60"  # seconds (tests/mpirun.sh's AUTOCOLL_TEST_TIMEOUT): a hang exits 124
@@ -36,3 +36,16 @@ def test_one_message_described_two_ways_with_history(mpi, strategy, tmp_path):
     divergence(mpi, 4, "typemap", tmp_path, env, calls=400)  # enough for every strategy to
     assert (tmp_path / "history").exists()                   # decide, so the file has the key
     divergence(mpi, 4, "typemap", tmp_path, env, calls=400)
+
+
+@pytest.mark.parametrize("mpi", MPIS)
+def test_a_local_failure_to_make_the_private_state(mpi, tmp_path):
+    """World rank 1's duplication of the communicator fails (tests/support/fail_dup.c): the
+    ranks agree on it, and every rank passes its calls on that communicator through, instead of
+    rank 1 alone."""
+    b = build_dir(mpi)
+    env = {"AUTOCOLL_STRATEGY": "race", "AUTOCOLL_TEST_FAIL_DUP_RANK": "1",
+           "AUTOCOLL_TEST_PRELOAD": f"{b / 'tests/mpi/libfail_dup.so'}:{b / 'libautocoll.so'}"}
+    run = divergence(mpi, 3, "junk", tmp_path, env)
+    assert "cannot create the private state of a communicator on this rank" in run.stderr
+    assert "cannot create the private state of a communicator on another rank" in run.stderr
