@@ -65,7 +65,7 @@ int main(int argc, char **argv)
         return 2;
     }
     char *text = make_table(sizes, bands), why[256] = "";
-    ac_table *t = text ? ac_table_parse(text, ac_registry_fingerprint(), why, sizeof why) : NULL;
+    ac_table *t = text ? ac_table_parse(text, ac_registry_fingerprint(), NULL, why, sizeof why) : NULL;
     free(text);
     if (!t) {
         fprintf(stderr, "table_lookup: %s\n", why);

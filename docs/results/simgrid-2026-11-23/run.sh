@@ -4,12 +4,24 @@
 # at a time (one per core of the 2-core machine). Needs scripts/setup (build/simgrid, .venv).
 #   run.sh matrix16   16 ranks, 4 platforms (four-switch-gbe puts 16 nodes on one switch: it is
 #                     one-switch-gbe there), 8 collectives x 8 B, 1 KiB, 64 KiB, and barrier
-#   run.sh matrix64   64 ranks on 3 platforms (four-switch-gbe: 48 nodes on switch 0, 16 on
-#                     switch 1), allreduce and alltoall x 8 B, 1 KiB
+#   run.sh big16      16 ranks, the 4 platforms of matrix16, the 8 collectives x 1 MiB, 4 MiB
+#                     (buffers of 1 MiB or more shared between the simulated ranks: SMPI copies
+#                     no data out of them, timings stay right, docs/simgrid.md)
+#   run.sh matrix64   64 ranks on 4 platforms (four-switch-gbe: 48 nodes on switch 0, 16 on
+#                     switch 1, so traffic crosses the uplinks), allreduce, alltoall and bcast
+#                     x 8 B, 1 KiB
 #   run.sh noise16    4 collectives x 8 B, 1 KiB on 16 ranks of two platforms, with noise
+#                     (stress: 5 % of calls, 500 us mean)
+#   run.sh noise16m   the same cells with the detours measured on the emulated cluster
+#                     (noise_fit.py: about 1 % of calls, 0.65 x a call; here 20 us)
 #   run.sh scale      allreduce 8 B at 256 ranks on fat-tree-ib: learning cost, without and with
-#                     noise
-#   run.sh report     report.md from every cell
+#                     noise; each fixed algorithm 5 calls after 1 warm-up (the oracle; at 256
+#                     ranks a call of a ring algorithm costs seconds of wall time to simulate)
+#   run.sh tables16   the configuration phase (autocoll tune --simgrid) on the 4 platforms of
+#                     matrix16, same cells, then every matrix16 cell with the table layer alone:
+#                     once with the platform's own table, once with the previous platform's
+#                     (cyclic: one-switch-gbe takes dragonfly's)
+#   run.sh report     report.md and the learning curves (plots/) from every cell
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
@@ -17,6 +29,7 @@ autocoll="$repo/.venv/bin/autocoll"
 platforms="one-switch-gbe four-switch-gbe fat-tree-ib torus-3d dragonfly"
 layers=native,star_enhanced,star_basic,lottery,race
 noise=detour:0.05:0.0005   # 5 % of calls, on each rank apart, wait an exponential 500 us first
+measured_noise=detour:0.01:0.00002  # 1 % of calls, 20 us (noise_fit.txt)
 common=(--iterations 1000 --fixed-iterations 10 --warmup 2 --sync barrier)
 
 # one platform's cells: the full cells (native under SMPI's ompi selector, every fixed
@@ -44,6 +57,46 @@ each_platform() {
   [ "$failed" = 0 ] || { echo "run.sh: a platform failed: see $prefix/*.log" >&2; exit 1; }
 }
 
+# the tune of one platform: the cells of matrix16 (fixed algorithms and native only, no
+# repetitions: simulated time does not vary between runs); $1 platform
+tune16() {
+  local p=$1 gather_sizes=8,1K,64K
+  # the 64 KiB gather deadlocks on one-switch-gbe under SMPI's ompi selector (README.md)
+  [ "$p" = one-switch-gbe ] && gather_sizes=8,1K
+  for plan in "allreduce,alltoall,allgather,bcast,reduce,reduce_scatter,scatter 8,1K,64K" \
+              "gather $gather_sizes" "barrier 0"; do
+    set -- $plan
+    "$autocoll" tune --simgrid "$p" --out "$here/tune16/$p/$1" --table "$here/tune16/$p/$1.json" \
+      --collectives "$1" --sizes "$2" --ranks 16 --iterations 10 --warmup 2 --sync barrier \
+      --repeats 0 --selector ompi
+  done
+  "$repo/.venv/bin/python" - "$here/tune16/$p" <<'PY'
+import json, sys
+from pathlib import Path
+folder = Path(sys.argv[1])
+parts = [json.loads((folder / f"{n}.json").read_text()) for n in ("allreduce,alltoall,allgather,bcast,reduce,reduce_scatter,scatter", "gather", "barrier")]
+table = dict(parts[0])
+table["cells"] = [c for t in parts for c in t["cells"]]
+table["rules"] = [r for t in parts for r in t["rules"]]
+table["sweep"] = dict(table["sweep"], collectives=[c for t in parts for c in t["sweep"]["collectives"]])
+(folder / "table.json").write_text(json.dumps(table, indent=1) + "\n")
+PY
+}
+
+# one platform's table cells: native and the table layer, 1000 calls each; $1 platform, $2 the
+# platform whose table it runs, $3 folder
+table_cells() {
+  local p=$1 from=$2 out=$3 gather_sizes=8,1K,64K
+  [ "$p" = one-switch-gbe ] && gather_sizes=8,1K
+  for plan in "allreduce,alltoall,allgather,bcast,reduce,reduce_scatter,scatter 8,1K,64K" \
+              "gather $gather_sizes" "barrier 0"; do
+    set -- $plan
+    "$autocoll" bench --simgrid "$p" --out "$out" "${common[@]}" --layers table --only native \
+      --selectors ompi --table "$here/tune16/$from/table.json" --collectives "$1" \
+      --sizes "$2" --ranks 16
+  done
+}
+
 case ${1:-} in
   matrix16)
     mkdir -p "$here/cells16"
@@ -57,30 +110,67 @@ case ${1:-} in
       --collectives gather --sizes 64K --ranks 16
     each_platform "$here/cells16" --collectives barrier --sizes 0 --ranks 16
     ;;
+  big16)
+    mkdir -p "$here/big16"
+    platforms=${platforms/four-switch-gbe /}
+    each_platform "$here/big16" \
+      --collectives allreduce,alltoall,allgather,bcast,reduce,reduce_scatter,scatter,gather \
+      --sizes 1M,4M --ranks 16
+    ;;
   matrix64)
     mkdir -p "$here/cells64"
-    platforms="four-switch-gbe fat-tree-ib torus-3d" each_platform "$here/cells64" \
-      --collectives allreduce,alltoall --sizes 8,1K --ranks 64
+    platforms="four-switch-gbe fat-tree-ib torus-3d dragonfly" each_platform "$here/cells64" \
+      --collectives allreduce,alltoall,bcast --sizes 8,1K --ranks 64
     ;;
   noise16)
     mkdir -p "$here/noise16"
     platforms="one-switch-gbe fat-tree-ib" each_platform "$here/noise16" --noise "$noise" \
       --collectives allreduce,alltoall,allgather,bcast --sizes 8,1K --ranks 16
     ;;
+  noise16m)
+    mkdir -p "$here/noise16m"
+    platforms="one-switch-gbe fat-tree-ib" each_platform "$here/noise16m" \
+      --noise "$measured_noise" --collectives allreduce,alltoall,allgather,bcast --sizes 8,1K \
+      --ranks 16
+    ;;
   scale)
     mkdir -p "$here/scale" "$here/scale-noise"
-    cells fat-tree-ib "$here/scale/fat-tree-ib" --collectives allreduce --sizes 8 --ranks 256 \
+    at256=(--collectives allreduce --sizes 8 --ranks 256 --fixed-iterations 5 --warmup 1
+           --timeout 7200)
+    cells fat-tree-ib "$here/scale/fat-tree-ib" "${at256[@]}" \
       > "$here/scale/fat-tree-ib.log" 2>&1 &
-    cells fat-tree-ib "$here/scale-noise/fat-tree-ib" --noise "$noise" --collectives allreduce \
-      --sizes 8 --ranks 256 > "$here/scale-noise/fat-tree-ib.log" 2>&1 &
+    cells fat-tree-ib "$here/scale-noise/fat-tree-ib" --noise "$noise" "${at256[@]}" \
+      > "$here/scale-noise/fat-tree-ib.log" 2>&1 &
     wait %1 && wait %2
+    ;;
+  tables16)
+    four="one-switch-gbe fat-tree-ib torus-3d dragonfly"
+    mkdir -p "$here/tune16" "$here/tables16"
+    failed=0
+    for p in $four; do
+      while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n || failed=1; done
+      tune16 "$p" >> "$here/tune16/$p.log" 2>&1 &
+    done
+    while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || failed=1; done
+    [ "$failed" = 0 ] || { echo "run.sh: a tune failed: see $here/tune16/*.log" >&2; exit 1; }
+    previous=dragonfly
+    for p in $four; do
+      for from in "$p" "$previous"; do
+        while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n || failed=1; done
+        table_cells "$p" "$from" "$here/tables16/$p-table-$from" \
+          >> "$here/tables16/$p-table-$from.log" 2>&1 &
+      done
+      previous=$p
+    done
+    while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || failed=1; done
+    [ "$failed" = 0 ] || { echo "run.sh: a table cell failed: see $here/tables16/*.log" >&2; exit 1; }
     ;;
   report)
     dirs=()
-    for d in cells16 cells64 noise16 scale scale-noise; do
+    for d in cells16 big16 cells64 noise16 noise16m tables16 scale scale-noise; do
       if [ -d "$here/$d" ]; then dirs+=("$here/$d"/*/); fi
     done
-    "$autocoll" simgrid report "${dirs[@]}" --out "$here/report.md"
+    "$autocoll" simgrid report "${dirs[@]}" --out "$here/report.md" --plots "$here/plots"
     ;;
   *)
     sed -n '2,10p' "$0" >&2
