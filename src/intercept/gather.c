@@ -47,8 +47,8 @@ int MPI_Gather_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *r
                  MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     int ns = 0, nr = 0, send, receive; /* a count that is not significant is not read */
-    significant(comm, root, sbuf, &send, &receive);
-    if ((send && !ac_count_fits(scount, &ns)) || (receive && !ac_count_fits(rcount, &nr))) {
+    if (significant(comm, root, sbuf, &send, &receive) < 0 ||
+        (send && !ac_count_fits(scount, &ns)) || (receive && !ac_count_fits(rcount, &nr))) {
         ac_count_passthrough(comm, AC_GATHER);
         return PMPI_Gather_c(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
     }

@@ -46,8 +46,8 @@ int MPI_Scatter_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *
                   MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     int ns = 0, nr = 0, send, receive; /* a count that is not significant is not read */
-    significant(comm, root, rbuf, &send, &receive);
-    if ((send && !ac_count_fits(scount, &ns)) || (receive && !ac_count_fits(rcount, &nr))) {
+    if (significant(comm, root, rbuf, &send, &receive) < 0 ||
+        (send && !ac_count_fits(scount, &ns)) || (receive && !ac_count_fits(rcount, &nr))) {
         ac_count_passthrough(comm, AC_SCATTER);
         return PMPI_Scatter_c(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
     }
