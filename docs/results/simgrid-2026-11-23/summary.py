@@ -18,8 +18,9 @@ sys.path.insert(0, str(HERE.parents[2] / "tools"))
 
 from autocoll import benchreport, simreport  # noqa: E402
 
-FOLDERS = ["cells16", "big16", "cells64", "noise16", "noise16m", "tables16", "scale",
-           "scale-noise"]
+# big16 (two 1 MiB cells) is left out: README.md gives it apart, and the 16-rank rows stay
+# those of the 8 B to 64 KiB matrix
+FOLDERS = ["cells16", "cells64", "noise16", "noise16m", "tables16", "scale", "scale-noise"]
 DEGENERATE = ("reduce_scatter", 8)
 
 
