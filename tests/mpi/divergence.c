@@ -52,13 +52,12 @@ static int scatter_junk(int call)
     else
         MPI_Scatter(NULL, -1, MPI_DATATYPE_NULL, mine, BLOCK, MPI_INT, root, MPI_COMM_WORLD);
     const int *got = rank == root && call % 2 ? all + BLOCK * root : mine;
-    for (int i = 0; i < BLOCK; i++)
-        if (got[i] != call * 1000 + BLOCK * rank + i) {
-            free(all);
-            return fail("scatter", call, i, got[i], call * 1000 + BLOCK * rank + i);
-        }
+    int wrong = 0;
+    for (int i = 0; i < BLOCK && !wrong; i++)
+        if (got[i] != call * 1000 + BLOCK * rank + i)
+            wrong = fail("scatter", call, i, got[i], call * 1000 + BLOCK * rank + i);
     free(all);
-    return 0;
+    return wrong;
 }
 
 static int gather_junk(int call)
@@ -77,14 +76,12 @@ static int gather_junk(int call)
         MPI_Gather(mine, BLOCK, MPI_INT, all, BLOCK, MPI_INT, root, MPI_COMM_WORLD);
     else
         MPI_Gather(mine, BLOCK, MPI_INT, NULL, -1, MPI_DATATYPE_NULL, root, MPI_COMM_WORLD);
+    int wrong = 0;
     if (rank == root)
-        for (int i = 0; i < BLOCK * size; i++)
-            if (all[i] != call * 1000 + i) {
-                free(all);
-                return fail("gather", call, i, all[i], call * 1000 + i);
-            }
+        for (int i = 0; i < BLOCK * size && !wrong; i++)
+            if (all[i] != call * 1000 + i) wrong = fail("gather", call, i, all[i], call * 1000 + i);
     free(all);
-    return 0;
+    return wrong;
 }
 
 static int reduce_null_receive(int call)
