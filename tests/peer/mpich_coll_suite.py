@@ -101,14 +101,14 @@ def read_testlist(path, mpi):
     return tests, skipped
 
 
-def run(mpi, ranks, program, args, env, limit, preload):
+def run(mpi, build, ranks, program, args, env, limit, preload):
     e = {k: v for k, v in os.environ.items() if not k.startswith("AUTOCOLL")}
     e.update(env)
     e["AUTOCOLL_TEST_TIMEOUT"] = str(limit)
     if preload:
         e.update(preload)
     if mpi == "mpich":
-        yield_lib = os.path.join(e.get("AUTOCOLL_BUILD", ""), "tests/mpi/libyield_progress.so")
+        yield_lib = os.path.join(build, "tests/mpi/libyield_progress.so")
         if os.path.exists(yield_lib):
             e["AUTOCOLL_TEST_YIELD"] = yield_lib
     start = time.time()
@@ -146,7 +146,6 @@ def main():
         if not os.path.exists(path):
             print(f"mpich_coll_suite: {path} missing: {what}", file=sys.stderr)
             return CANNOT_RUN
-    os.environ["AUTOCOLL_BUILD"] = build
     tests, skipped = read_testlist(testlist, a.mpi)
     pattern = re.compile(a.match) if a.match else None
     tests = [t for t in tests if not pattern or pattern.search(t[0])]
@@ -168,7 +167,7 @@ def main():
             print(f"{label:40} {ranks:3d}  not built", flush=True)
             continue
         ran += 1
-        ok_native, rc_n, out_n, t_n = run(a.mpi, ranks, program, args, env, limit, None)
+        ok_native, rc_n, out_n, t_n = run(a.mpi, build, ranks, program, args, env, limit, None)
         if not ok_native:
             native_failures.append((label, rc_n, out_n))
             print(f"{label:40} {ranks:3d}  native FAILS (exit {rc_n}, {t_n:.1f} s): not counted",
@@ -177,7 +176,7 @@ def main():
         report = os.path.join(report_dir, f"{name}.json")
         preload = {"AUTOCOLL_TEST_PRELOAD": library, "AUTOCOLL_STRATEGY": a.strategy,
                    "AUTOCOLL_REPORT": report}
-        ok_layer, rc_l, out_l, t_l = run(a.mpi, ranks, program, args, env, limit, preload)
+        ok_layer, rc_l, out_l, t_l = run(a.mpi, build, ranks, program, args, env, limit, preload)
         intercepted += layer_calls(report)
         status = "ok" if ok_layer else f"LAYER FAILS (exit {rc_l})"
         print(f"{label:40} {ranks:3d}  native {t_n:5.1f} s, layer {t_l:5.1f} s  {status}",

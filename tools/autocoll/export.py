@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import jsonfile
+from .bench import TABLE_SCHEMA
 
-TABLE_SCHEMA = "autocoll-table"
 NATIVE = "native"
 
 
