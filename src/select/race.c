@@ -121,6 +121,7 @@ typedef struct race_state {
     long first_count;
     double o_ms_c;
     int races, switches, agreements;
+    int warm; /* started from knowledge given to create() */
 } race_state;
 
 static ac_race_params race_params = {AC_RACE_DEFAULT_SAMPLES,    AC_RACE_DEFAULT_ROUNDS,
@@ -376,7 +377,7 @@ static void race_destroy(void *state)
     free(s);
 }
 
-static void *race_create(const ac_algorithm *const *candidates, int n)
+static void *race_create_cold(const ac_algorithm *const *candidates, int n)
 {
     race_state *s = calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -421,7 +422,7 @@ static int race_choose(void *state)
     return s->in_final ? s->finalist[s->final_pos / s->p.final] : s->plan[s->plan_pos];
 }
 
-static int race_observe(void *state, int index, double seconds, const ac_agreement *agree)
+static int race_step(void *state, int index, double seconds, const ac_agreement *agree)
 {
     race_state *s = state;
     if (index != race_choose(s)) return MPI_ERR_ARG;
@@ -499,35 +500,37 @@ static const char *const stage_names[] = {
     [AC_RACE_STOPPED] = "stopped",
 };
 
-static void race_summarize(const void *state, ac_strategy_summary *out)
+static void race_describe(const void *state, const ac_algorithm *const *candidates,
+                          ac_strategy_summary *out, ac_json_writer *w)
 {
     const race_state *s = state;
     ac_race_stats st;
     ac_race_get_stats(state, &st);
-    out->stage = stage_names[st.stage];
-    out->chosen = st.chosen;
-    out->decision_calls = st.chosen >= 0 || s->n == 1 ? st.first_race_calls : -1;
-    out->switches = st.switches;
-    out->o_ms_c = st.chosen >= 0 ? st.o_ms_c : -1.0;
-}
-
-static void race_report_json(const void *state, const ac_algorithm *const *candidates, FILE *f)
-{
-    const race_state *s = state;
-    ac_race_stats st;
-    ac_race_get_stats(state, &st);
-    fprintf(f,
-            ", \"races\": %d, \"race_calls\": %ld, \"settled_calls\": %ld, \"round\": %d, "
-            "\"racing\": %d, \"window\": %d, \"agreements\": %d, \"o_ms_c_seconds\": %.9g, "
-            "\"finals\": %d, \"overturned\": %d, \"medians\": {",
-            st.races, st.race_calls, st.settled_calls, st.round, st.alive, st.window,
-            st.agreements, st.o_ms_c, st.finals, st.overturned);
-    for (int c = 0, first = 1; c < s->n; c++)
-        if (s->median[c] >= 0.0) {
-            fprintf(f, "%s\"%s\": %.9g", first ? "" : ", ", candidates[c]->name, s->median[c]);
-            first = 0;
-        }
-    fputc('}', f);
+    *out = (ac_strategy_summary){
+        .stage = stage_names[st.stage],
+        .deciding = race_deciding(s),
+        .chosen = st.chosen,
+        .decision_calls = st.chosen >= 0 || s->n == 1 ? st.first_race_calls : -1,
+        .switches = st.switches,
+        .warm = s->warm,
+        .o_ms_c = st.chosen >= 0 ? st.o_ms_c : -1.0,
+        .native_seconds = race_native_seconds(s),
+    };
+    if (!w) return;
+    ac_json_integer_value(w, "races", st.races);
+    ac_json_integer_value(w, "race_calls", st.race_calls);
+    ac_json_integer_value(w, "settled_calls", st.settled_calls);
+    ac_json_integer_value(w, "round", st.round);
+    ac_json_integer_value(w, "racing", st.alive);
+    ac_json_integer_value(w, "window", st.window);
+    ac_json_integer_value(w, "agreements", st.agreements);
+    ac_json_real(w, "o_ms_c_seconds", st.o_ms_c);
+    ac_json_integer_value(w, "finals", st.finals);
+    ac_json_integer_value(w, "overturned", st.overturned);
+    ac_json_object_begin(w, "medians");
+    for (int c = 0; c < s->n; c++)
+        if (s->median[c] >= 0.0) ac_json_real(w, candidates[c]->name, s->median[c]);
+    ac_json_object_end(w);
 }
 
 static void race_save(const void *state, ac_knowledge *out)
@@ -566,16 +569,28 @@ static int race_warm(void *state, const ac_knowledge *know)
     return 1;
 }
 
+static void *race_create(const ac_algorithm *const *candidates, int n, const ac_knowledge *known)
+{
+    race_state *s = race_create_cold(candidates, n);
+    if (s && known) s->warm = race_warm(s, known);
+    return s;
+}
+
+static int race_observe(void *state, int index, double seconds, const ac_agreement *agree,
+                        int *deciding)
+{
+    int rc = race_step(state, index, seconds, agree);
+    *deciding = race_deciding(state);
+    return rc;
+}
+
 const ac_strategy ac_strategy_race = {
     .name = "race",
+    .learns = 1,
     .create = race_create,
     .choose = race_choose,
     .observe = race_observe,
-    .deciding = race_deciding,
-    .native_seconds = race_native_seconds,
-    .summarize = race_summarize,
-    .report_json = race_report_json,
     .save = race_save,
-    .warm = race_warm,
+    .describe = race_describe,
     .destroy = race_destroy,
 };

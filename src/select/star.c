@@ -129,6 +129,7 @@ typedef struct star_state {
     long measure_calls, monitor_calls, probe_calls, recheck_calls;
     double measure_seconds, monitor_seconds, probe_seconds, recheck_seconds;
     int switches, agreements, rechecks;
+    int warm; /* started from knowledge given to create() */
 } star_state;
 
 static ac_star_params star_params = {AC_STAR_DEFAULT_ITER,       AC_STAR_DEFAULT_EPSILON,
@@ -383,7 +384,7 @@ static void star_destroy(void *state)
     free(s);
 }
 
-static void *star_create(const ac_algorithm *const *candidates, int n)
+static void *star_create_cold(const ac_algorithm *const *candidates, int n)
 {
     star_state *s = calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -436,7 +437,7 @@ static int star_choose(void *state)
     return s->phase == PHASE_NONE ? s->chosen : s->plan[s->plan_pos];
 }
 
-static int star_observe(void *state, int index, double seconds, const ac_agreement *agree)
+static int star_step(void *state, int index, double seconds, const ac_agreement *agree)
 {
     star_state *s = state;
     if (index != star_choose(s)) return MPI_ERR_ARG;
@@ -517,28 +518,32 @@ static const char *const stage_names[] = {
     [AC_STAR_STOPPED] = "stopped",
 };
 
-static void star_summarize(const void *state, ac_strategy_summary *out)
+static void star_describe(const void *state, const ac_algorithm *const *candidates,
+                          ac_strategy_summary *out, ac_json_writer *w)
 {
-    ac_star_stats st;
-    ac_star_get_stats(state, &st);
-    out->stage = stage_names[st.stage];
-    out->chosen = st.chosen;
-    out->decision_calls = st.chosen >= 0 ? st.measure_calls : -1;
-    out->switches = st.switches;
-    out->o_ms_c = st.chosen >= 0 ? st.o_ms_c : -1.0;
-}
-
-static void star_report_json(const void *state, const ac_algorithm *const *candidates, FILE *f)
-{
+    const star_state *s = state;
     ac_star_stats st;
     (void)candidates;
     ac_star_get_stats(state, &st);
-    fprintf(f,
-            ", \"measure_select_calls\": %ld, \"monitor_adapt_calls\": %ld, "
-            "\"probe_calls\": %ld, \"recheck_calls\": %ld, \"rechecks\": %d, \"delta\": %d, "
-            "\"agreements\": %d, \"o_ms_c_seconds\": %.9g",
-            st.measure_calls, st.monitor_calls, st.probe_calls, st.recheck_calls, st.rechecks,
-            st.delta, st.agreements, st.o_ms_c);
+    *out = (ac_strategy_summary){
+        .stage = stage_names[st.stage],
+        .deciding = star_deciding(s),
+        .chosen = st.chosen,
+        .decision_calls = st.chosen >= 0 ? st.measure_calls : -1,
+        .switches = st.switches,
+        .warm = s->warm,
+        .o_ms_c = st.chosen >= 0 ? st.o_ms_c : -1.0,
+        .native_seconds = star_native_seconds(s),
+    };
+    if (!w) return;
+    ac_json_integer_value(w, "measure_select_calls", st.measure_calls);
+    ac_json_integer_value(w, "monitor_adapt_calls", st.monitor_calls);
+    ac_json_integer_value(w, "probe_calls", st.probe_calls);
+    ac_json_integer_value(w, "recheck_calls", st.recheck_calls);
+    ac_json_integer_value(w, "rechecks", st.rechecks);
+    ac_json_integer_value(w, "delta", st.delta);
+    ac_json_integer_value(w, "agreements", st.agreements);
+    ac_json_real(w, "o_ms_c_seconds", st.o_ms_c);
 }
 
 /* Each candidate's median (not Sort_Alg's best of ITER: the file is shared with the other
@@ -580,16 +585,28 @@ static int star_warm(void *state, const ac_knowledge *know)
     return 1;
 }
 
+static void *star_create(const ac_algorithm *const *candidates, int n, const ac_knowledge *known)
+{
+    star_state *s = star_create_cold(candidates, n);
+    if (s && known) s->warm = star_warm(s, known);
+    return s;
+}
+
+static int star_observe(void *state, int index, double seconds, const ac_agreement *agree,
+                        int *deciding)
+{
+    int rc = star_step(state, index, seconds, agree);
+    *deciding = star_deciding(state);
+    return rc;
+}
+
 const ac_strategy ac_strategy_star = {
     .name = "star",
+    .learns = 1,
     .create = star_create,
     .choose = star_choose,
     .observe = star_observe,
-    .deciding = star_deciding,
-    .native_seconds = star_native_seconds,
-    .summarize = star_summarize,
-    .report_json = star_report_json,
     .save = star_save,
-    .warm = star_warm,
+    .describe = star_describe,
     .destroy = star_destroy,
 };

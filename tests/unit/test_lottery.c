@@ -32,6 +32,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the last observe() said: whether the state was still deciding after it. */
+static int deciding_after;
+
+/* The agreed mean time of one native call, as the report gets it. */
+static double native_seconds(const void *state)
+{
+    ac_strategy_summary sum;
+    ac_strategy_lottery.describe(state, NULL, &sum, NULL);
+    return sum.native_seconds;
+}
+
 static int failures;
 
 #define CHECK(cond) check((cond), #cond, __LINE__)
@@ -145,7 +156,7 @@ static one_run run_one(const ac_lottery_params *p, const model *m, int n, long c
     long agreed = 0;
     ac_agreement agree = {identity, &agreed, 0};
     ac_lottery_set_params(p);
-    void *s = ac_strategy_lottery.create(cands, n);
+    void *s = ac_strategy_lottery.create(cands, n, NULL);
     if (!CHECK(s != NULL)) return out;
     long draws_at_settle = 0;
     double cost = 0.0;
@@ -154,7 +165,7 @@ static one_run run_one(const ac_lottery_params *p, const model *m, int n, long c
         int c = ac_strategy_lottery.choose(s);
         double t = model_cost(m, c, call, 0);
         if (call >= cost_from) cost += t;
-        CHECK(ac_strategy_lottery.observe(s, c, t, &agree) == 0);
+        CHECK(ac_strategy_lottery.observe(s, c, t, &agree, &deciding_after) == 0);
         ac_lottery_stats st;
         ac_lottery_get_stats(s, &st);
         int good = st.winner == best && st.measured == n;
@@ -263,7 +274,7 @@ static void run_rank(sim *s, int rank)
     ac_lottery_params p = cfg->params;
     if (cfg->seed_per_rank) p.seed += (uint64_t)rank;
     ac_lottery_set_params(&p);
-    void *state = ac_strategy_lottery.create(cands, cfg->n);
+    void *state = ac_strategy_lottery.create(cands, cfg->n, NULL);
     if (!CHECK(state != NULL)) {
         s->mismatch = 1;
         return;
@@ -277,7 +288,7 @@ static void run_rank(sim *s, int rank)
         }
         s->choices[(size_t)rank * (size_t)cfg->calls + (size_t)call] = c;
         double t = model_cost(cfg->cost, c, call, rank);
-        int rc = ac_strategy_lottery.observe(state, c, t, &agree);
+        int rc = ac_strategy_lottery.observe(state, c, t, &agree, &deciding_after);
         if (ctx.captured || s->mismatch) break;
         if (rank == 0) {
             ac_lottery_stats st;
@@ -822,10 +833,10 @@ static void test_schedule(void)
         long agreed = 0, draws = 0;
         ac_agreement agree = {identity, &agreed, 0};
         ac_lottery_set_params(&p);
-        void *s = ac_strategy_lottery.create(cands, 5);
+        void *s = ac_strategy_lottery.create(cands, 5, NULL);
         for (long i = 0; i < 1000; i++) {
             int c = ac_strategy_lottery.choose(s);
-            ac_strategy_lottery.observe(s, c, model_cost(&m, c, i, 0), &agree);
+            ac_strategy_lottery.observe(s, c, model_cost(&m, c, i, 0), &agree, &deciding_after);
             ac_lottery_stats st;
             ac_lottery_get_stats(s, &st);
             if (st.draws == draws) continue;
@@ -846,10 +857,10 @@ static void test_schedule(void)
         long agreed = 0;
         ac_agreement agree = {identity, &agreed, 0};
         ac_lottery_set_params(&q);
-        void *s = ac_strategy_lottery.create(cands, 5);
+        void *s = ac_strategy_lottery.create(cands, 5, NULL);
         for (long i = 0; i < 2000; i++) {
             int c = ac_strategy_lottery.choose(s);
-            ac_strategy_lottery.observe(s, c, model_cost(&m, c, i, 0), &agree);
+            ac_strategy_lottery.observe(s, c, model_cost(&m, c, i, 0), &agree, &deciding_after);
         }
         double inv = 0.0;
         for (int j = 0; j < 5; j++)
@@ -933,34 +944,34 @@ static void test_failures(void)
     ac_lottery_set_params(&p);
     long agreed = 0;
     ac_agreement agree = {identity, &agreed, 0};
-    void *s = ac_strategy_lottery.create(cands, 3);
-    CHECK(ac_strategy_lottery.choose(s) == 0 && ac_strategy_lottery.deciding(s));
-    CHECK(ac_strategy_lottery.observe(s, 1, 1.0, &agree) == MPI_ERR_ARG);
+    void *s = ac_strategy_lottery.create(cands, 3, NULL);
+    CHECK(ac_strategy_lottery.choose(s) == 0 && ac_strategy_deciding(&ac_strategy_lottery, s));
+    CHECK(ac_strategy_lottery.observe(s, 1, 1.0, &agree, &deciding_after) == MPI_ERR_ARG);
     ac_lottery_stats st;
     ac_lottery_get_stats(s, &st);
     CHECK(st.calls == 0);
-    CHECK(ac_strategy_lottery.observe(s, 0, -1.0, &agree) == 0);
-    CHECK(ac_strategy_lottery.observe(s, 1, NAN, &agree) == 0);
-    CHECK(ac_strategy_lottery.native_seconds(s) < 0.0);
-    CHECK(ac_strategy_lottery.observe(s, 2, 1.0, &agree) == 0); /* the init agreement */
-    CHECK(agreed == 1 && !ac_strategy_lottery.deciding(s));
-    CHECK(ac_strategy_lottery.native_seconds(s) == 0.0);
+    CHECK(ac_strategy_lottery.observe(s, 0, -1.0, &agree, &deciding_after) == 0);
+    CHECK(ac_strategy_lottery.observe(s, 1, NAN, &agree, &deciding_after) == 0);
+    CHECK(native_seconds(s) < 0.0);
+    CHECK(ac_strategy_lottery.observe(s, 2, 1.0, &agree, &deciding_after) == 0); /* the init agreement */
+    CHECK(agreed == 1 && !ac_strategy_deciding(&ac_strategy_lottery, s));
+    CHECK(native_seconds(s) == 0.0);
     ac_lottery_get_stats(s, &st);
     CHECK(st.local_seconds == 1.0 && st.winner != 2 && st.decision_calls == 3);
     ac_strategy_summary sum;
-    ac_strategy_lottery.summarize(s, &sum);
+    ac_strategy_lottery.describe(s, cands, &sum, NULL);
     CHECK(strcmp(sum.stage, "lottery") == 0 && sum.chosen == st.winner && sum.switches == 0);
     ac_strategy_lottery.destroy(s);
     ac_strategy_lottery.destroy(NULL);
 
     /* One candidate: native always, nothing agreed. */
-    s = ac_strategy_lottery.create(cands, 1);
+    s = ac_strategy_lottery.create(cands, 1, NULL);
     agreed = 0;
     for (int i = 0; i < 500; i++) {
         CHECK(ac_strategy_lottery.choose(s) == 0);
-        ac_strategy_lottery.observe(s, 0, 1e-3, &agree);
+        ac_strategy_lottery.observe(s, 0, 1e-3, &agree, &deciding_after);
     }
-    CHECK(agreed == 0 && !ac_strategy_lottery.deciding(s));
+    CHECK(agreed == 0 && !ac_strategy_deciding(&ac_strategy_lottery, s));
     ac_strategy_lottery.destroy(s);
 }
 

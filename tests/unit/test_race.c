@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the last observe() said: whether the state was still deciding after it. */
+static int deciding_after;
+
 static const ac_algorithm algs[8] = {
     {.name = "native", .group = "native"}, {.name = "ring", .group = "ring"},
     {.name = "pair", .group = "pair"},     {.name = "bruck", .group = "small"},
@@ -483,15 +486,15 @@ static void test_parameters_and_misuse(void)
 
     ac_race_params p = defaults();
     ac_race_set_params(&p);
-    void *s = ac_strategy_race.create(candidates, 3);
+    void *s = ac_strategy_race.create(candidates, 3, NULL);
     ac_agreement none = {NULL, NULL, 0};
     CHECK(ac_strategy_race.choose(s) == 0);
-    CHECK(ac_strategy_race.observe(s, 1, 1.0, &none) == MPI_ERR_ARG);
-    CHECK(ac_strategy_race.observe(s, 0, -1.0, &none) == 0);
-    CHECK(ac_strategy_race.observe(s, 0, NAN, &none) == 0);
-    CHECK(ac_strategy_race.deciding(s) == 1 && ac_strategy_race.native_seconds(s) < 0.0);
+    CHECK(ac_strategy_race.observe(s, 1, 1.0, &none, &deciding_after) == MPI_ERR_ARG);
+    CHECK(ac_strategy_race.observe(s, 0, -1.0, &none, &deciding_after) == 0);
+    CHECK(ac_strategy_race.observe(s, 0, NAN, &none, &deciding_after) == 0);
     ac_strategy_summary sum;
-    ac_strategy_race.summarize(s, &sum);
+    ac_strategy_race.describe(s, candidates, &sum, NULL);
+    CHECK(sum.deciding == 1 && deciding_after == 1 && sum.native_seconds < 0.0);
     CHECK(sum.chosen == -1 && sum.decision_calls == -1 && !strcmp(sum.stage, "racing"));
     ac_strategy_race.destroy(s);
     ac_strategy_race.destroy(NULL);
@@ -504,21 +507,23 @@ typedef struct bad_state {
     int done;
 } bad_state;
 
-static void *bad_create(const ac_algorithm *const *c, int n)
+static void *bad_create(const ac_algorithm *const *c, int n, const ac_knowledge *known)
 {
     (void)c;
     (void)n;
+    (void)known;
     return calloc(1, sizeof(bad_state));
 }
 static int bad_choose(void *s)
 {
     return ((bad_state *)s)->done;
 }
-static int bad_observe(void *st, int i, double t, const ac_agreement *a)
+static int bad_observe(void *st, int i, double t, const ac_agreement *a, int *deciding)
 {
     bad_state *s = st;
     double v = t;
     (void)i;
+    *deciding = 0;
     s->local += t;
     if (!s->done && s->local > 4.5e-3) {
         s->done = 1;

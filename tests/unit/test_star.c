@@ -21,6 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the last observe() said: whether the state was still deciding after it. */
+static int deciding_after;
+
 /* ------------------------------------------------------------------------------------------ */
 /* Fake candidates. */
 
@@ -179,14 +182,15 @@ static void run_rank(sim *s, int rank)
     sim_trace *tr = s->trace;
     rank_ctx ctx = {s, rank, 0, 0, 0};
     ac_agreement agree = {fake_max, &ctx, rank};
-    void *state = ac_strategy_star.create(cfg->candidates, cfg->n);
+    void *state = ac_strategy_star.create(cfg->candidates, cfg->n, cfg->know);
     if (!CHECK(state != NULL)) {
         s->mismatch = 1;
         return;
     }
-    if (cfg->know) {
-        int warm = ac_strategy_star.warm(state, cfg->know);
-        if (rank == 0) tr->warm = warm;
+    if (cfg->know && rank == 0) {
+        ac_strategy_summary sum;
+        ac_strategy_star.describe(state, cfg->candidates, &sum, NULL);
+        tr->warm = sum.warm;
     }
     tr->clock[rank] = 0.0;
     for (long call = 0; call < cfg->calls; call++) {
@@ -199,7 +203,7 @@ static void run_rank(sim *s, int rank)
         s->choices[(size_t)rank * (size_t)cfg->calls + (size_t)call] = c;
         double t = model_cost(cfg->cost, c, call, rank);
         tr->clock[rank] += t;
-        int rc = ac_strategy_star.observe(state, c, t, &agree);
+        int rc = ac_strategy_star.observe(state, c, t, &agree, &deciding_after);
         if (ctx.captured || s->mismatch) break;
         if (rank == 0) {
             ac_star_get_stats(state, &tr->stats[call]);
@@ -777,15 +781,15 @@ static void test_observe_guards(void)
     ac_star_set_params(&p);
     int agreed = 0;
     ac_agreement agree = {no_agreement, &agreed, 0};
-    void *s = ac_strategy_star.create(five, 5);
+    void *s = ac_strategy_star.create(five, 5, NULL);
     CHECK(s != NULL);
     CHECK(ac_strategy_star.choose(s) == NATIVE);
-    CHECK(ac_strategy_star.observe(s, RING, 1.0, &agree) == MPI_ERR_ARG);
+    CHECK(ac_strategy_star.observe(s, RING, 1.0, &agree, &deciding_after) == MPI_ERR_ARG);
     ac_star_stats st;
     ac_star_get_stats(s, &st);
     CHECK(st.measure_calls == 0 && ac_strategy_star.choose(s) == NATIVE);
-    CHECK(ac_strategy_star.observe(s, NATIVE, -1.0, &agree) == 0);
-    CHECK(ac_strategy_star.observe(s, NATIVE, NAN, &agree) == 0);
+    CHECK(ac_strategy_star.observe(s, NATIVE, -1.0, &agree, &deciding_after) == 0);
+    CHECK(ac_strategy_star.observe(s, NATIVE, NAN, &agree, &deciding_after) == 0);
     ac_star_get_stats(s, &st);
     CHECK(st.measure_calls == 2 && st.measure_seconds == 0.0 && agreed == 0);
     ac_strategy_star.destroy(s);
