@@ -37,11 +37,8 @@ static void read_forced(void)
 
 static void read_settings(void)
 {
-    ac_log_set_level((int)ac_config_long("AUTOCOLL_VERBOSE"));
-    const char *onoff = ac_config_get("AUTOCOLL");
-    ac_g.enabled = strcmp(onoff, "off") != 0;
-    if (strcmp(onoff, "on") != 0 && strcmp(onoff, "off") != 0)
-        ac_log_warn("AUTOCOLL=%s: expected on or off; staying on", onoff);
+    ac_log_set_level((int)ac_config_int("AUTOCOLL_VERBOSE"));
+    ac_g.enabled = ac_config_switch("AUTOCOLL");
     if (ac_g.enabled) {
         read_forced();
         ac_select_init();

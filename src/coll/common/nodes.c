@@ -34,7 +34,7 @@ static int nodes_delete(MPI_Comm comm, int keyval, void *value, void *extra)
 static int nodes_build(MPI_Comm comm, ac_nodes **out)
 {
     int rc, rank, size;
-    long per_node = ac_config_long("AUTOCOLL_TEST_RANKS_PER_NODE");
+    long per_node = ac_config_int("AUTOCOLL_TEST_RANKS_PER_NODE");
     ac_nodes *n = calloc(1, sizeof *n);
     int *leader_rank = NULL;
     if (!n) return MPI_ERR_NO_MEM;
