@@ -128,6 +128,7 @@ static const ac_setting settings[] = {
     SWITCH("AUTOCOLL_RACE_GROUPING", "on",
            "race: round 1 runs one algorithm per group, and every group whose representative "
            "stays in the race joins round 2"),
+    /* default 0, no final: no measured gain on the emulated cluster (docs/race.md) */
     INTEGER("AUTOCOLL_RACE_FINAL", "0", 0, 100,
             "race: when a race's best is not native, it, the runner-up and native run n fresh "
             "calls each, and the best median of those wins; 0: no final"),
