@@ -32,14 +32,14 @@ enum {
 };
 
 typedef struct ac_setting {
-    const char *name;          /* environment variable */
+    const char *name; /* environment variable */
     ac_setting_type type;
-    const char *default_value; /* value when unset or empty, written as a user would */
-    long min_integer, max_integer;   /* AC_SETTING_INTEGER: LONG_MIN, LONG_MAX when open */
-    double min_real, max_real;       /* AC_SETTING_REAL, with real_bounds */
-    unsigned real_bounds;            /* AC_REAL_* */
-    const char *const *keywords;     /* KEYWORD, SWITCH and PATH: NULL-terminated */
-    const char *summary;             /* one line of help */
+    const char *default_value;     /* value when unset or empty, written as a user would */
+    long min_integer, max_integer; /* AC_SETTING_INTEGER: LONG_MIN, LONG_MAX when open */
+    double min_real, max_real;     /* AC_SETTING_REAL, with real_bounds */
+    unsigned real_bounds;          /* AC_REAL_* */
+    const char *const *keywords;   /* KEYWORD, SWITCH and PATH: NULL-terminated */
+    const char *summary;           /* one line of help */
 } ac_setting;
 
 /* The declaration, in display order. */
