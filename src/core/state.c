@@ -20,11 +20,8 @@ void ac_state_init(int check)
     int mine[2], all[2], rank;
     if (ac_g.initialized) return;
     ac_g.initialized = 1;
-    ac_log_set_level((int)ac_config_long("AUTOCOLL_VERBOSE"));
-    const char *onoff = ac_config_get("AUTOCOLL");
-    ac_g.enabled = strcmp(onoff, "off") != 0;
-    if (strcmp(onoff, "on") != 0 && strcmp(onoff, "off") != 0)
-        ac_log_warn("AUTOCOLL=%s: expected on or off; staying on", onoff);
+    ac_log_set_level((int)ac_config_int("AUTOCOLL_VERBOSE"));
+    ac_g.enabled = ac_config_switch("AUTOCOLL");
     if (!check) return;
     /* Invariant 1: a choice may only depend on values equal on every rank, and the settings
      * decide choices. If ranks were configured differently, everything passes through. */

@@ -87,7 +87,7 @@
  * call runs the best known candidate: the lottery has decided (decision_calls 0). Unknown
  * candidates are found by exploration, like the paper's cold start. save() gives the averages
  * with the agreed times of this run behind them.
- * - Invalid parameters fall back to their defaults (ac_lottery_set_params). If an agreement
+ * - The parameters are taken as given (core/config.c checks the settings). If an agreement
  *   fails, observe() returns its error and the state stops: native from then on, no further
  *   agreement. observe() for another candidate than choose() returned is refused with
  *   MPI_ERR_ARG and changes nothing. A negative or NaN local time counts as 0.
@@ -141,62 +141,11 @@ typedef struct lottery_state {
     int warm; /* started from knowledge given to create() */
 } lottery_state;
 
-static const ac_lottery_params lottery_defaults = {
-    AC_LOTTERY_DEFAULT_ALPHA, AC_LOTTERY_DEFAULT_SPREAD,  AC_LOTTERY_DEFAULT_EXPLORE_SIGMAS,
-    AC_LOTTERY_DEFAULT_EMA,   AC_LOTTERY_DEFAULT_TTL,     AC_LOTTERY_DEFAULT_WINDOW,
-    AC_LOTTERY_DEFAULT_INIT,  AC_LOTTERY_DEFAULT_RECHECK, AC_LOTTERY_DEFAULT_DRAW,
-    AC_LOTTERY_DEFAULT_SEED};
+static ac_lottery_params lottery_params;
 
-static ac_lottery_params lottery_params = lottery_defaults;
-
-ac_lottery_params ac_lottery_defaults(void)
+void ac_lottery_set_params(const ac_lottery_params *p)
 {
-    return lottery_defaults;
-}
-
-unsigned ac_lottery_set_params(const ac_lottery_params *p)
-{
-    ac_lottery_params v = *p;
-    const ac_lottery_params *d = &lottery_defaults;
-    unsigned bad = 0;
-    if (!(v.alpha > 0.0 && v.alpha < 1.0)) {
-        v.alpha = d->alpha;
-        bad |= AC_LOTTERY_BAD_ALPHA;
-    }
-    if (v.spread != AC_LOTTERY_UNIFORM && v.spread != AC_LOTTERY_INVERSE) {
-        v.spread = d->spread;
-        bad |= AC_LOTTERY_BAD_SPREAD;
-    }
-    if (!(v.explore_sigmas >= 0.0)) { /* NaN too; INFINITY is valid */
-        v.explore_sigmas = d->explore_sigmas;
-        bad |= AC_LOTTERY_BAD_EXPLORE_SIGMAS;
-    }
-    if (!(v.ema > 0.0 && v.ema <= 1.0)) {
-        v.ema = d->ema;
-        bad |= AC_LOTTERY_BAD_EMA;
-    }
-    if (v.ttl < 1 || v.ttl > 1000000) {
-        v.ttl = d->ttl;
-        bad |= AC_LOTTERY_BAD_TTL;
-    }
-    if (v.window < 1 || v.window > 100000) {
-        v.window = d->window;
-        bad |= AC_LOTTERY_BAD_WINDOW;
-    }
-    if (v.init < 0 || v.init > 1000) {
-        v.init = d->init;
-        bad |= AC_LOTTERY_BAD_INIT;
-    }
-    if (v.recheck < 0 || v.recheck > 100000000) {
-        v.recheck = d->recheck;
-        bad |= AC_LOTTERY_BAD_RECHECK;
-    }
-    if (v.draw != AC_LOTTERY_SEED && v.draw != AC_LOTTERY_BROADCAST) {
-        v.draw = d->draw;
-        bad |= AC_LOTTERY_BAD_DRAW;
-    }
-    lottery_params = v;
-    return bad;
+    lottery_params = *p;
 }
 
 void ac_lottery_get_params(ac_lottery_params *out)

@@ -76,7 +76,6 @@
  */
 #include "select/race.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,23 +123,11 @@ typedef struct race_state {
     int warm; /* started from knowledge given to create() */
 } race_state;
 
-static ac_race_params race_params = {AC_RACE_DEFAULT_SAMPLES,    AC_RACE_DEFAULT_ROUNDS,
-                                     AC_RACE_DEFAULT_MARGIN,     AC_RACE_DEFAULT_EPSILON,
-                                     AC_RACE_DEFAULT_WINDOW_MAX, AC_RACE_DEFAULT_REFRESH,
-                                     AC_RACE_DEFAULT_GROUPING,   AC_RACE_DEFAULT_FINAL};
+static ac_race_params race_params;
 
 void ac_race_set_params(const ac_race_params *p)
 {
-    ac_race_params v = *p;
-    if (v.samples < 1 || v.samples > 50) v.samples = AC_RACE_DEFAULT_SAMPLES;
-    if (v.rounds < 1 || v.rounds > 20) v.rounds = AC_RACE_DEFAULT_ROUNDS;
-    if (!(v.margin >= 0.0) || !isfinite(v.margin)) v.margin = AC_RACE_DEFAULT_MARGIN;
-    if (!(v.epsilon >= 0.0) || !isfinite(v.epsilon)) v.epsilon = AC_RACE_DEFAULT_EPSILON;
-    if (v.window_max < AC_RACE_WINDOW_MIN) v.window_max = AC_RACE_WINDOW_MIN;
-    if (v.refresh < 0 || v.refresh > 1000000000L) v.refresh = AC_RACE_DEFAULT_REFRESH;
-    v.grouping = v.grouping != 0;
-    if (v.final < 0 || v.final > 100) v.final = AC_RACE_DEFAULT_FINAL;
-    race_params = v;
+    race_params = *p;
 }
 
 void ac_race_get_params(ac_race_params *out)

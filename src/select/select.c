@@ -156,118 +156,70 @@ static void read_forced(int rank)
     }
 }
 
-/* One of `names` (index), or -1. */
-static int keyword(const char *value, const char *const *names, int n)
+/* The strategies' parameters from their settings (core/config.c checks them). */
+static void star_init(void)
 {
-    for (int i = 0; i < n; i++)
-        if (strcmp(value, names[i]) == 0) return i;
-    return -1;
+    ac_star_params star = {
+        .iter = (int)ac_config_int("AUTOCOLL_STAR_ITER"),
+        .epsilon = ac_config_real("AUTOCOLL_STAR_EPSILON"),
+        .delta_init = AC_STAR_DELTA_INIT,
+        .delta_max = (int)ac_config_int("AUTOCOLL_STAR_DELTA_MAX"),
+        .grouping = ac_config_switch("AUTOCOLL_STAR_GROUPING"),
+        .recheck = (int)ac_config_int("AUTOCOLL_STAR_RECHECK"),
+    };
+    ac_star_set_params(&star);
 }
 
-/* The lottery's settings; an invalid one gets a warning from rank 0 and its default. */
-static void lottery_init(int rank)
+static void lottery_init(void)
 {
-    static const char *const spreads[] = {"uniform", "inverse"}, *const draws[] = {"seed",
-                                                                                   "broadcast"};
-    static const struct {
-        unsigned bit;
-        const char *name, *accepts;
-    } checks[] = {
-        {AC_LOTTERY_BAD_ALPHA, "AUTOCOLL_LOTTERY_ALPHA", "0 < x < 1"},
-        {AC_LOTTERY_BAD_SPREAD, "AUTOCOLL_LOTTERY_SPREAD", "uniform or inverse"},
-        {AC_LOTTERY_BAD_EXPLORE_SIGMAS, "AUTOCOLL_LOTTERY_EXPLORE_SIGMAS", "x >= 0 or inf"},
-        {AC_LOTTERY_BAD_EMA, "AUTOCOLL_LOTTERY_EMA", "0 < x <= 1"},
-        {AC_LOTTERY_BAD_TTL, "AUTOCOLL_LOTTERY_TTL", "1 to 1000000"},
-        {AC_LOTTERY_BAD_WINDOW, "AUTOCOLL_LOTTERY_WINDOW", "1 to 100000"},
-        {AC_LOTTERY_BAD_INIT, "AUTOCOLL_LOTTERY_INIT", "0 to 1000"},
-        {AC_LOTTERY_BAD_RECHECK, "AUTOCOLL_LOTTERY_RECHECK", "0 to 100000000"},
-        {AC_LOTTERY_BAD_DRAW, "AUTOCOLL_LOTTERY_DRAW", "seed or broadcast"},
+    ac_lottery_params lottery = {
+        .alpha = ac_config_real("AUTOCOLL_LOTTERY_ALPHA"),
+        .spread = ac_config_keyword("AUTOCOLL_LOTTERY_SPREAD"), /* AC_LOTTERY_UNIFORM, ... */
+        .explore_sigmas = ac_config_real("AUTOCOLL_LOTTERY_EXPLORE_SIGMAS"),
+        .ema = ac_config_real("AUTOCOLL_LOTTERY_EMA"),
+        .ttl = (int)ac_config_int("AUTOCOLL_LOTTERY_TTL"),
+        .window = (int)ac_config_int("AUTOCOLL_LOTTERY_WINDOW"),
+        .init = (int)ac_config_int("AUTOCOLL_LOTTERY_INIT"),
+        .recheck = (int)ac_config_int("AUTOCOLL_LOTTERY_RECHECK"),
+        .draw = ac_config_keyword("AUTOCOLL_LOTTERY_DRAW"), /* AC_LOTTERY_SEED, ... */
+        .seed = (uint64_t)ac_config_int("AUTOCOLL_LOTTERY_SEED"),
     };
-    ac_lottery_params p = {
-        .alpha = ac_config_double("AUTOCOLL_LOTTERY_ALPHA"),
-        .spread = keyword(ac_config_get("AUTOCOLL_LOTTERY_SPREAD"), spreads, 2),
-        .explore_sigmas = ac_config_double("AUTOCOLL_LOTTERY_EXPLORE_SIGMAS"),
-        .ema = ac_config_double("AUTOCOLL_LOTTERY_EMA"),
-        .ttl = (int)ac_config_long("AUTOCOLL_LOTTERY_TTL"),
-        .window = (int)ac_config_long("AUTOCOLL_LOTTERY_WINDOW"),
-        .init = (int)ac_config_long("AUTOCOLL_LOTTERY_INIT"),
-        .recheck = (int)ac_config_long("AUTOCOLL_LOTTERY_RECHECK"),
-        .draw = keyword(ac_config_get("AUTOCOLL_LOTTERY_DRAW"), draws, 2),
-        .seed = (uint64_t)ac_config_long("AUTOCOLL_LOTTERY_SEED"),
-    };
-    unsigned bad = ac_lottery_set_params(&p);
-    if (rank != 0) return;
-    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
-        if (bad & checks[i].bit)
-            ac_log_warn("%s=%s is invalid (it takes %s); using the default %s", checks[i].name,
-                        ac_config_get(checks[i].name), checks[i].accepts,
-                        ac_setting_find(checks[i].name)->default_value);
+    ac_lottery_set_params(&lottery);
 }
 
-/* race's settings; rank 0 reports a value out of range with the one used instead. */
-static void race_init(int rank)
+static void race_init(void)
 {
     ac_race_params race = {
-        .samples = (int)ac_config_long("AUTOCOLL_RACE_SAMPLES"),
-        .rounds = (int)ac_config_long("AUTOCOLL_RACE_ROUNDS"),
-        .margin = ac_config_double("AUTOCOLL_RACE_MARGIN"),
-        .epsilon = ac_config_double("AUTOCOLL_RACE_EPSILON"),
-        .window_max = (int)ac_config_long("AUTOCOLL_RACE_WINDOW_MAX"),
-        .refresh = ac_config_long("AUTOCOLL_RACE_REFRESH"),
-        .grouping = strcmp(ac_config_get("AUTOCOLL_RACE_GROUPING"), "off") != 0,
-        .final = (int)ac_config_long("AUTOCOLL_RACE_FINAL"),
+        .samples = (int)ac_config_int("AUTOCOLL_RACE_SAMPLES"),
+        .rounds = (int)ac_config_int("AUTOCOLL_RACE_ROUNDS"),
+        .margin = ac_config_real("AUTOCOLL_RACE_MARGIN"),
+        .epsilon = ac_config_real("AUTOCOLL_RACE_EPSILON"),
+        .window_max = (int)ac_config_int("AUTOCOLL_RACE_WINDOW_MAX"),
+        .refresh = ac_config_int("AUTOCOLL_RACE_REFRESH"),
+        .grouping = ac_config_switch("AUTOCOLL_RACE_GROUPING"),
+        .final = (int)ac_config_int("AUTOCOLL_RACE_FINAL"),
     };
     ac_race_set_params(&race);
-    ac_race_params used;
-    ac_race_get_params(&used);
-    const struct {
-        const char *name;
-        int replaced;
-        double value; /* what is used instead */
-    } race_checks[] = {
-        {"AUTOCOLL_RACE_SAMPLES", used.samples != race.samples, used.samples},
-        {"AUTOCOLL_RACE_ROUNDS", used.rounds != race.rounds, used.rounds},
-        {"AUTOCOLL_RACE_MARGIN", used.margin != race.margin, used.margin},
-        {"AUTOCOLL_RACE_EPSILON", used.epsilon != race.epsilon, used.epsilon},
-        {"AUTOCOLL_RACE_WINDOW_MAX", used.window_max != race.window_max, used.window_max},
-        {"AUTOCOLL_RACE_REFRESH", used.refresh != race.refresh, (double)used.refresh},
-        {"AUTOCOLL_RACE_FINAL", used.final != race.final, used.final},
-    };
-    if (rank != 0) return;
-    for (size_t i = 0; i < sizeof race_checks / sizeof race_checks[0]; i++)
-        if (race_checks[i].replaced)
-            ac_log_warn("%s=%s is out of range (it takes %s); using %g", race_checks[i].name,
-                        ac_config_get(race_checks[i].name),
-                        ac_setting_find(race_checks[i].name)->values, race_checks[i].value);
 }
 
 void ac_select_init(void)
 {
-    const char *name = ac_config_get("AUTOCOLL_STRATEGY");
+    const ac_setting *strategy = ac_setting_find("AUTOCOLL_STRATEGY");
+    const char *name = strategy->keywords[ac_config_keyword(strategy->name)];
     int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     read_forced(rank);
     sel.strategy = &strategies[0];
-    if (!ac_select_use_strategy(name) && rank == 0)
-        ac_log_warn("AUTOCOLL_STRATEGY=%s: no such strategy (native, star, lottery, race, "
-                    "table); using native",
-                    name);
-    sel.max_sizes = (int)ac_config_long("AUTOCOLL_MAX_SIZES");
-    if (sel.max_sizes < 1) sel.max_sizes = 1;
-    sel.max_sites = (int)ac_config_long("AUTOCOLL_MAX_SITES");
-    if (sel.max_sites < 0) sel.max_sites = 0;
-    ac_coll_set_test_ranks_per_node((int)ac_config_long("AUTOCOLL_TEST_RANKS_PER_NODE"));
-    ac_star_params star = {
-        .iter = (int)ac_config_long("AUTOCOLL_STAR_ITER"),
-        .epsilon = ac_config_double("AUTOCOLL_STAR_EPSILON"),
-        .delta_init = 2,
-        .delta_max = (int)ac_config_long("AUTOCOLL_STAR_DELTA_MAX"),
-        .grouping = strcmp(ac_config_get("AUTOCOLL_STAR_GROUPING"), "off") != 0,
-        .recheck = (int)ac_config_long("AUTOCOLL_STAR_RECHECK"),
-    };
-    ac_star_set_params(&star);
-    lottery_init(rank);
-    race_init(rank);
+    if (!ac_select_use_strategy(name))
+        ac_log_error("AUTOCOLL_STRATEGY=%s is declared (core/config.c) but not a strategy here; "
+                     "using native",
+                     name);
+    sel.max_sizes = (int)ac_config_int("AUTOCOLL_MAX_SIZES");
+    sel.max_sites = (int)ac_config_int("AUTOCOLL_MAX_SITES");
+    ac_coll_set_test_ranks_per_node((int)ac_config_int("AUTOCOLL_TEST_RANKS_PER_NODE"));
+    star_init();
+    lottery_init();
+    race_init();
 }
 
 void ac_select_load(void)

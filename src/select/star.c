@@ -79,8 +79,8 @@
  * - delta_max (default 64): the longest window is delta_max * ITER = 640 calls at ITER = 10, so
  *   a lasting degradation is noticed within two windows (under 1300 calls) while monitoring
  *   costs one two-double agreement per 640 calls. The paper leaves the bound open.
- * - Invalid parameters fall back to their defaults: iter outside 1..1000, epsilon negative or
- *   not finite, delta_init < 1; delta_max below delta_init becomes delta_init.
+ * - The parameters are taken as given: their ranges are checked where the settings are read
+ *   (core/config.c).
  * - If an agreement fails, observe() returns its error and the state stops: native (candidate 0)
  *   from then on, without further agreements. observe() for a candidate other than the one
  *   choose() returned is refused with MPI_ERR_ARG and changes nothing. A negative or NaN local
@@ -88,7 +88,6 @@
  */
 #include "select/star.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,20 +131,11 @@ typedef struct star_state {
     int warm; /* started from knowledge given to create() */
 } star_state;
 
-static ac_star_params star_params = {AC_STAR_DEFAULT_ITER,       AC_STAR_DEFAULT_EPSILON,
-                                     AC_STAR_DEFAULT_DELTA_INIT, AC_STAR_DEFAULT_DELTA_MAX,
-                                     AC_STAR_DEFAULT_GROUPING,   AC_STAR_DEFAULT_RECHECK};
+static ac_star_params star_params;
 
 void ac_star_set_params(const ac_star_params *p)
 {
-    ac_star_params v = *p;
-    if (v.iter < 1 || v.iter > 1000) v.iter = AC_STAR_DEFAULT_ITER;
-    if (!(v.epsilon >= 0.0) || !isfinite(v.epsilon)) v.epsilon = AC_STAR_DEFAULT_EPSILON;
-    if (v.delta_init < 1) v.delta_init = AC_STAR_DEFAULT_DELTA_INIT;
-    if (v.delta_max < v.delta_init) v.delta_max = v.delta_init;
-    v.grouping = v.grouping != 0;
-    if (v.recheck < 0 || v.recheck > 100000000) v.recheck = AC_STAR_DEFAULT_RECHECK;
-    star_params = v;
+    star_params = *p;
 }
 
 void ac_star_get_params(ac_star_params *out)
