@@ -75,6 +75,7 @@
  * NaN local time counts as 0. With one candidate nothing is measured or agreed.
  */
 #include "select/race.h"
+#include "select/plan.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -94,9 +95,7 @@ typedef struct race_state {
     int grouping;           /* grouping in effect (see above) */
     int representatives;    /* the race's round 1 runs representatives only */
     unsigned char *racing;  /* per candidate: still in the race */
-    int *plan;              /* this round's candidates, in candidate order */
-    int plan_len, plan_pos, plan_iter;
-    double *times;          /* this round's local times, [k * samples + j] */
+    ac_plan plan;           /* this round's candidates, in candidate order (plan.h) */
     double *samples;        /* agreed times of this race, [c * cap + i] */
     int *nsamples;          /* per candidate */
     int cap;                /* samples x rounds */
@@ -153,11 +152,10 @@ static int recent_len(const race_state *s)
 
 static void plan_round(race_state *s)
 {
-    s->plan_len = 0;
+    ac_plan_clear(&s->plan);
     for (int c = 0; c < s->n; c++)
-        if (s->racing[c]) s->plan[s->plan_len++] = c;
-    s->plan_pos = 0;
-    s->plan_iter = 0;
+        if (s->racing[c]) ac_plan_add(&s->plan, c);
+    ac_plan_start(&s->plan);
 }
 
 /* Start a race among the candidates marked in s->racing. A race of all candidates under
@@ -269,14 +267,14 @@ static int end_final(race_state *s, const ac_agreement *agree)
 static int end_round(race_state *s, const ac_agreement *agree)
 {
     int k = s->p.samples, best = -1, alive = 0;
-    int rc = agree->max(agree->ctx, s->times, s->plan_len * k);
+    int rc = ac_plan_agree(&s->plan, agree);
     s->agreements++;
     if (rc != 0) return stop(s, rc);
     s->round++;
 
-    for (int i = 0; i < s->plan_len; i++) {
-        int c = s->plan[i];
-        append_samples(s, c, s->times + (size_t)i * (size_t)k, k);
+    for (int i = 0; i < s->plan.len; i++) {
+        int c = s->plan.cand[i];
+        append_samples(s, c, ac_plan_times(&s->plan, i), k);
         s->median[c] = ac_median(s->samples + (size_t)c * (size_t)s->cap, s->nsamples[c],
                                  s->scratch);
         s->median_samples[c] = s->nsamples[c];
@@ -286,8 +284,8 @@ static int end_round(race_state *s, const ac_agreement *agree)
     double limit = (1.0 + s->p.margin / (double)(1 << (s->round - 1))) * s->median[best];
     double tie = (1.0 + s->p.epsilon / 2.0) * s->median[best];
     int ties = 1;
-    for (int i = 0; i < s->plan_len; i++) {
-        int c = s->plan[i];
+    for (int i = 0; i < s->plan.len; i++) {
+        int c = s->plan.cand[i];
         /* a representative stands for its group: the margin alone decides */
         if (s->median[c] > limit || (!s->representatives && fastest(s, c) > s->median[best]))
             s->racing[c] = 0;
@@ -298,8 +296,9 @@ static int end_round(race_state *s, const ac_agreement *agree)
         s->representatives = 0;
         for (int c = 0; c < s->n; c++)
             if (!s->racing[c])
-                for (int i = 0; i < s->plan_len; i++)
-                    if (s->racing[s->plan[i]] && s->group[s->plan[i]] == s->group[c]) {
+                for (int i = 0; i < s->plan.len; i++)
+                    if (s->racing[s->plan.cand[i]] &&
+                        s->group[s->plan.cand[i]] == s->group[c]) {
                         s->racing[c] = 1;
                         s->nsamples[c] = 0;
                         ties = 0;
@@ -353,8 +352,7 @@ static void race_destroy(void *state)
     if (!s) return;
     free(s->racing);
     free(s->group);
-    free(s->plan);
-    free(s->times);
+    ac_plan_free(&s->plan);
     free(s->samples);
     free(s->nsamples);
     free(s->median);
@@ -374,15 +372,14 @@ static void *race_create_cold(const ac_algorithm *const *candidates, int n)
     size_t un = (size_t)n, cap = (size_t)s->cap;
     s->racing = calloc(un, 1);
     s->group = calloc(un, sizeof *s->group);
-    s->plan = calloc(un, sizeof *s->plan);
-    s->times = calloc(un * (size_t)s->p.samples, sizeof *s->times);
+    int planned = ac_plan_init(&s->plan, n, s->p.samples);
     s->samples = calloc(un * cap, sizeof *s->samples);
     s->nsamples = calloc(un, sizeof *s->nsamples);
     s->median = malloc(un * sizeof *s->median);
     s->median_samples = calloc(un, sizeof *s->median_samples);
     s->scratch = calloc(cap > AC_RACE_WINDOW_MIN ? cap : AC_RACE_WINDOW_MIN, sizeof *s->scratch);
     s->final_times = calloc((size_t)(AC_RACE_FINALISTS * s->p.final + 1), sizeof *s->final_times);
-    if (!s->racing || !s->group || !s->plan || !s->times || !s->samples || !s->nsamples || !s->median ||
+    if (!s->racing || !s->group || planned != 0 || !s->samples || !s->nsamples || !s->median ||
         !s->median_samples || !s->scratch || !s->final_times) {
         race_destroy(s);
         return NULL;
@@ -406,7 +403,7 @@ static int race_choose(void *state)
 {
     race_state *s = state;
     if (s->stage != AC_RACE_RACING) return s->chosen;
-    return s->in_final ? s->finalist[s->final_pos / s->p.final] : s->plan[s->plan_pos];
+    return s->in_final ? s->finalist[s->final_pos / s->p.final] : ac_plan_current(&s->plan);
 }
 
 static int race_step(void *state, int index, double seconds, const ac_agreement *agree)
@@ -423,12 +420,7 @@ static int race_step(void *state, int index, double seconds, const ac_agreement 
             s->final_times[s->final_pos++] = seconds;
             return s->final_pos == s->nfinal * s->p.final ? end_final(s, agree) : MPI_SUCCESS;
         }
-        s->times[(size_t)s->plan_pos * (size_t)s->p.samples + (size_t)s->plan_iter] = seconds;
-        if (++s->plan_iter == s->p.samples) {
-            s->plan_iter = 0;
-            s->plan_pos++;
-        }
-        return s->plan_pos == s->plan_len ? end_round(s, agree) : MPI_SUCCESS;
+        return ac_plan_record(&s->plan, seconds) ? end_round(s, agree) : MPI_SUCCESS;
     }
 
     s->settled_calls++;

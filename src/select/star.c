@@ -87,6 +87,7 @@
  *   time counts as 0.
  */
 #include "select/star.h"
+#include "select/plan.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -107,11 +108,9 @@ typedef struct star_state {
     long *samples;                 /* agreed calls behind median_time, measured in this run */
     double *scratch;               /* [ITER], for medians */
     int *order;                    /* candidates: measured first, by best_time, then by index */
-    /* The measurement in progress: plan[0..plan_len) each run ITER times, local times kept. */
+    /* The measurement in progress: each planned candidate runs ITER times (plan.h). */
     int phase;
-    int *plan;
-    int plan_len, plan_pos, plan_iter;
-    double *times;
+    ac_plan plan;
     /* Monitor_Adapt. */
     int stage;
     int chosen;
@@ -184,17 +183,16 @@ static int star_best_of_group(const star_state *s, int g)
 /* Plan the measurement of the members of group g never measured; returns how many. */
 static int star_plan_group(star_state *s, int g)
 {
-    s->plan_len = 0;
+    ac_plan_clear(&s->plan);
     for (int i = 0; i < s->n; i++)
-        if (s->group[i] == g && !s->measured[i]) s->plan[s->plan_len++] = i;
-    return s->plan_len;
+        if (s->group[i] == g && !s->measured[i]) ac_plan_add(&s->plan, i);
+    return s->plan.len;
 }
 
 static void star_start_plan(star_state *s, int phase)
 {
     s->phase = phase;
-    s->plan_pos = 0;
-    s->plan_iter = 0;
+    ac_plan_start(&s->plan);
 }
 
 static void star_reset_window(star_state *s)
@@ -259,13 +257,13 @@ static int star_due(const star_state *s)
 static int star_end_plan(star_state *s, const ac_agreement *agree)
 {
     int iter = s->p.iter;
-    int rc = agree->max(agree->ctx, s->times, s->plan_len * iter);
+    int rc = ac_plan_agree(&s->plan, agree);
     s->agreements++;
     if (rc != 0) return star_stop(s, rc);
 
-    for (int k = 0; k < s->plan_len; k++) {
-        int c = s->plan[k];
-        const double *v = s->times + (size_t)k * (size_t)iter;
+    for (int k = 0; k < s->plan.len; k++) {
+        int c = s->plan.cand[k];
+        const double *v = ac_plan_times(&s->plan, k);
         double best = v[0], sum = 0.0;
         for (int j = 0; j < iter; j++) {
             if (v[j] < best) best = v[j];
@@ -281,7 +279,7 @@ static int star_end_plan(star_state *s, const ac_agreement *agree)
     }
     star_sort(s);
 
-    int g = s->group[s->plan[0]];
+    int g = s->group[s->plan.cand[0]];
     switch (s->phase) {
     case PHASE_ALL:
         star_monitor(s, s->order[0]);
@@ -299,7 +297,7 @@ static int star_end_plan(star_state *s, const ac_agreement *agree)
         star_monitor(s, star_best_of_group(s, g));
         break;
     case PHASE_RECHECK:
-        star_end_recheck(s, s->plan[0]);
+        star_end_recheck(s, s->plan.cand[0]);
         break;
     }
     return MPI_SUCCESS;
@@ -345,8 +343,8 @@ static int star_end_window(star_state *s, const ac_agreement *agree)
     }
     int due = s->p.recheck > 0 ? star_due(s) : -1;
     if (due >= 0) {
-        s->plan[0] = due;
-        s->plan_len = 1;
+        ac_plan_clear(&s->plan);
+        ac_plan_add(&s->plan, due);
         s->rechecks++;
         star_start_plan(s, PHASE_RECHECK);
     }
@@ -366,8 +364,7 @@ static void star_destroy(void *state)
     free(s->median_time);
     free(s->scratch);
     free(s->order);
-    free(s->plan);
-    free(s->times);
+    ac_plan_free(&s->plan);
     free(s->stale);
     free(s->left_at);
     free(s->interval);
@@ -390,13 +387,12 @@ static void *star_create_cold(const ac_algorithm *const *candidates, int n)
     s->median_time = calloc(un, sizeof *s->median_time);
     s->scratch = calloc((size_t)s->p.iter, sizeof *s->scratch);
     s->order = calloc(un, sizeof *s->order);
-    s->plan = calloc(un, sizeof *s->plan);
-    s->times = calloc(un * (size_t)s->p.iter, sizeof *s->times);
+    int planned = ac_plan_init(&s->plan, n, s->p.iter);
     s->stale = calloc(un, 1);
     s->left_at = calloc(un, sizeof *s->left_at);
     s->interval = calloc(un, sizeof *s->interval);
     if (!s->group || !s->measured || !s->measure_select || !s->best_time || !s->mean_time ||
-        !s->samples || !s->median_time || !s->scratch || !s->order || !s->plan || !s->times || !s->stale || !s->left_at || !s->interval) {
+        !s->samples || !s->median_time || !s->scratch || !s->order || planned != 0 || !s->stale || !s->left_at || !s->interval) {
         star_destroy(s);
         return NULL;
     }
@@ -416,7 +412,7 @@ static void *star_create_cold(const ac_algorithm *const *candidates, int n)
     /* Group numbers follow first occurrence: candidate i is the first of its group (the
      * representative) when its number is the count of groups seen before it. */
     for (int i = 0; i < n; i++)
-        if (!s->grouping || s->group[i] == s->plan_len) s->plan[s->plan_len++] = i;
+        if (!s->grouping || s->group[i] == s->plan.len) ac_plan_add(&s->plan, i);
     star_start_plan(s, s->grouping ? PHASE_REPRESENTATIVES : PHASE_ALL);
     return s;
 }
@@ -424,7 +420,7 @@ static void *star_create_cold(const ac_algorithm *const *candidates, int n)
 static int star_choose(void *state)
 {
     star_state *s = state;
-    return s->phase == PHASE_NONE ? s->chosen : s->plan[s->plan_pos];
+    return s->phase == PHASE_NONE ? s->chosen : ac_plan_current(&s->plan);
 }
 
 static int star_step(void *state, int index, double seconds, const ac_agreement *agree)
@@ -446,12 +442,7 @@ static int star_step(void *state, int index, double seconds, const ac_agreement 
             s->probe_calls++;
             s->probe_seconds += seconds;
         }
-        s->times[(size_t)s->plan_pos * (size_t)s->p.iter + (size_t)s->plan_iter] = seconds;
-        if (++s->plan_iter == s->p.iter) {
-            s->plan_iter = 0;
-            s->plan_pos++;
-        }
-        return s->plan_pos == s->plan_len ? star_end_plan(s, agree) : MPI_SUCCESS;
+        return ac_plan_record(&s->plan, seconds) ? star_end_plan(s, agree) : MPI_SUCCESS;
     }
 
     s->monitor_calls++;
