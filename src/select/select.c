@@ -482,6 +482,29 @@ static void write_history(FILE *f)
     }
 }
 
+/* Release selection's state of c: its contexts (their strategies' states), buckets and
+ * sites. */
+static void comm_state_free(ac_comm *c)
+{
+    comm_select *cs = c->select;
+    if (!cs) return;
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
+        for (ac_bucket *b = cs->buckets[k], *next_b; b; b = next_b) {
+            next_b = b->next;
+            for (ac_context *x = b->contexts, *next_x; x; x = next_x) {
+                next_x = x->next;
+                x->strategy->destroy(x->state);
+                free(x->candidates);
+                free(x->candidate_calls);
+                free(x);
+            }
+            free(b);
+        }
+    free(cs->sites);
+    free(cs);
+    c->select = NULL;
+}
+
 void ac_select_finalize(void)
 {
     char *lines = NULL;
@@ -496,6 +519,8 @@ void ac_select_finalize(void)
     ac_history_store(lines, lines ? len : 0); /* collective; nothing when history is off */
     free(lines);
     ac_table_unload();
+    for (ac_comm *c = ac_g.comms; c; c = c->next)
+        comm_state_free(c);
 }
 
 /* ---- views for the report ---------------------------------------------------------------- */

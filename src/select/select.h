@@ -25,8 +25,8 @@ void ac_select_init(void);
 /* Collective over MPI_COMM_WORLD, after ac_select_init: history and the configuration table. */
 void ac_select_load(void);
 
-/* Collective over MPI_COMM_WORLD, at the end of the run: store what was learned in history,
- * release the table. */
+/* Collective over MPI_COMM_WORLD, at the end of the run (after the report): store what was
+ * learned in history, release the table and every tuning context. */
 void ac_select_finalize(void);
 
 /* Make strategy `name` the one new tuning contexts get (contexts keep theirs); 0 if there is
