@@ -5,8 +5,8 @@
  * private duplicate, plus a trailing `const ac_params *` (may be NULL = defaults). Algorithms
  * must accept MPI_IN_PLACE where MPI allows it, any datatype (derived, with lower bounds and
  * gaps), and zero counts. A restriction an algorithm cannot lift is declared in its registry
- * entry's `requires` flags (or its `applicable` callback); ac_applicable() checks them, in one
- * place, before anything runs.
+ * entry's `requires` flags; ac_applicable() checks them, in one place (registry.c's table of
+ * requirements), before anything runs.
  */
 #ifndef AUTOCOLL_COLL_H
 #define AUTOCOLL_COLL_H
@@ -31,14 +31,20 @@ typedef enum ac_collective {
 } ac_collective;
 
 /* Requirements. Each one depends only on values that MPI requires to be equal on every rank
- * (communicator size, op, reduction count), so every rank reaches the same verdict. */
+ * (communicator size, op, reduction count, message size from the type signature), so every rank
+ * reaches the same verdict. */
 enum {
     AC_REQ_POWER_OF_TWO = 1u << 0, /* communicator size is a power of two */
     AC_REQ_COMMUTATIVE = 1u << 1,  /* op is commutative (built-in, or declared so) */
     AC_REQ_BUILTIN_OP = 1u << 2,   /* op is a predefined MPI op */
     AC_REQ_COUNT_GE_SIZE = 1u << 3, /* reduction count >= communicator size */
-    AC_REQ_MESH_LAYOUT = 1u << 4    /* the size factors as params->layout (ac_mesh_layout) and
+    AC_REQ_MESH_LAYOUT = 1u << 4,   /* the size factors as params->layout (ac_mesh_layout) and
                                      * params->phase applies on every line of that mesh */
+    AC_REQ_MESSAGE_FITS_INT = 1u << 5, /* the message travels packed: bytes <= INT_MAX */
+    AC_REQ_BLOCKS_FIT_INT = 1u << 6,   /* all ranks' blocks travel packed together:
+                                        * size * bytes <= INT_MAX */
+    AC_REQ_GATHERED_FITS_INT = 1u << 7 /* every rank's whole vector is gathered: size * count
+                                        * and size * bytes <= INT_MAX */
 };
 
 /* Synchronisation between the phases of ring and pair algorithms (STAR-MPI section 3.1). */
@@ -131,9 +137,7 @@ typedef struct ac_algorithm {
     const char *group;      /* group for two-level search (STAR-MPI enhanced AEOS) */
     const char *attributes; /* "key=value ..." for attribute-based search */
     unsigned requires;      /* AC_REQ_* */
-    int (*applicable)(const ac_call *call); /* optional: what flags cannot say */
-    const char *requires_text;              /* what `applicable` checks, for humans */
-    size_t min_bytes, max_bytes;            /* advisory message-size range; max 0 = none */
+    size_t min_bytes, max_bytes; /* advisory message-size range; max 0 = none */
     union {
         ac_allgather_fn *allgather;
         ac_allgatherv_fn *allgatherv;

@@ -23,7 +23,6 @@
  */
 #include "coll/algorithms.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,52 +32,35 @@ enum {
     ORTHOGONAL_LAYOUTS = (ORTHOGONAL_MAX_2D - 1) + (ORTHOGONAL_MAX_3D - 1) * (ORTHOGONAL_MAX_3D - 1)
 };
 
-/* The message fits in an int (it travels packed). */
-static int message_fits(const ac_call *call)
-{
-    return call->bytes <= INT_MAX;
-}
-
-/* All ranks' blocks together fit in an int (they travel packed). */
-static int blocks_fit(const ac_call *call)
-{
-    return (unsigned long long)call->size * call->bytes <= INT_MAX;
-}
-
 typedef struct orthogonal_family {
-    ac_algorithm base; /* collective, function, fit check, summary; name and params generated */
+    ac_algorithm base; /* collective, function, requirements, summary; name, params generated */
     const char *phases[ORTHOGONAL_PHASES]; /* registry names of the phase algorithms */
 } orthogonal_family;
 
 static const orthogonal_family families[] = {
     {{.collective = AC_BCAST,
       .fn.bcast = ac_bcast_orthogonal,
-      .applicable = message_fits,
-      .requires_text = "message fits in an int",
+      .requires = AC_REQ_MESSAGE_FITS_INT,
       .summary = "bcast along the root's column (the leader group), then along every row"},
      {"native", "flat_tree", "binomial_tree", "chain_tree"}},
     {{.collective = AC_GATHER,
       .fn.gather = ac_gather_orthogonal,
-      .applicable = blocks_fit,
-      .requires_text = "all blocks together fit in an int",
+      .requires = AC_REQ_BLOCKS_FIT_INT,
       .summary = "gather in every row at the root's column, then in the root's column"},
      {"native", "flat_tree", "binomial_tree", "chain_tree"}},
     {{.collective = AC_SCATTER,
       .fn.scatter = ac_scatter_orthogonal,
-      .applicable = blocks_fit,
-      .requires_text = "all blocks together fit in an int",
+      .requires = AC_REQ_BLOCKS_FIT_INT,
       .summary = "scatter rows' runs along the root's column, then within every row"},
      {"native", "flat_tree", "binomial_tree", "chain_tree"}},
     {{.collective = AC_ALLGATHER,
       .fn.allgather = ac_allgather_orthogonal,
-      .applicable = blocks_fit,
-      .requires_text = "all blocks together fit in an int",
+      .requires = AC_REQ_BLOCKS_FIT_INT,
       .summary = "all-gather in every row, then the rows' runs in every column"},
      {"native", "ring", "recursive_doubling", "bruck"}},
     {{.collective = AC_ALLGATHERV,
       .fn.allgatherv = ac_allgatherv_orthogonal,
-      .applicable = message_fits,
-      .requires_text = "all blocks together fit in an int",
+      .requires = AC_REQ_MESSAGE_FITS_INT,
       .summary = "all-gather in every row, then the rows' runs in every column"},
      {"native", "ring", "recursive_doubling", "bruck"}},
     {{.collective = AC_REDUCE,
@@ -91,8 +73,7 @@ static const orthogonal_family families[] = {
      {"native", "recursive_doubling", "ring", "rabenseifner_recursive_doubling"}},
     {{.collective = AC_ALLTOALL,
       .fn.alltoall = ac_alltoall_orthogonal,
-      .applicable = blocks_fit,
-      .requires_text = "all blocks together fit in an int",
+      .requires = AC_REQ_BLOCKS_FIT_INT,
       .summary = "all-to-all in every row of the blocks for each column, then in every column"},
      {"native", "pair", "ring", "bruck"}},
 };

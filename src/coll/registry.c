@@ -5,6 +5,7 @@
 #include "coll/coll.h"
 #include "coll/common/mesh.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -78,19 +79,6 @@ const ac_algorithm *ac_registry_native(ac_collective c)
     return ac_registry_find(c, "native");
 }
 
-typedef struct requirement {
-    unsigned flag;
-    const char *text;
-} requirement;
-
-static const requirement requirements[] = {
-    {AC_REQ_POWER_OF_TWO, "power-of-two communicator size"},
-    {AC_REQ_COMMUTATIVE, "commutative op"},
-    {AC_REQ_BUILTIN_OP, "predefined op"},
-    {AC_REQ_COUNT_GE_SIZE, "count >= communicator size"},
-    {AC_REQ_MESH_LAYOUT, "a communicator size the mesh layout factors"},
-};
-
 /* The layout factors the size, and the phase algorithm applies on every line of the mesh. */
 static int mesh_layout_met(const ac_algorithm *alg, const ac_call *call)
 {
@@ -104,36 +92,75 @@ static int mesh_layout_met(const ac_algorithm *alg, const ac_call *call)
     return 1;
 }
 
-static int requirement_met(unsigned flag, const ac_algorithm *alg, const ac_call *call)
+static int power_of_two_met(const ac_algorithm *alg, const ac_call *call)
 {
-    switch (flag) {
-    case AC_REQ_POWER_OF_TWO:
-        return call->size > 0 && (call->size & (call->size - 1)) == 0;
-    case AC_REQ_COMMUTATIVE:
-        return call->op_commutative;
-    case AC_REQ_BUILTIN_OP:
-        return call->op_builtin;
-    case AC_REQ_COUNT_GE_SIZE:
-        return call->count >= call->size;
-    case AC_REQ_MESH_LAYOUT:
-        return mesh_layout_met(alg, call);
-    default:
-        return 0;
-    }
+    (void)alg;
+    return call->size > 0 && (call->size & (call->size - 1)) == 0;
 }
+
+static int commutative_met(const ac_algorithm *alg, const ac_call *call)
+{
+    (void)alg;
+    return call->op_commutative;
+}
+
+static int builtin_op_met(const ac_algorithm *alg, const ac_call *call)
+{
+    (void)alg;
+    return call->op_builtin;
+}
+
+static int count_ge_size_met(const ac_algorithm *alg, const ac_call *call)
+{
+    (void)alg;
+    return call->count >= call->size;
+}
+
+static int message_fits_int_met(const ac_algorithm *alg, const ac_call *call)
+{
+    (void)alg;
+    return call->bytes <= INT_MAX;
+}
+
+static int blocks_fit_int_met(const ac_algorithm *alg, const ac_call *call)
+{
+    (void)alg;
+    return (unsigned long long)call->size * call->bytes <= INT_MAX;
+}
+
+static int gathered_fits_int_met(const ac_algorithm *alg, const ac_call *call)
+{
+    (void)alg;
+    return (long long)call->size * call->count <= INT_MAX &&
+           (unsigned long long)call->size * call->bytes <= INT_MAX;
+}
+
+/* Every requirement: its flag, its text for humans, its check. Checked in this order, so the
+ * first unmet one is the reason given. */
+typedef struct requirement {
+    unsigned flag;
+    const char *text;
+    int (*met)(const ac_algorithm *alg, const ac_call *call);
+} requirement;
+
+static const requirement requirements[] = {
+    {AC_REQ_POWER_OF_TWO, "power-of-two communicator size", power_of_two_met},
+    {AC_REQ_COMMUTATIVE, "commutative op", commutative_met},
+    {AC_REQ_BUILTIN_OP, "predefined op", builtin_op_met},
+    {AC_REQ_COUNT_GE_SIZE, "count >= communicator size", count_ge_size_met},
+    {AC_REQ_MESH_LAYOUT, "a communicator size the mesh layout factors", mesh_layout_met},
+    {AC_REQ_MESSAGE_FITS_INT, "message fits in an int", message_fits_int_met},
+    {AC_REQ_BLOCKS_FIT_INT, "all blocks together fit in an int", blocks_fit_int_met},
+    {AC_REQ_GATHERED_FITS_INT, "size * message fits in an int", gathered_fits_int_met},
+};
 
 int ac_applicable(const ac_algorithm *alg, const ac_call *call, const char **why)
 {
     for (size_t i = 0; i < sizeof requirements / sizeof requirements[0]; i++) {
-        if ((alg->requires & requirements[i].flag) &&
-            !requirement_met(requirements[i].flag, alg, call)) {
+        if ((alg->requires & requirements[i].flag) && !requirements[i].met(alg, call)) {
             if (why) *why = requirements[i].text;
             return 0;
         }
-    }
-    if (alg->applicable && !alg->applicable(call)) {
-        if (why) *why = alg->requires_text ? alg->requires_text : "its applicability check";
-        return 0;
     }
     return 1;
 }
@@ -147,9 +174,6 @@ void ac_requirements_text(const ac_algorithm *alg, char *buf, size_t len)
             used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
                                      used ? ", " : "", requirements[i].text);
     }
-    if (alg->requires_text)
-        snprintf(buf + used, used < len ? len - used : 0, "%s%s", used ? ", " : "",
-                 alg->requires_text);
 }
 
 /* The longest byte stream one tree edge carries: the whole message for bcast and reduce, at

@@ -12,17 +12,9 @@
 #include "coll/algorithms.h"
 #include "coll/common/tree.h"
 
-#include <limits.h>
-
 static const ac_params scatter_ring = {.allgatherv = ac_allgatherv_ring};
 static const ac_params scatter_recursive_doubling = {.allgatherv =
                                                          ac_allgatherv_recursive_doubling};
-
-/* The message travels packed, with int counts. */
-static int packed_fits(const ac_call *call)
-{
-    return call->bytes <= INT_MAX;
-}
 
 static const ac_algorithm algorithms[] = {
     {.name = "native",
@@ -34,8 +26,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "binomial_tree",
      .collective = AC_BCAST,
      .group = "binomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=binomial segment=none partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .max_bytes = 12288,
@@ -45,8 +36,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "binomial_tree_segment_1k",
      .collective = AC_BCAST,
      .group = "binomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=binomial segment=1024 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 2048,
@@ -56,8 +46,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "binomial_tree_segment_8k",
      .collective = AC_BCAST,
      .group = "binomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=binomial segment=8192 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 16384,
@@ -67,8 +56,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "binomial_tree_segment_64k",
      .collective = AC_BCAST,
      .group = "binomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=binomial segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -78,8 +66,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "binary_tree",
      .collective = AC_BCAST,
      .group = "binary_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=binary segment=none partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .fn.bcast = ac_bcast_tree,
@@ -88,8 +75,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "binary_tree_segment_1k",
      .collective = AC_BCAST,
      .group = "binary_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=binary segment=1024 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 2048,
@@ -99,8 +85,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "binary_tree_segment_8k",
      .collective = AC_BCAST,
      .group = "binary_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=binary segment=8192 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 16384,
@@ -110,8 +95,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "binary_tree_segment_64k",
      .collective = AC_BCAST,
      .group = "binary_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=binary segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -121,8 +105,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "chain_tree",
      .collective = AC_BCAST,
      .group = "chain_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=chain segment=none partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .fn.bcast = ac_bcast_tree,
@@ -131,8 +114,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "chain_tree_segment_1k",
      .collective = AC_BCAST,
      .group = "chain_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=chain segment=1024 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 2048,
@@ -142,8 +124,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "chain_tree_segment_8k",
      .collective = AC_BCAST,
      .group = "chain_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=chain segment=8192 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 16384,
@@ -153,8 +134,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "chain_tree_segment_64k",
      .collective = AC_BCAST,
      .group = "chain_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=chain segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -164,8 +144,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "flat_tree",
      .collective = AC_BCAST,
      .group = "flat_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=flat segment=none partners=tree sync=none primitive=nonblocking data=pack",
      .fn.bcast = ac_bcast_tree,
      .params = &ac_flat_tree,
@@ -173,8 +152,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "flat_tree_segment_1k",
      .collective = AC_BCAST,
      .group = "flat_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=flat segment=1024 partners=tree sync=none primitive=nonblocking data=pack",
      .min_bytes = 2048,
      .fn.bcast = ac_bcast_tree,
@@ -183,8 +161,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "flat_tree_segment_8k",
      .collective = AC_BCAST,
      .group = "flat_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=flat segment=8192 partners=tree sync=none primitive=nonblocking data=pack",
      .min_bytes = 16384,
      .fn.bcast = ac_bcast_tree,
@@ -193,8 +170,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "flat_tree_segment_64k",
      .collective = AC_BCAST,
      .group = "flat_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=flat segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -204,8 +180,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "knomial_tree_k4",
      .collective = AC_BCAST,
      .group = "knomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=knomial k=4 segment=none partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .fn.bcast = ac_bcast_tree,
@@ -214,8 +189,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "knomial_tree_k4_segment_1k",
      .collective = AC_BCAST,
      .group = "knomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=knomial k=4 segment=1024 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 2048,
@@ -225,8 +199,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "knomial_tree_k4_segment_8k",
      .collective = AC_BCAST,
      .group = "knomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=knomial k=4 segment=8192 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 16384,
@@ -236,8 +209,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "knomial_tree_k4_segment_64k",
      .collective = AC_BCAST,
      .group = "knomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=knomial k=4 segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -247,8 +219,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "scatter_ring_allgather",
      .collective = AC_BCAST,
      .group = "scatter_allgather",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=binomial allgather=ring partners=tree,ring sync=none "
                    "primitive=nonblocking,blocking data=pack",
      .min_bytes = 12288,
@@ -258,8 +229,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "scatter_recursive_doubling_allgather",
      .collective = AC_BCAST,
      .group = "scatter_allgather",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=binomial allgather=recursive_doubling partners=tree,pair sync=none "
                    "primitive=nonblocking,blocking data=pack",
      .min_bytes = 12288,

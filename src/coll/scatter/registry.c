@@ -12,14 +12,6 @@
 #include "coll/algorithms.h"
 #include "coll/common/tree.h"
 
-#include <limits.h>
-
-/* Subtrees travel packed, with int counts: all blocks together must fit. */
-static int packed_fits(const ac_call *call)
-{
-    return (unsigned long long)call->size * call->bytes <= INT_MAX;
-}
-
 static const ac_algorithm algorithms[] = {
     {.name = "native",
      .collective = AC_SCATTER,
@@ -30,8 +22,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "binomial_tree",
      .collective = AC_SCATTER,
      .group = "binomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
+     .requires = AC_REQ_BLOCKS_FIT_INT,
      .attributes = "tree=binomial segment=none partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .fn.scatter = ac_scatter_tree,
@@ -40,8 +31,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "binomial_tree_segment_1k",
      .collective = AC_SCATTER,
      .group = "binomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
+     .requires = AC_REQ_BLOCKS_FIT_INT,
      .attributes = "tree=binomial segment=1024 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 2048,
@@ -51,8 +41,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "binomial_tree_segment_8k",
      .collective = AC_SCATTER,
      .group = "binomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
+     .requires = AC_REQ_BLOCKS_FIT_INT,
      .attributes = "tree=binomial segment=8192 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 16384,
@@ -62,8 +51,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "binomial_tree_segment_64k",
      .collective = AC_SCATTER,
      .group = "binomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
+     .requires = AC_REQ_BLOCKS_FIT_INT,
      .attributes = "tree=binomial segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -73,8 +61,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "binary_tree",
      .collective = AC_SCATTER,
      .group = "binary_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
+     .requires = AC_REQ_BLOCKS_FIT_INT,
      .attributes = "tree=binary segment=none partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .fn.scatter = ac_scatter_tree,
@@ -83,8 +70,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "binary_tree_segment_1k",
      .collective = AC_SCATTER,
      .group = "binary_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
+     .requires = AC_REQ_BLOCKS_FIT_INT,
      .attributes = "tree=binary segment=1024 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 2048,
@@ -94,8 +80,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "binary_tree_segment_8k",
      .collective = AC_SCATTER,
      .group = "binary_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
+     .requires = AC_REQ_BLOCKS_FIT_INT,
      .attributes = "tree=binary segment=8192 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 16384,
@@ -105,8 +90,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "binary_tree_segment_64k",
      .collective = AC_SCATTER,
      .group = "binary_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
+     .requires = AC_REQ_BLOCKS_FIT_INT,
      .attributes = "tree=binary segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -116,8 +100,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "chain_tree",
      .collective = AC_SCATTER,
      .group = "chain_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
+     .requires = AC_REQ_BLOCKS_FIT_INT,
      .attributes = "tree=chain segment=none partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .fn.scatter = ac_scatter_tree,
@@ -126,8 +109,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "chain_tree_segment_1k",
      .collective = AC_SCATTER,
      .group = "chain_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
+     .requires = AC_REQ_BLOCKS_FIT_INT,
      .attributes = "tree=chain segment=1024 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 2048,
@@ -137,8 +119,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "chain_tree_segment_8k",
      .collective = AC_SCATTER,
      .group = "chain_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
+     .requires = AC_REQ_BLOCKS_FIT_INT,
      .attributes = "tree=chain segment=8192 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 16384,
@@ -148,8 +129,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "chain_tree_segment_64k",
      .collective = AC_SCATTER,
      .group = "chain_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
+     .requires = AC_REQ_BLOCKS_FIT_INT,
      .attributes = "tree=chain segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -159,8 +139,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "flat_tree",
      .collective = AC_SCATTER,
      .group = "flat_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
+     .requires = AC_REQ_BLOCKS_FIT_INT,
      .attributes = "tree=flat segment=none partners=tree sync=none primitive=nonblocking data=pack",
      .fn.scatter = ac_scatter_tree,
      .params = &ac_flat_tree,
@@ -168,8 +147,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "flat_tree_segment_1k",
      .collective = AC_SCATTER,
      .group = "flat_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
+     .requires = AC_REQ_BLOCKS_FIT_INT,
      .attributes = "tree=flat segment=1024 partners=tree sync=none primitive=nonblocking data=pack",
      .min_bytes = 2048,
      .fn.scatter = ac_scatter_tree,
@@ -179,8 +157,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "flat_tree_segment_8k",
      .collective = AC_SCATTER,
      .group = "flat_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
+     .requires = AC_REQ_BLOCKS_FIT_INT,
      .attributes = "tree=flat segment=8192 partners=tree sync=none primitive=nonblocking data=pack",
      .min_bytes = 16384,
      .fn.scatter = ac_scatter_tree,
@@ -190,8 +167,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "flat_tree_segment_64k",
      .collective = AC_SCATTER,
      .group = "flat_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
+     .requires = AC_REQ_BLOCKS_FIT_INT,
      .attributes = "tree=flat segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
@@ -202,8 +178,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "knomial_tree_k4",
      .collective = AC_SCATTER,
      .group = "knomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
+     .requires = AC_REQ_BLOCKS_FIT_INT,
      .attributes = "tree=knomial k=4 segment=none partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .fn.scatter = ac_scatter_tree,
@@ -212,8 +187,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "knomial_tree_k4_segment_1k",
      .collective = AC_SCATTER,
      .group = "knomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
+     .requires = AC_REQ_BLOCKS_FIT_INT,
      .attributes = "tree=knomial k=4 segment=1024 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 2048,
@@ -223,8 +197,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "knomial_tree_k4_segment_8k",
      .collective = AC_SCATTER,
      .group = "knomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
+     .requires = AC_REQ_BLOCKS_FIT_INT,
      .attributes = "tree=knomial k=4 segment=8192 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 16384,
@@ -234,8 +207,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "knomial_tree_k4_segment_64k",
      .collective = AC_SCATTER,
      .group = "knomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
+     .requires = AC_REQ_BLOCKS_FIT_INT,
      .attributes = "tree=knomial k=4 segment=65536 partners=tree sync=none primitive=nonblocking "
                    "data=pack",
      .min_bytes = 131072,
