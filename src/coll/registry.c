@@ -7,7 +7,10 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct collective_info {
@@ -50,20 +53,83 @@ int ac_collective_from_name(const char *name)
     return -1;
 }
 
-/* Each collective's table with its orthogonal instances, built once. */
-static ac_registry full[AC_NUM_COLLECTIVES];
-static pthread_once_t full_once = PTHREAD_ONCE_INIT;
-
-static void full_build(void)
-{
-    for (int c = 0; c < AC_NUM_COLLECTIVES; c++)
-        full[c] = ac_orthogonal_extend((ac_collective)c, *collectives[c].registry);
-}
-
 ac_registry ac_registry_of(ac_collective c)
 {
-    pthread_once(&full_once, full_build);
-    return full[c];
+    return *collectives[c].registry;
+}
+
+/* The list of one (collective, size); its entries follow it in the same allocation. */
+typedef struct size_list {
+    int size;
+    ac_algorithm_list list;
+    struct size_list *next;
+    const ac_algorithm *entries[];
+} size_list;
+
+/* Per collective, the lists made so far, newest first: read without a lock (a list is complete
+ * before it is published, and never changes or goes), added to under size_lists_lock. */
+static _Atomic(size_list *) size_lists[AC_NUM_COLLECTIVES];
+static pthread_mutex_t size_lists_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int out_of_memory; /* a list could not be made: sizes without one get none */
+
+static const size_list *size_list_find(ac_collective c, int size)
+{
+    const size_list *l = atomic_load_explicit(&size_lists[c], memory_order_acquire);
+    while (l && l->size != size)
+        l = l->next;
+    return l;
+}
+
+/* The static entries, then the family instances of `size`; NULL without memory. */
+static size_list *size_list_make(ac_collective c, int size)
+{
+    ac_registry r = ac_registry_of(c);
+    int ninstances = ac_orthogonal_instances(c, size, NULL);
+    size_list *l = malloc(sizeof *l + sizeof l->entries[0] * (size_t)(r.count + ninstances));
+    if (!l) return NULL;
+    for (int i = 0; i < r.count; i++)
+        l->entries[i] = &r.algorithms[i];
+    if (ac_orthogonal_instances(c, size, l->entries + r.count) != ninstances) {
+        free(l);
+        return NULL;
+    }
+    l->size = size;
+    l->list = (ac_algorithm_list){l->entries, r.count + ninstances};
+    return l;
+}
+
+ac_algorithm_list ac_registry_for_size(ac_collective c, int size)
+{
+    const size_list *found = size_list_find(c, size);
+    if (found) return found->list;
+    if (atomic_load(&out_of_memory)) return (ac_algorithm_list){NULL, 0};
+    pthread_mutex_lock(&size_lists_lock);
+    size_list *made = NULL;
+    if (!(found = size_list_find(c, size)) && !atomic_load(&out_of_memory)) {
+        if ((made = size_list_make(c, size))) {
+            made->next = atomic_load_explicit(&size_lists[c], memory_order_relaxed);
+            atomic_store_explicit(&size_lists[c], made, memory_order_release);
+            found = made;
+        } else {
+            atomic_store(&out_of_memory, 1);
+        }
+    }
+    pthread_mutex_unlock(&size_lists_lock);
+    return found ? found->list : (ac_algorithm_list){NULL, 0};
+}
+
+int ac_algorithm_list_index(ac_algorithm_list list, const ac_algorithm *alg)
+{
+    /* a static entry is at its place in its table: every list starts with the table */
+    ac_registry r = ac_registry_of(alg->collective);
+    uintptr_t at = (uintptr_t)alg, first = (uintptr_t)r.algorithms;
+    if (at >= first && at < (uintptr_t)(r.algorithms + r.count)) {
+        int i = (int)(alg - r.algorithms);
+        return i < list.count ? i : -1;
+    }
+    for (int i = r.count; i < list.count; i++)
+        if (list.algorithms[i] == alg) return i;
+    return -1;
 }
 
 const ac_algorithm *ac_registry_find(ac_collective c, const char *name)
@@ -71,7 +137,7 @@ const ac_algorithm *ac_registry_find(ac_collective c, const char *name)
     ac_registry r = ac_registry_of(c);
     for (int i = 0; i < r.count; i++)
         if (strcmp(r.algorithms[i].name, name) == 0) return &r.algorithms[i];
-    return NULL;
+    return ac_orthogonal_find(c, name);
 }
 
 const ac_algorithm *ac_registry_native(ac_collective c)
@@ -204,16 +270,26 @@ int ac_same_messages(const ac_algorithm *a, const ac_algorithm *b, const ac_call
            p->phase == q->phase && effective_segment(p, call) == effective_segment(q, call);
 }
 
+static unsigned long fnv1a(unsigned long h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ul;
+    return h;
+}
+
 unsigned long ac_registry_fingerprint(void)
 {
     unsigned long h = 14695981039346656037ul;
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++) {
         ac_registry r = ac_registry_of((ac_collective)c);
-        for (int i = 0; i < r.count; i++) {
-            for (const char *s = r.algorithms[i].name; *s; s++)
-                h = (h ^ (unsigned char)*s) * 1099511628211ul;
-            h = (h ^ (unsigned long)c) * 1099511628211ul;
-        }
+        for (int i = 0; i < r.count; i++)
+            h = (fnv1a(h, r.algorithms[i].name) ^ (unsigned long)c) * 1099511628211ul;
+        const ac_family *f = ac_orthogonal_family((ac_collective)c);
+        if (!f) continue;
+        h = fnv1a(fnv1a(h, f->name), f->names);
+        for (int ph = 0; ph < AC_FAMILY_PHASES; ph++)
+            h = fnv1a(fnv1a(h, " "), f->phases[ph]);
+        h = (h ^ (unsigned long)c) * 1099511628211ul;
     }
     return h;
 }

@@ -108,9 +108,10 @@ static void write_text(FILE *f, ac_comm **comms, int n)
             fprintf(f, "%-16s %5d %-21s %9ld %9ld %12.0f %11.6f ", c->name, c->size,
                     ac_collective_name((ac_collective)k), s->calls, s->passthrough, s->bytes,
                     s->seconds);
-            ac_registry r = ac_registry_of((ac_collective)k);
+            ac_algorithm_list r = ac_registry_for_size((ac_collective)k, c->size);
             for (int a = 0; a < r.count && s->alg_calls; a++)
-                if (s->alg_calls[a]) fprintf(f, " %s (%ld)", r.algorithms[a].name, s->alg_calls[a]);
+                if (s->alg_calls[a])
+                    fprintf(f, " %s (%ld)", r.algorithms[a]->name, s->alg_calls[a]);
             fputc('\n', f);
         }
     }
@@ -216,12 +217,12 @@ static void write_json(FILE *f, ac_comm **comms, int n)
                     first_coll ? "" : ",", ac_collective_name((ac_collective)k), s->calls,
                     s->passthrough, s->bytes, s->seconds);
             first_coll = 0;
-            ac_registry r = ac_registry_of((ac_collective)k);
+            ac_algorithm_list r = ac_registry_for_size((ac_collective)k, c->size);
             int first_alg = 1;
             for (int a = 0; a < r.count && s->alg_calls; a++) {
                 if (!s->alg_calls[a]) continue;
                 fprintf(f, "%s\"%s\": {\"calls\": %ld, \"seconds\": %.9f}", first_alg ? "" : ", ",
-                        r.algorithms[a].name, s->alg_calls[a], s->alg_seconds[a]);
+                        r.algorithms[a]->name, s->alg_calls[a], s->alg_seconds[a]);
                 first_alg = 0;
             }
             fprintf(f, "}, \"untuned\": %ld, \"contexts\": ", c->untuned[k]);

@@ -385,14 +385,14 @@ void ac_select_write_history(FILE *f)
 
 static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call, uint64_t site)
 {
-    ac_registry r = ac_registry_of(call->collective);
+    ac_algorithm_list r = ac_registry_for_size(call->collective, call->size);
     ac_context *x = calloc(1, sizeof *x);
     if (!x) return NULL;
     x->candidates = malloc(sizeof(ac_algorithm *) * (size_t)r.count);
     x->candidate_calls = calloc((size_t)r.count, sizeof(long));
     if (!x->candidates || !x->candidate_calls) goto fail;
     for (int i = 0; i < r.count; i++) {
-        const ac_algorithm *a = &r.algorithms[i];
+        const ac_algorithm *a = r.algorithms[i];
         int twin = 0;
         for (int j = 0; j < x->ncandidates && !twin; j++)
             twin = ac_same_messages(x->candidates[j], a, call);
@@ -622,8 +622,8 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
 {
     double end = ac_now(), seconds = end - start;
     ac_coll_stats *s = &c->stats[call->collective];
-    ac_registry r = ac_registry_of(call->collective);
-    int index = (int)(alg - r.algorithms);
+    ac_algorithm_list r = ac_registry_for_size(call->collective, c->size);
+    int index = ac_algorithm_list_index(r, alg);
     s->calls++;
     s->bytes += (double)call->bytes;
     s->seconds += seconds;
@@ -637,7 +637,7 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
             s->alg_seconds = NULL;
         }
     }
-    if (s->alg_calls) {
+    if (s->alg_calls && index >= 0) {
         s->alg_calls[index]++;
         s->alg_seconds[index] += seconds;
     }
