@@ -9,8 +9,9 @@
  *                  [--sync none|barrier]
  *
  * In one run, for the same workload, it measures configurations one after another: `native`
- * (the registry's native entry: PMPI_<Collective> itself), then every registered algorithm of
- * the collective, fixed, called directly on a private duplicate of MPI_COMM_WORLD as the
+ * (the registry's native entry: PMPI_<Collective> itself), then every algorithm of the
+ * collective for the world's size (ac_registry_for_size: the mesh layouts that factor it),
+ * fixed, called directly on a private duplicate of MPI_COMM_WORLD as the
  * correctness harness does. Algorithms that do not apply to the call (ac_applicable) are never
  * run and are listed as skipped with the reason, as are those left out by --only (native always
  * runs: it is the baseline and the calibration). The oracle is the fixed algorithm with the
@@ -650,20 +651,20 @@ static int run_layer(const bench_config *cfg, const workload *w, MPI_Comm comm)
     }
 }
 
-/* Native first, then every registered algorithm in registry order: run when applicable and
- * selected by --only, skipped (with the reason) otherwise; last the layer configurations.
- * Arrays hold the registry's count plus MAX_LAYERS. */
+/* Native first, then every algorithm for the world's size in registry order: run when applicable
+ * and selected by --only, skipped (with the reason) otherwise; last the layer configurations.
+ * Arrays hold that list's count plus MAX_LAYERS. */
 static int configurations(const options *o, const workload *w, bench_config *run, int *nrun,
                           skipped_config *skip, int *nskip)
 {
-    ac_registry r = ac_registry_of(o->coll);
+    ac_algorithm_list r = ac_registry_for_size(o->coll, g_size);
     const ac_algorithm *native = ac_registry_native(o->coll);
     *nrun = *nskip = 0;
     if (!native) return MPI_ERR_INTERN;
     run[(*nrun)++] = (bench_config){
         .name = native->name, .kind = KIND_NATIVE, .run = run_algorithm, .alg = native};
     for (int i = 0; i < r.count; i++) {
-        const ac_algorithm *a = &r.algorithms[i];
+        const ac_algorithm *a = r.algorithms[i];
         const char *why = NULL;
         if (a == native) continue;
         if (ac_applicable(a, &w->call, &why) && only_selects(o, a->name)) {
@@ -901,7 +902,7 @@ static int measure(const bench_config *cfg, const workload *w, long warmup, long
     int *algs = cfg->layer ? malloc((size_t)iterations * 2 * sizeof(int)) : NULL;
     int rc = MPI_SUCCESS;
     layer_saved saved;
-    ac_registry reg = ac_registry_of(w->coll);
+    ac_algorithm_list reg = ac_registry_for_size(w->coll, g_size);
     res->times = res->compute = NULL;
     res->algs = NULL;
     res->contexts = NULL;
@@ -931,7 +932,9 @@ static int measure(const bench_config *cfg, const workload *w, long warmup, long
             c[i - warmup] = t0 - c0;
             if (algs)
                 algs[i - warmup] =
-                    ac_select_last_algorithm() ? (int)(ac_select_last_algorithm() - reg.algorithms) : -1;
+                    ac_select_last_algorithm()
+                        ? ac_algorithm_list_index(reg, ac_select_last_algorithm())
+                        : -1;
         }
     }
     if (cfg->layer) {
@@ -1137,13 +1140,13 @@ static const char *type_name(MPI_Datatype t)
 /* A layer's algorithm per call, run-length encoded: [name, calls] pairs in call order. */
 static void write_runs(FILE *f, const result *res)
 {
-    ac_registry reg = ac_registry_of(res->coll);
+    ac_algorithm_list reg = ac_registry_for_size(res->coll, g_size);
     for (long k = 0, first = 1; k < res->n;) {
         long end = k;
         while (end < res->n && res->algs[end] == res->algs[k])
             end++;
         fputs(first ? "[" : ", [", f);
-        json_string(f, res->algs[k] >= 0 ? reg.algorithms[res->algs[k]].name : "(none)");
+        json_string(f, res->algs[k] >= 0 ? reg.algorithms[res->algs[k]]->name : "(none)");
         fprintf(f, ", %ld]", end - k);
         first = 0;
         k = end;
@@ -1405,7 +1408,7 @@ int main(int argc, char **argv)
 
     if ((rc = machine_init(&m)) != MPI_SUCCESS) fail("collecting machine metadata", rc);
     if ((rc = workload_init(&w, &o)) != MPI_SUCCESS) fail("allocating the buffers", rc);
-    nalg = ac_registry_of(o.coll).count + MAX_LAYERS;
+    nalg = ac_registry_for_size(o.coll, g_size).count + MAX_LAYERS;
     cfgs = calloc((size_t)nalg, sizeof *cfgs);
     skipped = calloc((size_t)nalg, sizeof *skipped);
     results = calloc((size_t)nalg, sizeof *results);

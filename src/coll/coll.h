@@ -5,8 +5,8 @@
  * private duplicate, plus a trailing `const ac_params *` (may be NULL = defaults). Algorithms
  * must accept MPI_IN_PLACE where MPI allows it, any datatype (derived, with lower bounds and
  * gaps), and zero counts. A restriction an algorithm cannot lift is declared in its registry
- * entry's `requires` flags (or its `applicable` callback); ac_applicable() checks them, in one
- * place, before anything runs.
+ * entry's `requires` flags; ac_applicable() checks them, in one place (registry.c's table of
+ * requirements), before anything runs.
  */
 #ifndef AUTOCOLL_COLL_H
 #define AUTOCOLL_COLL_H
@@ -31,14 +31,20 @@ typedef enum ac_collective {
 } ac_collective;
 
 /* Requirements. Each one depends only on values that MPI requires to be equal on every rank
- * (communicator size, op, reduction count), so every rank reaches the same verdict. */
+ * (communicator size, op, reduction count, message size from the type signature), so every rank
+ * reaches the same verdict. */
 enum {
     AC_REQ_POWER_OF_TWO = 1u << 0, /* communicator size is a power of two */
     AC_REQ_COMMUTATIVE = 1u << 1,  /* op is commutative (built-in, or declared so) */
     AC_REQ_BUILTIN_OP = 1u << 2,   /* op is a predefined MPI op */
     AC_REQ_COUNT_GE_SIZE = 1u << 3, /* reduction count >= communicator size */
-    AC_REQ_MESH_LAYOUT = 1u << 4    /* the size factors as params->layout (ac_mesh_layout) and
+    AC_REQ_MESH_LAYOUT = 1u << 4,   /* the size factors as params->layout (ac_mesh_layout) and
                                      * params->phase applies on every line of that mesh */
+    AC_REQ_MESSAGE_FITS_INT = 1u << 5, /* the message travels packed: bytes <= INT_MAX */
+    AC_REQ_BLOCKS_FIT_INT = 1u << 6,   /* all ranks' blocks travel packed together:
+                                        * size * bytes <= INT_MAX */
+    AC_REQ_GATHERED_FITS_INT = 1u << 7 /* every rank's whole vector is gathered: size * count
+                                        * and size * bytes <= INT_MAX */
 };
 
 /* Synchronisation between the phases of ring and pair algorithms (STAR-MPI section 3.1). */
@@ -131,9 +137,7 @@ typedef struct ac_algorithm {
     const char *group;      /* group for two-level search (STAR-MPI enhanced AEOS) */
     const char *attributes; /* "key=value ..." for attribute-based search */
     unsigned requires;      /* AC_REQ_* */
-    int (*applicable)(const ac_call *call); /* optional: what flags cannot say */
-    const char *requires_text;              /* what `applicable` checks, for humans */
-    size_t min_bytes, max_bytes;            /* advisory message-size range; max 0 = none */
+    size_t min_bytes, max_bytes; /* advisory message-size range; max 0 = none */
     union {
         ac_allgather_fn *allgather;
         ac_allgatherv_fn *allgatherv;
@@ -152,20 +156,51 @@ typedef struct ac_algorithm {
     const char *summary;
 } ac_algorithm;
 
+/* A collective's static table: the algorithms declared in src/coll/<coll>/registry.c. */
 typedef struct ac_registry {
     const ac_algorithm *algorithms;
     int count;
 } ac_registry;
 
+/* The algorithms for one communicator size: the static table's entries in its order, then the
+ * family instances (orthogonal.c) whose layout factors the size. Each algorithm is at its one
+ * address: the entry in its static table, or the family instance that ac_registry_find gives
+ * for its name. */
+typedef struct ac_algorithm_list {
+    const ac_algorithm *const *algorithms;
+    int count;
+} ac_algorithm_list;
+
+/* A parameterised family of instances (orthogonal.c): made per layout and phase algorithm for
+ * the communicator at hand, described once. */
+enum { AC_FAMILY_PHASES = 4 };
+typedef struct ac_family {
+    const char *name;       /* "orthogonal" */
+    const char *names;      /* the instances' name patterns */
+    const char *layouts;    /* which layouts a communicator size has, for humans */
+    const char *groups;     /* the instances' groups */
+    const char *attributes; /* the instances' attribute pattern */
+    ac_algorithm base;      /* what every instance shares: collective, function, requirements,
+                             * summary */
+    const char *phases[AC_FAMILY_PHASES]; /* registry names of the phase algorithms */
+} ac_family;
+
 /* Registry access (src/coll/registry.c). */
 const char *ac_collective_name(ac_collective c);       /* "allreduce" */
 const char *ac_collective_env(ac_collective c);        /* "AUTOCOLL_ALLREDUCE" */
 int ac_collective_from_name(const char *name);         /* -1 if unknown */
-ac_registry ac_registry_of(ac_collective c);
+ac_registry ac_registry_of(ac_collective c);           /* the static table only */
+/* The list for a communicator of `size` ranks, made once per (collective, size) and kept for
+ * the life of the process; thread-safe. Empty when memory runs out (then for good). */
+ac_algorithm_list ac_registry_for_size(ac_collective c, int size);
+/* The position of `alg` in `list` (a list of its collective), -1 when it is not in it. */
+int ac_algorithm_list_index(ac_algorithm_list list, const ac_algorithm *alg);
+/* A static entry, or the family instance of a well-formed family name (for any size). */
 const ac_algorithm *ac_registry_find(ac_collective c, const char *name);
 const ac_algorithm *ac_registry_native(ac_collective c);
 
-/* A hash of every (collective, algorithm name): tables and history record it. */
+/* A hash of every static entry's (collective, name) and every family's description (name
+ * patterns, phase algorithms): tables and history record it. */
 unsigned long ac_registry_fingerprint(void);
 
 /* Testing only (AUTOCOLL_TEST_RANKS_PER_NODE): node-aware algorithms treat consecutive blocks
@@ -185,10 +220,14 @@ int ac_same_messages(const ac_algorithm *a, const ac_algorithm *b, const ac_call
 /* Human-readable requirement list, e.g. "power-of-two size, commutative op". */
 void ac_requirements_text(const ac_algorithm *alg, char *buf, size_t len);
 
-/* The registry of `c` with its orthogonal-decomposition instances appended (orthogonal.c):
- * for every family of collective `c`, one instance per mesh layout and phase algorithm. Returns
- * `base` alone when `c` has no family or memory runs out. */
-ac_registry ac_orthogonal_extend(ac_collective c, ac_registry base);
+/* The orthogonal-decomposition family (orthogonal.c). */
+const ac_family *ac_orthogonal_family(ac_collective c); /* NULL: c has none */
+/* The instances of c for `size` ranks in registry order (phase-major, then layout) into out;
+ * their number (out NULL: count only), -1 when memory runs out. */
+int ac_orthogonal_instances(ac_collective c, int size, const ac_algorithm **out);
+/* The instance named `name` (orthogonal_<p1>xn_<phase>, orthogonal_<p1>x<p2>xn_<phase>), made
+ * on first use; NULL when the name is none of c's family. */
+const ac_algorithm *ac_orthogonal_find(ac_collective c, const char *name);
 
 /* Per-collective tables (src/coll/<coll>/registry.c). */
 extern const ac_registry ac_registry_allgather;

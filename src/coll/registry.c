@@ -5,8 +5,12 @@
 #include "coll/coll.h"
 #include "coll/common/mesh.h"
 
+#include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct collective_info {
@@ -49,20 +53,83 @@ int ac_collective_from_name(const char *name)
     return -1;
 }
 
-/* Each collective's table with its orthogonal instances, built once. */
-static ac_registry full[AC_NUM_COLLECTIVES];
-static pthread_once_t full_once = PTHREAD_ONCE_INIT;
-
-static void full_build(void)
-{
-    for (int c = 0; c < AC_NUM_COLLECTIVES; c++)
-        full[c] = ac_orthogonal_extend((ac_collective)c, *collectives[c].registry);
-}
-
 ac_registry ac_registry_of(ac_collective c)
 {
-    pthread_once(&full_once, full_build);
-    return full[c];
+    return *collectives[c].registry;
+}
+
+/* The list of one (collective, size); its entries follow it in the same allocation. */
+typedef struct size_list {
+    int size;
+    ac_algorithm_list list;
+    struct size_list *next;
+    const ac_algorithm *entries[];
+} size_list;
+
+/* Per collective, the lists made so far, newest first: read without a lock (a list is complete
+ * before it is published, and never changes or goes), added to under size_lists_lock. */
+static _Atomic(size_list *) size_lists[AC_NUM_COLLECTIVES];
+static pthread_mutex_t size_lists_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int out_of_memory; /* a list could not be made: sizes without one get none */
+
+static const size_list *size_list_find(ac_collective c, int size)
+{
+    const size_list *l = atomic_load_explicit(&size_lists[c], memory_order_acquire);
+    while (l && l->size != size)
+        l = l->next;
+    return l;
+}
+
+/* The static entries, then the family instances of `size`; NULL without memory. */
+static size_list *size_list_make(ac_collective c, int size)
+{
+    ac_registry r = ac_registry_of(c);
+    int ninstances = ac_orthogonal_instances(c, size, NULL);
+    size_list *l = malloc(sizeof *l + sizeof l->entries[0] * (size_t)(r.count + ninstances));
+    if (!l) return NULL;
+    for (int i = 0; i < r.count; i++)
+        l->entries[i] = &r.algorithms[i];
+    if (ac_orthogonal_instances(c, size, l->entries + r.count) != ninstances) {
+        free(l);
+        return NULL;
+    }
+    l->size = size;
+    l->list = (ac_algorithm_list){l->entries, r.count + ninstances};
+    return l;
+}
+
+ac_algorithm_list ac_registry_for_size(ac_collective c, int size)
+{
+    const size_list *found = size_list_find(c, size);
+    if (found) return found->list;
+    if (atomic_load(&out_of_memory)) return (ac_algorithm_list){NULL, 0};
+    pthread_mutex_lock(&size_lists_lock);
+    size_list *made = NULL;
+    if (!(found = size_list_find(c, size)) && !atomic_load(&out_of_memory)) {
+        if ((made = size_list_make(c, size))) {
+            made->next = atomic_load_explicit(&size_lists[c], memory_order_relaxed);
+            atomic_store_explicit(&size_lists[c], made, memory_order_release);
+            found = made;
+        } else {
+            atomic_store(&out_of_memory, 1);
+        }
+    }
+    pthread_mutex_unlock(&size_lists_lock);
+    return found ? found->list : (ac_algorithm_list){NULL, 0};
+}
+
+int ac_algorithm_list_index(ac_algorithm_list list, const ac_algorithm *alg)
+{
+    /* a static entry is at its place in its table: every list starts with the table */
+    ac_registry r = ac_registry_of(alg->collective);
+    uintptr_t at = (uintptr_t)alg, first = (uintptr_t)r.algorithms;
+    if (at >= first && at < (uintptr_t)(r.algorithms + r.count)) {
+        int i = (int)(alg - r.algorithms);
+        return i < list.count ? i : -1;
+    }
+    for (int i = r.count; i < list.count; i++)
+        if (list.algorithms[i] == alg) return i;
+    return -1;
 }
 
 const ac_algorithm *ac_registry_find(ac_collective c, const char *name)
@@ -70,26 +137,13 @@ const ac_algorithm *ac_registry_find(ac_collective c, const char *name)
     ac_registry r = ac_registry_of(c);
     for (int i = 0; i < r.count; i++)
         if (strcmp(r.algorithms[i].name, name) == 0) return &r.algorithms[i];
-    return NULL;
+    return ac_orthogonal_find(c, name);
 }
 
 const ac_algorithm *ac_registry_native(ac_collective c)
 {
     return ac_registry_find(c, "native");
 }
-
-typedef struct requirement {
-    unsigned flag;
-    const char *text;
-} requirement;
-
-static const requirement requirements[] = {
-    {AC_REQ_POWER_OF_TWO, "power-of-two communicator size"},
-    {AC_REQ_COMMUTATIVE, "commutative op"},
-    {AC_REQ_BUILTIN_OP, "predefined op"},
-    {AC_REQ_COUNT_GE_SIZE, "count >= communicator size"},
-    {AC_REQ_MESH_LAYOUT, "a communicator size the mesh layout factors"},
-};
 
 /* The layout factors the size, and the phase algorithm applies on every line of the mesh. */
 static int mesh_layout_met(const ac_algorithm *alg, const ac_call *call)
@@ -104,36 +158,75 @@ static int mesh_layout_met(const ac_algorithm *alg, const ac_call *call)
     return 1;
 }
 
-static int requirement_met(unsigned flag, const ac_algorithm *alg, const ac_call *call)
+static int power_of_two_met(const ac_algorithm *alg, const ac_call *call)
 {
-    switch (flag) {
-    case AC_REQ_POWER_OF_TWO:
-        return call->size > 0 && (call->size & (call->size - 1)) == 0;
-    case AC_REQ_COMMUTATIVE:
-        return call->op_commutative;
-    case AC_REQ_BUILTIN_OP:
-        return call->op_builtin;
-    case AC_REQ_COUNT_GE_SIZE:
-        return call->count >= call->size;
-    case AC_REQ_MESH_LAYOUT:
-        return mesh_layout_met(alg, call);
-    default:
-        return 0;
-    }
+    (void)alg;
+    return call->size > 0 && (call->size & (call->size - 1)) == 0;
 }
+
+static int commutative_met(const ac_algorithm *alg, const ac_call *call)
+{
+    (void)alg;
+    return call->op_commutative;
+}
+
+static int builtin_op_met(const ac_algorithm *alg, const ac_call *call)
+{
+    (void)alg;
+    return call->op_builtin;
+}
+
+static int count_ge_size_met(const ac_algorithm *alg, const ac_call *call)
+{
+    (void)alg;
+    return call->count >= call->size;
+}
+
+static int message_fits_int_met(const ac_algorithm *alg, const ac_call *call)
+{
+    (void)alg;
+    return call->bytes <= INT_MAX;
+}
+
+static int blocks_fit_int_met(const ac_algorithm *alg, const ac_call *call)
+{
+    (void)alg;
+    return (unsigned long long)call->size * call->bytes <= INT_MAX;
+}
+
+static int gathered_fits_int_met(const ac_algorithm *alg, const ac_call *call)
+{
+    (void)alg;
+    return (long long)call->size * call->count <= INT_MAX &&
+           (unsigned long long)call->size * call->bytes <= INT_MAX;
+}
+
+/* Every requirement: its flag, its text for humans, its check. Checked in this order, so the
+ * first unmet one is the reason given. */
+typedef struct requirement {
+    unsigned flag;
+    const char *text;
+    int (*met)(const ac_algorithm *alg, const ac_call *call);
+} requirement;
+
+static const requirement requirements[] = {
+    {AC_REQ_POWER_OF_TWO, "power-of-two communicator size", power_of_two_met},
+    {AC_REQ_COMMUTATIVE, "commutative op", commutative_met},
+    {AC_REQ_BUILTIN_OP, "predefined op", builtin_op_met},
+    {AC_REQ_COUNT_GE_SIZE, "count >= communicator size", count_ge_size_met},
+    {AC_REQ_MESH_LAYOUT, "a communicator size the mesh layout factors", mesh_layout_met},
+    {AC_REQ_MESSAGE_FITS_INT, "message fits in an int", message_fits_int_met},
+    {AC_REQ_BLOCKS_FIT_INT, "all blocks together fit in an int", blocks_fit_int_met},
+    {AC_REQ_GATHERED_FITS_INT, "size * message fits in an int", gathered_fits_int_met},
+};
 
 int ac_applicable(const ac_algorithm *alg, const ac_call *call, const char **why)
 {
     for (size_t i = 0; i < sizeof requirements / sizeof requirements[0]; i++) {
-        if ((alg->requires & requirements[i].flag) &&
-            !requirement_met(requirements[i].flag, alg, call)) {
+        if ((alg->requires & requirements[i].flag) && !requirements[i].met(alg, call)) {
             if (why) *why = requirements[i].text;
             return 0;
         }
-    }
-    if (alg->applicable && !alg->applicable(call)) {
-        if (why) *why = alg->requires_text ? alg->requires_text : "its applicability check";
-        return 0;
     }
     return 1;
 }
@@ -147,9 +240,6 @@ void ac_requirements_text(const ac_algorithm *alg, char *buf, size_t len)
             used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
                                      used ? ", " : "", requirements[i].text);
     }
-    if (alg->requires_text)
-        snprintf(buf + used, used < len ? len - used : 0, "%s%s", used ? ", " : "",
-                 alg->requires_text);
 }
 
 /* The longest byte stream one tree edge carries: the whole message for bcast and reduce, at
@@ -180,16 +270,26 @@ int ac_same_messages(const ac_algorithm *a, const ac_algorithm *b, const ac_call
            p->phase == q->phase && effective_segment(p, call) == effective_segment(q, call);
 }
 
+static unsigned long fnv1a(unsigned long h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ul;
+    return h;
+}
+
 unsigned long ac_registry_fingerprint(void)
 {
     unsigned long h = 14695981039346656037ul;
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++) {
         ac_registry r = ac_registry_of((ac_collective)c);
-        for (int i = 0; i < r.count; i++) {
-            for (const char *s = r.algorithms[i].name; *s; s++)
-                h = (h ^ (unsigned char)*s) * 1099511628211ul;
-            h = (h ^ (unsigned long)c) * 1099511628211ul;
-        }
+        for (int i = 0; i < r.count; i++)
+            h = (fnv1a(h, r.algorithms[i].name) ^ (unsigned long)c) * 1099511628211ul;
+        const ac_family *f = ac_orthogonal_family((ac_collective)c);
+        if (!f) continue;
+        h = fnv1a(fnv1a(h, f->name), f->names);
+        for (int ph = 0; ph < AC_FAMILY_PHASES; ph++)
+            h = fnv1a(fnv1a(h, " "), f->phases[ph]);
+        h = (h ^ (unsigned long)c) * 1099511628211ul;
     }
     return h;
 }

@@ -124,9 +124,10 @@ static void write_text(FILE *f, ac_comm **comms, int n)
             fprintf(f, "%-16s %5d %-21s %9ld %9ld %12.0f %11.6f ", c->name, c->size,
                     ac_collective_name((ac_collective)k), s->calls, s->passthrough, s->bytes,
                     s->seconds);
-            ac_registry r = ac_registry_of((ac_collective)k);
+            ac_algorithm_list r = ac_registry_for_size((ac_collective)k, c->size);
             for (int a = 0; a < r.count && s->alg_calls; a++)
-                if (s->alg_calls[a]) fprintf(f, " %s (%ld)", r.algorithms[a].name, s->alg_calls[a]);
+                if (s->alg_calls[a])
+                    fprintf(f, " %s (%ld)", r.algorithms[a]->name, s->alg_calls[a]);
             fputc('\n', f);
         }
     }
@@ -296,10 +297,10 @@ static void write_collective_json(ac_json_writer *w, const ac_comm *c, ac_collec
     ac_json_integer_value(w, "bytes", (long long)s->bytes);
     ac_json_real(w, "seconds", s->seconds);
     ac_json_object_begin(w, "algorithms");
-    ac_registry r = ac_registry_of(k);
+    ac_algorithm_list r = ac_registry_for_size(k, c->size);
     for (int a = 0; a < r.count && s->alg_calls; a++) {
         if (!s->alg_calls[a]) continue;
-        ac_json_object_begin(w, r.algorithms[a].name);
+        ac_json_object_begin(w, r.algorithms[a]->name);
         ac_json_integer_value(w, "calls", s->alg_calls[a]);
         ac_json_real(w, "seconds", s->alg_seconds[a]);
         ac_json_object_end(w);

@@ -406,7 +406,7 @@ static void context_summary(const ac_context *x, ac_strategy_summary *out, ac_js
 
 static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call, uint64_t site)
 {
-    ac_registry r = ac_registry_of(call->collective);
+    ac_algorithm_list r = ac_registry_for_size(call->collective, call->size);
     ac_context *x = calloc(1, sizeof *x);
     ac_knowledge *know = NULL;
     if (!x) return NULL;
@@ -414,7 +414,7 @@ static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call,
     x->candidate_calls = calloc((size_t)r.count, sizeof(long));
     if (!x->candidates || !x->candidate_calls) goto fail;
     for (int i = 0; i < r.count; i++) {
-        const ac_algorithm *a = &r.algorithms[i];
+        const ac_algorithm *a = r.algorithms[i];
         int twin = 0;
         for (int j = 0; j < x->ncandidates && !twin; j++)
             twin = ac_same_messages(x->candidates[j], a, call);
@@ -682,8 +682,8 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
 {
     double end = ac_now(), seconds = end - start;
     ac_coll_stats *s = &c->stats[call->collective];
-    ac_registry r = ac_registry_of(call->collective);
-    int index = (int)(alg - r.algorithms);
+    ac_algorithm_list r = ac_registry_for_size(call->collective, c->size);
+    int index = ac_algorithm_list_index(r, alg);
     s->calls++;
     s->bytes += (double)call->bytes;
     s->seconds += seconds;
@@ -697,7 +697,7 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
             s->alg_seconds = NULL;
         }
     }
-    if (s->alg_calls) {
+    if (s->alg_calls && index >= 0) {
         s->alg_calls[index]++;
         s->alg_seconds[index] += seconds;
     }

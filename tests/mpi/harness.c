@@ -2,8 +2,9 @@
  * harness.c - correctness of every registered algorithm against the native collective.
  *
  * Generated from the registry at run time: for every collective and every algorithm in its
- * table (or the ones named on the command line), on communicators world, reversed, odd/even
- * split and half, it runs each case that the algorithm declares applicable (ac_applicable)
+ * table and every mesh instance of the communicators' sizes (ac_registry_for_size), or the
+ * ones named on the command line, on communicators world, reversed, odd/even split and half,
+ * it runs each case that the algorithm declares applicable (ac_applicable)
  * and compares the result bitwise with the native collective on the same input: whole receive
  * buffers including the gaps of strided types and guard bytes around them, and the send
  * buffer (must be left untouched). Reduction data are small integers so every reduction order
@@ -904,6 +905,28 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
     MPI_Comm_free(&c.pcomm);
 }
 
+/* The algorithms of `coll` for communicators of sizes[0..nsizes-1] ranks, the same list on
+ * every rank: the static table, then each size's mesh instances not listed yet. Their number,
+ * in *out (malloc'd; NULL and -1 without memory). */
+static int algorithms_for_sizes(ac_collective coll, const int *sizes, int nsizes,
+                                const ac_algorithm ***out)
+{
+    int capacity = 0, n = 0;
+    for (int k = 0; k < nsizes; k++)
+        capacity += ac_registry_for_size(coll, sizes[k]).count;
+    if (!(*out = malloc(sizeof **out * (size_t)(capacity > 0 ? capacity : 1)))) return -1;
+    for (int k = 0; k < nsizes; k++) {
+        ac_algorithm_list r = ac_registry_for_size(coll, sizes[k]);
+        for (int i = 0; i < r.count; i++) {
+            int listed = 0;
+            for (int j = 0; j < n && !listed; j++)
+                listed = (*out)[j] == r.algorithms[i];
+            if (!listed) (*out)[n++] = r.algorithms[i];
+        }
+    }
+    return n;
+}
+
 int main(int argc, char **argv)
 {
     const char *only_coll = NULL, *only_alg = NULL, *match = NULL;
@@ -977,9 +1000,16 @@ int main(int argc, char **argv)
     long found = 0;
     for (int coll = 0; coll < AC_NUM_COLLECTIVES; coll++) {
         if (only_coll && strcmp(only_coll, ac_collective_name((ac_collective)coll)) != 0) continue;
-        ac_registry r = ac_registry_of((ac_collective)coll);
-        for (int a = 0; a < r.count; a++) {
-            const ac_algorithm *alg = &r.algorithms[a];
+        /* world and reversed, odd/even (both halves), half */
+        int sizes[3] = {size, (size + 1) / 2, size / 2};
+        const ac_algorithm **algs;
+        int nalgs = algorithms_for_sizes((ac_collective)coll, sizes, 3, &algs);
+        if (nalgs < 0) {
+            fprintf(stderr, "harness: out of memory\n");
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        for (int a = 0; a < nalgs; a++) {
+            const ac_algorithm *alg = algs[a];
             if (only_alg && strcmp(only_alg, alg->name) != 0) continue;
             if (match && !strstr(alg->name, match)) continue;
             found++;
@@ -991,6 +1021,7 @@ int main(int argc, char **argv)
                 printf("%-22s %-48s %s\n", ac_collective_name((ac_collective)coll), alg->name,
                        failed == failed_before ? "ok" : "FAILED");
         }
+        free(algs);
     }
     if (found == 0) {
         if (rank == 0) fprintf(stderr, "harness: no algorithm matches\n");

@@ -101,7 +101,7 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 1;
     }
-    ac_registry reg = ac_registry_of(AC_BCAST);
+    ac_algorithm_list reg = ac_registry_for_size(AC_BCAST, size);
     long start[PHASES + 1] = {0, calls, 2 * calls, 4 * calls}, total = start[PHASES];
     double seconds[PHASES] = {0};
     int *algs = malloc(sizeof(int) * 2 * (size_t)total);
@@ -119,7 +119,9 @@ int main(int argc, char **argv)
             MPI_Bcast(buf, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
             for (long b = 0; b < bytes; b++)
                 bad_data += buf[b] != (unsigned char)(k * 7 + b);
-            algs[k] = ac_select_last_algorithm() ? (int)(ac_select_last_algorithm() - reg.algorithms) : -1;
+            algs[k] = ac_select_last_algorithm()
+                          ? ac_algorithm_list_index(reg, ac_select_last_algorithm())
+                          : -1;
         }
         seconds[phase] = MPI_Wtime() - t0;
     }
@@ -151,8 +153,8 @@ int main(int argc, char **argv)
             if (!counts) MPI_Abort(MPI_COMM_WORLD, 1);
             for (long k = from; k < to; k++) {
                 if (algs[k] >= 0 && algs[k] < reg.count) counts[algs[k]]++;
-                hits += algs[k] >= 0 && in_list(reg.algorithms[algs[k]].name, through);
-                tied += algs[k] >= 0 && in_list(reg.algorithms[algs[k]].name, ties);
+                hits += algs[k] >= 0 && in_list(reg.algorithms[algs[k]]->name, through);
+                tied += algs[k] >= 0 && in_list(reg.algorithms[algs[k]]->name, ties);
             }
             double share = (double)hits / (double)(to - from),
                    fast = (double)(hits + tied) / (double)(to - from);
@@ -163,7 +165,7 @@ int main(int argc, char **argv)
                    slow_name ? slow_name : "(none)", 100.0 * fast);
             for (int a = 0, first = 1; a < reg.count; a++)
                 if (counts[a]) {
-                    printf("%s%s %ld", first ? "" : ", ", reg.algorithms[a].name, counts[a]);
+                    printf("%s%s %ld", first ? "" : ", ", reg.algorithms[a]->name, counts[a]);
                     first = 0;
                 }
             printf(")\n");

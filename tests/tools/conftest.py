@@ -61,7 +61,10 @@ def run_mpi(mpi, np, program, tmp_path, env=None, preload=True, report=True, tim
     return Run(proc, report_path if report else None)
 
 
-def registry(mpi):
-    out = subprocess.run([str(build_dir(mpi) / "autocoll-info"), "--json"], check=True,
-                         capture_output=True, text=True).stdout
+def registry(mpi, size=None):
+    """autocoll-info --json: the static entries and the families; with `size`, every algorithm
+    of a communicator of that many ranks (the families' instances for it included)."""
+    cmd = [str(build_dir(mpi) / "autocoll-info"), "--json"]
+    cmd += ["--size", str(size)] if size else []
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return json.loads(out)

@@ -38,8 +38,8 @@ def interpolated(values, q):
     return s[lo] + (pos - lo) * (s[hi] - s[lo])
 
 
-def algorithms(coll):
-    return [a for a in registry("openmpi")["algorithms"] if a["collective"] == coll]
+def algorithms(coll, np):
+    return [a for a in registry("openmpi", np)["algorithms"] if a["collective"] == coll]
 
 
 @pytest.mark.parametrize("np", [2, 3])
@@ -65,13 +65,13 @@ def test_bench_json(coll, np, tmp_path):
         assert (p["datatype"], p["op"], p["count"]) == ("MPI_BYTE", None, 1024)
     assert r["calibration"]["native_median"] > 0 and r["calibration"]["compute_units"] > 0
 
-    # every registered algorithm exactly once: run (native first) or skipped with a reason;
+    # every algorithm for np ranks exactly once: run (native first) or skipped with a reason;
     # last, the layer's own choice (the default strategy, native)
     configs, skipped = r["configurations"], r["skipped"]
     assert [c["name"] for c in configs if c["kind"] == "layer"] == ["layer:native"]
     assert configs[-1]["kind"] == "layer"
     names = [c["name"] for c in configs[:-1]] + [s["name"] for s in skipped]
-    reg = algorithms(coll)
+    reg = algorithms(coll, np)
     assert sorted(names) == sorted(a["name"] for a in reg)
     assert configs[0]["name"] == "native" and configs[0]["kind"] == "native"
     assert all(c["kind"] == "fixed" for c in configs[1:-1])
@@ -119,7 +119,7 @@ def test_bench_only_and_other_collectives(tmp_path):
     reasons = {s["name"]: s["reason"] for s in r["skipped"]}
     assert reasons["pair"].startswith("needs power-of-two")
     assert reasons["simple"] == "not selected by --only"
-    assert len(r["skipped"]) == len(algorithms("allgatherv")) - 2
+    assert len(r["skipped"]) == len(algorithms("allgatherv", 3)) - 2
     for coll, nbytes in [("bcast", "4K"), ("reduce_scatter_block", "48"), ("barrier", "0")]:
         run = bench(3, tmp_path, "--collective", coll, "--bytes", nbytes, *SMALL)
         assert run.rc == 0, run.stdout + run.stderr

@@ -21,11 +21,11 @@ LIMIT = "120"  # seconds per run (tests/mpirun.sh): a hang exits 124
 SEEDS = int(os.environ.get("AUTOCOLL_FUZZ_SEEDS", "0"))
 
 
-def forced_sample(mpi, seed):
-    """One algorithm forced per collective, drawn with `seed` from the registry (those that do
-    not apply to a call run native with a warning, as for a user)."""
+def forced_sample(mpi, np, seed):
+    """One algorithm forced per collective, drawn with `seed` from the registry for np ranks
+    (those that do not apply to a call run native with a warning, as for a user)."""
     by = {}
-    for a in registry(mpi)["algorithms"]:
+    for a in registry(mpi, np)["algorithms"]:
         by.setdefault(a["collective"], []).append(a["name"])
     rng = random.Random(seed)
     return {f"AUTOCOLL_{coll.upper()}": rng.choice(sorted(names)) for coll, names in by.items()}
@@ -49,14 +49,14 @@ def fuzz(mpi, np, seed, tmp_path, env, preload=True):
     return hashes(run), how
 
 
-def configurations(mpi, seed):
+def configurations(mpi, np, seed):
     return ([{"AUTOCOLL_STRATEGY": s} for s in STRATEGIES] +
-            [{"AUTOCOLL_STRATEGY": "native", **forced_sample(mpi, seed)}])
+            [{"AUTOCOLL_STRATEGY": "native", **forced_sample(mpi, np, seed)}])
 
 
 def check_seed(mpi, np, seed, tmp_path):
     native, _ = fuzz(mpi, np, seed, tmp_path, {}, preload=False)
-    for env in configurations(mpi, seed):
+    for env in configurations(mpi, np, seed):
         layer, how = fuzz(mpi, np, seed, tmp_path, env)
         assert layer == native, f"results differ from native: {how}\nnative: {native}\n" \
             f"layer:  {layer}"

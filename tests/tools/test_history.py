@@ -117,7 +117,7 @@ def test_second_run_completes_the_best_group(mpi, np, tmp_path):
     contexts, warm, after = cold_then_warm(mpi, np, "star", tmp_path)
     x, key = siteless(warm)
     assert x["warm"] is True, x
-    group = {a["name"]: a["group"] for a in registry(mpi)["algorithms"]
+    group = {a["name"]: a["group"] for a in registry(mpi, np)["algorithms"]
              if a["collective"] == "allreduce"}
     known = contexts[key]
     best = min(known, key=lambda name: known[name][0])

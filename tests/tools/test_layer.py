@@ -34,12 +34,10 @@ def test_transparent_default_and_off(mpi, tmp_path):
 
 
 def forced_rounds(mpi):
-    """Round k forces the k-th algorithm of every demo collective (where it has one); of the
-    orthogonal meshes, those that 4 ranks factor (2 x 2)."""
+    """Round k forces the k-th algorithm for 4 ranks of every demo collective (where it has
+    one): of the orthogonal meshes, those that 4 ranks factor (2 x 2)."""
     by = {}
-    for a in registry(mpi)["algorithms"]:
-        if a["name"].startswith("orthogonal_") and not a["name"].startswith("orthogonal_2xn_"):
-            continue
+    for a in registry(mpi, 4)["algorithms"]:
         by.setdefault(a["collective"], []).append(a["name"])
     n = max(len(by[c]) for c in DEMO_COLLECTIVES)
     return [{c: by[c][k] for c in DEMO_COLLECTIVES if k < len(by[c])} for k in range(n)]

@@ -62,3 +62,32 @@ def test_info_text_and_usage():
     assert "AUTOCOLL_REPORT" in text
     bad = subprocess.run([str(info), "--nonsense"], capture_output=True, text=True)
     assert bad.returncode == 2 and "usage" in bad.stderr
+
+
+def test_families_are_described_once_and_listed_per_size():
+    """Without --size: the static entries and one family per decomposed collective; with
+    --size N: the static entries, then the family's instances for N, phase by phase, each phase
+    the layouts that factor N (2D p1 ascending, then 3D)."""
+    data = registry("openmpi")
+    assert not [a for a in data["algorithms"] if a["name"].startswith("orthogonal_")]
+    families = {f["collective"]: f for f in data["families"]}
+    assert set(families) == {"bcast", "gather", "scatter", "allgather", "allgatherv", "reduce",
+                             "allreduce", "alltoall"}
+    assert all(f["family"] == "orthogonal" and len(f["phases"]) == 4 and
+               "a communicator size the mesh layout factors" in f["requires"]
+               for f in families.values())
+    at8 = registry("openmpi", 8)
+    assert at8["size"] == 8 and at8["registry_fingerprint"] == data["registry_fingerprint"]
+    for coll, family in families.items():
+        static = [a["name"] for a in data["algorithms"] if a["collective"] == coll]
+        names = [a["name"] for a in at8["algorithms"] if a["collective"] == coll]
+        assert names == static + [f"orthogonal_{layout}_{phase}" for phase in family["phases"]
+                                  for layout in ("2xn", "4xn", "2x2xn")], coll
+    info = build_dir("openmpi") / "autocoll-info"
+    text = subprocess.run([str(info), "--size", "8"], capture_output=True, text=True,
+                          check=True).stdout
+    assert "alltoall (26 algorithms for 8 ranks, force with AUTOCOLL_ALLTOALL=<name>)" in text
+    assert "orthogonal_2x2xn_pair" in text and "family orthogonal" in text
+    for bad in (["--size"], ["--size", "0"], ["--size", "x"], ["--json", "--json"]):
+        run = subprocess.run([str(info), *bad], capture_output=True, text=True)
+        assert run.returncode == 2 and "usage" in run.stderr, bad

@@ -153,7 +153,7 @@ def test_table_seeds_a_runtime_strategy(tmp_path):
     """With star, a context history does not know starts from the table's covering cell: every
     candidate known, Monitor_Adapt from the first call on the cell's fastest."""
     mpi, np = "openmpi", 4
-    names = [a["name"] for a in registry(mpi)["algorithms"] if a["collective"] == "allreduce"]
+    names = [a["name"] for a in registry(mpi, np)["algorithms"] if a["collective"] == "allreduce"]
     times = {name: 1e-3 for name in names}
     times["ring"] = 1e-4  # the cell's fastest
     cells = [{"collective": "allreduce", "ranks": 2, "bytes": 1024, "times": times}]

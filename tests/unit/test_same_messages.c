@@ -45,26 +45,27 @@ static int unsegmented(const char *name, char *out, size_t len)
     return 1;
 }
 
-/* Every pair of every registry, at sizes below, at and above each segment. */
+/* Every pair of every registry for each size (mesh instances included), at sizes below, at
+ * and above each segment. */
 static void test_whole_registry(void)
 {
     static const size_t bytes[] = {0, 1, 1000, 1024, 1025, 8192, 16384, 65536, 65537, 1 << 20};
     static const int sizes[] = {1, 2, 3, 5, 8, 16};
     long twins = 0;
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++) {
-        ac_registry r = ac_registry_of((ac_collective)c);
         for (size_t b = 0; b < sizeof bytes / sizeof bytes[0]; b++)
             for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+                ac_algorithm_list r = ac_registry_for_size((ac_collective)c, sizes[z]);
                 ac_call call = call_of((ac_collective)c, sizes[z], bytes[b]);
                 size_t stream = c == AC_SCATTER || c == AC_GATHER
                                     ? bytes[b] * (size_t)sizes[z]
                                     : bytes[b];
                 for (int i = 0; i < r.count; i++) {
-                    const ac_algorithm *x = &r.algorithms[i];
+                    const ac_algorithm *x = r.algorithms[i];
                     CHECK(ac_same_messages(x, x, &call));
                     for (int j = 0; j < r.count; j++) {
                         if (i == j) continue;
-                        const ac_algorithm *y = &r.algorithms[j];
+                        const ac_algorithm *y = r.algorithms[j];
                         int s = ac_same_messages(x, y, &call);
                         CHECK(s == ac_same_messages(y, x, &call));
                         /* expected: one is the other's unsegmented instance and the segment

@@ -10,12 +10,17 @@ from . import (bench, benchreport, cluster, export, plot, programs, registry, re
 
 
 def cmd_info(args):
-    data = registry.load(args.mpi)
+    data = registry.load(args.mpi, size=args.size)
     by = registry.algorithms_by_collective(data)
+    families = {f["collective"]: f for f in data.get("families", [])}
     print(f"autocoll {data['autocoll_version']} for {data['mpi']}, "
-          f"registry {data['registry_fingerprint']}")
+          f"registry {data['registry_fingerprint']}"
+          + (f", {args.size} ranks" if args.size else ""))
     for coll, names in by.items():
         print(f"{coll:22} {len(names):3d}  {' '.join(names)}")
+        if coll in families and not args.size:
+            f = families[coll]
+            print(f"{'':26}family {f['family']}: {f['names']} ({', '.join(f['phases'])})")
     return 0
 
 
@@ -71,6 +76,8 @@ def main(argv=None):
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("info", help="algorithms per collective (from autocoll-info --json)")
     p.add_argument("--mpi", default="openmpi", choices=["openmpi", "mpich"])
+    p.add_argument("--size", type=int, help="every algorithm for a communicator of SIZE ranks, "
+                   "the orthogonal mesh instances that factor it included")
     p.set_defaults(func=cmd_info)
     p = sub.add_parser("report", help="render end-of-run reports and benchmark results")
     p.add_argument("reports", nargs="+",

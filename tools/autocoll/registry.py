@@ -23,10 +23,13 @@ def find_info(mpi="openmpi"):
                             " (run scripts/build)")
 
 
-def load(mpi="openmpi", info=None):
-    """The registry as a dict; raises ValueError on an unknown schema or version. The SimGrid
-    build's autocoll-info (an smpicc program) runs only under smpirun: on one simulated rank."""
-    cmd = [str(info or find_info(mpi)), "--json"]
+def load(mpi="openmpi", info=None, size=None):
+    """The registry as a dict; raises ValueError on an unknown schema or version. Its
+    "algorithms" are the static entries, its "families" the parameterised families described
+    once; with `size`, "algorithms" are every algorithm of a communicator of that many ranks
+    (the families' instances that factor it included). The SimGrid build's autocoll-info (an
+    smpicc program) runs only under smpirun: on one simulated rank."""
+    cmd = [str(info or find_info(mpi)), "--json"] + (["--size", str(size)] if size else [])
     if mpi == "simgrid":
         from . import simgrid  # not at the top: simgrid imports the report, which imports us
         done = simgrid.run(simgrid.ONE_RANK_PLATFORM, 1, cmd[0], cmd[1:], capture=True)

@@ -8,8 +8,6 @@
  */
 #include "coll/algorithms.h"
 
-#include <limits.h>
-
 /* Parameters of the inner all-gathers and all-to-alls. */
 static const ac_params sync_none = {.sync = AC_SYNC_NONE};
 static const ac_params sync_light = {.sync = AC_SYNC_LIGHT};
@@ -54,21 +52,6 @@ static const ac_params a2a_ring_barrier_ag_ring_barrier = {.alltoallv = ac_allto
                                                            .allgatherv = ac_allgatherv_ring,
                                                            .inner = &sync_barrier};
 
-/* All-gather then reduce gathers size*count elements, size*bytes bytes: both must fit an int
- * (displacements, and the packed messages of the inner all-gathers). */
-static int gathered_fits(const ac_call *call)
-{
-    return (long long)call->size * call->count <= INT_MAX &&
-           (unsigned long long)call->size * call->bytes <= INT_MAX;
-}
-
-/* The mesh, recursive doubling and Bruck all-gathers send several blocks as one packed
- * message of up to the whole vector. */
-static int bytes_fit(const ac_call *call)
-{
-    return call->bytes <= INT_MAX;
-}
-
 static const ac_algorithm algorithms[] = {
     {.name = "native",
      .collective = AC_ALLREDUCE,
@@ -81,37 +64,33 @@ static const ac_algorithm algorithms[] = {
     {.name = "allgather_bruck",
      .collective = AC_ALLREDUCE,
      .group = "allgather_reduce",
+     .requires = AC_REQ_GATHERED_FITS_INT,
      .attributes = "family=allgather_reduce allgather=bruck sync=none order=rank data=pack",
-     .applicable = gathered_fits,
-     .requires_text = "size * message fits in an int",
      .fn.allreduce = ac_allreduce_allgather,
      .params = &ag_bruck,
      .summary = "Bruck all-gather of all vectors, then local reduction in rank order"},
     {.name = "allgather_mesh_2d",
      .collective = AC_ALLREDUCE,
      .group = "allgather_reduce",
+     .requires = AC_REQ_GATHERED_FITS_INT,
      .attributes = "family=allgather_reduce allgather=mesh dims=2 sync=none order=rank data=pack",
-     .applicable = gathered_fits,
-     .requires_text = "size * message fits in an int",
      .fn.allreduce = ac_allreduce_allgather,
      .params = &ag_mesh_2d,
      .summary = "2D mesh all-gather of all vectors, then local reduction in rank order"},
     {.name = "allgather_mesh_3d",
      .collective = AC_ALLREDUCE,
      .group = "allgather_reduce",
+     .requires = AC_REQ_GATHERED_FITS_INT,
      .attributes = "family=allgather_reduce allgather=mesh dims=3 sync=none order=rank data=pack",
-     .applicable = gathered_fits,
-     .requires_text = "size * message fits in an int",
      .fn.allreduce = ac_allreduce_allgather,
      .params = &ag_mesh_3d,
      .summary = "3D mesh all-gather of all vectors, then local reduction in rank order"},
     {.name = "allgather_recursive_doubling",
      .collective = AC_ALLREDUCE,
      .group = "allgather_reduce",
+     .requires = AC_REQ_GATHERED_FITS_INT,
      .attributes = "family=allgather_reduce allgather=recursive_doubling sync=none order=rank "
                    "data=pack",
-     .applicable = gathered_fits,
-     .requires_text = "size * message fits in an int",
      .fn.allreduce = ac_allreduce_allgather,
      .params = &ag_recursive_doubling,
      .summary = "recursive doubling all-gather of all vectors, then local reduction in rank "
@@ -119,9 +98,8 @@ static const ac_algorithm algorithms[] = {
     {.name = "allgather_ring",
      .collective = AC_ALLREDUCE,
      .group = "allgather_reduce",
+     .requires = AC_REQ_GATHERED_FITS_INT,
      .attributes = "family=allgather_reduce allgather=ring sync=none order=rank data=ddt",
-     .applicable = gathered_fits,
-     .requires_text = "size * message fits in an int",
      .fn.allreduce = ac_allreduce_allgather,
      .params = &ag_ring,
      .summary = "ring all-gather of all vectors, then local reduction in rank order"},
@@ -141,9 +119,7 @@ static const ac_algorithm algorithms[] = {
      .group = "rabenseifner",
      .attributes = "family=rabenseifner reduce_scatter=recursive_halving allgather=mesh dims=2 "
                    "sync=none data=pack",
-     .requires = AC_REQ_COMMUTATIVE,
-     .applicable = bytes_fit,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_COMMUTATIVE | AC_REQ_MESSAGE_FITS_INT,
      .fn.allreduce = ac_allreduce_rabenseifner,
      .params = &ag_mesh_2d,
      .summary = "recursive halving reduce-scatter, then 2D mesh all-gather"},
@@ -152,9 +128,7 @@ static const ac_algorithm algorithms[] = {
      .group = "rabenseifner",
      .attributes = "family=rabenseifner reduce_scatter=recursive_halving allgather=mesh dims=3 "
                    "sync=none data=pack",
-     .requires = AC_REQ_COMMUTATIVE,
-     .applicable = bytes_fit,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_COMMUTATIVE | AC_REQ_MESSAGE_FITS_INT,
      .fn.allreduce = ac_allreduce_rabenseifner,
      .params = &ag_mesh_3d,
      .summary = "recursive halving reduce-scatter, then 3D mesh all-gather"},
@@ -163,9 +137,7 @@ static const ac_algorithm algorithms[] = {
      .group = "rabenseifner",
      .attributes = "family=rabenseifner reduce_scatter=recursive_halving "
                    "allgather=recursive_doubling sync=none data=pack",
-     .requires = AC_REQ_COMMUTATIVE,
-     .applicable = bytes_fit,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_COMMUTATIVE | AC_REQ_MESSAGE_FITS_INT,
      .fn.allreduce = ac_allreduce_rabenseifner,
      .params = &ag_recursive_doubling,
      .summary = "recursive halving reduce-scatter, then recursive doubling all-gather"},
@@ -174,9 +146,7 @@ static const ac_algorithm algorithms[] = {
      .group = "rabenseifner",
      .attributes = "family=rabenseifner reduce_scatter=recursive_halving allgather=bruck "
                    "sync=none data=pack",
-     .requires = AC_REQ_COMMUTATIVE,
-     .applicable = bytes_fit,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_COMMUTATIVE | AC_REQ_MESSAGE_FITS_INT,
      .fn.allreduce = ac_allreduce_rabenseifner,
      .params = &ag_bruck,
      .summary = "recursive halving reduce-scatter, then Bruck all-gather"},

@@ -5,24 +5,26 @@
  * Tree instances (one engine, bcast_tree.c): <shape>_tree[_k<k>][_segment_<size>], shape binomial,
  * binary, chain, flat or knomial (k-nomial, radix k), size 1k, 8k or 64k (the pipeline
  * segment; none: unsegmented). One group per shape, so grouped search measures one instance
- * of each shape first. Parameters in common/tree_params.c.
+ * of each shape first. Declared once in common/tree_instances.def.
  * binomial_tree is MPICH's binomial broadcast, flat_tree the linear one (the root sends to every
  * rank). scatter_<allgather>_allgather: van de Geijn's scatter then all-gather.
  */
 #include "coll/algorithms.h"
 #include "coll/common/tree.h"
 
-#include <limits.h>
-
 static const ac_params scatter_ring = {.allgatherv = ac_allgatherv_ring};
 static const ac_params scatter_recursive_doubling = {.allgatherv =
                                                          ac_allgatherv_recursive_doubling};
 
-/* The message travels packed, with int counts. */
-static int packed_fits(const ac_call *call)
-{
-    return call->bytes <= INT_MAX;
-}
+/* What this collective's tree instances (tree_instances.def) have of their own. */
+#define TREE_COLLECTIVE AC_BCAST
+#define TREE_ENGINE fn.bcast = ac_bcast_tree
+#define TREE_REQUIRES AC_REQ_MESSAGE_FITS_INT
+#define TREE_FLAT_SHAPE "flat tree (the root sends to every rank)"
+#define TREE_SUMMARY(shape, segmentation) shape ", " segmentation
+#define TREE_ATTRIBUTES " partners=tree sync=none primitive=nonblocking data=pack"
+/* the unsegmented binomial tree up to 12 KiB, van de Geijn's scatter_*_allgather from there */
+#define TREE_MAX_BYTES(kind, segment) ((kind) == AC_TREE_BINOMIAL && (segment) == 0 ? 12288 : 0)
 
 static const ac_algorithm algorithms[] = {
     {.name = "native",
@@ -31,224 +33,13 @@ static const ac_algorithm algorithms[] = {
      .attributes = "library=native",
      .fn.bcast = ac_bcast_native,
      .summary = "the MPI library's own MPI_Bcast"},
-    {.name = "binomial_tree",
-     .collective = AC_BCAST,
-     .group = "binomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
-     .attributes = "tree=binomial segment=none partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .max_bytes = 12288,
-     .fn.bcast = ac_bcast_tree,
-     .params = &ac_binomial_tree,
-     .summary = "binomial tree, unsegmented"},
-    {.name = "binomial_tree_segment_1k",
-     .collective = AC_BCAST,
-     .group = "binomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
-     .attributes = "tree=binomial segment=1024 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 2048,
-     .fn.bcast = ac_bcast_tree,
-     .params = &ac_binomial_tree_segment_1k,
-     .summary = "binomial tree, pipelined in 1 KiB segments"},
-    {.name = "binomial_tree_segment_8k",
-     .collective = AC_BCAST,
-     .group = "binomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
-     .attributes = "tree=binomial segment=8192 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 16384,
-     .fn.bcast = ac_bcast_tree,
-     .params = &ac_binomial_tree_segment_8k,
-     .summary = "binomial tree, pipelined in 8 KiB segments"},
-    {.name = "binomial_tree_segment_64k",
-     .collective = AC_BCAST,
-     .group = "binomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
-     .attributes = "tree=binomial segment=65536 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 131072,
-     .fn.bcast = ac_bcast_tree,
-     .params = &ac_binomial_tree_segment_64k,
-     .summary = "binomial tree, pipelined in 64 KiB segments"},
-    {.name = "binary_tree",
-     .collective = AC_BCAST,
-     .group = "binary_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
-     .attributes = "tree=binary segment=none partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .fn.bcast = ac_bcast_tree,
-     .params = &ac_binary_tree,
-     .summary = "binary tree, unsegmented"},
-    {.name = "binary_tree_segment_1k",
-     .collective = AC_BCAST,
-     .group = "binary_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
-     .attributes = "tree=binary segment=1024 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 2048,
-     .fn.bcast = ac_bcast_tree,
-     .params = &ac_binary_tree_segment_1k,
-     .summary = "binary tree, pipelined in 1 KiB segments"},
-    {.name = "binary_tree_segment_8k",
-     .collective = AC_BCAST,
-     .group = "binary_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
-     .attributes = "tree=binary segment=8192 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 16384,
-     .fn.bcast = ac_bcast_tree,
-     .params = &ac_binary_tree_segment_8k,
-     .summary = "binary tree, pipelined in 8 KiB segments"},
-    {.name = "binary_tree_segment_64k",
-     .collective = AC_BCAST,
-     .group = "binary_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
-     .attributes = "tree=binary segment=65536 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 131072,
-     .fn.bcast = ac_bcast_tree,
-     .params = &ac_binary_tree_segment_64k,
-     .summary = "binary tree, pipelined in 64 KiB segments"},
-    {.name = "chain_tree",
-     .collective = AC_BCAST,
-     .group = "chain_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
-     .attributes = "tree=chain segment=none partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .fn.bcast = ac_bcast_tree,
-     .params = &ac_chain_tree,
-     .summary = "chain, unsegmented"},
-    {.name = "chain_tree_segment_1k",
-     .collective = AC_BCAST,
-     .group = "chain_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
-     .attributes = "tree=chain segment=1024 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 2048,
-     .fn.bcast = ac_bcast_tree,
-     .params = &ac_chain_tree_segment_1k,
-     .summary = "chain, pipelined in 1 KiB segments"},
-    {.name = "chain_tree_segment_8k",
-     .collective = AC_BCAST,
-     .group = "chain_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
-     .attributes = "tree=chain segment=8192 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 16384,
-     .fn.bcast = ac_bcast_tree,
-     .params = &ac_chain_tree_segment_8k,
-     .summary = "chain, pipelined in 8 KiB segments"},
-    {.name = "chain_tree_segment_64k",
-     .collective = AC_BCAST,
-     .group = "chain_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
-     .attributes = "tree=chain segment=65536 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 131072,
-     .fn.bcast = ac_bcast_tree,
-     .params = &ac_chain_tree_segment_64k,
-     .summary = "chain, pipelined in 64 KiB segments"},
-    {.name = "flat_tree",
-     .collective = AC_BCAST,
-     .group = "flat_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
-     .attributes = "tree=flat segment=none partners=tree sync=none primitive=nonblocking data=pack",
-     .fn.bcast = ac_bcast_tree,
-     .params = &ac_flat_tree,
-     .summary = "flat tree (the root sends to every rank), unsegmented"},
-    {.name = "flat_tree_segment_1k",
-     .collective = AC_BCAST,
-     .group = "flat_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
-     .attributes = "tree=flat segment=1024 partners=tree sync=none primitive=nonblocking data=pack",
-     .min_bytes = 2048,
-     .fn.bcast = ac_bcast_tree,
-     .params = &ac_flat_tree_segment_1k,
-     .summary = "flat tree (the root sends to every rank), pipelined in 1 KiB segments"},
-    {.name = "flat_tree_segment_8k",
-     .collective = AC_BCAST,
-     .group = "flat_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
-     .attributes = "tree=flat segment=8192 partners=tree sync=none primitive=nonblocking data=pack",
-     .min_bytes = 16384,
-     .fn.bcast = ac_bcast_tree,
-     .params = &ac_flat_tree_segment_8k,
-     .summary = "flat tree (the root sends to every rank), pipelined in 8 KiB segments"},
-    {.name = "flat_tree_segment_64k",
-     .collective = AC_BCAST,
-     .group = "flat_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
-     .attributes = "tree=flat segment=65536 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 131072,
-     .fn.bcast = ac_bcast_tree,
-     .params = &ac_flat_tree_segment_64k,
-     .summary = "flat tree (the root sends to every rank), pipelined in 64 KiB segments"},
-    {.name = "knomial_tree_k4",
-     .collective = AC_BCAST,
-     .group = "knomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
-     .attributes = "tree=knomial k=4 segment=none partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .fn.bcast = ac_bcast_tree,
-     .params = &ac_knomial_tree_k4,
-     .summary = "4-nomial tree, unsegmented"},
-    {.name = "knomial_tree_k4_segment_1k",
-     .collective = AC_BCAST,
-     .group = "knomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
-     .attributes = "tree=knomial k=4 segment=1024 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 2048,
-     .fn.bcast = ac_bcast_tree,
-     .params = &ac_knomial_tree_k4_segment_1k,
-     .summary = "4-nomial tree, pipelined in 1 KiB segments"},
-    {.name = "knomial_tree_k4_segment_8k",
-     .collective = AC_BCAST,
-     .group = "knomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
-     .attributes = "tree=knomial k=4 segment=8192 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 16384,
-     .fn.bcast = ac_bcast_tree,
-     .params = &ac_knomial_tree_k4_segment_8k,
-     .summary = "4-nomial tree, pipelined in 8 KiB segments"},
-    {.name = "knomial_tree_k4_segment_64k",
-     .collective = AC_BCAST,
-     .group = "knomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
-     .attributes = "tree=knomial k=4 segment=65536 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 131072,
-     .fn.bcast = ac_bcast_tree,
-     .params = &ac_knomial_tree_k4_segment_64k,
-     .summary = "4-nomial tree, pipelined in 64 KiB segments"},
+#define AC_TREE_INSTANCE AC_TREE_ENTRY
+#include "coll/common/tree_instances.def"
+#undef AC_TREE_INSTANCE
     {.name = "scatter_ring_allgather",
      .collective = AC_BCAST,
      .group = "scatter_allgather",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=binomial allgather=ring partners=tree,ring sync=none "
                    "primitive=nonblocking,blocking data=pack",
      .min_bytes = 12288,
@@ -258,8 +49,7 @@ static const ac_algorithm algorithms[] = {
     {.name = "scatter_recursive_doubling_allgather",
      .collective = AC_BCAST,
      .group = "scatter_allgather",
-     .applicable = packed_fits,
-     .requires_text = "message fits in an int",
+     .requires = AC_REQ_MESSAGE_FITS_INT,
      .attributes = "tree=binomial allgather=recursive_doubling partners=tree,pair sync=none "
                    "primitive=nonblocking,blocking data=pack",
      .min_bytes = 12288,

@@ -72,26 +72,33 @@ int ac_tree_child(ac_tree tree, int v, int size, int i);
 /* The name of a shape: "binomial", "binary", "chain", "flat", "knomial". */
 const char *ac_tree_name(ac_tree_kind kind);
 
-/* The parameters of the registered instances (tree_params.c), named as they are. */
-extern const ac_params ac_binomial_tree;
-extern const ac_params ac_binomial_tree_segment_1k;
-extern const ac_params ac_binomial_tree_segment_8k;
-extern const ac_params ac_binomial_tree_segment_64k;
-extern const ac_params ac_binary_tree;
-extern const ac_params ac_binary_tree_segment_1k;
-extern const ac_params ac_binary_tree_segment_8k;
-extern const ac_params ac_binary_tree_segment_64k;
-extern const ac_params ac_chain_tree;
-extern const ac_params ac_chain_tree_segment_1k;
-extern const ac_params ac_chain_tree_segment_8k;
-extern const ac_params ac_chain_tree_segment_64k;
-extern const ac_params ac_flat_tree;
-extern const ac_params ac_flat_tree_segment_1k;
-extern const ac_params ac_flat_tree_segment_8k;
-extern const ac_params ac_flat_tree_segment_64k;
-extern const ac_params ac_knomial_tree_k4;
-extern const ac_params ac_knomial_tree_k4_segment_1k;
-extern const ac_params ac_knomial_tree_k4_segment_8k;
-extern const ac_params ac_knomial_tree_k4_segment_64k;
+/* The parameters of the registered tree instances (tree_instances.def, tree_params.c), named
+ * as they are: ac_binomial_tree, ac_knomial_tree_k4_segment_8k, ... */
+#define AC_TREE_INSTANCE(id, ...) extern const ac_params ac_##id;
+#include "coll/common/tree_instances.def"
+#undef AC_TREE_INSTANCE
+
+/* The registry entry of one tree instance of tree_instances.def, for a rooted collective's
+ * registry.c, which defines what differs between the collectives before it expands the list
+ * with AC_TREE_INSTANCE = AC_TREE_ENTRY:
+ *   TREE_COLLECTIVE                    its ac_collective
+ *   TREE_ENGINE                        its tree engine, as `fn.bcast = ac_bcast_tree`
+ *   TREE_REQUIRES                      AC_REQ_* flags of every instance
+ *   TREE_FLAT_SHAPE                    the flat tree's words in the summary
+ *   TREE_SUMMARY(shape, segmentation)  the summary from the shape's and segmentation's words
+ *   TREE_ATTRIBUTES                    the attributes after tree= and segment=
+ *   TREE_MAX_BYTES(kind, segment)      the advisory upper message size (0: none)
+ * A segmented instance is advised from two segments up (min_bytes). */
+#define AC_TREE_ENTRY(id, group_, kind, k, segment, shape, attributes_, segmentation)          \
+    {.name = #id,                                                                              \
+     .collective = TREE_COLLECTIVE,                                                            \
+     .group = #group_,                                                                         \
+     .requires = TREE_REQUIRES,                                                                \
+     .attributes = attributes_ TREE_ATTRIBUTES,                                                \
+     .min_bytes = 2 * (segment),                                                               \
+     .max_bytes = TREE_MAX_BYTES(kind, segment),                                               \
+     .TREE_ENGINE,                                                                             \
+     .params = &ac_##id,                                                                       \
+     .summary = TREE_SUMMARY(shape, segmentation)},
 
 #endif

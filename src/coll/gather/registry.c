@@ -5,20 +5,21 @@
  * Tree instances (one engine, gather_tree.c): <shape>_tree[_k<k>][_segment_<size>], shape binomial,
  * binary, chain, flat or knomial (k-nomial, radix k), size 1k, 8k or 64k (the pipeline
  * segment; none: unsegmented). One group per shape, so grouped search measures one instance
- * of each shape first. Parameters in common/tree_params.c.
+ * of each shape first. Declared once in common/tree_instances.def.
  * binomial_tree is MPICH's binomial gather, flat_tree the linear one (the root receives every
  * block directly).
  */
 #include "coll/algorithms.h"
 #include "coll/common/tree.h"
 
-#include <limits.h>
-
-/* Subtrees travel packed, with int counts: all blocks together must fit. */
-static int packed_fits(const ac_call *call)
-{
-    return (unsigned long long)call->size * call->bytes <= INT_MAX;
-}
+/* What this collective's tree instances (tree_instances.def) have of their own. */
+#define TREE_COLLECTIVE AC_GATHER
+#define TREE_ENGINE fn.gather = ac_gather_tree
+#define TREE_REQUIRES AC_REQ_BLOCKS_FIT_INT
+#define TREE_FLAT_SHAPE "flat tree (the root receives every block)"
+#define TREE_SUMMARY(shape, segmentation) shape ", subtrees forwarded packed, " segmentation
+#define TREE_ATTRIBUTES " partners=tree sync=none primitive=nonblocking data=pack"
+#define TREE_MAX_BYTES(kind, segment) 0
 
 static const ac_algorithm algorithms[] = {
     {.name = "native",
@@ -27,222 +28,9 @@ static const ac_algorithm algorithms[] = {
      .attributes = "library=native",
      .fn.gather = ac_gather_native,
      .summary = "the MPI library's own MPI_Gather"},
-    {.name = "binomial_tree",
-     .collective = AC_GATHER,
-     .group = "binomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
-     .attributes = "tree=binomial segment=none partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .fn.gather = ac_gather_tree,
-     .params = &ac_binomial_tree,
-     .summary = "binomial tree, subtrees forwarded packed, unsegmented"},
-    {.name = "binomial_tree_segment_1k",
-     .collective = AC_GATHER,
-     .group = "binomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
-     .attributes = "tree=binomial segment=1024 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 2048,
-     .fn.gather = ac_gather_tree,
-     .params = &ac_binomial_tree_segment_1k,
-     .summary = "binomial tree, subtrees forwarded packed, pipelined in 1 KiB segments"},
-    {.name = "binomial_tree_segment_8k",
-     .collective = AC_GATHER,
-     .group = "binomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
-     .attributes = "tree=binomial segment=8192 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 16384,
-     .fn.gather = ac_gather_tree,
-     .params = &ac_binomial_tree_segment_8k,
-     .summary = "binomial tree, subtrees forwarded packed, pipelined in 8 KiB segments"},
-    {.name = "binomial_tree_segment_64k",
-     .collective = AC_GATHER,
-     .group = "binomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
-     .attributes = "tree=binomial segment=65536 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 131072,
-     .fn.gather = ac_gather_tree,
-     .params = &ac_binomial_tree_segment_64k,
-     .summary = "binomial tree, subtrees forwarded packed, pipelined in 64 KiB segments"},
-    {.name = "binary_tree",
-     .collective = AC_GATHER,
-     .group = "binary_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
-     .attributes = "tree=binary segment=none partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .fn.gather = ac_gather_tree,
-     .params = &ac_binary_tree,
-     .summary = "binary tree, subtrees forwarded packed, unsegmented"},
-    {.name = "binary_tree_segment_1k",
-     .collective = AC_GATHER,
-     .group = "binary_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
-     .attributes = "tree=binary segment=1024 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 2048,
-     .fn.gather = ac_gather_tree,
-     .params = &ac_binary_tree_segment_1k,
-     .summary = "binary tree, subtrees forwarded packed, pipelined in 1 KiB segments"},
-    {.name = "binary_tree_segment_8k",
-     .collective = AC_GATHER,
-     .group = "binary_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
-     .attributes = "tree=binary segment=8192 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 16384,
-     .fn.gather = ac_gather_tree,
-     .params = &ac_binary_tree_segment_8k,
-     .summary = "binary tree, subtrees forwarded packed, pipelined in 8 KiB segments"},
-    {.name = "binary_tree_segment_64k",
-     .collective = AC_GATHER,
-     .group = "binary_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
-     .attributes = "tree=binary segment=65536 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 131072,
-     .fn.gather = ac_gather_tree,
-     .params = &ac_binary_tree_segment_64k,
-     .summary = "binary tree, subtrees forwarded packed, pipelined in 64 KiB segments"},
-    {.name = "chain_tree",
-     .collective = AC_GATHER,
-     .group = "chain_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
-     .attributes = "tree=chain segment=none partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .fn.gather = ac_gather_tree,
-     .params = &ac_chain_tree,
-     .summary = "chain, subtrees forwarded packed, unsegmented"},
-    {.name = "chain_tree_segment_1k",
-     .collective = AC_GATHER,
-     .group = "chain_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
-     .attributes = "tree=chain segment=1024 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 2048,
-     .fn.gather = ac_gather_tree,
-     .params = &ac_chain_tree_segment_1k,
-     .summary = "chain, subtrees forwarded packed, pipelined in 1 KiB segments"},
-    {.name = "chain_tree_segment_8k",
-     .collective = AC_GATHER,
-     .group = "chain_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
-     .attributes = "tree=chain segment=8192 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 16384,
-     .fn.gather = ac_gather_tree,
-     .params = &ac_chain_tree_segment_8k,
-     .summary = "chain, subtrees forwarded packed, pipelined in 8 KiB segments"},
-    {.name = "chain_tree_segment_64k",
-     .collective = AC_GATHER,
-     .group = "chain_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
-     .attributes = "tree=chain segment=65536 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 131072,
-     .fn.gather = ac_gather_tree,
-     .params = &ac_chain_tree_segment_64k,
-     .summary = "chain, subtrees forwarded packed, pipelined in 64 KiB segments"},
-    {.name = "flat_tree",
-     .collective = AC_GATHER,
-     .group = "flat_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
-     .attributes = "tree=flat segment=none partners=tree sync=none primitive=nonblocking data=pack",
-     .fn.gather = ac_gather_tree,
-     .params = &ac_flat_tree,
-     .summary = "flat tree (the root receives every block), subtrees forwarded packed, "
-                "unsegmented"},
-    {.name = "flat_tree_segment_1k",
-     .collective = AC_GATHER,
-     .group = "flat_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
-     .attributes = "tree=flat segment=1024 partners=tree sync=none primitive=nonblocking data=pack",
-     .min_bytes = 2048,
-     .fn.gather = ac_gather_tree,
-     .params = &ac_flat_tree_segment_1k,
-     .summary = "flat tree (the root receives every block), subtrees forwarded packed, pipelined "
-                "in 1 KiB segments"},
-    {.name = "flat_tree_segment_8k",
-     .collective = AC_GATHER,
-     .group = "flat_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
-     .attributes = "tree=flat segment=8192 partners=tree sync=none primitive=nonblocking data=pack",
-     .min_bytes = 16384,
-     .fn.gather = ac_gather_tree,
-     .params = &ac_flat_tree_segment_8k,
-     .summary = "flat tree (the root receives every block), subtrees forwarded packed, pipelined "
-                "in 8 KiB segments"},
-    {.name = "flat_tree_segment_64k",
-     .collective = AC_GATHER,
-     .group = "flat_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
-     .attributes = "tree=flat segment=65536 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 131072,
-     .fn.gather = ac_gather_tree,
-     .params = &ac_flat_tree_segment_64k,
-     .summary = "flat tree (the root receives every block), subtrees forwarded packed, pipelined "
-                "in 64 KiB segments"},
-    {.name = "knomial_tree_k4",
-     .collective = AC_GATHER,
-     .group = "knomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
-     .attributes = "tree=knomial k=4 segment=none partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .fn.gather = ac_gather_tree,
-     .params = &ac_knomial_tree_k4,
-     .summary = "4-nomial tree, subtrees forwarded packed, unsegmented"},
-    {.name = "knomial_tree_k4_segment_1k",
-     .collective = AC_GATHER,
-     .group = "knomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
-     .attributes = "tree=knomial k=4 segment=1024 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 2048,
-     .fn.gather = ac_gather_tree,
-     .params = &ac_knomial_tree_k4_segment_1k,
-     .summary = "4-nomial tree, subtrees forwarded packed, pipelined in 1 KiB segments"},
-    {.name = "knomial_tree_k4_segment_8k",
-     .collective = AC_GATHER,
-     .group = "knomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
-     .attributes = "tree=knomial k=4 segment=8192 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 16384,
-     .fn.gather = ac_gather_tree,
-     .params = &ac_knomial_tree_k4_segment_8k,
-     .summary = "4-nomial tree, subtrees forwarded packed, pipelined in 8 KiB segments"},
-    {.name = "knomial_tree_k4_segment_64k",
-     .collective = AC_GATHER,
-     .group = "knomial_tree",
-     .applicable = packed_fits,
-     .requires_text = "all blocks together fit in an int",
-     .attributes = "tree=knomial k=4 segment=65536 partners=tree sync=none primitive=nonblocking "
-                   "data=pack",
-     .min_bytes = 131072,
-     .fn.gather = ac_gather_tree,
-     .params = &ac_knomial_tree_k4_segment_64k,
-     .summary = "4-nomial tree, subtrees forwarded packed, pipelined in 64 KiB segments"},
+#define AC_TREE_INSTANCE AC_TREE_ENTRY
+#include "coll/common/tree_instances.def"
+#undef AC_TREE_INSTANCE
 };
 
 AC_REGISTRY(gather, algorithms);
