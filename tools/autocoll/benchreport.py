@@ -19,8 +19,7 @@ from pathlib import Path
 from . import jsonfile
 from .bench import size_label
 from .cluster import TBF_MIN_BURST_BYTES
-
-SCHEMA = "autocoll-bench"
+from .schemas import BENCH_SCHEMA, BENCH_VERSION
 
 
 class BenchReportError(ValueError):
@@ -28,11 +27,11 @@ class BenchReportError(ValueError):
 
 
 def load(path):
-    return jsonfile.load(path, SCHEMA, BenchReportError)
+    return jsonfile.load(path, BENCH_SCHEMA, BenchReportError, BENCH_VERSION)
 
 
 def is_bench(path):
-    return jsonfile.schema_of(path)[0] == SCHEMA
+    return jsonfile.schema_of(path)[0] == BENCH_SCHEMA
 
 
 def cell_files(paths):

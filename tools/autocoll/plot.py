@@ -22,6 +22,7 @@ import textwrap
 from pathlib import Path
 
 from . import jsonfile, tune
+from .schemas import TABLE_SCHEMA, TABLE_VERSION
 from .bench import size_label, valid_result
 
 NATIVE = tune.NATIVE
@@ -43,7 +44,7 @@ def sweep_settings(folder):
     settings = {k: tune.DEFAULTS[k] for k in ("statistic", "margin", "spread_limit", "repeats")}
     path = Path(folder) / "table.json"
     if path.exists():
-        table = jsonfile.load(path, tune.TABLE_SCHEMA, PlotError)
+        table = jsonfile.load(path, TABLE_SCHEMA, PlotError, TABLE_VERSION)
         settings.update({k: v for k, v in table.get("sweep", {}).items() if k in settings})
     return settings
 
