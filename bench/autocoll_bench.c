@@ -60,6 +60,7 @@
 #include "coll/coll.h"
 #include "core/config.h"
 #include "core/state.h"
+#include "report/report.h"
 #include "select/lottery.h"
 #include "select/race.h"
 #include "select/select.h"
@@ -847,7 +848,7 @@ static char *contexts_json(MPI_Comm comm, ac_collective coll)
     const ac_comm *c = ac_comm_find(comm);
     if (!f) return NULL;
     if (c)
-        ac_select_report_contexts(f, c, coll);
+        ac_report_contexts_json(f, c, coll);
     else
         fputs("[]", f);
     fclose(f);
@@ -921,7 +922,7 @@ static int measure(const bench_config *cfg, const workload *w, long warmup, long
         compute(units);
         if (noisy) noise_delay();
         double t0 = PMPI_Wtime();
-        ac_g.last_algorithm = NULL;
+        ac_select_clear_last_algorithm();
         rc = cfg->run(cfg, w, comm);
         double t1 = PMPI_Wtime();
         if (rc != MPI_SUCCESS) break;
@@ -930,7 +931,7 @@ static int measure(const bench_config *cfg, const workload *w, long warmup, long
             c[i - warmup] = t0 - c0;
             if (algs)
                 algs[i - warmup] =
-                    ac_g.last_algorithm ? (int)(ac_g.last_algorithm - reg.algorithms) : -1;
+                    ac_select_last_algorithm() ? (int)(ac_select_last_algorithm() - reg.algorithms) : -1;
         }
     }
     if (cfg->layer) {

@@ -168,6 +168,10 @@ const ac_algorithm *ac_registry_native(ac_collective c);
 /* A hash of every (collective, algorithm name): tables and history record it. */
 unsigned long ac_registry_fingerprint(void);
 
+/* Testing only (AUTOCOLL_TEST_RANKS_PER_NODE): node-aware algorithms treat consecutive blocks
+ * of k ranks as nodes; 0 (the default): the real shared-memory nodes. Set at initialisation. */
+void ac_coll_set_test_ranks_per_node(int k);
+
 /* Applicability: 1 if `alg` may run for `call`; otherwise 0 and, if why != NULL, a reason. */
 int ac_applicable(const ac_algorithm *alg, const ac_call *call, const char **why);
 

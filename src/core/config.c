@@ -1,110 +1,152 @@
 /*
- * config.c - the table of every AUTOCOLL_* setting with its default. `autocoll-info` prints it;
- * nothing else keeps a list of settings.
+ * config.c - the declaration of every AUTOCOLL_* setting (name, type, default, range, help), and
+ * the one place that parses and checks their values. `autocoll-info` prints the declaration;
+ * nothing else keeps a list of settings, their defaults or their ranges.
  */
 #include "core/config.h"
 #include "core/log.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define FORCE_VALUES "auto, or an algorithm name from autocoll-info"
+static const char *const on_off[] = {"on", "off", NULL};
+static const char *const report_keywords[] = {"off", "stderr", NULL};
+static const char *const history_keywords[] = {"auto", "off", NULL};
+static const char *const strategy_names[] = {"native", "star", "lottery", "race", "table", NULL};
+static const char *const spread_names[] = {"uniform", "inverse", NULL};
+static const char *const draw_names[] = {"seed", "broadcast", NULL};
+
+#define SWITCH(n, def, help)                                                                    \
+    {.name = n, .type = AC_SETTING_SWITCH, .default_value = def, .keywords = on_off,           \
+     .summary = help}
+#define INTEGER(n, def, lo, hi, help)                                                           \
+    {.name = n, .type = AC_SETTING_INTEGER, .default_value = def, .min_integer = lo,           \
+     .max_integer = hi, .summary = help}
+#define REAL(n, def, lo, hi, bounds, help)                                                      \
+    {.name = n, .type = AC_SETTING_REAL, .default_value = def, .min_real = lo, .max_real = hi,  \
+     .real_bounds = bounds, .summary = help}
+#define KEYWORD(n, def, names, help)                                                            \
+    {.name = n, .type = AC_SETTING_KEYWORD, .default_value = def, .keywords = names,           \
+     .summary = help}
+#define PATH(n, def, names, help)                                                               \
+    {.name = n, .type = AC_SETTING_PATH, .default_value = def, .keywords = names,              \
+     .summary = help}
+#define FORCE(collective, mpi_name)                                                             \
+    {.name = "AUTOCOLL_" collective, .type = AC_SETTING_ALGORITHM, .default_value = "auto",    \
+     .summary = "force the MPI_" mpi_name " algorithm"}
+
+/* 0 < x < 1, 0 < x <= 1 */
+#define OPEN_UNIT (AC_REAL_MIN_EXCLUSIVE | AC_REAL_MAX_BOUNDED | AC_REAL_MAX_EXCLUSIVE)
+#define HALF_OPEN_UNIT (AC_REAL_MIN_EXCLUSIVE | AC_REAL_MAX_BOUNDED)
 
 static const ac_setting settings[] = {
-    {"AUTOCOLL", "on", "on | off", "off makes the layer a pure pass-through to the MPI library"},
-    {"AUTOCOLL_REPORT", "off", "off | stderr | <path>",
-     "end-of-run report: text on stderr from rank 0, or JSON written by rank 0 to <path>"},
-    {"AUTOCOLL_VERBOSE", "1", "0 | 1 | 2",
-     "0 errors only, 1 warnings (default), 2 also information about every decision"},
-    {"AUTOCOLL_STRATEGY", "native", "native | star | lottery | race | table",
-     "how unforced calls choose: native (the library's own), star (STAR-MPI's run-time "
-     "tuning: Measure_Select, then Monitor_Adapt), lottery (the Berkeley lottery scheduler), "
-     "race (autocoll's own: candidates race in rounds, the clearly slower drop out, medians "
-     "compared with medians) or table (the rules of AUTOCOLL_TABLE, no run-time tuning)"},
-    {"AUTOCOLL_TABLE", "", "<path>",
-     "a configuration table from `autocoll tune` (docs/table.md): the rules of the table "
-     "strategy; with another strategy its measured cells seed contexts history does not know; "
-     "empty: none"},
-    {"AUTOCOLL_HISTORY", "auto", "auto | off | <path>",
-     "learned state kept between runs (docs/history.md): read at MPI_Init, merged into the "
-     "file at MPI_Finalize, per platform; auto: $XDG_CACHE_HOME/autocoll/history or "
-     "~/.cache/autocoll/history, used when AUTOCOLL_STRATEGY is not native (a path: always)"},
-    {"AUTOCOLL_MAX_SITES", "8", "n >= 0",
-     "call sites tuned apart per communicator (N); further sites run native; 0: one site-less "
-     "context per message size (no call-site agreements)"},
-    {"AUTOCOLL_MAX_SIZES", "8", "n >= 1",
-     "tuning contexts (message sizes) per call site and collective (X); further sizes run "
-     "native"},
-    {"AUTOCOLL_STAR_ITER", "10", "n >= 1", "star: measurements of each candidate (ITER)"},
-    {"AUTOCOLL_STAR_EPSILON", "0.10", "x >= 0",
-     "star: tolerance over the second best before Monitor_Adapt switches (epsilon)"},
-    {"AUTOCOLL_STAR_DELTA_MAX", "64", "n >= 2",
-     "star: upper bound of the monitoring factor delta (window = delta * ITER calls)"},
-    {"AUTOCOLL_STAR_GROUPING", "on", "on | off",
-     "star: enhanced AEOS, measure one algorithm per group first (STAR-MPI section 3.3)"},
-    {"AUTOCOLL_STAR_RECHECK", "2000", "n >= 0",
-     "star: calls before an algorithm left for a degradation is measured again (doubling while "
-     "it stays slower, up to 16x); 0: never (STAR-MPI as published)"},
-    {"AUTOCOLL_LOTTERY_ALPHA", "0.8", "0 < x < 1",
-     "lottery: share of the tickets of the candidate with the smallest average time (alpha)"},
-    {"AUTOCOLL_LOTTERY_SPREAD", "uniform", "uniform | inverse",
-     "lottery: how the other 1 - alpha of the tickets are spread over the other candidates: "
-     "equally, or in inverse proportion to their average time"},
-    {"AUTOCOLL_LOTTERY_EXPLORE_SIGMAS", "2", "x >= 0 | inf",
-     "lottery: explore only candidates whose average is within this many standard deviations "
-     "of the best's; inf: every candidate"},
-    {"AUTOCOLL_LOTTERY_EMA", "0.25", "0 < x <= 1",
-     "lottery: weight of a new agreed time in a candidate's exponential average"},
-    {"AUTOCOLL_LOTTERY_TTL", "20", "n >= 1",
-     "lottery: longest time-to-live; a draw with a share s of the tickets holds ceil(s * n) "
-     "calls"},
-    {"AUTOCOLL_LOTTERY_WINDOW", "64", "n >= 1",
-     "lottery: calls between two agreements of the timings (one allreduce each)"},
-    {"AUTOCOLL_LOTTERY_INIT", "1", "n >= 0",
-     "lottery: calls of each candidate, in order, before the first draw; 0: the paper's cold "
-     "start (unmeasured candidates are found by exploration)"},
-    {"AUTOCOLL_LOTTERY_RECHECK", "1000", "n >= 0",
-     "lottery: calls after which a candidate excluded by EXPLORE_SIGMAS may be explored again "
-     "(doubling while it stays excluded, up to 16x); 0: never"},
-    {"AUTOCOLL_LOTTERY_DRAW", "seed", "seed | broadcast",
-     "lottery: how ranks draw alike: the same generator on every rank (no communication), or "
-     "rank 0's draw carried by one agreement per time-to-live (the paper's broadcast)"},
-    {"AUTOCOLL_LOTTERY_SEED", "1", "integer", "lottery: seed of the generator of the draws"},
-    {"AUTOCOLL_RACE_SAMPLES", "3", "1 <= n <= 50", "race: calls of each candidate per round"},
-    {"AUTOCOLL_RACE_ROUNDS", "4", "1 <= n <= 20",
-     "race: rounds at most; the best median after the last one wins"},
-    {"AUTOCOLL_RACE_MARGIN", "0.5", "x >= 0",
-     "race: after round 1 a candidate slower than (1 + margin) x the best median drops out; "
-     "the margin halves every round"},
-    {"AUTOCOLL_RACE_EPSILON", "0.05", "x >= 0",
-     "race: the chosen one is degraded when its recent median exceeds (1 + epsilon) x the "
-     "runner-up's; two degraded windows in a row start a new race"},
-    {"AUTOCOLL_RACE_WINDOW_MAX", "1024", "n >= 16",
-     "race: longest monitoring window (windows start at 16 calls and double)"},
-    {"AUTOCOLL_RACE_REFRESH", "4096", "n >= 0",
-     "race: settled calls before every candidate races again (doubles while the choice "
-     "holds); 0: never"},
-    {"AUTOCOLL_RACE_GROUPING", "on", "on | off",
-     "race: round 1 runs one algorithm per group, and every group whose representative stays "
-     "in the race joins round 2"},
-    {"AUTOCOLL_RACE_FINAL", "0", "0 <= n <= 100",
-     "race: when a race's best is not native, it, the runner-up and native run n fresh calls "
-     "each, and the best median of those wins; 0: no final"},
-    {"AUTOCOLL_ALLGATHER", "auto", FORCE_VALUES, "force the MPI_Allgather algorithm"},
-    {"AUTOCOLL_ALLGATHERV", "auto", FORCE_VALUES, "force the MPI_Allgatherv algorithm"},
-    {"AUTOCOLL_ALLREDUCE", "auto", FORCE_VALUES, "force the MPI_Allreduce algorithm"},
-    {"AUTOCOLL_ALLTOALL", "auto", FORCE_VALUES, "force the MPI_Alltoall algorithm"},
-    {"AUTOCOLL_ALLTOALLV", "auto", FORCE_VALUES, "force the MPI_Alltoallv algorithm"},
-    {"AUTOCOLL_BARRIER", "auto", FORCE_VALUES, "force the MPI_Barrier algorithm"},
-    {"AUTOCOLL_BCAST", "auto", FORCE_VALUES, "force the MPI_Bcast algorithm"},
-    {"AUTOCOLL_GATHER", "auto", FORCE_VALUES, "force the MPI_Gather algorithm"},
-    {"AUTOCOLL_REDUCE", "auto", FORCE_VALUES, "force the MPI_Reduce algorithm"},
-    {"AUTOCOLL_REDUCE_SCATTER", "auto", FORCE_VALUES, "force the MPI_Reduce_scatter algorithm"},
-    {"AUTOCOLL_REDUCE_SCATTER_BLOCK", "auto", FORCE_VALUES,
-     "force the MPI_Reduce_scatter_block algorithm"},
-    {"AUTOCOLL_SCATTER", "auto", FORCE_VALUES, "force the MPI_Scatter algorithm"},
-    {"AUTOCOLL_TEST_RANKS_PER_NODE", "0", "0 | k",
-     "testing only: treat consecutive blocks of k ranks as nodes (0: real shared-memory nodes)"},
+    SWITCH("AUTOCOLL", "on", "off makes the layer a pure pass-through to the MPI library"),
+    PATH("AUTOCOLL_REPORT", "off", report_keywords,
+         "end-of-run report: text on stderr from rank 0, or JSON written by rank 0 to <path>"),
+    INTEGER("AUTOCOLL_VERBOSE", "1", 0, 2,
+            "0 errors only, 1 warnings (default), 2 also information about every decision"),
+    KEYWORD("AUTOCOLL_STRATEGY", "native", strategy_names,
+            "how unforced calls choose: native (the library's own), star (STAR-MPI's run-time "
+            "tuning: Measure_Select, then Monitor_Adapt), lottery (the Berkeley lottery "
+            "scheduler), race (autocoll's own: candidates race in rounds, the clearly slower "
+            "drop out, medians compared with medians) or table (the rules of AUTOCOLL_TABLE, no "
+            "run-time tuning)"),
+    PATH("AUTOCOLL_TABLE", "", NULL,
+         "a configuration table from `autocoll tune` (docs/table.md): the rules of the table "
+         "strategy; with another strategy its measured cells seed contexts history does not "
+         "know; empty: none"),
+    PATH("AUTOCOLL_HISTORY", "auto", history_keywords,
+         "learned state kept between runs (docs/history.md): read at MPI_Init, merged into the "
+         "file at MPI_Finalize, per platform; auto: $XDG_CACHE_HOME/autocoll/history or "
+         "~/.cache/autocoll/history, used when AUTOCOLL_STRATEGY is not native (a path: "
+         "always)"),
+    INTEGER("AUTOCOLL_MAX_SITES", "8", 0, INT_MAX,
+            "call sites tuned apart per communicator (N); further sites run native; 0: one "
+            "site-less context per message size (no call-site agreements)"),
+    INTEGER("AUTOCOLL_MAX_SIZES", "8", 1, INT_MAX,
+            "tuning contexts (message sizes) per call site and collective (X); further sizes "
+            "run native"),
+    INTEGER("AUTOCOLL_STAR_ITER", "10", 1, 1000, "star: measurements of each candidate (ITER)"),
+    REAL("AUTOCOLL_STAR_EPSILON", "0.10", 0.0, 0.0, 0,
+         "star: tolerance over the second best before Monitor_Adapt switches (epsilon)"),
+    INTEGER("AUTOCOLL_STAR_DELTA_MAX", "64", 2, INT_MAX,
+            "star: upper bound of the monitoring factor delta (window = delta * ITER calls; "
+            "delta starts at 2)"),
+    SWITCH("AUTOCOLL_STAR_GROUPING", "on",
+           "star: enhanced AEOS, measure one algorithm per group first (STAR-MPI section 3.3)"),
+    INTEGER("AUTOCOLL_STAR_RECHECK", "2000", 0, 100000000,
+            "star: calls before an algorithm left for a degradation is measured again (doubling "
+            "while it stays slower, up to 16x); 0: never (STAR-MPI as published)"),
+    REAL("AUTOCOLL_LOTTERY_ALPHA", "0.8", 0.0, 1.0, OPEN_UNIT,
+         "lottery: share of the tickets of the candidate with the smallest average time "
+         "(alpha)"),
+    KEYWORD("AUTOCOLL_LOTTERY_SPREAD", "uniform", spread_names,
+            "lottery: how the other 1 - alpha of the tickets are spread over the other "
+            "candidates: equally, or in inverse proportion to their average time"),
+    REAL("AUTOCOLL_LOTTERY_EXPLORE_SIGMAS", "2", 0.0, 0.0, AC_REAL_INFINITY,
+         "lottery: explore only candidates whose average is within this many standard "
+         "deviations of the best's; inf: every candidate"),
+    REAL("AUTOCOLL_LOTTERY_EMA", "0.25", 0.0, 1.0, HALF_OPEN_UNIT,
+         "lottery: weight of a new agreed time in a candidate's exponential average"),
+    INTEGER("AUTOCOLL_LOTTERY_TTL", "20", 1, 1000000,
+            "lottery: longest time-to-live; a draw with a share s of the tickets holds "
+            "ceil(s * n) calls"),
+    INTEGER("AUTOCOLL_LOTTERY_WINDOW", "64", 1, 100000,
+            "lottery: calls between two agreements of the timings (one allreduce each)"),
+    INTEGER("AUTOCOLL_LOTTERY_INIT", "1", 0, 1000,
+            "lottery: calls of each candidate, in order, before the first draw; 0: the paper's "
+            "cold start (unmeasured candidates are found by exploration)"),
+    INTEGER("AUTOCOLL_LOTTERY_RECHECK", "1000", 0, 100000000,
+            "lottery: calls after which a candidate excluded by EXPLORE_SIGMAS may be explored "
+            "again (doubling while it stays excluded, up to 16x); 0: never"),
+    KEYWORD("AUTOCOLL_LOTTERY_DRAW", "seed", draw_names,
+            "lottery: how ranks draw alike: the same generator on every rank (no "
+            "communication), or rank 0's draw carried by one agreement per time-to-live (the "
+            "paper's broadcast)"),
+    INTEGER("AUTOCOLL_LOTTERY_SEED", "1", LONG_MIN, LONG_MAX,
+            "lottery: seed of the generator of the draws"),
+    INTEGER("AUTOCOLL_RACE_SAMPLES", "3", 1, 50, "race: calls of each candidate per round"),
+    INTEGER("AUTOCOLL_RACE_ROUNDS", "4", 1, 20,
+            "race: rounds at most; the best median after the last one wins"),
+    REAL("AUTOCOLL_RACE_MARGIN", "0.5", 0.0, 0.0, 0,
+         "race: after round 1 a candidate slower than (1 + margin) x the best median drops "
+         "out; the margin halves every round"),
+    REAL("AUTOCOLL_RACE_EPSILON", "0.05", 0.0, 0.0, 0,
+         "race: the chosen one is degraded when its recent median exceeds (1 + epsilon) x the "
+         "runner-up's; two degraded windows in a row start a new race"),
+    INTEGER("AUTOCOLL_RACE_WINDOW_MAX", "1024", 16, INT_MAX,
+            "race: longest monitoring window (windows start at 16 calls and double)"),
+    INTEGER("AUTOCOLL_RACE_REFRESH", "4096", 0, 1000000000,
+            "race: settled calls before every candidate races again (doubles while the choice "
+            "holds); 0: never"),
+    SWITCH("AUTOCOLL_RACE_GROUPING", "on",
+           "race: round 1 runs one algorithm per group, and every group whose representative "
+           "stays in the race joins round 2"),
+    /* default 0, no final: no measured gain on the emulated cluster (docs/race.md) */
+    INTEGER("AUTOCOLL_RACE_FINAL", "0", 0, 100,
+            "race: when a race's best is not native, it, the runner-up and native run n fresh "
+            "calls each, and the best median of those wins; 0: no final"),
+    FORCE("ALLGATHER", "Allgather"),
+    FORCE("ALLGATHERV", "Allgatherv"),
+    FORCE("ALLREDUCE", "Allreduce"),
+    FORCE("ALLTOALL", "Alltoall"),
+    FORCE("ALLTOALLV", "Alltoallv"),
+    FORCE("BARRIER", "Barrier"),
+    FORCE("BCAST", "Bcast"),
+    FORCE("GATHER", "Gather"),
+    FORCE("REDUCE", "Reduce"),
+    FORCE("REDUCE_SCATTER", "Reduce_scatter"),
+    FORCE("REDUCE_SCATTER_BLOCK", "Reduce_scatter_block"),
+    FORCE("SCATTER", "Scatter"),
+    INTEGER("AUTOCOLL_TEST_RANKS_PER_NODE", "0", 0, INT_MAX,
+            "testing only: treat consecutive blocks of n ranks as nodes (0: real shared-memory "
+            "nodes)"),
 };
 
 const ac_setting *ac_settings(int *count)
@@ -122,6 +164,137 @@ const ac_setting *ac_setting_find(const char *name)
     return NULL;
 }
 
+/* ---- The types: what each accepts and how it is described. ---- */
+
+/* Index of `value` in s->keywords, or -1. */
+static int keyword_index(const ac_setting *s, const char *value)
+{
+    for (int i = 0; s->keywords && s->keywords[i]; i++)
+        if (strcmp(value, s->keywords[i]) == 0) return i;
+    return -1;
+}
+
+static int keyword_valid(const ac_setting *s, const char *value)
+{
+    return keyword_index(s, value) >= 0;
+}
+
+static int integer_valid(const ac_setting *s, const char *value)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(value, &end, 10);
+    return end != value && *end == '\0' && errno != ERANGE && x >= s->min_integer &&
+           x <= s->max_integer;
+}
+
+static int real_valid(const ac_setting *s, const char *value)
+{
+    char *end;
+    double x = strtod(value, &end);
+    unsigned b = s->real_bounds;
+    if (end == value || *end != '\0' || isnan(x)) return 0;
+    if (isinf(x)) return x > 0 && (b & AC_REAL_INFINITY);
+    if (b & AC_REAL_MIN_EXCLUSIVE ? x <= s->min_real : x < s->min_real) return 0;
+    if (!(b & AC_REAL_MAX_BOUNDED)) return 1;
+    return b & AC_REAL_MAX_EXCLUSIVE ? x < s->max_real : x <= s->max_real;
+}
+
+static int any_valid(const ac_setting *s, const char *value)
+{
+    (void)s;
+    (void)value;
+    return 1;
+}
+
+/* Appends printf-formatted text to buf (of `size`, holding a string). */
+static void append(char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void append(char *buf, size_t size, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    if (used + 1 >= size) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, size - used, fmt, ap);
+    va_end(ap);
+}
+
+static void keywords_describe(const ac_setting *s, char *buf, size_t size)
+{
+    for (int i = 0; s->keywords && s->keywords[i]; i++)
+        append(buf, size, "%s%s", i ? " | " : "", s->keywords[i]);
+}
+
+static void path_describe(const ac_setting *s, char *buf, size_t size)
+{
+    keywords_describe(s, buf, size);
+    append(buf, size, "%s<path>", buf[0] ? " | " : "");
+}
+
+static void integer_describe(const ac_setting *s, char *buf, size_t size)
+{
+    if (s->min_integer == LONG_MIN && s->max_integer == LONG_MAX)
+        append(buf, size, "any integer");
+    else if (s->max_integer == LONG_MAX)
+        append(buf, size, "n >= %ld", s->min_integer);
+    else if (s->min_integer == LONG_MIN)
+        append(buf, size, "n <= %ld", s->max_integer);
+    else
+        append(buf, size, "%ld <= n <= %ld", s->min_integer, s->max_integer);
+}
+
+static void real_describe(const ac_setting *s, char *buf, size_t size)
+{
+    unsigned b = s->real_bounds;
+    if (b & AC_REAL_MAX_BOUNDED)
+        append(buf, size, "%g %s x %s %g", s->min_real, b & AC_REAL_MIN_EXCLUSIVE ? "<" : "<=",
+               b & AC_REAL_MAX_EXCLUSIVE ? "<" : "<=", s->max_real);
+    else
+        append(buf, size, "x %s %g", b & AC_REAL_MIN_EXCLUSIVE ? ">" : ">=", s->min_real);
+    if (b & AC_REAL_INFINITY) append(buf, size, " | inf");
+}
+
+static void algorithm_describe(const ac_setting *s, char *buf, size_t size)
+{
+    (void)s;
+    append(buf, size, "auto, or an algorithm name from autocoll-info");
+}
+
+static const struct {
+    const char *name;
+    int (*valid)(const ac_setting *s, const char *value);
+    void (*describe)(const ac_setting *s, char *buf, size_t size);
+} types[AC_SETTING_TYPES] = {
+    [AC_SETTING_SWITCH] = {"switch", keyword_valid, keywords_describe},
+    [AC_SETTING_INTEGER] = {"integer", integer_valid, integer_describe},
+    [AC_SETTING_REAL] = {"real", real_valid, real_describe},
+    [AC_SETTING_KEYWORD] = {"keyword", keyword_valid, keywords_describe},
+    [AC_SETTING_PATH] = {"path", any_valid, path_describe},
+    [AC_SETTING_ALGORITHM] = {"algorithm", any_valid, algorithm_describe},
+};
+
+const char *ac_setting_type_name(ac_setting_type type)
+{
+    return (unsigned)type < AC_SETTING_TYPES ? types[type].name : "?";
+}
+
+const char *ac_setting_values(const ac_setting *s, char *buf, size_t size)
+{
+    if (size == 0) return buf;
+    buf[0] = '\0';
+    types[s->type].describe(s, buf, size);
+    return buf;
+}
+
+int ac_setting_valid(const ac_setting *s, const char *value)
+{
+    return types[s->type].valid(s, value);
+}
+
+/* ---- The getters. ---- */
+
 const char *ac_config_get(const char *name)
 {
     const ac_setting *s = ac_setting_find(name);
@@ -130,32 +303,64 @@ const char *ac_config_get(const char *name)
     return (v && *v) ? v : s->default_value;
 }
 
-long ac_config_long(const char *name)
+/* Whether this process reports invalid settings: rank 0 of MPI_COMM_WORLD while MPI is
+ * initialised (every rank reads the same settings), every process otherwise. */
+static int reports_settings(void)
 {
-    const ac_setting *s = ac_setting_find(name);
-    if (!s) return 0;
-    const char *v = ac_config_get(name);
-    char *end;
-    long x = strtol(v, &end, 10);
-    if (*end != '\0') {
-        ac_log_warn("%s=%s is not an integer; using the default %s", name, v, s->default_value);
-        x = strtol(s->default_value, NULL, 10);
-    }
-    return x;
+    int initialized = 0, finalized = 0, rank = 0;
+    PMPI_Initialized(&initialized);
+    PMPI_Finalized(&finalized);
+    if (initialized && !finalized) PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank == 0;
 }
 
-double ac_config_double(const char *name)
+/* The declaration of `name`, which the caller reads as `type`. */
+static const ac_setting *declared(const char *name, ac_setting_type type)
 {
     const ac_setting *s = ac_setting_find(name);
-    if (!s) return 0;
-    const char *v = ac_config_get(name);
-    char *end;
-    double x = strtod(v, &end);
-    if (*end != '\0') {
-        ac_log_warn("%s=%s is not a number; using the default %s", name, v, s->default_value);
-        x = strtod(s->default_value, NULL);
+    if (!s || s->type != type) {
+        ac_log_error("%s is not a declared %s setting (core/config.c)", name,
+                     ac_setting_type_name(type));
+        return NULL;
     }
-    return x;
+    return s;
+}
+
+/* The value of s if valid, else its default, with the warning. */
+static const char *checked_value(const ac_setting *s)
+{
+    const char *v = ac_config_get(s->name);
+    if (ac_setting_valid(s, v)) return v;
+    if (reports_settings()) {
+        char values[256];
+        ac_log_warn("%s=%s is invalid (it takes %s); using the default %s", s->name, v,
+                    ac_setting_values(s, values, sizeof values), s->default_value);
+    }
+    return s->default_value;
+}
+
+long ac_config_int(const char *name)
+{
+    const ac_setting *s = declared(name, AC_SETTING_INTEGER);
+    return s ? strtol(checked_value(s), NULL, 10) : 0;
+}
+
+double ac_config_real(const char *name)
+{
+    const ac_setting *s = declared(name, AC_SETTING_REAL);
+    return s ? strtod(checked_value(s), NULL) : 0.0;
+}
+
+int ac_config_keyword(const char *name)
+{
+    const ac_setting *s = declared(name, AC_SETTING_KEYWORD);
+    return s ? keyword_index(s, checked_value(s)) : 0;
+}
+
+int ac_config_switch(const char *name)
+{
+    const ac_setting *s = declared(name, AC_SETTING_SWITCH);
+    return s ? keyword_index(s, checked_value(s)) == 0 : 0;
 }
 
 int ac_config_hash(void)

@@ -1,32 +1,73 @@
 /*
- * config.h - the one table of AUTOCOLL_* settings. Values come from the environment, read once
- * at initialisation; every rank must see the same values (checked at MPI_Init, see state.c).
+ * config.h - the one declaration of the AUTOCOLL_* settings: name, type, default, range and one
+ * line of help each. Values come from the environment, read once at initialisation; every rank
+ * must see the same values (checked at MPI_Init, see state.c).
+ *
+ * The typed getters below are the one place where values are parsed and checked against the
+ * declaration. An invalid or out-of-range value gets one warning (from rank 0 once MPI is
+ * initialised, from every process before) and the default:
+ *   AUTOCOLL_X=value is invalid (it takes <values>); using the default <default>
  */
 #ifndef AUTOCOLL_CONFIG_H
 #define AUTOCOLL_CONFIG_H
 
+#include <stddef.h>
+
+typedef enum ac_setting_type {
+    AC_SETTING_SWITCH,    /* on | off */
+    AC_SETTING_INTEGER,   /* a base-10 integer in [min_integer, max_integer] */
+    AC_SETTING_REAL,      /* a number within the real bounds below */
+    AC_SETTING_KEYWORD,   /* one of `keywords` */
+    AC_SETTING_PATH,      /* one of `keywords` (if any), or any other string: a path */
+    AC_SETTING_ALGORITHM, /* auto, or an algorithm name (checked by the caller's registry) */
+    AC_SETTING_TYPES
+} ac_setting_type;
+
+/* Bounds of a real setting (real_bounds). Without AC_REAL_MAX_BOUNDED there is no maximum. */
+enum {
+    AC_REAL_MIN_EXCLUSIVE = 1u << 0, /* x > min_real instead of x >= min_real */
+    AC_REAL_MAX_BOUNDED = 1u << 1,   /* x <= max_real */
+    AC_REAL_MAX_EXCLUSIVE = 1u << 2, /* x < max_real (with AC_REAL_MAX_BOUNDED) */
+    AC_REAL_INFINITY = 1u << 3       /* "inf" is valid too */
+};
+
 typedef struct ac_setting {
-    const char *name;          /* environment variable */
-    const char *default_value; /* value when unset */
-    const char *values;        /* what it accepts */
-    const char *summary;
+    const char *name; /* environment variable */
+    ac_setting_type type;
+    const char *default_value;     /* value when unset or empty, written as a user would */
+    long min_integer, max_integer; /* AC_SETTING_INTEGER: LONG_MIN, LONG_MAX when open */
+    double min_real, max_real;     /* AC_SETTING_REAL, with real_bounds */
+    unsigned real_bounds;          /* AC_REAL_* */
+    const char *const *keywords;   /* KEYWORD, SWITCH and PATH: NULL-terminated */
+    const char *summary;           /* one line of help */
 } ac_setting;
 
-/* The table, in display order. */
+/* The declaration, in display order. */
 const ac_setting *ac_settings(int *count);
 
-/* The entry of `name`, or NULL for a name not in the table. */
+/* The entry of `name`, or NULL for a name not declared. */
 const ac_setting *ac_setting_find(const char *name);
 
-/* Value of a setting: the environment's, or the default. NULL for a name not in the table. */
+/* The type's name: "switch", "integer", "real", "keyword", "path" or "algorithm". */
+const char *ac_setting_type_name(ac_setting_type type);
+
+/* What the setting accepts, generated from its type and range ("1 <= n <= 50", "0 < x <= 1",
+ * "uniform | inverse", ...), written into buf; returns buf. */
+const char *ac_setting_values(const ac_setting *s, char *buf, size_t size);
+
+/* Whether `value` is valid for s. */
+int ac_setting_valid(const ac_setting *s, const char *value);
+
+/* The value as given: the environment's, or the default when unset or empty; unchecked. For
+ * PATH and ALGORITHM settings (any string). NULL for a name not declared. */
 const char *ac_config_get(const char *name);
 
-/* Integer value (strtol); the default's value if the environment's does not parse, with a
- * warning. */
-long ac_config_long(const char *name);
-
-/* Floating-point value (strtod), like ac_config_long. */
-double ac_config_double(const char *name);
+/* Checked values (see the top of this file): an INTEGER, a REAL, the index of a KEYWORD in its
+ * `keywords`, a SWITCH (1 on, 0 off). */
+long ac_config_int(const char *name);
+double ac_config_real(const char *name);
+int ac_config_keyword(const char *name);
+int ac_config_switch(const char *name);
 
 /* 31-bit hash of every setting's value, to check that all ranks were configured alike. */
 int ac_config_hash(void);

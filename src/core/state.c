@@ -1,13 +1,9 @@
 /*
- * state.c - initialisation, per-communicator state with its private duplicate, finalisation.
+ * state.c - the layer's own settings, per-communicator state with its private duplicate.
  */
 #include "core/state.h"
 #include "core/config.h"
 #include "core/log.h"
-#include "report/report.h"
-#include "select/history.h"
-#include "select/table.h"
-#include "select/select.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -19,48 +15,14 @@ ac_global ac_g;
 static int comm_keyval = MPI_KEYVAL_INVALID;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void read_forced(void)
-{
-    int rank = 0;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    for (int c = 0; c < AC_NUM_COLLECTIVES; c++) {
-        const char *env = ac_collective_env((ac_collective)c);
-        const char *value = ac_config_get(env);
-        ac_g.forced[c] = NULL;
-        if (strcmp(value, "auto") == 0) continue;
-        ac_g.forced[c] = ac_registry_find((ac_collective)c, value);
-        if (!ac_g.forced[c] && rank == 0)
-            ac_log_warn("%s=%s: no such %s algorithm (see autocoll-info); using native", env, value,
-                        ac_collective_name((ac_collective)c));
-    }
-}
-
-static void read_settings(void)
-{
-    ac_log_set_level((int)ac_config_long("AUTOCOLL_VERBOSE"));
-    const char *onoff = ac_config_get("AUTOCOLL");
-    ac_g.enabled = strcmp(onoff, "off") != 0;
-    if (strcmp(onoff, "on") != 0 && strcmp(onoff, "off") != 0)
-        ac_log_warn("AUTOCOLL=%s: expected on or off; staying on", onoff);
-    if (ac_g.enabled) {
-        read_forced();
-        ac_select_init();
-    }
-}
-
-void ac_init_local(void)
-{
-    if (ac_g.initialized) return;
-    ac_g.initialized = 1;
-    read_settings();
-}
-
-void ac_init(void)
+void ac_state_init(int check)
 {
     int mine[2], all[2], rank;
     if (ac_g.initialized) return;
     ac_g.initialized = 1;
-    read_settings();
+    ac_log_set_level((int)ac_config_int("AUTOCOLL_VERBOSE"));
+    ac_g.enabled = ac_config_switch("AUTOCOLL");
+    if (!check) return;
     /* Invariant 1: a choice may only depend on values equal on every rank, and the settings
      * decide choices. If ranks were configured differently, everything passes through. */
     mine[0] = ac_config_hash();
@@ -72,19 +34,6 @@ void ac_init(void)
             ac_log_error("the AUTOCOLL_* settings differ between ranks; the layer is disabled "
                          "for this run (pass the same environment to every rank)");
         ac_g.enabled = 0;
-    }
-    /* The history file (collective over MPI_COMM_WORLD): with a strategy, or when a path was
-     * given (the benchmark driver switches strategies after MPI_Init). */
-    if (ac_g.enabled && ((ac_g.strategy && ac_g.strategy != &ac_strategy_table) ||
-                         strcmp(ac_config_get("AUTOCOLL_HISTORY"), "auto") != 0))
-        ac_history_load();
-    /* The configuration table (collective over MPI_COMM_WORLD, the setting being equal). */
-    if (ac_g.enabled) ac_table_load();
-    if (ac_g.enabled && ac_g.strategy == &ac_strategy_table && !ac_table_loaded()) {
-        PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        if (rank == 0)
-            ac_log_warn("AUTOCOLL_STRATEGY=table without a usable AUTOCOLL_TABLE: every call "
-                        "runs native");
     }
 }
 
@@ -172,8 +121,7 @@ ac_comm *ac_comm_enter(MPI_Comm comm, ac_collective coll)
 {
     int found = 0;
     void *value = NULL;
-    if (!ac_g.initialized) ac_init_local();
-    if (!ac_g.enabled || ac_g.finalized || comm == MPI_COMM_NULL) return NULL;
+    if (!ac_g.initialized || !ac_g.enabled || ac_g.finalized || comm == MPI_COMM_NULL) return NULL;
     if (comm_keyval == MPI_KEYVAL_INVALID) {
         pthread_mutex_lock(&lock);
         if (comm_keyval == MPI_KEYVAL_INVALID)
@@ -226,14 +174,9 @@ void ac_count_passthrough(MPI_Comm comm, ac_collective coll)
     pthread_mutex_unlock(&lock);
 }
 
-void ac_finalize(void)
+void ac_state_finalize(void)
 {
     if (!ac_g.initialized || ac_g.finalized) return;
-    if (ac_g.enabled) {
-        ac_report_write();
-        ac_history_store(); /* collective, like the load; nothing when history is off */
-        ac_table_unload();
-    }
     ac_g.finalized = 1;
     /* Free the private duplicates of the predefined communicators now: their attributes are
      * deleted inside PMPI_Finalize, where freeing communicators is not guaranteed to work. */

@@ -35,12 +35,7 @@ typedef struct ac_coll_stats {
     double *alg_seconds; /* [registry count] time per algorithm, allocated with alg_calls */
     ac_size_bin *sizes;  /* [AC_PROFILE_BINS], allocated at the first call; NULL without memory
                           * (the profile then misses those calls: local, changes no choice) */
-    int warned;          /* a forced algorithm was inapplicable here (warned once) */
 } ac_coll_stats;
-
-struct ac_bucket;  /* the calls of one collective and message size (select.c) */
-struct ac_context; /* a tuning context: a bucket's calls from one call site (select.c) */
-struct ac_strategy;
 
 typedef struct ac_comm {
     MPI_Comm pcomm; /* private duplicate: all our traffic */
@@ -50,45 +45,33 @@ typedef struct ac_comm {
     int freed; /* the application freed it; kept for the report */
     char name[MPI_MAX_OBJECT_NAME];
     ac_coll_stats stats[AC_NUM_COLLECTIVES];
-    struct ac_bucket *buckets[AC_NUM_COLLECTIVES]; /* newest first */
-    int nbuckets[AC_NUM_COLLECTIVES];
-    uint64_t *sites; /* call sites with a context here (AUTOCOLL_MAX_SITES) */
-    int nsites;
-    long untuned[AC_NUM_COLLECTIVES];               /* calls beyond AUTOCOLL_MAX_SITES or _SIZES */
-    struct ac_context *pending[AC_NUM_COLLECTIVES]; /* context of the call in flight */
-    double select_start;                            /* when the call in flight began choosing */
-    int select_weight;   /* calls its bookkeeping time stands for (0: not timed; select.c) */
-    int deciding;        /* tuning contexts here whose strategy is deciding */
-    unsigned long ticks; /* tuned calls, for sampling the bookkeeping time once settled */
-    struct ac_comm *next;                           /* every ac_comm ever created, newest first */
+    void *select; /* selection's own state of this communicator (select.c), NULL until then */
+    struct ac_comm *next; /* every ac_comm ever created, newest first */
 } ac_comm;
 
 typedef struct ac_global {
-    int initialized; /* ac_init ran */
+    int initialized; /* ac_state_init ran */
     int enabled;     /* AUTOCOLL != off and every rank configured alike */
-    int finalized;   /* ac_finalize ran */
-    const ac_algorithm *forced[AC_NUM_COLLECTIVES]; /* AUTOCOLL_<COLL>, NULL = auto */
-    const struct ac_strategy *strategy;             /* AUTOCOLL_STRATEGY; NULL = native */
-    int max_sizes;                                  /* AUTOCOLL_MAX_SIZES */
-    ac_comm *comms;                                 /* list of every ac_comm */
+    int finalized;   /* ac_state_finalize ran */
+    ac_comm *comms;  /* list of every ac_comm */
     int next_id;
     long passthrough[AC_NUM_COLLECTIVES]; /* calls passed through with no ac_comm */
-    const ac_algorithm *last_algorithm;   /* the algorithm of the last call the layer ran */
 } ac_global;
 
 extern ac_global ac_g;
 
-/* Initialisation after PMPI_Init (collective over MPI_COMM_WORLD: checks that every rank was
- * configured alike). ac_init_local() is the fallback when MPI was initialised behind our back:
- * it reads the settings without the check. */
-void ac_init(void);
-void ac_init_local(void);
+/* The layer's own settings (AUTOCOLL, AUTOCOLL_VERBOSE), at initialisation. With `check` (after
+ * PMPI_Init, collective over MPI_COMM_WORLD) every rank must have been configured alike, else
+ * the layer is disabled; without (MPI was initialised behind the layer's back) the settings
+ * are read alone. Sets ac_g.initialized and ac_g.enabled. */
+void ac_state_init(int check);
 
-/* Report and release everything; called from MPI_Finalize before PMPI_Finalize. */
-void ac_finalize(void);
+/* Release the private duplicates of the predefined communicators, before PMPI_Finalize. */
+void ac_state_finalize(void);
 
 /* The state of `comm` for a call of collective `coll`, created if needed; NULL means pass the
- * call through (layer disabled, intercommunicator, or failure), already counted. */
+ * call through (layer disabled or not initialised, intercommunicator, or failure), already
+ * counted. */
 ac_comm *ac_comm_enter(MPI_Comm comm, ac_collective coll);
 
 /* The state of `comm` if it has one, else NULL (creates nothing). */

@@ -83,14 +83,18 @@ static void print_json(void)
     }
     printf("\n  ],\n  \"settings\": [");
     for (int i = 0; i < nsettings; i++) {
+        const ac_setting *s = &settings[i];
+        char values[256];
         printf("%s\n    {\"name\": ", i ? "," : "");
-        json_string(settings[i].name);
+        json_string(s->name);
+        printf(", \"type\": ");
+        json_string(ac_setting_type_name(s->type));
         printf(", \"default\": ");
-        json_string(settings[i].default_value);
+        json_string(s->default_value);
         printf(", \"values\": ");
-        json_string(settings[i].values);
+        json_string(ac_setting_values(s, values, sizeof values));
         printf(", \"summary\": ");
-        json_string(settings[i].summary);
+        json_string(s->summary);
         putchar('}');
     }
     printf("\n  ]\n}\n");
@@ -115,9 +119,13 @@ static void print_text(void)
         }
     }
     printf("\nsettings (environment variables, equal on every rank)\n");
-    for (int i = 0; i < nsettings; i++)
-        printf("  %-30s default %-6s %s\n  %-30s values: %s\n", settings[i].name,
-               settings[i].default_value, settings[i].summary, "", settings[i].values);
+    for (int i = 0; i < nsettings; i++) {
+        const ac_setting *s = &settings[i];
+        char values[256];
+        printf("  %-30s default %-6s %s\n  %-30s %s: %s\n", s->name, s->default_value,
+               s->summary, "", ac_setting_type_name(s->type),
+               ac_setting_values(s, values, sizeof values));
+    }
 }
 
 int main(int argc, char **argv)

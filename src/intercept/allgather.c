@@ -12,7 +12,7 @@ int ac_allgather_at(const void *caller, const void *sbuf, int scount, MPI_Dataty
         ac_count_passthrough(comm, AC_ALLGATHER);
         return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     }
-    c = ac_comm_enter(comm, AC_ALLGATHER);
+    c = ac_enter(comm, AC_ALLGATHER);
     if (!c) return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     ac_call call = ac_call_make(c, AC_ALLGATHER);
     call.bytes = ac_signature_bytes(rcount, rtype);

@@ -15,7 +15,7 @@ int ac_allgatherv_at(const void *caller, const void *sbuf, int scount, MPI_Datat
         ac_count_passthrough(comm, AC_ALLGATHERV);
         return PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
     }
-    c = ac_comm_enter(comm, AC_ALLGATHERV);
+    c = ac_enter(comm, AC_ALLGATHERV);
     if (!c) return PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
     ac_call call = ac_call_make(c, AC_ALLGATHERV);
     long total = 0;

@@ -11,7 +11,7 @@ int ac_allreduce_at(const void *caller, const void *sbuf, void *rbuf, int count,
         ac_count_passthrough(comm, AC_ALLREDUCE);
         return PMPI_Allreduce(sbuf, rbuf, count, dtype, op, comm);
     }
-    c = ac_comm_enter(comm, AC_ALLREDUCE);
+    c = ac_enter(comm, AC_ALLREDUCE);
     if (!c) return PMPI_Allreduce(sbuf, rbuf, count, dtype, op, comm);
     ac_call call = ac_call_make(c, AC_ALLREDUCE);
     call.count = count;

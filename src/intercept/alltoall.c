@@ -12,7 +12,7 @@ int ac_alltoall_at(const void *caller, const void *sbuf, int scount, MPI_Datatyp
         ac_count_passthrough(comm, AC_ALLTOALL);
         return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     }
-    c = ac_comm_enter(comm, AC_ALLTOALL);
+    c = ac_enter(comm, AC_ALLTOALL);
     if (!c) return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     ac_call call = ac_call_make(c, AC_ALLTOALL);
     call.bytes = ac_signature_bytes(rcount, rtype);

@@ -16,7 +16,7 @@ int ac_alltoallv_at(const void *caller, const void *sbuf, const int scounts[], c
         ac_count_passthrough(comm, AC_ALLTOALLV);
         return PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
     }
-    c = ac_comm_enter(comm, AC_ALLTOALLV);
+    c = ac_enter(comm, AC_ALLTOALLV);
     if (!c)
         return PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
     ac_call call = ac_call_make(c, AC_ALLTOALLV);

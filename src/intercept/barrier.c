@@ -10,7 +10,7 @@ int ac_barrier_at(const void *caller, MPI_Comm comm)
         ac_count_passthrough(comm, AC_BARRIER);
         return PMPI_Barrier(comm);
     }
-    c = ac_comm_enter(comm, AC_BARRIER);
+    c = ac_enter(comm, AC_BARRIER);
     if (!c) return PMPI_Barrier(comm);
     ac_call call = ac_call_make(c, AC_BARRIER);
     const ac_algorithm *alg = ac_select(c, &call, caller);

@@ -11,7 +11,7 @@ int ac_bcast_at(const void *caller, void *buf, int count, MPI_Datatype dtype, in
         ac_count_passthrough(comm, AC_BCAST);
         return PMPI_Bcast(buf, count, dtype, root, comm);
     }
-    c = ac_comm_enter(comm, AC_BCAST);
+    c = ac_enter(comm, AC_BCAST);
     if (!c) return PMPI_Bcast(buf, count, dtype, root, comm);
     ac_call call = ac_call_make(c, AC_BCAST);
     /* not the count: ranks may describe the message with different datatypes (the root 1 x a

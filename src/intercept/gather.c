@@ -24,7 +24,7 @@ int ac_gather_at(const void *caller, const void *sbuf, int scount, MPI_Datatype 
         ac_count_passthrough(comm, AC_GATHER);
         return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
     }
-    c = ac_comm_enter(comm, AC_GATHER);
+    c = ac_enter(comm, AC_GATHER);
     if (!c) return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
     ac_call call = ac_call_make(c, AC_GATHER);
     call.bytes = at_root && sbuf == MPI_IN_PLACE ? ac_signature_bytes(rcount, rtype)

@@ -6,11 +6,6 @@
 #include <limits.h>
 #include <stdlib.h>
 
-double ac_now(void)
-{
-    return PMPI_Wtime();
-}
-
 ac_call ac_call_make(const ac_comm *c, ac_collective coll)
 {
     ac_call call = {.collective = coll, .size = c->size, .op = MPI_OP_NULL};

@@ -9,11 +9,14 @@
 #ifndef AUTOCOLL_INTERCEPT_H
 #define AUTOCOLL_INTERCEPT_H
 
+#include "core/clock.h"
 #include "select/select.h"
 
 #include <mpi.h>
 
-double ac_now(void);
+/* The state of `comm` for a call of `coll` (ac_comm_enter), the layer's settings read first if
+ * MPI_Init did not run through the layer; NULL: pass the call through. */
+ac_comm *ac_enter(MPI_Comm comm, ac_collective coll);
 
 /* The call site of the running MPI routine: its return address (select/site.h). Every entry
  * point (C, large-count, Fortran) passes its own to the ac_<collective>_at function that does

@@ -11,7 +11,7 @@ int ac_reduce_at(const void *caller, const void *sbuf, void *rbuf, int count, MP
         ac_count_passthrough(comm, AC_REDUCE);
         return PMPI_Reduce(sbuf, rbuf, count, dtype, op, root, comm);
     }
-    c = ac_comm_enter(comm, AC_REDUCE);
+    c = ac_enter(comm, AC_REDUCE);
     if (!c) return PMPI_Reduce(sbuf, rbuf, count, dtype, op, root, comm);
     ac_call call = ac_call_make(c, AC_REDUCE);
     call.count = count;

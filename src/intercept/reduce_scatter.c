@@ -14,7 +14,7 @@ int ac_reduce_scatter_at(const void *caller, const void *sbuf, void *rbuf, const
         ac_count_passthrough(comm, AC_REDUCE_SCATTER);
         return PMPI_Reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm);
     }
-    c = ac_comm_enter(comm, AC_REDUCE_SCATTER);
+    c = ac_enter(comm, AC_REDUCE_SCATTER);
     if (!c) return PMPI_Reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm);
     ac_call call = ac_call_make(c, AC_REDUCE_SCATTER);
     long total = 0;

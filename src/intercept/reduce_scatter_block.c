@@ -11,7 +11,7 @@ int ac_reduce_scatter_block_at(const void *caller, const void *sbuf, void *rbuf,
         ac_count_passthrough(comm, AC_REDUCE_SCATTER_BLOCK);
         return PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, dtype, op, comm);
     }
-    c = ac_comm_enter(comm, AC_REDUCE_SCATTER_BLOCK);
+    c = ac_enter(comm, AC_REDUCE_SCATTER_BLOCK);
     if (!c) return PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, dtype, op, comm);
     ac_call call = ac_call_make(c, AC_REDUCE_SCATTER_BLOCK);
     call.count = rcount * c->size;

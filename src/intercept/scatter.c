@@ -24,7 +24,7 @@ int ac_scatter_at(const void *caller, const void *sbuf, int scount, MPI_Datatype
         ac_count_passthrough(comm, AC_SCATTER);
         return PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
     }
-    c = ac_comm_enter(comm, AC_SCATTER);
+    c = ac_enter(comm, AC_SCATTER);
     if (!c) return PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
     ac_call call = ac_call_make(c, AC_SCATTER);
     call.bytes = at_root ? ac_signature_bytes(scount, stype) : ac_signature_bytes(rcount, rtype);

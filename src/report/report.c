@@ -5,10 +5,10 @@
  */
 #include "report/report.h"
 #include "core/config.h"
+#include "core/json_writer.h"
 #include "core/log.h"
 #include "core/state.h"
 #include "select/select.h"
-#include "select/strategy.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -50,20 +50,6 @@ static void library_version(char *buf, size_t len)
     snprintf(buf, len, "%.200s", v);
 }
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 32)
-            fprintf(f, "\\u%04x", *s);
-        else
-            fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static int comm_used(const ac_comm *c)
 {
     for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
@@ -89,6 +75,36 @@ static ac_comm **comms_in_order(int *count)
     }
     *count = n;
     return out;
+}
+
+/* The estimate of time saved against native (the report's "saved"): native's agreed mean time
+ * per call x calls, minus the time in the algorithms and the overheads; 0 while native's time
+ * is unknown. */
+static int context_saved(const ac_context_view *v, double *saved)
+{
+    *saved = v->summary.native_seconds * (double)v->calls - v->seconds - v->overhead[0] -
+             v->overhead[1];
+    return v->summary.native_seconds >= 0.0;
+}
+
+static void write_context_text(FILE *f, const ac_comm *c, ac_collective coll,
+                               const struct ac_context *x)
+{
+    ac_context_view v;
+    char chosen[64] = "-", decided[32] = "-", switches[16] = "-", o_ms_c[32] = "-",
+         saved[32] = "-";
+    double estimate;
+    ac_select_view_context(x, &v);
+    if (v.summary.chosen >= 0)
+        snprintf(chosen, sizeof chosen, "%s", v.candidates[v.summary.chosen]->name);
+    if (v.summary.decision_calls >= 0)
+        snprintf(decided, sizeof decided, "%ld", v.summary.decision_calls);
+    if (v.summary.o_ms_c >= 0.0) snprintf(o_ms_c, sizeof o_ms_c, "%.6f", v.summary.o_ms_c);
+    snprintf(switches, sizeof switches, "%d", v.summary.switches);
+    if (context_saved(&v, &estimate)) snprintf(saved, sizeof saved, "%+.6f", estimate);
+    fprintf(f, "  %-14s %-14s %9zu %-26.26s %7ld %-28.28s %7s %4s %9.6f %9s %9.6f %10s\n",
+            c->name, ac_collective_name(coll), v.bytes, v.site, v.calls, chosen, decided,
+            switches, v.overhead[1], o_ms_c, v.overhead[0], saved);
 }
 
 static void write_text(FILE *f, ac_comm **comms, int n)
@@ -118,19 +134,21 @@ static void write_text(FILE *f, ac_comm **comms, int n)
         if (ac_g.passthrough[k])
             fprintf(f, "%-16s %5s %-21s %9d %9ld\n", "(invalid args)", "-",
                     ac_collective_name((ac_collective)k), 0, ac_g.passthrough[k]);
-    if (!ac_g.strategy) return;
+    if (!ac_select_uses_contexts()) return;
     /* Tuning contexts (STAR-MPI Tables 6 and 7): the decision length is the calls in
      * Measure_Select; O_MS^a and O_MA the layer's own time while deciding and after; O_MS^c
      * the cost of running slower candidates while measuring; saved = native's agreed mean
      * time per call x calls - (time in the algorithms + overheads), an estimate. Seconds are
      * rank 0's. */
-    fprintf(f, "tuning contexts (%s strategy):\n", ac_g.strategy->name);
+    fprintf(f, "tuning contexts (%s strategy):\n", ac_select_strategy_name());
     fprintf(f, "  %-14s %-14s %9s %-26s %7s %-28s %7s %4s %9s %9s %9s %10s\n", "communicator",
             "collective", "bytes", "call site", "calls", "chosen", "decided", "sw", "O_MS^a",
             "O_MS^c", "O_MA", "saved");
     for (int i = 0; i < n; i++)
         for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
-            ac_select_report_text(f, comms[i], (ac_collective)k);
+            for (const struct ac_context *x = ac_select_next_context(comms[i], k, NULL); x;
+                 x = ac_select_next_context(comms[i], k, x))
+                write_context_text(f, comms[i], (ac_collective)k, x);
 }
 
 /* Whether an earlier communicator than comms[i] has the same size and calls of collective k
@@ -144,10 +162,9 @@ static int profile_seen(ac_comm **comms, int i, int k)
 
 /* The collective profile (like IPM's): per collective and communicator size, over this rank's
  * communicators of that size, the calls and time per message-size bin (state.h). */
-static void write_profile(FILE *f, ac_comm **comms, int n)
+static void write_profile(ac_json_writer *w, ac_comm **comms, int n)
 {
-    int first_row = 1;
-    fputs(",\n  \"profile\": [", f);
+    ac_json_array_begin(w, "profile");
     for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
         for (int i = 0; i < n; i++) {
             if (!comms[i]->stats[k].sizes || profile_seen(comms, i, k)) continue;
@@ -166,83 +183,176 @@ static void write_profile(FILE *f, ac_comm **comms, int n)
             double seconds = 0.0;
             for (int b = 0; b < AC_PROFILE_BINS; b++)
                 calls += bins[b].calls, seconds += bins[b].seconds;
-            fprintf(f,
-                    "%s\n    {\"collective\": \"%s\", \"comm_size\": %d, \"communicators\": %d, "
-                    "\"calls\": %ld, \"seconds\": %.9f, \"sizes\": [",
-                    first_row ? "" : ",", ac_collective_name((ac_collective)k), comms[i]->size,
-                    ncomms, calls, seconds);
-            first_row = 0;
-            for (int b = 0, first = 1; b < AC_PROFILE_BINS; b++) {
+            ac_json_object_begin(w, NULL);
+            ac_json_string(w, "collective", ac_collective_name((ac_collective)k));
+            ac_json_integer_value(w, "comm_size", comms[i]->size);
+            ac_json_integer_value(w, "communicators", ncomms);
+            ac_json_integer_value(w, "calls", calls);
+            ac_json_real(w, "seconds", seconds);
+            ac_json_array_begin(w, "sizes");
+            for (int b = 0; b < AC_PROFILE_BINS; b++) {
                 if (!bins[b].calls) continue;
-                unsigned long long lo = b ? 1ull << (b - 1) : 0, hi = b ? (1ull << b) - 1 : 0;
-                char upper[24] = "null";
-                if (b < AC_PROFILE_BINS - 1) snprintf(upper, sizeof upper, "%llu", hi);
-                fprintf(f, "%s{\"bytes\": [%llu, %s], \"calls\": %ld, \"seconds\": %.9f}",
-                        first ? "" : ", ", lo, upper, bins[b].calls, bins[b].seconds);
-                first = 0;
+                ac_json_object_begin(w, NULL);
+                ac_json_array_begin(w, "bytes");
+                ac_json_integer_value(w, NULL, b ? 1ll << (b - 1) : 0);
+                if (b < AC_PROFILE_BINS - 1)
+                    ac_json_integer_value(w, NULL, b ? (1ll << b) - 1 : 0);
+                else
+                    ac_json_null(w, NULL);
+                ac_json_array_end(w);
+                ac_json_integer_value(w, "calls", bins[b].calls);
+                ac_json_real(w, "seconds", bins[b].seconds);
+                ac_json_object_end(w);
             }
-            fputs("]}", f);
+            ac_json_array_end(w);
+            ac_json_object_end(w);
         }
-    fputs("\n  ]", f);
+    ac_json_array_end(w);
+}
+
+/* One tuning context's object. */
+static void write_context_json(ac_json_writer *w, const struct ac_context *x)
+{
+    ac_context_view v;
+    double saved;
+    ac_select_view_context(x, &v);
+    ac_json_object_begin(w, NULL);
+    ac_json_integer_value(w, "bytes", (long long)v.bytes);
+    ac_json_integer_value(w, "count", v.count);
+    ac_json_string(w, "site", v.site);
+    ac_json_integer_value(w, "calls", v.calls);
+    ac_json_integer_value(w, "candidates", v.ncandidates);
+    ac_json_real(w, "seconds", v.seconds);
+    ac_json_object_begin(w, "overhead");
+    ac_json_real(w, "deciding_seconds", v.overhead[1]);
+    ac_json_integer_value(w, "deciding_calls", v.overhead_calls[1]);
+    ac_json_real(w, "settled_seconds", v.overhead[0]);
+    ac_json_integer_value(w, "settled_calls", v.overhead_calls[0]);
+    ac_json_object_end(w);
+    if (context_saved(&v, &saved)) {
+        ac_json_real(w, "native_mean_seconds", v.summary.native_seconds);
+        ac_json_real(w, "saved_seconds", saved);
+    }
+    ac_json_object_begin(w, "runs");
+    for (int i = 0; i < v.ncandidates; i++)
+        if (v.candidate_calls[i])
+            ac_json_integer_value(w, v.candidates[i]->name, v.candidate_calls[i]);
+    ac_json_object_end(w);
+    ac_json_string(w, "strategy", v.strategy);
+    ac_json_string(w, "stage", v.summary.stage);
+    ac_json_string(w, "chosen",
+                   v.summary.chosen >= 0 ? v.candidates[v.summary.chosen]->name : "");
+    ac_json_integer_value(w, "switches", v.summary.switches);
+    ac_json_boolean(w, "warm", v.warm_from != NULL);
+    if (v.warm_from) ac_json_string(w, "warm_from", v.warm_from);
+    if (v.summary.decision_calls >= 0)
+        ac_json_integer_value(w, "decision_calls", v.summary.decision_calls);
+    ac_select_describe_strategy(x, w);
+    ac_json_object_end(w);
+}
+
+/* The tuning contexts of c for coll, as an array. */
+static void write_contexts_json(ac_json_writer *w, const char *key, const ac_comm *c,
+                                ac_collective coll)
+{
+    ac_json_array_begin(w, key);
+    for (const struct ac_context *x = ac_select_next_context(c, coll, NULL); x;
+         x = ac_select_next_context(c, coll, x))
+        write_context_json(w, x);
+    ac_json_array_end(w);
+}
+
+void ac_report_contexts_json(FILE *f, const ac_comm *c, ac_collective coll)
+{
+    ac_json_writer w;
+    ac_json_writer_init(&w, f);
+    write_contexts_json(&w, NULL, c, coll);
+}
+
+static void write_bucket_json(ac_json_writer *w, const struct ac_bucket *b)
+{
+    ac_bucket_view v;
+    ac_select_view_bucket(b, &v);
+    ac_json_object_begin(w, NULL);
+    ac_json_integer_value(w, "bytes", (long long)v.bytes);
+    ac_json_integer_value(w, "count", v.count);
+    ac_json_integer_value(w, "calls", v.calls);
+    ac_json_string(w, "site_mode", v.site_mode);
+    ac_json_integer_value(w, "site_agreements", v.site_agreements);
+    ac_json_integer_value(w, "site_period", v.site_period);
+    ac_json_integer_value(w, "site_relearns", v.site_relearns);
+    ac_json_integer_value(w, "site_changed_at", v.site_changed_at);
+    ac_json_string(w, "siteless_reason", v.siteless_reason);
+    ac_json_object_end(w);
+}
+
+/* One collective of one communicator. */
+static void write_collective_json(ac_json_writer *w, const ac_comm *c, ac_collective k)
+{
+    const ac_coll_stats *s = &c->stats[k];
+    ac_json_object_begin(w, ac_collective_name(k));
+    ac_json_integer_value(w, "calls", s->calls);
+    ac_json_integer_value(w, "passthrough", s->passthrough);
+    ac_json_integer_value(w, "bytes", (long long)s->bytes);
+    ac_json_real(w, "seconds", s->seconds);
+    ac_json_object_begin(w, "algorithms");
+    ac_registry r = ac_registry_of(k);
+    for (int a = 0; a < r.count && s->alg_calls; a++) {
+        if (!s->alg_calls[a]) continue;
+        ac_json_object_begin(w, r.algorithms[a].name);
+        ac_json_integer_value(w, "calls", s->alg_calls[a]);
+        ac_json_real(w, "seconds", s->alg_seconds[a]);
+        ac_json_object_end(w);
+    }
+    ac_json_object_end(w);
+    ac_json_integer_value(w, "untuned", ac_select_untuned(c, k));
+    write_contexts_json(w, "contexts", c, k);
+    ac_json_array_begin(w, "buckets");
+    for (const struct ac_bucket *b = ac_select_next_bucket(c, k, NULL); b;
+         b = ac_select_next_bucket(c, k, b))
+        write_bucket_json(w, b);
+    ac_json_array_end(w);
+    ac_json_object_end(w);
 }
 
 static void write_json(FILE *f, ac_comm **comms, int n)
 {
     char version[256];
     int size;
+    ac_json_writer w;
     library_version(version, sizeof version);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
-    fprintf(f, "{\n  \"schema\": \"autocoll-report\",\n  \"version\": 1,\n");
-    fprintf(f, "  \"mpi_library\": ");
-    json_string(f, version);
-    fprintf(f, ",\n  \"world_size\": %d,\n  \"rank\": %d,\n  \"communicators\": [", size,
-            world_rank());
-    int first_comm = 1;
+    ac_json_writer_init(&w, f);
+    ac_json_object_begin(&w, NULL);
+    ac_json_string(&w, "schema", "autocoll-report");
+    ac_json_integer_value(&w, "version", 1);
+    ac_json_string(&w, "mpi_library", version);
+    ac_json_integer_value(&w, "world_size", size);
+    ac_json_integer_value(&w, "rank", world_rank());
+    ac_json_array_begin(&w, "communicators");
     for (int i = 0; i < n; i++) {
         const ac_comm *c = comms[i];
         if (!comm_used(c)) continue;
-        fprintf(f, "%s\n    {\"name\": ", first_comm ? "" : ",");
-        first_comm = 0;
-        json_string(f, c->name);
-        fprintf(f, ", \"id\": %d, \"size\": %d, \"freed\": %s, \"collectives\": {", c->id, c->size,
-                c->freed ? "true" : "false");
-        int first_coll = 1;
-        for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
-            const ac_coll_stats *s = &c->stats[k];
-            if (!s->calls && !s->passthrough) continue;
-            fprintf(f,
-                    "%s\n      \"%s\": {\"calls\": %ld, \"passthrough\": %ld, \"bytes\": %.0f, "
-                    "\"seconds\": %.9f, \"algorithms\": {",
-                    first_coll ? "" : ",", ac_collective_name((ac_collective)k), s->calls,
-                    s->passthrough, s->bytes, s->seconds);
-            first_coll = 0;
-            ac_registry r = ac_registry_of((ac_collective)k);
-            int first_alg = 1;
-            for (int a = 0; a < r.count && s->alg_calls; a++) {
-                if (!s->alg_calls[a]) continue;
-                fprintf(f, "%s\"%s\": {\"calls\": %ld, \"seconds\": %.9f}", first_alg ? "" : ", ",
-                        r.algorithms[a].name, s->alg_calls[a], s->alg_seconds[a]);
-                first_alg = 0;
-            }
-            fprintf(f, "}, \"untuned\": %ld, \"contexts\": ", c->untuned[k]);
-            ac_select_report_contexts(f, c, (ac_collective)k);
-            fprintf(f, ", \"buckets\": ");
-            ac_select_report_buckets(f, c, (ac_collective)k);
-            fprintf(f, "}");
-        }
-        fprintf(f, "\n    }}");
+        ac_json_object_begin(&w, NULL);
+        ac_json_string(&w, "name", c->name);
+        ac_json_integer_value(&w, "id", c->id);
+        ac_json_integer_value(&w, "size", c->size);
+        ac_json_boolean(&w, "freed", c->freed);
+        ac_json_object_begin(&w, "collectives");
+        for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
+            if (c->stats[k].calls || c->stats[k].passthrough)
+                write_collective_json(&w, c, (ac_collective)k);
+        ac_json_object_end(&w);
+        ac_json_object_end(&w);
     }
-    fprintf(f, "\n  ]");
-    write_profile(f, comms, n);
-    fprintf(f, ",\n  \"passthrough_invalid_arguments\": {");
-    int first = 1;
-    for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
-        if (!ac_g.passthrough[k]) continue;
-        fprintf(f, "%s\"%s\": %ld", first ? "" : ", ", ac_collective_name((ac_collective)k),
-                ac_g.passthrough[k]);
-        first = 0;
-    }
-    fprintf(f, "}\n}\n");
+    ac_json_array_end(&w);
+    write_profile(&w, comms, n);
+    ac_json_object_begin(&w, "passthrough_invalid_arguments");
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
+        if (ac_g.passthrough[k])
+            ac_json_integer_value(&w, ac_collective_name((ac_collective)k), ac_g.passthrough[k]);
+    ac_json_object_end(&w);
+    ac_json_object_end(&w);
 }
 
 void ac_report_write(void)

@@ -7,6 +7,14 @@
 #ifndef AUTOCOLL_REPORT_H
 #define AUTOCOLL_REPORT_H
 
+#include "core/state.h"
+
+#include <stdio.h>
+
 void ac_report_write(void);
+
+/* The tuning contexts of `c` for `coll` as a JSON array, as in the report (the benchmark
+ * driver records a layer's contexts with it). */
+void ac_report_contexts_json(FILE *f, const ac_comm *c, ac_collective coll);
 
 #endif

@@ -29,8 +29,8 @@
 #include "select/history.h"
 #include "core/config.h"
 #include "core/log.h"
+#include "core/state.h"
 #include "core/textfile.h"
-#include "select/select.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -784,19 +784,12 @@ static void make_parent(const char *path)
     mkdir(dir, 0755);
 }
 
-void ac_history_store(void)
+void ac_history_store(const char *mine, size_t mine_len)
 {
     if (!h.on) return;
     int rank = 0, np = 1;
     PMPI_Comm_rank(h.comm, &rank);
     PMPI_Comm_size(h.comm, &np);
-    char *mine = NULL;
-    size_t mine_len = 0;
-    FILE *m = open_memstream(&mine, &mine_len);
-    if (m) {
-        ac_select_write_history(m);
-        fclose(m);
-    }
     int len = mine && mine_len < INT_MAX / (size_t)np ? (int)mine_len : 0;
     int *lens = rank == 0 ? calloc((size_t)np, sizeof *lens) : NULL,
         *displs = rank == 0 ? calloc((size_t)np, sizeof *displs) : NULL;
@@ -811,7 +804,6 @@ void ac_history_store(void)
     int ok = rank != 0 || (lens && displs && all && total < INT_MAX);
     PMPI_Bcast(&ok, 1, MPI_INT, 0, h.comm);
     if (ok) PMPI_Gatherv(mine, len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, h.comm);
-    free(mine);
     if (rank == 0 && !ok) ac_log_error("history %s: out of memory; not written", h.path);
     if (rank == 0 && ok && h.writable && total > 0) {
         char why[PATH_MAX + 256] = "";

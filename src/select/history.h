@@ -38,9 +38,10 @@ void ac_history_load(void);
 int ac_history_lookup(const ac_history_key *key, const ac_algorithm *const *candidates, int n,
                       ac_knowledge *know);
 
-/* Collective over MPI_COMM_WORLD, from ac_finalize: gathers every context's knowledge (each
- * communicator's rank 0 speaks for it) to world rank 0, which merges it into the file. */
-void ac_history_store(void);
+/* Collective over MPI_COMM_WORLD, at finalisation: gathers every rank's `contexts` (lines
+ * written with ac_history_write_context: each communicator's rank 0 speaks for its contexts;
+ * NULL or empty: none) to world rank 0, which merges them into the file. */
+void ac_history_store(const char *contexts, size_t len);
 
 /* The file in use, or NULL when history is off (the report). */
 const char *ac_history_path(void);

@@ -87,7 +87,7 @@
  * call runs the best known candidate: the lottery has decided (decision_calls 0). Unknown
  * candidates are found by exploration, like the paper's cold start. save() gives the averages
  * with the agreed times of this run behind them.
- * - Invalid parameters fall back to their defaults (ac_lottery_set_params). If an agreement
+ * - The parameters are taken as given (core/config.c checks the settings). If an agreement
  *   fails, observe() returns its error and the state stops: native from then on, no further
  *   agreement. observe() for another candidate than choose() returned is refused with
  *   MPI_ERR_ARG and changes nothing. A negative or NaN local time counts as 0.
@@ -138,64 +138,14 @@ typedef struct lottery_state {
     int have_winner;    /* some candidate was measured at an earlier agreement */
     int winner_changed; /* at the last agreement */
     double local_seconds;
+    int warm; /* started from knowledge given to create() */
 } lottery_state;
 
-static const ac_lottery_params lottery_defaults = {
-    AC_LOTTERY_DEFAULT_ALPHA, AC_LOTTERY_DEFAULT_SPREAD,  AC_LOTTERY_DEFAULT_EXPLORE_SIGMAS,
-    AC_LOTTERY_DEFAULT_EMA,   AC_LOTTERY_DEFAULT_TTL,     AC_LOTTERY_DEFAULT_WINDOW,
-    AC_LOTTERY_DEFAULT_INIT,  AC_LOTTERY_DEFAULT_RECHECK, AC_LOTTERY_DEFAULT_DRAW,
-    AC_LOTTERY_DEFAULT_SEED};
+static ac_lottery_params lottery_params;
 
-static ac_lottery_params lottery_params = lottery_defaults;
-
-ac_lottery_params ac_lottery_defaults(void)
+void ac_lottery_set_params(const ac_lottery_params *p)
 {
-    return lottery_defaults;
-}
-
-unsigned ac_lottery_set_params(const ac_lottery_params *p)
-{
-    ac_lottery_params v = *p;
-    const ac_lottery_params *d = &lottery_defaults;
-    unsigned bad = 0;
-    if (!(v.alpha > 0.0 && v.alpha < 1.0)) {
-        v.alpha = d->alpha;
-        bad |= AC_LOTTERY_BAD_ALPHA;
-    }
-    if (v.spread != AC_LOTTERY_UNIFORM && v.spread != AC_LOTTERY_INVERSE) {
-        v.spread = d->spread;
-        bad |= AC_LOTTERY_BAD_SPREAD;
-    }
-    if (!(v.explore_sigmas >= 0.0)) { /* NaN too; INFINITY is valid */
-        v.explore_sigmas = d->explore_sigmas;
-        bad |= AC_LOTTERY_BAD_EXPLORE_SIGMAS;
-    }
-    if (!(v.ema > 0.0 && v.ema <= 1.0)) {
-        v.ema = d->ema;
-        bad |= AC_LOTTERY_BAD_EMA;
-    }
-    if (v.ttl < 1 || v.ttl > 1000000) {
-        v.ttl = d->ttl;
-        bad |= AC_LOTTERY_BAD_TTL;
-    }
-    if (v.window < 1 || v.window > 100000) {
-        v.window = d->window;
-        bad |= AC_LOTTERY_BAD_WINDOW;
-    }
-    if (v.init < 0 || v.init > 1000) {
-        v.init = d->init;
-        bad |= AC_LOTTERY_BAD_INIT;
-    }
-    if (v.recheck < 0 || v.recheck > 100000000) {
-        v.recheck = d->recheck;
-        bad |= AC_LOTTERY_BAD_RECHECK;
-    }
-    if (v.draw != AC_LOTTERY_SEED && v.draw != AC_LOTTERY_BROADCAST) {
-        v.draw = d->draw;
-        bad |= AC_LOTTERY_BAD_DRAW;
-    }
-    lottery_params = v;
-    return bad;
+    lottery_params = *p;
 }
 
 void ac_lottery_get_params(ac_lottery_params *out)
@@ -373,7 +323,7 @@ static void lottery_destroy(void *state)
     free(s);
 }
 
-static void *lottery_create(const ac_algorithm *const *candidates, int n)
+static void *lottery_create_cold(const ac_algorithm *const *candidates, int n)
 {
     lottery_state *s = calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -487,7 +437,7 @@ static int lottery_next_u(lottery_state *s, const ac_agreement *agree, double *u
     return agree->max(agree->ctx, u, 1);
 }
 
-static int lottery_observe(void *state, int index, double seconds, const ac_agreement *agree)
+static int lottery_step(void *state, int index, double seconds, const ac_agreement *agree)
 {
     lottery_state *s = state;
     if (index != lottery_choose(s)) return MPI_ERR_ARG;
@@ -600,63 +550,78 @@ static const char *const stage_names[] = {
     [AC_LOTTERY_STOPPED] = "stopped",
 };
 
-static void lottery_summarize(const void *state, ac_strategy_summary *out)
-{
-    ac_lottery_stats st;
-    ac_lottery_get_stats(state, &st);
-    out->stage = stage_names[st.stage];
-    out->chosen = st.measured > 0 || st.stage == AC_LOTTERY_STOPPED ? st.winner : -1;
-    if (st.stage == AC_LOTTERY_STOPPED) out->chosen = 0;
-    out->decision_calls = st.decision_calls;
-    out->switches = st.winner_changes;
-    out->o_ms_c = st.decision_calls >= 0 ? st.o_ms_c : -1.0;
-}
-
-static void lottery_report_json(const void *state, const ac_algorithm *const *candidates, FILE *f)
+static void lottery_describe(const void *state, const ac_algorithm *const *candidates,
+                             ac_strategy_summary *out, ac_json_writer *w)
 {
     const lottery_state *s = state;
     ac_lottery_stats st;
     ac_lottery_get_stats(state, &st);
-    fprintf(f,
-            ", \"alpha\": %.9g, \"spread\": \"%s\", \"draw\": \"%s\", \"ttl\": %d, "
-            "\"window\": %d, \"explore_sigmas\": ",
-            s->p.alpha, s->p.spread == AC_LOTTERY_INVERSE ? "inverse" : "uniform",
-            s->p.draw == AC_LOTTERY_BROADCAST ? "broadcast" : "seed", s->p.ttl, s->p.window);
-    if (isinf(s->p.explore_sigmas))
-        fputs("null", f);
-    else
-        fprintf(f, "%.9g", s->p.explore_sigmas);
-    fprintf(f,
-            ", \"choice\": \"%s\", \"ttl_left\": %d, \"draws\": %ld, \"agreements\": %d, "
-            "\"broadcasts\": %d, \"rechecks\": %ld, \"explore_calls\": %ld, "
-            "\"o_ms_c_seconds\": %.9g, \"lottery\": [",
-            candidates[st.choice]->name, st.ttl_left, st.draws, st.agreements, st.broadcasts,
-            st.rechecks, st.explore_calls, st.o_ms_c);
+    *out = (ac_strategy_summary){
+        .stage = stage_names[st.stage],
+        .deciding = lottery_deciding(s),
+        .chosen = st.stage == AC_LOTTERY_STOPPED ? 0 : st.measured > 0 ? st.winner : -1,
+        .decision_calls = st.decision_calls,
+        .switches = st.winner_changes,
+        .warm = s->warm,
+        .o_ms_c = st.decision_calls >= 0 ? st.o_ms_c : -1.0,
+        .native_seconds = lottery_native_seconds(s),
+    };
+    if (!w) return;
+    ac_json_real(w, "alpha", s->p.alpha);
+    ac_json_string(w, "spread", s->p.spread == AC_LOTTERY_INVERSE ? "inverse" : "uniform");
+    ac_json_string(w, "draw", s->p.draw == AC_LOTTERY_BROADCAST ? "broadcast" : "seed");
+    ac_json_integer_value(w, "ttl", s->p.ttl);
+    ac_json_integer_value(w, "window", s->p.window);
+    ac_json_real(w, "explore_sigmas", s->p.explore_sigmas); /* inf: null */
+    ac_json_string(w, "choice", candidates[st.choice]->name);
+    ac_json_integer_value(w, "ttl_left", st.ttl_left);
+    ac_json_integer_value(w, "draws", st.draws);
+    ac_json_integer_value(w, "agreements", st.agreements);
+    ac_json_integer_value(w, "broadcasts", st.broadcasts);
+    ac_json_integer_value(w, "rechecks", st.rechecks);
+    ac_json_integer_value(w, "explore_calls", st.explore_calls);
+    ac_json_real(w, "o_ms_c_seconds", st.o_ms_c);
+    ac_json_array_begin(w, "lottery");
     for (int i = 0; i < s->n; i++) {
         ac_lottery_candidate c;
         ac_lottery_get_candidate(state, i, &c);
-        fprintf(f,
-                "%s{\"name\": \"%s\", \"average_seconds\": %.9g, \"sd_seconds\": %.9g, "
-                "\"mean_seconds\": %.9g, \"samples\": %ld, \"runs\": %ld, \"tickets\": %.6f, "
-                "\"excluded\": %s",
-                i ? ", " : "", candidates[i]->name, c.average, c.sd, c.mean, c.samples, c.runs,
-                c.tickets, c.excluded ? "true" : "false");
-        if (c.excluded) fprintf(f, ", \"recheck_in\": %ld", c.recheck_in);
-        fputc('}', f);
+        ac_json_object_begin(w, NULL);
+        ac_json_string(w, "name", candidates[i]->name);
+        ac_json_real(w, "average_seconds", c.average);
+        ac_json_real(w, "sd_seconds", c.sd);
+        ac_json_real(w, "mean_seconds", c.mean);
+        ac_json_integer_value(w, "samples", c.samples);
+        ac_json_integer_value(w, "runs", c.runs);
+        ac_json_real(w, "tickets", c.tickets);
+        ac_json_boolean(w, "excluded", c.excluded);
+        if (c.excluded) ac_json_integer_value(w, "recheck_in", c.recheck_in);
+        ac_json_object_end(w);
     }
-    fputc(']', f);
+    ac_json_array_end(w);
+}
+
+static void *lottery_create(const ac_algorithm *const *candidates, int n, const ac_knowledge *known)
+{
+    lottery_state *s = lottery_create_cold(candidates, n);
+    if (s && known) s->warm = lottery_warm(s, known);
+    return s;
+}
+
+static int lottery_observe(void *state, int index, double seconds, const ac_agreement *agree,
+                           int *deciding)
+{
+    int rc = lottery_step(state, index, seconds, agree);
+    *deciding = lottery_deciding(state);
+    return rc;
 }
 
 const ac_strategy ac_strategy_lottery = {
     .name = "lottery",
+    .learns = 1,
     .create = lottery_create,
     .choose = lottery_choose,
     .observe = lottery_observe,
-    .deciding = lottery_deciding,
-    .native_seconds = lottery_native_seconds,
-    .summarize = lottery_summarize,
-    .report_json = lottery_report_json,
     .save = lottery_save,
-    .warm = lottery_warm,
+    .describe = lottery_describe,
     .destroy = lottery_destroy,
 };

@@ -21,8 +21,8 @@ enum {
     AC_LOTTERY_BROADCAST = 1 /* rank 0 draws; one agreement per time-to-live carries it */
 };
 
-/* Parameters, read by create(). Invalid fields are replaced by their defaults (see
- * ac_lottery_set_params). */
+/* Parameters, read by create(). The caller fills them from the AUTOCOLL_LOTTERY_* settings,
+ * whose declaration (core/config.c) holds their defaults and ranges. */
 typedef struct ac_lottery_params {
     double alpha;          /* share of the tickets of the candidate with the smallest average */
     int spread;            /* AC_LOTTERY_UNIFORM or AC_LOTTERY_INVERSE */
@@ -38,17 +38,6 @@ typedef struct ac_lottery_params {
     uint64_t seed;         /* of the generator (mixed with the candidates' names) */
 } ac_lottery_params;
 
-#define AC_LOTTERY_DEFAULT_ALPHA 0.8
-#define AC_LOTTERY_DEFAULT_SPREAD AC_LOTTERY_UNIFORM
-#define AC_LOTTERY_DEFAULT_EXPLORE_SIGMAS 2.0
-#define AC_LOTTERY_DEFAULT_EMA 0.25
-#define AC_LOTTERY_DEFAULT_TTL 20
-#define AC_LOTTERY_DEFAULT_WINDOW 64
-#define AC_LOTTERY_DEFAULT_INIT 1
-#define AC_LOTTERY_DEFAULT_RECHECK 1000
-#define AC_LOTTERY_DEFAULT_DRAW AC_LOTTERY_SEED
-#define AC_LOTTERY_DEFAULT_SEED 1
-
 /* The recheck interval of a candidate that stays excluded doubles up to this many times the
  * base interval. */
 #define AC_LOTTERY_RECHECK_CAP 16
@@ -57,19 +46,6 @@ typedef struct ac_lottery_params {
 /* After an agreement that changed the winner, the next agreement comes after at most this many
  * calls (a new winner's average may be stale: see "Winner changes" in lottery.c). */
 #define AC_LOTTERY_CONFIRM_CALLS 4
-
-/* Bits of ac_lottery_set_params()'s result: the fields that were invalid and replaced. */
-enum {
-    AC_LOTTERY_BAD_ALPHA = 1u << 0,
-    AC_LOTTERY_BAD_SPREAD = 1u << 1,
-    AC_LOTTERY_BAD_EXPLORE_SIGMAS = 1u << 2,
-    AC_LOTTERY_BAD_EMA = 1u << 3,
-    AC_LOTTERY_BAD_TTL = 1u << 4,
-    AC_LOTTERY_BAD_WINDOW = 1u << 5,
-    AC_LOTTERY_BAD_INIT = 1u << 6,
-    AC_LOTTERY_BAD_RECHECK = 1u << 7,
-    AC_LOTTERY_BAD_DRAW = 1u << 8
-};
 
 /* Stages reported by ac_lottery_get_stats(). */
 enum {
@@ -110,15 +86,10 @@ typedef struct ac_lottery_candidate {
     long recheck_in; /* excluded: calls until it may be explored again (-1: never) */
 } ac_lottery_candidate;
 
-/* Parameters for states created from now on (the caller fills them from AUTOCOLL_LOTTERY_*).
- * Returns the AC_LOTTERY_BAD_* bits of the fields replaced by their defaults. */
-unsigned ac_lottery_set_params(const ac_lottery_params *p);
-
-/* The parameters create() will use (after validation). */
+/* Parameters for states created from now on (the caller fills them from AUTOCOLL_LOTTERY_*;
+ * set them before the first create()), and the ones create() will use. */
+void ac_lottery_set_params(const ac_lottery_params *p);
 void ac_lottery_get_params(ac_lottery_params *out);
-
-/* The defaults. */
-ac_lottery_params ac_lottery_defaults(void);
 
 /* Snapshots of a state made by ac_strategy_lottery.create. */
 void ac_lottery_get_stats(const void *state, ac_lottery_stats *out);

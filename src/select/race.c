@@ -75,8 +75,8 @@
  * NaN local time counts as 0. With one candidate nothing is measured or agreed.
  */
 #include "select/race.h"
+#include "select/plan.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,9 +95,7 @@ typedef struct race_state {
     int grouping;           /* grouping in effect (see above) */
     int representatives;    /* the race's round 1 runs representatives only */
     unsigned char *racing;  /* per candidate: still in the race */
-    int *plan;              /* this round's candidates, in candidate order */
-    int plan_len, plan_pos, plan_iter;
-    double *times;          /* this round's local times, [k * samples + j] */
+    ac_plan plan;           /* this round's candidates, in candidate order (plan.h) */
     double *samples;        /* agreed times of this race, [c * cap + i] */
     int *nsamples;          /* per candidate */
     int cap;                /* samples x rounds */
@@ -121,25 +119,14 @@ typedef struct race_state {
     long first_count;
     double o_ms_c;
     int races, switches, agreements;
+    int warm; /* started from knowledge given to create() */
 } race_state;
 
-static ac_race_params race_params = {AC_RACE_DEFAULT_SAMPLES,    AC_RACE_DEFAULT_ROUNDS,
-                                     AC_RACE_DEFAULT_MARGIN,     AC_RACE_DEFAULT_EPSILON,
-                                     AC_RACE_DEFAULT_WINDOW_MAX, AC_RACE_DEFAULT_REFRESH,
-                                     AC_RACE_DEFAULT_GROUPING,   AC_RACE_DEFAULT_FINAL};
+static ac_race_params race_params;
 
 void ac_race_set_params(const ac_race_params *p)
 {
-    ac_race_params v = *p;
-    if (v.samples < 1 || v.samples > 50) v.samples = AC_RACE_DEFAULT_SAMPLES;
-    if (v.rounds < 1 || v.rounds > 20) v.rounds = AC_RACE_DEFAULT_ROUNDS;
-    if (!(v.margin >= 0.0) || !isfinite(v.margin)) v.margin = AC_RACE_DEFAULT_MARGIN;
-    if (!(v.epsilon >= 0.0) || !isfinite(v.epsilon)) v.epsilon = AC_RACE_DEFAULT_EPSILON;
-    if (v.window_max < AC_RACE_WINDOW_MIN) v.window_max = AC_RACE_WINDOW_MIN;
-    if (v.refresh < 0 || v.refresh > 1000000000L) v.refresh = AC_RACE_DEFAULT_REFRESH;
-    v.grouping = v.grouping != 0;
-    if (v.final < 0 || v.final > 100) v.final = AC_RACE_DEFAULT_FINAL;
-    race_params = v;
+    race_params = *p;
 }
 
 void ac_race_get_params(ac_race_params *out)
@@ -165,11 +152,10 @@ static int recent_len(const race_state *s)
 
 static void plan_round(race_state *s)
 {
-    s->plan_len = 0;
+    ac_plan_clear(&s->plan);
     for (int c = 0; c < s->n; c++)
-        if (s->racing[c]) s->plan[s->plan_len++] = c;
-    s->plan_pos = 0;
-    s->plan_iter = 0;
+        if (s->racing[c]) ac_plan_add(&s->plan, c);
+    ac_plan_start(&s->plan);
 }
 
 /* Start a race among the candidates marked in s->racing. A race of all candidates under
@@ -281,14 +267,14 @@ static int end_final(race_state *s, const ac_agreement *agree)
 static int end_round(race_state *s, const ac_agreement *agree)
 {
     int k = s->p.samples, best = -1, alive = 0;
-    int rc = agree->max(agree->ctx, s->times, s->plan_len * k);
+    int rc = ac_plan_agree(&s->plan, agree);
     s->agreements++;
     if (rc != 0) return stop(s, rc);
     s->round++;
 
-    for (int i = 0; i < s->plan_len; i++) {
-        int c = s->plan[i];
-        append_samples(s, c, s->times + (size_t)i * (size_t)k, k);
+    for (int i = 0; i < s->plan.len; i++) {
+        int c = s->plan.cand[i];
+        append_samples(s, c, ac_plan_times(&s->plan, i), k);
         s->median[c] = ac_median(s->samples + (size_t)c * (size_t)s->cap, s->nsamples[c],
                                  s->scratch);
         s->median_samples[c] = s->nsamples[c];
@@ -298,8 +284,8 @@ static int end_round(race_state *s, const ac_agreement *agree)
     double limit = (1.0 + s->p.margin / (double)(1 << (s->round - 1))) * s->median[best];
     double tie = (1.0 + s->p.epsilon / 2.0) * s->median[best];
     int ties = 1;
-    for (int i = 0; i < s->plan_len; i++) {
-        int c = s->plan[i];
+    for (int i = 0; i < s->plan.len; i++) {
+        int c = s->plan.cand[i];
         /* a representative stands for its group: the margin alone decides */
         if (s->median[c] > limit || (!s->representatives && fastest(s, c) > s->median[best]))
             s->racing[c] = 0;
@@ -310,8 +296,9 @@ static int end_round(race_state *s, const ac_agreement *agree)
         s->representatives = 0;
         for (int c = 0; c < s->n; c++)
             if (!s->racing[c])
-                for (int i = 0; i < s->plan_len; i++)
-                    if (s->racing[s->plan[i]] && s->group[s->plan[i]] == s->group[c]) {
+                for (int i = 0; i < s->plan.len; i++)
+                    if (s->racing[s->plan.cand[i]] &&
+                        s->group[s->plan.cand[i]] == s->group[c]) {
                         s->racing[c] = 1;
                         s->nsamples[c] = 0;
                         ties = 0;
@@ -365,8 +352,7 @@ static void race_destroy(void *state)
     if (!s) return;
     free(s->racing);
     free(s->group);
-    free(s->plan);
-    free(s->times);
+    ac_plan_free(&s->plan);
     free(s->samples);
     free(s->nsamples);
     free(s->median);
@@ -376,7 +362,7 @@ static void race_destroy(void *state)
     free(s);
 }
 
-static void *race_create(const ac_algorithm *const *candidates, int n)
+static void *race_create_cold(const ac_algorithm *const *candidates, int n)
 {
     race_state *s = calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -386,15 +372,14 @@ static void *race_create(const ac_algorithm *const *candidates, int n)
     size_t un = (size_t)n, cap = (size_t)s->cap;
     s->racing = calloc(un, 1);
     s->group = calloc(un, sizeof *s->group);
-    s->plan = calloc(un, sizeof *s->plan);
-    s->times = calloc(un * (size_t)s->p.samples, sizeof *s->times);
+    int planned = ac_plan_init(&s->plan, n, s->p.samples);
     s->samples = calloc(un * cap, sizeof *s->samples);
     s->nsamples = calloc(un, sizeof *s->nsamples);
     s->median = malloc(un * sizeof *s->median);
     s->median_samples = calloc(un, sizeof *s->median_samples);
     s->scratch = calloc(cap > AC_RACE_WINDOW_MIN ? cap : AC_RACE_WINDOW_MIN, sizeof *s->scratch);
     s->final_times = calloc((size_t)(AC_RACE_FINALISTS * s->p.final + 1), sizeof *s->final_times);
-    if (!s->racing || !s->group || !s->plan || !s->times || !s->samples || !s->nsamples || !s->median ||
+    if (!s->racing || !s->group || planned != 0 || !s->samples || !s->nsamples || !s->median ||
         !s->median_samples || !s->scratch || !s->final_times) {
         race_destroy(s);
         return NULL;
@@ -418,10 +403,10 @@ static int race_choose(void *state)
 {
     race_state *s = state;
     if (s->stage != AC_RACE_RACING) return s->chosen;
-    return s->in_final ? s->finalist[s->final_pos / s->p.final] : s->plan[s->plan_pos];
+    return s->in_final ? s->finalist[s->final_pos / s->p.final] : ac_plan_current(&s->plan);
 }
 
-static int race_observe(void *state, int index, double seconds, const ac_agreement *agree)
+static int race_step(void *state, int index, double seconds, const ac_agreement *agree)
 {
     race_state *s = state;
     if (index != race_choose(s)) return MPI_ERR_ARG;
@@ -435,12 +420,7 @@ static int race_observe(void *state, int index, double seconds, const ac_agreeme
             s->final_times[s->final_pos++] = seconds;
             return s->final_pos == s->nfinal * s->p.final ? end_final(s, agree) : MPI_SUCCESS;
         }
-        s->times[(size_t)s->plan_pos * (size_t)s->p.samples + (size_t)s->plan_iter] = seconds;
-        if (++s->plan_iter == s->p.samples) {
-            s->plan_iter = 0;
-            s->plan_pos++;
-        }
-        return s->plan_pos == s->plan_len ? end_round(s, agree) : MPI_SUCCESS;
+        return ac_plan_record(&s->plan, seconds) ? end_round(s, agree) : MPI_SUCCESS;
     }
 
     s->settled_calls++;
@@ -499,35 +479,37 @@ static const char *const stage_names[] = {
     [AC_RACE_STOPPED] = "stopped",
 };
 
-static void race_summarize(const void *state, ac_strategy_summary *out)
+static void race_describe(const void *state, const ac_algorithm *const *candidates,
+                          ac_strategy_summary *out, ac_json_writer *w)
 {
     const race_state *s = state;
     ac_race_stats st;
     ac_race_get_stats(state, &st);
-    out->stage = stage_names[st.stage];
-    out->chosen = st.chosen;
-    out->decision_calls = st.chosen >= 0 || s->n == 1 ? st.first_race_calls : -1;
-    out->switches = st.switches;
-    out->o_ms_c = st.chosen >= 0 ? st.o_ms_c : -1.0;
-}
-
-static void race_report_json(const void *state, const ac_algorithm *const *candidates, FILE *f)
-{
-    const race_state *s = state;
-    ac_race_stats st;
-    ac_race_get_stats(state, &st);
-    fprintf(f,
-            ", \"races\": %d, \"race_calls\": %ld, \"settled_calls\": %ld, \"round\": %d, "
-            "\"racing\": %d, \"window\": %d, \"agreements\": %d, \"o_ms_c_seconds\": %.9g, "
-            "\"finals\": %d, \"overturned\": %d, \"medians\": {",
-            st.races, st.race_calls, st.settled_calls, st.round, st.alive, st.window,
-            st.agreements, st.o_ms_c, st.finals, st.overturned);
-    for (int c = 0, first = 1; c < s->n; c++)
-        if (s->median[c] >= 0.0) {
-            fprintf(f, "%s\"%s\": %.9g", first ? "" : ", ", candidates[c]->name, s->median[c]);
-            first = 0;
-        }
-    fputc('}', f);
+    *out = (ac_strategy_summary){
+        .stage = stage_names[st.stage],
+        .deciding = race_deciding(s),
+        .chosen = st.chosen,
+        .decision_calls = st.chosen >= 0 || s->n == 1 ? st.first_race_calls : -1,
+        .switches = st.switches,
+        .warm = s->warm,
+        .o_ms_c = st.chosen >= 0 ? st.o_ms_c : -1.0,
+        .native_seconds = race_native_seconds(s),
+    };
+    if (!w) return;
+    ac_json_integer_value(w, "races", st.races);
+    ac_json_integer_value(w, "race_calls", st.race_calls);
+    ac_json_integer_value(w, "settled_calls", st.settled_calls);
+    ac_json_integer_value(w, "round", st.round);
+    ac_json_integer_value(w, "racing", st.alive);
+    ac_json_integer_value(w, "window", st.window);
+    ac_json_integer_value(w, "agreements", st.agreements);
+    ac_json_real(w, "o_ms_c_seconds", st.o_ms_c);
+    ac_json_integer_value(w, "finals", st.finals);
+    ac_json_integer_value(w, "overturned", st.overturned);
+    ac_json_object_begin(w, "medians");
+    for (int c = 0; c < s->n; c++)
+        if (s->median[c] >= 0.0) ac_json_real(w, candidates[c]->name, s->median[c]);
+    ac_json_object_end(w);
 }
 
 static void race_save(const void *state, ac_knowledge *out)
@@ -566,16 +548,28 @@ static int race_warm(void *state, const ac_knowledge *know)
     return 1;
 }
 
+static void *race_create(const ac_algorithm *const *candidates, int n, const ac_knowledge *known)
+{
+    race_state *s = race_create_cold(candidates, n);
+    if (s && known) s->warm = race_warm(s, known);
+    return s;
+}
+
+static int race_observe(void *state, int index, double seconds, const ac_agreement *agree,
+                        int *deciding)
+{
+    int rc = race_step(state, index, seconds, agree);
+    *deciding = race_deciding(state);
+    return rc;
+}
+
 const ac_strategy ac_strategy_race = {
     .name = "race",
+    .learns = 1,
     .create = race_create,
     .choose = race_choose,
     .observe = race_observe,
-    .deciding = race_deciding,
-    .native_seconds = race_native_seconds,
-    .summarize = race_summarize,
-    .report_json = race_report_json,
     .save = race_save,
-    .warm = race_warm,
+    .describe = race_describe,
     .destroy = race_destroy,
 };

@@ -14,7 +14,8 @@
 
 #include "select/strategy.h"
 
-/* Parameters, read by create(). Invalid fields are replaced by their defaults (see race.c). */
+/* Parameters, read by create(). The caller fills them from the AUTOCOLL_RACE_* settings, whose
+ * declaration (core/config.c) holds their defaults and ranges. */
 typedef struct ac_race_params {
     int samples;       /* calls of each racing candidate per round */
     int rounds;        /* rounds at most; the best median after the last one wins */
@@ -29,14 +30,6 @@ typedef struct ac_race_params {
                         * runner-up and native); 0: no final, the race's best wins */
 } ac_race_params;
 
-#define AC_RACE_DEFAULT_SAMPLES 3
-#define AC_RACE_DEFAULT_ROUNDS 4
-#define AC_RACE_DEFAULT_MARGIN 0.5
-#define AC_RACE_DEFAULT_EPSILON 0.05
-#define AC_RACE_DEFAULT_WINDOW_MAX 1024
-#define AC_RACE_DEFAULT_REFRESH 4096
-#define AC_RACE_DEFAULT_GROUPING 1
-#define AC_RACE_DEFAULT_FINAL 0 /* off: no measured gain on the emulated cluster (docs/race.md) */
 #define AC_RACE_FINALISTS 3
 #define AC_RACE_WINDOW_MIN 16
 
@@ -67,7 +60,8 @@ typedef struct ac_race_stats {
     double o_ms_c;
 } ac_race_stats;
 
-/* Parameters for states created from now on (the caller fills them from AUTOCOLL_RACE_*). */
+/* Parameters for states created from now on (the caller fills them from AUTOCOLL_RACE_*; set
+ * them before the first create()), and the ones create() will use. */
 void ac_race_set_params(const ac_race_params *p);
 void ac_race_get_params(ac_race_params *out);
 

@@ -1,7 +1,7 @@
 /*
  * select.c - precedence of choices, tuning contexts, agreement, and accounting of every call.
  *
- * Precedence: an applicable algorithm forced by AUTOCOLL_<COLL> > the strategy of the call's
+ * Precedence (select.h): forced > in table mode the table's rule > the strategy of the call's
  * tuning context > native. A bucket is (communicator, collective, message size, count, op
  * properties): every part is equal on every rank. Its site tracker (site.h) gives each call a
  * call site agreed by all ranks, or 0 (site-less); a context is (bucket, site), so every rank
@@ -9,9 +9,12 @@
  * are the algorithms applicable to it, native first, so a strategy never runs an inapplicable
  * one (invariant 4), less the later of twins that send the same messages for this call
  * (ac_same_messages: a pipeline segment that holds the whole message). Limits:
- * AUTOCOLL_MAX_SITES sites per communicator, AUTOCOLL_MAX_SIZES
- * contexts per site and collective; calls beyond them run native and are counted (untuned),
- * except under the table strategy, which has no sites and looks such calls up in the table.
+ * AUTOCOLL_MAX_SITES sites per communicator, AUTOCOLL_MAX_SIZES contexts per site and
+ * collective; calls beyond them run native and are counted (untuned), except in table mode,
+ * which has no sites and looks such calls up in the table.
+ *
+ * In table mode a context runs the candidate of the table's rule covering it (chosen when the
+ * context is made), or, where no rule does, its strategy: native.
  *
  * Accounting per context (the report): calls, runs per candidate, time inside the algorithms,
  * and the layer's own time around them (choosing, site agreements, observing, the strategy's
@@ -21,15 +24,14 @@
  * OVERHEAD_SAMPLE, weighted (the clock reads would otherwise be most of the settled cost).
  */
 #include "select/select.h"
+#include "core/clock.h"
 #include "core/config.h"
 #include "core/log.h"
-#include "intercept/intercept.h"
 #include "select/history.h"
 #include "select/lottery.h"
 #include "select/race.h"
 #include "select/site.h"
 #include "select/star.h"
-#include "select/strategy.h"
 #include "select/table.h"
 
 #include <stdlib.h>
@@ -51,12 +53,14 @@ typedef struct ac_context {
     ac_comm *comm;
     uint64_t site;                   /* 0: site-less */
     const ac_strategy *strategy;     /* the strategy that owns `state` */
+    int table_mode;                  /* made in table mode: `rule` decides */
+    int rule;                        /* table mode: candidate of the table's rule, -1: none */
     const ac_algorithm **candidates; /* native first */
     int ncandidates;
     void *state;  /* the strategy's */
     int last;     /* candidate of the call in flight */
     int deciding; /* the strategy was deciding when the call in flight was chosen */
-    int counted;  /* counted in comm->deciding */
+    int counted;  /* counted in the communicator's `deciding`: the strategy is deciding */
     const char *warm_from; /* the strategy started from "history" or "table"; NULL: cold */
     double agree_seconds; /* time in agreements during the call in flight */
     long calls;
@@ -67,20 +71,44 @@ typedef struct ac_context {
     struct ac_context *next; /* in the bucket */
 } ac_context;
 
+/* Selection's state of one communicator (ac_comm.select), made at its first call that needs
+ * it. */
+typedef struct comm_select {
+    ac_bucket *buckets[AC_NUM_COLLECTIVES]; /* newest first */
+    int nbuckets[AC_NUM_COLLECTIVES];
+    uint64_t *sites; /* call sites with a context here (AUTOCOLL_MAX_SITES) */
+    int nsites;
+    long untuned[AC_NUM_COLLECTIVES];             /* calls beyond AUTOCOLL_MAX_SITES or _SIZES */
+    ac_context *pending[AC_NUM_COLLECTIVES];      /* context of the call in flight */
+    unsigned char warned[AC_NUM_COLLECTIVES];     /* a forced algorithm was inapplicable here */
+    double select_start; /* when the call in flight began choosing */
+    int select_weight;   /* calls its bookkeeping time stands for (0: not timed) */
+    int deciding;        /* tuning contexts here whose strategy is deciding */
+    unsigned long ticks; /* tuned calls, for sampling the bookkeeping time once settled */
+} comm_select;
+
 typedef struct strategy_entry {
     const char *name;
-    const ac_strategy *ops; /* NULL: native */
+    const ac_strategy *ops;
+    int table_mode; /* the table's rules first, `ops` where none covers a call */
 } strategy_entry;
 
 static const strategy_entry strategies[] = {
-    {"native", NULL},
-    {"star", &ac_strategy_star},
-    {"lottery", &ac_strategy_lottery},
-    {"race", &ac_strategy_race},
-    {"table", &ac_strategy_table},
+    {"native", &ac_strategy_native, 0},
+    {"star", &ac_strategy_star, 0},
+    {"lottery", &ac_strategy_lottery, 0},
+    {"race", &ac_strategy_race, 0},
+    {"table", &ac_strategy_native, 1},
 };
 
-static int max_sites; /* AUTOCOLL_MAX_SITES */
+/* The settings of selection (ac_select_init; the strategy also ac_select_use_strategy). */
+static struct {
+    const ac_algorithm *forced[AC_NUM_COLLECTIVES]; /* AUTOCOLL_<COLL>, NULL = auto */
+    const strategy_entry *strategy;                 /* AUTOCOLL_STRATEGY */
+    int max_sizes;                                  /* AUTOCOLL_MAX_SIZES */
+    int max_sites;                                  /* AUTOCOLL_MAX_SITES */
+    const ac_algorithm *last_algorithm;             /* of the last call the layer ran */
+} sel = {.strategy = &strategies[0], .max_sizes = 1};
 
 enum { OVERHEAD_SAMPLE = 16 }; /* settled calls per timed bookkeeping (ac_select) */
 
@@ -88,122 +116,127 @@ int ac_select_use_strategy(const char *name)
 {
     for (size_t i = 0; i < sizeof strategies / sizeof strategies[0]; i++)
         if (strcmp(strategies[i].name, name) == 0) {
-            ac_g.strategy = strategies[i].ops;
+            sel.strategy = &strategies[i];
             return 1;
         }
     return 0;
 }
 
-/* One of `names` (index), or -1. */
-static int keyword(const char *value, const char *const *names, int n)
+const char *ac_select_strategy_name(void)
 {
-    for (int i = 0; i < n; i++)
-        if (strcmp(value, names[i]) == 0) return i;
-    return -1;
+    return sel.strategy->name;
 }
 
-/* The lottery's settings; an invalid one gets a warning from rank 0 and its default. */
-static void lottery_init(int rank)
+int ac_select_uses_contexts(void)
 {
-    static const char *const spreads[] = {"uniform", "inverse"}, *const draws[] = {"seed",
-                                                                                   "broadcast"};
-    static const struct {
-        unsigned bit;
-        const char *name, *accepts;
-    } checks[] = {
-        {AC_LOTTERY_BAD_ALPHA, "AUTOCOLL_LOTTERY_ALPHA", "0 < x < 1"},
-        {AC_LOTTERY_BAD_SPREAD, "AUTOCOLL_LOTTERY_SPREAD", "uniform or inverse"},
-        {AC_LOTTERY_BAD_EXPLORE_SIGMAS, "AUTOCOLL_LOTTERY_EXPLORE_SIGMAS", "x >= 0 or inf"},
-        {AC_LOTTERY_BAD_EMA, "AUTOCOLL_LOTTERY_EMA", "0 < x <= 1"},
-        {AC_LOTTERY_BAD_TTL, "AUTOCOLL_LOTTERY_TTL", "1 to 1000000"},
-        {AC_LOTTERY_BAD_WINDOW, "AUTOCOLL_LOTTERY_WINDOW", "1 to 100000"},
-        {AC_LOTTERY_BAD_INIT, "AUTOCOLL_LOTTERY_INIT", "0 to 1000"},
-        {AC_LOTTERY_BAD_RECHECK, "AUTOCOLL_LOTTERY_RECHECK", "0 to 100000000"},
-        {AC_LOTTERY_BAD_DRAW, "AUTOCOLL_LOTTERY_DRAW", "seed or broadcast"},
-    };
-    ac_lottery_params p = {
-        .alpha = ac_config_double("AUTOCOLL_LOTTERY_ALPHA"),
-        .spread = keyword(ac_config_get("AUTOCOLL_LOTTERY_SPREAD"), spreads, 2),
-        .explore_sigmas = ac_config_double("AUTOCOLL_LOTTERY_EXPLORE_SIGMAS"),
-        .ema = ac_config_double("AUTOCOLL_LOTTERY_EMA"),
-        .ttl = (int)ac_config_long("AUTOCOLL_LOTTERY_TTL"),
-        .window = (int)ac_config_long("AUTOCOLL_LOTTERY_WINDOW"),
-        .init = (int)ac_config_long("AUTOCOLL_LOTTERY_INIT"),
-        .recheck = (int)ac_config_long("AUTOCOLL_LOTTERY_RECHECK"),
-        .draw = keyword(ac_config_get("AUTOCOLL_LOTTERY_DRAW"), draws, 2),
-        .seed = (uint64_t)ac_config_long("AUTOCOLL_LOTTERY_SEED"),
-    };
-    unsigned bad = ac_lottery_set_params(&p);
-    if (rank != 0) return;
-    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
-        if (bad & checks[i].bit)
-            ac_log_warn("%s=%s is invalid (it takes %s); using the default %s", checks[i].name,
-                        ac_config_get(checks[i].name), checks[i].accepts,
-                        ac_setting_find(checks[i].name)->default_value);
+    return sel.strategy->table_mode || sel.strategy->ops->learns;
 }
 
-/* race's settings; rank 0 reports a value out of range with the one used instead. */
-static void race_init(int rank)
+const ac_algorithm *ac_select_last_algorithm(void)
+{
+    return sel.last_algorithm;
+}
+
+void ac_select_clear_last_algorithm(void)
+{
+    sel.last_algorithm = NULL;
+}
+
+static void read_forced(int rank)
+{
+    for (int c = 0; c < AC_NUM_COLLECTIVES; c++) {
+        const char *env = ac_collective_env((ac_collective)c);
+        const char *value = ac_config_get(env);
+        sel.forced[c] = NULL;
+        if (strcmp(value, "auto") == 0) continue;
+        sel.forced[c] = ac_registry_find((ac_collective)c, value);
+        if (!sel.forced[c] && rank == 0)
+            ac_log_warn("%s=%s: no such %s algorithm (see autocoll-info); using native", env, value,
+                        ac_collective_name((ac_collective)c));
+    }
+}
+
+/* The strategies' parameters from their settings (core/config.c checks them). */
+static void star_init(void)
+{
+    ac_star_params star = {
+        .iter = (int)ac_config_int("AUTOCOLL_STAR_ITER"),
+        .epsilon = ac_config_real("AUTOCOLL_STAR_EPSILON"),
+        .delta_init = AC_STAR_DELTA_INIT,
+        .delta_max = (int)ac_config_int("AUTOCOLL_STAR_DELTA_MAX"),
+        .grouping = ac_config_switch("AUTOCOLL_STAR_GROUPING"),
+        .recheck = (int)ac_config_int("AUTOCOLL_STAR_RECHECK"),
+    };
+    ac_star_set_params(&star);
+}
+
+static void lottery_init(void)
+{
+    ac_lottery_params lottery = {
+        .alpha = ac_config_real("AUTOCOLL_LOTTERY_ALPHA"),
+        .spread = ac_config_keyword("AUTOCOLL_LOTTERY_SPREAD"), /* AC_LOTTERY_UNIFORM, ... */
+        .explore_sigmas = ac_config_real("AUTOCOLL_LOTTERY_EXPLORE_SIGMAS"),
+        .ema = ac_config_real("AUTOCOLL_LOTTERY_EMA"),
+        .ttl = (int)ac_config_int("AUTOCOLL_LOTTERY_TTL"),
+        .window = (int)ac_config_int("AUTOCOLL_LOTTERY_WINDOW"),
+        .init = (int)ac_config_int("AUTOCOLL_LOTTERY_INIT"),
+        .recheck = (int)ac_config_int("AUTOCOLL_LOTTERY_RECHECK"),
+        .draw = ac_config_keyword("AUTOCOLL_LOTTERY_DRAW"), /* AC_LOTTERY_SEED, ... */
+        .seed = (uint64_t)ac_config_int("AUTOCOLL_LOTTERY_SEED"),
+    };
+    ac_lottery_set_params(&lottery);
+}
+
+static void race_init(void)
 {
     ac_race_params race = {
-        .samples = (int)ac_config_long("AUTOCOLL_RACE_SAMPLES"),
-        .rounds = (int)ac_config_long("AUTOCOLL_RACE_ROUNDS"),
-        .margin = ac_config_double("AUTOCOLL_RACE_MARGIN"),
-        .epsilon = ac_config_double("AUTOCOLL_RACE_EPSILON"),
-        .window_max = (int)ac_config_long("AUTOCOLL_RACE_WINDOW_MAX"),
-        .refresh = ac_config_long("AUTOCOLL_RACE_REFRESH"),
-        .grouping = strcmp(ac_config_get("AUTOCOLL_RACE_GROUPING"), "off") != 0,
-        .final = (int)ac_config_long("AUTOCOLL_RACE_FINAL"),
+        .samples = (int)ac_config_int("AUTOCOLL_RACE_SAMPLES"),
+        .rounds = (int)ac_config_int("AUTOCOLL_RACE_ROUNDS"),
+        .margin = ac_config_real("AUTOCOLL_RACE_MARGIN"),
+        .epsilon = ac_config_real("AUTOCOLL_RACE_EPSILON"),
+        .window_max = (int)ac_config_int("AUTOCOLL_RACE_WINDOW_MAX"),
+        .refresh = ac_config_int("AUTOCOLL_RACE_REFRESH"),
+        .grouping = ac_config_switch("AUTOCOLL_RACE_GROUPING"),
+        .final = (int)ac_config_int("AUTOCOLL_RACE_FINAL"),
     };
     ac_race_set_params(&race);
-    ac_race_params used;
-    ac_race_get_params(&used);
-    const struct {
-        const char *name;
-        int replaced;
-        double value; /* what is used instead */
-    } race_checks[] = {
-        {"AUTOCOLL_RACE_SAMPLES", used.samples != race.samples, used.samples},
-        {"AUTOCOLL_RACE_ROUNDS", used.rounds != race.rounds, used.rounds},
-        {"AUTOCOLL_RACE_MARGIN", used.margin != race.margin, used.margin},
-        {"AUTOCOLL_RACE_EPSILON", used.epsilon != race.epsilon, used.epsilon},
-        {"AUTOCOLL_RACE_WINDOW_MAX", used.window_max != race.window_max, used.window_max},
-        {"AUTOCOLL_RACE_REFRESH", used.refresh != race.refresh, (double)used.refresh},
-        {"AUTOCOLL_RACE_FINAL", used.final != race.final, used.final},
-    };
-    if (rank != 0) return;
-    for (size_t i = 0; i < sizeof race_checks / sizeof race_checks[0]; i++)
-        if (race_checks[i].replaced)
-            ac_log_warn("%s=%s is out of range (it takes %s); using %g", race_checks[i].name,
-                        ac_config_get(race_checks[i].name),
-                        ac_setting_find(race_checks[i].name)->values, race_checks[i].value);
 }
 
 void ac_select_init(void)
 {
-    const char *name = ac_config_get("AUTOCOLL_STRATEGY");
+    const ac_setting *strategy = ac_setting_find("AUTOCOLL_STRATEGY");
+    const char *name = strategy->keywords[ac_config_keyword(strategy->name)];
     int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    ac_g.strategy = NULL;
-    if (!ac_select_use_strategy(name) && rank == 0)
-        ac_log_warn("AUTOCOLL_STRATEGY=%s: no such strategy (native, star, lottery, race, "
-                    "table); using native",
-                    name);
-    ac_g.max_sizes = (int)ac_config_long("AUTOCOLL_MAX_SIZES");
-    if (ac_g.max_sizes < 1) ac_g.max_sizes = 1;
-    max_sites = (int)ac_config_long("AUTOCOLL_MAX_SITES");
-    if (max_sites < 0) max_sites = 0;
-    ac_star_params star = {
-        .iter = (int)ac_config_long("AUTOCOLL_STAR_ITER"),
-        .epsilon = ac_config_double("AUTOCOLL_STAR_EPSILON"),
-        .delta_init = 2,
-        .delta_max = (int)ac_config_long("AUTOCOLL_STAR_DELTA_MAX"),
-        .grouping = strcmp(ac_config_get("AUTOCOLL_STAR_GROUPING"), "off") != 0,
-        .recheck = (int)ac_config_long("AUTOCOLL_STAR_RECHECK"),
-    };
-    ac_star_set_params(&star);
-    lottery_init(rank);
-    race_init(rank);
+    read_forced(rank);
+    sel.strategy = &strategies[0];
+    if (!ac_select_use_strategy(name))
+        ac_log_error("AUTOCOLL_STRATEGY=%s is declared (core/config.c) but not a strategy here; "
+                     "using native",
+                     name);
+    sel.max_sizes = (int)ac_config_int("AUTOCOLL_MAX_SIZES");
+    sel.max_sites = (int)ac_config_int("AUTOCOLL_MAX_SITES");
+    ac_coll_set_test_ranks_per_node((int)ac_config_int("AUTOCOLL_TEST_RANKS_PER_NODE"));
+    star_init();
+    lottery_init();
+    race_init();
+}
+
+void ac_select_load(void)
+{
+    int rank = 0;
+    /* The history file: with a strategy that learns, or when a path was given (the benchmark
+     * driver switches strategies after MPI_Init). */
+    if ((!sel.strategy->table_mode && sel.strategy->ops->learns) ||
+        strcmp(ac_config_get("AUTOCOLL_HISTORY"), "auto") != 0)
+        ac_history_load();
+    ac_table_load(); /* nothing without AUTOCOLL_TABLE */
+    if (sel.strategy->table_mode && !ac_table_loaded()) {
+        PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        if (rank == 0)
+            ac_log_warn("AUTOCOLL_STRATEGY=table without a usable AUTOCOLL_TABLE: every call "
+                        "runs native");
+    }
 }
 
 /* The message size that keys a bucket: alltoallv's differs between ranks, so it has one bucket
@@ -231,24 +264,32 @@ static void agreement_failed(const char *what, const ac_comm *c, int rc)
     PMPI_Abort(MPI_COMM_WORLD, rc);
 }
 
-/* Call sites per communicator: AUTOCOLL_MAX_SITES, or none under a site-less strategy (no site
- * agreements, one context per size). Asked at each use, as the benchmark driver changes the
- * strategy at run time (ac_select_use_strategy); a bucket keeps the site mode it began with. */
-static int sites_allowed(void)
+/* Selection's state of c, made at the first need. */
+static comm_select *comm_state(ac_comm *c)
 {
-    return ac_g.strategy && ac_g.strategy->site_less ? 0 : max_sites;
+    if (!c->select && !(c->select = calloc(1, sizeof(comm_select))))
+        out_of_memory("the tuning state of a communicator");
+    return c->select;
 }
 
-static ac_bucket *bucket_get(ac_comm *c, const ac_call *call)
+/* Call sites per communicator: AUTOCOLL_MAX_SITES, or none in table mode (no site agreements,
+ * one context per size). Asked at each use, as the benchmark driver changes the strategy at
+ * run time (ac_select_use_strategy); a bucket keeps the site mode it began with. */
+static int sites_allowed(void)
+{
+    return sel.strategy->table_mode ? 0 : sel.max_sites;
+}
+
+static ac_bucket *bucket_get(comm_select *cs, const ac_call *call)
 {
     ac_collective coll = call->collective;
-    for (ac_bucket *b = c->buckets[coll]; b; b = b->next)
+    for (ac_bucket *b = cs->buckets[coll]; b; b = b->next)
         if (b->bytes == key_bytes(call) && b->count == call->count &&
             b->op_builtin == call->op_builtin && b->op_commutative == call->op_commutative)
             return b;
     /* Each site tunes at most max_sizes sizes, so more buckets could never get a context. */
     int sites = sites_allowed();
-    if (c->nbuckets[coll] >= (sites > 0 ? sites : 1) * ac_g.max_sizes) return NULL;
+    if (cs->nbuckets[coll] >= (sites > 0 ? sites : 1) * sel.max_sizes) return NULL;
     ac_bucket *b = calloc(1, sizeof *b);
     if (!b) {
         out_of_memory("a tuning bucket");
@@ -259,9 +300,9 @@ static ac_bucket *bucket_get(ac_comm *c, const ac_call *call)
     b->op_builtin = call->op_builtin;
     b->op_commutative = call->op_commutative;
     ac_site_init(&b->sites, sites > 0);
-    b->next = c->buckets[coll];
-    c->buckets[coll] = b;
-    c->nbuckets[coll]++;
+    b->next = cs->buckets[coll];
+    cs->buckets[coll] = b;
+    cs->nbuckets[coll]++;
     return b;
 }
 
@@ -281,22 +322,22 @@ static uint64_t bucket_site(ac_comm *c, ac_bucket *b, const void *caller)
 /* Whether a new context of `site` is admitted: AUTOCOLL_MAX_SIZES contexts per site and
  * collective, AUTOCOLL_MAX_SITES sites per communicator (site-less not counted). Admitting the
  * first context of a site records the site. */
-static int context_admit(ac_comm *c, ac_collective coll, uint64_t site)
+static int context_admit(comm_select *cs, ac_collective coll, uint64_t site)
 {
     int sizes = 0;
-    for (const ac_bucket *b = c->buckets[coll]; b; b = b->next)
+    for (const ac_bucket *b = cs->buckets[coll]; b; b = b->next)
         for (const ac_context *x = b->contexts; x; x = x->next)
             sizes += x->site == site;
-    if (sizes >= ac_g.max_sizes) return 0;
+    if (sizes >= sel.max_sizes) return 0;
     if (site == 0) return 1;
-    for (int i = 0; i < c->nsites; i++)
-        if (c->sites[i] == site) return 1;
-    if (c->nsites >= max_sites) return 0;
-    if (!c->sites && !(c->sites = calloc((size_t)max_sites, sizeof *c->sites))) {
+    for (int i = 0; i < cs->nsites; i++)
+        if (cs->sites[i] == site) return 1;
+    if (cs->nsites >= sel.max_sites) return 0;
+    if (!cs->sites && !(cs->sites = calloc((size_t)sel.max_sites, sizeof *cs->sites))) {
         out_of_memory("the call sites of a communicator");
         return 0;
     }
-    c->sites[c->nsites++] = site;
+    cs->sites[cs->nsites++] = site;
     return 1;
 }
 
@@ -308,25 +349,20 @@ static ac_history_key context_key(const ac_comm *c, const ac_bucket *b, ac_colle
     return key;
 }
 
-/* A new context's strategy starts from what the history file knows of it (history.h), else
- * from the configuration table's measured cell covering it (table.h): the key, the file and the
- * table are the same on every rank, so is the outcome. */
-static void context_warm(ac_context *x, ac_collective coll)
+/* What earlier runs know of a new context's candidates, into know[]: the history file's
+ * (history.h), else the configuration table's measured cell covering it (table.h). The key,
+ * the file and the table are the same on every rank, so is the outcome. Returns where it comes
+ * from, or NULL when nothing is known. */
+static const char *context_knowledge(const ac_context *x, ac_collective coll, ac_knowledge *know)
 {
-    ac_knowledge *know = calloc((size_t)x->ncandidates, sizeof *know);
-    if (!know) {
-        out_of_memory("the history of a tuning context");
-        return;
-    }
     ac_history_key key = context_key(x->comm, x->bucket, coll, x->site);
-    if (ac_history_path() && ac_history_lookup(&key, x->candidates, x->ncandidates, know) > 0) {
-        if (x->strategy->warm(x->state, know)) x->warm_from = "history";
-    } else if (ac_table_loaded() &&
-               ac_table_cell_knowledge(ac_table_loaded(), coll, x->comm->size, x->bucket->bytes,
-                                       x->candidates, x->ncandidates, know) > 0) {
-        if (x->strategy->warm(x->state, know)) x->warm_from = "table";
-    }
-    free(know);
+    if (ac_history_path() && ac_history_lookup(&key, x->candidates, x->ncandidates, know) > 0)
+        return "history";
+    if (ac_table_loaded() &&
+        ac_table_cell_knowledge(ac_table_loaded(), coll, x->comm->size, x->bucket->bytes,
+                                x->candidates, x->ncandidates, know) > 0)
+        return "table";
+    return NULL;
 }
 
 /* The loaded table's rule for this call on c (NULL: no table, or no rule covers it). */
@@ -336,57 +372,43 @@ static const ac_algorithm *table_rule_of(const ac_comm *c, const ac_call *call)
     return t ? ac_table_rule(t, call->collective, c->size, key_bytes(call)) : NULL;
 }
 
-/* The `table` strategy's context: the candidate that runs the rule's algorithm (itself, or the
- * twin kept in its place), given to the strategy as the one known candidate. A rule naming an
- * algorithm not applicable to the call is reported (the context runs native). */
-static void context_rule(ac_context *x, const ac_call *call)
+/* Table mode: the candidate that runs the rule's algorithm (itself, or the twin kept in its
+ * place), or -1. A rule naming an algorithm not applicable to the call is reported (the context
+ * runs native). */
+static int context_rule(const ac_context *x, const ac_call *call)
 {
     const ac_algorithm *a = table_rule_of(x->comm, call);
-    if (!a) return;
-    int pick = -1;
-    for (int i = 0; i < x->ncandidates && pick < 0; i++)
-        if (x->candidates[i] == a || ac_same_messages(x->candidates[i], a, call)) pick = i;
-    if (pick < 0) {
-        const char *why = "";
-        ac_applicable(a, call, &why);
-        if (x->comm->rank == 0)
-            ac_log_warn("%s: the table's %s for %d ranks and %zu bytes is not applicable here "
-                        "(%s); running native",
-                        x->comm->name, a->name, x->comm->size, x->bucket->bytes,
-                        why && why[0] ? why : "its requirements are not met");
-        return;
-    }
-    ac_knowledge *know = calloc((size_t)x->ncandidates, sizeof *know);
-    if (!know) {
-        out_of_memory("the table rule of a tuning context");
-        return;
-    }
-    know[pick] = (ac_knowledge){1.0, 0.0, 1};
-    x->strategy->warm(x->state, know);
-    free(know);
+    if (!a) return -1;
+    for (int i = 0; i < x->ncandidates; i++)
+        if (x->candidates[i] == a || ac_same_messages(x->candidates[i], a, call)) return i;
+    const char *why = "";
+    ac_applicable(a, call, &why);
+    if (x->comm->rank == 0)
+        ac_log_warn("%s: the table's %s for %d ranks and %zu bytes is not applicable here "
+                    "(%s); running native",
+                    x->comm->name, a->name, x->comm->size, x->bucket->bytes,
+                    why && why[0] ? why : "its requirements are not met");
+    return -1;
 }
 
-void ac_select_write_history(FILE *f)
+/* The summary of a context's choice: the strategy's, or in table mode the rule's. With w, the
+ * strategy's own report members too. */
+static void context_summary(const ac_context *x, ac_strategy_summary *out, ac_json_writer *w)
 {
-    for (const ac_comm *c = ac_g.comms; c; c = c->next) {
-        if (c->rank != 0 || c->inter) continue;
-        for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
-            for (const ac_bucket *b = c->buckets[k]; b; b = b->next)
-                for (const ac_context *x = b->contexts; x; x = x->next) {
-                    ac_knowledge *know = calloc((size_t)x->ncandidates, sizeof *know);
-                    if (!know) continue; /* rank 0 only: no divergence */
-                    x->strategy->save(x->state, know);
-                    ac_history_key key = context_key(c, b, (ac_collective)k, x->site);
-                    ac_history_write_context(f, &key, x->candidates, x->ncandidates, know);
-                    free(know);
-                }
+    if (x->table_mode && x->rule >= 0) {
+        *out = (ac_strategy_summary){.stage = "rule", .chosen = x->rule, .o_ms_c = -1.0,
+                                     .native_seconds = -1.0};
+        return;
     }
+    x->strategy->describe(x->state, x->candidates, out, w);
+    if (x->table_mode) out->stage = "no_rule";
 }
 
 static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call, uint64_t site)
 {
     ac_registry r = ac_registry_of(call->collective);
     ac_context *x = calloc(1, sizeof *x);
+    ac_knowledge *know = NULL;
     if (!x) return NULL;
     x->candidates = malloc(sizeof(ac_algorithm *) * (size_t)r.count);
     x->candidate_calls = calloc((size_t)r.count, sizeof(long));
@@ -401,15 +423,22 @@ static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call,
     x->bucket = b;
     x->comm = c;
     x->site = site;
-    x->strategy = ac_g.strategy;
-    x->state = x->strategy->create(x->candidates, x->ncandidates);
+    x->strategy = sel.strategy->ops;
+    x->table_mode = sel.strategy->table_mode;
+    x->rule = x->table_mode ? context_rule(x, call) : -1;
+    const char *source = NULL;
+    if (!x->table_mode && (ac_history_path() || ac_table_loaded())) {
+        if (!(know = calloc((size_t)x->ncandidates, sizeof *know))) goto fail;
+        source = context_knowledge(x, call->collective, know);
+    }
+    x->state = x->strategy->create(x->candidates, x->ncandidates, source ? know : NULL);
+    free(know);
     if (!x->state) goto fail;
-    if (x->strategy == &ac_strategy_table)
-        context_rule(x, call);
-    else if (ac_history_path() || ac_table_loaded())
-        context_warm(x, call->collective);
-    x->counted = x->strategy->deciding(x->state) != 0;
-    c->deciding += x->counted;
+    ac_strategy_summary sum;
+    context_summary(x, &sum, NULL);
+    if (sum.warm) x->warm_from = source;
+    x->counted = sum.deciding != 0;
+    comm_state(c)->deciding += x->counted;
     return x;
 fail:
     free(x->candidates);
@@ -422,7 +451,7 @@ static ac_context *context_get(ac_comm *c, ac_bucket *b, const ac_call *call, ui
 {
     for (ac_context *x = b->contexts; x; x = x->next)
         if (x->site == site) return x;
-    if (!context_admit(c, call->collective, site)) return NULL;
+    if (!context_admit(c->select, call->collective, site)) return NULL;
     ac_context *x = context_create(c, b, call, site);
     if (!x) {
         out_of_memory("a tuning context");
@@ -433,105 +462,135 @@ static ac_context *context_get(ac_comm *c, ac_bucket *b, const ac_call *call, ui
     return x;
 }
 
-/* The estimate of time saved against native (the report's "saved"): native's agreed mean time
- * per call x calls, minus the time in the algorithms and the overheads. 0 while native's time
- * is unknown. */
-static int context_saved(const ac_context *x, double *native, double *saved)
+/* The knowledge of every tuning context this rank speaks for (it is rank 0 of the context's
+ * communicator), as history file lines (history.h). */
+static void write_history(FILE *f)
 {
-    *native = x->strategy->native_seconds(x->state);
-    *saved = *native * (double)x->calls - x->seconds - x->overhead[0] - x->overhead[1];
-    return *native >= 0.0;
-}
-
-static void report_context(FILE *f, const ac_context *x)
-{
-    char site[128];
-    ac_site_describe(x->site, site, sizeof site);
-    fprintf(f,
-            "{\"bytes\": %zu, \"count\": %d, \"site\": \"%s\", \"calls\": %ld, "
-            "\"candidates\": %d, \"seconds\": %.9g, "
-            "\"overhead\": {\"deciding_seconds\": %.9g, \"deciding_calls\": %ld, "
-            "\"settled_seconds\": %.9g, \"settled_calls\": %ld}",
-            x->bucket->bytes, x->bucket->count, site, x->calls, x->ncandidates, x->seconds,
-            x->overhead[1], x->overhead_calls[1], x->overhead[0], x->overhead_calls[0]);
-    double native, saved;
-    if (context_saved(x, &native, &saved))
-        fprintf(f, ", \"native_mean_seconds\": %.9g, \"saved_seconds\": %.9g", native, saved);
-    fputs(", \"runs\": {", f);
-    for (int i = 0, first = 1; i < x->ncandidates; i++)
-        if (x->candidate_calls[i]) {
-            fprintf(f, "%s\"%s\": %ld", first ? "" : ", ", x->candidates[i]->name,
-                    x->candidate_calls[i]);
-            first = 0;
-        }
-    fputc('}', f);
-    ac_strategy_summary sum;
-    x->strategy->summarize(x->state, &sum);
-    fprintf(f,
-            ", \"strategy\": \"%s\", \"stage\": \"%s\", \"chosen\": \"%s\", \"switches\": %d, "
-            "\"warm\": %s",
-            x->strategy->name, sum.stage, sum.chosen >= 0 ? x->candidates[sum.chosen]->name : "",
-            sum.switches, x->warm_from ? "true" : "false");
-    if (x->warm_from) fprintf(f, ", \"warm_from\": \"%s\"", x->warm_from);
-    if (sum.decision_calls >= 0) fprintf(f, ", \"decision_calls\": %ld", sum.decision_calls);
-    x->strategy->report_json(x->state, x->candidates, f);
-    fputc('}', f);
-}
-
-void ac_select_report_contexts(FILE *f, const ac_comm *c, ac_collective coll)
-{
-    int first = 1;
-    fputc('[', f);
-    for (const ac_bucket *b = c->buckets[coll]; b; b = b->next)
-        for (const ac_context *x = b->contexts; x; x = x->next) {
-            if (!first) fputs(", ", f);
-            report_context(f, x);
-            first = 0;
-        }
-    fputc(']', f);
-}
-
-void ac_select_report_text(FILE *f, const ac_comm *c, ac_collective coll)
-{
-    for (const ac_bucket *b = c->buckets[coll]; b; b = b->next)
-        for (const ac_context *x = b->contexts; x; x = x->next) {
-            char site[128], chosen[64] = "-", decided[32] = "-", switches[16] = "-",
-                            o_ms_c[32] = "-", saved[32] = "-";
-            ac_site_describe(x->site, site, sizeof site);
-            ac_strategy_summary sum;
-            x->strategy->summarize(x->state, &sum);
-            if (sum.chosen >= 0)
-                snprintf(chosen, sizeof chosen, "%s", x->candidates[sum.chosen]->name);
-            if (sum.decision_calls >= 0)
-                snprintf(decided, sizeof decided, "%ld", sum.decision_calls);
-            if (sum.o_ms_c >= 0.0) snprintf(o_ms_c, sizeof o_ms_c, "%.6f", sum.o_ms_c);
-            snprintf(switches, sizeof switches, "%d", sum.switches);
-            double native, estimate;
-            if (context_saved(x, &native, &estimate))
-                snprintf(saved, sizeof saved, "%+.6f", estimate);
-            fprintf(f, "  %-14s %-14s %9zu %-26.26s %7ld %-28.28s %7s %4s %9.6f %9s %9.6f %10s\n",
-                    c->name, ac_collective_name(coll), b->bytes, site, x->calls, chosen, decided,
-                    switches, x->overhead[1], o_ms_c, x->overhead[0], saved);
-        }
-}
-
-void ac_select_report_buckets(FILE *f, const ac_comm *c, ac_collective coll)
-{
-    int first = 1;
-    fputc('[', f);
-    for (const ac_bucket *b = c->buckets[coll]; b; b = b->next) {
-        const ac_site_tracker *t = &b->sites;
-        fprintf(f,
-                "%s{\"bytes\": %zu, \"count\": %d, \"calls\": %ld, \"site_mode\": \"%s\", "
-                "\"site_agreements\": %ld, \"site_period\": %d, \"site_relearns\": %d, "
-                "\"site_changed_at\": %ld, \"siteless_reason\": \"%s\"}",
-                first ? "" : ", ", b->bytes, b->count, t->calls, ac_site_mode_name(t->mode),
-                t->learn_calls, t->mode == AC_SITE_PREDICT ? t->period : 0, t->relearns,
-                t->changed_at, ac_site_why_name(t->why));
-        first = 0;
+    for (const ac_comm *c = ac_g.comms; c; c = c->next) {
+        const comm_select *cs = c->select;
+        if (c->rank != 0 || c->inter || !cs) continue;
+        for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
+            for (const ac_bucket *b = cs->buckets[k]; b; b = b->next)
+                for (const ac_context *x = b->contexts; x; x = x->next) {
+                    ac_knowledge *know = calloc((size_t)x->ncandidates, sizeof *know);
+                    if (!know) continue; /* rank 0 only: no divergence */
+                    x->strategy->save(x->state, know);
+                    ac_history_key key = context_key(c, b, (ac_collective)k, x->site);
+                    ac_history_write_context(f, &key, x->candidates, x->ncandidates, know);
+                    free(know);
+                }
     }
-    fputc(']', f);
 }
+
+/* Release selection's state of c: its contexts (their strategies' states), buckets and
+ * sites. */
+static void comm_state_free(ac_comm *c)
+{
+    comm_select *cs = c->select;
+    if (!cs) return;
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
+        for (ac_bucket *b = cs->buckets[k], *next_b; b; b = next_b) {
+            next_b = b->next;
+            for (ac_context *x = b->contexts, *next_x; x; x = next_x) {
+                next_x = x->next;
+                x->strategy->destroy(x->state);
+                free(x->candidates);
+                free(x->candidate_calls);
+                free(x);
+            }
+            free(b);
+        }
+    free(cs->sites);
+    free(cs);
+    c->select = NULL;
+}
+
+void ac_select_finalize(void)
+{
+    char *lines = NULL;
+    size_t len = 0;
+    if (ac_history_path()) {
+        FILE *m = open_memstream(&lines, &len);
+        if (m) {
+            write_history(m);
+            fclose(m);
+        }
+    }
+    ac_history_store(lines, lines ? len : 0); /* collective; nothing when history is off */
+    free(lines);
+    ac_table_unload();
+    for (ac_comm *c = ac_g.comms; c; c = c->next)
+        comm_state_free(c);
+}
+
+/* ---- views for the report ---------------------------------------------------------------- */
+
+const ac_context *ac_select_next_context(const ac_comm *c, ac_collective coll,
+                                         const ac_context *prev)
+{
+    const comm_select *cs = c->select;
+    if (prev && prev->next) return prev->next;
+    const ac_bucket *b = prev ? prev->bucket->next : cs ? cs->buckets[coll] : NULL;
+    while (b && !b->contexts)
+        b = b->next;
+    return b ? b->contexts : NULL;
+}
+
+const ac_bucket *ac_select_next_bucket(const ac_comm *c, ac_collective coll, const ac_bucket *prev)
+{
+    const comm_select *cs = c->select;
+    return prev ? prev->next : cs ? cs->buckets[coll] : NULL;
+}
+
+void ac_select_view_context(const ac_context *x, ac_context_view *out)
+{
+    memset(out, 0, sizeof *out);
+    out->bytes = x->bucket->bytes;
+    out->count = x->bucket->count;
+    ac_site_describe(x->site, out->site, sizeof out->site);
+    out->calls = x->calls;
+    out->ncandidates = x->ncandidates;
+    out->candidates = x->candidates;
+    out->candidate_calls = x->candidate_calls;
+    out->seconds = x->seconds;
+    for (int i = 0; i < 2; i++) {
+        out->overhead[i] = x->overhead[i];
+        out->overhead_calls[i] = x->overhead_calls[i];
+    }
+    out->strategy = x->table_mode ? "table" : x->strategy->name;
+    out->warm_from = x->warm_from;
+    context_summary(x, &out->summary, NULL);
+}
+
+void ac_select_describe_strategy(const ac_context *x, ac_json_writer *w)
+{
+    ac_strategy_summary sum;
+    context_summary(x, &sum, w);
+}
+
+void ac_select_view_bucket(const ac_bucket *b, ac_bucket_view *out)
+{
+    const ac_site_tracker *t = &b->sites;
+    *out = (ac_bucket_view){
+        .bytes = b->bytes,
+        .count = b->count,
+        .calls = t->calls,
+        .site_mode = ac_site_mode_name(t->mode),
+        .site_agreements = t->learn_calls,
+        .site_period = t->mode == AC_SITE_PREDICT ? t->period : 0,
+        .site_relearns = t->relearns,
+        .site_changed_at = t->changed_at,
+        .siteless_reason = ac_site_why_name(t->why),
+    };
+}
+
+long ac_select_untuned(const ac_comm *c, ac_collective coll)
+{
+    const comm_select *cs = c->select;
+    return cs ? cs->untuned[coll] : 0;
+}
+
+/* ---- every call -------------------------------------------------------------------------- */
 
 /* A context's agreement; one more value carries the bucket's site-prediction flag (site.h). */
 static int agree_max(void *ctx, double *values, int n)
@@ -580,41 +639,42 @@ size_t ac_signature_bytes(MPI_Aint count, MPI_Datatype dtype)
 
 const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *caller)
 {
-    const ac_algorithm *forced = ac_g.forced[call->collective];
+    const ac_algorithm *forced = sel.forced[call->collective];
     const char *why = NULL;
-    c->pending[call->collective] = NULL;
+    comm_select *cs = c->select;
+    if (cs) cs->pending[call->collective] = NULL;
     if (forced) {
         if (ac_applicable(forced, call, &why)) return forced;
-        ac_coll_stats *s = &c->stats[call->collective];
-        if (!s->warned && c->rank == 0)
+        cs = comm_state(c);
+        if (!cs->warned[call->collective] && c->rank == 0)
             ac_log_warn("%s=%s does not apply to this call on %s (size %d): it needs %s; "
                         "using native",
                         ac_collective_env(call->collective), forced->name, c->name, c->size, why);
-        s->warned = 1;
+        cs->warned[call->collective] = 1;
         return ac_registry_native(call->collective);
     }
-    if (!ac_g.strategy) return ac_registry_native(call->collective);
+    if (!ac_select_uses_contexts()) return ac_registry_native(call->collective);
+    cs = comm_state(c);
     /* The layer's bookkeeping is timed on every call while a context of this communicator is
      * deciding, and on one call in OVERHEAD_SAMPLE once they all have settled (weighted; two
      * clock reads fewer on the others). Agreements are always timed (agree_max). */
-    c->select_weight = c->deciding > 0                     ? 1
-                       : ++c->ticks % OVERHEAD_SAMPLE == 0 ? OVERHEAD_SAMPLE
-                                                           : 0;
-    double start = c->select_weight ? ac_now() : 0.0;
-    ac_bucket *b = bucket_get(c, call);
+    cs->select_weight = cs->deciding > 0                     ? 1
+                        : ++cs->ticks % OVERHEAD_SAMPLE == 0 ? OVERHEAD_SAMPLE
+                                                             : 0;
+    double start = cs->select_weight ? ac_now() : 0.0;
+    ac_bucket *b = bucket_get(cs, call);
     ac_context *x = b ? context_get(c, b, call, bucket_site(c, b, caller)) : NULL;
     if (!x) {
         /* Beyond the contexts' limits a table still rules: its lookup needs no context. */
-        const ac_algorithm *rule =
-            ac_g.strategy == &ac_strategy_table ? table_rule_of(c, call) : NULL;
+        const ac_algorithm *rule = sel.strategy->table_mode ? table_rule_of(c, call) : NULL;
         if (rule && ac_applicable(rule, call, NULL)) return rule;
-        c->untuned[call->collective]++;
+        cs->untuned[call->collective]++;
         return ac_registry_native(call->collective);
     }
-    x->deciding = x->strategy->deciding(x->state) != 0;
-    x->last = x->strategy->choose(x->state);
-    c->pending[call->collective] = x;
-    c->select_start = start;
+    x->deciding = x->counted;
+    x->last = x->rule >= 0 ? x->rule : x->strategy->choose(x->state);
+    cs->pending[call->collective] = x;
+    cs->select_start = start;
     return x->candidates[x->last];
 }
 
@@ -646,27 +706,29 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
         bin->calls++;
         bin->seconds += seconds;
     }
-    ac_g.last_algorithm = alg;
-    ac_context *x = c->pending[call->collective];
-    if (x) {
-        ac_agreement agree = {agree_max, x, c->rank};
-        c->pending[call->collective] = NULL;
-        x->calls++;
-        x->candidate_calls[x->last]++;
-        x->seconds += seconds;
-        x->agree_seconds = 0.0;
-        int rc = x->strategy->observe(x->state, x->last, seconds, &agree);
+    sel.last_algorithm = alg;
+    comm_select *cs = c->select;
+    ac_context *x = cs ? cs->pending[call->collective] : NULL;
+    if (!x) return;
+    ac_agreement agree = {agree_max, x, c->rank};
+    cs->pending[call->collective] = NULL;
+    x->calls++;
+    x->candidate_calls[x->last]++;
+    x->seconds += seconds;
+    x->agree_seconds = 0.0;
+    int deciding = 0;
+    if (x->rule < 0) {
+        int rc = x->strategy->observe(x->state, x->last, seconds, &agree, &deciding);
         if (rc != MPI_SUCCESS) agreement_failed("strategy's agreement", c, rc);
-        /* the layer's own time: choosing (select_start to start), this bookkeeping, and the
-         * agreements in it (exact; the rest weighted when sampled, see ac_select) */
-        double own = x->agree_seconds;
-        if (c->select_weight)
-            own += c->select_weight *
-                   ((start - c->select_start) + (ac_now() - end) - x->agree_seconds);
-        x->overhead[x->deciding] += own;
-        x->overhead_calls[x->deciding]++;
-        int deciding = x->strategy->deciding(x->state) != 0;
-        c->deciding += deciding - x->counted;
-        x->counted = deciding;
     }
+    /* the layer's own time: choosing (select_start to start), this bookkeeping, and the
+     * agreements in it (exact; the rest weighted when sampled, see ac_select) */
+    double own = x->agree_seconds;
+    if (cs->select_weight)
+        own += cs->select_weight *
+               ((start - cs->select_start) + (ac_now() - end) - x->agree_seconds);
+    x->overhead[x->deciding] += own;
+    x->overhead_calls[x->deciding]++;
+    cs->deciding += deciding - x->counted;
+    x->counted = deciding;
 }

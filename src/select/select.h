@@ -1,22 +1,42 @@
 /*
- * select.h - which algorithm runs a call. Precedence: forced by AUTOCOLL_<COLL> (when
- * applicable) > the strategy of the call's tuning context (AUTOCOLL_STRATEGY) > native. Every
- * input to the choice is equal on all ranks (invariant 1).
+ * select.h - which algorithm runs a call. Precedence (DESIGN.md): an algorithm forced by
+ * AUTOCOLL_<COLL> (when applicable) > in table mode (AUTOCOLL_STRATEGY=table) the table's rule >
+ * the strategy of the call's tuning context (AUTOCOLL_STRATEGY) > native. Every input to the
+ * choice is equal on all ranks (invariant 1).
+ *
+ * The life of a run: ac_select_init() reads the settings, ac_select_load() (collective) reads
+ * history and the table, ac_select() and ac_observe() around every call, the report reads the
+ * contexts through the views below, ac_select_finalize() (collective) stores history.
  */
 #ifndef AUTOCOLL_SELECT_H
 #define AUTOCOLL_SELECT_H
 
 #include "coll/coll.h"
+#include "core/json_writer.h"
 #include "core/state.h"
+#include "select/strategy.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
-/* Read AUTOCOLL_STRATEGY and the strategies' settings (at initialisation). */
+/* Read the forced algorithms, AUTOCOLL_STRATEGY and the strategies' settings (local). */
 void ac_select_init(void);
+
+/* Collective over MPI_COMM_WORLD, after ac_select_init: history and the configuration table. */
+void ac_select_load(void);
+
+/* Collective over MPI_COMM_WORLD, at the end of the run (after the report): store what was
+ * learned in history, release the table and every tuning context. */
+void ac_select_finalize(void);
 
 /* Make strategy `name` the one new tuning contexts get (contexts keep theirs); 0 if there is
  * no such strategy. The benchmark driver uses it to run several strategies in one process. */
 int ac_select_use_strategy(const char *name);
+
+/* The name of the strategy in use ("table" in table mode), and whether it keeps tuning
+ * contexts (not native). */
+const char *ac_select_strategy_name(void);
+int ac_select_uses_contexts(void);
 
 /* Facts of a call: op properties and message size from the type signature. */
 void ac_call_set_op(ac_call *call, MPI_Op op);
@@ -25,19 +45,62 @@ size_t ac_signature_bytes(MPI_Aint count, MPI_Datatype dtype);
 /* The algorithm of a call; `caller` is the return address of the MPI routine (the call site). */
 const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *caller);
 
-/* The tuning contexts and the buckets (site tracking) of `c` for `coll` as JSON arrays (for the
- * report). */
-void ac_select_report_contexts(FILE *f, const ac_comm *c, ac_collective coll);
-void ac_select_report_buckets(FILE *f, const ac_comm *c, ac_collective coll);
-
-/* One text line per tuning context of `c` for `coll` (the columns: report.c). */
-void ac_select_report_text(FILE *f, const ac_comm *c, ac_collective coll);
-
-/* The knowledge of every tuning context this rank speaks for (it is rank 0 of the context's
- * communicator), as history file lines (history.h; called by ac_history_store). */
-void ac_select_write_history(FILE *f);
-
 /* Account for one call run by `alg`, which started at `start` (ac_now()) and has just ended. */
 void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double start);
+
+/* The algorithm of the last call the layer ran on this rank (NULL: none since the last
+ * clear); the benchmark driver reads what a layer chose. */
+const ac_algorithm *ac_select_last_algorithm(void);
+void ac_select_clear_last_algorithm(void);
+
+/* ---- views for the report ---------------------------------------------------------------- */
+
+struct ac_context;
+struct ac_bucket;
+
+/* One tuning context. */
+typedef struct ac_context_view {
+    size_t bytes;
+    int count;
+    char site[128]; /* the call site, readable ("*": site-less) */
+    long calls;
+    int ncandidates;
+    const ac_algorithm *const *candidates; /* native first */
+    const long *candidate_calls;           /* [ncandidates] calls run by each */
+    double seconds;                        /* local time inside the algorithms */
+    double overhead[2];     /* local bookkeeping: [1] while deciding (O_MS^a), [0] after (O_MA) */
+    long overhead_calls[2];
+    const char *strategy;   /* "table" for a context ruled by the table */
+    const char *warm_from;  /* "history" or "table"; NULL: cold */
+    ac_strategy_summary summary;
+} ac_context_view;
+
+/* The calls of one collective and message size, whatever their call site (site tracking). */
+typedef struct ac_bucket_view {
+    size_t bytes;
+    int count;
+    long calls;
+    const char *site_mode;
+    long site_agreements;
+    int site_period; /* 0 unless predicting */
+    int site_relearns;
+    long site_changed_at;
+    const char *siteless_reason;
+} ac_bucket_view;
+
+/* The contexts and buckets of `c` for `coll`, newest first: the next after `prev` (NULL: the
+ * first), NULL after the last. */
+const struct ac_context *ac_select_next_context(const ac_comm *c, ac_collective coll,
+                                                const struct ac_context *prev);
+const struct ac_bucket *ac_select_next_bucket(const ac_comm *c, ac_collective coll,
+                                              const struct ac_bucket *prev);
+void ac_select_view_context(const struct ac_context *x, ac_context_view *out);
+void ac_select_view_bucket(const struct ac_bucket *b, ac_bucket_view *out);
+
+/* The strategy's own members of a context's report object. */
+void ac_select_describe_strategy(const struct ac_context *x, ac_json_writer *w);
+
+/* Calls of `coll` on `c` beyond AUTOCOLL_MAX_SITES or _SIZES (they ran native). */
+long ac_select_untuned(const ac_comm *c, ac_collective coll);
 
 #endif

@@ -79,16 +79,16 @@
  * - delta_max (default 64): the longest window is delta_max * ITER = 640 calls at ITER = 10, so
  *   a lasting degradation is noticed within two windows (under 1300 calls) while monitoring
  *   costs one two-double agreement per 640 calls. The paper leaves the bound open.
- * - Invalid parameters fall back to their defaults: iter outside 1..1000, epsilon negative or
- *   not finite, delta_init < 1; delta_max below delta_init becomes delta_init.
+ * - The parameters are taken as given: their ranges are checked where the settings are read
+ *   (core/config.c).
  * - If an agreement fails, observe() returns its error and the state stops: native (candidate 0)
  *   from then on, without further agreements. observe() for a candidate other than the one
  *   choose() returned is refused with MPI_ERR_ARG and changes nothing. A negative or NaN local
  *   time counts as 0.
  */
 #include "select/star.h"
+#include "select/plan.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,11 +108,9 @@ typedef struct star_state {
     long *samples;                 /* agreed calls behind median_time, measured in this run */
     double *scratch;               /* [ITER], for medians */
     int *order;                    /* candidates: measured first, by best_time, then by index */
-    /* The measurement in progress: plan[0..plan_len) each run ITER times, local times kept. */
+    /* The measurement in progress: each planned candidate runs ITER times (plan.h). */
     int phase;
-    int *plan;
-    int plan_len, plan_pos, plan_iter;
-    double *times;
+    ac_plan plan;
     /* Monitor_Adapt. */
     int stage;
     int chosen;
@@ -129,22 +127,14 @@ typedef struct star_state {
     long measure_calls, monitor_calls, probe_calls, recheck_calls;
     double measure_seconds, monitor_seconds, probe_seconds, recheck_seconds;
     int switches, agreements, rechecks;
+    int warm; /* started from knowledge given to create() */
 } star_state;
 
-static ac_star_params star_params = {AC_STAR_DEFAULT_ITER,       AC_STAR_DEFAULT_EPSILON,
-                                     AC_STAR_DEFAULT_DELTA_INIT, AC_STAR_DEFAULT_DELTA_MAX,
-                                     AC_STAR_DEFAULT_GROUPING,   AC_STAR_DEFAULT_RECHECK};
+static ac_star_params star_params;
 
 void ac_star_set_params(const ac_star_params *p)
 {
-    ac_star_params v = *p;
-    if (v.iter < 1 || v.iter > 1000) v.iter = AC_STAR_DEFAULT_ITER;
-    if (!(v.epsilon >= 0.0) || !isfinite(v.epsilon)) v.epsilon = AC_STAR_DEFAULT_EPSILON;
-    if (v.delta_init < 1) v.delta_init = AC_STAR_DEFAULT_DELTA_INIT;
-    if (v.delta_max < v.delta_init) v.delta_max = v.delta_init;
-    v.grouping = v.grouping != 0;
-    if (v.recheck < 0 || v.recheck > 100000000) v.recheck = AC_STAR_DEFAULT_RECHECK;
-    star_params = v;
+    star_params = *p;
 }
 
 void ac_star_get_params(ac_star_params *out)
@@ -193,17 +183,16 @@ static int star_best_of_group(const star_state *s, int g)
 /* Plan the measurement of the members of group g never measured; returns how many. */
 static int star_plan_group(star_state *s, int g)
 {
-    s->plan_len = 0;
+    ac_plan_clear(&s->plan);
     for (int i = 0; i < s->n; i++)
-        if (s->group[i] == g && !s->measured[i]) s->plan[s->plan_len++] = i;
-    return s->plan_len;
+        if (s->group[i] == g && !s->measured[i]) ac_plan_add(&s->plan, i);
+    return s->plan.len;
 }
 
 static void star_start_plan(star_state *s, int phase)
 {
     s->phase = phase;
-    s->plan_pos = 0;
-    s->plan_iter = 0;
+    ac_plan_start(&s->plan);
 }
 
 static void star_reset_window(star_state *s)
@@ -268,13 +257,13 @@ static int star_due(const star_state *s)
 static int star_end_plan(star_state *s, const ac_agreement *agree)
 {
     int iter = s->p.iter;
-    int rc = agree->max(agree->ctx, s->times, s->plan_len * iter);
+    int rc = ac_plan_agree(&s->plan, agree);
     s->agreements++;
     if (rc != 0) return star_stop(s, rc);
 
-    for (int k = 0; k < s->plan_len; k++) {
-        int c = s->plan[k];
-        const double *v = s->times + (size_t)k * (size_t)iter;
+    for (int k = 0; k < s->plan.len; k++) {
+        int c = s->plan.cand[k];
+        const double *v = ac_plan_times(&s->plan, k);
         double best = v[0], sum = 0.0;
         for (int j = 0; j < iter; j++) {
             if (v[j] < best) best = v[j];
@@ -290,7 +279,7 @@ static int star_end_plan(star_state *s, const ac_agreement *agree)
     }
     star_sort(s);
 
-    int g = s->group[s->plan[0]];
+    int g = s->group[s->plan.cand[0]];
     switch (s->phase) {
     case PHASE_ALL:
         star_monitor(s, s->order[0]);
@@ -308,7 +297,7 @@ static int star_end_plan(star_state *s, const ac_agreement *agree)
         star_monitor(s, star_best_of_group(s, g));
         break;
     case PHASE_RECHECK:
-        star_end_recheck(s, s->plan[0]);
+        star_end_recheck(s, s->plan.cand[0]);
         break;
     }
     return MPI_SUCCESS;
@@ -354,8 +343,8 @@ static int star_end_window(star_state *s, const ac_agreement *agree)
     }
     int due = s->p.recheck > 0 ? star_due(s) : -1;
     if (due >= 0) {
-        s->plan[0] = due;
-        s->plan_len = 1;
+        ac_plan_clear(&s->plan);
+        ac_plan_add(&s->plan, due);
         s->rechecks++;
         star_start_plan(s, PHASE_RECHECK);
     }
@@ -375,15 +364,14 @@ static void star_destroy(void *state)
     free(s->median_time);
     free(s->scratch);
     free(s->order);
-    free(s->plan);
-    free(s->times);
+    ac_plan_free(&s->plan);
     free(s->stale);
     free(s->left_at);
     free(s->interval);
     free(s);
 }
 
-static void *star_create(const ac_algorithm *const *candidates, int n)
+static void *star_create_cold(const ac_algorithm *const *candidates, int n)
 {
     star_state *s = calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -399,13 +387,12 @@ static void *star_create(const ac_algorithm *const *candidates, int n)
     s->median_time = calloc(un, sizeof *s->median_time);
     s->scratch = calloc((size_t)s->p.iter, sizeof *s->scratch);
     s->order = calloc(un, sizeof *s->order);
-    s->plan = calloc(un, sizeof *s->plan);
-    s->times = calloc(un * (size_t)s->p.iter, sizeof *s->times);
+    int planned = ac_plan_init(&s->plan, n, s->p.iter);
     s->stale = calloc(un, 1);
     s->left_at = calloc(un, sizeof *s->left_at);
     s->interval = calloc(un, sizeof *s->interval);
     if (!s->group || !s->measured || !s->measure_select || !s->best_time || !s->mean_time ||
-        !s->samples || !s->median_time || !s->scratch || !s->order || !s->plan || !s->times || !s->stale || !s->left_at || !s->interval) {
+        !s->samples || !s->median_time || !s->scratch || !s->order || planned != 0 || !s->stale || !s->left_at || !s->interval) {
         star_destroy(s);
         return NULL;
     }
@@ -425,7 +412,7 @@ static void *star_create(const ac_algorithm *const *candidates, int n)
     /* Group numbers follow first occurrence: candidate i is the first of its group (the
      * representative) when its number is the count of groups seen before it. */
     for (int i = 0; i < n; i++)
-        if (!s->grouping || s->group[i] == s->plan_len) s->plan[s->plan_len++] = i;
+        if (!s->grouping || s->group[i] == s->plan.len) ac_plan_add(&s->plan, i);
     star_start_plan(s, s->grouping ? PHASE_REPRESENTATIVES : PHASE_ALL);
     return s;
 }
@@ -433,10 +420,10 @@ static void *star_create(const ac_algorithm *const *candidates, int n)
 static int star_choose(void *state)
 {
     star_state *s = state;
-    return s->phase == PHASE_NONE ? s->chosen : s->plan[s->plan_pos];
+    return s->phase == PHASE_NONE ? s->chosen : ac_plan_current(&s->plan);
 }
 
-static int star_observe(void *state, int index, double seconds, const ac_agreement *agree)
+static int star_step(void *state, int index, double seconds, const ac_agreement *agree)
 {
     star_state *s = state;
     if (index != star_choose(s)) return MPI_ERR_ARG;
@@ -455,12 +442,7 @@ static int star_observe(void *state, int index, double seconds, const ac_agreeme
             s->probe_calls++;
             s->probe_seconds += seconds;
         }
-        s->times[(size_t)s->plan_pos * (size_t)s->p.iter + (size_t)s->plan_iter] = seconds;
-        if (++s->plan_iter == s->p.iter) {
-            s->plan_iter = 0;
-            s->plan_pos++;
-        }
-        return s->plan_pos == s->plan_len ? star_end_plan(s, agree) : MPI_SUCCESS;
+        return ac_plan_record(&s->plan, seconds) ? star_end_plan(s, agree) : MPI_SUCCESS;
     }
 
     s->monitor_calls++;
@@ -517,28 +499,32 @@ static const char *const stage_names[] = {
     [AC_STAR_STOPPED] = "stopped",
 };
 
-static void star_summarize(const void *state, ac_strategy_summary *out)
+static void star_describe(const void *state, const ac_algorithm *const *candidates,
+                          ac_strategy_summary *out, ac_json_writer *w)
 {
-    ac_star_stats st;
-    ac_star_get_stats(state, &st);
-    out->stage = stage_names[st.stage];
-    out->chosen = st.chosen;
-    out->decision_calls = st.chosen >= 0 ? st.measure_calls : -1;
-    out->switches = st.switches;
-    out->o_ms_c = st.chosen >= 0 ? st.o_ms_c : -1.0;
-}
-
-static void star_report_json(const void *state, const ac_algorithm *const *candidates, FILE *f)
-{
+    const star_state *s = state;
     ac_star_stats st;
     (void)candidates;
     ac_star_get_stats(state, &st);
-    fprintf(f,
-            ", \"measure_select_calls\": %ld, \"monitor_adapt_calls\": %ld, "
-            "\"probe_calls\": %ld, \"recheck_calls\": %ld, \"rechecks\": %d, \"delta\": %d, "
-            "\"agreements\": %d, \"o_ms_c_seconds\": %.9g",
-            st.measure_calls, st.monitor_calls, st.probe_calls, st.recheck_calls, st.rechecks,
-            st.delta, st.agreements, st.o_ms_c);
+    *out = (ac_strategy_summary){
+        .stage = stage_names[st.stage],
+        .deciding = star_deciding(s),
+        .chosen = st.chosen,
+        .decision_calls = st.chosen >= 0 ? st.measure_calls : -1,
+        .switches = st.switches,
+        .warm = s->warm,
+        .o_ms_c = st.chosen >= 0 ? st.o_ms_c : -1.0,
+        .native_seconds = star_native_seconds(s),
+    };
+    if (!w) return;
+    ac_json_integer_value(w, "measure_select_calls", st.measure_calls);
+    ac_json_integer_value(w, "monitor_adapt_calls", st.monitor_calls);
+    ac_json_integer_value(w, "probe_calls", st.probe_calls);
+    ac_json_integer_value(w, "recheck_calls", st.recheck_calls);
+    ac_json_integer_value(w, "rechecks", st.rechecks);
+    ac_json_integer_value(w, "delta", st.delta);
+    ac_json_integer_value(w, "agreements", st.agreements);
+    ac_json_real(w, "o_ms_c_seconds", st.o_ms_c);
 }
 
 /* Each candidate's median (not Sort_Alg's best of ITER: the file is shared with the other
@@ -580,16 +566,28 @@ static int star_warm(void *state, const ac_knowledge *know)
     return 1;
 }
 
+static void *star_create(const ac_algorithm *const *candidates, int n, const ac_knowledge *known)
+{
+    star_state *s = star_create_cold(candidates, n);
+    if (s && known) s->warm = star_warm(s, known);
+    return s;
+}
+
+static int star_observe(void *state, int index, double seconds, const ac_agreement *agree,
+                        int *deciding)
+{
+    int rc = star_step(state, index, seconds, agree);
+    *deciding = star_deciding(state);
+    return rc;
+}
+
 const ac_strategy ac_strategy_star = {
     .name = "star",
+    .learns = 1,
     .create = star_create,
     .choose = star_choose,
     .observe = star_observe,
-    .deciding = star_deciding,
-    .native_seconds = star_native_seconds,
-    .summarize = star_summarize,
-    .report_json = star_report_json,
     .save = star_save,
-    .warm = star_warm,
+    .describe = star_describe,
     .destroy = star_destroy,
 };

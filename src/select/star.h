@@ -9,7 +9,8 @@
 
 #include "select/strategy.h"
 
-/* Parameters, read by create(). Invalid fields are replaced by their defaults (see star.c). */
+/* Parameters, read by create(). The caller fills them from the AUTOCOLL_STAR_* settings, whose
+ * declaration (core/config.c) holds their defaults and ranges. */
 typedef struct ac_star_params {
     int iter;       /* ITER: calls per candidate in a measurement, and the "last ITER" check */
     double epsilon; /* tolerance against the second best time in Monitor_Adapt */
@@ -20,12 +21,7 @@ typedef struct ac_star_params {
                      * (doubling while it stays worse, up to AC_STAR_RECHECK_CAP x); 0: never */
 } ac_star_params;
 
-#define AC_STAR_DEFAULT_ITER 10
-#define AC_STAR_DEFAULT_EPSILON 0.10
-#define AC_STAR_DEFAULT_DELTA_INIT 2
-#define AC_STAR_DEFAULT_DELTA_MAX 64
-#define AC_STAR_DEFAULT_GROUPING 1
-#define AC_STAR_DEFAULT_RECHECK 2000
+#define AC_STAR_DELTA_INIT 2 /* the paper's delta at the start of Monitor_Adapt */
 #define AC_STAR_RECHECK_CAP 16
 
 /* Stages reported by ac_star_get_stats(). */
@@ -56,10 +52,9 @@ typedef struct ac_star_stats {
     double o_ms_c;
 } ac_star_stats;
 
-/* Parameters for states created from now on (the caller fills them from AUTOCOLL_STAR_*). */
+/* Parameters for states created from now on (the caller fills them from AUTOCOLL_STAR_*; set
+ * them before the first create()), and the ones create() will use. */
 void ac_star_set_params(const ac_star_params *p);
-
-/* The parameters create() will use (after validation). */
 void ac_star_get_params(ac_star_params *out);
 
 /* A snapshot of a state made by ac_strategy_star.create. */

@@ -14,6 +14,7 @@
 #define AUTOCOLL_STRATEGY_H
 
 #include "coll/coll.h"
+#include "core/json_writer.h"
 
 #include <stdio.h>
 
@@ -28,61 +29,67 @@ typedef struct ac_agreement {
     int rank;
 } ac_agreement;
 
-/* What every strategy tells the end-of-run report about one context. */
-typedef struct ac_strategy_summary {
-    const char *stage;   /* the strategy's own stage name, e.g. "measure_select" */
-    int chosen;          /* candidate index of the current choice, -1 while there is none */
-    long decision_calls; /* calls before the first choice (-1 while deciding) */
-    int switches;        /* changes of the choice after the first one */
-    double o_ms_c;       /* time spent running slower candidates while deciding, relative to
-                          * the chosen one (agreed, equal on every rank); negative: unknown */
-} ac_strategy_summary;
-
-/* What a strategy knows of one candidate: the learned state kept between runs (history.h).
- * `seconds` is the strategy's own agreed statistic of one call (star: the best of ITER; race:
- * the median; lottery: the exponential average), `var` its variance where the strategy keeps
- * one (else 0), `samples` the agreed calls behind it; samples == 0: nothing known. */
+/* What a strategy knows of one candidate: the learned state kept between runs (history.h), or
+ * a configuration table's measured cell (table.h). `seconds` is the strategy's own agreed
+ * statistic of one call (star: the best of ITER; race: the median; lottery: the exponential
+ * average), `var` its variance where the strategy keeps one (else 0), `samples` the agreed
+ * calls behind it; samples == 0: nothing known. */
 typedef struct ac_knowledge {
     double seconds, var;
     long samples;
 } ac_knowledge;
 
+/* What a strategy tells selection and the end-of-run report about one of its states. */
+typedef struct ac_strategy_summary {
+    const char *stage;    /* the strategy's own stage name, e.g. "measure_select" */
+    int deciding;         /* 1 while deciding (STAR's Measure_Select): the report splits the
+                           * layer's bookkeeping time by it (O_MS^a against O_MA) */
+    int chosen;           /* candidate index of the current choice, -1 while there is none */
+    long decision_calls;  /* calls before the first choice (-1 while deciding) */
+    int switches;         /* changes of the choice after the first one */
+    int warm;             /* the state started from the knowledge given to create() */
+    double o_ms_c;        /* time spent running slower candidates while deciding, relative to
+                           * the chosen one (agreed, equal on every rank); negative: unknown */
+    double native_seconds; /* the agreed mean time of one native call (the base of the report's
+                            * estimate of time saved), negative while unknown */
+} ac_strategy_summary;
+
+/* A strategy: six operations on a state of one tuning context. */
 typedef struct ac_strategy {
     const char *name;
-    /* 1: the choice does not depend on the call site (the table: its rules name a collective,
-     * a process count and a message size), so the strategy's contexts are site-less and cost
-     * no call-site agreements (select.c, site.h). */
-    int site_less;
-    /* A new state over `n` candidates (n >= 1, candidates[0] is native). NULL on no memory. */
-    void *(*create)(const ac_algorithm *const *candidates, int n);
+    /* 0: the choice never changes (native): selection keeps no tuning contexts for it. */
+    int learns;
+    /* A new state over `n` candidates (n >= 1, candidates[0] is native), or NULL on no memory.
+     * `known` (NULL: nothing) is what earlier runs learned of each candidate (known[n]; samples
+     * 0: unknown), equal on every rank (history.c broadcasts it, the table is read by every
+     * rank): the state starts from it when it covers what a decision phase would measure
+     * (ac_knowledge_best), and then has no decision phase, unless grouping left members of the
+     * best known one's group unknown: it measures just those first. The summary says whether
+     * it started warm. */
+    void *(*create)(const ac_algorithm *const *candidates, int n, const ac_knowledge *known);
     /* The index of the candidate that runs the next call. */
     int (*choose)(void *state);
-    /* The call ran candidate `index` and took `seconds` on this rank. */
-    int (*observe)(void *state, int index, double seconds, const ac_agreement *agree);
-    /* 1 while the state is still deciding (STAR's Measure_Select), 0 once it has chosen: the
-     * report splits the layer's bookkeeping time by it (O_MS^a against O_MA). */
-    int (*deciding)(const void *state);
-    /* The agreed mean time of one native call, or a negative value while unknown: the base of
-     * the report's estimate of time saved against native. */
-    double (*native_seconds)(const void *state);
-    /* The summary above. */
-    void (*summarize)(const void *state, ac_strategy_summary *out);
-    /* The strategy's own JSON members of the context's report object, each written as
-     * `, "key": value` (candidate names from `candidates`, the list given to create()). */
-    void (*report_json)(const void *state, const ac_algorithm *const *candidates, FILE *f);
+    /* The call ran candidate `index` and took `seconds` on this rank; *deciding is set to
+     * whether the state is still deciding after it. Returns an MPI error code (an agreement's). */
+    int (*observe)(void *state, int index, double seconds, const ac_agreement *agree,
+                   int *deciding);
     /* What this run learned, into out[n]: samples counts only this run's agreed calls (0 for a
-     * candidate this run never measured), so that knowledge loaded by warm() is not counted
+     * candidate this run never measured), so that knowledge given to create() is not counted
      * twice when the history file merges it back. */
     void (*save)(const void *state, ac_knowledge *out);
-    /* Called once, right after create() and before any call, with what earlier runs learned of
-     * each candidate (know[n]; samples 0: unknown). Returns 1 when the state starts from it,
-     * 0 when it starts cold. A warm state has no decision phase (the summary's decision_calls
-     * is 0) unless grouping left members of the best known one's group unknown: it measures
-     * just those first. Depends only on `know`, which is equal on every rank (history.c
-     * broadcasts it). */
-    int (*warm)(void *state, const ac_knowledge *know);
+    /* The summary above into *out and, when w is not NULL, the strategy's own members of the
+     * context's report object (candidate names from `candidates`, the list given to
+     * create()). */
+    void (*describe)(const void *state, const ac_algorithm *const *candidates,
+                     ac_strategy_summary *out, ac_json_writer *w);
     void (*destroy)(void *state);
 } ac_strategy;
+
+/* The library's own algorithm for every call: candidate 0, never measured. */
+extern const ac_strategy ac_strategy_native;
+
+/* Whether `state` of strategy `s` is deciding (from its summary). */
+int ac_strategy_deciding(const ac_strategy *s, const void *state);
 
 /* Registry groups of a candidate list, numbered by first occurrence (group[i] = the number of
  * candidate i's group; a candidate without a group string is a group of its own). Candidate i

@@ -8,10 +8,11 @@
  * of another registry fingerprint, or one naming an unknown algorithm is reported once by rank 0
  * with its path and reason, and ignored: no table.
  *
- * The `table` strategy runs, in each tuning context, the algorithm of the rule covering it
- * (native where none does or where that algorithm is not applicable to the call). With another
- * strategy the table's measured cell covering a context seeds it, as history does (history
- * first, when it knows the context).
+ * In table mode (AUTOCOLL_STRATEGY=table) selection runs, in each tuning context, the algorithm
+ * of the rule covering it (native where none does or where that algorithm is not applicable to
+ * the call): a precedence step, not a strategy (select.c). With a strategy the table's measured
+ * cell covering a context seeds it, as history does (history first, when it knows the
+ * context).
  */
 #ifndef AUTOCOLL_TABLE_H
 #define AUTOCOLL_TABLE_H
@@ -51,8 +52,5 @@ void ac_table_load(void);
 const ac_table *ac_table_loaded(void);
 const char *ac_table_path(void);
 void ac_table_unload(void);
-
-/* Runs the algorithm its warm() was given as known (the rule's); native otherwise. */
-extern const ac_strategy ac_strategy_table;
 
 #endif

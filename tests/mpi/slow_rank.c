@@ -33,6 +33,7 @@
  */
 #include "coll/coll.h"
 #include "core/state.h"
+#include "select/select.h"
 
 #include <dlfcn.h>
 #include <mpi.h>
@@ -114,11 +115,11 @@ int main(int argc, char **argv)
         for (long k = start[phase]; k < start[phase + 1]; k++) {
             for (long b = 0; b < bytes; b++)
                 buf[b] = rank == 0 ? (unsigned char)(k * 7 + b) : 0;
-            ac_g.last_algorithm = NULL;
+            ac_select_clear_last_algorithm();
             MPI_Bcast(buf, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
             for (long b = 0; b < bytes; b++)
                 bad_data += buf[b] != (unsigned char)(k * 7 + b);
-            algs[k] = ac_g.last_algorithm ? (int)(ac_g.last_algorithm - reg.algorithms) : -1;
+            algs[k] = ac_select_last_algorithm() ? (int)(ac_select_last_algorithm() - reg.algorithms) : -1;
         }
         seconds[phase] = MPI_Wtime() - t0;
     }

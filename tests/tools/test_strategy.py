@@ -124,7 +124,8 @@ def test_call_sites_off(tmp_path):
 
 def test_unknown_strategy_warns_and_runs_native(tmp_path):
     run = run_mpi("openmpi", 2, "demo", tmp_path, env={"AUTOCOLL_STRATEGY": "nonsense"})
-    assert "AUTOCOLL_STRATEGY=nonsense: no such strategy" in run.stderr
+    assert run.stderr.count("AUTOCOLL_STRATEGY=nonsense is invalid (it takes native | star | "
+                            "lottery | race | table); using the default native") == 1, run.stderr
     world = run.collective("MPI_COMM_WORLD", "allreduce")
     assert list(world["algorithms"]) == ["native"]
 
@@ -184,13 +185,20 @@ def test_lottery_invalid_settings_warn_and_fall_back(tmp_path):
 
 
 def test_race_out_of_range_settings_warn_and_fall_back(tmp_path):
+    """Out of range is reported like any invalid value (core/config.c), the default used."""
     env = {"AUTOCOLL_STRATEGY": "race", "AUTOCOLL_RACE_SAMPLES": "0",
-           "AUTOCOLL_RACE_FINAL": "500", "AUTOCOLL_RACE_WINDOW_MAX": "3"}
+           "AUTOCOLL_RACE_FINAL": "500", "AUTOCOLL_RACE_WINDOW_MAX": "3",
+           "AUTOCOLL_STAR_ITER": "5000", "AUTOCOLL_MAX_SIZES": "0"}
     run = run_mpi("openmpi", 2, "demo", tmp_path, env=env)
     assert run.rc == 0, run.stderr
-    for text in ["AUTOCOLL_RACE_SAMPLES=0 is out of range (it takes 1 <= n <= 50); using 3",
-                 "AUTOCOLL_RACE_FINAL=500 is out of range (it takes 0 <= n <= 100); using 0",
-                 "AUTOCOLL_RACE_WINDOW_MAX=3 is out of range (it takes n >= 16); using 16"]:
+    for text in ["AUTOCOLL_RACE_SAMPLES=0 is invalid (it takes 1 <= n <= 50); using the default 3",
+                 "AUTOCOLL_RACE_FINAL=500 is invalid (it takes 0 <= n <= 100); using the default 0",
+                 "AUTOCOLL_RACE_WINDOW_MAX=3 is invalid (it takes 16 <= n <= 2147483647); "
+                 "using the default 1024",
+                 "AUTOCOLL_STAR_ITER=5000 is invalid (it takes 1 <= n <= 1000); "
+                 "using the default 10",
+                 "AUTOCOLL_MAX_SIZES=0 is invalid (it takes 1 <= n <= 2147483647); "
+                 "using the default 8"]:
         assert run.stderr.count(text) == 1, run.stderr  # once, from rank 0
     assert "AUTOCOLL_RACE_ROUNDS" not in run.stderr
     world = run.collective("MPI_COMM_WORLD", "allreduce")

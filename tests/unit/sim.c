@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the last observe() said: whether the state was still deciding after it. */
+static int deciding_after;
+
 enum { MEET_CALL, MEET_AGREE, MEET_END };
 
 #define MAX_VALUES 4096
@@ -103,10 +106,11 @@ static void *rank_main(void *arg)
     rank_ctx *rc = arg;
     sim_run *run = rc->sh->run;
     ac_agreement agree = {fake_max, rc, rc->rank};
-    void *state = run->strategy->create(run->candidates, run->n);
-    if (state && run->know) {
-        int warm = run->strategy->warm(state, run->know);
-        if (rc->rank == 0) run->warm = warm;
+    void *state = run->strategy->create(run->candidates, run->n, run->know);
+    if (state && run->know && rc->rank == 0) {
+        ac_strategy_summary sum;
+        run->strategy->describe(state, run->candidates, &sum, NULL);
+        run->warm = sum.warm;
     }
     int stopped = 0;
     /* A rank without a state still meets the others, choosing -1, so they all stop. Every
@@ -120,7 +124,7 @@ static void *rank_main(void *arg)
         }
         double t = run->cost(run->cost_arg, c, rc->call, rc->rank);
         run->clock[rc->rank] += t;
-        int rcode = run->strategy->observe(state, c, t, &agree);
+        int rcode = run->strategy->observe(state, c, t, &agree, &deciding_after);
         if (rc->diverged) {
             stopped = 1;
             break;

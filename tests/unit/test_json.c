@@ -1,10 +1,14 @@
 /*
  * test_json.c - the JSON reader (src/core/json.c) without MPI: values, escapes, numbers,
- * nesting, and every kind of malformed text refused with its line and column.
+ * nesting, and every kind of malformed text refused with its line and column; and the writer
+ * (src/core/json_writer.c), read back by the reader.
  */
 #include "check.h"
 #include "core/json.h"
+#include "core/json_writer.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,8 +133,64 @@ static void test_depth(void)
     ac_json_free(v);
 }
 
+/* What the writer writes, the reader reads back: nesting deeper than the indented levels,
+ * empty containers, escapes, integers beyond 2^31, reals, non-finite reals as null. */
+static void test_writer(void)
+{
+    char *text = NULL, why[128] = "";
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ac_json_writer w;
+    ac_json_writer_init(&w, f);
+    ac_json_object_begin(&w, NULL);
+    ac_json_string(&w, "name", "a \"quoted\" \\ back\nslash\t");
+    ac_json_integer_value(&w, "big", 5000000000ll);
+    ac_json_real(&w, "real", 1.25e-7);
+    ac_json_real(&w, "inf", INFINITY);
+    ac_json_boolean(&w, "yes", 1);
+    ac_json_object_begin(&w, "empty");
+    ac_json_object_end(&w);
+    ac_json_array_begin(&w, "deep");
+    ac_json_array_begin(&w, NULL);
+    ac_json_object_begin(&w, NULL);
+    ac_json_array_begin(&w, "in");
+    ac_json_integer_value(&w, NULL, -3);
+    ac_json_null(&w, NULL);
+    ac_json_array_end(&w);
+    ac_json_object_end(&w);
+    ac_json_array_end(&w);
+    ac_json_array_begin(&w, NULL);
+    ac_json_array_end(&w);
+    ac_json_array_end(&w);
+    ac_json_object_end(&w);
+    fclose(f);
+    ac_json *v = ac_json_parse(text, len, why, sizeof why);
+    if (!CHECK(v != NULL)) {
+        fprintf(stderr, "%s\n%s\n", why, text);
+        free(text);
+        return;
+    }
+    long long big = 0;
+    const ac_json *deep = ac_json_member(v, "deep");
+    CHECK(v->type == AC_JSON_OBJECT && v->n == 7);
+    CHECK(!strcmp(ac_json_member(v, "name")->string, "a \"quoted\" \\ back\nslash\t"));
+    CHECK(ac_json_integer(ac_json_member(v, "big"), 0, 1ll << 40, &big) == 0 &&
+          big == 5000000000ll);
+    CHECK(ac_json_member(v, "real")->number == 1.25e-7);
+    CHECK(ac_json_member(v, "inf")->type == AC_JSON_NULL);
+    CHECK(ac_json_member(v, "yes")->type == AC_JSON_TRUE);
+    CHECK(ac_json_member(v, "empty")->type == AC_JSON_OBJECT && ac_json_member(v, "empty")->n == 0);
+    CHECK(deep && deep->n == 2 && deep->items[1].n == 0);
+    const ac_json *in = deep ? ac_json_member(&deep->items[0].items[0], "in") : NULL;
+    CHECK(in && in->n == 2 && in->items[0].number == -3 && in->items[1].type == AC_JSON_NULL);
+    CHECK(text[len - 1] == '\n');
+    ac_json_free(v);
+    free(text);
+}
+
 int main(void)
 {
+    test_writer();
     test_values();
     test_strings();
     test_integers();

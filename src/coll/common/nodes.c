@@ -1,14 +1,20 @@
 /*
  * nodes.c - the node layout of a communicator (which ranks share a node), computed once per
  * communicator with MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) and cached as an attribute.
- * AUTOCOLL_TEST_RANKS_PER_NODE=k (testing only) uses blocks of k consecutive ranks instead.
+ * AUTOCOLL_TEST_RANKS_PER_NODE=k (testing only; selection passes it on at initialisation) uses
+ * blocks of k consecutive ranks instead.
  */
 #include "coll/common/common.h"
-#include "core/config.h"
 
 #include <stdlib.h>
 
 static int nodes_keyval = MPI_KEYVAL_INVALID;
+static int test_ranks_per_node; /* 0: real shared-memory nodes */
+
+void ac_coll_set_test_ranks_per_node(int k)
+{
+    test_ranks_per_node = k > 0 ? k : 0;
+}
 
 static void nodes_free(ac_nodes *n)
 {
@@ -34,7 +40,7 @@ static int nodes_delete(MPI_Comm comm, int keyval, void *value, void *extra)
 static int nodes_build(MPI_Comm comm, ac_nodes **out)
 {
     int rc, rank, size;
-    long per_node = ac_config_long("AUTOCOLL_TEST_RANKS_PER_NODE");
+    int per_node = test_ranks_per_node;
     ac_nodes *n = calloc(1, sizeof *n);
     int *leader_rank = NULL;
     if (!n) return MPI_ERR_NO_MEM;
@@ -42,7 +48,7 @@ static int nodes_build(MPI_Comm comm, ac_nodes **out)
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
     if (per_node > 0)
-        rc = PMPI_Comm_split(comm, rank / (int)per_node, rank, &n->local);
+        rc = PMPI_Comm_split(comm, rank / per_node, rank, &n->local);
     else
         rc = PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &n->local);
     if (rc != MPI_SUCCESS) goto fail;
