@@ -10,7 +10,7 @@ import pytest
 from conftest import build_dir
 
 PUBLIC = re.compile(r"MPI_[A-Za-z_]+"          # C entry points; Open MPI's MPI_ALLREDUCE
-                    r"|mpi_[a-z_]+?(_f08)?_{0,2}"  # Fortran: mpi_allreduce(_, __), mpi_init_f08_
+                    r"|mpi_[a-z0-9_]+"         # Fortran: mpi_allreduce(_, __), mpi_init_f08_
                     r"|ompi_[a-z_]+_f"         # Open MPI's Fortran implementations
                     r"|autocoll_[a-z0-9_]+")   # include/autocoll.h
 
