@@ -3,7 +3,7 @@
  * algorithms that route data through a rank while that rank is slow, and come back after
  * (the Berkeley report's section 6.1.2 example: a chain tree through a busy node).
  *
- * A loop of MPI_Bcast from root 0 through the layer (this program is linked with libautocoll,
+ * A loop of MPI_Bcast from root 0 through the layer (this program is linked with the layer,
  * so it reads the algorithm of every call from the layer's state) in three phases: normal
  * (--calls calls), one non-root rank slowed (--calls), normal again (twice --calls: a strategy
  * that measures a left algorithm again at doubling intervals, as both do, comes back within

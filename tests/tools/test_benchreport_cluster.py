@@ -3,7 +3,7 @@ collective and topology, the platform label, and the best-algorithm map per plat
 
 import pytest
 
-from autocoll import benchreport
+from autocoll import benchplot, benchreport
 
 MBIT = 1e6
 
@@ -149,6 +149,6 @@ def test_best_map_plot(tmp_path):
     import matplotlib.pyplot as plt
     cells = [full_cell(ONE8, 1.0, {"pair": 0.5}, {"race": ("pair", 60, 0.5)}),
              full_cell(FOUR8, 1.0, {"ring": 0.5}, {"race": ("pair", 60, 0.9)})]
-    written = benchreport.plot_best_map(cells, tmp_path, plt)
+    written = benchplot.plot_best_map(cells, tmp_path, plt)
     assert written == [tmp_path / "best-map-alltoall.png"]
     assert written[0].stat().st_size > 1000

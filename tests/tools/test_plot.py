@@ -1,15 +1,15 @@
-"""`autocoll plot`: the analysis of a tune sweep folder (which cells are kept, winners,
-speedups, which candidates are drawn, mesh layouts parsed from names, throughput) exactly, from
-synthetic sweep folders written as `autocoll tune --out` writes them (bench cells named
-<coll>-<size>-np<ranks>.json, repetitions in repeat-N/, table.json); and the command's PNG files.
-No MPI runs here."""
+"""`autocoll plot`: the analysis of a tune sweep folder (sweepseries: which cells are kept,
+winners, speedups, which candidates are drawn, mesh layouts parsed from names, throughput)
+exactly, from synthetic sweep folders written as `autocoll tune --out` writes them (bench cells
+named <coll>-<size>-np<ranks>.json, repetitions in repeat-N/, table.json); and the command's PNG
+files. No MPI runs here."""
 
 import json
 
 import matplotlib
 import pytest
 
-from autocoll import plot
+from autocoll import plot, sweepseries
 from autocoll.bench import cell_name
 
 from conftest import autocoll_cli as cli
@@ -95,7 +95,7 @@ def sweep(tmp_path):
 
 
 def cells_of(folder):
-    cells, results, settings = plot.read_sweep(folder)
+    cells, results, settings = sweepseries.read_sweep(folder)
     return cells, results, settings
 
 
@@ -129,7 +129,7 @@ def test_the_tables_margin_and_statistic_decide(sweep):
     assert c["times"]["ring"] == pytest.approx(2.5 * US)
     # no table: tune's defaults
     (sweep / "table.json").unlink()
-    assert plot.read_sweep(sweep)[2] == {"statistic": "median", "margin": 0.02,
+    assert sweepseries.read_sweep(sweep)[2] == {"statistic": "median", "margin": 0.02,
                                          "spread_limit": 1.5, "repeats": 2}
 
 
@@ -143,26 +143,26 @@ def test_a_noisy_cell_is_replaced_by_its_steadier_repetition(tmp_path):
                {"native": 10.0, "ring": 9.0, "recursive_doubling": 4.0})
     write_cell(folder / "repeat-2", "allreduce", 4, 64,
                {"native": 10.0, "ring": 1.0, "recursive_doubling": 9.0})
-    (cell,), _, _ = plot.read_sweep(folder)
+    (cell,), _, _ = sweepseries.read_sweep(folder)
     assert cell["winner"] == "recursive_doubling"
     assert cell["times"]["recursive_doubling"] == pytest.approx(4.0 * US)
-    (point,) = plot.best_map_series([cell])[0]["points"]
+    (point,) = sweepseries.best_map_series([cell])[0]["points"]
     assert point["speedup"] == pytest.approx(2.5)
 
 
 def test_a_folder_without_cells_is_refused(tmp_path):
-    with pytest.raises(plot.PlotError, match="no benchmark cells"):
-        plot.read_sweep(tmp_path)
+    with pytest.raises(sweepseries.PlotError, match="no benchmark cells"):
+        sweepseries.read_sweep(tmp_path)
     (tmp_path / "table.json").write_text("{}")
-    with pytest.raises(plot.PlotError, match="table.json: not an autocoll-table"):
-        plot.read_sweep(tmp_path)
+    with pytest.raises(sweepseries.PlotError, match="table.json: not an autocoll-table"):
+        sweepseries.read_sweep(tmp_path)
 
 
 # ---- best map --------------------------------------------------------------------------------
 
 def test_best_map_winner_and_speedup_per_cell(sweep):
     cells, _, _ = cells_of(sweep)
-    series = {s["collective"]: s for s in plot.best_map_series(cells)}
+    series = {s["collective"]: s for s in sweepseries.best_map_series(cells)}
     assert set(series) == {"allreduce", "alltoall"}   # barrier (0 bytes) has no size axis
     allreduce = series["allreduce"]
     got = {(p["ranks"], p["bytes"]): (p["winner"], p["speedup"]) for p in allreduce["points"]}
@@ -182,7 +182,7 @@ def test_best_map_winner_and_speedup_per_cell(sweep):
 
 def test_candidates_native_first_and_values_exact(sweep):
     cells, _, _ = cells_of(sweep)
-    series = {(s["collective"], s["ranks"]): s for s in plot.candidate_series(cells)}
+    series = {(s["collective"], s["ranks"]): s for s in sweepseries.candidate_series(cells)}
     assert set(series) == {("allreduce", 4), ("allreduce", 8), ("alltoall", 8)}
     s = series[("allreduce", 4)]
     assert s["bytes"] == [64, 1024, 65536]
@@ -193,7 +193,7 @@ def test_candidates_native_first_and_values_exact(sweep):
     # ring is the fastest fixed one at 64 and 1K, rd at 64K: both rank 1 somewhere; then the
     # geometric mean of time / fastest decides: rd's (1.6 x 12/9.9 x 1)^(1/3) = 1.25 before
     # ring's (1 x 1 x 3)^(1/3) = 1.44
-    assert plot.standing(cells[:3]) == {
+    assert sweepseries.standing(cells[:3]) == {
         "ring": (1, pytest.approx(3 ** (1 / 3)), "ring"),
         "recursive_doubling": (1, pytest.approx((1.6 * 12 / 9.9) ** (1 / 3)),
                                "recursive_doubling")}
@@ -213,11 +213,11 @@ def test_many_candidates_keep_every_sizes_winner_and_at_most_twelve_lines():
         times[names[15 + j]] = 10.0    # ... except that algo_15..18 each win one size
         cells.append({"collective": "alltoall", "ranks": 4, "bytes": nbytes,
                       "times": {n: t * US for n, t in times.items()}, "winner": names[15 + j]})
-    (s,) = plot.candidate_series(cells)
+    (s,) = sweepseries.candidate_series(cells)
     roles = {x["name"]: x["role"] for x in s["lines"]}
     shown = [x["name"] for x in s["lines"] if x["role"] == "shown"]
     assert s["lines"][0]["name"] == "native" and len(s["lines"]) == 21
-    assert len(shown) == plot.MAX_LINES - 1
+    assert len(shown) == sweepseries.MAX_LINES - 1
     # every size's winner first, then the best-ranked others (algo_00 is first of the rest
     # at every size: rank 2), and so on
     assert shown[:4] == ["algo_15", "algo_16", "algo_17", "algo_18"]
@@ -238,34 +238,34 @@ def test_many_candidates_keep_every_sizes_winner_and_at_most_twelve_lines():
 # ---- mesh layouts and throughput -------------------------------------------------------------
 
 def test_mesh_layouts_from_names():
-    assert plot.parse_mesh_name("orthogonal_2xn_native") == ((2,), "native")
-    assert plot.parse_mesh_name("orthogonal_2x2xn_pair") == ((2, 2), "pair")
-    assert plot.parse_mesh_name("orthogonal_4xn_binomial_tree") == ((4,), "binomial_tree")
-    assert plot.parse_mesh_name("orthogonal_2x4xn_recursive_doubling") == \
+    assert sweepseries.parse_mesh_name("orthogonal_2xn_native") == ((2,), "native")
+    assert sweepseries.parse_mesh_name("orthogonal_2x2xn_pair") == ((2, 2), "pair")
+    assert sweepseries.parse_mesh_name("orthogonal_4xn_binomial_tree") == ((4,), "binomial_tree")
+    assert sweepseries.parse_mesh_name("orthogonal_2x4xn_recursive_doubling") == \
         ((2, 4), "recursive_doubling")
     for name in ("ring", "native", "allgather_mesh_2d", "orthogonal_native", "orthogonal_xn_ring",
                  "orthogonal_2x2x2xn_pair", "orthogonal_0xn_ring", "orthogonal_2xn_"):
-        assert plot.parse_mesh_name(name) is None, name
-        assert plot.mesh_layout(name, 8) is None, name
-    assert plot.mesh_layout("orthogonal_2xn_native", 8) == (2, 4)
-    assert plot.mesh_layout("orthogonal_2x2xn_pair", 8) == (2, 2, 2)
-    assert plot.mesh_layout("orthogonal_4xn_ring", 16) == (4, 4)
-    assert plot.mesh_layout("orthogonal_2x4xn_ring", 16) == (2, 4, 2)
-    assert plot.mesh_layout("orthogonal_3xn_native", 8) is None     # 3 does not divide 8
-    assert plot.mesh_label("orthogonal_2xn_native", 8) == "2x4 (native)"
-    assert plot.mesh_label("orthogonal_2x2xn_pair", 8) == "2x2x2 (pair)"
-    assert plot.mesh_label("orthogonal_4xn_binomial_tree", 12) == "4x3 (binomial_tree)"
-    assert plot.mesh_label("orthogonal_3xn_native", 8) == "3xn (native)"
+        assert sweepseries.parse_mesh_name(name) is None, name
+        assert sweepseries.mesh_layout(name, 8) is None, name
+    assert sweepseries.mesh_layout("orthogonal_2xn_native", 8) == (2, 4)
+    assert sweepseries.mesh_layout("orthogonal_2x2xn_pair", 8) == (2, 2, 2)
+    assert sweepseries.mesh_layout("orthogonal_4xn_ring", 16) == (4, 4)
+    assert sweepseries.mesh_layout("orthogonal_2x4xn_ring", 16) == (2, 4, 2)
+    assert sweepseries.mesh_layout("orthogonal_3xn_native", 8) is None     # 3 does not divide 8
+    assert sweepseries.mesh_label("orthogonal_2xn_native", 8) == "2x4 (native)"
+    assert sweepseries.mesh_label("orthogonal_2x2xn_pair", 8) == "2x2x2 (pair)"
+    assert sweepseries.mesh_label("orthogonal_4xn_binomial_tree", 12) == "4x3 (binomial_tree)"
+    assert sweepseries.mesh_label("orthogonal_3xn_native", 8) == "3xn (native)"
 
 
 def test_throughput_is_bytes_per_rank_over_time_in_mb_per_s():
-    assert plot.throughput(1048576, 1048.576e-6) == pytest.approx(1000.0)
-    assert plot.throughput(1000, 1e-3) == pytest.approx(1.0)
+    assert sweepseries.throughput(1048576, 1048.576e-6) == pytest.approx(1000.0)
+    assert sweepseries.throughput(1000, 1e-3) == pytest.approx(1.0)
 
 
 def test_mesh_series_lines_labels_and_throughput(sweep):
     cells, _, _ = cells_of(sweep)
-    (s,) = plot.mesh_series(cells)       # allreduce has no orthogonal candidate
+    (s,) = sweepseries.mesh_series(cells)       # allreduce has no orthogonal candidate
     assert (s["collective"], s["ranks"]) == ("alltoall", 8)
     lines = {x["label"]: x for x in s["lines"]}
     # 2D before 3D, by layout, then phase; then native and the best non-mesh
@@ -288,7 +288,7 @@ def test_mesh_series_lines_labels_and_throughput(sweep):
 
 def test_platform_note_says_host_cores_and_mpi(sweep):
     _, results, settings = cells_of(sweep)
-    note = plot.platform_note(results, settings)
+    note = sweepseries.platform_note(results, settings)
     assert "measured on twocore" in note and "2 cores online" in note
     assert "Open MPI v4.1.4 (openmpi)" in note and "package" not in note
     assert "up to 8 ranks share the cores" in note and "median" in note

@@ -29,10 +29,9 @@ from .cluster import (ClusterError, kill_namespace_processes, launch_command, lo
                       rank_nodes)
 from . import simgrid as smpi
 from .jsonfile import schema_of
+from .schemas import BENCH_SCHEMA, BENCH_VERSION, TABLE_SCHEMA
 
 REPO = Path(__file__).resolve().parents[2]
-BENCH_SCHEMA = "autocoll-bench"
-TABLE_SCHEMA = "autocoll-table"  # the configuration tables `autocoll tune` writes
 CLUSTER_TIMEOUT_MARGIN = 30   # s: the launcher's own timeout (and its SIGKILL 10 s later) first
 # s: once a cell's JSON is written, its job has this long to exit. MPICH's MPI_Finalize over
 # UCX TCP sometimes hangs across the emulated cluster's nodes (openucx/ucx#8738, docs/cluster.md);
@@ -137,7 +136,7 @@ def table_block(path):
 
 
 def valid_result(path):
-    return schema_of(path) == (BENCH_SCHEMA, 1)
+    return schema_of(path) == (BENCH_SCHEMA, BENCH_VERSION)
 
 
 def run_job(cmd, path, timeout, env, state=None):

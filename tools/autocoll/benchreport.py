@@ -1,5 +1,5 @@
-"""Tables and plots over benchmark results (schema autocoll-bench, from `autocoll bench` or
-autocoll_bench --out).
+"""Tables over benchmark results (schema autocoll-bench, from `autocoll bench` or
+autocoll_bench --out), and the data of their figures (benchplot.py draws them).
 
 Ratios are taken inside one cell (one run of the driver), never across runs:
   learning  = mean time per call of a layer configuration over all its invocations (its
@@ -17,10 +17,8 @@ import statistics
 from pathlib import Path
 
 from . import jsonfile
-from .bench import size_label
 from .cluster import TBF_MIN_BURST_BYTES
-
-SCHEMA = "autocoll-bench"
+from .schemas import BENCH_SCHEMA, BENCH_VERSION
 
 
 class BenchReportError(ValueError):
@@ -28,11 +26,11 @@ class BenchReportError(ValueError):
 
 
 def load(path):
-    return jsonfile.load(path, SCHEMA, BenchReportError)
+    return jsonfile.load(path, BENCH_SCHEMA, BenchReportError, BENCH_VERSION)
 
 
 def is_bench(path):
-    return jsonfile.schema_of(path)[0] == SCHEMA
+    return jsonfile.schema_of(path)[0] == BENCH_SCHEMA
 
 
 def cell_files(paths):
@@ -379,7 +377,7 @@ def loss_reason(c, r):
             f"slower than the same algorithm fixed: noise between parts of the run" + noise)
 
 
-def _strategy_rows(c):
+def strategy_rows(c):
     return [r for r in c["rows"] if r["layer"] != "native"]
 
 
@@ -427,7 +425,7 @@ def emulated_summary(cells):
     for name, v in overall.items():
         lines.append(f"    geomean {name:14} {geomean(v):.3f}  median {statistics.median(v):.3f}"
                      f"  range {min(v):.3f}-{max(v):.3f}  ({len(v)} cells)")
-    lost = [(c, r) for c in cells for r in _strategy_rows(c)
+    lost = [(c, r) for c in cells for r in strategy_rows(c)
             if r["steady_vs_native"] > LOSS_MARGIN]
     lines.append(f"  cells where a strategy's steady median is above {LOSS_MARGIN} x native "
                  f"({len(lost)}), with the reason:")
@@ -460,7 +458,7 @@ def follow_table(cells):
         lines.append(f"  {coll} {nbytes} B np {ranks} at {rate / 1e6:g}Mbit"
                      f"{'' if mpi == 'openmpi' else ' ' + mpi}: " + ", ".join(
             f"{top} {c['oracle']['name']}" for top, c in sorted(by_top.items())))
-        for layer in [r["layer"] for r in _strategy_rows(next(iter(by_top.values())))]:
+        for layer in [r["layer"] for r in strategy_rows(next(iter(by_top.values())))]:
             parts = []
             for top, c in sorted(by_top.items()):
                 r = next((r for r in c["rows"] if r["layer"] == layer), None)
@@ -488,17 +486,12 @@ def render(paths):
     return "\n".join(p for p in parts if p), cells
 
 
-def _save(fig, path, plt):
-    """Writes and closes one figure; returns its path."""
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
-    return path
+# ---- the data of the figures (benchplot.py draws them) --------------------------------------
 
-
-def plot_trees(cells, folder, plt):
-    """Per rooted collective and rank count: tree x segment median / native over message size
-    (the Berkeley report's Figure 3 as lines, one per instance; below 1 beats native)."""
+def tree_series(cells):
+    """{(rooted collective, ranks): lines} over the cells that ran the tree instances: per tree x
+    segment instance with points, (shape index, segment index, name, message bytes, its median /
+    native's median at each) (the Berkeley report's Figure 3 as lines; below 1 beats native)."""
     groups = {}
     for c in cells:
         fixed = {x["name"]: x for x in c["data"]["configurations"] if x["kind"] == "fixed"}
@@ -507,112 +500,53 @@ def plot_trees(cells, folder, plt):
         p = c["data"]["parameters"]
         groups.setdefault((p["collective"], c["data"]["machine"]["ranks"]), []).append(
             (p["bytes"], fixed, c["native"]["median"]))
-    written = []
-    cores = cells[0]["data"]["machine"]["cores_online"]
+    series = {}
     for (coll, ranks), points in sorted(groups.items()):
         points.sort(key=lambda t: t[0])
-        fig, ax = plt.subplots(figsize=(8, 5))
+        lines = []
         for i, shape in enumerate(TREE_SHAPES):
             for j, seg in enumerate(TREE_SEGMENTS):
                 name = tree_name(shape, seg)
                 xs = [b for b, f, _ in points if name in f]
                 ys = [f[name]["median"] / n for b, f, n in points if name in f]
                 if xs:
-                    ax.plot(xs, ys, marker="o", ms=3, lw=1, color=f"C{i}",
-                            ls=["-", "--", "-.", ":"][j], label=name)
-        ax.axhline(1.0, color="k", lw=1)
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xlabel("message bytes")
-        ax.set_ylabel("median / native median")
-        ax.set_title(f"{coll}, {ranks} ranks: trees x segments against native ({cores} cores)")
-        ax.legend(fontsize=6, ncol=2)
-        written.append(_save(fig, folder / f"trees-{coll}-np{ranks}.png", plt))
-    return written
+                    lines.append((i, j, name, xs, ys))
+        series[(coll, ranks)] = lines
+    return series
 
 
-def plot_best_map(cells, folder, plt):
-    """Per collective over the emulated clusters: one panel per platform, a square per
-    (message size, ranks) coloured by the oracle (the same colour for the same algorithm in
-    every panel), labelled with its name, its median over native's and the strategies whose
-    final choice followed it (within FOLLOW_MARGIN run fixed): r race, s star, l lottery."""
+def best_map_panels(cells):
+    """Per collective over the emulated clusters: its platforms (a panel each), message sizes,
+    rank counts and oracles (sorted), the cores of its first cell, and a square per cell:
+    platform, x and y (indices of its size and ranks), its oracle, the oracle's median over
+    native's, and the initials of the strategies whose final choice followed the oracle (within
+    FOLLOW_MARGIN run fixed): r race, s star, l lottery."""
     groups = {}
     for c in cells:
         if c["data"].get("cluster"):
             groups.setdefault(c["data"]["parameters"]["collective"], []).append(c)
-    written = []
+    panels = []
     for coll, cs in sorted(groups.items()):
-        plats = sorted({platform(c["data"]) for c in cs})
         sizes = sorted({c["data"]["parameters"]["bytes"] for c in cs})
         ranks = sorted({c["data"]["machine"]["ranks"] for c in cs})
-        names = sorted({c["oracle"]["name"] for c in cs})
-        colour = {n: f"C{i % 10}" for i, n in enumerate(names)}
-        fig, axes = plt.subplots(1, len(plats), squeeze=False,
-                                 figsize=(2.2 + 1.9 * len(sizes) * len(plats),
-                                          1.2 + 1.1 * len(ranks)))
-        for ax, plat in zip(axes[0], plats):
-            for c in cs:
-                d = c["data"]
-                if platform(d) != plat:
-                    continue
-                x = sizes.index(d["parameters"]["bytes"])
-                y = ranks.index(d["machine"]["ranks"])
-                ax.add_patch(plt.Rectangle((x - 0.48, y - 0.48), 0.96, 0.96, alpha=0.35,
-                                           color=colour[c["oracle"]["name"]]))
-                who = "".join(r["layer"][0] for r in _strategy_rows(c) if followed(c, r)[1])
-                ax.text(x, y, f"{c['oracle']['name']}\n"
-                              f"{c['oracle']['median'] / c['native']['median']:.2f} x native\n"
-                              f"followed: {who or '-'}",
-                        ha="center", va="center", fontsize=6)
-            ax.set_xlim(-0.5, len(sizes) - 0.5)
-            ax.set_ylim(-0.5, len(ranks) - 0.5)
-            ax.set_xticks(range(len(sizes)))
-            ax.set_xticklabels([size_label(b) for b in sizes])
-            ax.set_yticks(range(len(ranks)))
-            ax.set_yticklabels([str(r) for r in ranks])
-            ax.set_xlabel("message size")
-            ax.set_ylabel("ranks")
-            ax.set_title(plat, fontsize=9)
-        cores = cs[0]["data"]["machine"]["cores_online"]
-        fig.suptitle(f"{coll}: the best fixed algorithm per emulated topology "
-                     f"(one host, {cores} cores)", fontsize=10)
-        written.append(_save(fig, folder / f"best-map-{coll}.png", plt))
-    return written
+        squares = [{"platform": platform(c["data"]),
+                    "x": sizes.index(c["data"]["parameters"]["bytes"]),
+                    "y": ranks.index(c["data"]["machine"]["ranks"]),
+                    "oracle": c["oracle"]["name"],
+                    "vs_native": c["oracle"]["median"] / c["native"]["median"],
+                    "followed": "".join(r["layer"][0] for r in strategy_rows(c)
+                                        if followed(c, r)[1])}
+                   for c in cs]
+        panels.append({"collective": coll, "platforms": sorted({s["platform"] for s in squares}),
+                       "sizes": sizes, "ranks": ranks,
+                       "oracles": sorted({s["oracle"] for s in squares}),
+                       "cores": cs[0]["data"]["machine"]["cores_online"], "squares": squares})
+    return panels
 
 
-def plot(cells, folder):
-    """Learning curves (one PNG per cell) and the basic-vs-enhanced decision lengths."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    cores = cells[0]["data"]["machine"]["cores_online"]
-    for c in cells:
-        d = c["data"]
-        p = d["parameters"]
-        fig, ax = plt.subplots(figsize=(8, 4.5))
-        for r in c["rows"]:
-            ax.plot(range(1, len(r["times"]) + 1), [1e6 * t for t in r["times"]],
-                    lw=0.8, label=f"layer:{r['layer']}")
-        ax.axhline(1e6 * c["native"]["median"], color="k", ls="--", lw=1,
-                   label="native median")
-        ax.axhline(1e6 * c["oracle"]["median"], color="g", ls=":", lw=1.2,
-                   label=f"oracle median ({c['oracle']['name']})")
-        ax.set_yscale("log")
-        ax.set_xlabel("invocation")
-        ax.set_ylabel("time per call (us, max over ranks)")
-        ax.set_title(f"{p['collective']} {p['bytes']} B, {d['machine']['ranks']} ranks, "
-                     f"{d['mpi']} ({cores} cores)")
-        ax.legend(fontsize=7)
-        written.append(_save(
-            fig, folder / f"learning-{p['collective']}-{p['bytes']}-np{d['machine']['ranks']}.png",
-            plt))
-    written += plot_trees(cells, folder, plt)
-    written += plot_best_map(cells, folder, plt)
+def decision_lengths(cells):
+    """(cell label, basic AEOS's decision length, enhanced AEOS's) of every cell that ran both
+    (0 for a strategy that never decided)."""
     pairs = []
     for c in cells:
         rows = {r["layer"]: r for r in c["rows"]}
@@ -620,15 +554,4 @@ def plot(cells, folder):
             b, e = rows["star_basic"], rows["star_enhanced"]
             pairs.append((f"{b['collective']} {b['bytes']} np{b['ranks']}", b["decision"] or 0,
                           e["decision"] or 0))
-    if pairs:
-        fig, ax = plt.subplots(figsize=(max(6, 0.35 * len(pairs)), 4.5))
-        xs = range(len(pairs))
-        ax.bar([x - 0.2 for x in xs], [b for _, b, _ in pairs], width=0.4, label="basic AEOS")
-        ax.bar([x + 0.2 for x in xs], [e for *_, e in pairs], width=0.4, label="enhanced AEOS")
-        ax.set_xticks(list(xs))
-        ax.set_xticklabels([n for n, *_ in pairs], rotation=90, fontsize=7)
-        ax.set_ylabel("calls in Measure_Select")
-        ax.set_title(f"decision length, basic vs enhanced AEOS ({cores} cores)")
-        ax.legend()
-        written.append(_save(fig, folder / "aeos-decision-length.png", plt))
-    return written
+    return pairs

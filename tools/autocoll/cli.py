@@ -5,8 +5,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import (bench, benchreport, cluster, export, plot, programs, registry, report, simgrid,
-               tune)
+from . import (bench, benchplot, benchreport, cluster, export, plot, programs, registry, report,
+               simgrid, tune)
 
 
 def cmd_info(args):
@@ -49,7 +49,7 @@ def cmd_report(args):
             text, cells = benchreport.render(bench_paths)
             print(text)
             if args.plots:
-                for name in benchreport.plot(cells, args.plots):
+                for name in benchplot.plot(cells, args.plots):
                     print(f"plot: {name}")
         except benchreport.BenchReportError as e:
             print(f"autocoll report: {e}", file=sys.stderr)

@@ -42,11 +42,11 @@ import time
 from pathlib import Path
 
 from . import jsonfile
+from .schemas import CLUSTER_CHECK_SCHEMA, CLUSTER_CHECK_VERSION, CLUSTER_SCHEMA, CLUSTER_VERSION
 
 REPO = Path(__file__).resolve().parents[2]
 AGENT = REPO / "bench" / "cluster" / "netns-ssh"
 STATE_DIR = Path("/run/autocoll-cluster")
-STATE_SCHEMA = "autocoll-cluster"
 
 TOPOLOGY_SWITCHES = {"one-switch": 1, "four-switch": 4}
 NAME_PATTERN = re.compile(r"[a-z][a-z0-9]{0,7}")
@@ -159,7 +159,7 @@ def plan(name, topology, nodes, rate=DEFAULTS["rate"],
                                 "rate_bits": uplink_bits, "rate": format_rate(uplink_bits)}
         switches.append(switch)
     return {
-        "schema": STATE_SCHEMA, "version": 1, "name": name,
+        "schema": CLUSTER_SCHEMA, "version": CLUSTER_VERSION, "name": name,
         "parameters": {"topology": topology, "nodes": nodes, "rate": rate,
                        "oversubscription": oversubscription if four else None,
                        "subnet": subnet},
@@ -254,7 +254,7 @@ def load_state(name):
     if not path.exists():
         raise ClusterError(f"cluster {name!r} is not up (no {path}): "
                            f"`autocoll cluster up --name {name} ...` first")
-    return jsonfile.load(path, STATE_SCHEMA, ClusterError)
+    return jsonfile.load(path, CLUSTER_SCHEMA, ClusterError, CLUSTER_VERSION)
 
 
 def write_state(state):
@@ -640,8 +640,8 @@ def cmd_check(args):
     results = check(args.name, args.seconds, log=log)
     bad = [r for r in results if not r["ok"]]
     if args.json:
-        print(json.dumps({"schema": "autocoll-cluster-check", "version": 1, "name": args.name,
-                          "state": state, "low": CHECK_LOW, "high": CHECK_HIGH,
+        print(json.dumps({"schema": CLUSTER_CHECK_SCHEMA, "version": CLUSTER_CHECK_VERSION,
+                          "name": args.name, "state": state, "low": CHECK_LOW, "high": CHECK_HIGH,
                           "measurements": results}, indent=1))
     elif bad:
         print(f"check: {len(bad)} measured rate(s) outside {CHECK_LOW}-{CHECK_HIGH} x the limit")

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import jsonfile
-from .bench import TABLE_SCHEMA
+from .schemas import TABLE_SCHEMA, TABLE_VERSION
 
 NATIVE = "native"
 
@@ -129,7 +129,7 @@ def valid_interval(v):
 
 def load_table(path):
     """The table at `path`; ExportError with the path and the reason when it is not one."""
-    data = jsonfile.load(path, TABLE_SCHEMA, ExportError)
+    data = jsonfile.load(path, TABLE_SCHEMA, ExportError, TABLE_VERSION)
     rules = data.get("rules")
     if not isinstance(rules, list):
         raise ExportError(f"{path}: no rules")

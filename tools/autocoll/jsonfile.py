@@ -9,12 +9,13 @@ def read(path):
     return json.loads(Path(path).read_text())
 
 
-def is_version(data, schema, version=1):
+def is_version(data, schema, version):
     """True when `data` is an object of that schema and version."""
-    return isinstance(data, dict) and data.get("schema") == schema and data.get("version") == version
+    return (isinstance(data, dict) and data.get("schema") == schema
+            and data.get("version") == version)
 
 
-def load(path, schema, error, version=1):
+def load(path, schema, error, version):
     """The object of `schema` and `version` in `path`; raises `error` (an exception class) with
     the path and the reason when the file cannot be read or holds something else."""
     try:

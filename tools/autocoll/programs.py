@@ -60,8 +60,7 @@ import time
 from pathlib import Path
 
 from . import bench, cluster, jsonfile
-
-SCHEMA = "autocoll-programs"
+from .schemas import PROGRAMS_SCHEMA, PROGRAMS_VERSION
 LIBRARY_MPI = "openmpi"  # Debian's hpcc and lammps are linked against Open MPI only
 
 LAYERS = {
@@ -467,8 +466,8 @@ def run_programs(out, programs=DEFAULT_PROGRAMS, layers=DEFAULT_LAYERS, ranks=4,
             if r["check"]:
                 failures.append(f"{program} under {r['layer']} #{r['repetition']}: "
                                 + "; ".join(r["check"][:5]))
-    data = {"schema": SCHEMA, "version": 1, "machine": machine(), "launcher": launcher,
-            "ranks": ranks, "repeat": repeat, "programs": programs, "layers": layers,
+    data = {"schema": PROGRAMS_SCHEMA, "version": PROGRAMS_VERSION, "machine": machine(),
+            "launcher": launcher, "ranks": ranks, "repeat": repeat, "programs": programs, "layers": layers,
             "table": table_info(table), "runs": runs, "failures": failures}
     (out / "programs.json").write_text(json.dumps(data, indent=1) + "\n")
     if failures:
@@ -488,11 +487,11 @@ def results_file(path):
 
 
 def is_programs(path):
-    return jsonfile.schema_of(results_file(path))[0] == SCHEMA
+    return jsonfile.schema_of(results_file(path))[0] == PROGRAMS_SCHEMA
 
 
 def load(path):
-    return jsonfile.load(results_file(path), SCHEMA, ProgramsError)
+    return jsonfile.load(results_file(path), PROGRAMS_SCHEMA, ProgramsError, PROGRAMS_VERSION)
 
 
 def _spread(v):

@@ -5,8 +5,7 @@ import os
 import subprocess
 from pathlib import Path
 
-SCHEMA = "autocoll-info"
-VERSION = 1
+from .schemas import INFO_SCHEMA, INFO_VERSION
 
 
 def find_info(mpi="openmpi"):
@@ -39,7 +38,7 @@ def load(mpi="openmpi", info=None, size=None):
     else:
         out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     data = json.loads(out)
-    if data.get("schema") != SCHEMA or data.get("version") != VERSION:
+    if data.get("schema") != INFO_SCHEMA or data.get("version") != INFO_VERSION:
         raise ValueError(f"unexpected registry schema {data.get('schema')!r} "
                          f"version {data.get('version')!r}")
     return data

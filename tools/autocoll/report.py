@@ -2,8 +2,7 @@
 
 import json
 
-SCHEMA = "autocoll-report"
-VERSION = 1
+from .schemas import REPORT_SCHEMA, REPORT_VERSION
 
 
 class ReportError(ValueError):
@@ -17,11 +16,11 @@ def load(path):
             data = json.load(f)
     except (OSError, json.JSONDecodeError) as e:
         raise ReportError(f"{path}: cannot read report: {e}") from e
-    if data.get("schema") != SCHEMA:
+    if data.get("schema") != REPORT_SCHEMA:
         raise ReportError(f"{path}: not an autocoll report (schema {data.get('schema')!r})")
-    if data.get("version") != VERSION:
+    if data.get("version") != REPORT_VERSION:
         raise ReportError(f"{path}: report version {data.get('version')!r}, "
-                          f"this tool reads version {VERSION}")
+                          f"this tool reads version {REPORT_VERSION}")
     return data
 
 

@@ -11,10 +11,10 @@ whole run (1.10).
 import re
 from pathlib import Path
 
+from . import plotstyle
 from .bench import size_label
 
 WHOLE_RUN_GOAL = 1.10   # the issue's goal for a whole run of 1000 calls / oracle
-PANEL_SIZE = (4.2, 3.2)  # inches per message-size panel
 
 
 def file_name(noise, platform, ranks, collective):
@@ -27,7 +27,8 @@ def file_name(noise, platform, ranks, collective):
 def draw_learning(noise, platform, ranks, collective, panels, folder, plt):
     """One figure: `panels` is [(bytes, {strategy: curve})]; returns its path."""
     fig, axes = plt.subplots(1, len(panels), squeeze=False,
-                             figsize=(PANEL_SIZE[0] * len(panels), PANEL_SIZE[1]))
+                             figsize=(plotstyle.SIM_LEARNING_PANEL[0] * len(panels),
+                                      plotstyle.SIM_LEARNING_PANEL[1]))
     for ax, (nbytes, curves) in zip(axes[0], panels):
         for strategy, curve in curves.items():
             ax.plot(range(1, len(curve) + 1), curve, lw=1, label=strategy)
@@ -42,7 +43,7 @@ def draw_learning(noise, platform, ranks, collective, panels, folder, plt):
     fig.suptitle(f"{platform} (simulated, SMPI), noise: {noise}", fontsize=10)
     fig.tight_layout()
     path = Path(folder) / file_name(noise, platform, ranks, collective)
-    fig.savefig(path, dpi=80, metadata={"Software": "autocoll simgrid report"})
+    fig.savefig(path, dpi=plotstyle.SIM_DPI, metadata={"Software": "autocoll simgrid report"})
     plt.close(fig)
     return path
 
@@ -50,11 +51,7 @@ def draw_learning(noise, platform, ranks, collective, panels, folder, plt):
 def write_learning_curves(groups, folder):
     """`groups`: [(noise, simreport.learning_curves(...))]; writes every figure into `folder`
     and returns the paths."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = plotstyle.pyplot()
     Path(folder).mkdir(parents=True, exist_ok=True)
     return [draw_learning(noise, platform, ranks, coll, panels, folder, plt)
             for noise, curves in groups

@@ -25,7 +25,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from . import benchreport
+from . import benchreport, simplot
 from .bench import size_label
 
 REFERENCE_SELECTOR = "ompi"  # its full cell gives the oracle; the map's x native is its native
@@ -588,8 +588,6 @@ def noise_section(noise, cells):
 
 def write_plots(paths, folder):
     """The learning curves (simplot) of every noise setting into `folder`; the paths."""
-    from . import simplot
-
     cells, _ = read_cells(paths)
     return simplot.write_learning_curves(
         [(noise, learning_curves(group)) for noise, group in by_noise(cells)], folder)

@@ -21,10 +21,9 @@ import time
 from pathlib import Path
 
 from . import jsonfile, registry, report, simgrid
-from .bench import BenchError, REPO, TABLE_SCHEMA, parse_size, run_matrix, size_label
+from .bench import BenchError, REPO, parse_size, run_matrix, size_label
+from .schemas import BENCH_SCHEMA, BENCH_VERSION, TABLE_SCHEMA, TABLE_VERSION
 
-TABLE_VERSION = 1
-BENCH_SCHEMA = "autocoll-bench"
 NATIVE = "native"
 
 DEFAULTS = {
@@ -193,7 +192,7 @@ def parse_list(text, what, convert):
 
 
 def read_cell(path):
-    return jsonfile.load(path, BENCH_SCHEMA, TuneError)
+    return jsonfile.load(path, BENCH_SCHEMA, TuneError, BENCH_VERSION)
 
 
 def check_cell(path, data, fingerprint, parameters):

@@ -1,0 +1,17 @@
+"""The kinds of JSON file autocoll writes and reads: the "schema" name and "version" of each,
+defined here once and imported by every module that writes or checks one."""
+
+BENCH_SCHEMA = "autocoll-bench"        # a benchmark cell (bench/autocoll_bench.c --out)
+BENCH_VERSION = 1
+TABLE_SCHEMA = "autocoll-table"        # a configuration table (`autocoll tune`, docs/table.md)
+TABLE_VERSION = 1
+REPORT_SCHEMA = "autocoll-report"      # the layer's end-of-run report (AUTOCOLL_REPORT=<path>)
+REPORT_VERSION = 1
+INFO_SCHEMA = "autocoll-info"          # the registry and settings (`autocoll-info --json`)
+INFO_VERSION = 1
+PROGRAMS_SCHEMA = "autocoll-programs"  # `autocoll programs --out`: programs.json
+PROGRAMS_VERSION = 1
+CLUSTER_SCHEMA = "autocoll-cluster"    # an emulated cluster's state file (`autocoll cluster`)
+CLUSTER_VERSION = 1
+CLUSTER_CHECK_SCHEMA = "autocoll-cluster-check"  # `autocoll cluster check --json`
+CLUSTER_CHECK_VERSION = 1
