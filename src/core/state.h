@@ -29,10 +29,10 @@ typedef struct ac_coll_stats {
     long passthrough;    /* calls passed to the MPI library untouched */
     double bytes;        /* sum of message sizes of the calls we ran */
     double seconds;      /* time inside the algorithms */
-    long *alg_calls;     /* [registry count] calls per algorithm, allocated at the first call
-                          * (the registry holds thousands of mesh instances); NULL without
-                          * memory (the report then lacks the per-algorithm counts) */
-    double *alg_seconds; /* [registry count] time per algorithm, allocated with alg_calls */
+    long *alg_calls;     /* calls per algorithm, indexed as ac_registry_for_size(collective,
+                          * size) lists them, allocated at the first call; NULL without memory
+                          * (the report then lacks the per-algorithm counts) */
+    double *alg_seconds; /* time per algorithm, allocated with alg_calls */
     ac_size_bin *sizes;  /* [AC_PROFILE_BINS], allocated at the first call; NULL without memory
                           * (the profile then misses those calls: local, changes no choice) */
 } ac_coll_stats;

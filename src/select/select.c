@@ -407,7 +407,7 @@ static void context_summary(const ac_context *x, ac_strategy_summary *out, ac_js
 static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call, uint64_t site)
 {
     ac_algorithm_list r = ac_registry_for_size(call->collective, call->size);
-    ac_context *x = calloc(1, sizeof *x);
+    ac_context *x = r.count > 0 ? calloc(1, sizeof *x) : NULL; /* no list: no memory */
     ac_knowledge *know = NULL;
     if (!x) return NULL;
     x->candidates = malloc(sizeof(ac_algorithm *) * (size_t)r.count);
