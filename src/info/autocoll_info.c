@@ -7,6 +7,7 @@
  */
 #include "coll/coll.h"
 #include "core/config.h"
+#include "core/json_writer.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -20,139 +21,113 @@
 #define AUTOCOLL_MPI_NAME "unknown"
 #endif
 
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\')
-            printf("\\%c", *s);
-        else
-            putchar(*s);
-    }
-    putchar('"');
-}
-
 /* "a=b c=d" -> {"a": "b", "c": "d"} */
-static void json_attributes(const char *attrs)
+static void json_attributes(ac_json_writer *w, const char *attrs)
 {
     char buf[512];
-    int first = 1;
     snprintf(buf, sizeof buf, "%s", attrs ? attrs : "");
-    putchar('{');
+    ac_json_object_begin(w, "attributes");
     for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok;
          tok = strtok_r(NULL, " ", &save)) {
         char *eq = strchr(tok, '=');
         if (!eq) continue;
         *eq = '\0';
-        printf("%s", first ? "" : ", ");
-        json_string(tok);
-        printf(": ");
-        json_string(eq + 1);
-        first = 0;
+        ac_json_string(w, tok, eq + 1);
     }
-    putchar('}');
+    ac_json_object_end(w);
 }
 
-/* , "key": "value" */
-static void json_member(const char *key, const char *value)
-{
-    printf(", \"%s\": ", key);
-    json_string(value);
-}
-
-static void json_algorithm(const ac_algorithm *a, int first)
+static void json_algorithm(ac_json_writer *w, const ac_algorithm *a)
 {
     char req[512];
     ac_requirements_text(a, req, sizeof req);
-    printf("%s\n    {\"collective\": \"%s\"", first ? "" : ",", ac_collective_name(a->collective));
-    json_member("name", a->name);
-    json_member("group", a->group);
-    printf(", \"attributes\": ");
-    json_attributes(a->attributes);
-    json_member("requires", req);
-    printf(", \"min_bytes\": %zu, \"max_bytes\": %zu", a->min_bytes, a->max_bytes);
-    json_member("summary", a->summary);
-    putchar('}');
+    ac_json_object_begin(w, NULL);
+    ac_json_string(w, "collective", ac_collective_name(a->collective));
+    ac_json_string(w, "name", a->name);
+    ac_json_string(w, "group", a->group);
+    json_attributes(w, a->attributes);
+    ac_json_string(w, "requires", req);
+    ac_json_integer_value(w, "min_bytes", (long long)a->min_bytes);
+    ac_json_integer_value(w, "max_bytes", (long long)a->max_bytes);
+    ac_json_string(w, "summary", a->summary);
+    ac_json_object_end(w);
 }
 
 /* Every collective's static entries, or with size > 0 its whole list for that size. */
-static void json_algorithms(int size)
+static void json_algorithms(ac_json_writer *w, int size)
 {
-    int first = 1;
-    printf(",\n  \"algorithms\": [");
+    ac_json_array_begin(w, "algorithms");
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++) {
         if (size > 0) {
             ac_algorithm_list r = ac_registry_for_size((ac_collective)c, size);
-            for (int i = 0; i < r.count; i++, first = 0)
-                json_algorithm(r.algorithms[i], first);
+            for (int i = 0; i < r.count; i++)
+                json_algorithm(w, r.algorithms[i]);
         } else {
             ac_registry r = ac_registry_of((ac_collective)c);
-            for (int i = 0; i < r.count; i++, first = 0)
-                json_algorithm(&r.algorithms[i], first);
+            for (int i = 0; i < r.count; i++)
+                json_algorithm(w, &r.algorithms[i]);
         }
     }
-    printf("\n  ]");
+    ac_json_array_end(w);
 }
 
-static void json_families(void)
+static void json_families(ac_json_writer *w)
 {
-    int first = 1;
-    printf(",\n  \"families\": [");
+    ac_json_array_begin(w, "families");
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++) {
         const ac_family *f = ac_orthogonal_family((ac_collective)c);
         if (!f) continue;
         char req[512];
         ac_requirements_text(&f->base, req, sizeof req);
-        printf("%s\n    {\"collective\": \"%s\"", first ? "" : ",",
-               ac_collective_name((ac_collective)c));
-        json_member("family", f->name);
-        json_member("names", f->names);
-        printf(", \"phases\": [");
-        for (int ph = 0; ph < AC_FAMILY_PHASES; ph++) {
-            printf("%s", ph ? ", " : "");
-            json_string(f->phases[ph]);
-        }
-        putchar(']');
-        json_member("layouts", f->layouts);
-        json_member("groups", f->groups);
-        json_member("attributes", f->attributes);
-        json_member("requires", req);
-        json_member("summary", f->base.summary);
-        putchar('}');
-        first = 0;
+        ac_json_object_begin(w, NULL);
+        ac_json_string(w, "collective", ac_collective_name((ac_collective)c));
+        ac_json_string(w, "family", f->name);
+        ac_json_string(w, "names", f->names);
+        ac_json_array_begin(w, "phases");
+        for (int ph = 0; ph < AC_FAMILY_PHASES; ph++)
+            ac_json_string(w, NULL, f->phases[ph]);
+        ac_json_array_end(w);
+        ac_json_string(w, "layouts", f->layouts);
+        ac_json_string(w, "groups", f->groups);
+        ac_json_string(w, "attributes", f->attributes);
+        ac_json_string(w, "requires", req);
+        ac_json_string(w, "summary", f->base.summary);
+        ac_json_object_end(w);
     }
-    printf("\n  ]");
+    ac_json_array_end(w);
 }
 
 static void print_json(int size)
 {
     int nsettings;
     const ac_setting *settings = ac_settings(&nsettings);
-    printf("{\n  \"schema\": \"autocoll-info\",\n  \"version\": 1,\n  \"autocoll_version\": ");
-    json_string(AUTOCOLL_VERSION);
-    printf(",\n  \"mpi\": ");
-    json_string(AUTOCOLL_MPI_NAME);
-    printf(",\n  \"registry_fingerprint\": \"%016lx\"", ac_registry_fingerprint());
-    if (size > 0) printf(",\n  \"size\": %d", size);
-    json_algorithms(size);
-    json_families();
-    printf(",\n  \"settings\": [");
+    char fingerprint[32];
+    ac_json_writer w;
+    snprintf(fingerprint, sizeof fingerprint, "%016lx", ac_registry_fingerprint());
+    ac_json_writer_init(&w, stdout);
+    ac_json_object_begin(&w, NULL);
+    ac_json_string(&w, "schema", "autocoll-info");
+    ac_json_integer_value(&w, "version", 1);
+    ac_json_string(&w, "autocoll_version", AUTOCOLL_VERSION);
+    ac_json_string(&w, "mpi", AUTOCOLL_MPI_NAME);
+    ac_json_string(&w, "registry_fingerprint", fingerprint);
+    if (size > 0) ac_json_integer_value(&w, "size", size);
+    json_algorithms(&w, size);
+    json_families(&w);
+    ac_json_array_begin(&w, "settings");
     for (int i = 0; i < nsettings; i++) {
         const ac_setting *s = &settings[i];
         char values[256];
-        printf("%s\n    {\"name\": ", i ? "," : "");
-        json_string(s->name);
-        printf(", \"type\": ");
-        json_string(ac_setting_type_name(s->type));
-        printf(", \"default\": ");
-        json_string(s->default_value);
-        printf(", \"values\": ");
-        json_string(ac_setting_values(s, values, sizeof values));
-        printf(", \"summary\": ");
-        json_string(s->summary);
-        putchar('}');
+        ac_json_object_begin(&w, NULL);
+        ac_json_string(&w, "name", s->name);
+        ac_json_string(&w, "type", ac_setting_type_name(s->type));
+        ac_json_string(&w, "default", s->default_value);
+        ac_json_string(&w, "values", ac_setting_values(s, values, sizeof values));
+        ac_json_string(&w, "summary", s->summary);
+        ac_json_object_end(&w);
     }
-    printf("\n  ]\n}\n");
+    ac_json_array_end(&w);
+    ac_json_object_end(&w);
 }
 
 static void text_algorithm(const ac_algorithm *a)
