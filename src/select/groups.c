@@ -55,10 +55,3 @@ int ac_knowledge_best(const ac_knowledge *know, int n, const int *group, int *un
     }
     return best;
 }
-
-int ac_strategy_deciding(const ac_strategy *s, const void *state)
-{
-    ac_strategy_summary sum;
-    s->describe(state, NULL, &sum, NULL);
-    return sum.deciding;
-}

@@ -88,9 +88,6 @@ typedef struct ac_strategy {
 /* The library's own algorithm for every call: candidate 0, never measured. */
 extern const ac_strategy ac_strategy_native;
 
-/* Whether `state` of strategy `s` is deciding (from its summary). */
-int ac_strategy_deciding(const ac_strategy *s, const void *state);
-
 /* Registry groups of a candidate list, numbered by first occurrence (group[i] = the number of
  * candidate i's group; a candidate without a group string is a group of its own). Candidate i
  * is the first of its group (its representative) exactly when group[i] equals the number of
