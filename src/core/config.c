@@ -6,6 +6,7 @@
 #include "core/config.h"
 #include "core/log.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -18,6 +19,7 @@
 static const char *const on_off[] = {"on", "off", NULL};
 static const char *const report_keywords[] = {"off", "stderr", NULL};
 static const char *const history_keywords[] = {"auto", "off", NULL};
+static const char *const platform_keywords[] = {"auto", NULL};
 static const char *const strategy_names[] = {"native", "star", "lottery", "race", "table", NULL};
 static const char *const spread_names[] = {"uniform", "inverse", NULL};
 static const char *const draw_names[] = {"seed", "broadcast", NULL};
@@ -36,6 +38,9 @@ static const char *const draw_names[] = {"seed", "broadcast", NULL};
      .summary = help}
 #define PATH(n, def, names, help)                                                               \
     {.name = n, .type = AC_SETTING_PATH, .default_value = def, .keywords = names,              \
+     .summary = help}
+#define NAME(n, def, names, help)                                                               \
+    {.name = n, .type = AC_SETTING_NAME, .default_value = def, .keywords = names,              \
      .summary = help}
 #define FORCE(collective, mpi_name)                                                             \
     {.name = "AUTOCOLL_" collective, .type = AC_SETTING_ALGORITHM, .default_value = "auto",    \
@@ -66,6 +71,12 @@ static const ac_setting settings[] = {
          "file at MPI_Finalize, per platform; auto: $XDG_CACHE_HOME/autocoll/history or "
          "~/.cache/autocoll/history, used when AUTOCOLL_STRATEGY is not native (a path: "
          "always)"),
+    NAME("AUTOCOLL_PLATFORM", "auto", platform_keywords,
+         "the network part of the platform that history is kept for (docs/history.md): auto, "
+         "the host names with their digits masked (node017 and node112 are both node#, so a "
+         "new allocation on the same cluster starts warm); a name, e.g. the cluster's, to "
+         "share what was learned between clusters of other host names or keep apart "
+         "partitions of one"),
     INTEGER("AUTOCOLL_MAX_SITES", "8", 0, INT_MAX,
             "call sites tuned apart per communicator (N); further sites run native; 0: one "
             "site-less context per message size (no call-site agreements)"),
@@ -200,6 +211,15 @@ static int real_valid(const ac_setting *s, const char *value)
     return b & AC_REAL_MAX_EXCLUSIVE ? x < s->max_real : x <= s->max_real;
 }
 
+static int name_valid(const ac_setting *s, const char *value)
+{
+    if (keyword_valid(s, value)) return 1;
+    if (!value[0]) return 0;
+    for (const char *c = value; *c; c++)
+        if (!isalnum((unsigned char)*c) && !strchr("-_.", *c)) return 0;
+    return 1;
+}
+
 static int any_valid(const ac_setting *s, const char *value)
 {
     (void)s;
@@ -231,6 +251,12 @@ static void path_describe(const ac_setting *s, char *buf, size_t size)
 {
     keywords_describe(s, buf, size);
     append(buf, size, "%s<path>", buf[0] ? " | " : "");
+}
+
+static void name_describe(const ac_setting *s, char *buf, size_t size)
+{
+    keywords_describe(s, buf, size);
+    append(buf, size, "%s<name: letters, digits, - _ .>", buf[0] ? " | " : "");
 }
 
 static void integer_describe(const ac_setting *s, char *buf, size_t size)
@@ -273,6 +299,7 @@ static const struct {
     [AC_SETTING_KEYWORD] = {"keyword", keyword_valid, keywords_describe},
     [AC_SETTING_PATH] = {"path", any_valid, path_describe},
     [AC_SETTING_ALGORITHM] = {"algorithm", any_valid, algorithm_describe},
+    [AC_SETTING_NAME] = {"name", name_valid, name_describe},
 };
 
 const char *ac_setting_type_name(ac_setting_type type)
@@ -361,6 +388,12 @@ int ac_config_switch(const char *name)
 {
     const ac_setting *s = declared(name, AC_SETTING_SWITCH);
     return s ? keyword_index(s, checked_value(s)) == 0 : 0;
+}
+
+const char *ac_config_name(const char *name)
+{
+    const ac_setting *s = declared(name, AC_SETTING_NAME);
+    return s ? checked_value(s) : "";
 }
 
 int ac_config_hash(void)

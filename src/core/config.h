@@ -20,6 +20,7 @@ typedef enum ac_setting_type {
     AC_SETTING_KEYWORD,   /* one of `keywords` */
     AC_SETTING_PATH,      /* one of `keywords` (if any), or any other string: a path */
     AC_SETTING_ALGORITHM, /* auto, or an algorithm name (checked by the caller's registry) */
+    AC_SETTING_NAME,      /* one of `keywords`, or a name: letters, digits and - _ . only */
     AC_SETTING_TYPES
 } ac_setting_type;
 
@@ -63,11 +64,12 @@ int ac_setting_valid(const ac_setting *s, const char *value);
 const char *ac_config_get(const char *name);
 
 /* Checked values (see the top of this file): an INTEGER, a REAL, the index of a KEYWORD in its
- * `keywords`, a SWITCH (1 on, 0 off). */
+ * `keywords`, a SWITCH (1 on, 0 off), a NAME (one of its keywords, or the name). */
 long ac_config_int(const char *name);
 double ac_config_real(const char *name);
 int ac_config_keyword(const char *name);
 int ac_config_switch(const char *name);
+const char *ac_config_name(const char *name);
 
 /* 31-bit hash of every setting's value, to check that all ranks were configured alike. */
 int ac_config_hash(void);

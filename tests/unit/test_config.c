@@ -43,10 +43,16 @@ static void used_string(const ac_setting *s, char *out, size_t n)
     snprintf(out, n, "%s", ac_config_get(s->name));
 }
 
+static void used_name(const ac_setting *s, char *out, size_t n)
+{
+    snprintf(out, n, "%s", ac_config_name(s->name));
+}
+
 static void (*const used_by_type[AC_SETTING_TYPES])(const ac_setting *, char *, size_t) = {
     [AC_SETTING_SWITCH] = used_switch,   [AC_SETTING_INTEGER] = used_integer,
     [AC_SETTING_REAL] = used_real,       [AC_SETTING_KEYWORD] = used_keyword,
     [AC_SETTING_PATH] = used_string,     [AC_SETTING_ALGORITHM] = used_string,
+    [AC_SETTING_NAME] = used_name,
 };
 
 /* Reads the value of `name` with `value` in the environment (NULL: unset): the value used into
@@ -83,7 +89,7 @@ static void test_declaration(void)
 {
     int n;
     const ac_setting *s = ac_settings(&n);
-    CHECK(n == 44);
+    CHECK(n == 45);
     for (int i = 0; i < n; i++) {
         char values[256];
         CHECK(strncmp(s[i].name, "AUTOCOLL", 8) == 0 && s[i].summary && s[i].summary[0]);
@@ -102,6 +108,7 @@ static void test_values_text(void)
         {"AUTOCOLL", "on | off", "switch"},
         {"AUTOCOLL_REPORT", "off | stderr | <path>", "path"},
         {"AUTOCOLL_TABLE", "<path>", "path"},
+        {"AUTOCOLL_PLATFORM", "auto | <name: letters, digits, - _ .>", "name"},
         {"AUTOCOLL_VERBOSE", "0 <= n <= 2", "integer"},
         {"AUTOCOLL_STRATEGY", "native | star | lottery | race | table", "keyword"},
         {"AUTOCOLL_MAX_SIZES", "1 <= n <= 2147483647", "integer"},
@@ -162,6 +169,7 @@ static void test_defaults(void)
         {"AUTOCOLL_REPORT", "off"},
         {"AUTOCOLL_HISTORY", "auto"},
         {"AUTOCOLL_TABLE", ""},
+        {"AUTOCOLL_PLATFORM", "auto"},
         {"AUTOCOLL_BCAST", "auto"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -234,6 +242,9 @@ static void test_values(void)
         {"AUTOCOLL_RACE_FINAL", "101", "0", 0},
         {"AUTOCOLL_TEST_RANKS_PER_NODE", "-2", "0", 0},
         {"AUTOCOLL_REPORT", "report-%r.json", "report-%r.json", 1},
+        {"AUTOCOLL_PLATFORM", "cluster-A_2.ib", "cluster-A_2.ib", 1},
+        {"AUTOCOLL_PLATFORM", "my cluster", "auto", 0}, /* one word: it is in a one-line key */
+        {"AUTOCOLL_PLATFORM", "a/b", "auto", 0},
         {"AUTOCOLL_ALLREDUCE", "no_such_algorithm", "no_such_algorithm", 1}, /* select's job */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
