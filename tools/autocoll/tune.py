@@ -255,8 +255,11 @@ def profile_plan(path, known, log):
     plan = {}
     for row in data["profile"]:
         coll, ranks = row["collective"], row["comm_size"]
-        if coll not in known or coll in ONLY_ZERO_BYTES or ranks < 2:
+        if coll not in known or ranks < 2:
             log(f"profile: {coll} on {ranks} ranks is not tuned (nothing to choose there)")
+            continue
+        if coll in ONLY_ZERO_BYTES:  # one cell, whatever bins the report has
+            plan[(coll, ranks)] = [0]
             continue
         for b in row["sizes"]:
             size = representative(coll, b["bytes"][0], b["bytes"][1], ranks)
