@@ -48,6 +48,14 @@ const ac_setting *ac_settings(int *count);
 /* The entry of `name`, or NULL for a name not declared. */
 const ac_setting *ac_setting_find(const char *name);
 
+/* The declared setting whose name is closest to `name`, an AUTOCOLL_* name no setting declares,
+ * when one is close enough to suggest (core/spelling.h); NULL otherwise. */
+const ac_setting *ac_setting_closest(const char *name);
+
+/* The AUTOCOLL_* names of the test tooling, which are not settings (NULL-terminated; a name
+ * ending in '_' stands for every undeclared name it begins). */
+const char *const *ac_config_tooling_names(void);
+
 /* The type's name: "switch", "integer", "real", "keyword", "path" or "algorithm". */
 const char *ac_setting_type_name(ac_setting_type type);
 
@@ -68,6 +76,13 @@ long ac_config_int(const char *name);
 double ac_config_real(const char *name);
 int ac_config_keyword(const char *name);
 int ac_config_switch(const char *name);
+
+/* Reports every AUTOCOLL_* variable of the environment that no setting declares and the tooling
+ * does not use, one warning each with the closest declared name when there is one:
+ *   AUTOCOLL_STRATGY=race is not an autocoll setting (did you mean AUTOCOLL_STRATEGY?); ignored
+ * From rank 0 once MPI is initialised (called once, at MPI_Init), from every process before.
+ * Invalid values of declared settings are reported by the getters, when the setting is read. */
+void ac_config_check_environment(void);
 
 /* 31-bit hash of every setting's value, to check that all ranks were configured alike. */
 int ac_config_hash(void);
