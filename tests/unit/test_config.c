@@ -333,8 +333,6 @@ static void check_environment(char *said, size_t said_size)
 static void test_unknown_names(void)
 {
     char said[2048];
-    const char *const *tooling = ac_config_tooling_names();
-    CHECK(tooling[0] != NULL);
     setenv("AUTOCOLL_STAR_ITER", "12", 1);        /* declared */
     setenv("AUTOCOLL_TEST_RANKS_PER_NODE", "2", 1); /* declared, in the tooling's prefix */
     setenv("AUTOCOLL_TEST_PRELOAD", "x.so", 1);   /* the tooling's */
@@ -361,6 +359,33 @@ static void test_unknown_names(void)
         unsetenv(set[i]);
 }
 
+/* The value in use and its source, as autocoll-info shows them, without a word on stderr. */
+static void test_current(void)
+{
+    static const struct {
+        const char *value, *used, *source, *given; /* value NULL: unset */
+    } cases[] = {
+        {NULL, "10", "default", NULL},
+        {"", "10", "default", NULL},
+        {"12", "12", "environment", "12"},
+        {"-3", "10", "invalid", "-3"},
+    };
+    const ac_setting *s = ac_setting_find("AUTOCOLL_STAR_ITER");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ac_setting_source source;
+        const char *given;
+        if (cases[i].value)
+            setenv(s->name, cases[i].value, 1);
+        else
+            unsetenv(s->name);
+        const char *used = ac_setting_current(s, &source, &given);
+        CHECK(strcmp(used, cases[i].used) == 0);
+        CHECK(strcmp(ac_setting_source_name(source), cases[i].source) == 0);
+        CHECK(cases[i].given ? given && strcmp(given, cases[i].given) == 0 : given == NULL);
+    }
+    unsetenv(s->name);
+}
+
 int main(void)
 {
     test_declaration();
@@ -371,6 +396,7 @@ int main(void)
     test_spelling();
     test_closest();
     test_unknown_names();
+    test_current();
     if (failures) fprintf(stderr, "test_config: %d check(s) failed\n", failures);
     return failures != 0;
 }
