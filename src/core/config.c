@@ -173,6 +173,11 @@ const ac_setting *ac_setting_find(const char *name)
 static const char *const tooling_names[] = {"AUTOCOLL_TEST_", "AUTOCOLL_BUILD", "AUTOCOLL_VENV",
                                             "AUTOCOLL_FUZZ_SEEDS", NULL};
 
+const char *const *ac_config_tooling_names(void)
+{
+    return tooling_names;
+}
+
 static int is_tooling_name(const char *name)
 {
     for (int i = 0; tooling_names[i]; i++) {

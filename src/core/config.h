@@ -73,6 +73,10 @@ const char *ac_setting_source_name(ac_setting_source source);
 typedef void ac_unknown_fn(const char *name, const char *value, const ac_setting *closest,
                            void *arg);
 
+/* The AUTOCOLL_* names of the test tooling, which are not settings (NULL-terminated; a name
+ * ending in '_' stands for every undeclared name it begins). */
+const char *const *ac_config_tooling_names(void);
+
 /* Calls fn for every AUTOCOLL_* variable of the environment that no setting declares and that
  * is not the test tooling's (AUTOCOLL_TEST_*, AUTOCOLL_BUILD, AUTOCOLL_VENV,
  * AUTOCOLL_FUZZ_SEEDS: config.c, tooling_names). */
