@@ -7,6 +7,8 @@ import pytest
 
 from conftest import MPIS, run_mpi
 
+PROGRAM = "tests/mpi/strategy_agree"  # any MPI program that exits 0; 20 iterations
+
 
 def warnings(run):
     return [line for line in run.stderr.splitlines() if "warning:" in line]
@@ -14,7 +16,7 @@ def warnings(run):
 
 @pytest.mark.parametrize("mpi", MPIS)
 def test_unknown_setting_is_reported_with_the_closest_name(mpi, tmp_path):
-    run = run_mpi(mpi, 3, "demo", tmp_path, report=False,
+    run = run_mpi(mpi, 3, PROGRAM, tmp_path, report=False, args=["20"],
                   env={"AUTOCOLL_STRATGY": "race", "AUTOCOLL_WHATEVER": "1"})
     assert run.rc == 0, run.stderr
     assert sorted(warnings(run)) == [
@@ -26,7 +28,7 @@ def test_unknown_setting_is_reported_with_the_closest_name(mpi, tmp_path):
 
 def test_out_of_range_value_is_reported_with_the_value_used(tmp_path):
     """Read by a strategy that is not the one in use, and still reported at MPI_Init."""
-    run = run_mpi("openmpi", 2, "demo", tmp_path, report=False,
+    run = run_mpi("openmpi", 2, PROGRAM, tmp_path, report=False, args=["20"],
                   env={"AUTOCOLL_STAR_ITER": "-3", "AUTOCOLL_STRATEGY": "race"})
     assert run.rc == 0, run.stderr
     assert warnings(run) == [
@@ -37,7 +39,7 @@ def test_out_of_range_value_is_reported_with_the_value_used(tmp_path):
 def test_the_tooling_and_declared_settings_pass_silently(tmp_path):
     """run_mpi passes AUTOCOLL_TEST_PRELOAD and AUTOCOLL_REPORT; add a tooling name and valid
     settings."""
-    run = run_mpi("openmpi", 2, "demo", tmp_path,
+    run = run_mpi("openmpi", 2, PROGRAM, tmp_path, args=["20"],
                   env={"AUTOCOLL_TEST_LONG": "0", "AUTOCOLL_VENV": ".venv",
                        "AUTOCOLL_STRATEGY": "race", "AUTOCOLL_STAR_ITER": "5"})
     assert run.rc == 0, run.stderr
