@@ -338,13 +338,15 @@ static void parsable_algorithm(const ac_algorithm *a)
 
 static void parsable_family(const ac_family *f)
 {
-    char prefix[256], req[512];
+    char prefix[256], req[512], phases[512] = "";
     snprintf(prefix, sizeof prefix, "family:%s:%s", ac_collective_name(f->base.collective),
              f->name);
     ac_requirements_text(&f->base, req, sizeof req);
+    for (int ph = 0; ph < AC_FAMILY_PHASES; ph++)
+        snprintf(phases + strlen(phases), sizeof phases - strlen(phases), "%s%s", ph ? " " : "",
+                 f->phases[ph]);
     fact(prefix, "names", "%s", f->names);
-    fact(prefix, "phases", "%s %s %s %s", f->phases[0], f->phases[1], f->phases[2],
-         f->phases[3]);
+    fact(prefix, "phases", "%s", phases);
     fact(prefix, "layouts", "%s", f->layouts);
     fact(prefix, "groups", "%s", f->groups);
     fact(prefix, "attributes", "%s", f->attributes);

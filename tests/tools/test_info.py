@@ -137,6 +137,8 @@ def test_parsable_is_one_key_value_line_per_fact():
     assert facts[("setting:AUTOCOLL_STRATEGY", "source")] == "default"
     assert facts[("unknown:AUTOCOLL_STRATGY", "closest")] == "AUTOCOLL_STRATEGY"
     assert facts[("algorithm:allreduce:ring", "group")] == "ring"
+    family = next(f for f in registry("openmpi")["families"] if f["collective"] == "allreduce")
+    assert facts[("family:allreduce:orthogonal", "phases")].split() == family["phases"]
     full = registry("openmpi")
     assert sum(k[1] == "summary" and k[0].startswith("algorithm:") for k in facts) == \
         len(full["algorithms"])

@@ -11,7 +11,8 @@ from .schemas import INFO_SCHEMA, INFO_VERSION
 
 def find_info(mpi="openmpi"):
     """Path of autocoll-info for `mpi`: $AUTOCOLL_BUILD/<mpi>, else the source tree's build/
-    (the package installed from a checkout, editable), else an installed one on PATH."""
+    (the package installed from a checkout, editable), else an installed one on PATH
+    (autocoll-info-<mpi>, else autocoll-info)."""
     roots = []
     if os.environ.get("AUTOCOLL_BUILD"):
         roots.append(Path(os.environ["AUTOCOLL_BUILD"]))
@@ -20,7 +21,7 @@ def find_info(mpi="openmpi"):
         candidate = root / mpi / "autocoll-info"
         if candidate.exists():
             return candidate
-    installed = shutil.which("autocoll-info")
+    installed = shutil.which(f"autocoll-info-{mpi}") or shutil.which("autocoll-info")
     if installed:
         return Path(installed)
     raise FileNotFoundError(f"autocoll-info for {mpi} not found under {', '.join(map(str, roots))}"
