@@ -2,14 +2,16 @@
 builds side by side in one prefix (each library in lib/autocoll/<mpi>/, autocoll-info-<mpi>),
 a pkg-config file per build whose Requires: brings its MPI in, and a CMake package whose
 autocoll::autocoll brings MPI in through find_dependency. Consumers build with a plain C
-compiler and nothing but pkg-config or find_package(autocoll)."""
+compiler and nothing but pkg-config or find_package(autocoll). The manual pages, generated from
+the declarations, install with them."""
 
 import os
+import re
 import subprocess
 
 import pytest
 
-from conftest import MPIS, build_dir
+from conftest import MPIS, build_dir, registry
 
 CONSUMER = ('#include <autocoll.h>\n#include <mpi.h>\n'
             'int main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize();'
@@ -109,3 +111,32 @@ def test_cmake_component_names_the_mpi_expected(prefix, tmp_path, component, mpi
         assert run.returncode != 0
         assert (f"the component {component} was asked for, but the MPI found is {mpi}"
                 in " ".join(run.stderr.split())), run.stderr
+
+
+def man(path):
+    """The page as man renders it, as plain text (overstrikes and hyphenation left out)."""
+    env = dict(os.environ, MANWIDTH="200")
+    out = sh(["man", "-l", "-P", "cat", str(path)], env=env).stdout
+    return re.sub(".\b", "", out).replace("\u2010", "-")
+
+
+def test_manual_pages_come_from_the_declarations(prefix):
+    """autocoll(7): every setting with its default; autocoll-info(1): every option of --help;
+    autocoll(1): every command. Both builds install the same pages."""
+    pages = prefix / "share/man"
+    for mpi in MPIS:
+        for page in ["man7/autocoll.7", "man1/autocoll-info.1", "man1/autocoll.1"]:
+            built = build_dir(mpi) / "man" / page.split("/")[1]
+            assert built.read_text() == (pages / page).read_text(), (mpi, page)
+    seven = " ".join(man(pages / "man7/autocoll.7").split())
+    for s in registry("openmpi")["settings"]:
+        assert f"{s['name']} {s['type']}: {s['values']}; default {s['default'] or '(none)'}." \
+            in seven, s["name"]
+    one = man(pages / "man1/autocoll-info.1")
+    options = re.findall(r"^  (--[a-z]+(?: [A-Z]+)?) ", sh([str(prefix / "bin/autocoll-info"),
+                                                            "--help"]).stdout, re.M)
+    assert len(options) == 9 and all(f"\n       {o}" in one for o in options), options
+    commands = man(pages / "man1/autocoll.1")
+    for command in ["info", "report", "bench", "tune", "plot", "export", "programs", "cluster",
+                    "simgrid"]:
+        assert f"\n   autocoll {command}\n" in commands, command

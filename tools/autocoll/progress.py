@@ -5,8 +5,6 @@ before."""
 
 import sys
 
-from tqdm import tqdm
-
 
 class Progress:
     """`total` steps. step(i, message) after step i (1-based), skip(i, message) for a step that
@@ -14,16 +12,18 @@ class Progress:
     else; close() at the end (or use it as a context manager)."""
 
     def __init__(self, total, log=print, unit="cell"):
-        self.total, self.log = total, log
-        # Steps take seconds to minutes: every one is drawn (mininterval 0).
-        self.bar = (tqdm(total=total, file=sys.stderr, unit=unit, dynamic_ncols=True,
-                         mininterval=0, leave=False) if sys.stderr.isatty() else None)
+        self.total, self.log, self.bar = total, log, None
+        if sys.stderr.isatty():
+            from tqdm import tqdm  # here: the tools import without it (tools/autocoll/manpages.py)
+            # Steps take seconds to minutes: every one is drawn (mininterval 0).
+            self.bar = tqdm(total=total, file=sys.stderr, unit=unit, dynamic_ncols=True,
+                            mininterval=0, leave=False)
 
     def say(self, message):
         if self.bar is None:
             self.log(message)
             return
-        with tqdm.external_write_mode(file=sys.stderr):
+        with self.bar.external_write_mode(file=sys.stderr):
             self.log(message)
 
     def step(self, i, message):
