@@ -103,7 +103,8 @@ double ac_config_real(const char *name);
 int ac_config_keyword(const char *name);
 int ac_config_switch(const char *name);
 
-/* Reports every variable of ac_config_each_unknown, one warning each with the closest declared name when there is one:
+/* Reports every variable of ac_config_each_unknown, one warning each, with the closest declared
+ * name when there is one:
  *   AUTOCOLL_STRATGY=race is not an autocoll setting (did you mean AUTOCOLL_STRATEGY?); ignored
  * From rank 0 once MPI is initialised (called once, at MPI_Init), from every process before.
  * Invalid values of declared settings are reported by the getters, when the setting is read. */

@@ -702,7 +702,8 @@ static int check_algorithms(const options *o, char *why, size_t size)
         }
         if (found) continue;
         snprintf(why, size, "--algorithm %s: no algorithm, group or family of that name%s%s%s",
-                 o->algorithms[k], closest ? "; did you mean " : " (autocoll-info --all lists them)",
+                 o->algorithms[k],
+                 closest ? "; did you mean " : " (autocoll-info --all lists them)",
                  closest ? closest : "", closest ? "?" : "");
         return -1;
     }

@@ -13,7 +13,8 @@ from . import (__version__, bench, benchplot, benchreport, cluster, export, plot
 
 class ArgumentParser(argparse.ArgumentParser):
     """argparse's parser with its errors on one line (its subcommands' parsers are of this class
-    too): `autocoll bench: argument --iterations: invalid int value: 'x' (autocoll bench --help)`."""
+    too): `autocoll bench: argument --iterations: invalid int value: 'x' (autocoll bench
+    --help)`."""
 
     def error(self, message):
         self.exit(2, f"{self.prog}: {message} ({self.prog} --help)\n")
