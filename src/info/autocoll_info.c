@@ -85,21 +85,16 @@ static int group_count(ac_collective c, int size)
 
 /* ---- What the filters select. ---- */
 
-/* The family a (of a list for a size) is an instance of; NULL for a static entry. */
-static const ac_family *family_of(const ac_algorithm *a)
+/* Whether algorithm i of c is selected. A list for a size is the static table, then the
+ * family's instances (coll.h): those are selected by the family's name too. */
+static int shows_algorithm(const options *o, ac_collective c, int i)
 {
-    ac_registry r = ac_registry_of(a->collective);
-    return a >= r.algorithms && a < r.algorithms + r.count ? NULL
-                                                           : ac_orthogonal_family(a->collective);
-}
-
-static int shows_algorithm(const options *o, const ac_algorithm *a)
-{
-    const ac_family *f = family_of(a);
-    if (o->all || (o->collectives >> a->collective & 1u)) return 1;
-    for (int i = 0; i < o->nalgorithms; i++)
-        if (strcmp(o->algorithms[i], a->name) == 0 || strcmp(o->algorithms[i], a->group) == 0 ||
-            (f && strcmp(o->algorithms[i], f->name) == 0))
+    const ac_algorithm *a = algorithm_at(c, o->size, i);
+    const ac_family *f = i >= ac_registry_of(c).count ? ac_orthogonal_family(c) : NULL;
+    if (o->all || (o->collectives >> c & 1u)) return 1;
+    for (int k = 0; k < o->nalgorithms; k++)
+        if (strcmp(o->algorithms[k], a->name) == 0 || strcmp(o->algorithms[k], a->group) == 0 ||
+            (f && strcmp(o->algorithms[k], f->name) == 0))
             return 1;
     return 0;
 }
@@ -116,7 +111,7 @@ static int shows_family(const options *o, const ac_family *f)
 static int shows_collective(const options *o, ac_collective c)
 {
     for (int i = 0; i < algorithm_count(c, o->size); i++)
-        if (shows_algorithm(o, algorithm_at(c, o->size, i))) return 1;
+        if (shows_algorithm(o, c, i)) return 1;
     return shows_family(o, ac_orthogonal_family(c));
 }
 
@@ -221,7 +216,7 @@ static void text_collective(const options *o, ac_collective c)
         if (!first_of_group(c, o->size, i)) continue;
         for (int j = i; j < n; j++) {
             const ac_algorithm *a = algorithm_at(c, o->size, j);
-            if (strcmp(a->group, group) != 0 || !shows_algorithm(o, a)) continue;
+            if (strcmp(a->group, group) != 0 || !shows_algorithm(o, c, j)) continue;
             if (!heading++) printf("  group %s\n", group);
             text_algorithm(a);
         }
@@ -395,7 +390,7 @@ static void print_parsable(const options *o)
         fact(prefix, "groups", "%d", group_count((ac_collective)c, o->size));
         fact(prefix, "forced_by", "%s", ac_collective_env((ac_collective)c));
         for (int i = 0; i < algorithm_count((ac_collective)c, o->size); i++)
-            if (shows_algorithm(o, algorithm_at((ac_collective)c, o->size, i)))
+            if (shows_algorithm(o, (ac_collective)c, i))
                 parsable_algorithm(algorithm_at((ac_collective)c, o->size, i));
         if (shows_family(o, f)) parsable_family(f);
     }
@@ -504,7 +499,7 @@ static void print_json(const options *o)
     ac_json_array_begin(&w, "algorithms");
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++)
         for (int i = 0; i < algorithm_count((ac_collective)c, o->size); i++)
-            if (shows_algorithm(o, algorithm_at((ac_collective)c, o->size, i)))
+            if (shows_algorithm(o, (ac_collective)c, i))
                 json_algorithm(&w, algorithm_at((ac_collective)c, o->size, i));
     ac_json_array_end(&w);
     ac_json_array_begin(&w, "families");
