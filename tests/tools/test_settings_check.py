@@ -44,3 +44,14 @@ def test_the_tooling_and_declared_settings_pass_silently(tmp_path):
                        "AUTOCOLL_STRATEGY": "race", "AUTOCOLL_STAR_ITER": "5"})
     assert run.rc == 0, run.stderr
     assert warnings(run) == []
+
+
+def test_unknown_forced_algorithm_is_reported_with_the_closest_name(tmp_path):
+    run = run_mpi("openmpi", 2, PROGRAM, tmp_path, report=False, args=["20"],
+                  env={"AUTOCOLL_ALLREDUCE": "rign", "AUTOCOLL_BCAST": "fastest"})
+    assert run.rc == 0, run.stderr
+    assert sorted(warnings(run)) == [
+        "autocoll[0]: warning: AUTOCOLL_ALLREDUCE=rign: no such allreduce algorithm (did you "
+        "mean ring?); using native",
+        "autocoll[0]: warning: AUTOCOLL_BCAST=fastest: no such bcast algorithm (see "
+        "autocoll-info); using native"]
