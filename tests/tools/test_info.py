@@ -48,7 +48,7 @@ def test_overview_fits_on_a_screen():
     for coll in COLLECTIVES:
         assert re.search(rf"^{coll} +\d+ +\d+  ", out, re.M), coll
     assert "strategy native (AUTOCOLL_STRATEGY, default)" in out
-    assert "44 settings, 0 set in this environment\n" in out
+    assert f"{len(registry('openmpi')['settings'])} settings, 0 set in this environment\n" in out
     assert "more: autocoll-info --collective C" in out
 
 
@@ -57,7 +57,7 @@ def test_overview_shows_what_the_environment_sets():
                     "AUTOCOLL_ALLREDUCE": "rign", "AUTOCOLL_STRATGY": "star",
                     "AUTOCOLL_TEST_LONG": "1"}).stdout
     assert "strategy race (AUTOCOLL_STRATEGY, environment)" in out
-    assert "44 settings, 3 set in this environment:" in out
+    assert f"{len(registry('openmpi')['settings'])} settings, 3 set in this environment:" in out
     assert "  AUTOCOLL_STRATEGY = race  (environment; default native)\n" in out
     assert "  AUTOCOLL_STAR_ITER = 10  (AUTOCOLL_STAR_ITER=-3 is invalid: 10 is used)\n" in out
     assert "  AUTOCOLL_ALLREDUCE = native  (AUTOCOLL_ALLREDUCE=rign is invalid: native is used)" \
@@ -105,7 +105,7 @@ def test_setting_filter_takes_a_name_or_a_prefix():
     assert "  AUTOCOLL_STAR_ITER = 12  (environment; default 10)\n" in out
     assert "      integer: 1 <= n <= 1000\n" in out
     everything = info("--settings").stdout
-    assert everything.count("\n  AUTOCOLL") == 44
+    assert everything.count("\n  AUTOCOLL") == len(registry("openmpi")["settings"])
 
 
 def test_all_shows_every_algorithm_and_setting():
