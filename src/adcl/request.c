@@ -120,6 +120,12 @@ int ADCL_Request_create(ADCL_Vector vec, ADCL_Topology topo, ADCL_Fnctset fnctse
             h->self_neighbour = flags[0];
             h->double_neighbour = flags[1];
             h->cartesian = h->have_coords = !flags[2];
+            rc = ac_halo_window(h);
+        }
+        h->neighbor_ok = !h->double_neighbour;
+        if (rc == MPI_SUCCESS && h->cartesian && h->double_neighbour)
+            rc = ac_halo_neighbor_alltoallw_check(h, &h->neighbor_ok);
+        if (rc == MPI_SUCCESS) {
             for (int f = 0; f < fnctset->n; f++)
                 applicable[f] = ac_halo_applicable(fnctset->fncts[f]->halo, h);
         }

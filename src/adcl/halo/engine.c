@@ -110,7 +110,9 @@ int ac_halo_sendrecv(ac_halo *h, int d, int s)
 
 int ac_halo_complete(ac_halo *h)
 {
-    int rc = PMPI_Waitall(h->nreqs, h->reqs, MPI_STATUSES_IGNORE);
+    MPI_Status stats[4 * AC_HALO_MAXDIMS]; /* not MPI_STATUSES_IGNORE: gcc's stringop-overflow
+                                             * check rejects it with MPICH's mpi.h */
+    int rc = PMPI_Waitall(h->nreqs, h->reqs, stats);
     h->nreqs = 0;
     for (int d = 0; d < h->ndims; d++)
         for (int s = 0; s < 2; s++) {
@@ -140,18 +142,25 @@ static int neighbour_group(const ac_halo *h, const int *ranks, int n, MPI_Group 
 
 int ac_halo_window(ac_halo *h)
 {
-    int rc;
-    if (h->win != MPI_WIN_NULL) return MPI_SUCCESS;
-    rc = PMPI_Win_create(h->base, h->bytes, 1, MPI_INFO_NULL, h->comm, &h->win);
+    int rc, ok;
+    MPI_Errhandler previous;
+    /* Open MPI 4.1.4 on this machine cannot make a window over a communicator of one process
+     * (MPI_Win_create fails with MPI_ERR_WIN: its osc/rdma component is chosen and fails;
+     * --mca osc ^rdma works). A failure anywhere makes the one-sided implementations
+     * inapplicable for the request instead of aborting the run. */
+    rc = PMPI_Comm_get_errhandler(h->comm, &previous);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_errhandler(h->comm, MPI_ERRORS_RETURN);
+    if (rc != MPI_SUCCESS) return rc;
+    ok = PMPI_Win_create(h->base, h->bytes, 1, MPI_INFO_NULL, h->comm, &h->win) == MPI_SUCCESS;
+    if (!ok) h->win = MPI_WIN_NULL;
+    PMPI_Comm_set_errhandler(h->comm, previous);
+    PMPI_Errhandler_free(&previous);
+    rc = PMPI_Allreduce(&ok, &h->window_ok, 1, MPI_INT, MPI_MIN, h->comm);
+    /* A window made on some ranks only cannot be freed (MPI_Win_free is collective): it is
+     * left to MPI_Finalize. */
+    if (rc == MPI_SUCCESS && !h->window_ok) h->win = MPI_WIN_NULL;
     if (rc == MPI_SUCCESS) rc = neighbour_group(h, &h->nbr[0][0], 2 * h->ndims, &h->all_group);
-    for (int d = 0; d < h->ndims && rc == MPI_SUCCESS; d++)
-        rc = neighbour_group(h, h->nbr[d], 2, &h->dim_group[d]);
     return rc;
-}
-
-MPI_Group ac_halo_dim_group(const ac_halo *h, int d)
-{
-    return h->dim_group[d];
 }
 
 int ac_halo_access(ac_halo *h, int d, int s)

@@ -37,6 +37,9 @@ typedef struct ac_halo {
     int cartesian;                       /* comm carries the Cartesian topology */
     int self_neighbour;                  /* some neighbour is this process */
     int double_neighbour;                /* some dimension has one process on both sides */
+    int window_ok;                       /* the window could be made (ac_halo_window) */
+    int neighbor_ok;                     /* MPI_Neighbor_alltoallw follows the standard here
+                                          * (ac_halo_neighbor_alltoallw_check) */
     void *base;                          /* the vector's elements */
     MPI_Aint bytes;                      /* their size */
     /* This process's faces: the slab sent through side s of dimension d, the halo filled from
@@ -51,7 +54,6 @@ typedef struct ac_halo {
     int nreqs;
     MPI_Win win;                         /* over the vector, made at the first one-sided call */
     MPI_Group all_group;                 /* the distinct neighbours */
-    MPI_Group dim_group[AC_HALO_MAXDIMS];/* the distinct neighbours of each dimension */
     const ac_halo_impl *impl;            /* the implementation running now */
 } ac_halo;
 
@@ -74,7 +76,9 @@ enum { AC_HALO_SYNC_NONE, AC_HALO_SYNC_FENCE, AC_HALO_SYNC_POST_START };
 enum {
     AC_HALO_NEEDS_CARTESIAN = 1u << 0,    /* the communicator carries a Cartesian topology */
     AC_HALO_NEEDS_NO_SELF = 1u << 1,      /* no process is its own neighbour */
-    AC_HALO_NEEDS_ONE_PER_SIDE = 1u << 2  /* no process is both neighbours of a dimension */
+    AC_HALO_NEEDS_WINDOW = 1u << 2,       /* the window over the vector exists */
+    AC_HALO_NEEDS_STANDARD_NEIGHBORS = 1u << 3 /* the library's MPI_Neighbor_alltoallw delivers
+                                                * blocks as the standard says on this topology */
 };
 
 /* A registry entry. init starts the exchange; wait (NULL for implementations that finish in
@@ -116,11 +120,12 @@ int ac_halo_send(ac_halo *h, int d, int s);     /* send it, blocking */
 int ac_halo_recv(ac_halo *h, int d, int s);     /* receive the halo of side s, blocking */
 int ac_halo_sendrecv(ac_halo *h, int d, int s); /* send through s, receive from 1 - s */
 int ac_halo_complete(ac_halo *h);               /* wait for the posted requests, unpack */
-int ac_halo_window(ac_halo *h);                 /* make the window (collective), once */
+/* Makes the window over the vector (collective), with errors returned instead of fatal, and
+ * agrees whether it exists everywhere (window_ok). Called when the plan is made. */
+int ac_halo_window(ac_halo *h);
 int ac_halo_access(ac_halo *h, int d, int s);   /* put the slab, or get the halo, of side s */
 int ac_halo_post_start(ac_halo *h, MPI_Group group); /* open exposure and access epochs */
 int ac_halo_complete_wait(ac_halo *h);          /* close them */
-MPI_Group ac_halo_dim_group(const ac_halo *h, int d);
 
 /* The implementations: one file each (a _pack instance shares its ddt sibling's functions, the
  * data attribute selects the path; Put and Get instances share their synchronisation's). */
@@ -143,5 +148,8 @@ int ac_halo_poststart_aao_wait(ac_halo *h);
 int ac_halo_poststart_pair_init(ac_halo *h);
 int ac_halo_poststart_pair_wait(ac_halo *h);
 int ac_halo_neighbor_alltoallw(ac_halo *h);
+/* Whether the library's MPI_Neighbor_alltoallw delivers each block where the standard says on
+ * this plan's Cartesian communicator, agreed over it (collective). */
+int ac_halo_neighbor_alltoallw_check(ac_halo *h, int *ok);
 
 #endif

@@ -8,14 +8,16 @@
  * MPI_PROC_NULL gets a block of count 0. The slabs are addressed from MPI_BOTTOM and the halos
  * from the vector, so the send and receive buffer arguments differ (the regions are disjoint).
  *
- * Periodic dimensions of one or two processes (MPI-4.0 erratum, MPI 4.1 section 8.6): the
- * left and right neighbour are then the same process (itself when one), and the standard says
- * the block sent to the destination arrives in that process's source (left) block and the block
- * sent to the source in its destination block, as the shift's direction says. Open MPI 4.1.4 and
- * MPICH 4.0.2 on this machine (checked with this file's exchange against MPI_Sendrecv,
- * tests/mpi/adcl_halo.c) match blocks between the same pair of processes in posting order
- * instead: the right halo receives the left one's data. The entry therefore requires at most
- * one process per side (AC_HALO_NEEDS_ONE_PER_SIDE): such topologies never run it.
+ * Periodic dimensions of one or two processes (the MPI-4.0 erratum, MPI 4.1 section 8.6): the
+ * left and the right neighbour are then the same process (itself when the dimension has one),
+ * and the standard says the block sent to the destination (right) arrives in that process's
+ * source (left) block and the block sent to the source in its destination block, as the
+ * shift's direction says. Checked here with ac_halo_neighbor_alltoallw_check on 1 to 4 ranks
+ * (tests/mpi/adcl_halo.c): Open MPI 4.1.4 follows the standard; MPICH 4.0.2 does not (it
+ * matches the blocks between one pair of processes in posting order, so a right halo receives
+ * what belongs in the left one). Rather than trusting a library's version, the request checks
+ * the library once on its communicator when a dimension has one process on both sides, and the
+ * entry requires the check to pass (AC_HALO_NEEDS_STANDARD_NEIGHBORS).
  * Requirements: a Cartesian communicator. Everything runs in init (a blocking collective).
  */
 #include "adcl/halo/halo.h"
@@ -38,4 +40,33 @@ int ac_halo_neighbor_alltoallw(ac_halo *h)
         }
     return PMPI_Neighbor_alltoallw(MPI_BOTTOM, counts, sdispls, stypes, h->base, rcounts, rdispls,
                                    rtypes, h->comm);
+}
+
+int ac_halo_neighbor_alltoallw_check(ac_halo *h, int *ok)
+{
+    int send[2 * AC_HALO_MAXDIMS], recv[2 * AC_HALO_MAXDIMS], counts[2 * AC_HALO_MAXDIMS];
+    MPI_Aint displs[2 * AC_HALO_MAXDIMS];
+    MPI_Datatype types[2 * AC_HALO_MAXDIMS];
+    int mine = 1, rc;
+    /* Block 2d + s carries (rank, d, s); the block received from side s must be the one the
+     * neighbour there sent through its side 1 - s. */
+    for (int d = 0; d < h->ndims; d++)
+        for (int s = 0; s < 2; s++) {
+            int i = 2 * d + s;
+            send[i] = h->rank * 4 * AC_HALO_MAXDIMS + i;
+            recv[i] = -1;
+            counts[i] = 1;
+            displs[i] = i * (MPI_Aint)sizeof(int);
+            types[i] = MPI_INT;
+        }
+    rc = PMPI_Neighbor_alltoallw(send, counts, displs, types, recv, counts, displs, types,
+                                 h->comm);
+    for (int d = 0; d < h->ndims && rc == MPI_SUCCESS; d++)
+        for (int s = 0; s < 2; s++) {
+            int from = h->nbr[d][s];
+            if (from != MPI_PROC_NULL && recv[2 * d + s] != from * 4 * AC_HALO_MAXDIMS + 2 * d + 1 - s)
+                mine = 0;
+        }
+    if (rc == MPI_SUCCESS) rc = PMPI_Allreduce(&mine, ok, 1, MPI_INT, MPI_MIN, h->comm);
+    return rc;
 }

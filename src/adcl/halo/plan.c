@@ -59,7 +59,6 @@ int ac_halo_plan(ac_halo *h, MPI_Comm comm, int ndims, const int nbr[][2], const
     h->win = MPI_WIN_NULL;
     h->all_group = MPI_GROUP_NULL;
     for (int d = 0; d < AC_HALO_MAXDIMS; d++) {
-        h->dim_group[d] = MPI_GROUP_NULL;
         for (int s = 0; s < 2; s++) {
             h->send[d][s] = h->recv[d][s] = MPI_DATATYPE_NULL;
             h->remote_send[d][s] = h->remote_recv[d][s] = MPI_DATATYPE_NULL;
@@ -108,6 +107,7 @@ int ac_halo_plan(ac_halo *h, MPI_Comm comm, int ndims, const int nbr[][2], const
      * side 1 - s; its slab toward us and its halo we fill are on that side too. */
     int theirs[AC_HALO_MAXDIMS][2][AC_HALO_MAXDIMS + 1];
     MPI_Request reqs[4 * AC_HALO_MAXDIMS];
+    MPI_Status stats[4 * AC_HALO_MAXDIMS];
     int n = 0;
     for (int d = 0; d < ndims; d++)
         for (int s = 0; s < 2; s++) {
@@ -119,7 +119,7 @@ int ac_halo_plan(ac_halo *h, MPI_Comm comm, int ndims, const int nbr[][2], const
                                 &reqs[n++]);
             if (rc != MPI_SUCCESS) return rc;
         }
-    rc = PMPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+    rc = PMPI_Waitall(n, reqs, stats);
     for (int d = 0; d < ndims && rc == MPI_SUCCESS; d++)
         for (int s = 0; s < 2 && rc == MPI_SUCCESS; s++) {
             if (h->nbr[d][s] == MPI_PROC_NULL) continue;
@@ -138,7 +138,6 @@ void ac_halo_release(ac_halo *h)
     if (h->win != MPI_WIN_NULL) PMPI_Win_free(&h->win);
     if (h->all_group != MPI_GROUP_NULL) PMPI_Group_free(&h->all_group);
     for (int d = 0; d < AC_HALO_MAXDIMS; d++) {
-        if (h->dim_group[d] != MPI_GROUP_NULL) PMPI_Group_free(&h->dim_group[d]);
         for (int s = 0; s < 2; s++) {
             MPI_Datatype *types[] = {&h->send[d][s], &h->recv[d][s], &h->remote_send[d][s],
                                      &h->remote_recv[d][s]};

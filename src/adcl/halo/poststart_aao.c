@@ -12,8 +12,7 @@
 
 int ac_halo_poststart_aao_init(ac_halo *h)
 {
-    int rc = ac_halo_window(h);
-    if (rc == MPI_SUCCESS) rc = ac_halo_post_start(h, h->all_group);
+    int rc = ac_halo_post_start(h, h->all_group);
     for (int d = 0; d < h->ndims && rc == MPI_SUCCESS; d++)
         for (int s = 0; s < 2 && rc == MPI_SUCCESS; s++) rc = ac_halo_access(h, d, s);
     return rc;

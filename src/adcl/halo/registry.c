@@ -17,7 +17,7 @@
      .requires = req, .init = i, .wait = w, .summary = help}
 #define RMA(n, part, prim, syn, i, w, help)                                                     \
     {.name = n, .partners = part, .primitive = prim, .data = AC_HALO_DDT, .sync = syn,          \
-     .requires = 0, .init = i, .wait = w, .summary = help}
+     .requires = AC_HALO_NEEDS_WINDOW, .init = i, .wait = w, .summary = help}
 
 static const ac_halo_impl registry[] = {
     P2P("IsendIrecv_aao", AC_HALO_AAO, AC_HALO_ISEND_IRECV, AC_HALO_DDT, 0,
@@ -79,7 +79,8 @@ static const ac_halo_impl registry[] = {
         ac_halo_poststart_pair_init, ac_halo_poststart_pair_wait,
         "one post/start epoch per dimension, MPI_Get"),
     P2P("Neighbor_alltoallw", AC_HALO_AAO, AC_HALO_NEIGHBOR_COLLECTIVE, AC_HALO_DDT,
-        AC_HALO_NEEDS_CARTESIAN | AC_HALO_NEEDS_ONE_PER_SIDE, ac_halo_neighbor_alltoallw, NULL,
+        AC_HALO_NEEDS_CARTESIAN | AC_HALO_NEEDS_STANDARD_NEIGHBORS, ac_halo_neighbor_alltoallw,
+        NULL,
         "MPI_Neighbor_alltoallw on the Cartesian communicator, derived datatypes"),
 };
 
@@ -122,6 +123,7 @@ int ac_halo_applicable(const ac_halo_impl *impl, const ac_halo *h)
     if ((impl->requires & AC_HALO_NEEDS_CARTESIAN) && !(h->cartesian && h->have_coords))
         return 0;
     if ((impl->requires & AC_HALO_NEEDS_NO_SELF) && h->self_neighbour) return 0;
-    if ((impl->requires & AC_HALO_NEEDS_ONE_PER_SIDE) && h->double_neighbour) return 0;
+    if ((impl->requires & AC_HALO_NEEDS_WINDOW) && !h->window_ok) return 0;
+    if ((impl->requires & AC_HALO_NEEDS_STANDARD_NEIGHBORS) && !h->neighbor_ok) return 0;
     return 1;
 }

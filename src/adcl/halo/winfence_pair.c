@@ -10,8 +10,7 @@
 
 int ac_halo_winfence_pair_init(ac_halo *h)
 {
-    int rc = ac_halo_window(h);
-    if (rc == MPI_SUCCESS) rc = PMPI_Win_fence(MPI_MODE_NOPRECEDE, h->win);
+    int rc = PMPI_Win_fence(MPI_MODE_NOPRECEDE, h->win);
     for (int d = 0; d < h->ndims && rc == MPI_SUCCESS; d++) {
         rc = ac_halo_access(h, d, 0);
         if (rc == MPI_SUCCESS) rc = ac_halo_access(h, d, 1);
