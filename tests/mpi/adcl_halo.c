@@ -9,6 +9,13 @@
  *                               call's result checked, every rank runs the same function at
  *                               every call, the same winner on all ranks; with and without a
  *                               timer
+ *   adcl_halo config            forcing by ADCL's config.adcl (ADCL_EMETHOD_SELECTION: name)
+ *                               in a folder of its own: the name runs; an unknown name leaves
+ *                               selection on; AUTOCOLL_ADCL_FUNCTION takes precedence
+ *   adcl_halo user              a user function set (ADCL_Attribute/Attrset/Function/Fnctset):
+ *                               three functions, 0, 3 and 6 ms slow; selection (the search as
+ *                               set by the caller) must run one function per call on all ranks
+ *                               and end on the fast one
  *   adcl_halo errors            invalid arguments give error codes, not crashes
  *
  * Cases: 2-D and 3-D vectors of doubles, halo widths 1 and 2, no components and 2 components,
@@ -24,6 +31,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MAXD 4
 #define CALLS 3
@@ -340,8 +349,6 @@ static void forced(const char *only)
         if (ADCL_Init() != ADCL_SUCCESS) fail("ADCL_Init");
         for (int k = 0; k < ncases; k++) {
             fixture fx;
-            if (getenv("ADCL_HALO_TRACE") && world_rank == 0)
-                fprintf(stderr, "trace %s case %d\n", names[i], k);
             ADCL_Request req;
             char *name = NULL;
             setup(&fx, &list[k]);
@@ -426,6 +433,147 @@ static void search(void)
     if (ADCL_Finalize() != ADCL_SUCCESS) fail("ADCL_Finalize");
 }
 
+/* One request on the first case with config.adcl naming `file_name` (NULL: no file) and
+ * AUTOCOLL_ADCL_FUNCTION `env_name` (NULL: unset); the function it runs first must be `want`. */
+static void config_case(const char *file_name, const char *env_name, const char *want)
+{
+    int ncases;
+    fixture fx;
+    ADCL_Request req;
+    char *name = NULL;
+    if (world_rank == 0) {
+        FILE *f = fopen("config.adcl", "w");
+        if (!f) fail("cannot write config.adcl");
+        fprintf(f, "# written by adcl_halo\nADCL_EMETHOD_SELECTION: %s\n", file_name);
+        fclose(f);
+    }
+    if (env_name)
+        setenv("AUTOCOLL_ADCL_FUNCTION", env_name, 1);
+    else
+        unsetenv("AUTOCOLL_ADCL_FUNCTION");
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (ADCL_Init() != ADCL_SUCCESS) fail("ADCL_Init");
+    setup(&fx, &cases(&ncases)[0]);
+    if (ADCL_Request_create(fx.vec, fx.topo, ADCL_FNCTSET_NEIGHBORHOOD, &req) != ADCL_SUCCESS)
+        fail("Request_create");
+    ADCL_Request_get_curr_function(req, &name, NULL, NULL, NULL, NULL);
+    if (strcmp(name, want) != 0) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "config.adcl %s, AUTOCOLL_ADCL_FUNCTION %s: runs %s, not %s",
+                 file_name, env_name ? env_name : "unset", name, want);
+        fail(msg);
+    }
+    free(name);
+    for (int call = 0; call < CALLS; call++) exchange_and_check(&fx, req, call, 0);
+    ADCL_Request_free(&req);
+    teardown(&fx);
+    if (ADCL_Finalize() != ADCL_SUCCESS) fail("ADCL_Finalize");
+}
+
+static void config(void)
+{
+    /* A folder of its own: other tests in the build folder must not see the file. */
+    if (world_rank == 0) mkdir("adcl_halo_config", 0755);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (chdir("adcl_halo_config") != 0) fail("cannot enter adcl_halo_config");
+    config_case("Sendrecv_pair_pack", NULL, "Sendrecv_pair_pack");
+    /* Unknown: one warning, then selection, which measures the set in order from its first. */
+    config_case("NoSuchFunction", NULL, "IsendIrecv_aao");
+    config_case("Sendrecv_pair_pack", "SendIrecv_pair", "SendIrecv_pair");
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (world_rank == 0) remove("config.adcl");
+}
+
+static void expect(int rc, int want, const char *what);
+
+static int user_ran; /* which user function ran last */
+
+static void user_work(ADCL_Request req, int id, int micros)
+{
+    MPI_Comm comm;
+    int rank, size, sum = id, total;
+    if (ADCL_Request_get_comm(req, &comm, &rank, &size) != ADCL_SUCCESS) fail("Request_get_comm");
+    if (micros) usleep((useconds_t)micros);
+    MPI_Allreduce(&sum, &total, 1, MPI_INT, MPI_SUM, comm);
+    if (total != id * size) fail("ranks ran different user functions");
+    user_ran = id;
+}
+
+static void user_fast(ADCL_Request req)
+{
+    user_work(req, 0, 0);
+}
+
+static void user_slow(ADCL_Request req)
+{
+    user_work(req, 1, 3000);
+}
+
+static void user_slowest(ADCL_Request req)
+{
+    user_work(req, 2, 6000);
+}
+
+static void user(void)
+{
+    int values[3] = {10, 20, 30}, vals[3][2] = {{10, 1}, {20, 1}, {30, 0}};
+    char *value_names[3] = {"none", "short", "long"}, *flag_names[2] = {"no", "yes"};
+    int flags[2] = {0, 1};
+    ADCL_Attribute attrs[2];
+    ADCL_Attrset attrset;
+    ADCL_Function fn[3];
+    ADCL_Fnctset set;
+    ADCL_Topology topo;
+    ADCL_Request req;
+    ADCL_work_fnct_ptr *work[3] = {user_fast, user_slow, user_slowest};
+    char *names3[3] = {"fast", "slow", "slowest"}, *name = NULL;
+    int dims[1] = {0}, periods[1] = {0}, size, samples = 30;
+    MPI_Comm cart;
+    if (getenv("AUTOCOLL_ADCL_SAMPLES")) samples = atoi(getenv("AUTOCOLL_ADCL_SAMPLES"));
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Dims_create(size, 1, dims);
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &cart);
+    if (ADCL_Init() != ADCL_SUCCESS ||
+        ADCL_Attribute_create(3, values, value_names, "delay", &attrs[0]) != ADCL_SUCCESS ||
+        ADCL_Attribute_create(2, flags, flag_names, "sleeps", &attrs[1]) != ADCL_SUCCESS ||
+        ADCL_Attrset_create(2, attrs, &attrset) != ADCL_SUCCESS)
+        fail("attributes");
+    for (int i = 0; i < 3; i++)
+        if (ADCL_Function_create(work[i], attrset, vals[i], names3[i], &fn[i]) != ADCL_SUCCESS)
+            fail("Function_create");
+    int bad[2] = {10, 7};
+    ADCL_Function stray;
+    expect(ADCL_Function_create(user_fast, attrset, bad, "stray", &stray), ADCL_INVALID_VALUE,
+           "a function with a value its attribute lacks");
+    if (ADCL_Fnctset_create(3, fn, "user set", &set) != ADCL_SUCCESS ||
+        ADCL_Topology_create(cart, &topo) != ADCL_SUCCESS ||
+        ADCL_Request_create(ADCL_VECTOR_NULL, topo, set, &req) != ADCL_SUCCESS)
+        fail("user request");
+    for (int call = 0; call < 3 * samples + 3; call++) {
+        int first, ran;
+        if (ADCL_Request_start(req) != ADCL_SUCCESS) fail("Request_start");
+        ran = user_ran;
+        MPI_Allreduce(&ran, &first, 1, MPI_INT, MPI_MAX, cart);
+        if (first != ran) fail("ranks ran different user functions");
+    }
+    ADCL_Request_get_curr_function(req, &name, NULL, NULL, NULL, NULL);
+    if (strcmp(name, "fast") != 0) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "selection ended on %s, not fast", name);
+        fail(msg);
+    }
+    free(name);
+    ADCL_Request_free(&req);
+    ADCL_Topology_free(&topo);
+    ADCL_Fnctset_free(&set);
+    for (int i = 0; i < 3; i++) ADCL_Function_free(&fn[i]);
+    ADCL_Attrset_free(&attrset);
+    ADCL_Attribute_free(&attrs[0]);
+    ADCL_Attribute_free(&attrs[1]);
+    if (ADCL_Finalize() != ADCL_SUCCESS) fail("ADCL_Finalize");
+    MPI_Comm_free(&cart);
+}
+
 static void expect(int rc, int want, const char *what)
 {
     if (rc != want) {
@@ -484,10 +632,14 @@ int main(int argc, char **argv)
         forced(argc > 2 ? argv[2] : NULL);
     else if (strcmp(mode, "search") == 0)
         search();
+    else if (strcmp(mode, "config") == 0)
+        config();
+    else if (strcmp(mode, "user") == 0)
+        user();
     else if (strcmp(mode, "errors") == 0)
         errors();
     else
-        fail("usage: adcl_halo forced|search|errors");
+        fail("usage: adcl_halo forced [NAME] | search | config | user | errors");
     if (world_rank == 0) printf("adcl_halo: ok\n");
     MPI_Finalize();
     return 0;
