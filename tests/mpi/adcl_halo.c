@@ -9,6 +9,10 @@
  *                               call's result checked, every rank runs the same function at
  *                               every call, the same winner on all ranks; with and without a
  *                               timer
+ *   adcl_halo generic [NAME]    as forced, on ADCL_Topology_create_generic (no Cartesian
+ *                               communicator: Send_Recv_pair and Neighbor_alltoallw cannot run)
+ *                               and a vector registered from the test's own memory
+ *                               (ADCL_Vector_register_generic)
  *   adcl_halo config            forcing by ADCL's config.adcl (ADCL_EMETHOD_SELECTION: name)
  *                               in a folder of its own: the name runs; an unknown name leaves
  *                               selection on; AUTOCOLL_ADCL_FUNCTION takes precedence
@@ -47,6 +51,7 @@ static const char *const names[] = {
 #define NNAMES ((int)(sizeof names / sizeof names[0]))
 
 static int world_rank;
+static int generic; /* generic topologies and registered vectors (adcl_halo generic) */
 
 static void fail(const char *what)
 {
@@ -187,9 +192,36 @@ typedef struct fixture {
     ADCL_Vmap vmap;
     ADCL_Vector vec;
     ADCL_Topology topo;
-    void *data; /* the pointer-of-pointers array */
+    void *data;    /* the pointer-of-pointers array */
+    void *storage; /* generic: the test's own elements under it */
     double *flat, *ref;
 } fixture;
+
+/* A pointer-of-pointers array over new contiguous storage of sh (the test's own, for
+ * ADCL_Vector_register_generic): levels of pointers in one block, as ADCL programs build them. */
+static void *pointer_levels(const shape *sh, void **storage)
+{
+    size_t total = 0, level = 1;
+    double *cells = calloc((size_t)sh->cells, sizeof *cells);
+    for (int k = 0; k < sh->total - 1; k++) total += level *= (size_t)sh->full[k];
+    void **block = malloc((total ? total : 1) * sizeof *block), **lev = block;
+    if (!cells || !block) fail("out of memory");
+    *storage = cells;
+    if (sh->total == 1) {
+        free(block);
+        return cells;
+    }
+    level = 1;
+    for (int k = 0; k < sh->total - 1; k++) {
+        level *= (size_t)sh->full[k];
+        void **next = lev + level;
+        for (size_t i = 0; i < level; i++)
+            lev[i] = k == sh->total - 2 ? (void *)(cells + i * (size_t)sh->full[k + 1])
+                                        : (void *)(next + i * (size_t)sh->full[k + 1]);
+        lev = next;
+    }
+    return block;
+}
 
 /* What the library underneath can do on the case's topology, found independently of the layer:
  * whether MPI_Win_create works (Open MPI 4.1.4 fails on one process), and, when a dimension has
@@ -248,10 +280,24 @@ static void setup(fixture *fx, const test_case *c)
     }
     probe(fx);
     if (ADCL_Vmap_halo_allocate(c->hwidth, &fx->vmap) != ADCL_SUCCESS) fail("Vmap_halo_allocate");
-    if (ADCL_Vector_allocate_generic(c->ndims, fx->sh.full, c->nc, fx->vmap, MPI_DOUBLE,
-                                     &fx->data, &fx->vec) != ADCL_SUCCESS)
-        fail("Vector_allocate_generic");
-    if (ADCL_Topology_create(fx->cart, &fx->topo) != ADCL_SUCCESS) fail("Topology_create");
+    if (generic) {
+        int l[MAXD], r[MAXD], coords[MAXD];
+        fx->data = pointer_levels(&fx->sh, &fx->storage);
+        if (ADCL_Vector_register_generic(c->ndims, fx->sh.full, c->nc, fx->vmap, MPI_DOUBLE,
+                                         &fx->data, &fx->vec) != ADCL_SUCCESS)
+            fail("Vector_register_generic");
+        for (int d = 0; d < c->ndims; d++) MPI_Cart_shift(fx->cart, d, 1, &l[d], &r[d]);
+        MPI_Cart_coords(fx->cart, fx->rank, c->ndims, coords);
+        if (ADCL_Topology_create_generic(c->ndims, c->ndims, l, NULL, r, coords,
+                                         ADCL_DIRECTION_BOTH, fx->cart,
+                                         &fx->topo) != ADCL_SUCCESS)
+            fail("Topology_create_generic");
+    } else {
+        if (ADCL_Vector_allocate_generic(c->ndims, fx->sh.full, c->nc, fx->vmap, MPI_DOUBLE,
+                                         &fx->data, &fx->vec) != ADCL_SUCCESS)
+            fail("Vector_allocate_generic");
+        if (ADCL_Topology_create(fx->cart, &fx->topo) != ADCL_SUCCESS) fail("Topology_create");
+    }
     /* The elements lie contiguously under the pointer levels, in C order. */
     void *p = fx->data;
     for (int k = 0; k < fx->sh.total - 1; k++) p = ((void **)p)[0];
@@ -274,7 +320,13 @@ static void setup(fixture *fx, const test_case *c)
 static void teardown(fixture *fx)
 {
     if (ADCL_Topology_free(&fx->topo) != ADCL_SUCCESS) fail("Topology_free");
-    if (ADCL_Vector_free(&fx->vec) != ADCL_SUCCESS) fail("Vector_free");
+    if (generic) {
+        if (ADCL_Vector_deregister(&fx->vec) != ADCL_SUCCESS) fail("Vector_deregister");
+        free(fx->storage);
+        if (fx->data != fx->storage) free(fx->data);
+    } else if (ADCL_Vector_free(&fx->vec) != ADCL_SUCCESS) {
+        fail("Vector_free");
+    }
     if (ADCL_Vmap_free(&fx->vmap) != ADCL_SUCCESS) fail("Vmap_free");
     MPI_Comm_free(&fx->cart);
     free(fx->ref);
@@ -361,7 +413,9 @@ static void forced(const char *only)
              * breaks the standard (probe): selection runs instead, after one warning.
              * Everything else runs as forced. */
             int one_sided = strncmp(names[i], "Win", 3) == 0 || strncmp(names[i], "Post", 4) == 0;
-            int runs = !(strncmp(names[i], "Send_Recv_pair", 14) == 0 && fx.self_neighbour) &&
+            int runs = !(strncmp(names[i], "Send_Recv_pair", 14) == 0 &&
+                         (fx.self_neighbour || generic)) &&
+                       !(strcmp(names[i], "Neighbor_alltoallw") == 0 && generic) &&
                        !(one_sided && !fx.window_ok) &&
                        !(strcmp(names[i], "Neighbor_alltoallw") == 0 && !fx.neighbor_ok);
             if (runs != (strcmp(name, names[i]) == 0)) {
@@ -632,14 +686,17 @@ int main(int argc, char **argv)
         forced(argc > 2 ? argv[2] : NULL);
     else if (strcmp(mode, "search") == 0)
         search();
-    else if (strcmp(mode, "config") == 0)
+    else if (strcmp(mode, "generic") == 0) {
+        generic = 1;
+        forced(argc > 2 ? argv[2] : NULL);
+    } else if (strcmp(mode, "config") == 0)
         config();
     else if (strcmp(mode, "user") == 0)
         user();
     else if (strcmp(mode, "errors") == 0)
         errors();
     else
-        fail("usage: adcl_halo forced [NAME] | search | config | user | errors");
+        fail("usage: adcl_halo forced|generic [NAME] | search | config | user | errors");
     if (world_rank == 0) printf("adcl_halo: ok\n");
     MPI_Finalize();
     return 0;
