@@ -122,8 +122,9 @@ int ADCL_Request_create(ADCL_Vector vec, ADCL_Topology topo, ADCL_Fnctset fnctse
             h->cartesian = h->have_coords = !flags[2];
             rc = ac_halo_window(h);
         }
-        h->neighbor_ok = !h->double_neighbour;
-        if (rc == MPI_SUCCESS && h->cartesian && h->double_neighbour)
+        h->neighbor_ok = ac_halo_neighbor_collectives() && !h->double_neighbour;
+        if (rc == MPI_SUCCESS && ac_halo_neighbor_collectives() && h->cartesian &&
+            h->double_neighbour)
             rc = ac_halo_neighbor_alltoallw_check(h, &h->neighbor_ok);
         if (rc == MPI_SUCCESS) {
             for (int f = 0; f < fnctset->n; f++)

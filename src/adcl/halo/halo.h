@@ -38,8 +38,8 @@ typedef struct ac_halo {
     int self_neighbour;                  /* some neighbour is this process */
     int double_neighbour;                /* some dimension has one process on both sides */
     int window_ok;                       /* the window could be made (ac_halo_window) */
-    int neighbor_ok;                     /* MPI_Neighbor_alltoallw follows the standard here
-                                          * (ac_halo_neighbor_alltoallw_check) */
+    int neighbor_ok;                     /* MPI_Neighbor_alltoallw exists and follows the
+                                          * standard here (ac_halo_neighbor_alltoallw_check) */
     void *base;                          /* the vector's elements */
     MPI_Aint bytes;                      /* their size */
     /* This process's faces: the slab sent through side s of dimension d, the halo filled from
@@ -151,5 +151,7 @@ int ac_halo_neighbor_alltoallw(ac_halo *h);
 /* Whether the library's MPI_Neighbor_alltoallw delivers each block where the standard says on
  * this plan's Cartesian communicator, agreed over it (collective). */
 int ac_halo_neighbor_alltoallw_check(ac_halo *h, int *ok);
+/* Whether the MPI library has the neighbourhood collectives at all (a property of the build). */
+int ac_halo_neighbor_collectives(void);
 
 #endif

@@ -18,6 +18,8 @@
  * what belongs in the left one). Rather than trusting a library's version, the request checks
  * the library once on its communicator when a dimension has one process on both sides, and the
  * entry requires the check to pass (AC_HALO_NEEDS_STANDARD_NEIGHBORS).
+ * SimGrid 3.32's SMPI aborts in MPI_Neighbor_alltoallw ("Not yet implemented"); the build says
+ * whether the library has it (AUTOCOLL_NEIGHBOR_COLLECTIVES, CMakeLists.txt).
  * Requirements: a Cartesian communicator. Everything runs in init (a blocking collective).
  */
 #include "adcl/halo/halo.h"
@@ -69,4 +71,9 @@ int ac_halo_neighbor_alltoallw_check(ac_halo *h, int *ok)
         }
     if (rc == MPI_SUCCESS) rc = PMPI_Allreduce(&mine, ok, 1, MPI_INT, MPI_MIN, h->comm);
     return rc;
+}
+
+int ac_halo_neighbor_collectives(void)
+{
+    return AUTOCOLL_NEIGHBOR_COLLECTIVES;
 }
