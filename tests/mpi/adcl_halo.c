@@ -20,6 +20,8 @@
  *                               three functions, 0, 3 and 6 ms slow; selection (the search as
  *                               set by the caller) must run one function per call on all ranks
  *                               and end on the fast one
+ *   adcl_halo self-test         exchanges broken on purpose (none, into the opposite halo, a
+ *                               corner written) run through the API must each be caught
  *   adcl_halo errors            invalid arguments give error codes, not crashes
  *
  * Cases: 2-D and 3-D vectors of doubles, halo widths 1 and 2, no components and 2 components,
@@ -157,8 +159,9 @@ static void fill(const test_case *c, const shape *sh, double *a, int rank, int c
     }
 }
 
-/* The reference exchange: per dimension, two shifts with MPI_Sendrecv of hand-packed faces. */
-static void reference(const test_case *c, const shape *sh, double *a, MPI_Comm cart)
+/* The reference exchange: per dimension, two shifts with MPI_Sendrecv of hand-packed faces
+ * (swap: into the opposite halo, for the self-test). */
+static void reference(const test_case *c, const shape *sh, double *a, MPI_Comm cart, int swap)
 {
     long most = sh->cells;
     double *sbuf = malloc((size_t)most * sizeof *sbuf), *rbuf = malloc((size_t)most * sizeof *rbuf);
@@ -174,7 +177,8 @@ static void reference(const test_case *c, const shape *sh, double *a, MPI_Comm c
                          nbr[1 - s], 7, cart, MPI_STATUS_IGNORE);
             if (nbr[1 - s] == MPI_PROC_NULL) continue;
             k = (cursor){a, rbuf, 0};
-            face(c, sh, d, 1 - s == 0 ? 0 : sh->full[d] - c->hwidth, lo, hi);
+            int side = swap ? s : 1 - s; /* swap: the self-test's wrong halo */
+            face(c, sh, d, side == 0 ? 0 : sh->full[d] - c->hwidth, lo, hi);
             each(sh, lo, hi, scatter_cell, &k);
         }
     }
@@ -338,6 +342,14 @@ static void describe(const fixture *fx, const char *name, char *buf, size_t n)
              fx->c.nc, fx->c.periodic == 0 ? "none" : fx->c.periodic == 1 ? "all" : "dim 0");
 }
 
+/* The first cell where the vector and the reference differ, or -1. */
+static long first_difference(const fixture *fx)
+{
+    for (long l = 0; l < fx->sh.cells; l++)
+        if (fx->ref[l] != fx->flat[l]) return l;
+    return -1;
+}
+
 /* One call of the request, checked against the reference. */
 static void exchange_and_check(fixture *fx, ADCL_Request req, int call, int split)
 {
@@ -350,10 +362,8 @@ static void exchange_and_check(fixture *fx, ADCL_Request req, int call, int spli
     int rc = split ? ADCL_Request_init(req) : ADCL_Request_start(req);
     if (rc == ADCL_SUCCESS && split) rc = ADCL_Request_wait(req);
     if (rc != ADCL_SUCCESS) fail(what);
-    reference(&fx->c, &fx->sh, fx->ref, fx->cart);
-    long changed = 0, wrong = -1;
-    for (long l = 0; l < fx->sh.cells && wrong < 0; l++)
-        if (fx->ref[l] != fx->flat[l]) wrong = l;
+    reference(&fx->c, &fx->sh, fx->ref, fx->cart, 0);
+    long changed = 0, wrong = first_difference(fx);
     /* The reference must have moved data wherever there is a neighbour. */
     double *init = malloc((size_t)fx->sh.cells * sizeof *init);
     fill(&fx->c, &fx->sh, init, fx->rank, call);
@@ -628,6 +638,75 @@ static void user(void)
     MPI_Comm_free(&cart);
 }
 
+/* The self-test: exchanges broken on purpose, run as a user function set through the API,
+ * must each be caught by the check of exchange_and_check on some rank. */
+static fixture *broken;
+
+static void broken_nothing(ADCL_Request req)
+{
+    (void)req;
+}
+
+static void broken_swapped(ADCL_Request req)
+{
+    (void)req;
+    reference(&broken->c, &broken->sh, broken->flat, broken->cart, 1);
+}
+
+static void broken_corner(ADCL_Request req)
+{
+    (void)req;
+    reference(&broken->c, &broken->sh, broken->flat, broken->cart, 0);
+    broken->flat[0] = 42.0; /* a corner of the halo, which no exchange may write */
+}
+
+static void self_test(void)
+{
+    ADCL_work_fnct_ptr *work[3] = {broken_nothing, broken_swapped, broken_corner};
+    char *fnames[3] = {"nothing", "swapped", "corner"};
+    ADCL_Function fn[3];
+    ADCL_Fnctset set;
+    int ncases, caught = 0;
+    fixture fx;
+    if (ADCL_Init() != ADCL_SUCCESS) fail("ADCL_Init");
+    setup(&fx, &cases(&ncases)[1]); /* 2-D, every dimension periodic: neighbours everywhere */
+    broken = &fx;
+    for (int i = 0; i < 3; i++)
+        if (ADCL_Function_create(work[i], ADCL_ATTRSET_NULL, NULL, fnames[i], &fn[i]) !=
+            ADCL_SUCCESS)
+            fail("Function_create");
+    if (ADCL_Fnctset_create(3, fn, "broken", &set) != ADCL_SUCCESS) fail("Fnctset_create");
+    for (int i = 0; i < 3; i++) {
+        ADCL_Request req;
+        int mine, any;
+        setenv("AUTOCOLL_ADCL_FUNCTION", fnames[i], 1);
+        ADCL_Finalize();
+        ADCL_Init();
+        if (ADCL_Request_create(ADCL_VECTOR_NULL, fx.topo, set, &req) != ADCL_SUCCESS)
+            fail("Request_create");
+        fill(&fx.c, &fx.sh, fx.flat, fx.rank, 0);
+        memcpy(fx.ref, fx.flat, (size_t)fx.sh.cells * sizeof *fx.ref);
+        if (ADCL_Request_start(req) != ADCL_SUCCESS) fail("Request_start");
+        reference(&fx.c, &fx.sh, fx.ref, fx.cart, 0);
+        mine = first_difference(&fx) >= 0;
+        MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (!any) {
+            char msg[100];
+            snprintf(msg, sizeof msg, "self-test: the broken exchange '%s' was not caught",
+                     fnames[i]);
+            fail(msg);
+        }
+        caught++;
+        ADCL_Request_free(&req);
+    }
+    unsetenv("AUTOCOLL_ADCL_FUNCTION");
+    ADCL_Fnctset_free(&set);
+    for (int i = 0; i < 3; i++) ADCL_Function_free(&fn[i]);
+    teardown(&fx);
+    ADCL_Finalize();
+    if (world_rank == 0) printf("adcl_halo: self-test caught %d of 3 broken exchanges\n", caught);
+}
+
 static void expect(int rc, int want, const char *what)
 {
     if (rc != want) {
@@ -691,12 +770,15 @@ int main(int argc, char **argv)
         forced(argc > 2 ? argv[2] : NULL);
     } else if (strcmp(mode, "config") == 0)
         config();
+    else if (strcmp(mode, "self-test") == 0)
+        self_test();
     else if (strcmp(mode, "user") == 0)
         user();
     else if (strcmp(mode, "errors") == 0)
         errors();
     else
-        fail("usage: adcl_halo forced|generic [NAME] | search | config | user | errors");
+        fail("usage: adcl_halo forced|generic [NAME] | search | config | user | self-test | "
+             "errors");
     if (world_rank == 0) printf("adcl_halo: ok\n");
     MPI_Finalize();
     return 0;
