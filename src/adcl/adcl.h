@@ -125,9 +125,8 @@ const char *ac_adcl_forced_name(void);
 /* A finished request's outcome, kept for the report at ADCL_Finalize. */
 void ac_adcl_record(ADCL_Request req);
 
-/* The predefined neighbourhood set (fnctset.c): built at ADCL_Init, released at Finalize. */
+/* The predefined neighbourhood set (fnctset.c): built by the first ADCL_Init, then kept. */
 int ac_adcl_neighborhood_build(void);
-void ac_adcl_neighborhood_release(void);
 
 /* At MPI_Finalize: the report of a run whose program did not call ADCL_Finalize. */
 void ac_adcl_at_mpi_finalize(void);

@@ -11,7 +11,15 @@
 
 struct ADCL_fnctset_s ADCL_fnctset_neighborhood;
 
-/* The predefined set's attributes and attribute set (not user handles: never freed by users). */
+/* The predefined set, in static storage: built by the first ADCL_Init and kept (requests a
+ * program forgot to free may still name its functions after ADCL_Finalize). Its attributes,
+ * attribute set and functions are not user handles: users never free them. */
+#define MAX_HALO_FUNCTIONS 32
+#define MAX_HALO_VALUES 16
+static struct ADCL_function_s halo_functions[MAX_HALO_FUNCTIONS];
+static ADCL_Function halo_function_handles[MAX_HALO_FUNCTIONS];
+static int halo_attrvals[MAX_HALO_FUNCTIONS][AC_HALO_ATTRIBUTES];
+static int halo_values[AC_HALO_ATTRIBUTES][MAX_HALO_VALUES];
 static struct ADCL_attribute_s halo_attributes[AC_HALO_ATTRIBUTES];
 static ADCL_Attribute halo_attribute_handles[AC_HALO_ATTRIBUTES];
 static struct ADCL_attrset_s halo_attrset = {AC_HALO_ATTRIBUTES, halo_attribute_handles};
@@ -213,50 +221,35 @@ int ac_adcl_neighborhood_build(void)
     int n;
     const ac_halo_impl *impls = ac_halo_registry(&n);
     struct ADCL_fnctset_s *set = &ADCL_fnctset_neighborhood;
+    if (set->predefined) return ADCL_SUCCESS;
+    if (n > MAX_HALO_FUNCTIONS) return ADCL_ERROR_INTERNAL;
     for (int a = 0; a < AC_HALO_ATTRIBUTES; a++) {
         const char *const *names = ac_halo_attribute_values(a);
         ADCL_Attribute attr = &halo_attributes[a];
         int k = 0;
-        while (names[k]) k++;
+        while (names[k] && k < MAX_HALO_VALUES) {
+            halo_values[a][k] = k;
+            k++;
+        }
         attr->name = (char *)ac_halo_attribute_name(a);
         attr->n = k;
-        attr->values = malloc((size_t)k * sizeof *attr->values);
+        attr->values = halo_values[a];
         attr->value_names = (char **)names;
-        if (!attr->values) return ADCL_NO_MEMORY;
-        for (int i = 0; i < k; i++) attr->values[i] = i;
         halo_attribute_handles[a] = attr;
     }
-    set->name = "neighborhood";
-    set->predefined = 1;
-    set->n = n;
-    set->fncts = calloc((size_t)n, sizeof *set->fncts);
-    if (!set->fncts) return ADCL_NO_MEMORY;
     for (int i = 0; i < n; i++) {
-        ADCL_Function f = calloc(1, sizeof *f);
-        if (!f) return ADCL_NO_MEMORY;
-        set->fncts[i] = f;
+        ADCL_Function f = &halo_functions[i];
         f->name = (char *)impls[i].name;
         f->halo = &impls[i];
         f->attrset = &halo_attrset;
-        f->attrvals = malloc(AC_HALO_ATTRIBUTES * sizeof *f->attrvals);
-        if (!f->attrvals) return ADCL_NO_MEMORY;
+        f->attrvals = halo_attrvals[i];
         for (int a = 0; a < AC_HALO_ATTRIBUTES; a++)
-            f->attrvals[a] = ac_halo_attribute(&impls[i], a);
+            halo_attrvals[i][a] = ac_halo_attribute(&impls[i], a);
+        halo_function_handles[i] = f;
     }
+    set->name = "neighborhood";
+    set->n = n;
+    set->fncts = halo_function_handles;
+    set->predefined = 1;
     return ADCL_SUCCESS;
-}
-
-void ac_adcl_neighborhood_release(void)
-{
-    struct ADCL_fnctset_s *set = &ADCL_fnctset_neighborhood;
-    for (int i = 0; set->fncts && i < set->n; i++) {
-        if (set->fncts[i]) free(set->fncts[i]->attrvals);
-        free(set->fncts[i]);
-    }
-    free(set->fncts);
-    for (int a = 0; a < AC_HALO_ATTRIBUTES; a++) {
-        free(halo_attributes[a].values);
-        halo_attributes[a].values = NULL;
-    }
-    memset(set, 0, sizeof *set);
 }

@@ -77,10 +77,8 @@ int ADCL_Init(void)
         return ac_adcl_fail(ADCL_NOT_INITIALIZED, __func__, "call MPI_Init first");
     if (ac_adcl_initialized()) return ADCL_SUCCESS;
     rc = ac_adcl_neighborhood_build();
-    if (rc != ADCL_SUCCESS) {
-        ac_adcl_neighborhood_release();
-        return ac_adcl_fail(rc, __func__, "out of memory");
-    }
+    if (rc != ADCL_SUCCESS)
+        return ac_adcl_fail(rc, __func__, "the halo registry outgrew the predefined set");
     const char *env = ac_config_get("AUTOCOLL_ADCL_FUNCTION");
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (env && *env) {
@@ -136,7 +134,6 @@ int ADCL_Finalize(void)
     if (!ac_adcl_initialized())
         return ac_adcl_fail(ADCL_NOT_INITIALIZED, __func__, "ADCL_Init has not run");
     report();
-    ac_adcl_neighborhood_release();
     finalized = 1;
     initialized = 0;
     return ADCL_SUCCESS;

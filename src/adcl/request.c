@@ -113,9 +113,18 @@ int ADCL_Request_create(ADCL_Vector vec, ADCL_Topology topo, ADCL_Fnctset fnctse
                           topo->have_coords ? topo->coords : NULL, topo->cartesian, vec->base,
                           vec->dims, vec->nc, vec->vmap->hwidth, vec->dat);
         /* Agree the properties the requirements read: any rank's makes them so for all. */
-        int flags[3] = {h->self_neighbour, h->double_neighbour, !(h->cartesian && h->have_coords)};
+        int flags[4] = {h->self_neighbour, h->double_neighbour, !(h->cartesian && h->have_coords),
+                        h->mismatch};
         if (rc == MPI_SUCCESS)
-            rc = PMPI_Allreduce(MPI_IN_PLACE, flags, 3, MPI_INT, MPI_MAX, r->comm);
+            rc = PMPI_Allreduce(MPI_IN_PLACE, flags, 4, MPI_INT, MPI_MAX, r->comm);
+        if (rc == MPI_SUCCESS && flags[3]) {
+            ac_halo_release(h);
+            PMPI_Comm_free(&r->comm);
+            free(r);
+            free(applicable);
+            return ac_adcl_fail(ADCL_INVALID_VECTOR, __func__,
+                                "neighbouring vectors have faces of different sizes");
+        }
         if (rc == MPI_SUCCESS) {
             h->self_neighbour = flags[0];
             h->double_neighbour = flags[1];
@@ -160,6 +169,8 @@ int ADCL_Request_create(ADCL_Vector vec, ADCL_Topology topo, ADCL_Fnctset fnctse
 
 int ADCL_Request_init(ADCL_Request req)
 {
+    if (!ac_adcl_initialized())
+        return ac_adcl_fail(ADCL_NOT_INITIALIZED, __func__, "ADCL is not initialised");
     if (!ac_adcl_live(AC_ADCL_KIND_REQUEST, req))
         return ac_adcl_fail(ADCL_INVALID_REQUEST, __func__, "not a live request");
     if (req->in_progress)

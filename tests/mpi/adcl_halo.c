@@ -745,6 +745,25 @@ static void errors(void)
            "a topology from a communicator without one");
     expect(ADCL_Request_create(vec, ADCL_TOPOLOGY_NULL, ADCL_FNCTSET_NEIGHBORHOOD, &req),
            ADCL_INVALID_TOPOLOGY, "Request_create without a topology");
+    /* Neighbours whose faces differ in size: refused on every rank, nothing exchanged. */
+    {
+        int size, cdims[2] = {0, 1}, periods[2] = {1, 0}, vdims[2] = {5, 5 + world_rank};
+        MPI_Comm cart;
+        ADCL_Vector mixed;
+        double **mdata;
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        cdims[0] = size;
+        MPI_Cart_create(MPI_COMM_WORLD, 2, cdims, periods, 0, &cart);
+        expect(ADCL_Topology_create(cart, &topo), ADCL_SUCCESS, "Topology_create");
+        expect(ADCL_Vector_allocate_generic(2, vdims, 0, vmap, MPI_DOUBLE, &mdata, &mixed),
+               ADCL_SUCCESS, "a vector of this rank's own shape");
+        expect(ADCL_Request_create(mixed, topo, ADCL_FNCTSET_NEIGHBORHOOD, &req),
+               size > 1 ? ADCL_INVALID_VECTOR : ADCL_SUCCESS, "faces of different sizes");
+        if (size == 1) ADCL_Request_free(&req);
+        ADCL_Vector_free(&mixed);
+        ADCL_Topology_free(&topo);
+        MPI_Comm_free(&cart);
+    }
     expect(ADCL_Fnctset_free(&(ADCL_Fnctset){ADCL_FNCTSET_NEIGHBORHOOD}), ADCL_INVALID_FNCTSET,
            "freeing the predefined set");
     expect(ADCL_Vector_deregister(&vec), ADCL_INVALID_VECTOR, "deregistering an allocated vector");

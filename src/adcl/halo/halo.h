@@ -37,6 +37,7 @@ typedef struct ac_halo {
     int cartesian;                       /* comm carries the Cartesian topology */
     int self_neighbour;                  /* some neighbour is this process */
     int double_neighbour;                /* some dimension has one process on both sides */
+    int mismatch;                        /* a neighbour's faces differ from ours in size */
     int window_ok;                       /* the window could be made (ac_halo_window) */
     int neighbor_ok;                     /* MPI_Neighbor_alltoallw exists and follows the
                                           * standard here (ac_halo_neighbor_alltoallw_check) */

@@ -33,6 +33,15 @@ static int face_type(int spatial, int total, const int *dims, int hwidth, int d,
     return rc;
 }
 
+/* Cells of a face of dimension d (with the component dimension). */
+static long face_cells(int spatial, int total, const int *dims, int hwidth, int d)
+{
+    long cells = 1;
+    for (int i = 0; i < total; i++)
+        cells *= i >= spatial ? dims[i] : i == d ? hwidth : dims[i] - 2 * hwidth;
+    return cells;
+}
+
 /* Start of the slab sent through side s and of the halo filled from side s, in dimension d. */
 static int slab_start(const int *dims, int hwidth, int d, int s)
 {
@@ -48,7 +57,7 @@ int ac_halo_plan(ac_halo *h, MPI_Comm comm, int ndims, const int nbr[][2], const
                  int cartesian, void *base, const int *dims, int nc, int hwidth, MPI_Datatype dat)
 {
     int rc, size, total = ndims + (nc > 0);
-    int full[AC_HALO_MAXDIMS + 1];
+    int full[AC_HALO_MAXDIMS + 2];
     MPI_Aint lb, extent, cells = 1;
 
     memset(h, 0, sizeof *h);
@@ -102,32 +111,36 @@ int ac_halo_plan(ac_halo *h, MPI_Comm comm, int ndims, const int nbr[][2], const
     }
     if (rc != MPI_SUCCESS) return rc;
 
-    /* Our shape to every neighbour, theirs from each (all at once: a neighbour on both sides
+    full[total] = hwidth;
+    /* Our shape and halo width to every neighbour, theirs from each (all at once: a neighbour on both sides
      * must not wait for the other side's message). The neighbour of side s sent it through its
      * side 1 - s; its slab toward us and its halo we fill are on that side too. */
-    int theirs[AC_HALO_MAXDIMS][2][AC_HALO_MAXDIMS + 1];
+    int theirs[AC_HALO_MAXDIMS][2][AC_HALO_MAXDIMS + 2]; /* shape, then halo width */
     MPI_Request reqs[4 * AC_HALO_MAXDIMS];
     MPI_Status stats[4 * AC_HALO_MAXDIMS];
     int n = 0;
     for (int d = 0; d < ndims; d++)
         for (int s = 0; s < 2; s++) {
             if (h->nbr[d][s] == MPI_PROC_NULL) continue;
-            rc = PMPI_Irecv(theirs[d][s], total, MPI_INT, h->nbr[d][s], AC_HALO_TAG + 2 * d + 1 - s,
+            rc = PMPI_Irecv(theirs[d][s], total + 1, MPI_INT, h->nbr[d][s], AC_HALO_TAG + 2 * d + 1 - s,
                             comm, &reqs[n++]);
             if (rc == MPI_SUCCESS)
-                rc = PMPI_Isend(full, total, MPI_INT, h->nbr[d][s], AC_HALO_TAG + 2 * d + s, comm,
+                rc = PMPI_Isend(full, total + 1, MPI_INT, h->nbr[d][s], AC_HALO_TAG + 2 * d + s, comm,
                                 &reqs[n++]);
             if (rc != MPI_SUCCESS) return rc;
         }
     rc = PMPI_Waitall(n, reqs, stats);
     for (int d = 0; d < ndims && rc == MPI_SUCCESS; d++)
         for (int s = 0; s < 2 && rc == MPI_SUCCESS; s++) {
+            const int *shape = theirs[d][s];
+            int w = shape[total];
             if (h->nbr[d][s] == MPI_PROC_NULL) continue;
-            rc = face_type(ndims, total, theirs[d][s], hwidth, d,
-                           slab_start(theirs[d][s], hwidth, d, 1 - s), dat, &h->remote_send[d][s]);
+            if (face_cells(ndims, total, full, hwidth, d) != face_cells(ndims, total, shape, w, d))
+                h->mismatch = 1;
+            rc = face_type(ndims, total, shape, w, d, slab_start(shape, w, d, 1 - s), dat,
+                           &h->remote_send[d][s]);
             if (rc == MPI_SUCCESS)
-                rc = face_type(ndims, total, theirs[d][s], hwidth, d,
-                               halo_start(theirs[d][s], hwidth, d, 1 - s), dat,
+                rc = face_type(ndims, total, shape, w, d, halo_start(shape, w, d, 1 - s), dat,
                                &h->remote_recv[d][s]);
         }
     return rc;
