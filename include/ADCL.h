@@ -93,6 +93,17 @@ typedef void ADCL_work_fnct_ptr(ADCL_Request);
 extern ADCL_API struct ADCL_fnctset_s ADCL_fnctset_neighborhood;
 #define ADCL_FNCTSET_NEIGHBORHOOD (&ADCL_fnctset_neighborhood)
 
+/* Predefined collective sets: the vector reduced or exchanged in place by one of autocoll's
+ * algorithms for the collective. ALLREDUCE: vmap ADCL_Vmap_allreduce_allocate(op), the whole
+ * vector. ALLTOALL: vmap ADCL_Vmap_alltoall_allocate(n, n), the first size * n elements.
+ * ALLGATHERV: vmap ADCL_Vmap_list_allocate(size, rcnts, displ), rank i's block at displ[i]. */
+extern ADCL_API struct ADCL_fnctset_s ADCL_fnctset_allreduce;
+extern ADCL_API struct ADCL_fnctset_s ADCL_fnctset_alltoall;
+extern ADCL_API struct ADCL_fnctset_s ADCL_fnctset_allgatherv;
+#define ADCL_FNCTSET_ALLREDUCE (&ADCL_fnctset_allreduce)
+#define ADCL_FNCTSET_ALLTOALL (&ADCL_fnctset_alltoall)
+#define ADCL_FNCTSET_ALLGATHERV (&ADCL_fnctset_allgatherv)
+
 /* After MPI_Init, before MPI_Finalize; both collective over MPI_COMM_WORLD. */
 ADCL_API int ADCL_Init(void);
 ADCL_API int ADCL_Finalize(void);

@@ -12,6 +12,8 @@
 #include "ADCL.h"
 #include "adcl/halo/halo.h"
 #include "adcl/search.h"
+#include "coll/coll.h"
+#include "select/select.h"
 
 #include <mpi.h>
 
@@ -74,6 +76,7 @@ struct ADCL_function_s {
     char *name;
     ADCL_work_fnct_ptr *fnct;    /* a user function, or NULL */
     const ac_halo_impl *halo;    /* a predefined neighbourhood implementation, or NULL */
+    const ac_algorithm *coll;    /* a predefined collective set's algorithm, or NULL */
     ADCL_Attrset attrset;        /* may be ADCL_ATTRSET_NULL */
     int *attrvals;               /* one value per attribute of attrset */
 };
@@ -83,6 +86,9 @@ struct ADCL_fnctset_s {
     int n;
     ADCL_Function *fncts;
     int predefined;              /* ADCL_FNCTSET_NEIGHBORHOOD: built by ADCL_Init */
+    int collective_set;          /* ADCL_FNCTSET_ALLREDUCE, ...: a request makes its own set */
+    ac_collective collective;    /* ... of this collective's algorithms (collective.c) */
+    int owned;                   /* a request's own set, released with it */
 };
 
 struct ADCL_request_s {
@@ -127,6 +133,14 @@ void ac_adcl_record(ADCL_Request req);
 
 /* The predefined neighbourhood set (fnctset.c): built by the first ADCL_Init, then kept. */
 int ac_adcl_neighborhood_build(void);
+
+/* The predefined collective sets (collective.c): whether set is one; the request's own set of
+ * the applicable algorithms (r->fnctset replaced; an ADCL error code and *why on failure); one
+ * call; the release of a request's own set. */
+int ac_adcl_collective_set(ADCL_Fnctset set);
+int ac_adcl_collective_prepare(ADCL_Request r, ADCL_Fnctset set, const char **why);
+int ac_adcl_collective_run(ADCL_Request r, const ac_algorithm *alg);
+void ac_adcl_collective_release(ADCL_Fnctset set);
 
 /* At MPI_Finalize: the report of a run whose program did not call ADCL_Finalize. */
 void ac_adcl_at_mpi_finalize(void);

@@ -204,7 +204,7 @@ int ADCL_Fnctset_create(int maxnum, ADCL_Function *fncts, char *name, ADCL_Fncts
 
 int ADCL_Fnctset_free(ADCL_Fnctset *fnctset)
 {
-    if (fnctset && *fnctset == ADCL_FNCTSET_NEIGHBORHOOD)
+    if (fnctset && (*fnctset == ADCL_FNCTSET_NEIGHBORHOOD || ac_adcl_collective_set(*fnctset)))
         return ac_adcl_fail(ADCL_INVALID_FNCTSET, __func__, "a predefined function set");
     if (!fnctset || !ac_adcl_live(AC_ADCL_KIND_FNCTSET, *fnctset))
         return ac_adcl_fail(ADCL_INVALID_FNCTSET, __func__, "not a live function set");

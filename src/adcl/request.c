@@ -67,6 +67,7 @@ int ADCL_Request_create(ADCL_Vector vec, ADCL_Topology topo, ADCL_Fnctset fnctse
                         ADCL_Request *req)
 {
     int predefined = fnctset == ADCL_FNCTSET_NEIGHBORHOOD, rc, *applicable = NULL;
+    int collective = ac_adcl_collective_set(fnctset);
     const int **values = NULL;
     ADCL_Request r;
     if (!ac_adcl_initialized())
@@ -74,10 +75,13 @@ int ADCL_Request_create(ADCL_Vector vec, ADCL_Topology topo, ADCL_Fnctset fnctse
     if (!req) return ac_adcl_fail(ADCL_INVALID_ARG, __func__, "the request output is NULL");
     if (!ac_adcl_live(AC_ADCL_KIND_TOPOLOGY, topo))
         return ac_adcl_fail(ADCL_INVALID_TOPOLOGY, __func__, "not a live topology");
-    if (!predefined && !ac_adcl_live(AC_ADCL_KIND_FNCTSET, fnctset))
+    if (!predefined && !collective && !ac_adcl_live(AC_ADCL_KIND_FNCTSET, fnctset))
         return ac_adcl_fail(ADCL_INVALID_FNCTSET, __func__, "not a live function set");
     if (vec != ADCL_VECTOR_NULL && !ac_adcl_live(AC_ADCL_KIND_VECTOR, vec))
         return ac_adcl_fail(ADCL_INVALID_VECTOR, __func__, "not a live vector");
+    if (collective && !vec)
+        return ac_adcl_fail(ADCL_INVALID_VECTOR, __func__, "the %s set needs a vector",
+                            fnctset->name);
     if (predefined) {
         if (!vec || vec->vmap->type != ADCL_VECTOR_HALO)
             return ac_adcl_fail(ADCL_INVALID_VECTOR, __func__,
@@ -88,12 +92,7 @@ int ADCL_Request_create(ADCL_Vector vec, ADCL_Topology topo, ADCL_Fnctset fnctse
                                 topo->ndims);
     }
     r = calloc(1, sizeof *r);
-    applicable = malloc((size_t)fnctset->n * sizeof *applicable);
-    if (!r || !applicable) {
-        free(r);
-        free(applicable);
-        return ac_adcl_fail(ADCL_NO_MEMORY, __func__, "out of memory");
-    }
+    if (!r) return ac_adcl_fail(ADCL_NO_MEMORY, __func__, "out of memory");
     r->vec = vec;
     r->topo = topo;
     r->fnctset = fnctset;
@@ -101,11 +100,27 @@ int ADCL_Request_create(ADCL_Vector vec, ADCL_Topology topo, ADCL_Fnctset fnctse
     rc = PMPI_Comm_dup(topo->comm, &r->comm);
     if (rc != MPI_SUCCESS) {
         free(r);
-        free(applicable);
         return mpi_failure(rc, __func__, "duplicating the communicator");
     }
     PMPI_Comm_rank(r->comm, &r->rank);
     PMPI_Comm_size(r->comm, &r->size);
+    if (collective) { /* the request's own set: the algorithms that apply (equal everywhere) */
+        const char *why;
+        int code = ac_adcl_collective_prepare(r, fnctset, &why);
+        if (code != ADCL_SUCCESS) {
+            PMPI_Comm_free(&r->comm);
+            free(r);
+            return ac_adcl_fail(code, __func__, "%s", why);
+        }
+        fnctset = r->fnctset;
+    }
+    applicable = malloc((size_t)fnctset->n * sizeof *applicable);
+    if (!applicable) {
+        if (collective) ac_adcl_collective_release(fnctset);
+        PMPI_Comm_free(&r->comm);
+        free(r);
+        return ac_adcl_fail(ADCL_NO_MEMORY, __func__, "out of memory");
+    }
     for (int f = 0; f < fnctset->n; f++) applicable[f] = 1;
     if (predefined) {
         ac_halo *h = &r->halo;
@@ -156,6 +171,7 @@ int ADCL_Request_create(ADCL_Vector vec, ADCL_Topology topo, ADCL_Fnctset fnctse
         ac_adcl_search_free(&r->search);
         free(values);
         if (predefined) ac_halo_release(&r->halo);
+        if (collective) ac_adcl_collective_release(r->fnctset);
         PMPI_Comm_free(&r->comm);
         free(r);
         return rc != MPI_SUCCESS ? mpi_failure(rc, __func__, "planning the exchange")
@@ -183,6 +199,8 @@ int ADCL_Request_init(ADCL_Request req)
     if (f->halo) {
         req->halo.impl = f->halo;
         rc = f->halo->init(&req->halo);
+    } else if (f->coll) {
+        rc = ac_adcl_collective_run(req, f->coll);
     } else {
         f->fnct(req);
     }
@@ -225,6 +243,7 @@ int ADCL_Request_free(ADCL_Request *req)
         for (int i = 0; i < r->timer->n; i++)
             if (r->timer->reqs[i] == r) r->timer->reqs[i] = ADCL_REQUEST_NULL;
     if (r->fnctset == ADCL_FNCTSET_NEIGHBORHOOD) ac_halo_release(&r->halo);
+    if (r->fnctset->owned) ac_adcl_collective_release(r->fnctset);
     ac_adcl_search_free(&r->search);
     free(r->values);
     PMPI_Comm_free(&r->comm);

@@ -20,6 +20,9 @@
  *                               three functions, 0, 3 and 6 ms slow; selection (the search as
  *                               set by the caller) must run one function per call on all ranks
  *                               and end on the fast one
+ *   adcl_halo collectives       ADCL_FNCTSET_ALLREDUCE, _ALLTOALL and _ALLGATHERV on integer
+ *                               vectors, in place, every call of the selection checked against
+ *                               closed forms, every rank running the same algorithm
  *   adcl_halo self-test         exchanges broken on purpose (none, into the opposite halo, a
  *                               corner written) run through the API must each be caught
  *   adcl_halo errors            invalid arguments give error codes, not crashes
@@ -638,6 +641,123 @@ static void user(void)
     MPI_Comm_free(&cart);
 }
 
+/* One predefined collective set on an int vector of `n` elements: `calls` calls, each checked
+ * by `check` after `fill`. */
+static void collective_run(const char *what, ADCL_Fnctset set, ADCL_Vmap vmap, int n,
+                           void (*fill_fn)(int *, int, int, int),
+                           long (*expected)(int, int, int, int, int), int calls)
+{
+    int size, rank, dims[1] = {0}, periods[1] = {0}, vdims[1] = {n};
+    MPI_Comm cart;
+    ADCL_Topology topo;
+    ADCL_Vector vec;
+    ADCL_Request req;
+    int *data;
+    char *name = NULL;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Dims_create(size, 1, dims);
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &cart);
+    MPI_Comm_rank(cart, &rank);
+    if (ADCL_Topology_create(cart, &topo) != ADCL_SUCCESS ||
+        ADCL_Vector_allocate_generic(1, vdims, 0, vmap, MPI_INT, &data, &vec) != ADCL_SUCCESS ||
+        ADCL_Request_create(vec, topo, set, &req) != ADCL_SUCCESS)
+        fail(what);
+    for (int call = 0; call < calls; call++) {
+        char mine[64] = {0}, *all = malloc((size_t)size * 64), msg[300];
+        fill_fn(data, n, rank, call);
+        ADCL_Request_get_curr_function(req, &name, NULL, NULL, NULL, NULL);
+        if (ADCL_Request_start(req) != ADCL_SUCCESS) fail(what);
+        for (int i = 0; i < n; i++)
+            if (data[i] != expected(i, n, rank, size, call)) {
+                snprintf(msg, sizeof msg, "%s by %s, call %d: element %d is %d, not %ld", what,
+                         name, call, i, data[i], expected(i, n, rank, size, call));
+                fail(msg);
+            }
+        snprintf(mine, sizeof mine, "%s", name);
+        MPI_Allgather(mine, 64, MPI_CHAR, all, 64, MPI_CHAR, cart);
+        for (int r = 0; r < size; r++)
+            if (strcmp(all + 64 * r, mine) != 0) fail("ranks run different algorithms");
+        free(all);
+        free(name);
+    }
+    ADCL_Request_get_curr_function(req, &name, NULL, NULL, NULL, NULL);
+    if (rank == 0) printf("adcl_halo: %s: %s after %d calls\n", what, name, calls);
+    free(name);
+    ADCL_Request_free(&req);
+    ADCL_Vector_free(&vec);
+    ADCL_Topology_free(&topo);
+    MPI_Comm_free(&cart);
+}
+
+static void sum_fill(int *d, int n, int rank, int call)
+{
+    for (int i = 0; i < n; i++) d[i] = rank * 100 + i + call;
+}
+
+static long sum_expected(int i, int n, int rank, int size, int call)
+{
+    (void)n, (void)rank;
+    return 100L * size * (size - 1) / 2 + (long)size * (i + call);
+}
+
+/* Alltoall of blocks of 2: element k of block j of rank r is r * 1000 + j * 10 + k + call; the
+ * last element of the vector is outside the blocks and stays. */
+static void a2a_fill(int *d, int n, int rank, int call)
+{
+    for (int i = 0; i < n - 1; i++) d[i] = rank * 1000 + (i / 2) * 10 + i % 2 + call;
+    d[n - 1] = -7;
+}
+
+static long a2a_expected(int i, int n, int rank, int size, int call)
+{
+    (void)size;
+    if (i == n - 1) return -7;
+    return (i / 2) * 1000L + rank * 10 + i % 2 + call;
+}
+
+/* Allgatherv: rank i's block has i + 1 elements at 1 + i (i + 1) / 2 (element 0 is a gap). */
+static void agv_fill(int *d, int n, int rank, int call)
+{
+    for (int i = 0; i < n; i++) d[i] = -1;
+    for (int k = 0; k <= rank; k++) d[1 + rank * (rank + 1) / 2 + k] = rank * 1000 + k + call;
+}
+
+static long agv_expected(int i, int n, int rank, int size, int call)
+{
+    (void)n, (void)rank, (void)size;
+    if (i == 0) return -1;
+    int owner = 0;
+    while (1 + (owner + 1) * (owner + 2) / 2 <= i) owner++;
+    return owner * 1000L + (i - 1 - owner * (owner + 1) / 2) + call;
+}
+
+static void collectives(void)
+{
+    int size, calls = 200;
+    ADCL_Vmap vmap;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int *rcnts = malloc((size_t)size * sizeof *rcnts), *displ = malloc((size_t)size * sizeof *displ);
+    for (int i = 0; i < size; i++) {
+        rcnts[i] = i + 1;
+        displ[i] = 1 + i * (i + 1) / 2;
+    }
+    if (ADCL_Init() != ADCL_SUCCESS) fail("ADCL_Init");
+    ADCL_Vmap_allreduce_allocate(MPI_SUM, &vmap);
+    collective_run("allreduce", ADCL_FNCTSET_ALLREDUCE, vmap, 21, sum_fill, sum_expected, calls);
+    ADCL_Vmap_free(&vmap);
+    ADCL_Vmap_alltoall_allocate(2, 2, &vmap);
+    collective_run("alltoall", ADCL_FNCTSET_ALLTOALL, vmap, 2 * size + 1, a2a_fill, a2a_expected,
+                   calls);
+    ADCL_Vmap_free(&vmap);
+    ADCL_Vmap_list_allocate(size, rcnts, displ, &vmap);
+    collective_run("allgatherv", ADCL_FNCTSET_ALLGATHERV, vmap, 1 + size * (size + 1) / 2,
+                   agv_fill, agv_expected, calls);
+    ADCL_Vmap_free(&vmap);
+    free(rcnts);
+    free(displ);
+    if (ADCL_Finalize() != ADCL_SUCCESS) fail("ADCL_Finalize");
+}
+
 /* The self-test: exchanges broken on purpose, run as a user function set through the API,
  * must each be caught by the check of exchange_and_check on some rank. */
 static fixture *broken;
@@ -789,6 +909,8 @@ int main(int argc, char **argv)
         forced(argc > 2 ? argv[2] : NULL);
     } else if (strcmp(mode, "config") == 0)
         config();
+    else if (strcmp(mode, "collectives") == 0)
+        collectives();
     else if (strcmp(mode, "self-test") == 0)
         self_test();
     else if (strcmp(mode, "user") == 0)
@@ -796,8 +918,8 @@ int main(int argc, char **argv)
     else if (strcmp(mode, "errors") == 0)
         errors();
     else
-        fail("usage: adcl_halo forced|generic [NAME] | search | config | user | self-test | "
-             "errors");
+        fail("usage: adcl_halo forced|generic [NAME] | search | config | user | collectives | "
+             "self-test | errors");
     if (world_rank == 0) printf("adcl_halo: ok\n");
     MPI_Finalize();
     return 0;
