@@ -157,10 +157,10 @@ int ADCL_Request_create(ADCL_Vector vec, ADCL_Topology topo, ADCL_Fnctset fnctse
     }
     if (rc == MPI_SUCCESS) {
         int nattrs, forced = forced_index(r, applicable);
+        /* AUTOCOLL_ADCL_SEARCH's keywords, in the order of ac_adcl_method */
         ac_adcl_method method = forced >= 0 ? AC_ADCL_FORCED
-                                : ac_config_keyword("AUTOCOLL_ADCL_SEARCH") == 1
-                                    ? AC_ADCL_ATTRIBUTE
-                                    : AC_ADCL_BRUTE_FORCE;
+                                            : (ac_adcl_method)ac_config_keyword(
+                                                  "AUTOCOLL_ADCL_SEARCH");
         attribute_values(fnctset, &nattrs, &values);
         rc = ac_adcl_search_init(&r->search, method, fnctset->n, nattrs,
                                  (const int *const *)values, applicable,

@@ -91,6 +91,55 @@ static int representatives(const ac_adcl_search *s, int a, int base, int *reps)
     return n;
 }
 
+/* The factorial screening's design: the two levels of each attribute (the first alive
+ * function's value and the next value an alive function has; level[1] -1: one value only), and
+ * as runs the alive functions whose every attribute takes one of its two levels, one per
+ * combination. Returns the number of runs, written to s->set. */
+static int design(ac_adcl_search *s)
+{
+    int base = -1, n = 0;
+    for (int f = 0; f < s->n && base < 0; f++)
+        if (s->alive[f]) base = f;
+    for (int a = 0; a < s->nattrs; a++) {
+        s->level[a][0] = s->values[base][a];
+        s->level[a][1] = -1;
+        for (int f = 0; f < s->n && s->level[a][1] < 0; f++)
+            if (s->alive[f] && s->values[f][a] != s->level[a][0])
+                s->level[a][1] = s->values[f][a];
+    }
+    for (int f = 0; f < s->n; f++) {
+        int run = s->alive[f];
+        for (int a = 0; a < s->nattrs && run; a++)
+            run = s->values[f][a] == s->level[a][0] || s->values[f][a] == s->level[a][1];
+        for (int i = 0; i < n && run; i++) /* one function per combination of levels */
+            run = distance(s, f, s->set[i], -1) > 0;
+        if (run) s->set[n++] = f;
+    }
+    return n;
+}
+
+/* The screening's verdict: for each attribute with both levels measured, the level of the
+ * smaller mean over the runs (its main effect's sign); every function with the other level is
+ * pruned. Values outside the two levels stay for the attribute search that follows. */
+static void screen(ac_adcl_search *s)
+{
+    for (int a = 0; a < s->nattrs; a++) {
+        double sum[2] = {0, 0};
+        int runs[2] = {0, 0};
+        if (s->level[a][1] < 0) continue;
+        for (int i = 0; i < s->nset; i++) {
+            int f = s->set[i], l = s->values[f][a] == s->level[a][1];
+            if (s->agreed[f] < 0) continue;
+            sum[l] += s->agreed[f];
+            runs[l]++;
+        }
+        if (!runs[0] || !runs[1]) continue; /* an effect needs both levels */
+        int worse = sum[1] / runs[1] < sum[0] / runs[0] ? s->level[a][0] : s->level[a][1];
+        for (int f = 0; f < s->n; f++)
+            if (s->alive[f] && s->values[f][a] == worse) s->alive[f] = 0;
+    }
+}
+
 /* The next step of the search once the last round's functions have agreed times: the winner,
  * or the next round to measure. */
 static void advance(ac_adcl_search *s)
@@ -101,6 +150,16 @@ static void advance(ac_adcl_search *s)
             if (s->applicable[f]) s->set[n++] = f;
         if (!start_round(s, s->set, n)) decide(s, fastest(s, s->set, n));
         return;
+    }
+    if (s->method == AC_ADCL_FACTORIAL && !s->screened) {
+        if (!s->chosen) {
+            s->nset = design(s);
+            s->chosen = 1;
+            if (start_round(s, s->set, s->nset)) return;
+        }
+        screen(s);
+        s->screened = 1;
+        s->chosen = 0;
     }
     for (; s->attribute < s->nattrs; s->attribute++) {
         int a = s->attribute;
@@ -145,10 +204,11 @@ int ac_adcl_search_init(ac_adcl_search *s, ac_adcl_method method, int n, int nat
     s->alive = malloc((size_t)n * sizeof *s->alive);
     s->round = malloc((size_t)n * sizeof *s->round);
     s->set = malloc((size_t)n * sizeof *s->set);
+    s->level = malloc((size_t)(nattrs > 0 ? nattrs : 1) * sizeof *s->level);
     s->count = calloc((size_t)n, sizeof *s->count);
     s->agreed = malloc((size_t)n * sizeof *s->agreed);
     s->times = malloc((size_t)n * (size_t)samples * sizeof *s->times);
-    if (!s->applicable || !s->alive || !s->round || !s->set || !s->count || !s->agreed || !s->times) {
+    if (!s->applicable || !s->alive || !s->round || !s->set || !s->level || !s->count || !s->agreed || !s->times) {
         ac_adcl_search_free(s);
         return MPI_ERR_NO_MEM;
     }
@@ -209,6 +269,7 @@ void ac_adcl_search_free(ac_adcl_search *s)
     free(s->alive);
     free(s->round);
     free(s->set);
+    free(s->level);
     free(s->count);
     free(s->agreed);
     free(s->times);

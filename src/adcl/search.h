@@ -13,6 +13,13 @@
  *                attributes) is measured; the value of the fastest representative is kept and
  *                every function with another value is pruned. What remains after the last
  *                attribute is measured and the fastest wins.
+ *   factorial:   a two-level factorial screening first (the 2^k design of ADCL's later work):
+ *                each attribute gets two levels, the first function's value and the next one
+ *                present; every function whose attributes all take one of their two levels
+ *                is measured (one per combination, up to 2^k), and for each attribute the
+ *                level with the smaller mean over those runs (the sign of its main effect)
+ *                prunes the functions with the other level. The attribute search then goes on
+ *                over what remains (values outside the two levels included).
  *   forced:      one function from the start (AUTOCOLL_ADCL_FUNCTION, config.adcl).
  */
 #ifndef AUTOCOLL_ADCL_SEARCH_H
@@ -23,6 +30,7 @@
 typedef enum ac_adcl_method {
     AC_ADCL_BRUTE_FORCE,
     AC_ADCL_ATTRIBUTE,
+    AC_ADCL_FACTORIAL,
     AC_ADCL_FORCED
 } ac_adcl_method;
 
@@ -37,6 +45,8 @@ typedef struct ac_adcl_search {
     int attribute;            /* attribute search: the attribute being decided */
     int *set, nset;           /* attribute search: its representatives */
     int chosen;               /* attribute search: they are chosen (and being measured) */
+    int (*level)[2];          /* factorial: the two levels of each attribute */
+    int screened;             /* factorial: the screening is over */
     double *times;            /* this rank's measurements: times[f * samples + k] */
     int *count;               /* measurements of each function */
     double *agreed;           /* agreed statistic of each function; < 0: not measured */

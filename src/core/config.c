@@ -21,7 +21,8 @@ static const char *const history_keywords[] = {"auto", "off", NULL};
 static const char *const strategy_names[] = {"native", "star", "lottery", "race", "table", NULL};
 static const char *const spread_names[] = {"uniform", "inverse", NULL};
 static const char *const draw_names[] = {"seed", "broadcast", NULL};
-static const char *const adcl_search_names[] = {"brute_force", "attribute", NULL};
+/* in the order of src/adcl/search.h's ac_adcl_method */
+static const char *const adcl_search_names[] = {"brute_force", "attribute", "factorial", NULL};
 
 #define SWITCH(n, def, help)                                                                    \
     {.name = n, .type = AC_SETTING_SWITCH, .default_value = def, .keywords = on_off,           \
@@ -138,8 +139,9 @@ static const ac_setting settings[] = {
          "of selecting; before config.adcl's ADCL_EMETHOD_SELECTION; an unknown name: one "
          "warning and selection; empty: none"),
     KEYWORD("AUTOCOLL_ADCL_SEARCH", "brute_force", adcl_search_names,
-            "ADCL requests: how a request selects its function: brute_force (every function) "
-            "or attribute (ADCL's attribute-based search: one attribute at a time, pruning)"),
+            "ADCL requests: how a request selects its function: brute_force (every function), "
+            "attribute (ADCL's attribute-based search: one attribute at a time, pruning) or "
+            "factorial (a two-level factorial screening of the attributes, then attribute)"),
     INTEGER("AUTOCOLL_ADCL_SAMPLES", "30", 1, 10000,
             "ADCL requests: measurements of each function during selection (ADCL's default 30)"),
     FORCE("ALLGATHER", "Allgather"),

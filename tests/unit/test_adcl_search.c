@@ -86,6 +86,15 @@ int main(void)
     CHECK(s.measured < 6);
     ac_adcl_search_free(&s);
 
+    /* Factorial: the 2 x 2 design of the first two levels (4 runs) keeps level 1 of both
+     * attributes, then the attribute search compares what remains of the second: {1, 1} after
+     * 5 functions measured. */
+    CHECK(ac_adcl_search_init(&s, AC_ADCL_FACTORIAL, 6, 2, values, all, -1, SAMPLES,
+                              MPI_COMM_SELF) == MPI_SUCCESS);
+    CHECK(run(&s, all, grid_cost) == 5 * SAMPLES);
+    CHECK(s.current == 4 && s.measured == 5);
+    ac_adcl_search_free(&s);
+
     /* Brute force on the same functions measures all six and agrees. */
     CHECK(ac_adcl_search_init(&s, AC_ADCL_BRUTE_FORCE, 6, 2, values, all, -1, SAMPLES,
                               MPI_COMM_SELF) == MPI_SUCCESS);
