@@ -128,8 +128,17 @@ int ac_adcl_initialized(void);
 /* The function forced by AUTOCOLL_ADCL_FUNCTION or config.adcl (agreed at ADCL_Init), or NULL. */
 const char *ac_adcl_forced_name(void);
 
-/* A finished request's outcome, kept for the report at ADCL_Finalize. */
+/* A finished request's outcome, kept for the reports (init.c). */
+typedef struct ac_adcl_outcome {
+    int id;                       /* creation number in this process */
+    char set[128], winner[128];   /* function set; the function running at the end */
+    const char *method;           /* brute_force, attribute, factorial or forced */
+    int selection_calls, calls;   /* calls measured before the decision; calls in all */
+    int measured, decided;        /* functions measured; whether the search ended */
+} ac_adcl_outcome;
 void ac_adcl_record(ADCL_Request req);
+/* The outcomes recorded so far in this process, in order of release. */
+const ac_adcl_outcome *ac_adcl_outcomes(int *count);
 
 /* The predefined neighbourhood set (fnctset.c): built by the first ADCL_Init, then kept. */
 int ac_adcl_neighborhood_build(void);

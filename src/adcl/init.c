@@ -8,7 +8,8 @@
  *
  * Report: each request's winner, how many calls its selection took and how many functions it
  * measured, kept when it is freed; printed by rank 0 at ADCL_Finalize (or MPI_Finalize, when the
- * program does not call ADCL_Finalize) when AUTOCOLL_REPORT=stderr, otherwise nothing.
+ * program does not call ADCL_Finalize) when AUTOCOLL_REPORT=stderr; with AUTOCOLL_REPORT=<path>
+ * the JSON report lists them (report.c, member "adcl_requests").
  */
 #include "adcl/adcl.h"
 #include "core/config.h"
@@ -23,17 +24,10 @@
 #define CONFIG_KEY "ADCL_EMETHOD_SELECTION:"
 #define NAME_MAX_LEN 128
 
-typedef struct outcome {
-    int id;
-    char set[NAME_MAX_LEN], winner[NAME_MAX_LEN];
-    const char *method;
-    int selection_calls, calls, measured, decided;
-} outcome;
-
 static int initialized, finalized;
 static char forced[NAME_MAX_LEN];
-static outcome *outcomes;
-static int noutcomes;
+static ac_adcl_outcome *outcomes;
+static int noutcomes, printed; /* outcomes kept; those already printed */
 
 int ac_adcl_initialized(void)
 {
@@ -95,10 +89,10 @@ int ADCL_Init(void)
 void ac_adcl_record(ADCL_Request req)
 {
     static const char *const methods[] = {"brute_force", "attribute", "factorial", "forced"};
-    outcome *grown = realloc(outcomes, (size_t)(noutcomes + 1) * sizeof *grown);
+    ac_adcl_outcome *grown = realloc(outcomes, (size_t)(noutcomes + 1) * sizeof *grown);
     if (!grown) return; /* the report misses one line */
     outcomes = grown;
-    outcome *o = &outcomes[noutcomes++];
+    ac_adcl_outcome *o = &outcomes[noutcomes++];
     const ac_adcl_search *s = &req->search;
     o->id = req->id;
     snprintf(o->set, sizeof o->set, "%s", req->fnctset->name);
@@ -110,23 +104,28 @@ void ac_adcl_record(ADCL_Request req)
     o->decided = s->decided;
 }
 
-/* Prints the outcomes (rank 0, AUTOCOLL_REPORT=stderr) and forgets them. */
+const ac_adcl_outcome *ac_adcl_outcomes(int *count)
+{
+    *count = noutcomes;
+    return outcomes;
+}
+
+/* Prints the outcomes not printed yet (rank 0, AUTOCOLL_REPORT=stderr); the JSON report
+ * (report.c) writes them all at MPI_Finalize. */
 static void report(void)
 {
     int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0 && strcmp(ac_config_get("AUTOCOLL_REPORT"), "stderr") == 0)
-        for (int i = 0; i < noutcomes; i++) {
-            const outcome *o = &outcomes[i];
+        for (int i = printed; i < noutcomes; i++) {
+            const ac_adcl_outcome *o = &outcomes[i];
             fprintf(stderr,
                     "autocoll: ADCL request %d (%s): %s %s, %s search, %d selection calls of "
                     "%d, %d functions measured\n",
                     o->id, o->set, o->decided ? "winner" : "undecided, running", o->winner,
                     o->method, o->selection_calls, o->calls, o->measured);
         }
-    free(outcomes);
-    outcomes = NULL;
-    noutcomes = 0;
+    printed = noutcomes;
 }
 
 int ADCL_Finalize(void)
