@@ -143,6 +143,10 @@ const ac_adcl_outcome *ac_adcl_outcomes(int *count);
 /* The predefined neighbourhood set (fnctset.c): built by the first ADCL_Init, then kept. */
 int ac_adcl_neighborhood_build(void);
 
+/* One measurement of the request's current function (a call, or its timer's interval), to the
+ * search; the decision is logged at AUTOCOLL_VERBOSE=2 (request.c). An MPI error code. */
+int ac_adcl_request_measured(ADCL_Request req, double seconds);
+
 /* The predefined collective sets (collective.c): whether set is one; the request's own set of
  * the applicable algorithms (r->fnctset replaced; an ADCL error code and *why on failure); one
  * call; the release of a request's own set. */

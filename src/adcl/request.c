@@ -207,6 +207,17 @@ int ADCL_Request_init(ADCL_Request req)
     return rc == MPI_SUCCESS ? ADCL_SUCCESS : mpi_failure(rc, __func__, f->name);
 }
 
+int ac_adcl_request_measured(ADCL_Request req, double seconds)
+{
+    int deciding = !req->search.decided;
+    int rc = ac_adcl_search_record(&req->search, seconds, req->comm);
+    if (rc == MPI_SUCCESS && deciding && req->search.decided && req->rank == 0)
+        ac_log_info("ADCL request %d (%s): %s after %d calls, %d functions measured", req->id,
+                    req->fnctset->name, req->fnctset->fncts[req->search.current]->name,
+                    req->search.selection_calls, req->search.measured);
+    return rc;
+}
+
 int ADCL_Request_wait(ADCL_Request req)
 {
     if (!ac_adcl_live(AC_ADCL_KIND_REQUEST, req))
@@ -219,7 +230,7 @@ int ADCL_Request_wait(ADCL_Request req)
     req->in_progress = 0;
     if (rc != MPI_SUCCESS) return mpi_failure(rc, __func__, f->name);
     /* With a timer, the timer's interval is the measurement (timer.c). */
-    if (!req->timer) rc = ac_adcl_search_record(&req->search, ac_now() - req->t_init, req->comm);
+    if (!req->timer) rc = ac_adcl_request_measured(req, ac_now() - req->t_init);
     return rc == MPI_SUCCESS ? ADCL_SUCCESS : mpi_failure(rc, __func__, "agreeing the timings");
 }
 

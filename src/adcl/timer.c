@@ -56,7 +56,7 @@ int ADCL_Timer_stop(ADCL_Timer timer)
     for (int i = 0; i < timer->n; i++) {
         ADCL_Request r = timer->reqs[i];
         if (!ac_adcl_live(AC_ADCL_KIND_REQUEST, r)) continue; /* freed since: nothing to judge */
-        if (ac_adcl_search_record(&r->search, seconds, r->comm) != MPI_SUCCESS)
+        if (ac_adcl_request_measured(r, seconds) != MPI_SUCCESS)
             return ac_adcl_fail(ADCL_ERROR_INTERNAL, __func__, "agreeing the timings failed");
     }
     return ADCL_SUCCESS;
