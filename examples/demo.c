@@ -68,7 +68,7 @@ static int run(MPI_Comm comm, int iteration)
 
 int main(int argc, char **argv)
 {
-    int rank, errors = 0, all_errors;
+    int rank, errors = 0, all_errors = 0; /* set on rank 0, which carries the exit status */
     MPI_Comm half;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -5,7 +5,9 @@
  */
 #include "core/config.h"
 #include "core/log.h"
+#include "core/spelling.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -18,6 +20,7 @@
 static const char *const on_off[] = {"on", "off", NULL};
 static const char *const report_keywords[] = {"off", "stderr", NULL};
 static const char *const history_keywords[] = {"auto", "off", NULL};
+static const char *const platform_keywords[] = {"auto", NULL};
 static const char *const strategy_names[] = {"native", "star", "lottery", "race", "table", NULL};
 static const char *const spread_names[] = {"uniform", "inverse", NULL};
 static const char *const draw_names[] = {"seed", "broadcast", NULL};
@@ -38,6 +41,9 @@ static const char *const adcl_search_names[] = {"brute_force", "attribute", "fac
      .summary = help}
 #define PATH(n, def, names, help)                                                               \
     {.name = n, .type = AC_SETTING_PATH, .default_value = def, .keywords = names,              \
+     .summary = help}
+#define NAME(n, def, names, help)                                                               \
+    {.name = n, .type = AC_SETTING_NAME, .default_value = def, .keywords = names,              \
      .summary = help}
 #define FORCE(collective, mpi_name)                                                             \
     {.name = "AUTOCOLL_" collective, .type = AC_SETTING_ALGORITHM, .default_value = "auto",    \
@@ -68,6 +74,12 @@ static const ac_setting settings[] = {
          "file at MPI_Finalize, per platform; auto: $XDG_CACHE_HOME/autocoll/history or "
          "~/.cache/autocoll/history, used when AUTOCOLL_STRATEGY is not native (a path: "
          "always)"),
+    NAME("AUTOCOLL_PLATFORM", "auto", platform_keywords,
+         "the network part of the platform that history is kept for (docs/history.md): auto, "
+         "the host names with their digits masked (node017 and node112 are both node#, so a "
+         "new allocation on the same cluster starts warm); a name, e.g. the cluster's, to "
+         "share what was learned between clusters of other host names or keep apart "
+         "partitions of one"),
     INTEGER("AUTOCOLL_MAX_SITES", "8", 0, INT_MAX,
             "call sites tuned apart per communicator (N); further sites run native; 0: one "
             "site-less context per message size (no call-site agreements)"),
@@ -176,6 +188,49 @@ const ac_setting *ac_setting_find(const char *name)
     return NULL;
 }
 
+/* ---- Names that are not settings. ---- */
+
+/* The AUTOCOLL_* variables of the project's test tooling, not settings of the library
+ * (tests/mpirun.sh, tests/tools, scripts/; README "Settings"): the library says nothing about
+ * them. A name ending in '_' stands for every name it begins that no setting declares. */
+static const char *const tooling_names[] = {"AUTOCOLL_TEST_", "AUTOCOLL_BUILD", "AUTOCOLL_VENV",
+                                            "AUTOCOLL_FUZZ_SEEDS", NULL};
+
+const char *const *ac_config_tooling_names(void)
+{
+    return tooling_names;
+}
+
+static int is_tooling_name(const char *name)
+{
+    for (int i = 0; tooling_names[i]; i++) {
+        size_t n = strlen(tooling_names[i]);
+        if (tooling_names[i][n - 1] == '_' ? strncmp(name, tooling_names[i], n) == 0
+                                           : strcmp(name, tooling_names[i]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Names are compared without the common prefix, so that the closeness is the part typed. */
+static const char *unprefixed(const char *name)
+{
+    return strncmp(name, "AUTOCOLL_", 9) == 0 ? name + 9 : name;
+}
+
+const ac_setting *ac_setting_closest(const char *name)
+{
+    int n, best_distance = 0;
+    const ac_setting *s = ac_settings(&n), *best = NULL;
+    for (int i = 0; i < n; i++) {
+        const char *candidate = unprefixed(s[i].name);
+        if (candidate == s[i].name || !ac_spelling_close(unprefixed(name), candidate)) continue;
+        int d = ac_spelling_distance(unprefixed(name), candidate);
+        if (!best || d < best_distance) best = &s[i], best_distance = d;
+    }
+    return best;
+}
+
 /* ---- The types: what each accepts and how it is described. ---- */
 
 /* Index of `value` in s->keywords, or -1. */
@@ -212,6 +267,15 @@ static int real_valid(const ac_setting *s, const char *value)
     return b & AC_REAL_MAX_EXCLUSIVE ? x < s->max_real : x <= s->max_real;
 }
 
+static int name_valid(const ac_setting *s, const char *value)
+{
+    if (keyword_valid(s, value)) return 1;
+    if (!value[0]) return 0;
+    for (const char *c = value; *c; c++)
+        if (!isalnum((unsigned char)*c) && !strchr("-_.", *c)) return 0;
+    return 1;
+}
+
 static int any_valid(const ac_setting *s, const char *value)
 {
     (void)s;
@@ -243,6 +307,12 @@ static void path_describe(const ac_setting *s, char *buf, size_t size)
 {
     keywords_describe(s, buf, size);
     append(buf, size, "%s<path>", buf[0] ? " | " : "");
+}
+
+static void name_describe(const ac_setting *s, char *buf, size_t size)
+{
+    keywords_describe(s, buf, size);
+    append(buf, size, "%s<name: letters, digits, - _ .>", buf[0] ? " | " : "");
 }
 
 static void integer_describe(const ac_setting *s, char *buf, size_t size)
@@ -285,6 +355,7 @@ static const struct {
     [AC_SETTING_KEYWORD] = {"keyword", keyword_valid, keywords_describe},
     [AC_SETTING_PATH] = {"path", any_valid, path_describe},
     [AC_SETTING_ALGORITHM] = {"algorithm", any_valid, algorithm_describe},
+    [AC_SETTING_NAME] = {"name", name_valid, name_describe},
 };
 
 const char *ac_setting_type_name(ac_setting_type type)
@@ -338,17 +409,70 @@ static const ac_setting *declared(const char *name, ac_setting_type type)
     return s;
 }
 
+const char *ac_setting_current(const ac_setting *s, ac_setting_source *source,
+                               const char **given)
+{
+    const char *v = getenv(s->name);
+    *given = (v && *v) ? v : NULL;
+    *source = !*given                    ? AC_SOURCE_DEFAULT
+              : ac_setting_valid(s, *given) ? AC_SOURCE_ENVIRONMENT
+                                          : AC_SOURCE_INVALID;
+    return *source == AC_SOURCE_ENVIRONMENT ? *given : s->default_value;
+}
+
+const char *ac_setting_source_name(ac_setting_source source)
+{
+    static const char *const names[] = {[AC_SOURCE_DEFAULT] = "default",
+                                        [AC_SOURCE_ENVIRONMENT] = "environment",
+                                        [AC_SOURCE_INVALID] = "invalid"};
+    return names[source];
+}
+
 /* The value of s if valid, else its default, with the warning. */
 static const char *checked_value(const ac_setting *s)
 {
-    const char *v = ac_config_get(s->name);
-    if (ac_setting_valid(s, v)) return v;
-    if (reports_settings()) {
+    ac_setting_source source;
+    const char *given, *v = ac_setting_current(s, &source, &given);
+    if (source == AC_SOURCE_INVALID && reports_settings()) {
         char values[256];
-        ac_log_warn("%s=%s is invalid (it takes %s); using the default %s", s->name, v,
+        ac_log_warn("%s=%s is invalid (it takes %s); using the default %s", s->name, given,
                     ac_setting_values(s, values, sizeof values), s->default_value);
     }
-    return s->default_value;
+    return v;
+}
+
+extern char **environ;
+
+void ac_config_each_unknown(ac_unknown_fn *fn, void *arg)
+{
+    for (char **e = environ; *e; e++) {
+        char name[128];
+        const char *eq = strchr(*e, '=');
+        size_t len = eq ? (size_t)(eq - *e) : strlen(*e);
+        if (strncmp(*e, "AUTOCOLL_", 9) != 0 || len >= sizeof name) continue;
+        memcpy(name, *e, len);
+        name[len] = '\0';
+        if (ac_setting_find(name) || is_tooling_name(name)) continue;
+        fn(name, eq ? eq + 1 : "", ac_setting_closest(name), arg);
+    }
+}
+
+static void warn_unknown(const char *name, const char *value, const ac_setting *closest,
+                         void *arg)
+{
+    (void)arg;
+    if (closest)
+        ac_log_warn("%s=%s is not an autocoll setting (did you mean %s?); ignored", name, value,
+                    closest->name);
+    else
+        ac_log_warn("%s=%s is not an autocoll setting (autocoll-info --settings lists them); "
+                    "ignored",
+                    name, value);
+}
+
+void ac_config_check_environment(void)
+{
+    if (reports_settings()) ac_config_each_unknown(warn_unknown, NULL);
 }
 
 long ac_config_int(const char *name)
@@ -373,6 +497,12 @@ int ac_config_switch(const char *name)
 {
     const ac_setting *s = declared(name, AC_SETTING_SWITCH);
     return s ? keyword_index(s, checked_value(s)) == 0 : 0;
+}
+
+const char *ac_config_name(const char *name)
+{
+    const ac_setting *s = declared(name, AC_SETTING_NAME);
+    return s ? checked_value(s) : "";
 }
 
 int ac_config_hash(void)

@@ -20,6 +20,7 @@ typedef enum ac_setting_type {
     AC_SETTING_KEYWORD,   /* one of `keywords` */
     AC_SETTING_PATH,      /* one of `keywords` (if any), or any other string: a path */
     AC_SETTING_ALGORITHM, /* auto, or an algorithm name (checked by the caller's registry) */
+    AC_SETTING_NAME,      /* one of `keywords`, or a name: letters, digits and - _ . only */
     AC_SETTING_TYPES
 } ac_setting_type;
 
@@ -48,6 +49,40 @@ const ac_setting *ac_settings(int *count);
 /* The entry of `name`, or NULL for a name not declared. */
 const ac_setting *ac_setting_find(const char *name);
 
+/* The declared setting whose name is closest to `name`, an AUTOCOLL_* name no setting declares,
+ * when one is close enough to suggest (core/spelling.h); NULL otherwise. */
+const ac_setting *ac_setting_closest(const char *name);
+
+/* Where the value of a setting comes from: unset or empty (the default), the environment, or an
+ * invalid value in the environment (the default, with a warning from the getters). */
+typedef enum ac_setting_source {
+    AC_SOURCE_DEFAULT,
+    AC_SOURCE_ENVIRONMENT,
+    AC_SOURCE_INVALID
+} ac_setting_source;
+
+/* The value the getters use for s and its source; *given: the environment's text, NULL when
+ * unset or empty. Says nothing (autocoll-info shows it). */
+const char *ac_setting_current(const ac_setting *s, ac_setting_source *source,
+                               const char **given);
+
+/* "default", "environment" or "invalid". */
+const char *ac_setting_source_name(ac_setting_source source);
+
+/* An AUTOCOLL_* variable of the environment that no setting declares: its name and value, the
+ * closest declared setting or NULL. */
+typedef void ac_unknown_fn(const char *name, const char *value, const ac_setting *closest,
+                           void *arg);
+
+/* The AUTOCOLL_* names of the test tooling, which are not settings (NULL-terminated; a name
+ * ending in '_' stands for every undeclared name it begins). */
+const char *const *ac_config_tooling_names(void);
+
+/* Calls fn for every AUTOCOLL_* variable of the environment that no setting declares and that
+ * is not the test tooling's (AUTOCOLL_TEST_*, AUTOCOLL_BUILD, AUTOCOLL_VENV,
+ * AUTOCOLL_FUZZ_SEEDS: config.c, tooling_names). */
+void ac_config_each_unknown(ac_unknown_fn *fn, void *arg);
+
 /* The type's name: "switch", "integer", "real", "keyword", "path" or "algorithm". */
 const char *ac_setting_type_name(ac_setting_type type);
 
@@ -63,11 +98,19 @@ int ac_setting_valid(const ac_setting *s, const char *value);
 const char *ac_config_get(const char *name);
 
 /* Checked values (see the top of this file): an INTEGER, a REAL, the index of a KEYWORD in its
- * `keywords`, a SWITCH (1 on, 0 off). */
+ * `keywords`, a SWITCH (1 on, 0 off), a NAME (one of its keywords, or the name). */
 long ac_config_int(const char *name);
 double ac_config_real(const char *name);
 int ac_config_keyword(const char *name);
 int ac_config_switch(const char *name);
+const char *ac_config_name(const char *name);
+
+/* Reports every variable of ac_config_each_unknown, one warning each, with the closest declared
+ * name when there is one:
+ *   AUTOCOLL_STRATGY=race is not an autocoll setting (did you mean AUTOCOLL_STRATEGY?); ignored
+ * From rank 0 once MPI is initialised (called once, at MPI_Init), from every process before.
+ * Invalid values of declared settings are reported by the getters, when the setting is read. */
+void ac_config_check_environment(void);
 
 /* 31-bit hash of every setting's value, to check that all ranks were configured alike. */
 int ac_config_hash(void);

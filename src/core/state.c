@@ -22,6 +22,7 @@ void ac_state_init(int check)
     ac_g.initialized = 1;
     ac_log_set_level((int)ac_config_int("AUTOCOLL_VERBOSE"));
     ac_g.enabled = ac_config_switch("AUTOCOLL");
+    ac_config_check_environment();
     if (!check) return;
     /* Invariant 1: a choice may only depend on values equal on every rank, and the settings
      * decide choices. If ranks were configured differently, everything passes through. */

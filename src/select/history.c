@@ -32,6 +32,7 @@
 #include "core/state.h"
 #include "core/textfile.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -564,41 +565,67 @@ static int cmp_name(const void *a, const void *b)
     return strcmp((const char *)a, (const char *)b);
 }
 
-/* Rank 0: the fingerprint of the platform from every rank's host name. */
-static void fingerprint(const char *hosts, int np)
+/* The host name with every run of digits masked as one '#' (node017 -> node#), into out. */
+static void host_stem(const char *name, char *out, size_t size)
 {
-    char *sorted = malloc((size_t)np * MPI_MAX_PROCESSOR_NAME);
-    char line[256];
-    int nodes = 0, ppn = 0;
-    if (!sorted) return;
-    memcpy(sorted, hosts, (size_t)np * MPI_MAX_PROCESSOR_NAME);
-    qsort(sorted, (size_t)np, MPI_MAX_PROCESSOR_NAME, cmp_name);
-    ac_mpi_library(line, sizeof line);
+    size_t n = 0;
+    for (const char *c = name; *c && n + 1 < size; c++) {
+        if (isdigit((unsigned char)*c)) {
+            if (n == 0 || out[n - 1] != '#') out[n++] = '#';
+        } else {
+            out[n++] = *c;
+        }
+    }
+    out[n] = '\0';
+}
+
+uint64_t ac_history_platform(const char *hosts, int np, const char *network,
+                             const char *library, char *description, size_t len)
+{
+    const size_t width = MPI_MAX_PROCESSOR_NAME;
+    char *sorted = malloc((size_t)np * width), *stems = malloc((size_t)np * width);
+    int nodes = 0, ppn = 0, nstems = 0;
     uint64_t hash = 14695981039346656037ull;
+    if (!sorted || !stems) {
+        free(sorted);
+        free(stems);
+        snprintf(description, len, "np=%d (out of memory for the host names)", np);
+        return fnv1a(hash, description);
+    }
+    memcpy(sorted, hosts, (size_t)np * width);
+    qsort(sorted, (size_t)np, width, cmp_name);
     for (int i = 0, run = 0; i < np; i++) {
-        const char *name = sorted + (size_t)i * MPI_MAX_PROCESSOR_NAME;
-        int first = i == 0 || strcmp(name, name - MPI_MAX_PROCESSOR_NAME) != 0;
+        const char *name = sorted + (size_t)i * width;
+        int first = i == 0 || strcmp(name, name - width) != 0;
         run = first ? 1 : run + 1;
         if (run > ppn) ppn = run;
         if (!first) continue;
         nodes++;
-        hash = fnv1a(fnv1a(hash, name), ",");
+        host_stem(name, stems + (size_t)nstems++ * width, width);
     }
-    int used = snprintf(h.description, sizeof h.description,
-                        "np=%d nodes=%d ppn=%d registry=%016lx mpi=\"%s\" hosts=", np, nodes, ppn,
-                        ac_registry_fingerprint(), line);
-    /* the first 8 host names; the hash covers them all */
-    for (int i = 0, shown = 0; i < np && shown <= 8 && used < (int)sizeof h.description - 1; i++) {
-        const char *name = sorted + (size_t)i * MPI_MAX_PROCESSOR_NAME;
-        if (i > 0 && strcmp(name, name - MPI_MAX_PROCESSOR_NAME) == 0) continue;
-        used += snprintf(h.description + used, sizeof h.description - (size_t)used, "%s%s",
-                         shown ? "," : "", shown < 8 ? name : "...");
-        shown++;
+    int auto_network = strcmp(network, "auto") == 0;
+    int used = snprintf(description, len, "np=%d nodes=%d ppn=%d registry=%016lx mpi=\"%s\" network=",
+                        np, nodes, ppn, ac_registry_fingerprint(), library);
+    if (!auto_network) {
+        snprintf(description + used, len - (size_t)used, "%s", network);
+    } else {
+        /* the distinct stems, the first 8 shown; the hash covers them all */
+        qsort(stems, (size_t)nstems, width, cmp_name);
+        for (int i = 0, shown = 0; i < nstems; i++) {
+            const char *stem = stems + (size_t)i * width;
+            if (i > 0 && strcmp(stem, stem - width) == 0) continue;
+            hash = fnv1a(fnv1a(hash, stem), ",");
+            if (shown <= 8 && used < (int)len - 1)
+                used += snprintf(description + used, len - (size_t)used, "%s%s",
+                                 shown ? "," : "", shown < 8 ? stem : "...");
+            shown++;
+        }
     }
-    for (char *p = h.description; *p; p++)
+    for (char *p = description; *p; p++)
         if (*p == '\n' || *p == '\r') *p = ' ';
-    h.fingerprint = fnv1a(hash, h.description);
     free(sorted);
+    free(stems);
+    return fnv1a(hash, description);
 }
 
 /* Rank 0: the path of the setting ("" and a reason when there is none). */
@@ -713,7 +740,10 @@ void ac_history_load(void)
     long size[2] = {0, 1}; /* section bytes, history on */
     if (rank == 0) {
         char why[256] = "";
-        fingerprint(hosts, np);
+        char library[256];
+        ac_mpi_library(library, sizeof library);
+        h.fingerprint = ac_history_platform(hosts, np, ac_config_name("AUTOCOLL_PLATFORM"),
+                                            library, h.description, sizeof h.description);
         resolve_path(setting, why, sizeof why);
         if (!h.path[0]) {
             ac_log_warn("history: %s; no history for this run (set AUTOCOLL_HISTORY=<path>)",

@@ -3,8 +3,9 @@
  *
  * At MPI_Finalize the strategies' knowledge of every tuning context (ac_knowledge per
  * candidate) is merged into a history file, in the section of this run's platform fingerprint
- * (MPI library and version, host names, process count, processes per node, registry
- * fingerprint). At MPI_Init rank 0 reads the section and broadcasts it, so every rank starts
+ * (MPI library and version, process count, nodes, processes per node, registry fingerprint and
+ * the network: AUTOCOLL_PLATFORM, or the host names with their digits masked, so that a new
+ * allocation of the same cluster shares it). At MPI_Init rank 0 reads the section and broadcasts it, so every rank starts
  * its contexts warm from the same knowledge (invariant 1). Writers take a lock, re-read what
  * other jobs wrote meanwhile, merge, and replace the file atomically. A missing, unreadable,
  * corrupt, foreign or unwritable file is reported once by rank 0 and ignored: the run starts
@@ -59,6 +60,13 @@ void ac_history_write_context(FILE *f, const ac_history_key *key,
  * with a reason in `why` (nothing was changed then). */
 int ac_history_merge_file(const char *path, uint64_t fingerprint, const char *description,
                           const char *contexts, char *why, size_t why_len);
+
+/* The platform of a run: its description (one line, into description[len]) and fingerprint.
+ * `hosts` holds np host names of MPI_MAX_PROCESSOR_NAME bytes each (any order), `network` is
+ * AUTOCOLL_PLATFORM's value ("auto": the host names' stems, each run of digits masked as #),
+ * `library` the MPI library's version line. */
+uint64_t ac_history_platform(const char *hosts, int np, const char *network,
+                             const char *library, char *description, size_t len);
 
 /* Parses a whole file's text; returns the number of sections, or -1 with a reason in `why`.
  * The section of `fingerprint`, if any, is copied to *section (malloc'd context lines; NULL if

@@ -27,6 +27,7 @@
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/log.h"
+#include "core/spelling.h"
 #include "select/history.h"
 #include "select/lottery.h"
 #include "select/race.h"
@@ -142,6 +143,20 @@ void ac_select_clear_last_algorithm(void)
     sel.last_algorithm = NULL;
 }
 
+/* The static entry of c whose name is closest to `name`, when one is close enough to suggest. */
+static const char *closest_algorithm(ac_collective c, const char *name)
+{
+    ac_registry r = ac_registry_of(c);
+    const char *best = NULL;
+    int best_distance = 0;
+    for (int i = 0; i < r.count; i++) {
+        int d = ac_spelling_distance(name, r.algorithms[i].name);
+        if (ac_spelling_close(name, r.algorithms[i].name) && (!best || d < best_distance))
+            best = r.algorithms[i].name, best_distance = d;
+    }
+    return best;
+}
+
 static void read_forced(int rank)
 {
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++) {
@@ -150,9 +165,14 @@ static void read_forced(int rank)
         sel.forced[c] = NULL;
         if (strcmp(value, "auto") == 0) continue;
         sel.forced[c] = ac_registry_find((ac_collective)c, value);
-        if (!sel.forced[c] && rank == 0)
-            ac_log_warn("%s=%s: no such %s algorithm (see autocoll-info); using native", env, value,
-                        ac_collective_name((ac_collective)c));
+        if (sel.forced[c] || rank != 0) continue;
+        const char *closest = closest_algorithm((ac_collective)c, value);
+        if (closest)
+            ac_log_warn("%s=%s: no such %s algorithm (did you mean %s?); using native", env,
+                        value, ac_collective_name((ac_collective)c), closest);
+        else
+            ac_log_warn("%s=%s: no such %s algorithm (see autocoll-info); using native", env,
+                        value, ac_collective_name((ac_collective)c));
     }
 }
 

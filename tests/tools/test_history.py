@@ -258,3 +258,23 @@ def test_bench_warm_from_history(tmp_path):
             assert ctx["warm"] is (tag == "warm"), (tag, c["name"], ctx)
             if tag == "warm":
                 assert ctx["decision_calls"] <= 5, (c["name"], ctx)
+
+
+def test_named_platform_keeps_its_own_section(tmp_path):
+    """AUTOCOLL_PLATFORM names the network part of the key: a run under another name starts
+    cold in a section of its own, and a run under the first name again starts warm from it. (The
+    key without the setting, from host-name stems: tests/unit/test_history.c.)"""
+    history = tmp_path / "history"
+    named = lambda name: {**NO_GROUPING, "AUTOCOLL_PLATFORM": name}
+    agree_run("openmpi", 3, tmp_path, "race", history, tag="a", env_extra=named("cluster-a"))
+    (description,) = sections(history)
+    assert description.endswith(" network=cluster-a") and "np=3 nodes=1 ppn=3" in description
+    other, _ = agree_run("openmpi", 3, tmp_path, "race", history, tag="b",
+                         env_extra=named("cluster-b"))
+    assert "nothing for this platform" in other.stderr, other.stderr
+    assert sorted(d.rsplit(" ", 1)[1] for d in sections(history)) == ["network=cluster-a",
+                                                                      "network=cluster-b"]
+    again, warm = agree_run("openmpi", 3, tmp_path, "race", history, tag="a2",
+                            env_extra=named("cluster-a"))
+    x, _ = siteless(warm)
+    assert x["warm"] is True and x["decision_calls"] == 0, x

@@ -1,46 +1,141 @@
-"""cmake --install gives a usable package: library, autocoll-info, header, pkg-config file and
-CMake package config, each used by a consumer build."""
+"""cmake --install gives packages that carry their dependencies: the Open MPI and the MPICH
+builds side by side in one prefix (each library in lib/autocoll/<mpi>/, autocoll-info-<mpi>),
+a pkg-config file per build whose Requires: brings its MPI in, and a CMake package whose
+autocoll::autocoll brings MPI in through find_dependency. Consumers build with a plain C
+compiler and nothing but pkg-config or find_package(autocoll). The manual pages, generated from
+the declarations, install with them."""
 
 import os
+import re
 import subprocess
 
-from conftest import ROOT, build_dir
+import pytest
+
+from conftest import MPIS, build_dir, registry
+
+CONSUMER = ('#include <autocoll.h>\n#include <mpi.h>\n'
+            'int main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize();'
+            ' return AUTOCOLL_VERSION_MAJOR; }\n')
+MPI_LIBRARY = {"openmpi": "libmpi.so", "mpich": "libmpich.so"}
 
 
 def sh(cmd, **kw):
     return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
 
 
-def test_install_pkgconfig_and_cmake_package(tmp_path):
-    prefix = tmp_path / "prefix"
-    sh(["cmake", "--install", str(build_dir("openmpi")), "--prefix", str(prefix)])
-    libdir = next(p for p in [prefix / "lib", prefix / "lib/x86_64-linux-gnu"]
-                  if (p / "libautocoll.so").exists())
+@pytest.fixture(scope="module")
+def prefix(tmp_path_factory):
+    """Both builds installed into one prefix, Open MPI's first."""
+    prefix = tmp_path_factory.mktemp("install") / "prefix"
+    for mpi in MPIS:
+        sh(["cmake", "--install", str(build_dir(mpi)), "--prefix", str(prefix)])
+    (prefix.parent / "consumer.c").write_text(CONSUMER)
+    return prefix
+
+
+def libdir(prefix):
+    return next(p for p in [prefix / "lib", prefix / "lib/x86_64-linux-gnu"]
+                if (p / "pkgconfig").is_dir())
+
+
+def needed(program):
+    return sh(["readelf", "-d", str(program)]).stdout
+
+
+def test_builds_install_side_by_side(prefix):
+    lib = libdir(prefix)
+    for mpi in MPIS:
+        assert (lib / "autocoll" / mpi / "libautocoll.so").exists()
+        info = sh([str(prefix / "bin" / f"autocoll-info-{mpi}"), "--parsable"]).stdout
+        assert f"autocoll:mpi:{mpi}\n" in info
+        assert f"{MPI_LIBRARY[mpi]}" in needed(lib / "autocoll" / mpi / "libautocoll.so")
+    assert os.readlink(prefix / "bin/autocoll-info") == "autocoll-info-openmpi"
+    assert '"schema": "autocoll-info"' in sh([str(prefix / "bin/autocoll-info"), "--json"]).stdout
     assert (prefix / "include/autocoll.h").exists()
-    info = sh([str(prefix / "bin/autocoll-info"), "--json"]).stdout
-    assert '"schema": "autocoll-info"' in info
 
-    env = dict(os.environ, PKG_CONFIG_PATH=str(libdir / "pkgconfig"))
-    flags = sh(["pkg-config", "--cflags", "--libs", "autocoll"], env=env).stdout.split()
+
+@pytest.mark.parametrize("mpi", MPIS)
+def test_pkgconfig_requires_the_mpi(prefix, mpi, tmp_path):
+    lib = libdir(prefix)
+    env = dict(os.environ, PKG_CONFIG_PATH=str(lib / "pkgconfig"))
+    requires = sh(["pkg-config", "--print-requires", f"autocoll-{mpi}"], env=env).stdout.split()
+    assert requires == [{"openmpi": "ompi-c", "mpich": "mpich"}[mpi]]
+    flags = sh(["pkg-config", "--cflags", "--libs", f"autocoll-{mpi}"], env=env).stdout.split()
+    assert flags.index("-lautocoll") < flags.index({"openmpi": "-lmpi", "mpich": "-lmpich"}[mpi])
     ldirs = [f[2:] for f in flags if f.startswith("-L")]
-    assert "-lautocoll" in flags and any(os.path.samefile(d, libdir) for d in ldirs), flags
+    assert any(os.path.samefile(d, lib / "autocoll" / mpi) for d in ldirs), flags
+    sh(["cc", str(prefix.parent / "consumer.c"), *flags, "-o", str(tmp_path / "a")])
+    assert "libautocoll.so" in needed(tmp_path / "a")
+    resolved = sh(["ldd", str(tmp_path / "a")]).stdout
+    assert f"autocoll/{mpi}/libautocoll.so" in resolved and MPI_LIBRARY[mpi] in resolved, \
+        resolved
 
-    src = tmp_path / "consumer.c"
-    src.write_text('#include <autocoll.h>\n#include <mpi.h>\n'
-                   'int main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize();'
-                   ' return AUTOCOLL_VERSION_MAJOR; }\n')
-    sh(["mpicc.openmpi", str(src), *flags, f"-Wl,-rpath,{libdir}", "-o", str(tmp_path / "a")])
-    needed = sh(["readelf", "-d", str(tmp_path / "a")]).stdout
-    assert "libautocoll.so" in needed
 
+@pytest.mark.parametrize("mpi", MPIS)
+def test_cmake_package_brings_mpi_in(prefix, mpi, tmp_path):
+    """A plain C compiler, find_package(autocoll) and the MPI of the project (FindMPI's hint):
+    autocoll::autocoll is that MPI's build, and brings MPI's headers and library."""
     proj = tmp_path / "proj"
     proj.mkdir()
     (proj / "CMakeLists.txt").write_text(
         "cmake_minimum_required(VERSION 3.20)\nproject(consumer C)\n"
         "find_package(autocoll 0.1 REQUIRED)\n"
-        "add_executable(consumer ${CMAKE_CURRENT_SOURCE_DIR}/../consumer.c)\n"
-        "target_link_libraries(consumer PRIVATE autocoll::autocoll)\n")
-    sh(["cmake", "-S", str(proj), "-B", str(proj / "b"), f"-DCMAKE_PREFIX_PATH={prefix}",
-        "-DCMAKE_C_COMPILER=mpicc.openmpi"])
+        f"add_executable(consumer {prefix.parent / 'consumer.c'})\n"
+        "target_link_libraries(consumer PRIVATE autocoll::autocoll)\n"
+        'message(STATUS "autocoll for ${AUTOCOLL_MPI}")\n')
+    configured = sh(["cmake", "-S", str(proj), "-B", str(proj / "b"),
+                     f"-DCMAKE_PREFIX_PATH={prefix}", "-DCMAKE_C_COMPILER=cc",
+                     f"-DMPI_C_COMPILER=mpicc.{mpi}"])
+    assert f"autocoll for {mpi}" in configured.stdout
     sh(["cmake", "--build", str(proj / "b")])
-    assert (proj / "b/consumer").exists()
+    assert "libautocoll.so" in needed(proj / "b/consumer")
+    resolved = sh(["ldd", str(proj / "b/consumer")]).stdout
+    assert f"autocoll/{mpi}/libautocoll.so" in resolved and MPI_LIBRARY[mpi] in resolved, \
+        resolved
+
+
+@pytest.mark.parametrize("component, mpi", [("openmpi", "openmpi"), ("mpich", "mpich"),
+                                             ("mpich", "openmpi")])
+def test_cmake_component_names_the_mpi_expected(prefix, tmp_path, component, mpi):
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.20)\nproject(consumer C)\n"
+        f"find_package(autocoll REQUIRED COMPONENTS {component})\n")
+    run = subprocess.run(["cmake", "-S", str(proj), "-B", str(proj / "b"),
+                          f"-DCMAKE_PREFIX_PATH={prefix}", "-DCMAKE_C_COMPILER=cc",
+                          f"-DMPI_C_COMPILER=mpicc.{mpi}"], capture_output=True, text=True)
+    if component == mpi:
+        assert run.returncode == 0, run.stderr
+    else:
+        assert run.returncode != 0
+        assert (f"the component {component} was asked for, but the MPI found is {mpi}"
+                in " ".join(run.stderr.split())), run.stderr
+
+
+def man(path):
+    """The page's troff source with its escapes undone (no man or groff needed)."""
+    return path.read_text().replace("\\-", "-").replace("\\&", "").replace("\\e", "\\")
+
+
+def test_manual_pages_come_from_the_declarations(prefix):
+    """autocoll(7): every setting with its type, values and default; autocoll-info(1): every
+    option of --help; autocoll(1): every command. Both builds install the same pages."""
+    pages = prefix / "share/man"
+    for mpi in MPIS:
+        for page in ["man7/autocoll.7", "man1/autocoll-info.1", "man1/autocoll.1"]:
+            built = build_dir(mpi) / "man" / page.split("/")[1]
+            assert built.read_text() == (pages / page).read_text(), (mpi, page)
+    seven = man(pages / "man7/autocoll.7")
+    assert seven.startswith('.TH AUTOCOLL 7 "" "autocoll 0.1.0" "autocoll"\n.SH NAME\n')
+    for s in registry("openmpi")["settings"]:
+        assert (f".TP\n.B {s['name']}\n{s['type']}: {s['values']}; default "
+                f"{s['default'] or '(none)'}.\n{s['summary']}.\n") in seven, s["name"]
+    one = man(pages / "man1/autocoll-info.1")
+    options = re.findall(r"^  (--[a-z]+(?: [A-Z]+)?) ", sh([str(prefix / "bin/autocoll-info"),
+                                                            "--help"]).stdout, re.M)
+    assert len(options) == 9 and all(f".TP\n.B {o}\n" in one for o in options), options
+    commands = man(pages / "man1/autocoll.1")
+    for command in ["info", "report", "bench", "tune", "plot", "export", "programs", "cluster",
+                    "simgrid"]:
+        assert f"\n.SS autocoll {command}\n" in commands, command

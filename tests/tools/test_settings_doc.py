@@ -71,6 +71,6 @@ def test_the_check_finds_each_kind_of_disagreement():
 
 def test_info_describes_every_setting():
     """autocoll-info's settings come from the declaration: a type and the values it takes."""
-    types = {"switch", "integer", "real", "keyword", "path", "algorithm"}
+    types = {"switch", "integer", "real", "keyword", "path", "algorithm", "name"}
     for s in registry("openmpi")["settings"]:
         assert s["type"] in types and s["values"] and s["summary"], s

@@ -208,7 +208,7 @@ def test_profile_plan_takes_what_the_program_used(tmp_path):
     logged = []
     plan = tune.profile_plan(report, known, logged.append)
     assert plan == {("allreduce", 3): [64, 1024], ("allreduce", 8): [65536],
-                    ("bcast", 3): [1024, 1 << 40]}
+                    ("barrier", 3): [0], ("bcast", 3): [1024, 1 << 40]}
     assert any("[4, 7] bytes: no size" in m for m in logged), logged
     assert any("allgather on 1 ranks is not tuned" in m for m in logged), logged
     empty = tmp_path / "empty.json"

@@ -7,6 +7,7 @@
  */
 #include "check.h"
 #include "core/config.h"
+#include "core/spelling.h"
 #include "select/lottery.h"
 #include "select/select.h"
 
@@ -43,10 +44,16 @@ static void used_string(const ac_setting *s, char *out, size_t n)
     snprintf(out, n, "%s", ac_config_get(s->name));
 }
 
+static void used_name(const ac_setting *s, char *out, size_t n)
+{
+    snprintf(out, n, "%s", ac_config_name(s->name));
+}
+
 static void (*const used_by_type[AC_SETTING_TYPES])(const ac_setting *, char *, size_t) = {
     [AC_SETTING_SWITCH] = used_switch,   [AC_SETTING_INTEGER] = used_integer,
     [AC_SETTING_REAL] = used_real,       [AC_SETTING_KEYWORD] = used_keyword,
     [AC_SETTING_PATH] = used_string,     [AC_SETTING_ALGORITHM] = used_string,
+    [AC_SETTING_NAME] = used_name,
 };
 
 /* Reads the value of `name` with `value` in the environment (NULL: unset): the value used into
@@ -83,7 +90,7 @@ static void test_declaration(void)
 {
     int n;
     const ac_setting *s = ac_settings(&n);
-    CHECK(n == 47);
+    CHECK(n == 48);
     for (int i = 0; i < n; i++) {
         char values[256];
         CHECK(strncmp(s[i].name, "AUTOCOLL", 8) == 0 && s[i].summary && s[i].summary[0]);
@@ -102,6 +109,7 @@ static void test_values_text(void)
         {"AUTOCOLL", "on | off", "switch"},
         {"AUTOCOLL_REPORT", "off | stderr | <path>", "path"},
         {"AUTOCOLL_TABLE", "<path>", "path"},
+        {"AUTOCOLL_PLATFORM", "auto | <name: letters, digits, - _ .>", "name"},
         {"AUTOCOLL_VERBOSE", "0 <= n <= 2", "integer"},
         {"AUTOCOLL_STRATEGY", "native | star | lottery | race | table", "keyword"},
         {"AUTOCOLL_MAX_SIZES", "1 <= n <= 2147483647", "integer"},
@@ -162,6 +170,7 @@ static void test_defaults(void)
         {"AUTOCOLL_REPORT", "off"},
         {"AUTOCOLL_HISTORY", "auto"},
         {"AUTOCOLL_TABLE", ""},
+        {"AUTOCOLL_PLATFORM", "auto"},
         {"AUTOCOLL_BCAST", "auto"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -234,6 +243,9 @@ static void test_values(void)
         {"AUTOCOLL_RACE_FINAL", "101", "0", 0},
         {"AUTOCOLL_TEST_RANKS_PER_NODE", "-2", "0", 0},
         {"AUTOCOLL_REPORT", "report-%r.json", "report-%r.json", 1},
+        {"AUTOCOLL_PLATFORM", "cluster-A_2.ib", "cluster-A_2.ib", 1},
+        {"AUTOCOLL_PLATFORM", "my cluster", "auto", 0}, /* one word: it is in a one-line key */
+        {"AUTOCOLL_PLATFORM", "a/b", "auto", 0},
         {"AUTOCOLL_ALLREDUCE", "no_such_algorithm", "no_such_algorithm", 1}, /* select's job */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -273,6 +285,118 @@ static void test_keywords_agree(void)
     CHECK(!ac_select_use_strategy("fastest"));
 }
 
+/* Edit distance, suggestions, and the report of AUTOCOLL_* names no setting declares. */
+static void test_spelling(void)
+{
+    CHECK(ac_spelling_distance("", "") == 0);
+    CHECK(ac_spelling_distance("STRATGY", "STRATEGY") == 1);      /* a letter left out */
+    CHECK(ac_spelling_distance("STRAETGY", "STRATEGY") == 1);     /* two letters swapped */
+    CHECK(ac_spelling_distance("strategy", "STRATEGY") == 0);     /* case */
+    CHECK(ac_spelling_distance("CA", "ABC") == 3); /* a swapped pair is not edited again */
+    CHECK(ac_spelling_distance("kitten", "sitting") == 3);
+    CHECK(ac_spelling_close("STRATGY", "STRATEGY"));
+    CHECK(ac_spelling_close("STAR_ITERS", "STAR_ITER"));
+    CHECK(!ac_spelling_close("RACE", "RATE_")); /* two edits in a short name */
+    CHECK(!ac_spelling_close("XY", "Z"));       /* the whole name replaced */
+}
+
+static void test_closest(void)
+{
+    static const struct {
+        const char *typed, *closest; /* NULL: nothing close */
+    } cases[] = {
+        {"AUTOCOLL_STRATGY", "AUTOCOLL_STRATEGY"},
+        {"AUTOCOLL_STAR_ITERS", "AUTOCOLL_STAR_ITER"},
+        {"AUTOCOLL_ALLREDUCE_", "AUTOCOLL_ALLREDUCE"},
+        {"AUTOCOLL_VERBSOE", "AUTOCOLL_VERBOSE"},
+        {"AUTOCOLL_RACE_SAMPLE", "AUTOCOLL_RACE_SAMPLES"},
+        {"AUTOCOLL_FASTEST", NULL},
+        {"AUTOCOLL_X", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const ac_setting *s = ac_setting_closest(cases[i].typed);
+        const char *got = s ? s->name : NULL;
+        if (!CHECK(got == cases[i].closest ||
+                   (got && cases[i].closest && strcmp(got, cases[i].closest) == 0)))
+            fprintf(stderr, "  closest to %s: %s\n", cases[i].typed, got ? got : "none");
+    }
+}
+
+/* What ac_config_check_environment writes on stderr, into `said`. */
+static void check_environment(char *said, size_t said_size)
+{
+    FILE *capture = tmpfile();
+    said[0] = '\0';
+    if (!CHECK(capture != NULL)) return;
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    dup2(fileno(capture), STDERR_FILENO);
+    ac_config_check_environment();
+    fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    rewind(capture);
+    size_t got = fread(said, 1, said_size - 1, capture);
+    said[got] = '\0';
+    fclose(capture);
+}
+
+static void test_unknown_names(void)
+{
+    char said[2048];
+    setenv("AUTOCOLL_STAR_ITER", "12", 1);        /* declared */
+    setenv("AUTOCOLL_TEST_RANKS_PER_NODE", "2", 1); /* declared, in the tooling's prefix */
+    setenv("AUTOCOLL_TEST_PRELOAD", "x.so", 1);   /* the tooling's */
+    setenv("AUTOCOLL_VENV", ".venv", 1);          /* the tooling's */
+    check_environment(said, sizeof said);
+    if (!CHECK(said[0] == '\0')) fprintf(stderr, "  said \"%s\"\n", said);
+    setenv("AUTOCOLL_STRATGY", "race", 1);
+    setenv("AUTOCOLL_FASTEST", "1", 1);
+    setenv("AUTOCOLL_VENVS", "x", 1); /* not a prefix of the tooling */
+    check_environment(said, sizeof said);
+    CHECK(strstr(said, "autocoll: warning: AUTOCOLL_STRATGY=race is not an autocoll setting "
+                       "(did you mean AUTOCOLL_STRATEGY?); ignored\n") != NULL);
+    CHECK(strstr(said, "autocoll: warning: AUTOCOLL_FASTEST=1 is not an autocoll setting "
+                       "(autocoll-info --settings lists them); ignored\n") != NULL);
+    CHECK(strstr(said, "AUTOCOLL_VENVS=x is not an autocoll setting") != NULL);
+    int lines = 0;
+    for (const char *c = said; *c; c++)
+        lines += *c == '\n';
+    if (!CHECK(lines == 3)) fprintf(stderr, "  said \"%s\"\n", said);
+    const char *set[] = {"AUTOCOLL_STAR_ITER", "AUTOCOLL_TEST_RANKS_PER_NODE",
+                         "AUTOCOLL_TEST_PRELOAD", "AUTOCOLL_VENV", "AUTOCOLL_STRATGY",
+                         "AUTOCOLL_FASTEST", "AUTOCOLL_VENVS"};
+    for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
+        unsetenv(set[i]);
+}
+
+/* The value in use and its source, as autocoll-info shows them, without a word on stderr. */
+static void test_current(void)
+{
+    static const struct {
+        const char *value, *used, *source, *given; /* value NULL: unset */
+    } cases[] = {
+        {NULL, "10", "default", NULL},
+        {"", "10", "default", NULL},
+        {"12", "12", "environment", "12"},
+        {"-3", "10", "invalid", "-3"},
+    };
+    const ac_setting *s = ac_setting_find("AUTOCOLL_STAR_ITER");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ac_setting_source source;
+        const char *given;
+        if (cases[i].value)
+            setenv(s->name, cases[i].value, 1);
+        else
+            unsetenv(s->name);
+        const char *used = ac_setting_current(s, &source, &given);
+        CHECK(strcmp(used, cases[i].used) == 0);
+        CHECK(strcmp(ac_setting_source_name(source), cases[i].source) == 0);
+        CHECK(cases[i].given ? given && strcmp(given, cases[i].given) == 0 : given == NULL);
+    }
+    unsetenv(s->name);
+}
+
 int main(void)
 {
     test_declaration();
@@ -280,6 +404,10 @@ int main(void)
     test_defaults();
     test_values();
     test_keywords_agree();
+    test_spelling();
+    test_closest();
+    test_unknown_names();
+    test_current();
     if (failures) fprintf(stderr, "test_config: %d check(s) failed\n", failures);
     return failures != 0;
 }

@@ -2,7 +2,7 @@
  * test_history.c - the history file without MPI (history.h): the format round trip, merging,
  * refusal of files that do not parse (left byte for byte as they were), the lock, and many
  * processes merging into one file at once (every one's knowledge must be there at the end, in
- * a file that parses, with no temporary file left behind).
+ * a file that parses, with no temporary file left behind), and the platform key.
  */
 #include "check.h"
 #include "select/history.h"
@@ -293,6 +293,54 @@ static void test_concurrent_writers(void)
     closedir(d);
 }
 
+/* np host names of MPI_MAX_PROCESSOR_NAME bytes from a list. */
+static char *host_array(const char *const *names, int np)
+{
+    char *hosts = calloc((size_t)np, MPI_MAX_PROCESSOR_NAME);
+    for (int i = 0; i < np; i++)
+        snprintf(hosts + (size_t)i * MPI_MAX_PROCESSOR_NAME, MPI_MAX_PROCESSOR_NAME, "%s",
+                 names[i]);
+    return hosts;
+}
+
+static uint64_t platform_of(const char *const *names, int np, const char *network, char *desc)
+{
+    char *hosts = host_array(names, np);
+    uint64_t f = ac_history_platform(hosts, np, network, "Open MPI v4.1.4", desc, 512);
+    free(hosts);
+    return f;
+}
+
+/* The platform key: two allocations of one cluster (other host numbers, same shape) share it;
+ * another shape, another cluster, another library or AUTOCOLL_PLATFORM make another one. */
+static void test_platform_key(void)
+{
+    char d1[512], d2[512], d3[512];
+    const char *const alloc1[4] = {"node017", "node017", "node112", "node112"};
+    const char *const alloc2[4] = {"node203", "node004", "node004", "node203"};
+    const char *const shape[4] = {"node203", "node004", "node005", "node206"};
+    const char *const other[4] = {"cn-1-7", "cn-1-7", "cn-2-1", "cn-2-1"};
+    uint64_t f1 = platform_of(alloc1, 4, "auto", d1), f2 = platform_of(alloc2, 4, "auto", d2);
+    CHECK(f1 == f2);
+    CHECK(strcmp(d1, d2) == 0);
+    CHECK(strstr(d1, "np=4 nodes=2 ppn=2 ") != NULL);
+    CHECK(strstr(d1, "network=node#") != NULL);
+    CHECK(strstr(d1, "node017") == NULL); /* no host name in the key */
+    CHECK(platform_of(shape, 4, "auto", d3) != f1); /* 4 nodes x 1 */
+    CHECK(strstr(d3, "nodes=4 ppn=1") != NULL);
+    CHECK(platform_of(other, 4, "auto", d3) != f1);
+    CHECK(strstr(d3, "network=cn-#-#") != NULL);
+    /* a named platform: shared across host names, distinct from the auto key */
+    uint64_t n1 = platform_of(alloc1, 4, "clusterA", d1), n2 = platform_of(other, 4, "clusterA", d2);
+    CHECK(n1 == n2 && n1 != f1);
+    CHECK(strstr(d1, "network=clusterA") != NULL);
+    CHECK(platform_of(alloc1, 4, "clusterB", d3) != n1);
+    /* the library is part of the key */
+    char *hosts = host_array(alloc1, 4);
+    CHECK(ac_history_platform(hosts, 4, "auto", "MPICH Version: 4.0.2", d3, sizeof d3) != f1);
+    free(hosts);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "%s/autocoll-history-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -304,6 +352,7 @@ int main(void)
     test_refuses_what_does_not_parse();
     test_lock_is_honoured();
     test_concurrent_writers();
+    test_platform_key();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);

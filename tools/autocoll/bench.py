@@ -16,6 +16,7 @@ docs/simgrid.md) with the driver of build/simgrid: once per native selector of `
 not), so that 256 and 1024 ranks fit in memory.
 """
 
+import functools
 import json
 import os
 import shutil
@@ -29,6 +30,8 @@ from .cluster import (ClusterError, kill_namespace_processes, launch_command, lo
                       rank_nodes)
 from . import simgrid as smpi
 from .jsonfile import schema_of
+from .progress import Progress
+from .registry import algorithms_by_collective, load as load_registry
 from .schemas import BENCH_SCHEMA, BENCH_VERSION, TABLE_SCHEMA
 
 REPO = Path(__file__).resolve().parents[2]
@@ -48,6 +51,38 @@ DEFAULTS = {
 
 class BenchError(RuntimeError):
     pass
+
+
+def parse_list(text, what, convert):
+    """The comma-separated items of `text`, each converted; BenchError for an empty list, an item
+    `convert` refuses (ValueError or BenchError) or an item named twice."""
+    items = [t.strip() for t in text.split(",") if t.strip()]
+    if not items:
+        raise BenchError(f"no {what} given")
+    try:
+        values = [convert(t) for t in items]
+    except (ValueError, BenchError) as e:
+        raise BenchError(f"bad {what} {text!r}: {e}") from e
+    if len(set(values)) != len(values):
+        raise BenchError(f"{what} {text!r} name one twice")
+    return values
+
+
+def parse_ranks(text):
+    """'4' -> 4; ValueError unless a positive integer."""
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"{text!r} is not a positive integer")
+    return int(text)
+
+
+@functools.lru_cache(maxsize=None)
+def known_collectives(mpi, build):
+    """The collectives of the registry of `build` (its autocoll-info; once per process: under
+    SimGrid it is a simulated run)."""
+    try:
+        return list(algorithms_by_collective(load_registry(mpi, info=build / "autocoll-info")))
+    except (OSError, ValueError, subprocess.CalledProcessError) as e:
+        raise BenchError(f"registry of {build}: {e}") from e
 
 
 def parse_size(text):
@@ -195,90 +230,101 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
             platform = smpi.platform_path(simgrid)
         except smpi.SimgridError as e:
             raise BenchError(str(e)) from e
+    # Every argument is checked before any cell runs.
+    colls = parse_list(collectives, "collectives", str)
+    byte_counts = parse_list(sizes, "sizes", parse_size)
+    rank_counts = parse_list(ranks, "rank counts", parse_ranks)
+    sels = parse_list(selectors, "selectors", str) if simgrid else [None]
     build = Path(build) if build else REPO / "build" / mpi
     program = build / "bench" / "autocoll_bench"
     if not program.exists():
         raise BenchError(f"{program} is missing: build autocoll first (scripts/build)")
+    known = known_collectives(mpi, build)
+    unknown = [c for c in colls if c not in known]
+    if unknown:
+        raise BenchError(f"unknown collective(s) {', '.join(unknown)} (one of "
+                         f"{', '.join(known)})")
     state = cluster_state(cluster) if cluster else None  # not up: fail before any cell
     tabled = table_block(table) if table else None  # unreadable: fail before any cell
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    sels = [s.strip() for s in selectors.split(",")] if simgrid else [None]
-    cells = [(c.strip(), parse_size(s), int(r), sel) for r in ranks.split(",")
-             for c in collectives.split(",") for s in sizes.split(",") for sel in sels]
+    cells = [(c, s, r, sel) for r in rank_counts for c in colls for s in byte_counts
+             for sel in sels]
     paths = []
     env = dict(os.environ)
     if table:
         env["AUTOCOLL_TABLE"] = tabled["path"]
-    for i, (coll, nbytes, np, selector) in enumerate(cells, 1):
-        path = out / cell_name(coll, nbytes, np, selector)
-        paths.append(path)
-        if valid_result(path):
-            log(f"[{i}/{len(cells)}] {path.name}: done earlier, kept")
-            continue
-        args = ["--collective", coll, "--bytes", nbytes, "--iterations", iterations,
-                "--fixed-iterations", fixed_iterations, "--warmup", warmup, "--factor", factor,
-                f"--layers={layers}", "--out", path]  # one argument even when empty
-        if history:
-            args += ["--history", Path(history).resolve()]
-        if only:
-            args += ["--only", only]
-        if noise != "none":
-            args += ["--noise", noise, "--noise-seed", noise_seed]
-        if sync != "none":
-            args += ["--sync", sync]
-        workdir = None
-        if simgrid:
-            args += ["--compute", "sleep"]
-            workdir = tempfile.mkdtemp(prefix="autocoll-smpi-")
-            try:
-                cmd = smpi.smpirun_command(platform, np, program, args, ppn=ppn,
-                                           selector=selector, workdir=workdir,
-                                           shared_malloc=shared_malloc)
-            except smpi.SimgridError as e:
-                raise BenchError(str(e)) from e
-            env = smpi.run_environment(workdir)
-            if table:
-                env["AUTOCOLL_TABLE"] = tabled["path"]
-        elif cluster:
-            cmd = cluster_launch_command(cluster, mpi, np, program, args, timeout)
-        else:
-            cmd = mpirun_command(mpi, np, program, args)
-        start = time.time()
-        log(f"[{i}/{len(cells)}] {coll} {size_label(nbytes)} on {np} ranks"
-            f"{f' ({selector} selector)' if selector else ''} ...")
-        try:
-            returncode, output, stopped = run_job(
-                cmd, path, timeout + (CLUSTER_TIMEOUT_MARGIN if cluster else 0), env, state)
-        finally:
-            if workdir:
-                shutil.rmtree(workdir, ignore_errors=True)
-        wall = time.time() - start
-        if returncode is None or (cluster and returncode in (124, 137) and not stopped):
-            raise BenchError(f"{path.name}: no result within {timeout} s")
-        if simgrid and smpi.deadlocked(output):
-            raise BenchError(f"{path.name}: the simulation deadlocked:\n{output[-4000:]}")
-        if not valid_result(path) or (returncode != 0 and not stopped):
-            raise BenchError(f"{path.name}: the driver failed (exit {returncode}):\n"
-                             f"{output[-4000:]}")
-        if cluster or stopped or simgrid or table:
-            data = json.loads(path.read_text())
-            if table:
-                data["table"] = tabled
-            if cluster:
-                data["cluster"] = cluster_block(state, np)
+    with Progress(len(cells), log) as progress:
+        for i, (coll, nbytes, np, selector) in enumerate(cells, 1):
+            path = out / cell_name(coll, nbytes, np, selector)
+            paths.append(path)
+            if valid_result(path):
+                progress.skip(i, f"{path.name}: done earlier, kept")
+                continue
+            args = ["--collective", coll, "--bytes", nbytes, "--iterations", iterations,
+                    "--fixed-iterations", fixed_iterations, "--warmup", warmup, "--factor", factor,
+                    f"--layers={layers}", "--out", path]  # one argument even when empty
+            if history:
+                args += ["--history", Path(history).resolve()]
+            if only:
+                args += ["--only", only]
+            if noise != "none":
+                args += ["--noise", noise, "--noise-seed", noise_seed]
+            if sync != "none":
+                args += ["--sync", sync]
+            workdir = None
             if simgrid:
-                data["simgrid"] = {"platform": platform.stem, "file": str(platform),
-                                   "ppn": ppn, "selector": selector,
-                                   "shared_malloc": shared_malloc,
-                                   "wall_seconds": round(wall, 3)}
-            if stopped:
-                data["finalize"] = (f"the job was stopped {stopped:.0f} s after the results "
-                                    f"were written (MPI_Finalize did not return)")
-                log(f"[{i}/{len(cells)}] {path.name}: results written, but the job did not "
-                    f"exit within {FINALIZE_GRACE} s (MPI_Finalize); stopped, cell kept")
-            path.write_text(json.dumps(data, indent=1) + "\n")
-        log(f"[{i}/{len(cells)}] {path.name}: {time.time() - start:.0f} s")
+                args += ["--compute", "sleep"]
+                workdir = tempfile.mkdtemp(prefix="autocoll-smpi-")
+                try:
+                    cmd = smpi.smpirun_command(platform, np, program, args, ppn=ppn,
+                                               selector=selector, workdir=workdir,
+                                               shared_malloc=shared_malloc)
+                except smpi.SimgridError as e:
+                    raise BenchError(str(e)) from e
+                env = smpi.run_environment(workdir)
+                if table:
+                    env["AUTOCOLL_TABLE"] = tabled["path"]
+            elif cluster:
+                cmd = cluster_launch_command(cluster, mpi, np, program, args, timeout)
+            else:
+                cmd = mpirun_command(mpi, np, program, args)
+            start = time.time()
+            progress.say(f"[{i}/{len(cells)}] {coll} {size_label(nbytes)} on {np} ranks"
+                         f"{f' ({selector} selector)' if selector else ''} ...")
+            try:
+                returncode, output, stopped = run_job(
+                    cmd, path, timeout + (CLUSTER_TIMEOUT_MARGIN if cluster else 0), env, state)
+            finally:
+                if workdir:
+                    shutil.rmtree(workdir, ignore_errors=True)
+            wall = time.time() - start
+            if returncode is None or (cluster and returncode in (124, 137) and not stopped):
+                raise BenchError(f"{path.name}: no result within {timeout} s")
+            if simgrid and smpi.deadlocked(output):
+                raise BenchError(f"{path.name}: the simulation deadlocked:\n{output[-4000:]}")
+            if not valid_result(path) or (returncode != 0 and not stopped):
+                raise BenchError(f"{path.name}: the driver failed (exit {returncode}):\n"
+                                 f"{output[-4000:]}")
+            if cluster or stopped or simgrid or table:
+                data = json.loads(path.read_text())
+                if table:
+                    data["table"] = tabled
+                if cluster:
+                    data["cluster"] = cluster_block(state, np)
+                if simgrid:
+                    data["simgrid"] = {"platform": platform.stem, "file": str(platform),
+                                       "ppn": ppn, "selector": selector,
+                                       "shared_malloc": shared_malloc,
+                                       "wall_seconds": round(wall, 3)}
+                if stopped:
+                    data["finalize"] = (f"the job was stopped {stopped:.0f} s after the results "
+                                        f"were written (MPI_Finalize did not return)")
+                    progress.say(f"[{i}/{len(cells)}] {path.name}: results written, but the job "
+                                 f"did not exit within {FINALIZE_GRACE} s (MPI_Finalize); stopped, "
+                                 f"cell kept")
+                path.write_text(json.dumps(data, indent=1) + "\n")
+            progress.step(i, f"{path.name}: {time.time() - start:.0f} s")
     return paths
 
 

@@ -2,11 +2,29 @@
 simgrid."""
 
 import argparse
+import os
+import subprocess
 import sys
 from pathlib import Path
 
-from . import (bench, benchplot, benchreport, cluster, export, plot, programs, registry, report,
-               simgrid, tune)
+from . import (__version__, bench, benchplot, benchreport, cluster, export, plot, programs,
+               registry, report, simgrid, tune)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser with its errors on one line (its subcommands' parsers are of this class
+    too): `autocoll bench: argument --iterations: invalid int value: 'x' (autocoll bench
+    --help)`."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: {message} ({self.prog} --help)\n")
+
+
+def positive_int(text):
+    """An argument that counts something: 1, 2, ..."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
+    return int(text)
 
 
 def cmd_info(args):
@@ -71,12 +89,13 @@ TOOL_COMMANDS = [
 ]
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="autocoll", description=__doc__)
+def parser_of_commands():
+    parser = ArgumentParser(prog="autocoll", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"autocoll {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("info", help="algorithms per collective (from autocoll-info --json)")
     p.add_argument("--mpi", default="openmpi", choices=["openmpi", "mpich"])
-    p.add_argument("--size", type=int, help="every algorithm for a communicator of SIZE ranks, "
+    p.add_argument("--size", type=positive_int, help="every algorithm for a communicator of SIZE ranks, "
                    "the orthogonal mesh instances that factor it included")
     p.set_defaults(func=cmd_info)
     p = sub.add_parser("report", help="render end-of-run reports and benchmark results")
@@ -91,8 +110,28 @@ def main(argv=None):
         p = sub.add_parser(name, help=text, description=module.__doc__, **extra)
         module.add_arguments(p)
         p.set_defaults(func=module.main)
-    args = parser.parse_args(argv)
-    return args.func(args)
+    return parser
+
+
+def main(argv=None):
+    """Runs one command; its exit status. What a command cannot do with the input it was given
+    (a missing file, a failed program, a value it cannot use) ends in one line on stderr and
+    status 1, not a traceback; a reader that leaves a pipe early (`autocoll info | head -1`)
+    ends the output quietly."""
+    args = parser_of_commands().parse_args(argv)
+    try:
+        status = args.func(args)
+        sys.stdout.flush()  # here, where a closed pipe can still be handled
+        return status
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to say
+        return 1
+    except (OSError, ValueError, subprocess.CalledProcessError) as e:
+        print(f"autocoll {args.command}: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"autocoll {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

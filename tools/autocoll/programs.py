@@ -60,6 +60,7 @@ import time
 from pathlib import Path
 
 from . import bench, cluster, jsonfile
+from .progress import Progress
 from .schemas import PROGRAMS_SCHEMA, PROGRAMS_VERSION
 LIBRARY_MPI = "openmpi"  # Debian's hpcc and lammps are linked against Open MPI only
 
@@ -448,13 +449,14 @@ def run_programs(out, programs=DEFAULT_PROGRAMS, layers=DEFAULT_LAYERS, ranks=4,
     runs, failures = [], []
     total = len(programs) * len(layers) * repeat
     k = 0
-    for rep in range(1, repeat + 1):
-        for program in programs:
-            for layer in layers:
-                k += 1
-                r = run_once(program, layer, rep, ranks, out, build, launch, timeout, table)
-                runs.append(r)
-                log(f"[{k}/{total}] {program} {layer} #{rep}: {r['wall_seconds']:.2f} s")
+    with Progress(total, log, unit="run") as progress:
+        for rep in range(1, repeat + 1):
+            for program in programs:
+                for layer in layers:
+                    k += 1
+                    r = run_once(program, layer, rep, ranks, out, build, launch, timeout, table)
+                    runs.append(r)
+                    progress.step(k, f"{program} {layer} #{rep}: {r['wall_seconds']:.2f} s")
     for program in programs:
         ref = next(r for r in runs if r["program"] == program and r["layer"] == "none")
         rules = PROGRAMS[program]["checks"](ref["values"])

@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -9,7 +10,9 @@ from .schemas import INFO_SCHEMA, INFO_VERSION
 
 
 def find_info(mpi="openmpi"):
-    """Path of autocoll-info for `mpi`: $AUTOCOLL_BUILD/<mpi>, else the source tree's build/."""
+    """Path of autocoll-info for `mpi`: $AUTOCOLL_BUILD/<mpi>, else the source tree's build/
+    (the package installed from a checkout, editable), else an installed one on PATH
+    (autocoll-info-<mpi>, else autocoll-info)."""
     roots = []
     if os.environ.get("AUTOCOLL_BUILD"):
         roots.append(Path(os.environ["AUTOCOLL_BUILD"]))
@@ -18,8 +21,11 @@ def find_info(mpi="openmpi"):
         candidate = root / mpi / "autocoll-info"
         if candidate.exists():
             return candidate
+    installed = shutil.which(f"autocoll-info-{mpi}") or shutil.which("autocoll-info")
+    if installed:
+        return Path(installed)
     raise FileNotFoundError(f"autocoll-info for {mpi} not found under {', '.join(map(str, roots))}"
-                            " (run scripts/build)")
+                            " nor on PATH (run scripts/build, or set AUTOCOLL_BUILD)")
 
 
 def load(mpi="openmpi", info=None, size=None):

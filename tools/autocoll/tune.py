@@ -21,7 +21,8 @@ import time
 from pathlib import Path
 
 from . import jsonfile, registry, report, simgrid
-from .bench import BenchError, REPO, parse_size, run_matrix, size_label
+from .bench import (BenchError, REPO, parse_list, parse_ranks, parse_size, run_matrix,
+                    size_label)
 from .schemas import BENCH_SCHEMA, BENCH_VERSION, TABLE_SCHEMA, TABLE_VERSION
 
 NATIVE = "native"
@@ -178,19 +179,6 @@ def build_table(cells, sweep, registry_fingerprint, autocoll_version, mpi, mpi_l
 
 # ---- the sweep --------------------------------------------------------------------------------
 
-def parse_list(text, what, convert):
-    items = [t.strip() for t in text.split(",") if t.strip()]
-    if not items:
-        raise TuneError(f"no {what} given")
-    try:
-        values = [convert(t) for t in items]
-    except (ValueError, BenchError) as e:
-        raise TuneError(f"bad {what} {text!r}: {e}") from e
-    if len(set(values)) != len(values):
-        raise TuneError(f"{what} {text!r} name one twice")
-    return values
-
-
 def read_cell(path):
     return jsonfile.load(path, BENCH_SCHEMA, TuneError, BENCH_VERSION)
 
@@ -255,8 +243,11 @@ def profile_plan(path, known, log):
     plan = {}
     for row in data["profile"]:
         coll, ranks = row["collective"], row["comm_size"]
-        if coll not in known or coll in ONLY_ZERO_BYTES or ranks < 2:
+        if coll not in known or ranks < 2:
             log(f"profile: {coll} on {ranks} ranks is not tuned (nothing to choose there)")
+            continue
+        if coll in ONLY_ZERO_BYTES:  # one cell, whatever bins the report has
+            plan[(coll, ranks)] = [0]
             continue
         for b in row["sizes"]:
             size = representative(coll, b["bytes"][0], b["bytes"][1], ranks)
@@ -291,9 +282,7 @@ def sweep_cells(args, log):
     else:
         collectives = parse_list(args.collectives, "collectives", str)
         sizes = parse_list(args.sizes, "sizes", parse_size)
-        rank_counts = parse_list(args.ranks, "rank counts", int)
-        if any(r < 1 for r in rank_counts):
-            raise TuneError(f"bad rank counts {args.ranks!r}")
+        rank_counts = parse_list(args.ranks, "rank counts", parse_ranks)
         plan = {(c, r): sizes for r in rank_counts for c in collectives}
     unknown = [c for c in collectives if c not in known]
     if unknown:
