@@ -59,7 +59,8 @@ static const char *describe_call(ADCL_Request r, ADCL_Fnctset set, ac_call *call
     call->op = MPI_OP_NULL;
     switch (set->collective) {
     case AC_ALLREDUCE:
-        if (m->type != ADCL_VECTOR_ALLREDUCE) return "ADCL_FNCTSET_ALLREDUCE needs an allreduce vmap";
+        if (m->type != ADCL_VECTOR_ALLREDUCE)
+            return "ADCL_FNCTSET_ALLREDUCE needs an allreduce vmap";
         if (cells > 2147483647L) return "the vector has more than INT_MAX elements";
         call->count = (int)cells;
         ac_call_set_op(call, m->op);

@@ -148,7 +148,8 @@ int ADCL_Function_create(ADCL_work_fnct_ptr *fnct, ADCL_Attrset attrset, int *at
         f->name = copy(name);
         f->attrvals = malloc((size_t)(n ? n : 1) * sizeof *f->attrvals);
     }
-    if (!f || !f->name || !f->attrvals || ac_adcl_live_add(AC_ADCL_KIND_FUNCTION, f) != ADCL_SUCCESS) {
+    if (!f || !f->name || !f->attrvals ||
+        ac_adcl_live_add(AC_ADCL_KIND_FUNCTION, f) != ADCL_SUCCESS) {
         if (f) {
             free(f->name);
             free(f->attrvals);

@@ -88,7 +88,8 @@ int ADCL_Init(void)
 
 void ac_adcl_record(ADCL_Request req)
 {
-    static const char *const methods[] = {"brute_force", "attribute", "factorial", "forced"};
+    static const char *const methods[] = {"brute_force", "attribute", "factorial", "race",
+                                          "forced"};
     ac_adcl_outcome *grown = realloc(outcomes, (size_t)(noutcomes + 1) * sizeof *grown);
     if (!grown) return; /* the report misses one line */
     outcomes = grown;

@@ -162,9 +162,12 @@ int ADCL_Request_create(ADCL_Vector vec, ADCL_Topology topo, ADCL_Fnctset fnctse
                                             : (ac_adcl_method)ac_config_keyword(
                                                   "AUTOCOLL_ADCL_SEARCH");
         attribute_values(fnctset, &nattrs, &values);
-        rc = ac_adcl_search_init(&r->search, method, fnctset->n, nattrs,
-                                 (const int *const *)values, applicable,
-                                 forced, (int)ac_config_int("AUTOCOLL_ADCL_SAMPLES"), r->comm);
+        int race = method == AC_ADCL_RACE;
+        rc = ac_adcl_search_init(
+            &r->search, method, fnctset->n, nattrs, (const int *const *)values, applicable,
+            forced, (int)ac_config_int(race ? "AUTOCOLL_RACE_SAMPLES" : "AUTOCOLL_ADCL_SAMPLES"),
+            race ? (int)ac_config_int("AUTOCOLL_RACE_ROUNDS") : 1,
+            race ? ac_config_real("AUTOCOLL_RACE_MARGIN") : 0.0, r->comm);
     }
     free(applicable);
     if (rc != MPI_SUCCESS || ac_adcl_live_add(AC_ADCL_KIND_REQUEST, r) != ADCL_SUCCESS) {

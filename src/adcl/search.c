@@ -91,6 +91,37 @@ static int representatives(const ac_adcl_search *s, int a, int base, int *reps)
     return n;
 }
 
+/* The race (autocoll's own, as src/select/race.c for collectives): every alive function runs
+ * race_samples more calls per round; after a round, those slower than (1 + margin) x the
+ * fastest agreed value drop out, and the margin halves. The fastest wins when one is left or
+ * after race_rounds rounds. A function's value covers all its measurements so far. */
+static void race(ac_adcl_search *s)
+{
+    int n = 0;
+    if (s->race_round > 0) { /* a round is over: drop the clearly slower */
+        for (int f = 0; f < s->n; f++)
+            if (s->alive[f]) s->set[n++] = f;
+        int best = fastest(s, s->set, n);
+        for (int i = 0; i < n; i++)
+            if (s->agreed[s->set[i]] > (1 + s->race_margin) * s->agreed[best])
+                s->alive[s->set[i]] = 0;
+        s->race_margin /= 2;
+        n = 0;
+    }
+    for (int f = 0; f < s->n; f++)
+        if (s->alive[f]) s->set[n++] = f;
+    if (n == 1 || s->race_round == s->race_rounds) {
+        decide(s, fastest(s, s->set, n) >= 0 ? fastest(s, s->set, n) : s->set[0]);
+        return;
+    }
+    s->race_round++;
+    s->target = s->race_samples * s->race_round;
+    memcpy(s->round, s->set, (size_t)n * sizeof *s->round); /* measured again, every one */
+    s->nround = n;
+    s->pos = 0;
+    s->current = s->round[0];
+}
+
 /* The factorial screening's design: the two levels of each attribute (the first alive
  * function's value and the next value an alive function has; level[1] -1: one value only), and
  * as runs the alive functions whose every attribute takes one of its two levels, one per
@@ -145,6 +176,10 @@ static void screen(ac_adcl_search *s)
 static void advance(ac_adcl_search *s)
 {
     int n = 0;
+    if (s->method == AC_ADCL_RACE) {
+        race(s);
+        return;
+    }
     if (s->method == AC_ADCL_BRUTE_FORCE) {
         for (int f = 0; f < s->n; f++)
             if (s->applicable[f]) s->set[n++] = f;
@@ -190,7 +225,7 @@ static void advance(ac_adcl_search *s)
 
 int ac_adcl_search_init(ac_adcl_search *s, ac_adcl_method method, int n, int nattrs,
                         const int *const *values, const int *applicable, int forced, int samples,
-                        MPI_Comm comm)
+                        int rounds, double margin, MPI_Comm comm)
 {
     int first = -1, napplicable = 0;
     (void)comm;
@@ -199,7 +234,11 @@ int ac_adcl_search_init(ac_adcl_search *s, ac_adcl_method method, int n, int nat
     s->n = n;
     s->nattrs = values ? nattrs : 0;
     s->values = values;
-    s->samples = samples;
+    s->samples = samples * (method == AC_ADCL_RACE ? rounds : 1); /* capacity per function */
+    s->target = samples;
+    s->race_samples = samples;
+    s->race_rounds = rounds;
+    s->race_margin = margin;
     s->applicable = malloc((size_t)n * sizeof *s->applicable);
     s->alive = malloc((size_t)n * sizeof *s->alive);
     s->round = malloc((size_t)n * sizeof *s->round);
@@ -207,8 +246,9 @@ int ac_adcl_search_init(ac_adcl_search *s, ac_adcl_method method, int n, int nat
     s->level = malloc((size_t)(nattrs > 0 ? nattrs : 1) * sizeof *s->level);
     s->count = calloc((size_t)n, sizeof *s->count);
     s->agreed = malloc((size_t)n * sizeof *s->agreed);
-    s->times = malloc((size_t)n * (size_t)samples * sizeof *s->times);
-    if (!s->applicable || !s->alive || !s->round || !s->set || !s->level || !s->count || !s->agreed || !s->times) {
+    s->times = malloc((size_t)n * (size_t)s->samples * sizeof *s->times);
+    if (!s->applicable || !s->alive || !s->round || !s->set || !s->level || !s->count ||
+        !s->agreed || !s->times) {
         ac_adcl_search_free(s);
         return MPI_ERR_NO_MEM;
     }
@@ -239,8 +279,10 @@ static int agree(ac_adcl_search *s, MPI_Comm comm)
         mine[i] = ac_adcl_statistic(&s->times[(size_t)f * (size_t)s->samples], s->count[f]);
     }
     int rc = PMPI_Allreduce(MPI_IN_PLACE, mine, s->nround, MPI_DOUBLE, MPI_MAX, comm);
-    for (int i = 0; i < s->nround && rc == MPI_SUCCESS; i++) s->agreed[s->round[i]] = mine[i];
-    s->measured += s->nround;
+    for (int i = 0; i < s->nround && rc == MPI_SUCCESS; i++) {
+        if (s->agreed[s->round[i]] < 0) s->measured++;
+        s->agreed[s->round[i]] = mine[i];
+    }
     free(mine);
     return rc;
 }
@@ -252,7 +294,7 @@ int ac_adcl_search_record(ac_adcl_search *s, double seconds, MPI_Comm comm)
     s->selection_calls++;
     int f = s->current;
     s->times[(size_t)f * (size_t)s->samples + (size_t)s->count[f]++] = seconds;
-    if (s->count[f] < s->samples) return MPI_SUCCESS;
+    if (s->count[f] < s->target) return MPI_SUCCESS;
     if (++s->pos < s->nround) {
         s->current = s->round[s->pos];
         return MPI_SUCCESS;

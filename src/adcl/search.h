@@ -20,6 +20,10 @@
  *                level with the smaller mean over those runs (the sign of its main effect)
  *                prunes the functions with the other level. The attribute search then goes on
  *                over what remains (values outside the two levels included).
+ *   race:        autocoll's own (src/select/race.c for collectives): every function a few
+ *                calls per round (AUTOCOLL_RACE_SAMPLES), the clearly slower drop out after
+ *                each round (beyond (1 + AUTOCOLL_RACE_MARGIN) x the best, the margin halving),
+ *                the fastest after AUTOCOLL_RACE_ROUNDS rounds or when one is left.
  *   forced:      one function from the start (AUTOCOLL_ADCL_FUNCTION, config.adcl).
  */
 #ifndef AUTOCOLL_ADCL_SEARCH_H
@@ -31,12 +35,16 @@ typedef enum ac_adcl_method {
     AC_ADCL_BRUTE_FORCE,
     AC_ADCL_ATTRIBUTE,
     AC_ADCL_FACTORIAL,
+    AC_ADCL_RACE,
     AC_ADCL_FORCED
 } ac_adcl_method;
 
 typedef struct ac_adcl_search {
     ac_adcl_method method;
-    int n, nattrs, samples;
+    int n, nattrs, samples;   /* samples: room for measurements per function */
+    int target;               /* measurements each function of the round must have */
+    int race_samples, race_rounds, race_round; /* race: per round; rounds at most; this one */
+    double race_margin;       /* race: drop out beyond (1 + margin) x the best */
     const int *const *values; /* values[f][a]: attribute a of function f (nattrs > 0) */
     int *applicable;          /* agreed: whether function f may run */
     int *alive;               /* attribute search: not pruned */
@@ -58,11 +66,11 @@ typedef struct ac_adcl_search {
 } ac_adcl_search;
 
 /* Prepares the search over n functions; `forced` is a function's index or -1; applicable[f]
- * must be equal on all ranks. Collective over comm when it decides at once (it does not
- * communicate then either). Returns an MPI error code. */
+ * must be equal on all ranks. samples: measurements of each function (per round for the race);
+ * rounds and margin: the race's. Does not communicate. Returns an MPI error code. */
 int ac_adcl_search_init(ac_adcl_search *s, ac_adcl_method method, int n, int nattrs,
                         const int *const *values, const int *applicable, int forced, int samples,
-                        MPI_Comm comm);
+                        int rounds, double margin, MPI_Comm comm);
 /* Accounts one call (or timer interval) of the current function, of `seconds`; when a round is
  * complete, agrees it over comm (collective) and moves on. Returns an MPI error code. */
 int ac_adcl_search_record(ac_adcl_search *s, double seconds, MPI_Comm comm);

@@ -25,7 +25,8 @@ static const char *const strategy_names[] = {"native", "star", "lottery", "race"
 static const char *const spread_names[] = {"uniform", "inverse", NULL};
 static const char *const draw_names[] = {"seed", "broadcast", NULL};
 /* in the order of src/adcl/search.h's ac_adcl_method */
-static const char *const adcl_search_names[] = {"brute_force", "attribute", "factorial", NULL};
+static const char *const adcl_search_names[] = {"brute_force", "attribute", "factorial", "race",
+                                                NULL};
 
 #define SWITCH(n, def, help)                                                                    \
     {.name = n, .type = AC_SETTING_SWITCH, .default_value = def, .keywords = on_off,           \
@@ -153,7 +154,8 @@ static const ac_setting settings[] = {
     KEYWORD("AUTOCOLL_ADCL_SEARCH", "brute_force", adcl_search_names,
             "ADCL requests: how a request selects its function: brute_force (every function), "
             "attribute (ADCL's attribute-based search: one attribute at a time, pruning) or "
-            "factorial (a two-level factorial screening of the attributes, then attribute)"),
+            "factorial (a two-level factorial screening of the attributes, then attribute) or "
+            "race (autocoll's race: AUTOCOLL_RACE_SAMPLES, _ROUNDS and _MARGIN)"),
     INTEGER("AUTOCOLL_ADCL_SAMPLES", "30", 1, 10000,
             "ADCL requests: measurements of each function during selection (ADCL's default 30)"),
     FORCE("ALLGATHER", "Allgather"),

@@ -275,7 +275,8 @@ static void setup(fixture *fx, const test_case *c)
     fx->sh = shape_of(c);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Dims_create(size, c->ndims, dims);
-    for (int d = 0; d < c->ndims; d++) periods[d] = c->periodic == 1 || (c->periodic == 2 && d == 0);
+    for (int d = 0; d < c->ndims; d++)
+        periods[d] = c->periodic == 1 || (c->periodic == 2 && d == 0);
     MPI_Cart_create(MPI_COMM_WORLD, c->ndims, dims, periods, 0, &fx->cart);
     MPI_Comm_rank(fx->cart, &fx->rank);
     for (int d = 0; d < c->ndims; d++) {
@@ -736,7 +737,8 @@ static void collectives(void)
     int size, calls = 200;
     ADCL_Vmap vmap;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int *rcnts = malloc((size_t)size * sizeof *rcnts), *displ = malloc((size_t)size * sizeof *displ);
+    int *rcnts = malloc((size_t)size * sizeof *rcnts);
+    int *displ = malloc((size_t)size * sizeof *displ);
     for (int i = 0; i < size; i++) {
         rcnts[i] = i + 1;
         displ[i] = 1 + i * (i + 1) / 2;

@@ -1,6 +1,7 @@
 """ADCL requests in the JSON report (AUTOCOLL_REPORT=<path>, member "adcl_requests"): the Jacobi
 solver (examples/adcl_jacobi.c) under each search, the winner named and the same on every rank's
-report, the attribute and factorial searches measuring fewer functions than brute force."""
+report, the attribute and factorial searches measuring fewer functions than brute force, the
+race all of them."""
 
 import json
 
@@ -8,7 +9,7 @@ import pytest
 
 from conftest import MPIS, run_mpi
 
-SEARCHES = ["brute_force", "attribute", "factorial"]
+SEARCHES = ["brute_force", "attribute", "factorial", "race"]
 
 
 @pytest.mark.parametrize("mpi", MPIS)
@@ -32,3 +33,4 @@ def test_report_lists_the_requests(mpi, tmp_path):
         measured[search] = first["functions_measured"]
     assert measured["attribute"] < measured["brute_force"]
     assert measured["factorial"] < measured["brute_force"]
+    assert measured["race"] == measured["brute_force"]  # every function, fewer calls each

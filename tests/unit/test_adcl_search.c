@@ -69,7 +69,7 @@ int main(void)
 
     /* Brute force: function 3 (the cheapest) is inapplicable; 4 must win after 4 x SAMPLES. */
     const int applicable[5] = {1, 1, 1, 0, 1};
-    CHECK(ac_adcl_search_init(&s, AC_ADCL_BRUTE_FORCE, 5, 0, NULL, applicable, -1, SAMPLES,
+    CHECK(ac_adcl_search_init(&s, AC_ADCL_BRUTE_FORCE, 5, 0, NULL, applicable, -1, SAMPLES, 1, 0.0,
                               MPI_COMM_SELF) == MPI_SUCCESS);
     CHECK(run(&s, applicable, brute_cost) == 4 * SAMPLES);
     CHECK(s.current == 4 && s.measured == 4 && s.selection_calls == 4 * SAMPLES);
@@ -79,7 +79,7 @@ int main(void)
      * functions measured than the 6 of brute force. */
     const int *values[6];
     for (int f = 0; f < 6; f++) values[f] = grid_values[f];
-    CHECK(ac_adcl_search_init(&s, AC_ADCL_ATTRIBUTE, 6, 2, values, all, -1, SAMPLES,
+    CHECK(ac_adcl_search_init(&s, AC_ADCL_ATTRIBUTE, 6, 2, values, all, -1, SAMPLES, 1, 0.0,
                               MPI_COMM_SELF) == MPI_SUCCESS);
     CHECK(run(&s, all, grid_cost) > 0);
     CHECK(s.current == 4);
@@ -89,26 +89,34 @@ int main(void)
     /* Factorial: the 2 x 2 design of the first two levels (4 runs) keeps level 1 of both
      * attributes, then the attribute search compares what remains of the second: {1, 1} after
      * 5 functions measured. */
-    CHECK(ac_adcl_search_init(&s, AC_ADCL_FACTORIAL, 6, 2, values, all, -1, SAMPLES,
+    CHECK(ac_adcl_search_init(&s, AC_ADCL_FACTORIAL, 6, 2, values, all, -1, SAMPLES, 1, 0.0,
                               MPI_COMM_SELF) == MPI_SUCCESS);
     CHECK(run(&s, all, grid_cost) == 5 * SAMPLES);
     CHECK(s.current == 4 && s.measured == 5);
     ac_adcl_search_free(&s);
 
     /* Brute force on the same functions measures all six and agrees. */
-    CHECK(ac_adcl_search_init(&s, AC_ADCL_BRUTE_FORCE, 6, 2, values, all, -1, SAMPLES,
+    CHECK(ac_adcl_search_init(&s, AC_ADCL_BRUTE_FORCE, 6, 2, values, all, -1, SAMPLES, 1, 0.0,
                               MPI_COMM_SELF) == MPI_SUCCESS);
     CHECK(run(&s, all, grid_cost) == 6 * SAMPLES && s.current == 4 && s.measured == 6);
     ac_adcl_search_free(&s);
 
+    /* Race: 2 calls a round; round 1 drops what is slower than 1.5 x the best (2), round 2
+     * what is slower than 1.25 x: {1, 1} is left after 6 x 2 + 3 x 2 calls. */
+    CHECK(ac_adcl_search_init(&s, AC_ADCL_RACE, 6, 2, values, all, -1, 2, 4, 0.5,
+                              MPI_COMM_SELF) == MPI_SUCCESS);
+    CHECK(run(&s, all, grid_cost) == 18);
+    CHECK(s.current == 4 && s.measured == 6);
+    ac_adcl_search_free(&s);
+
     /* Forced: decided from the start, nothing measured. */
-    CHECK(ac_adcl_search_init(&s, AC_ADCL_FORCED, 6, 2, values, all, 2, SAMPLES,
+    CHECK(ac_adcl_search_init(&s, AC_ADCL_FORCED, 6, 2, values, all, 2, SAMPLES, 1, 0.0,
                               MPI_COMM_SELF) == MPI_SUCCESS);
     CHECK(s.decided && s.current == 2 && run(&s, all, grid_cost) == 0);
     ac_adcl_search_free(&s);
 
     /* One outlier does not make the fastest function lose. */
-    CHECK(ac_adcl_search_init(&s, AC_ADCL_BRUTE_FORCE, 2, 0, NULL, all, -1, SAMPLES,
+    CHECK(ac_adcl_search_init(&s, AC_ADCL_BRUTE_FORCE, 2, 0, NULL, all, -1, SAMPLES, 1, 0.0,
                               MPI_COMM_SELF) == MPI_SUCCESS);
     CHECK(run(&s, all, spike_cost) == 2 * SAMPLES && s.current == 0);
     ac_adcl_search_free(&s);

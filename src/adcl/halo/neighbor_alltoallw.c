@@ -66,8 +66,8 @@ int ac_halo_neighbor_alltoallw_check(ac_halo *h, int *ok)
     for (int d = 0; d < h->ndims && rc == MPI_SUCCESS; d++)
         for (int s = 0; s < 2; s++) {
             int from = h->nbr[d][s];
-            if (from != MPI_PROC_NULL && recv[2 * d + s] != from * 4 * AC_HALO_MAXDIMS + 2 * d + 1 - s)
-                mine = 0;
+            int sent = from * 4 * AC_HALO_MAXDIMS + 2 * d + 1 - s; /* its block toward us */
+            if (from != MPI_PROC_NULL && recv[2 * d + s] != sent) mine = 0;
         }
     if (rc == MPI_SUCCESS) rc = PMPI_Allreduce(&mine, ok, 1, MPI_INT, MPI_MIN, h->comm);
     return rc;

@@ -101,8 +101,10 @@ int ac_halo_plan(ac_halo *h, MPI_Comm comm, int ndims, const int nbr[][2], const
             if (rc == MPI_SUCCESS)
                 rc = face_type(ndims, total, full, hwidth, d, halo_start(full, hwidth, d, s), dat,
                                &h->recv[d][s]);
-            if (rc == MPI_SUCCESS) rc = PMPI_Pack_size(1, h->send[d][s], comm, &h->send_bytes[d][s]);
-            if (rc == MPI_SUCCESS) rc = PMPI_Pack_size(1, h->recv[d][s], comm, &h->recv_bytes[d][s]);
+            if (rc == MPI_SUCCESS)
+                rc = PMPI_Pack_size(1, h->send[d][s], comm, &h->send_bytes[d][s]);
+            if (rc == MPI_SUCCESS)
+                rc = PMPI_Pack_size(1, h->recv[d][s], comm, &h->recv_bytes[d][s]);
             if (rc != MPI_SUCCESS) break;
             h->send_buf[d][s] = malloc((size_t)h->send_bytes[d][s] + 1);
             h->recv_buf[d][s] = malloc((size_t)h->recv_bytes[d][s] + 1);
@@ -112,9 +114,9 @@ int ac_halo_plan(ac_halo *h, MPI_Comm comm, int ndims, const int nbr[][2], const
     if (rc != MPI_SUCCESS) return rc;
 
     full[total] = hwidth;
-    /* Our shape and halo width to every neighbour, theirs from each (all at once: a neighbour on both sides
-     * must not wait for the other side's message). The neighbour of side s sent it through its
-     * side 1 - s; its slab toward us and its halo we fill are on that side too. */
+    /* Our shape and halo width to every neighbour, theirs from each (all at once: a neighbour
+     * on both sides must not wait for the other side's message). The neighbour of side s sent
+     * it through its side 1 - s; its slab toward us and its halo we fill are on that side. */
     int theirs[AC_HALO_MAXDIMS][2][AC_HALO_MAXDIMS + 2]; /* shape, then halo width */
     MPI_Request reqs[4 * AC_HALO_MAXDIMS];
     MPI_Status stats[4 * AC_HALO_MAXDIMS];
@@ -122,11 +124,11 @@ int ac_halo_plan(ac_halo *h, MPI_Comm comm, int ndims, const int nbr[][2], const
     for (int d = 0; d < ndims; d++)
         for (int s = 0; s < 2; s++) {
             if (h->nbr[d][s] == MPI_PROC_NULL) continue;
-            rc = PMPI_Irecv(theirs[d][s], total + 1, MPI_INT, h->nbr[d][s], AC_HALO_TAG + 2 * d + 1 - s,
-                            comm, &reqs[n++]);
+            rc = PMPI_Irecv(theirs[d][s], total + 1, MPI_INT, h->nbr[d][s],
+                            AC_HALO_TAG + 2 * d + 1 - s, comm, &reqs[n++]);
             if (rc == MPI_SUCCESS)
-                rc = PMPI_Isend(full, total + 1, MPI_INT, h->nbr[d][s], AC_HALO_TAG + 2 * d + s, comm,
-                                &reqs[n++]);
+                rc = PMPI_Isend(full, total + 1, MPI_INT, h->nbr[d][s], AC_HALO_TAG + 2 * d + s,
+                                comm, &reqs[n++]);
             if (rc != MPI_SUCCESS) return rc;
         }
     rc = PMPI_Waitall(n, reqs, stats);
