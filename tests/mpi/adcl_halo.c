@@ -449,13 +449,18 @@ static void forced(const char *only)
     unsetenv("AUTOCOLL_ADCL_FUNCTION");
 }
 
-/* Selection: runs calls until well past the longest search (every function, SAMPLES calls
- * each), every call checked, then the winner must be the same on all ranks and stay. */
+/* Selection: runs calls until past the longest search (every function, SAMPLES calls each; the
+ * race's rounds x calls a round), every call checked, then the winner must be the same on all
+ * ranks and stay. */
 static void search(void)
 {
     int ncases, samples = 30;
-    const char *env = getenv("AUTOCOLL_ADCL_SAMPLES");
+    const char *env = getenv("AUTOCOLL_ADCL_SAMPLES"), *search = getenv("AUTOCOLL_ADCL_SEARCH");
     if (env) samples = atoi(env);
+    if (search && strcmp(search, "race") == 0) { /* rounds x calls a round, at most */
+        const char *per = getenv("AUTOCOLL_RACE_SAMPLES"), *rounds = getenv("AUTOCOLL_RACE_ROUNDS");
+        samples = (per ? atoi(per) : 3) * (rounds ? atoi(rounds) : 4);
+    }
     const test_case *list = cases(&ncases);
     if (ADCL_Init() != ADCL_SUCCESS) fail("ADCL_Init");
     for (int k = 0; k < ncases; k += 5) { /* a spread of the cases: selection is slow */
