@@ -24,6 +24,9 @@ static const char *const platform_keywords[] = {"auto", NULL};
 static const char *const strategy_names[] = {"native", "star", "lottery", "race", "table", NULL};
 static const char *const spread_names[] = {"uniform", "inverse", NULL};
 static const char *const draw_names[] = {"seed", "broadcast", NULL};
+/* in the order of src/adcl/search.h's ac_adcl_method */
+static const char *const adcl_search_names[] = {"brute_force", "attribute", "factorial", "race",
+                                                NULL};
 
 #define SWITCH(n, def, help)                                                                    \
     {.name = n, .type = AC_SETTING_SWITCH, .default_value = def, .keywords = on_off,           \
@@ -144,6 +147,17 @@ static const ac_setting settings[] = {
     INTEGER("AUTOCOLL_RACE_FINAL", "0", 0, 100,
             "race: when a race's best is not native, it, the runner-up and native run n fresh "
             "calls each, and the best median of those wins; 0: no final"),
+    PATH("AUTOCOLL_ADCL_FUNCTION", "", NULL,
+         "ADCL requests: run this function of the request's set (e.g. IsendIrecv_aao) instead "
+         "of selecting; before config.adcl's ADCL_EMETHOD_SELECTION; an unknown name: one "
+         "warning and selection; empty: none"),
+    KEYWORD("AUTOCOLL_ADCL_SEARCH", "brute_force", adcl_search_names,
+            "ADCL requests: how a request selects its function: brute_force (every function), "
+            "attribute (ADCL's attribute-based search: one attribute at a time, pruning) or "
+            "factorial (a two-level factorial screening of the attributes, then attribute) or "
+            "race (autocoll's race: AUTOCOLL_RACE_SAMPLES, _ROUNDS and _MARGIN)"),
+    INTEGER("AUTOCOLL_ADCL_SAMPLES", "30", 1, 10000,
+            "ADCL requests: measurements of each function during selection (ADCL's default 30)"),
     FORCE("ALLGATHER", "Allgather"),
     FORCE("ALLGATHERV", "Allgatherv"),
     FORCE("ALLREDUCE", "Allreduce"),

@@ -2,9 +2,10 @@
  * init.c - MPI_Init, MPI_Init_thread and MPI_Finalize: set up the layer after the library,
  * report and release before it finalizes. The start and the end of a run, top-down: the
  * layer's own settings (core/state.c), selection (select.c: forced algorithms, the strategy,
- * history and table), and at the end the report (report.c), then selection's and the state's
- * release.
+ * history and table), and at the end the ADCL report of a program that did not call
+ * ADCL_Finalize (adcl/init.c), the report (report.c), then selection's and the state's release.
  */
+#include "adcl/adcl.h"
 #include "intercept/intercept.h"
 #include "report/report.h"
 
@@ -45,6 +46,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 
 int MPI_Finalize(void)
 {
+    ac_adcl_at_mpi_finalize(); /* the ADCL report, when the program skipped ADCL_Finalize */
     if (ac_g.initialized && !ac_g.finalized && ac_g.enabled) {
         ac_report_write();
         ac_select_finalize(); /* collective, like the load */

@@ -4,6 +4,7 @@
  * belongs to, as seen from rank 0.
  */
 #include "report/report.h"
+#include "adcl/adcl.h"
 #include "core/config.h"
 #include "core/json_writer.h"
 #include "core/log.h"
@@ -316,6 +317,27 @@ static void write_collective_json(ac_json_writer *w, const ac_comm *c, ac_collec
     ac_json_object_end(w);
 }
 
+/* The ADCL requests this process released (src/adcl/init.c): winner, search, calls. */
+static void write_adcl_json(ac_json_writer *w)
+{
+    int n;
+    const ac_adcl_outcome *o = ac_adcl_outcomes(&n);
+    ac_json_array_begin(w, "adcl_requests");
+    for (int i = 0; i < n; i++) {
+        ac_json_object_begin(w, NULL);
+        ac_json_integer_value(w, "id", o[i].id);
+        ac_json_string(w, "function_set", o[i].set);
+        ac_json_string(w, "search", o[i].method);
+        ac_json_boolean(w, "decided", o[i].decided);
+        ac_json_string(w, "function", o[i].winner); /* the winner when decided */
+        ac_json_integer_value(w, "selection_calls", o[i].selection_calls);
+        ac_json_integer_value(w, "calls", o[i].calls);
+        ac_json_integer_value(w, "functions_measured", o[i].measured);
+        ac_json_object_end(w);
+    }
+    ac_json_array_end(w);
+}
+
 static void write_json(FILE *f, ac_comm **comms, int n)
 {
     char version[256];
@@ -348,6 +370,7 @@ static void write_json(FILE *f, ac_comm **comms, int n)
     }
     ac_json_array_end(&w);
     write_profile(&w, comms, n);
+    write_adcl_json(&w);
     ac_json_object_begin(&w, "passthrough_invalid_arguments");
     for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
         if (ac_g.passthrough[k])

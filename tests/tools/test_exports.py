@@ -1,6 +1,6 @@
 """libautocoll.so exports its public surface only: the MPI entry points it defines (C, and in the
 Open MPI build the Fortran ones of src/intercept/fortran.c and fortran_f08.c) and the public API
-of include/autocoll.h (autocoll_*), nothing of its internals (cmake/exports.map)."""
+of include/autocoll.h (autocoll_*) and include/ADCL.h (ADCL_*), nothing of its internals (cmake/exports.map)."""
 
 import re
 import subprocess
@@ -12,7 +12,8 @@ from conftest import build_dir
 PUBLIC = re.compile(r"MPI_[A-Za-z_]+"          # C entry points; Open MPI's MPI_ALLREDUCE
                     r"|mpi_[a-z0-9_]+"         # Fortran: mpi_allreduce(_, __), mpi_init_f08_
                     r"|ompi_[a-z_]+_f"         # Open MPI's Fortran implementations
-                    r"|autocoll_[a-z0-9_]+")   # include/autocoll.h
+                    r"|autocoll_[a-z0-9_]+"    # include/autocoll.h
+                    r"|ADCL_[A-Za-z_]+")       # include/ADCL.h
 
 
 def exported(mpi):
