@@ -178,7 +178,8 @@ static const cost_term phases_only[] = {T(Q_ONE, P_ALPHA, L_WORST, 0)};
 
 #define NO_INNER {{PART_NONE, BLOCK_UNIT}, {PART_NONE, BLOCK_UNIT}}
 #define ROW(coll, f, terms) {coll, FN(f), TERMS(terms), NO_INNER}
-#define PHASES(coll, f) {coll, FN(f), TERMS(phases_only), {{PART_PHASES, BLOCK_UNIT}, {PART_NONE, BLOCK_UNIT}}}
+#define PHASES(coll, f)                                                                        \
+    {coll, FN(f), TERMS(phases_only), {{PART_PHASES, BLOCK_UNIT}, {PART_NONE, BLOCK_UNIT}}}
 
 static const cost_row rows[] = {
     ROW(AC_ALLGATHER, ac_allgather_simple, linear),

@@ -24,6 +24,7 @@
  * OVERHEAD_SAMPLE, weighted (the clock reads would otherwise be most of the settled cost).
  */
 #include "select/select.h"
+#include "coll/common/common.h"
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/log.h"
@@ -404,6 +405,27 @@ static void context_summary(const ac_context *x, ac_strategy_summary *out, ac_js
     if (x->table_mode) out->stage = "no_rule";
 }
 
+/* What every rank knows alike of a new context. With `nodes`, the communicator's nodes
+ * (ac_nodes_get: made collectively on the private communicator at its first use, then
+ * cached; every rank creates the context at the same call); when they cannot be found, every
+ * rank is taken for a node of its own. */
+static ac_context_facts context_facts(ac_comm *c, const ac_bucket *b, const ac_call *call,
+                                      int nodes)
+{
+    ac_context_facts f = {.collective = call->collective, .size = c->size, .bytes = b->bytes};
+    const ac_nodes *n;
+    if (!nodes) return f;
+    f.nodes = c->size;
+    f.ppn = 1;
+    if (ac_nodes_get(c->pcomm, &n) == MPI_SUCCESS) {
+        f.nodes = n->nnodes;
+        f.ppn = 0;
+        for (int i = 0; i < n->nnodes; i++)
+            if (n->node_size[i] > f.ppn) f.ppn = n->node_size[i];
+    }
+    return f;
+}
+
 static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call, uint64_t site)
 {
     ac_algorithm_list r = ac_registry_for_size(call->collective, call->size);
@@ -431,7 +453,8 @@ static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call,
         if (!(know = calloc((size_t)x->ncandidates, sizeof *know))) goto fail;
         source = context_knowledge(x, call->collective, know);
     }
-    x->state = x->strategy->create(x->candidates, x->ncandidates, source ? know : NULL);
+    ac_context_facts facts = context_facts(c, b, call, x->strategy->uses_nodes);
+    x->state = x->strategy->create(x->candidates, x->ncandidates, source ? know : NULL, &facts);
     free(know);
     if (!x->state) goto fail;
     ac_strategy_summary sum;
