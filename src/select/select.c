@@ -30,6 +30,7 @@
 #include "core/log.h"
 #include "select/history.h"
 #include "select/lottery.h"
+#include "select/model.h"
 #include "select/race.h"
 #include "select/site.h"
 #include "select/star.h"
@@ -99,6 +100,7 @@ static const strategy_entry strategies[] = {
     {"star", &ac_strategy_star, 0},
     {"lottery", &ac_strategy_lottery, 0},
     {"race", &ac_strategy_race, 0},
+    {"model", &ac_strategy_model, 0},
     {"table", &ac_strategy_native, 1},
 };
 
@@ -203,6 +205,27 @@ static void race_init(void)
     ac_race_set_params(&race);
 }
 
+static void model_init(void)
+{
+    ac_model_params model = {
+        .margin = ac_config_real("AUTOCOLL_MODEL_MARGIN"),
+        .samples = (int)ac_config_int("AUTOCOLL_MODEL_SAMPLES"),
+        .budget = (int)ac_config_int("AUTOCOLL_MODEL_BUDGET"),
+        .epsilon = ac_config_real("AUTOCOLL_MODEL_EPSILON"),
+        .window_max = (int)ac_config_int("AUTOCOLL_MODEL_WINDOW_MAX"),
+        .platform =
+            {
+                [AC_COST_ALPHA_INTRA] = ac_config_real("AUTOCOLL_MODEL_ALPHA_INTRA"),
+                [AC_COST_BETA_INTRA] = ac_config_real("AUTOCOLL_MODEL_BETA_INTRA"),
+                [AC_COST_ALPHA_INTER] = ac_config_real("AUTOCOLL_MODEL_ALPHA_INTER"),
+                [AC_COST_BETA_INTER] = ac_config_real("AUTOCOLL_MODEL_BETA_INTER"),
+                [AC_COST_GAMMA] = ac_config_real("AUTOCOLL_MODEL_GAMMA"),
+            },
+        .prior_weight = ac_config_real("AUTOCOLL_MODEL_PRIOR_WEIGHT"),
+    };
+    ac_model_set_params(&model);
+}
+
 void ac_select_init(void)
 {
     const ac_setting *strategy = ac_setting_find("AUTOCOLL_STRATEGY");
@@ -221,6 +244,7 @@ void ac_select_init(void)
     star_init();
     lottery_init();
     race_init();
+    model_init();
 }
 
 void ac_select_load(void)
