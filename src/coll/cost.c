@@ -259,6 +259,17 @@ static const phase_bytes phase_rule[AC_NUM_COLLECTIVES] = {
     [AC_REDUCE] = PHASE_WHOLE,      [AC_SCATTER] = PHASE_GROWING,
 };
 
+static const char *const param_names[AC_COST_PARAMS] = {
+    [AC_COST_ALPHA_INTRA] = "alpha_intra", [AC_COST_BETA_INTRA] = "beta_intra",
+    [AC_COST_ALPHA_INTER] = "alpha_inter", [AC_COST_BETA_INTER] = "beta_inter",
+    [AC_COST_GAMMA] = "gamma",
+};
+
+const char *ac_cost_param_name(int param)
+{
+    return param >= 0 && param < AC_COST_PARAMS ? param_names[param] : "?";
+}
+
 /* The entry's function. The union holds function pointers only, all of one representation;
  * registry.c compares them the same way (ac_same_messages). */
 static cost_fn function_of(const ac_algorithm *a)

@@ -30,6 +30,10 @@ enum {
     AC_COST_PARAMS
 };
 
+/* "alpha_intra", "beta_intra", "alpha_inter", "beta_inter", "gamma": the names of the
+ * parameters in reports and autocoll-info. */
+const char *ac_cost_param_name(int param);
+
 /* The shape of a call: what every rank knows alike. */
 typedef struct ac_cost_shape {
     int size;     /* communicator size p */

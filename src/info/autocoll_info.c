@@ -3,9 +3,13 @@
  * (name, group, attributes, requirements, summary) and its family of mesh instances, described
  * once (name patterns, phase algorithms, layout rule); with --size N every algorithm of a
  * communicator of N ranks, the family's instances for N included. Then every AUTOCOLL_* setting
- * with its default. Reads the registry and the settings table; needs no MPI initialisation.
+ * with its default. With --size N --bytes B [--nodes K] (JSON only) every algorithm also has
+ * its cost model's feature vector for N ranks on K nodes (default 1) and B bytes (coll/cost.h:
+ * seconds per unit of each platform parameter; null without a model). Reads the registry and
+ * the settings table; needs no MPI initialisation.
  */
 #include "coll/coll.h"
+#include "coll/cost.h"
 #include "core/config.h"
 #include "core/json_writer.h"
 
@@ -37,6 +41,9 @@ static void json_attributes(ac_json_writer *w, const char *attrs)
     ac_json_object_end(w);
 }
 
+/* The shape of --size, --bytes and --nodes; size 0: no costs asked for. */
+static ac_cost_shape cost_shape;
+
 static void json_algorithm(ac_json_writer *w, const ac_algorithm *a)
 {
     char req[512];
@@ -50,6 +57,14 @@ static void json_algorithm(ac_json_writer *w, const ac_algorithm *a)
     ac_json_integer_value(w, "min_bytes", (long long)a->min_bytes);
     ac_json_integer_value(w, "max_bytes", (long long)a->max_bytes);
     ac_json_string(w, "summary", a->summary);
+    double f[AC_COST_PARAMS];
+    if (cost_shape.size > 0 && ac_cost_features(a, &cost_shape, f) == 0) {
+        ac_json_object_begin(w, "cost");
+        for (int j = 0; j < AC_COST_PARAMS; j++) ac_json_real(w, ac_cost_param_name(j), f[j]);
+        ac_json_object_end(w);
+    } else if (cost_shape.size > 0) {
+        ac_json_null(w, "cost");
+    }
     ac_json_object_end(w);
 }
 
@@ -112,6 +127,13 @@ static void print_json(int size)
     ac_json_string(&w, "mpi", AUTOCOLL_MPI_NAME);
     ac_json_string(&w, "registry_fingerprint", fingerprint);
     if (size > 0) ac_json_integer_value(&w, "size", size);
+    if (cost_shape.size > 0) {
+        ac_json_object_begin(&w, "cost_shape");
+        ac_json_integer_value(&w, "nodes", cost_shape.nodes);
+        ac_json_integer_value(&w, "ppn", cost_shape.ppn);
+        ac_json_real(&w, "bytes", cost_shape.bytes);
+        ac_json_object_end(&w);
+    }
     json_algorithms(&w, size);
     json_families(&w);
     ac_json_array_begin(&w, "settings");
@@ -201,20 +223,36 @@ static int parse_size(const char *text)
     return end != text && *end == '\0' && v >= 1 && v <= INT_MAX ? (int)v : 0;
 }
 
+static int usage(void)
+{
+    fprintf(stderr, "usage: autocoll-info [--json] [--size N [--bytes B [--nodes K]]]\n"
+                    "  --bytes (JSON only): each algorithm's cost features for N ranks on K "
+                    "nodes (K divides N; default 1) and B bytes\n");
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
-    int json = 0, size = 0;
+    int json = 0, size = 0, bytes = -1, nodes = 0;
     for (int i = 1; i < argc; i++) {
+        const char *value = i + 1 < argc ? argv[i + 1] : "";
         if (strcmp(argv[i], "--json") == 0 && !json)
             json = 1;
-        else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc && !size &&
-                 (size = parse_size(argv[i + 1])))
+        else if (strcmp(argv[i], "--size") == 0 && !size && (size = parse_size(value)))
             i++;
-        else {
-            fprintf(stderr, "usage: autocoll-info [--json] [--size N]\n");
-            return 2;
-        }
+        else if (strcmp(argv[i], "--bytes") == 0 && bytes < 0 &&
+                 (strcmp(value, "0") == 0 || parse_size(value))) {
+            bytes = parse_size(value);
+            i++;
+        } else if (strcmp(argv[i], "--nodes") == 0 && !nodes && (nodes = parse_size(value)))
+            i++;
+        else
+            return usage();
     }
+    if ((bytes >= 0 || nodes) && (!json || !size || bytes < 0 || size % (nodes ? nodes : 1)))
+        return usage();
+    if (bytes >= 0)
+        cost_shape = (ac_cost_shape){size, nodes ? nodes : 1, size / (nodes ? nodes : 1), bytes};
     if (json)
         print_json(size);
     else

@@ -459,12 +459,6 @@ static const char *const stage_names[] = {
     [AC_MODEL_STOPPED] = "stopped",
 };
 
-static const char *const platform_names[AC_COST_PARAMS] = {
-    [AC_COST_ALPHA_INTRA] = "alpha_intra", [AC_COST_BETA_INTRA] = "beta_intra",
-    [AC_COST_ALPHA_INTER] = "alpha_inter", [AC_COST_BETA_INTER] = "beta_inter",
-    [AC_COST_GAMMA] = "gamma",
-};
-
 static void model_describe(const void *state, const ac_algorithm *const *candidates,
                            ac_strategy_summary *out, ac_json_writer *w)
 {
@@ -490,7 +484,7 @@ static void model_describe(const void *state, const ac_algorithm *const *candida
     ac_json_integer_value(w, "observations", st.observations);
     ac_json_real(w, "o_ms_c_seconds", out->o_ms_c);
     ac_json_object_begin(w, "platform");
-    for (int j = 0; j < AC_COST_PARAMS; j++) ac_json_real(w, platform_names[j], s->platform[j]);
+    for (int j = 0; j < AC_COST_PARAMS; j++) ac_json_real(w, ac_cost_param_name(j), s->platform[j]);
     ac_json_object_end(w);
     ac_json_object_begin(w, "predicted");
     for (int c = 0; c < s->n; c++)
