@@ -41,7 +41,7 @@ typedef enum cost_quantity {
     Q_P1,            /* p - 1 */
     Q_SYNC,          /* steps of phase synchronisation (params->sync): light p - 2 token
                       * exchanges, barrier p - 2 barriers of ceil(log2 p) steps, none 0 */
-    Q_MESH_STEPS,    /* sum over the mesh dimensions (params->dims, default 2) of d_k - 1 */
+    Q_MESH_PHASES,   /* mesh dimensions (params->dims, default 2) of size d_k > 1 */
     Q_N,             /* m */
     Q_N_LOG,         /* m ceil(log2 p) */
     Q_N_FLOOR_LOG,   /* m log2 p' */
@@ -52,16 +52,22 @@ typedef enum cost_quantity {
     Q_N_P1_P,        /* (p - 1) p m */
     Q_N_HALF_P_LOG,  /* p / 2 ceil(log2 p) m */
     Q_N_MESH,        /* sum over the mesh dimensions of (d_k - 1) p / d_k m */
-    Q_TREE_STEPS,    /* pipeline steps of a tree (see tree_steps) */
-    Q_TREE_BYTES,    /* pipeline steps x the bytes of one step (a segment, or m whole) */
-    Q_ROOT_STEPS,    /* gather / scatter trees: the critical path's messages, one more per
-                      * extra segment of the root's stream */
-    Q_ROOT_BYTES,    /* gather / scatter trees: (p - 1) m at the root; the chain forwards
-                      * p (p - 1) / 2 m in sequence */
+    Q_N_SCATTER,     /* the bytes on a binomial scatter's critical path: each level waits
+                      * for the whole of its subtree's data, sum over the levels l = 1 .. L of
+                      * (2^l - 1) / p m, L = ceil(log2 p) */
+    Q_TREE_STEPS,    /* latencies of a pipelined tree (tree_shape): L + m - 1 */
+    Q_TREE_BYTES,    /* bytes of a pipelined tree: (S + F (m - 1)) x the bytes of a step (a
+                      * segment, or the message whole) */
+    Q_REDUCE_STEPS,  /* latencies of a pipelined reduction tree (tree_shape, reduce) */
+    Q_REDUCE_BYTES,  /* bytes of a pipelined reduction tree: (S + F (m - 1)) x a step's */
+    Q_ROOT_STEPS,    /* gather / scatter trees: the levels, plus one latency per further
+                      * segment of a block */
+    Q_ROOT_BYTES,    /* gather / scatter trees: (p - 1) m through the root's link; the chain
+                      * forwards p (p - 1) / 2 m in sequence unless its segment is at most a
+                      * block (then it pipelines) */
     Q_PPN1,          /* ranks per node - 1 */
-    Q_N_PPN1_P,      /* (ppn - 1) p m */
-    Q_NODES1,        /* nodes - 1 */
-    Q_N_NODES1_PPN2  /* (nodes - 1) ppn^2 m */
+    Q_N_PPN1_P       /* (ppn - 1) p m */
+
 } cost_quantity;
 
 typedef enum cost_param { P_ALPHA, P_BETA, P_GAMMA } cost_param;
@@ -81,7 +87,9 @@ typedef enum cost_part {
     PART_NONE,
     PART_ALLGATHERV, /* params->allgatherv with params->inner */
     PART_ALLTOALLV,  /* params->alltoallv with params->inner2 */
-    PART_PHASES      /* orthogonal: params->phase on each mesh dimension */
+    PART_PHASES,     /* orthogonal: params->phase on each mesh dimension */
+    PART_LEADERS     /* params->alltoallv with params->inner2 among the node leaders, one per
+                      * node, with blocks of ppn^2 units (what two nodes exchange) */
 } cost_part;
 
 typedef enum cost_block {
@@ -108,7 +116,9 @@ typedef struct cost_row {
 #define TERMS(a) a, (int)(sizeof a / sizeof a[0])
 #define FN(f) (cost_fn)(f)
 
-static const cost_term linear[] = {T(Q_P1, P_ALPHA, L_WORST, 1), T(Q_N_P1, P_BETA, L_WORST, 1)};
+/* every message posted at once: the latencies overlap, the rank's link carries the bytes */
+static const cost_term concurrent[] = {T(Q_ONE, P_ALPHA, L_WORST, 1),
+                                       T(Q_N_P1, P_BETA, L_WORST, 1)};
 static const cost_term linear_sync[] = {T(Q_P1, P_ALPHA, L_WORST, 1),
                                         T(Q_N_P1, P_BETA, L_WORST, 1),
                                         T(Q_SYNC, P_ALPHA, L_WORST, 1)};
@@ -117,17 +127,17 @@ static const cost_term gather_doubling[] = {T(Q_FLOOR_LOG, P_ALPHA, L_SPLIT, 1),
                                             T(Q_N_P1, P_BETA, L_SPLIT, 1)};
 static const cost_term gather_bruck[] = {T(Q_LOG, P_ALPHA, L_SPLIT, 1),
                                          T(Q_N_P1, P_BETA, L_SPLIT, 1)};
-static const cost_term gather_mesh[] = {T(Q_MESH_STEPS, P_ALPHA, L_WORST, 1),
+static const cost_term gather_mesh[] = {T(Q_MESH_PHASES, P_ALPHA, L_WORST, 1),
                                         T(Q_N_P1, P_BETA, L_WORST, 1)};
-static const cost_term a2a_mesh[] = {T(Q_MESH_STEPS, P_ALPHA, L_WORST, 1),
+static const cost_term a2a_mesh[] = {T(Q_MESH_PHASES, P_ALPHA, L_WORST, 1),
                                      T(Q_N_MESH, P_BETA, L_WORST, 1)};
 static const cost_term a2a_doubling[] = {T(Q_LOG, P_ALPHA, L_SPLIT, 1),
                                          T(Q_N_P1_P, P_BETA, L_SPLIT, 1)};
 static const cost_term a2a_bruck[] = {T(Q_LOG, P_ALPHA, L_SPLIT, 1),
                                       T(Q_N_HALF_P_LOG, P_BETA, L_SPLIT, 1)};
-static const cost_term a2a_node_aware[] = {
-    T(Q_PPN1, P_ALPHA, L_INTRA, 2), T(Q_N_PPN1_P, P_BETA, L_INTRA, 2),
-    T(Q_NODES1, P_ALPHA, L_INTER, 1), T(Q_N_NODES1_PPN2, P_BETA, L_INTER, 1)};
+/* through the node's leader and back; the leaders' exchange is an inner part */
+static const cost_term a2a_node_aware[] = {T(Q_PPN1, P_ALPHA, L_INTRA, 2),
+                                           T(Q_N_PPN1_P, P_BETA, L_INTRA, 2)};
 static const cost_term ar_doubling[] = {
     T(Q_FLOOR_LOG, P_ALPHA, L_SPLIT, 1), T(Q_N_FLOOR_LOG, P_BETA, L_SPLIT, 1),
     T(Q_N_FLOOR_LOG, P_GAMMA, L_WORST, 1), T(Q_NOT_POW2, P_ALPHA, L_WORST, 2),
@@ -148,13 +158,13 @@ static const cost_term barrier_doubling[] = {T(Q_FLOOR_LOG, P_ALPHA, L_SPLIT, 1)
                                              T(Q_NOT_POW2, P_ALPHA, L_WORST, 2)};
 static const cost_term tree_pipeline[] = {T(Q_TREE_STEPS, P_ALPHA, L_TREE, 1),
                                           T(Q_TREE_BYTES, P_BETA, L_TREE, 1)};
-static const cost_term tree_reduce[] = {T(Q_TREE_STEPS, P_ALPHA, L_TREE, 1),
-                                        T(Q_TREE_BYTES, P_BETA, L_TREE, 1),
-                                        T(Q_TREE_BYTES, P_GAMMA, L_WORST, 1)};
+static const cost_term tree_reduce[] = {T(Q_REDUCE_STEPS, P_ALPHA, L_TREE, 1),
+                                        T(Q_REDUCE_BYTES, P_BETA, L_TREE, 1),
+                                        T(Q_REDUCE_BYTES, P_GAMMA, L_WORST, 1)};
 static const cost_term tree_root[] = {T(Q_ROOT_STEPS, P_ALPHA, L_TREE, 1),
                                       T(Q_ROOT_BYTES, P_BETA, L_TREE, 1)};
 static const cost_term binomial_scatter[] = {T(Q_LOG, P_ALPHA, L_SPLIT, 1),
-                                             T(Q_N_FRACTION, P_BETA, L_SPLIT, 1)};
+                                             T(Q_N_SCATTER, P_BETA, L_SPLIT, 1)};
 /* halving (as halving_p2) then a binomial gather of the p' blocks */
 static const cost_term reduce_rabenseifner[] = {
     T(Q_FLOOR_LOG, P_ALPHA, L_SPLIT, 2), T(Q_N_FRACTION_P2, P_BETA, L_SPLIT, 2),
@@ -182,7 +192,7 @@ static const cost_term phases_only[] = {T(Q_ONE, P_ALPHA, L_WORST, 0)};
     {coll, FN(f), TERMS(phases_only), {{PART_PHASES, BLOCK_UNIT}, {PART_NONE, BLOCK_UNIT}}}
 
 static const cost_row rows[] = {
-    ROW(AC_ALLGATHER, ac_allgather_simple, linear),
+    ROW(AC_ALLGATHER, ac_allgather_simple, concurrent),
     ROW(AC_ALLGATHER, ac_allgather_ring, linear_sync),
     ROW(AC_ALLGATHER, ac_allgather_pair, linear_sync),
     ROW(AC_ALLGATHER, ac_allgather_node_ring, linear_sync),
@@ -190,7 +200,7 @@ static const cost_row rows[] = {
     ROW(AC_ALLGATHER, ac_allgather_bruck, gather_bruck),
     ROW(AC_ALLGATHER, ac_allgather_mesh, gather_mesh),
     PHASES(AC_ALLGATHER, ac_allgather_orthogonal),
-    ROW(AC_ALLGATHERV, ac_allgatherv_simple, linear),
+    ROW(AC_ALLGATHERV, ac_allgatherv_simple, concurrent),
     ROW(AC_ALLGATHERV, ac_allgatherv_ring, linear_sync),
     ROW(AC_ALLGATHERV, ac_allgatherv_pair, linear_sync),
     ROW(AC_ALLGATHERV, ac_allgatherv_node_ring, linear_sync),
@@ -207,15 +217,16 @@ static const cost_row rows[] = {
     {AC_ALLREDUCE, FN(ac_allreduce_alltoall_allgather), TERMS(ar_alltoall_allgather),
      {{PART_ALLTOALLV, BLOCK_FRACTION}, {PART_ALLGATHERV, BLOCK_FRACTION}}},
     PHASES(AC_ALLREDUCE, ac_allreduce_orthogonal),
-    ROW(AC_ALLTOALL, ac_alltoall_simple, linear),
+    ROW(AC_ALLTOALL, ac_alltoall_simple, concurrent),
     ROW(AC_ALLTOALL, ac_alltoall_ring, linear_sync),
     ROW(AC_ALLTOALL, ac_alltoall_pair, linear_sync),
     ROW(AC_ALLTOALL, ac_alltoall_mesh, a2a_mesh),
     ROW(AC_ALLTOALL, ac_alltoall_recursive_doubling, a2a_doubling),
     ROW(AC_ALLTOALL, ac_alltoall_bruck, a2a_bruck),
-    ROW(AC_ALLTOALL, ac_alltoall_node_aware, a2a_node_aware),
+    {AC_ALLTOALL, FN(ac_alltoall_node_aware), TERMS(a2a_node_aware),
+     {{PART_LEADERS, BLOCK_UNIT}, {PART_NONE, BLOCK_UNIT}}},
     PHASES(AC_ALLTOALL, ac_alltoall_orthogonal),
-    ROW(AC_ALLTOALLV, ac_alltoallv_simple, linear),
+    ROW(AC_ALLTOALLV, ac_alltoallv_simple, concurrent),
     ROW(AC_ALLTOALLV, ac_alltoallv_ring, linear_sync),
     ROW(AC_ALLTOALLV, ac_alltoallv_pair, linear_sync),
     ROW(AC_BARRIER, ac_barrier_dissemination, barrier_dissemination),
@@ -298,59 +309,74 @@ static double call_bytes(ac_collective c, int p, double block)
     return c == AC_ALLGATHERV || c == AC_ALLTOALLV ? block * (double)p : block;
 }
 
-/* Pipeline steps of a tree: a node that forwards each of m segments to F children, on a
- * critical path of C messages unsegmented, takes F (m - 1) + C steps.
- *   binomial  F = C = ceil(log2 p)         k-nomial  F = C = (k - 1) ceil(log_k p)
- *   binary    F = 2, C = 2 floor(log2 p)   chain     F = 1, C = p - 1
- *   flat      F = C = p - 1 */
-static void tree_shape(const ac_params *pr, int p, double *fanout, double *path)
+/* A tree's shape for the pipeline (p > 1). The tree engine posts a node's sends to its children
+ * at once, so their latencies overlap and the node's link carries their bytes one after the
+ * other: a level of the tree costs alpha + f s beta when the sending node has f children. L is
+ * the number of levels, F the root's children (it sends F x m segments: the pipeline's
+ * bottleneck), S the sum of the sending nodes' children along the critical path:
+ *   binomial  L = ceil(log2 p), F = L, S = L (L + 1) / 2  (the root's first child heads the
+ *             largest subtree, and so on down)
+ *   k-nomial  L = ceil(log_k p), F = (k - 1) L, S = (k - 1) L (L + 1) / 2
+ *   binary    L = floor(log2 p), F = S / L = 2
+ *   chain     L = p - 1, F = 1, S = p - 1
+ *   flat      L = 1, F = S = p - 1
+ * A pipelined tree of m segments of s bytes then takes (L + m - 1) alpha + (S + F (m - 1)) s
+ * beta: the first segment's way down, then the root's other segments.
+ * A reduction (`reduce`) combines its children's data one child after the other, so the
+ * receives along the critical path add up: S = L for the binomial tree (the root's children
+ * finish one step apart), (k - 1) L for the k-nomial, 2 L - 1 for the binary tree (2 L when it
+ * is complete); the flat and k-nomial trees take one latency more than their levels (their
+ * receives are posted at once, the combining is not): as SimGrid measured them on the
+ * contention-free platform of scripts/cost_check. */
+static void tree_shape(const ac_params *pr, int p, int reduce, double *levels, double *fanout,
+                       double *sum)
 {
     ac_tree_kind kind = pr ? pr->tree : AC_TREE_BINOMIAL;
-    int levels = 0;
+    int l = 0, k = kind == AC_TREE_KNOMIAL && pr->k >= 2 ? pr->k : 2;
     switch (kind) {
-    case AC_TREE_KNOMIAL: {
-        int k = pr->k >= 2 ? pr->k : 2;
-        for (long reach = 1; reach < p; reach *= k) levels++;
-        *fanout = *path = (double)((k - 1) * levels);
-        return;
-    }
     case AC_TREE_BINARY:
-        while ((2 << levels) <= p) levels++;
-        *fanout = p > 1 ? 2.0 : 0.0;
-        *path = 2.0 * levels;
+        while ((2 << l) <= p) l++;
+        *levels = l;
+        *fanout = p > 2 ? 2.0 : 1.0;
+        *sum = *fanout * l;
+        if (reduce && p > 2) *levels = *sum = (2 << l) - 1 == p ? 2 * l : 2 * l - 1;
         return;
     case AC_TREE_CHAIN:
-        *fanout = p > 1 ? 1.0 : 0.0;
-        *path = (double)(p - 1);
+        *levels = *sum = p - 1;
+        *fanout = 1.0;
         return;
     case AC_TREE_FLAT:
-        *fanout = *path = (double)(p - 1);
+        *levels = reduce ? 2.0 : 1.0;
+        *fanout = *sum = p - 1;
         return;
     case AC_TREE_BINOMIAL:
+    case AC_TREE_KNOMIAL:
         break;
     }
-    *fanout = *path = (double)ac_ceil_log2(p);
-}
-
-static double segments(double bytes, int segment)
-{
-    return segment > 0 && bytes > segment ? ceil(bytes / segment) : 1.0;
+    for (long reach = 1; reach < p; reach *= k) l++;
+    *levels = reduce && kind == AC_TREE_KNOMIAL ? l + 1 : l;
+    *fanout = (double)(k - 1) * l;
+    *sum = reduce ? *fanout : (double)(k - 1) * l * (l + 1) / 2.0;
 }
 
 static double quantity(cost_quantity q, const ac_params *pr, const ac_cost_shape *s, double m)
 {
     int p = s->size, p2 = ac_pow2_floor(p), log = ac_ceil_log2(p), floor_log = ac_ceil_log2(p2);
-    double dp = p, not_pow2 = ac_is_pow2(p) ? 0.0 : 1.0, fanout, path;
+    double dp = p, not_pow2 = ac_is_pow2(p) ? 0.0 : 1.0, levels = 0, fanout = 0, sum = 0;
     int dims[3] = {1, 1, 1}, ndims = pr && pr->dims == 3 ? 3 : 2;
-    double mesh_steps = 0.0, mesh_blocks = 0.0;
-    if (q == Q_MESH_STEPS || q == Q_N_MESH) {
+    double mesh_phases = 0.0, mesh_blocks = 0.0, scatter = 0.0;
+    if (q == Q_MESH_PHASES || q == Q_N_MESH) {
         ac_mesh_dims(p, ndims, dims);
         for (int d = 0; d < ndims; d++) {
-            mesh_steps += dims[d] - 1;
+            mesh_phases += dims[d] > 1;
             mesh_blocks += (double)(dims[d] - 1) * dp / dims[d];
         }
     }
-    int segment = pr ? pr->segment : 0;
+    for (int l = 1; q == Q_N_SCATTER && l <= log; l++) scatter += ((1 << l) - 1) / dp * m;
+    int segment = pr ? pr->segment : 0, segmented = segment > 0 && m > segment;
+    double nseg = segmented ? ceil(m / segment) : 1.0, step_bytes = segmented ? segment : m;
+    int reduce = q == Q_REDUCE_STEPS || q == Q_REDUCE_BYTES;
+    if (p > 1) tree_shape(pr, p, reduce, &levels, &fanout, &sum);
     switch (q) {
     case Q_ONE: return 1.0;
     case Q_LOG: return log;
@@ -362,7 +388,7 @@ static double quantity(cost_quantity q, const ac_params *pr, const ac_cost_shape
         double phases = p > 2 ? dp - 2.0 : 0.0;
         return sync == AC_SYNC_LIGHT ? phases : sync == AC_SYNC_BARRIER ? phases * log : 0.0;
     }
-    case Q_MESH_STEPS: return mesh_steps;
+    case Q_MESH_PHASES: return mesh_phases;
     case Q_N: return m;
     case Q_N_LOG: return m * log;
     case Q_N_FLOOR_LOG: return m * floor_log;
@@ -373,23 +399,18 @@ static double quantity(cost_quantity q, const ac_params *pr, const ac_cost_shape
     case Q_N_P1_P: return (dp - 1.0) * dp * m;
     case Q_N_HALF_P_LOG: return dp / 2.0 * log * m;
     case Q_N_MESH: return mesh_blocks * m;
+    case Q_N_SCATTER: return scatter;
     case Q_TREE_STEPS:
-    case Q_TREE_BYTES: {
-        tree_shape(pr, p, &fanout, &path);
-        double nseg = segments(m, segment), steps = p > 1 ? fanout * (nseg - 1.0) + path : 0.0;
-        double step_bytes = segment > 0 && m > segment ? segment : m;
-        return q == Q_TREE_STEPS ? steps : steps * step_bytes;
-    }
-    case Q_ROOT_STEPS:
-        tree_shape(pr, p, &fanout, &path);
-        return p > 1 ? path + segments((dp - 1.0) * m, segment) - 1.0 : 0.0;
+    case Q_REDUCE_STEPS: return p > 1 ? levels + nseg - 1.0 : 0.0;
+    case Q_TREE_BYTES:
+    case Q_REDUCE_BYTES: return p > 1 ? (sum + fanout * (nseg - 1.0)) * step_bytes : 0.0;
+    case Q_ROOT_STEPS: return p > 1 ? levels + nseg - 1.0 : 0.0;
     case Q_ROOT_BYTES:
-        if (pr && pr->tree == AC_TREE_CHAIN) return dp * (dp - 1.0) / 2.0 * m;
+        if (pr && pr->tree == AC_TREE_CHAIN && !(segment > 0 && segment <= m))
+            return dp * (dp - 1.0) / 2.0 * m;
         return (dp - 1.0) * m;
     case Q_PPN1: return s->ppn - 1;
     case Q_N_PPN1_P: return (double)(s->ppn - 1) * dp * m;
-    case Q_NODES1: return s->nodes - 1;
-    case Q_N_NODES1_PPN2: return (double)(s->nodes - 1) * s->ppn * s->ppn * m;
     }
     return 0.0;
 }
@@ -488,6 +509,12 @@ static int features(ac_collective c, cost_fn fn, const ac_params *pr, const ac_c
                                 pr ? pr->inner2 : NULL, s, block, f);
             break;
         case PART_PHASES: rc = phase_features(c, pr, s, m, f); break;
+        case PART_LEADERS: {
+            ac_cost_shape ls = {.size = s->nodes, .nodes = s->nodes, .ppn = 1};
+            rc = inner_features(AC_ALLTOALLV, pr ? (cost_fn)pr->alltoallv : NULL,
+                                pr ? pr->inner2 : NULL, &ls, block * s->ppn * s->ppn, f);
+            break;
+        }
         }
         if (rc != 0) return -1;
     }

@@ -71,19 +71,30 @@ static void test_formulas(void)
         if (p == p2)
             expect(AC_ALLTOALL, "pair_light_barrier", p, 1, n,
                    (double[]){p - 1 + (p > 2 ? p - 2 : 0), (p - 1) * n, 0, 0, 0});
-        /* binomial broadcast, unsegmented: ceil(lg p) (alpha + n beta) */
-        expect(AC_BCAST, "binomial_tree", p, 1, n, (double[]){lg, lg * n, 0, 0, 0});
+        /* binomial broadcast, unsegmented: level l costs alpha + (lg p - l) n beta (the
+         * node's sends posted at once) */
+        expect(AC_BCAST, "binomial_tree", p, 1, n,
+               (double[]){lg, lg * (lg + 1) / 2.0 * n, 0, 0, 0});
         /* chain broadcast in 1 KiB segments: m + p - 2 steps of one segment (m = 4) */
         double chain = p > 1 ? 4 + p - 2 : 0;
         expect(AC_BCAST, "chain_tree_segment_1k", p, 1, n,
                (double[]){chain, chain * 1024, 0, 0, 0});
-        /* binary tree, 1 KiB segments: 2 (m - 1) + 2 floor(lg p) steps */
-        double binary = p > 1 ? 2 * 3 + 2 * flg : 0;
+        /* binary tree, 1 KiB segments: floor(lg p) + m - 1 latencies, two segments per level
+         * and per further segment at the root (one child on 2 ranks) */
+        double children = p > 2 ? 2 : 1;
         expect(AC_BCAST, "binary_tree_segment_1k", p, 1, n,
-               (double[]){binary, binary * 1024, 0, 0, 0});
-        /* reduce on the flat tree: (p-1) (alpha + n beta + n gamma) at the root */
+               (double[]){p > 1 ? flg + 3 : 0, p > 1 ? children * (flg + 3) * 1024 : 0, 0, 0, 0});
+        /* reduce on the flat tree: 2 alpha + (p-1) n (beta + gamma), all at the root */
         expect(AC_REDUCE, "flat_tree", p, 1, n,
-               (double[]){p - 1, (p - 1) * n, 0, 0, (p - 1) * n});
+               (double[]){p > 1 ? 2 : 0, (p - 1) * n, 0, 0, (p - 1) * n});
+        /* simple all-to-all: every message at once, alpha + (p-1) n beta */
+        expect(AC_ALLTOALL, "simple", p, 1, n, (double[]){1, (p - 1) * n, 0, 0, 0});
+        /* van de Geijn broadcast: binomial scatter (level l waits for 2^l - 1 blocks), then
+         * the ring all-gather of n / p blocks */
+        double scatter = 0;
+        for (int l = 1; l <= lg; l++) scatter += ((1 << l) - 1) * n / p;
+        expect(AC_BCAST, "scatter_ring_allgather", p, 1, n,
+               (double[]){lg + p - 1, scatter + (p - 1) * n / p, 0, 0, 0});
         /* barriers */
         expect(AC_BARRIER, "dissemination", p, 1, 0, (double[]){lg, 0, 0, 0, 0});
         expect(AC_BARRIER, "linear", p, 1, 0, (double[]){2.0 * (p - 1), 0, 0, 0, 0});
@@ -102,10 +113,21 @@ static void test_formulas(void)
     /* the ring's every step crosses nodes */
     expect(AC_ALLREDUCE, "ring", 64, 4, n,
            (double[]){0, 0, 126, 2 * 63.0 / 64 * n, 63.0 / 64 * n});
-    /* node-aware all-to-all: 2 (L-1) (alpha + p n beta) inside, (N-1) (alpha + L^2 n beta)
-     * between the leaders */
+    /* node-aware all-to-all: 2 (L-1) (alpha + p n beta) inside; the leaders' simple
+     * exchange of L^2 n bytes per pair, alpha + (N-1) L^2 n beta, or the ring's
+     * (N-1) (alpha + L^2 n beta) */
     expect(AC_ALLTOALL, "node_aware", 64, 4, n,
+           (double[]){30, 30.0 * 64 * n, 1, 3.0 * 256 * n, 0});
+    expect(AC_ALLTOALL, "node_aware_ring", 64, 4, n,
            (double[]){30, 30.0 * 64 * n, 3, 3.0 * 256 * n, 0});
+    /* reductions receive their children one after the other: binomial lg p (alpha + n beta +
+     * n gamma); the binary tree of 16 ranks 7 receives on its critical path */
+    expect(AC_REDUCE, "binomial_tree", 16, 1, n, (double[]){4, 4 * n, 0, 0, 4 * n});
+    expect(AC_REDUCE, "binary_tree", 16, 1, n, (double[]){7, 7 * n, 0, 0, 7 * n});
+    /* a chain gather pipelines once its segment is shorter than the root's stream */
+    expect(AC_GATHER, "chain_tree", 16, 1, n, (double[]){15, 120 * n, 0, 0, 0});
+    expect(AC_GATHER, "chain_tree_segment_64k", 16, 1, 65536,
+           (double[]){15, 15 * 65536.0, 0, 0, 0});
     /* orthogonal 2 x 8 allreduce by recursive doubling: the phases on 8 and on 2 ranks */
     expect(AC_ALLREDUCE, "orthogonal_2xn_recursive_doubling", 16, 1, n,
            (double[]){4, 4 * n, 0, 0, 4 * n});
