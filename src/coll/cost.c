@@ -7,7 +7,9 @@
  * the quantity is one of the enumerated functions of the shape below (in the unit of its
  * collective: the block for allgather, alltoall, gather, scatter; the vector for allreduce,
  * reduce, bcast and the reduce-scatters; for allgatherv and alltoallv the total over p, the
- * block), the parameter alpha, beta or gamma, and the link says which of the intra- and
+ * block), the parameter (P_MESSAGE: messages one after the other, each a latency alpha and an
+ * overhead o; P_ALPHA and P_OVERHEAD apart for messages posted at once, which share one
+ * latency and pay every overhead; P_BETA, P_GAMMA), and the link says which of the intra- and
  * inter-node parameters it counts against:
  *   worst  inter-node as soon as the ranks span nodes (a step of a ring or a pairwise exchange
  *          ends when its slowest pair does, and some pair crosses a node boundary);
@@ -15,8 +17,10 @@
  *          with consecutive ranks on a node, the first floor(log2 ppn) of the ceil(log2 p)
  *          steps stay inside a node; the term is shared between the links in that proportion;
  *   intra, inter: the term says (node-aware algorithms).
- * The terms are those of each algorithm file's header comment ("Cost: ..."); where a header
- * gives only the leading terms, so does the row. Composed algorithms add their inner
+ * The terms are those of each algorithm file's header comment ("Cost: ..."), corrected where
+ * SimGrid disagreed on a contention-free platform (scripts/cost_check, docs/model.md: sends
+ * posted at once, trees level by level, reductions child by child); where a header gives
+ * only the leading terms, so does the row. Composed algorithms add their inner
  * collectives (params->allgatherv with params->inner, params->alltoallv with params->inner2)
  * evaluated on blocks of the vector; orthogonal instances add their phase algorithm
  * (params->phase) on each dimension of the mesh, with the bytes each phase moves (the whole
@@ -34,7 +38,7 @@
 
 /* Quantities: functions of the shape; p' is the largest power of two <= p, m the unit bytes. */
 typedef enum cost_quantity {
-    Q_ONE,
+    Q_ONE,           /* 1 when there is anyone to talk to (p > 1), else 0 */
     Q_LOG,           /* ceil(log2 p) */
     Q_FLOOR_LOG,     /* log2 p' */
     Q_NOT_POW2,      /* 1 when p is not a power of two (the extra fold steps), else 0 */
@@ -42,6 +46,7 @@ typedef enum cost_quantity {
     Q_SYNC,          /* steps of phase synchronisation (params->sync): light p - 2 token
                       * exchanges, barrier p - 2 barriers of ceil(log2 p) steps, none 0 */
     Q_MESH_PHASES,   /* mesh dimensions (params->dims, default 2) of size d_k > 1 */
+    Q_MESH_STEPS,    /* sum over the mesh dimensions of d_k - 1: the messages of a rank */
     Q_N,             /* m */
     Q_N_LOG,         /* m ceil(log2 p) */
     Q_N_FLOOR_LOG,   /* m log2 p' */
@@ -56,12 +61,15 @@ typedef enum cost_quantity {
                       * for the whole of its subtree's data, sum over the levels l = 1 .. L of
                       * (2^l - 1) / p m, L = ceil(log2 p) */
     Q_TREE_STEPS,    /* latencies of a pipelined tree (tree_shape): L + m - 1 */
+    Q_TREE_MESSAGES, /* messages of a pipelined tree's critical path: S + F (m - 1) */
     Q_TREE_BYTES,    /* bytes of a pipelined tree: (S + F (m - 1)) x the bytes of a step (a
                       * segment, or the message whole) */
     Q_REDUCE_STEPS,  /* latencies of a pipelined reduction tree (tree_shape, reduce) */
+    Q_REDUCE_MESSAGES, /* messages of a pipelined reduction tree: S + F (m - 1) */
     Q_REDUCE_BYTES,  /* bytes of a pipelined reduction tree: (S + F (m - 1)) x a step's */
     Q_ROOT_STEPS,    /* gather / scatter trees: the levels, plus one latency per further
                       * segment of a block */
+    Q_ROOT_MESSAGES, /* gather / scatter trees: the root's messages, F per segment of a block */
     Q_ROOT_BYTES,    /* gather / scatter trees: (p - 1) m through the root's link; the chain
                       * forwards p (p - 1) / 2 m in sequence unless its segment is at most a
                       * block (then it pipelines) */
@@ -70,7 +78,10 @@ typedef enum cost_quantity {
 
 } cost_quantity;
 
-typedef enum cost_param { P_ALPHA, P_BETA, P_GAMMA } cost_param;
+/* P_MESSAGE: a message on the critical path, one after the other: a latency and an overhead.
+ * P_ALPHA: a latency alone (messages posted at once share one), P_OVERHEAD: an overhead alone
+ * (each of those messages still costs its own, LogP's o). */
+typedef enum cost_param { P_MESSAGE, P_ALPHA, P_OVERHEAD, P_BETA, P_GAMMA } cost_param;
 typedef enum cost_link { L_WORST, L_SPLIT, L_TREE, L_INTRA, L_INTER } cost_link;
 /* L_TREE: split for the trees whose partners are at distances 1, 2, 4, ... (binomial,
  * k-nomial), worst for the others. */
@@ -118,73 +129,79 @@ typedef struct cost_row {
 
 /* every message posted at once: the latencies overlap, the rank's link carries the bytes */
 static const cost_term concurrent[] = {T(Q_ONE, P_ALPHA, L_WORST, 1),
+                                       T(Q_P1, P_OVERHEAD, L_WORST, 1),
                                        T(Q_N_P1, P_BETA, L_WORST, 1)};
-static const cost_term linear_sync[] = {T(Q_P1, P_ALPHA, L_WORST, 1),
+static const cost_term linear_sync[] = {T(Q_P1, P_MESSAGE, L_WORST, 1),
                                         T(Q_N_P1, P_BETA, L_WORST, 1),
-                                        T(Q_SYNC, P_ALPHA, L_WORST, 1)};
-static const cost_term gather_doubling[] = {T(Q_FLOOR_LOG, P_ALPHA, L_SPLIT, 1),
-                                            T(Q_NOT_POW2, P_ALPHA, L_WORST, 2),
+                                        T(Q_SYNC, P_MESSAGE, L_WORST, 1)};
+static const cost_term gather_doubling[] = {T(Q_FLOOR_LOG, P_MESSAGE, L_SPLIT, 1),
+                                            T(Q_NOT_POW2, P_MESSAGE, L_WORST, 2),
                                             T(Q_N_P1, P_BETA, L_SPLIT, 1)};
-static const cost_term gather_bruck[] = {T(Q_LOG, P_ALPHA, L_SPLIT, 1),
+static const cost_term gather_bruck[] = {T(Q_LOG, P_MESSAGE, L_SPLIT, 1),
                                          T(Q_N_P1, P_BETA, L_SPLIT, 1)};
 static const cost_term gather_mesh[] = {T(Q_MESH_PHASES, P_ALPHA, L_WORST, 1),
+                                        T(Q_MESH_STEPS, P_OVERHEAD, L_WORST, 1),
                                         T(Q_N_P1, P_BETA, L_WORST, 1)};
 static const cost_term a2a_mesh[] = {T(Q_MESH_PHASES, P_ALPHA, L_WORST, 1),
+                                     T(Q_MESH_STEPS, P_OVERHEAD, L_WORST, 1),
                                      T(Q_N_MESH, P_BETA, L_WORST, 1)};
-static const cost_term a2a_doubling[] = {T(Q_LOG, P_ALPHA, L_SPLIT, 1),
+static const cost_term a2a_doubling[] = {T(Q_LOG, P_MESSAGE, L_SPLIT, 1),
                                          T(Q_N_P1_P, P_BETA, L_SPLIT, 1)};
-static const cost_term a2a_bruck[] = {T(Q_LOG, P_ALPHA, L_SPLIT, 1),
+static const cost_term a2a_bruck[] = {T(Q_LOG, P_MESSAGE, L_SPLIT, 1),
                                       T(Q_N_HALF_P_LOG, P_BETA, L_SPLIT, 1)};
 /* through the node's leader and back; the leaders' exchange is an inner part */
-static const cost_term a2a_node_aware[] = {T(Q_PPN1, P_ALPHA, L_INTRA, 2),
+static const cost_term a2a_node_aware[] = {T(Q_PPN1, P_MESSAGE, L_INTRA, 2),
                                            T(Q_N_PPN1_P, P_BETA, L_INTRA, 2)};
 static const cost_term ar_doubling[] = {
-    T(Q_FLOOR_LOG, P_ALPHA, L_SPLIT, 1), T(Q_N_FLOOR_LOG, P_BETA, L_SPLIT, 1),
-    T(Q_N_FLOOR_LOG, P_GAMMA, L_WORST, 1), T(Q_NOT_POW2, P_ALPHA, L_WORST, 2),
+    T(Q_FLOOR_LOG, P_MESSAGE, L_SPLIT, 1), T(Q_N_FLOOR_LOG, P_BETA, L_SPLIT, 1),
+    T(Q_N_FLOOR_LOG, P_GAMMA, L_WORST, 1), T(Q_NOT_POW2, P_MESSAGE, L_WORST, 2),
     T(Q_N_NOT_POW2, P_BETA, L_WORST, 2), T(Q_N_NOT_POW2, P_GAMMA, L_WORST, 1)};
-static const cost_term ar_ring[] = {T(Q_P1, P_ALPHA, L_WORST, 2),
+static const cost_term ar_ring[] = {T(Q_P1, P_MESSAGE, L_WORST, 2),
                                     T(Q_N_FRACTION, P_BETA, L_WORST, 2),
                                     T(Q_N_FRACTION, P_GAMMA, L_WORST, 1)};
 static const cost_term ar_allgather[] = {T(Q_N_P1, P_GAMMA, L_WORST, 1)};
 /* recursive halving on p' ranks after the fold of the ranks above p' (Rabenseifner) */
 static const cost_term halving_p2[] = {
-    T(Q_FLOOR_LOG, P_ALPHA, L_SPLIT, 1), T(Q_N_FRACTION_P2, P_BETA, L_SPLIT, 1),
-    T(Q_N_FRACTION_P2, P_GAMMA, L_WORST, 1), T(Q_NOT_POW2, P_ALPHA, L_WORST, 1),
+    T(Q_FLOOR_LOG, P_MESSAGE, L_SPLIT, 1), T(Q_N_FRACTION_P2, P_BETA, L_SPLIT, 1),
+    T(Q_N_FRACTION_P2, P_GAMMA, L_WORST, 1), T(Q_NOT_POW2, P_MESSAGE, L_WORST, 1),
     T(Q_N_NOT_POW2, P_BETA, L_WORST, 1), T(Q_N_NOT_POW2, P_GAMMA, L_WORST, 1)};
 static const cost_term ar_alltoall_allgather[] = {T(Q_N_FRACTION, P_GAMMA, L_WORST, 1)};
-static const cost_term barrier_dissemination[] = {T(Q_LOG, P_ALPHA, L_SPLIT, 1)};
-static const cost_term barrier_linear[] = {T(Q_P1, P_ALPHA, L_WORST, 2)};
-static const cost_term barrier_doubling[] = {T(Q_FLOOR_LOG, P_ALPHA, L_SPLIT, 1),
-                                             T(Q_NOT_POW2, P_ALPHA, L_WORST, 2)};
+static const cost_term barrier_dissemination[] = {T(Q_LOG, P_MESSAGE, L_SPLIT, 1)};
+static const cost_term barrier_linear[] = {T(Q_P1, P_MESSAGE, L_WORST, 2)};
+static const cost_term barrier_doubling[] = {T(Q_FLOOR_LOG, P_MESSAGE, L_SPLIT, 1),
+                                             T(Q_NOT_POW2, P_MESSAGE, L_WORST, 2)};
 static const cost_term tree_pipeline[] = {T(Q_TREE_STEPS, P_ALPHA, L_TREE, 1),
+                                          T(Q_TREE_MESSAGES, P_OVERHEAD, L_TREE, 1),
                                           T(Q_TREE_BYTES, P_BETA, L_TREE, 1)};
 static const cost_term tree_reduce[] = {T(Q_REDUCE_STEPS, P_ALPHA, L_TREE, 1),
+                                        T(Q_REDUCE_MESSAGES, P_OVERHEAD, L_TREE, 1),
                                         T(Q_REDUCE_BYTES, P_BETA, L_TREE, 1),
                                         T(Q_REDUCE_BYTES, P_GAMMA, L_WORST, 1)};
 static const cost_term tree_root[] = {T(Q_ROOT_STEPS, P_ALPHA, L_TREE, 1),
+                                      T(Q_ROOT_MESSAGES, P_OVERHEAD, L_TREE, 1),
                                       T(Q_ROOT_BYTES, P_BETA, L_TREE, 1)};
-static const cost_term binomial_scatter[] = {T(Q_LOG, P_ALPHA, L_SPLIT, 1),
+static const cost_term binomial_scatter[] = {T(Q_LOG, P_MESSAGE, L_SPLIT, 1),
                                              T(Q_N_SCATTER, P_BETA, L_SPLIT, 1)};
 /* halving (as halving_p2) then a binomial gather of the p' blocks */
 static const cost_term reduce_rabenseifner[] = {
-    T(Q_FLOOR_LOG, P_ALPHA, L_SPLIT, 2), T(Q_N_FRACTION_P2, P_BETA, L_SPLIT, 2),
-    T(Q_N_FRACTION_P2, P_GAMMA, L_WORST, 1), T(Q_NOT_POW2, P_ALPHA, L_WORST, 1),
+    T(Q_FLOOR_LOG, P_MESSAGE, L_SPLIT, 2), T(Q_N_FRACTION_P2, P_BETA, L_SPLIT, 2),
+    T(Q_N_FRACTION_P2, P_GAMMA, L_WORST, 1), T(Q_NOT_POW2, P_MESSAGE, L_WORST, 1),
     T(Q_N_NOT_POW2, P_BETA, L_WORST, 1), T(Q_N_NOT_POW2, P_GAMMA, L_WORST, 1)};
-static const cost_term reduce_linear[] = {T(Q_P1, P_ALPHA, L_WORST, 1),
+static const cost_term reduce_linear[] = {T(Q_P1, P_MESSAGE, L_WORST, 1),
                                           T(Q_N_P1, P_BETA, L_WORST, 1),
                                           T(Q_N_P1, P_GAMMA, L_WORST, 1)};
-static const cost_term rs_pairwise[] = {T(Q_P1, P_ALPHA, L_WORST, 1),
+static const cost_term rs_pairwise[] = {T(Q_P1, P_MESSAGE, L_WORST, 1),
                                         T(Q_N_FRACTION, P_BETA, L_WORST, 1),
                                         T(Q_N_FRACTION, P_GAMMA, L_WORST, 1)};
 static const cost_term rs_halving[] = {
-    T(Q_LOG, P_ALPHA, L_SPLIT, 1), T(Q_N_FRACTION, P_BETA, L_SPLIT, 1),
+    T(Q_LOG, P_MESSAGE, L_SPLIT, 1), T(Q_N_FRACTION, P_BETA, L_SPLIT, 1),
     T(Q_N_FRACTION, P_GAMMA, L_WORST, 1), T(Q_N_NOT_POW2, P_BETA, L_WORST, 1),
     T(Q_N_NOT_POW2, P_GAMMA, L_WORST, 1)};
 static const cost_term rs_reduce_scatter[] = {
-    T(Q_LOG, P_ALPHA, L_SPLIT, 2), T(Q_N_LOG, P_BETA, L_SPLIT, 1),
+    T(Q_LOG, P_MESSAGE, L_SPLIT, 2), T(Q_N_LOG, P_BETA, L_SPLIT, 1),
     T(Q_N_LOG, P_GAMMA, L_WORST, 1), T(Q_N_FRACTION, P_BETA, L_SPLIT, 1)};
 /* orthogonal instances: their phases only (a row's term list is never empty) */
-static const cost_term phases_only[] = {T(Q_ONE, P_ALPHA, L_WORST, 0)};
+static const cost_term phases_only[] = {T(Q_ONE, P_MESSAGE, L_WORST, 0)};
 
 #define NO_INNER {{PART_NONE, BLOCK_UNIT}, {PART_NONE, BLOCK_UNIT}}
 #define ROW(coll, f, terms) {coll, FN(f), TERMS(terms), NO_INNER}
@@ -273,7 +290,7 @@ static const phase_bytes phase_rule[AC_NUM_COLLECTIVES] = {
 static const char *const param_names[AC_COST_PARAMS] = {
     [AC_COST_ALPHA_INTRA] = "alpha_intra", [AC_COST_BETA_INTRA] = "beta_intra",
     [AC_COST_ALPHA_INTER] = "alpha_inter", [AC_COST_BETA_INTER] = "beta_inter",
-    [AC_COST_GAMMA] = "gamma",
+    [AC_COST_GAMMA] = "gamma", [AC_COST_OVERHEAD] = "overhead",
 };
 
 const char *ac_cost_param_name(int param)
@@ -364,21 +381,22 @@ static double quantity(cost_quantity q, const ac_params *pr, const ac_cost_shape
     int p = s->size, p2 = ac_pow2_floor(p), log = ac_ceil_log2(p), floor_log = ac_ceil_log2(p2);
     double dp = p, not_pow2 = ac_is_pow2(p) ? 0.0 : 1.0, levels = 0, fanout = 0, sum = 0;
     int dims[3] = {1, 1, 1}, ndims = pr && pr->dims == 3 ? 3 : 2;
-    double mesh_phases = 0.0, mesh_blocks = 0.0, scatter = 0.0;
-    if (q == Q_MESH_PHASES || q == Q_N_MESH) {
+    double mesh_phases = 0.0, mesh_steps = 0.0, mesh_blocks = 0.0, scatter = 0.0;
+    if (q == Q_MESH_PHASES || q == Q_MESH_STEPS || q == Q_N_MESH) {
         ac_mesh_dims(p, ndims, dims);
         for (int d = 0; d < ndims; d++) {
             mesh_phases += dims[d] > 1;
+            mesh_steps += dims[d] - 1;
             mesh_blocks += (double)(dims[d] - 1) * dp / dims[d];
         }
     }
     for (int l = 1; q == Q_N_SCATTER && l <= log; l++) scatter += ((1 << l) - 1) / dp * m;
     int segment = pr ? pr->segment : 0, segmented = segment > 0 && m > segment;
     double nseg = segmented ? ceil(m / segment) : 1.0, step_bytes = segmented ? segment : m;
-    int reduce = q == Q_REDUCE_STEPS || q == Q_REDUCE_BYTES;
+    int reduce = q == Q_REDUCE_STEPS || q == Q_REDUCE_MESSAGES || q == Q_REDUCE_BYTES;
     if (p > 1) tree_shape(pr, p, reduce, &levels, &fanout, &sum);
     switch (q) {
-    case Q_ONE: return 1.0;
+    case Q_ONE: return p > 1 ? 1.0 : 0.0;
     case Q_LOG: return log;
     case Q_FLOOR_LOG: return floor_log;
     case Q_NOT_POW2: return not_pow2;
@@ -389,6 +407,7 @@ static double quantity(cost_quantity q, const ac_params *pr, const ac_cost_shape
         return sync == AC_SYNC_LIGHT ? phases : sync == AC_SYNC_BARRIER ? phases * log : 0.0;
     }
     case Q_MESH_PHASES: return mesh_phases;
+    case Q_MESH_STEPS: return mesh_steps;
     case Q_N: return m;
     case Q_N_LOG: return m * log;
     case Q_N_FLOOR_LOG: return m * floor_log;
@@ -402,8 +421,11 @@ static double quantity(cost_quantity q, const ac_params *pr, const ac_cost_shape
     case Q_N_SCATTER: return scatter;
     case Q_TREE_STEPS:
     case Q_REDUCE_STEPS: return p > 1 ? levels + nseg - 1.0 : 0.0;
+    case Q_TREE_MESSAGES:
+    case Q_REDUCE_MESSAGES: return p > 1 ? sum + fanout * (nseg - 1.0) : 0.0;
     case Q_TREE_BYTES:
     case Q_REDUCE_BYTES: return p > 1 ? (sum + fanout * (nseg - 1.0)) * step_bytes : 0.0;
+    case Q_ROOT_MESSAGES: return p > 1 ? fanout * nseg : 0.0;
     case Q_ROOT_STEPS: return p > 1 ? levels + nseg - 1.0 : 0.0;
     case Q_ROOT_BYTES:
         if (pr && pr->tree == AC_TREE_CHAIN && !(segment > 0 && segment <= m))
@@ -433,8 +455,11 @@ static void add_term(const cost_term *t, const ac_params *pr, const ac_cost_shap
         f[AC_COST_GAMMA] += v;
         return;
     }
-    int intra = t->param == P_ALPHA ? AC_COST_ALPHA_INTRA : AC_COST_BETA_INTRA;
-    int inter = t->param == P_ALPHA ? AC_COST_ALPHA_INTER : AC_COST_BETA_INTER;
+    if (t->param == P_OVERHEAD || t->param == P_MESSAGE) f[AC_COST_OVERHEAD] += v;
+    if (t->param == P_OVERHEAD) return;
+    int latency = t->param != P_BETA;
+    int intra = latency ? AC_COST_ALPHA_INTRA : AC_COST_BETA_INTRA;
+    int inter = latency ? AC_COST_ALPHA_INTER : AC_COST_BETA_INTER;
     cost_link link = t->link;
     if (link == L_TREE) {
         ac_tree_kind kind = pr ? pr->tree : AC_TREE_BINOMIAL;

@@ -2,8 +2,9 @@
  * cost.h - cost models of the registry's algorithms, as data (issue 21, item 1), and the fit
  * of the platform parameters they depend on (item 2).
  *
- * A platform is five Hockney parameters: latency alpha and time per byte beta inside a node
- * and between nodes, and the time per byte of a local reduction gamma. Every algorithm's time
+ * A platform is six parameters: Hockney's latency alpha and time per byte beta inside a node
+ * and between nodes, the time per byte of a local reduction gamma, and LogP's overhead o per
+ * message (messages posted at once overlap their latencies, not their overheads). Every algorithm's time
  * is linear in them: time = f . params, where the feature vector f (seconds per unit of each
  * parameter) depends on the communicator's shape (size, nodes x ranks per node) and the
  * message size only. cost.c keeps, per algorithm function, a short list of terms {quantity,
@@ -27,10 +28,12 @@ enum {
     AC_COST_ALPHA_INTER, /* seconds per message between nodes */
     AC_COST_BETA_INTER,  /* seconds per byte between nodes */
     AC_COST_GAMMA,       /* seconds per byte reduced locally */
+    AC_COST_OVERHEAD,    /* seconds a rank spends on each message it handles (LogP's o):
+                          * messages posted at once share one latency, not their overheads */
     AC_COST_PARAMS
 };
 
-/* "alpha_intra", "beta_intra", "alpha_inter", "beta_inter", "gamma": the names of the
+/* "alpha_intra", "beta_intra", "alpha_inter", "beta_inter", "gamma", "overhead": the names of the
  * parameters in reports and autocoll-info. */
 const char *ac_cost_param_name(int param);
 
@@ -57,8 +60,8 @@ double ac_cost_time(const ac_algorithm *alg, const ac_cost_shape *shape, const d
  * measurement count alike). With prior_weight > 0, every parameter is also drawn towards
  * prior[j] (> 0) with that weight on its relative deviation, which keeps the parameters no
  * observation determines at their prior values. The exact solution: the least squares
- * solution of every subset of the parameters, the best one that is non-negative (32 subsets
- * of at most 5 unknowns). Result into out[AC_COST_PARAMS]; returns 0, -1 when nothing fits
+ * solution of every subset of the parameters, the best one that is non-negative (64 subsets
+ * of at most 6 unknowns). Result into out[AC_COST_PARAMS]; returns 0, -1 when nothing fits
  * (no usable row and no prior). */
 int ac_cost_fit(const double *rows, const double *seconds, int k, const double *prior,
                 double prior_weight, double *out);

@@ -155,6 +155,8 @@ static const ac_setting settings[] = {
          "model: time per byte between nodes before any fit, seconds"),
     REAL("AUTOCOLL_MODEL_GAMMA", "5e-10", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
          "model: time per byte of a local reduction before any fit, seconds"),
+    REAL("AUTOCOLL_MODEL_OVERHEAD", "5e-7", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
+         "model: time a rank spends on each message (LogP's o) before any fit, seconds"),
     REAL("AUTOCOLL_MODEL_PRIOR_WEIGHT", "0.1", 0.0, 0.0, 0,
          "model: how strongly a fit keeps the parameters near their defaults (relative to one "
          "observation); 0: the observations alone"),

@@ -10,8 +10,9 @@
  * except native.
  *
  * A decision, in at most two rounds and `budget` calls. Round 1 measures native and the
- * candidates predicted within (1 + margin) x the best prediction, the best predicted first, at
- * most half the budget's candidates. Each measured candidate runs `samples` consecutive calls;
+ * candidates predicted within (1 + margin) x the best prediction, the best predicted first
+ * (and different predictions before repeats of one: distinct_first), at most half the
+ * budget's candidates. Each measured candidate runs `samples` consecutive calls;
  * at the end of the round ONE agreement of all their local times (the maximum over the ranks
  * per call, as race does), and each candidate's median becomes an observation: (its feature
  * vector, its agreed median). The platform parameters are refitted to all observations so far
@@ -143,6 +144,27 @@ static int sort_order(model_state *s, int k)
     return k;
 }
 
+/* s->order[0..k) (sorted by s->key) with the candidates whose key differs from every earlier
+ * one's first, the others after them, each part in its order; returns min(k, cap). Candidates
+ * the model cannot tell apart (a mesh and its transpose, phases with equal costs) teach the fit
+ * nothing new, so a round measures as many different predictions as it can. */
+static int distinct_first(model_state *s, int k, int cap)
+{
+    int d = 0, r = 0;
+    for (int i = 0; i < k; i++) {
+        int c = s->order[i], seen = 0;
+        for (int j = 0; j < d && !seen; j++)
+            seen = fabs(s->key[s->pick[j]] - s->key[c]) <= 1e-9 * s->key[c];
+        if (seen)
+            s->order[r++] = c; /* r <= i: the repeated ones move down in place */
+        else
+            s->pick[d++] = c;
+    }
+    memmove(s->order + d, s->order, (size_t)r * sizeof *s->order);
+    memcpy(s->order, s->pick, (size_t)d * sizeof *s->order);
+    return k < cap ? k : cap;
+}
+
 /* The calls a decision may spend on candidates not planned yet, in candidates. */
 static int slots_left(const model_state *s)
 {
@@ -209,8 +231,7 @@ static void decide_first(model_state *s)
         s->key[c] = predict(s, c);
         if (s->key[c] >= 0.0 && s->key[c] <= (1.0 + s->p.margin) * best) s->order[k++] = c;
     }
-    k = sort_order(s, k);
-    if (k > cap) k = cap;
+    k = distinct_first(s, sort_order(s, k), cap);
     if (k < 1) { /* nothing to compare native with */
         settle(s, 0);
         return;
@@ -258,8 +279,7 @@ static int end_round(model_state *s, const ac_agreement *agree)
                 s->key[c] <= (1.0 + s->p.margin / 2.0) * s->median[best])
                 s->order[m++] = c;
         }
-        m = sort_order(s, m);
-        if (m > cap) m = cap;
+        m = distinct_first(s, sort_order(s, m), cap);
         if (m > 0) {
             plan_round(s, s->order, m);
             return MPI_SUCCESS;

@@ -220,6 +220,7 @@ static void model_init(void)
                 [AC_COST_ALPHA_INTER] = ac_config_real("AUTOCOLL_MODEL_ALPHA_INTER"),
                 [AC_COST_BETA_INTER] = ac_config_real("AUTOCOLL_MODEL_BETA_INTER"),
                 [AC_COST_GAMMA] = ac_config_real("AUTOCOLL_MODEL_GAMMA"),
+                [AC_COST_OVERHEAD] = ac_config_real("AUTOCOLL_MODEL_OVERHEAD"),
             },
         .prior_weight = ac_config_real("AUTOCOLL_MODEL_PRIOR_WEIGHT"),
     };

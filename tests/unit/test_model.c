@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const double truth[AC_COST_PARAMS] = {1e-6, 1e-10, 5e-6, 1e-9, 5e-10};
+static const double truth[AC_COST_PARAMS] = {1e-6, 1e-10, 5e-6, 1e-9, 5e-10, 5e-7};
 
 typedef struct world {
     const ac_algorithm *cands[SIM_MAX_CANDIDATES];
