@@ -14,8 +14,10 @@
  * (and different predictions before repeats of one: distinct_first), at most half the
  * budget's candidates. Each measured candidate runs `samples` consecutive calls;
  * at the end of the round ONE agreement of all their local times (the maximum over the ranks
- * per call, as race does), and each candidate's median becomes an observation: (its feature
- * vector, its agreed median). The platform parameters are refitted to all observations so far
+ * per call, as race does), and each candidate's median of its calls after the first (a
+ * candidate's first call runs cold: its buffers, the communicators of a mesh are made then;
+ * race's median of 3 ignores it the same way) becomes an observation: (its feature vector,
+ * its agreed median). The platform parameters are refitted to all observations so far
  * (ac_cost_fit: non-negative least squares on relative errors, drawn towards the defaults
  * with AUTOCOLL_MODEL_PRIOR_WEIGHT so that what no observation determines keeps its default).
  * Round 2 measures the candidates not yet measured that the refitted model predicts within
@@ -254,7 +256,7 @@ static int best_tried(const model_state *s)
 
 static int end_round(model_state *s, const ac_agreement *agree)
 {
-    int k = s->p.samples;
+    int k = s->p.samples, warm = k > 1 ? k - 1 : 1; /* the calls after a cold first one */
     int rc = ac_plan_agree(&s->plan, agree);
     s->agreements++;
     if (rc != 0) return stop(s, rc);
@@ -262,7 +264,7 @@ static int end_round(model_state *s, const ac_agreement *agree)
     for (int i = 0; i < s->plan.len; i++) {
         int c = s->plan.cand[i];
         const double *t = ac_plan_times(&s->plan, i);
-        s->median[c] = ac_median(t, k, s->scratch);
+        s->median[c] = ac_median(t + k - warm, warm, s->scratch);
         s->median_samples[c] += k;
         if (s->first)
             for (int j = 0; j < k; j++) s->first_sum += t[j];
