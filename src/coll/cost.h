@@ -4,12 +4,13 @@
  *
  * A platform is six parameters: Hockney's latency alpha and time per byte beta inside a node
  * and between nodes, the time per byte of a local reduction gamma, and LogP's overhead o per
- * message (messages posted at once overlap their latencies, not their overheads). Every algorithm's time
- * is linear in them: time = f . params, where the feature vector f (seconds per unit of each
- * parameter) depends on the communicator's shape (size, nodes x ranks per node) and the
- * message size only. cost.c keeps, per algorithm function, a short list of terms {quantity,
- * parameter, link, multiplier}: the quantity is one of a few enumerated functions of the
- * shape (ceil(log2 p), p-1, (p-1)/p n, pipeline steps of a tree, ...). Composed algorithms
+ * message (messages posted at once overlap their latencies, not their overheads). Every
+ * algorithm's time is linear in them: time = f . params, where the feature vector f (seconds
+ * per unit of each parameter) depends on the communicator's shape (size, nodes x ranks per
+ * node) and the message size only. cost.c keeps, per algorithm function, a short list of
+ * terms {quantity, parameter, link, multiplier}: the quantity is one of a few enumerated
+ * functions of the shape (ceil(log2 p), p-1, (p-1)/p n, pipeline steps of a tree, ...), the
+ * link says whether it counts inside a node or between nodes. Composed algorithms
  * add the cost of the inner collectives their parameters name (the all-gather of a
  * Rabenseifner allreduce, the phase algorithm of an orthogonal instance, evaluated on the
  * mesh's lines), so a family instance gets its cost from its parameters, not from a table row

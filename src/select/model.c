@@ -173,14 +173,15 @@ static int slots_left(const model_state *s)
     return (s->p.budget - s->used) / s->p.samples;
 }
 
-/* Plan a round of the given candidates (any order: they run in candidate order). */
+/* Plan a round of the given candidates, none measured yet in this decision (any order: they
+ * run in candidate order). */
 static void plan_round(model_state *s, const int *cands, int k)
 {
-    memset(s->key, 0, (size_t)s->n * sizeof *s->key);
+    enum { THIS_ROUND = 2 };
     ac_plan_clear(&s->plan);
-    for (int i = 0; i < k; i++) s->key[cands[i]] = 1.0;
+    for (int i = 0; i < k; i++) s->tried[cands[i]] = THIS_ROUND;
     for (int c = 0; c < s->n; c++)
-        if (s->key[c] > 0.0) {
+        if (s->tried[c] == THIS_ROUND) {
             ac_plan_add(&s->plan, c);
             s->tried[c] = 1;
         }
