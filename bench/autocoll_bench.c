@@ -135,6 +135,7 @@ static const layer_spec layer_specs[] = {
      "lottery, rank 0's draw sent once per TTL (paper)"},
     {"race", "race", -1, -1, -1, "autocoll's own run-time tuning: a race in rounds, medians"},
     {"race_final", "race", -1, -1, 8, "race with a final of 8 calls (AUTOCOLL_RACE_FINAL=8)"},
+    {"model", "model", -1, -1, -1, "cost models choose the few candidates measured (issue 21)"},
     {"table", "table", -1, -1, -1, "the configuration table's algorithms (AUTOCOLL_TABLE)"},
 };
 #define NUM_LAYER_SPECS (int)(sizeof layer_specs / sizeof layer_specs[0])

@@ -21,7 +21,8 @@ static const char *const on_off[] = {"on", "off", NULL};
 static const char *const report_keywords[] = {"off", "stderr", NULL};
 static const char *const history_keywords[] = {"auto", "off", NULL};
 static const char *const platform_keywords[] = {"auto", NULL};
-static const char *const strategy_names[] = {"native", "star", "lottery", "race", "table", NULL};
+static const char *const strategy_names[] = {"native", "star", "lottery", "race",
+                                             "model", "table", NULL};
 static const char *const spread_names[] = {"uniform", "inverse", NULL};
 static const char *const draw_names[] = {"seed", "broadcast", NULL};
 /* in the order of src/adcl/search.h's ac_adcl_method */
@@ -64,8 +65,9 @@ static const ac_setting settings[] = {
             "how unforced calls choose: native (the library's own), star (STAR-MPI's run-time "
             "tuning: Measure_Select, then Monitor_Adapt), lottery (the Berkeley lottery "
             "scheduler), race (autocoll's own: candidates race in rounds, the clearly slower "
-            "drop out, medians compared with medians) or table (the rules of AUTOCOLL_TABLE, no "
-            "run-time tuning)"),
+            "drop out, medians compared with medians), model (cost models rank the candidates, "
+            "only the predicted best few are measured, the fit follows every agreed timing) or "
+            "table (the rules of AUTOCOLL_TABLE, no run-time tuning)"),
     PATH("AUTOCOLL_TABLE", "", NULL,
          "a configuration table from `autocoll tune` (docs/table.md): the rules of the table "
          "strategy; with another strategy its measured cells seed contexts history does not "
@@ -158,6 +160,32 @@ static const ac_setting settings[] = {
             "race (autocoll's race: AUTOCOLL_RACE_SAMPLES, _ROUNDS and _MARGIN)"),
     INTEGER("AUTOCOLL_ADCL_SAMPLES", "30", 1, 10000,
             "ADCL requests: measurements of each function during selection (ADCL's default 30)"),
+    REAL("AUTOCOLL_MODEL_MARGIN", "0.5", 0.0, 0.0, 0,
+         "model: measure the candidates predicted within (1 + margin) x the best prediction, "
+         "then those the refitted model predicts within (1 + margin / 2) x the best measured"),
+    INTEGER("AUTOCOLL_MODEL_SAMPLES", "2", 1, 50, "model: calls of each measured candidate"),
+    INTEGER("AUTOCOLL_MODEL_BUDGET", "20", 2, 100000,
+            "model: calls of one decision at most, native included"),
+    REAL("AUTOCOLL_MODEL_EPSILON", "0.05", 0.0, 0.0, 0,
+         "model: the chosen one is degraded when its recent median exceeds (1 + epsilon) x the "
+         "runner-up's; two degraded windows in a row start a new decision"),
+    INTEGER("AUTOCOLL_MODEL_WINDOW_MAX", "1024", 16, INT_MAX,
+            "model: longest monitoring window (windows start at 16 calls and double)"),
+    REAL("AUTOCOLL_MODEL_ALPHA_INTRA", "1e-6", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
+         "model: latency inside a node before any fit, seconds"),
+    REAL("AUTOCOLL_MODEL_BETA_INTRA", "1e-10", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
+         "model: time per byte inside a node before any fit, seconds"),
+    REAL("AUTOCOLL_MODEL_ALPHA_INTER", "5e-6", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
+         "model: latency between nodes before any fit, seconds"),
+    REAL("AUTOCOLL_MODEL_BETA_INTER", "1e-9", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
+         "model: time per byte between nodes before any fit, seconds"),
+    REAL("AUTOCOLL_MODEL_GAMMA", "5e-10", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
+         "model: time per byte of a local reduction before any fit, seconds"),
+    REAL("AUTOCOLL_MODEL_OVERHEAD", "5e-7", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
+         "model: time a rank spends on each message (LogP's o) before any fit, seconds"),
+    REAL("AUTOCOLL_MODEL_PRIOR_WEIGHT", "0.1", 0.0, 0.0, 0,
+         "model: how strongly a fit keeps the parameters near their defaults (relative to one "
+         "observation); 0: the observations alone"),
     FORCE("ALLGATHER", "Allgather"),
     FORCE("ALLGATHERV", "Allgatherv"),
     FORCE("ALLREDUCE", "Allreduce"),

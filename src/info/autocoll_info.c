@@ -6,9 +6,12 @@
  * that fits on a screen; filters select collectives, algorithms and settings; --parsable writes
  * one key:value line per fact, --json one document (schema autocoll-info, version 1). Generated
  * from the registry and the settings' declaration (core/config.c); needs no MPI initialisation.
- * `autocoll-info --help` lists the options.
+ * `autocoll-info --help` lists the options. With --json --size N --bytes B [--nodes K] every
+ * algorithm also has its cost model's feature vector for N ranks on K nodes (default 1) and B
+ * bytes (coll/cost.h: seconds per unit of each platform parameter; null without a model).
  */
 #include "coll/coll.h"
+#include "coll/cost.h"
 #include "core/config.h"
 #include "core/json_writer.h"
 #include "core/spelling.h"
@@ -39,6 +42,8 @@ typedef struct options {
     output format;
     int format_given;
     int size;                                      /* --size: algorithms for N ranks; 0: none */
+    long bytes;                                    /* --bytes: cost features; -1: none */
+    int nodes;                                     /* --nodes: of the cost shape; 0: one */
     int all;                                       /* --all */
     int all_settings;                              /* --settings */
     unsigned collectives;                          /* --collective: bit per collective */
@@ -418,6 +423,9 @@ static void json_attributes(ac_json_writer *w, const char *attrs)
     ac_json_object_end(w);
 }
 
+/* The shape of --size, --bytes and --nodes; size 0: no costs asked for. */
+static ac_cost_shape cost_shape;
+
 static void json_algorithm(ac_json_writer *w, const ac_algorithm *a)
 {
     char req[512];
@@ -431,6 +439,14 @@ static void json_algorithm(ac_json_writer *w, const ac_algorithm *a)
     ac_json_integer_value(w, "min_bytes", (long long)a->min_bytes);
     ac_json_integer_value(w, "max_bytes", (long long)a->max_bytes);
     ac_json_string(w, "summary", a->summary);
+    double f[AC_COST_PARAMS];
+    if (cost_shape.size > 0 && ac_cost_features(a, &cost_shape, f) == 0) {
+        ac_json_object_begin(w, "cost");
+        for (int j = 0; j < AC_COST_PARAMS; j++) ac_json_real(w, ac_cost_param_name(j), f[j]);
+        ac_json_object_end(w);
+    } else if (cost_shape.size > 0) {
+        ac_json_null(w, "cost");
+    }
     ac_json_object_end(w);
 }
 
@@ -496,6 +512,13 @@ static void print_json(const options *o)
     ac_json_string(&w, "mpi", AUTOCOLL_MPI_NAME);
     ac_json_string(&w, "registry_fingerprint", fingerprint);
     if (o->size > 0) ac_json_integer_value(&w, "size", o->size);
+    if (cost_shape.size > 0) {
+        ac_json_object_begin(&w, "cost_shape");
+        ac_json_integer_value(&w, "nodes", cost_shape.nodes);
+        ac_json_integer_value(&w, "ppn", cost_shape.ppn);
+        ac_json_real(&w, "bytes", cost_shape.bytes);
+        ac_json_object_end(&w);
+    }
     ac_json_array_begin(&w, "algorithms");
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++)
         for (int i = 0; i < algorithm_count((ac_collective)c, o->size); i++)
@@ -572,6 +595,31 @@ static int opt_size(options *o, const char *arg, char *why, size_t size)
         return -1;
     }
     o->size = (int)v;
+    return 0;
+}
+
+static int opt_bytes(options *o, const char *arg, char *why, size_t size)
+{
+    char *end;
+    long v = strtol(arg, &end, 10);
+    if (o->bytes >= 0 || end == arg || *end != '\0' || v < 0 || v > INT_MAX) {
+        snprintf(why, size, "--bytes %s: a message size in bytes, once (0 <= B <= %d)", arg,
+                 INT_MAX);
+        return -1;
+    }
+    o->bytes = v;
+    return 0;
+}
+
+static int opt_nodes(options *o, const char *arg, char *why, size_t size)
+{
+    char *end;
+    long v = strtol(arg, &end, 10);
+    if (o->nodes || end == arg || *end != '\0' || v < 1 || v > INT_MAX) {
+        snprintf(why, size, "--nodes %s: a node count, once (1 <= K <= %d)", arg, INT_MAX);
+        return -1;
+    }
+    o->nodes = (int)v;
     return 0;
 }
 
@@ -653,6 +701,9 @@ static const struct option_spec {
     {"--all", NULL, opt_all, "every algorithm, family and setting"},
     {"--size", "N", opt_size,
      "the algorithms for a communicator of N ranks (the family's instances for N included)"},
+    {"--bytes", "B", opt_bytes,
+     "with --json and --size N: each algorithm's cost features for B bytes (coll/cost.h)"},
+    {"--nodes", "K", opt_nodes, "with --bytes: the N ranks on K nodes (K divides N; default 1)"},
     {"--parsable", NULL, opt_parsable, "one line per fact: kind:name:key:value"},
     {"--json", NULL, opt_json, "one JSON document (schema autocoll-info, version 1)"},
     {"--help", NULL, opt_help, "this help (also -h)"},
@@ -723,6 +774,11 @@ static int parse(int argc, char **argv, options *o, char *why, size_t size)
         }
         if (spec->apply(o, spec->argument ? argv[++i] : NULL, why, size) != 0) return -1;
     }
+    if ((o->bytes >= 0 || o->nodes) &&
+        (o->format != JSON || !o->size || o->bytes < 0 || o->size % (o->nodes ? o->nodes : 1))) {
+        snprintf(why, size, "--bytes and --nodes go with --json and --size N (K dividing N)");
+        return -1;
+    }
     return check_algorithms(o, why, size);
 }
 
@@ -730,7 +786,7 @@ int main(int argc, char **argv)
 {
     static void (*const printers[])(const options *) = {
         [TEXT] = print_text, [PARSABLE] = print_parsable, [JSON] = print_json};
-    options o = {0};
+    options o = {.bytes = -1};
     char why[512];
     if (parse(argc, argv, &o, why, sizeof why) != 0) {
         fprintf(stderr, "autocoll-info: %s\n", why);
@@ -741,6 +797,10 @@ int main(int argc, char **argv)
         return 0;
     }
     if (o.format != TEXT && !filtered(&o)) o.all = 1;
+    if (o.bytes >= 0) {
+        int nodes = o.nodes ? o.nodes : 1;
+        cost_shape = (ac_cost_shape){o.size, nodes, o.size / nodes, (double)o.bytes};
+    }
     printers[o.format](&o);
     return 0;
 }

@@ -600,8 +600,10 @@ static void lottery_describe(const void *state, const ac_algorithm *const *candi
     ac_json_array_end(w);
 }
 
-static void *lottery_create(const ac_algorithm *const *candidates, int n, const ac_knowledge *known)
+static void *lottery_create(const ac_algorithm *const *candidates, int n,
+                            const ac_knowledge *known, const ac_context_facts *facts)
 {
+    (void)facts;
     lottery_state *s = lottery_create_cold(candidates, n);
     if (s && known) s->warm = lottery_warm(s, known);
     return s;

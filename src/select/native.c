@@ -12,9 +12,10 @@ typedef struct native_state {
     int n;
 } native_state;
 
-static void *native_create(const ac_algorithm *const *candidates, int n, const ac_knowledge *known)
+static void *native_create(const ac_algorithm *const *candidates, int n,
+                           const ac_knowledge *known, const ac_context_facts *facts)
 {
-    (void)candidates, (void)known;
+    (void)candidates, (void)known, (void)facts;
     native_state *s = calloc(1, sizeof *s);
     if (s) s->n = n;
     return s;

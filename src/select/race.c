@@ -548,8 +548,10 @@ static int race_warm(void *state, const ac_knowledge *know)
     return 1;
 }
 
-static void *race_create(const ac_algorithm *const *candidates, int n, const ac_knowledge *known)
+static void *race_create(const ac_algorithm *const *candidates, int n,
+                         const ac_knowledge *known, const ac_context_facts *facts)
 {
+    (void)facts;
     race_state *s = race_create_cold(candidates, n);
     if (s && known) s->warm = race_warm(s, known);
     return s;

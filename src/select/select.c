@@ -24,12 +24,14 @@
  * OVERHEAD_SAMPLE, weighted (the clock reads would otherwise be most of the settled cost).
  */
 #include "select/select.h"
+#include "coll/common/common.h"
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "core/spelling.h"
 #include "select/history.h"
 #include "select/lottery.h"
+#include "select/model.h"
 #include "select/race.h"
 #include "select/site.h"
 #include "select/star.h"
@@ -99,6 +101,7 @@ static const strategy_entry strategies[] = {
     {"star", &ac_strategy_star, 0},
     {"lottery", &ac_strategy_lottery, 0},
     {"race", &ac_strategy_race, 0},
+    {"model", &ac_strategy_model, 0},
     {"table", &ac_strategy_native, 1},
 };
 
@@ -222,6 +225,28 @@ static void race_init(void)
     ac_race_set_params(&race);
 }
 
+static void model_init(void)
+{
+    ac_model_params model = {
+        .margin = ac_config_real("AUTOCOLL_MODEL_MARGIN"),
+        .samples = (int)ac_config_int("AUTOCOLL_MODEL_SAMPLES"),
+        .budget = (int)ac_config_int("AUTOCOLL_MODEL_BUDGET"),
+        .epsilon = ac_config_real("AUTOCOLL_MODEL_EPSILON"),
+        .window_max = (int)ac_config_int("AUTOCOLL_MODEL_WINDOW_MAX"),
+        .platform =
+            {
+                [AC_COST_ALPHA_INTRA] = ac_config_real("AUTOCOLL_MODEL_ALPHA_INTRA"),
+                [AC_COST_BETA_INTRA] = ac_config_real("AUTOCOLL_MODEL_BETA_INTRA"),
+                [AC_COST_ALPHA_INTER] = ac_config_real("AUTOCOLL_MODEL_ALPHA_INTER"),
+                [AC_COST_BETA_INTER] = ac_config_real("AUTOCOLL_MODEL_BETA_INTER"),
+                [AC_COST_GAMMA] = ac_config_real("AUTOCOLL_MODEL_GAMMA"),
+                [AC_COST_OVERHEAD] = ac_config_real("AUTOCOLL_MODEL_OVERHEAD"),
+            },
+        .prior_weight = ac_config_real("AUTOCOLL_MODEL_PRIOR_WEIGHT"),
+    };
+    ac_model_set_params(&model);
+}
+
 void ac_select_init(void)
 {
     const ac_setting *strategy = ac_setting_find("AUTOCOLL_STRATEGY");
@@ -240,6 +265,7 @@ void ac_select_init(void)
     star_init();
     lottery_init();
     race_init();
+    model_init();
 }
 
 void ac_select_load(void)
@@ -424,6 +450,27 @@ static void context_summary(const ac_context *x, ac_strategy_summary *out, ac_js
     if (x->table_mode) out->stage = "no_rule";
 }
 
+/* What every rank knows alike of a new context. With `nodes`, the communicator's nodes
+ * (ac_nodes_get: made collectively on the private communicator at its first use, then
+ * cached; every rank creates the context at the same call); when they cannot be found, every
+ * rank is taken for a node of its own. */
+static ac_context_facts context_facts(ac_comm *c, const ac_bucket *b, const ac_call *call,
+                                      int nodes)
+{
+    ac_context_facts f = {.collective = call->collective, .size = c->size, .bytes = b->bytes};
+    const ac_nodes *n;
+    if (!nodes) return f;
+    f.nodes = c->size;
+    f.ppn = 1;
+    if (ac_nodes_get(c->pcomm, &n) == MPI_SUCCESS) {
+        f.nodes = n->nnodes;
+        f.ppn = 0;
+        for (int i = 0; i < n->nnodes; i++)
+            if (n->node_size[i] > f.ppn) f.ppn = n->node_size[i];
+    }
+    return f;
+}
+
 static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call, uint64_t site)
 {
     ac_algorithm_list r = ac_registry_for_size(call->collective, call->size);
@@ -451,7 +498,8 @@ static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call,
         if (!(know = calloc((size_t)x->ncandidates, sizeof *know))) goto fail;
         source = context_knowledge(x, call->collective, know);
     }
-    x->state = x->strategy->create(x->candidates, x->ncandidates, source ? know : NULL);
+    ac_context_facts facts = context_facts(c, b, call, x->strategy->uses_nodes);
+    x->state = x->strategy->create(x->candidates, x->ncandidates, source ? know : NULL, &facts);
     free(know);
     if (!x->state) goto fail;
     ac_strategy_summary sum;

@@ -566,8 +566,10 @@ static int star_warm(void *state, const ac_knowledge *know)
     return 1;
 }
 
-static void *star_create(const ac_algorithm *const *candidates, int n, const ac_knowledge *known)
+static void *star_create(const ac_algorithm *const *candidates, int n,
+                         const ac_knowledge *known, const ac_context_facts *facts)
 {
+    (void)facts;
     star_state *s = star_create_cold(candidates, n);
     if (s && known) s->warm = star_warm(s, known);
     return s;

@@ -39,6 +39,18 @@ typedef struct ac_knowledge {
     long samples;
 } ac_knowledge;
 
+/* What every rank knows alike of a context, for strategies that predict (model.c): given to
+ * create(). nodes and ppn are 0 unless the strategy declares uses_nodes (finding them is a
+ * collective step on the context's communicator, which the others do without). */
+typedef struct ac_context_facts {
+    ac_collective collective;
+    int size;     /* communicator size */
+    int nodes;    /* shared-memory nodes of the communicator (0: not asked) */
+    int ppn;      /* ranks on its largest node (0: not asked) */
+    size_t bytes; /* message size of the context's calls (ac_call.bytes; 0 for alltoallv,
+                   * whose contexts are not keyed on it) */
+} ac_context_facts;
+
 /* What a strategy tells selection and the end-of-run report about one of its states. */
 typedef struct ac_strategy_summary {
     const char *stage;    /* the strategy's own stage name, e.g. "measure_select" */
@@ -59,14 +71,18 @@ typedef struct ac_strategy {
     const char *name;
     /* 0: the choice never changes (native): selection keeps no tuning contexts for it. */
     int learns;
+    /* 1: create() needs the facts' nodes and ppn. */
+    int uses_nodes;
     /* A new state over `n` candidates (n >= 1, candidates[0] is native), or NULL on no memory.
      * `known` (NULL: nothing) is what earlier runs learned of each candidate (known[n]; samples
      * 0: unknown), equal on every rank (history.c broadcasts it, the table is read by every
      * rank): the state starts from it when it covers what a decision phase would measure
      * (ac_knowledge_best), and then has no decision phase, unless grouping left members of the
      * best known one's group unknown: it measures just those first. The summary says whether
-     * it started warm. */
-    void *(*create)(const ac_algorithm *const *candidates, int n, const ac_knowledge *known);
+     * it started warm. `facts` (never NULL) describes the context; strategies that only
+     * measure ignore it. */
+    void *(*create)(const ac_algorithm *const *candidates, int n, const ac_knowledge *known,
+                    const ac_context_facts *facts);
     /* The index of the candidate that runs the next call. */
     int (*choose)(void *state);
     /* The call ran candidate `index` and took `seconds` on this rank; *deciding is set to

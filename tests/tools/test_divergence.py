@@ -6,7 +6,7 @@ import pytest
 
 from conftest import MPIS, build_dir, run_mpi
 
-STRATEGIES = ["native", "star", "race", "lottery"]
+STRATEGIES = ["native", "star", "race", "lottery", "model"]
 LIMIT = "60"  # seconds (tests/mpirun.sh's AUTOCOLL_TEST_TIMEOUT): a hang exits 124
 
 
@@ -28,7 +28,7 @@ def test_junk_in_arguments_that_are_not_significant(mpi, strategy, tmp_path):
 
 
 @pytest.mark.parametrize("mpi", MPIS)
-@pytest.mark.parametrize("strategy", ["star", "race", "lottery"])
+@pytest.mark.parametrize("strategy", ["star", "race", "lottery", "model"])
 def test_one_message_described_two_ways_with_history(mpi, strategy, tmp_path):
     """The root's bcast is 1 x contiguous(16 ints), the others' 16 x MPI_INT: a first run
     writes the history file, a second starts from it; every rank must find the same key."""

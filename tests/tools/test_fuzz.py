@@ -16,7 +16,7 @@ from conftest import MPIS, registry, run_mpi
 
 RANKS = [1, 2, 3, 5, 7, 8]
 STEPS = 150
-STRATEGIES = ["native", "star", "race", "lottery"]
+STRATEGIES = ["native", "star", "race", "lottery", "model"]
 LIMIT = "120"  # seconds per run (tests/mpirun.sh): a hang exits 124
 SEEDS = int(os.environ.get("AUTOCOLL_FUZZ_SEEDS", "0"))
 

@@ -106,7 +106,9 @@ static void *rank_main(void *arg)
     rank_ctx *rc = arg;
     sim_run *run = rc->sh->run;
     ac_agreement agree = {fake_max, rc, rc->rank};
-    void *state = run->strategy->create(run->candidates, run->n, run->know);
+    static const ac_context_facts none = {0};
+    void *state =
+        run->strategy->create(run->candidates, run->n, run->know, run->facts ? run->facts : &none);
     if (state && run->know && rc->rank == 0) {
         ac_strategy_summary sum;
         run->strategy->describe(state, run->candidates, &sum, NULL);

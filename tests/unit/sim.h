@@ -35,6 +35,7 @@ typedef struct sim_run {
     int fail_agreement; /* this agreement (0-based) returns fail_rc on every rank; -1: none */
     int fail_rc;
     const ac_knowledge *know; /* [n]: given to warm() right after create(); NULL: cold start */
+    const ac_context_facts *facts; /* given to create(); NULL: a context with nothing known */
     /* output */
     int *choice;   /* [calls]: the candidate every rank ran (malloc'ed; sim_free) */
     int warm;      /* what warm() returned on rank 0 (0 without know) */

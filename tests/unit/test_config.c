@@ -90,7 +90,7 @@ static void test_declaration(void)
 {
     int n;
     const ac_setting *s = ac_settings(&n);
-    CHECK(n == 48);
+    CHECK(n == 60);
     for (int i = 0; i < n; i++) {
         char values[256];
         CHECK(strncmp(s[i].name, "AUTOCOLL", 8) == 0 && s[i].summary && s[i].summary[0]);
@@ -111,7 +111,7 @@ static void test_values_text(void)
         {"AUTOCOLL_TABLE", "<path>", "path"},
         {"AUTOCOLL_PLATFORM", "auto | <name: letters, digits, - _ .>", "name"},
         {"AUTOCOLL_VERBOSE", "0 <= n <= 2", "integer"},
-        {"AUTOCOLL_STRATEGY", "native | star | lottery | race | table", "keyword"},
+        {"AUTOCOLL_STRATEGY", "native | star | lottery | race | model | table", "keyword"},
         {"AUTOCOLL_MAX_SIZES", "1 <= n <= 2147483647", "integer"},
         {"AUTOCOLL_STAR_ITER", "1 <= n <= 1000", "integer"},
         {"AUTOCOLL_STAR_EPSILON", "x >= 0", "real"},

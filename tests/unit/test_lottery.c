@@ -32,6 +32,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* create()'s facts: the strategy under test measures, it predicts nothing */
+static const ac_context_facts no_facts;
+
 /* What the last observe() said: whether the state was still deciding after it. */
 static int deciding_after;
 
@@ -171,7 +174,7 @@ static one_run run_one(const ac_lottery_params *p, const model *m, int n, long c
     long agreed = 0;
     ac_agreement agree = {identity, &agreed, 0};
     ac_lottery_set_params(p);
-    void *s = ac_strategy_lottery.create(cands, n, NULL);
+    void *s = ac_strategy_lottery.create(cands, n, NULL, &no_facts);
     if (!CHECK(s != NULL)) return out;
     long draws_at_settle = 0;
     double cost = 0.0;
@@ -289,7 +292,7 @@ static void run_rank(sim *s, int rank)
     ac_lottery_params p = cfg->params;
     if (cfg->seed_per_rank) p.seed += (uint64_t)rank;
     ac_lottery_set_params(&p);
-    void *state = ac_strategy_lottery.create(cands, cfg->n, NULL);
+    void *state = ac_strategy_lottery.create(cands, cfg->n, NULL, &no_facts);
     if (!CHECK(state != NULL)) {
         s->mismatch = 1;
         return;
@@ -848,7 +851,7 @@ static void test_schedule(void)
         long agreed = 0, draws = 0;
         ac_agreement agree = {identity, &agreed, 0};
         ac_lottery_set_params(&p);
-        void *s = ac_strategy_lottery.create(cands, 5, NULL);
+        void *s = ac_strategy_lottery.create(cands, 5, NULL, &no_facts);
         for (long i = 0; i < 1000; i++) {
             int c = ac_strategy_lottery.choose(s);
             ac_strategy_lottery.observe(s, c, model_cost(&m, c, i, 0), &agree, &deciding_after);
@@ -872,7 +875,7 @@ static void test_schedule(void)
         long agreed = 0;
         ac_agreement agree = {identity, &agreed, 0};
         ac_lottery_set_params(&q);
-        void *s = ac_strategy_lottery.create(cands, 5, NULL);
+        void *s = ac_strategy_lottery.create(cands, 5, NULL, &no_facts);
         for (long i = 0; i < 2000; i++) {
             int c = ac_strategy_lottery.choose(s);
             ac_strategy_lottery.observe(s, c, model_cost(&m, c, i, 0), &agree, &deciding_after);
@@ -943,7 +946,7 @@ static void test_failures(void)
     ac_lottery_set_params(&p);
     long agreed = 0;
     ac_agreement agree = {identity, &agreed, 0};
-    void *s = ac_strategy_lottery.create(cands, 3, NULL);
+    void *s = ac_strategy_lottery.create(cands, 3, NULL, &no_facts);
     CHECK(ac_strategy_lottery.choose(s) == 0 && deciding(s));
     CHECK(ac_strategy_lottery.observe(s, 1, 1.0, &agree, &deciding_after) == MPI_ERR_ARG);
     ac_lottery_stats st;
@@ -964,7 +967,7 @@ static void test_failures(void)
     ac_strategy_lottery.destroy(NULL);
 
     /* One candidate: native always, nothing agreed. */
-    s = ac_strategy_lottery.create(cands, 1, NULL);
+    s = ac_strategy_lottery.create(cands, 1, NULL, &no_facts);
     agreed = 0;
     for (int i = 0; i < 500; i++) {
         CHECK(ac_strategy_lottery.choose(s) == 0);

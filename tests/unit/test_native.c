@@ -7,6 +7,9 @@
 
 #include <string.h>
 
+/* create()'s facts: the strategy under test measures, it predicts nothing */
+static const ac_context_facts no_facts;
+
 static const ac_algorithm algs[3] = {{.name = "native"}, {.name = "ring"}, {.name = "pair"}};
 static const ac_algorithm *const candidates[3] = {&algs[0], &algs[1], &algs[2]};
 
@@ -14,7 +17,7 @@ int main(void)
 {
     const ac_strategy *s = &ac_strategy_native;
     ac_knowledge known[3] = {{2.0, 0.0, 5}, {1.0, 0.0, 5}, {3.0, 0.0, 5}};
-    void *state = s->create(candidates, 3, known);
+    void *state = s->create(candidates, 3, known, &no_facts);
     ac_agreement none = {NULL, NULL, 0};
     int deciding = -1;
     CHECK(state != NULL && s->learns == 0);

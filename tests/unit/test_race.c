@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* create()'s facts: the strategy under test measures, it predicts nothing */
+static const ac_context_facts no_facts;
+
 /* What the last observe() said: whether the state was still deciding after it. */
 static int deciding_after;
 
@@ -477,7 +480,7 @@ static void test_parameters_and_misuse(void)
 
     ac_race_params p = defaults();
     ac_race_set_params(&p);
-    void *s = ac_strategy_race.create(candidates, 3, NULL);
+    void *s = ac_strategy_race.create(candidates, 3, NULL, &no_facts);
     ac_agreement none = {NULL, NULL, 0};
     CHECK(ac_strategy_race.choose(s) == 0);
     CHECK(ac_strategy_race.observe(s, 1, 1.0, &none, &deciding_after) == MPI_ERR_ARG);
@@ -498,11 +501,13 @@ typedef struct bad_state {
     int done;
 } bad_state;
 
-static void *bad_create(const ac_algorithm *const *c, int n, const ac_knowledge *known)
+static void *bad_create(const ac_algorithm *const *c, int n, const ac_knowledge *known,
+                        const ac_context_facts *facts)
 {
     (void)c;
     (void)n;
     (void)known;
+    (void)facts;
     return calloc(1, sizeof(bad_state));
 }
 static int bad_choose(void *s)

@@ -21,6 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* create()'s facts: the strategy under test measures, it predicts nothing */
+static const ac_context_facts no_facts;
+
 /* What the last observe() said: whether the state was still deciding after it. */
 static int deciding_after;
 
@@ -182,7 +185,7 @@ static void run_rank(sim *s, int rank)
     sim_trace *tr = s->trace;
     rank_ctx ctx = {s, rank, 0, 0, 0};
     ac_agreement agree = {fake_max, &ctx, rank};
-    void *state = ac_strategy_star.create(cfg->candidates, cfg->n, cfg->know);
+    void *state = ac_strategy_star.create(cfg->candidates, cfg->n, cfg->know, &no_facts);
     if (!CHECK(state != NULL)) {
         s->mismatch = 1;
         return;
@@ -766,7 +769,7 @@ static void test_observe_guards(void)
     ac_star_set_params(&p);
     int agreed = 0;
     ac_agreement agree = {no_agreement, &agreed, 0};
-    void *s = ac_strategy_star.create(five, 5, NULL);
+    void *s = ac_strategy_star.create(five, 5, NULL, &no_facts);
     CHECK(s != NULL);
     CHECK(ac_strategy_star.choose(s) == NATIVE);
     CHECK(ac_strategy_star.observe(s, RING, 1.0, &agree, &deciding_after) == MPI_ERR_ARG);

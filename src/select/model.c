@@ -1,0 +1,542 @@
+/*
+ * model.c - the `model` strategy (model.h): decide from the cost models, measure only what
+ * they cannot tell apart.
+ *
+ * The prediction. At create() every candidate with a cost model (coll/cost.h: every one but
+ * native and those that run the library's collective on sub-communicators) gets its feature
+ * vector for the context's shape (size, nodes x ranks per node, bytes: the facts select.c
+ * gives, equal on every rank); its predicted time is the vector times the platform parameters,
+ * at first the AUTOCOLL_MODEL_* defaults. Candidates without a model are never measured,
+ * except native.
+ *
+ * A decision, in at most two rounds and `budget` calls. Round 1 measures native and the
+ * candidates predicted within (1 + margin) x the best prediction, the best predicted first
+ * (and different predictions before repeats of one: distinct_first), at most half the
+ * budget's candidates. Each measured candidate runs `samples` consecutive calls;
+ * at the end of the round ONE agreement of all their local times (the maximum over the ranks
+ * per call, as race does), and each candidate's median of its calls after the first (a
+ * candidate's first call runs cold: its buffers, the communicators of a mesh are made then;
+ * race's median of 3 ignores it the same way) becomes an observation: (its feature vector,
+ * its agreed median). The platform parameters are refitted to all observations so far
+ * (ac_cost_fit: non-negative least squares on relative errors, drawn towards the defaults
+ * with AUTOCOLL_MODEL_PRIOR_WEIGHT so that what no observation determines keeps its default).
+ * Round 2 measures the candidates not yet measured that the refitted model predicts within
+ * (1 + margin / 2) x the best measured median, best predicted first, as many as the budget has
+ * left. The best measured median wins (ties: the lower candidate index, native first). A
+ * candidate whose real time is far from its prediction is caught where it matters: a
+ * candidate predicted best is measured, so an optimistic prediction never wins by itself; a
+ * pessimistic one is corrected by the fit when the error is the platform's, not the formula's.
+ *
+ * The monitor (as race's). Windows of W calls, W = 16 at first, doubling up to window_max. At
+ * the end of a window ONE agreement of the local times of its last (at most 16) calls; their
+ * median m is one more observation of the chosen candidate (the fit follows the platform as it
+ * runs). The runner-up is the smallest median of the other measured candidates. When m >
+ * (1 + epsilon) x runner-up the window is degraded: the first one shortens W to 16, a second in
+ * a row starts a decision among the chosen one, the measured candidates whose median is below
+ * m and the unmeasured ones the current fit predicts below m (round 2 may add more). No
+ * refresh: a candidate that gets faster without the chosen one getting slower is not noticed.
+ *
+ * Warm start. When create() is given knowledge of native and of at least one other candidate
+ * (history or a table's cell), the known times become medians and observations, and the state
+ * settles at once on the best known one: a warm decision takes no call. Every decision depends
+ * only on call counts, settings, the context's facts and agreed values (invariant 1).
+ *
+ * Failure. If an agreement fails, observe() returns its error and the state stops: native from
+ * then on, without further agreements. observe() for a candidate other than the one choose()
+ * returned is refused with MPI_ERR_ARG. A negative or NaN local time counts as 0.
+ */
+#include "select/model.h"
+#include "select/plan.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    OBS_MAX = 64,    /* observations kept for the fit (the most recent) */
+    WINDOW_MIN = 16, /* the monitor's first window, and the most calls it agrees on */
+};
+
+typedef struct model_state {
+    ac_model_params p;
+    int n;
+    int stage;
+    int chosen;
+    double *feat;             /* [n * AC_COST_PARAMS] feature vectors */
+    unsigned char *has_model; /* [n] */
+    double *median;           /* [n] last agreed median; < 0: never measured */
+    int *median_samples;      /* [n] agreed calls behind it in this run (0: none) */
+    unsigned char *tried;     /* [n] measured in the decision in progress */
+    int *order;               /* [n] scratch: candidates sorted by a key */
+    int *pick;                /* [n] scratch: the candidates of a round */
+    double *key;              /* [n] scratch: the key */
+    double platform[AC_COST_PARAMS]; /* the current fit */
+    double obs_rows[OBS_MAX * AC_COST_PARAMS], obs_seconds[OBS_MAX];
+    int nobs, obs_next;
+    long observations;
+    /* The decision in progress. */
+    ac_plan plan;
+    int round;      /* rounds finished */
+    int used;       /* calls planned so far */
+    int first;      /* it is the first decision */
+    double scratch[WINDOW_MIN];
+    /* The monitor. */
+    int window, window_calls, kept, suspicious;
+    double recent[WINDOW_MIN];
+    /* Accounting. */
+    long first_calls, decide_calls, settled_calls;
+    double first_sum; /* agreed seconds of the first decision */
+    long first_count;
+    double o_ms_c;
+    int decisions, switches, agreements, warm;
+} model_state;
+
+static ac_model_params model_params;
+
+void ac_model_set_params(const ac_model_params *p)
+{
+    model_params = *p;
+}
+
+void ac_model_get_params(ac_model_params *out)
+{
+    *out = model_params;
+}
+
+static double predict(const model_state *s, int c)
+{
+    if (!s->has_model[c]) return -1.0;
+    double t = 0.0;
+    for (int j = 0; j < AC_COST_PARAMS; j++) t += s->feat[c * AC_COST_PARAMS + j] * s->platform[j];
+    return t;
+}
+
+/* One agreed timing of candidate c; the fit is redone by refit(). */
+static void add_observation(model_state *s, int c, double seconds)
+{
+    if (!s->has_model[c] || !(seconds > 0.0)) return;
+    memcpy(s->obs_rows + s->obs_next * AC_COST_PARAMS, s->feat + c * AC_COST_PARAMS,
+           AC_COST_PARAMS * sizeof(double));
+    s->obs_seconds[s->obs_next] = seconds;
+    s->obs_next = (s->obs_next + 1) % OBS_MAX;
+    if (s->nobs < OBS_MAX) s->nobs++;
+    s->observations++;
+}
+
+static void refit(model_state *s)
+{
+    double x[AC_COST_PARAMS];
+    if (s->nobs > 0 &&
+        ac_cost_fit(s->obs_rows, s->obs_seconds, s->nobs, s->p.platform, s->p.prior_weight, x) == 0)
+        memcpy(s->platform, x, sizeof x);
+}
+
+/* s->order[0..k) sorted by s->key (ties: the lower index); returns k. */
+static int sort_order(model_state *s, int k)
+{
+    for (int i = 1; i < k; i++) {
+        int c = s->order[i], j = i;
+        while (j > 0 && (s->key[c] < s->key[s->order[j - 1]] ||
+                         (s->key[c] == s->key[s->order[j - 1]] && c < s->order[j - 1]))) {
+            s->order[j] = s->order[j - 1];
+            j--;
+        }
+        s->order[j] = c;
+    }
+    return k;
+}
+
+/* s->order[0..k) (sorted by s->key) with the candidates whose key differs from every earlier
+ * one's first, the others after them, each part in its order; returns min(k, cap). Candidates
+ * the model cannot tell apart (a mesh and its transpose, phases with equal costs) teach the fit
+ * nothing new, so a round measures as many different predictions as it can. */
+static int distinct_first(model_state *s, int k, int cap)
+{
+    int d = 0, r = 0;
+    for (int i = 0; i < k; i++) {
+        int c = s->order[i], seen = 0;
+        for (int j = 0; j < d && !seen; j++)
+            seen = fabs(s->key[s->pick[j]] - s->key[c]) <= 1e-9 * s->key[c];
+        if (seen)
+            s->order[r++] = c; /* r <= i: the repeated ones move down in place */
+        else
+            s->pick[d++] = c;
+    }
+    memmove(s->order + d, s->order, (size_t)r * sizeof *s->order);
+    memcpy(s->order, s->pick, (size_t)d * sizeof *s->order);
+    return k < cap ? k : cap;
+}
+
+/* The calls a decision may spend on candidates not planned yet, in candidates. */
+static int slots_left(const model_state *s)
+{
+    return (s->p.budget - s->used) / s->p.samples;
+}
+
+/* Plan a round of the given candidates, none measured yet in this decision (any order: they
+ * run in candidate order). */
+static void plan_round(model_state *s, const int *cands, int k)
+{
+    enum { THIS_ROUND = 2 };
+    ac_plan_clear(&s->plan);
+    for (int i = 0; i < k; i++) s->tried[cands[i]] = THIS_ROUND;
+    for (int c = 0; c < s->n; c++)
+        if (s->tried[c] == THIS_ROUND) {
+            ac_plan_add(&s->plan, c);
+            s->tried[c] = 1;
+        }
+    s->used += k * s->p.samples;
+    ac_plan_start(&s->plan);
+}
+
+static void settle(model_state *s, int winner)
+{
+    if (s->first && s->chosen < 0)
+        s->o_ms_c = s->first_sum - (double)s->first_count * s->median[winner];
+    if (s->chosen >= 0 && winner != s->chosen) s->switches++;
+    s->first = 0;
+    s->stage = AC_MODEL_SETTLED;
+    s->chosen = winner;
+    s->window = WINDOW_MIN;
+    s->window_calls = 0;
+    s->kept = 0;
+    s->suspicious = 0;
+}
+
+static int stop(model_state *s, int rc)
+{
+    s->stage = AC_MODEL_STOPPED;
+    s->chosen = 0;
+    return rc;
+}
+
+/* Start a decision among cands[0..k) (k >= 1, cands[0] runs if nothing else does). */
+static void decide(model_state *s, const int *cands, int k)
+{
+    s->stage = AC_MODEL_MEASURING;
+    s->round = 0;
+    s->used = 0;
+    s->decisions++;
+    memset(s->tried, 0, (size_t)s->n);
+    plan_round(s, cands, k);
+}
+
+/* The first decision: native and the best predicted within the margin. */
+static void decide_first(model_state *s)
+{
+    int k = 0, cap = s->p.budget / s->p.samples / 2;
+    double best = -1.0;
+    for (int c = 1; c < s->n; c++) {
+        double t = predict(s, c);
+        if (t >= 0.0 && (best < 0.0 || t < best)) best = t;
+    }
+    for (int c = 1; c < s->n; c++) {
+        s->key[c] = predict(s, c);
+        if (s->key[c] >= 0.0 && s->key[c] <= (1.0 + s->p.margin) * best) s->order[k++] = c;
+    }
+    k = distinct_first(s, sort_order(s, k), cap);
+    if (k < 1) { /* nothing to compare native with */
+        settle(s, 0);
+        return;
+    }
+    s->pick[0] = 0;
+    memcpy(s->pick + 1, s->order, (size_t)k * sizeof *s->pick);
+    s->first = 1;
+    decide(s, s->pick, k + 1);
+}
+
+/* The best median among the candidates measured in this decision. */
+static int best_tried(const model_state *s)
+{
+    int best = -1;
+    for (int c = 0; c < s->n; c++)
+        if (s->tried[c] && s->median[c] >= 0.0 && (best < 0 || s->median[c] < s->median[best]))
+            best = c;
+    return best;
+}
+
+static int end_round(model_state *s, const ac_agreement *agree)
+{
+    int k = s->p.samples, warm = k > 1 ? k - 1 : 1; /* the calls after a cold first one */
+    int rc = ac_plan_agree(&s->plan, agree);
+    s->agreements++;
+    if (rc != 0) return stop(s, rc);
+    s->round++;
+    for (int i = 0; i < s->plan.len; i++) {
+        int c = s->plan.cand[i];
+        const double *t = ac_plan_times(&s->plan, i);
+        s->median[c] = ac_median(t + k - warm, warm, s->scratch);
+        s->median_samples[c] += k;
+        if (s->first)
+            for (int j = 0; j < k; j++) s->first_sum += t[j];
+        if (s->first) s->first_count += k;
+        add_observation(s, s->plan.cand[i], s->median[c]);
+    }
+    refit(s);
+    int best = best_tried(s);
+    if (s->round == 1) {
+        int m = 0, cap = slots_left(s);
+        for (int c = 1; c < s->n; c++) {
+            s->key[c] = predict(s, c);
+            if (!s->tried[c] && s->key[c] >= 0.0 &&
+                s->key[c] <= (1.0 + s->p.margin / 2.0) * s->median[best])
+                s->order[m++] = c;
+        }
+        m = distinct_first(s, sort_order(s, m), cap);
+        if (m > 0) {
+            plan_round(s, s->order, m);
+            return MPI_SUCCESS;
+        }
+    }
+    settle(s, best);
+    return MPI_SUCCESS;
+}
+
+/* A degraded choice: decide again among those that may now beat its recent median m. */
+static void redecide(model_state *s, double m)
+{
+    int k = 0;
+    for (int c = 0; c < s->n; c++) {
+        if (c == s->chosen) continue;
+        s->key[c] = s->median[c] >= 0.0 ? s->median[c] : predict(s, c);
+        if (s->key[c] >= 0.0 && s->key[c] < m) s->order[k++] = c;
+    }
+    k = sort_order(s, k);
+    int cap = s->p.budget / s->p.samples - 1;
+    if (k > cap) k = cap;
+    s->pick[0] = s->chosen;
+    memcpy(s->pick + 1, s->order, (size_t)k * sizeof *s->pick);
+    decide(s, s->pick, k + 1);
+}
+
+static int end_window(model_state *s, const ac_agreement *agree)
+{
+    int k = s->kept;
+    int rc = agree->max(agree->ctx, s->recent, k);
+    s->agreements++;
+    if (rc != 0) return stop(s, rc);
+    double m = ac_median(s->recent, k, s->scratch), runner = -1.0;
+    add_observation(s, s->chosen, m);
+    refit(s);
+    for (int c = 0; c < s->n; c++)
+        if (c != s->chosen && s->median[c] >= 0.0 && (runner < 0.0 || s->median[c] < runner))
+            runner = s->median[c];
+    s->window_calls = 0;
+    s->kept = 0;
+    if (runner >= 0.0 && m > (1.0 + s->p.epsilon) * runner) {
+        if (s->suspicious) {
+            redecide(s, m);
+            return MPI_SUCCESS;
+        }
+        s->suspicious = 1;
+        s->window = WINDOW_MIN;
+    } else {
+        s->suspicious = 0;
+        s->window = s->window > s->p.window_max / 2 ? s->p.window_max : 2 * s->window;
+    }
+    return MPI_SUCCESS;
+}
+
+static void model_destroy(void *state)
+{
+    model_state *s = state;
+    if (!s) return;
+    free(s->feat);
+    free(s->has_model);
+    free(s->median);
+    free(s->median_samples);
+    free(s->tried);
+    free(s->order);
+    free(s->pick);
+    free(s->key);
+    ac_plan_free(&s->plan);
+    free(s);
+}
+
+/* Knowledge of native and of another candidate: settle on the best known at once. */
+static int model_warm(model_state *s, const ac_knowledge *know)
+{
+    int others = 0, best = -1;
+    for (int c = 1; c < s->n; c++) others += know[c].samples > 0 && know[c].seconds >= 0.0;
+    if (!(know[0].samples > 0 && know[0].seconds >= 0.0) || others == 0) return 0;
+    for (int c = 0; c < s->n; c++)
+        if (know[c].samples > 0 && know[c].seconds >= 0.0) {
+            s->median[c] = know[c].seconds;
+            add_observation(s, c, know[c].seconds);
+            if (best < 0 || s->median[c] < s->median[best]) best = c;
+        }
+    refit(s);
+    settle(s, best);
+    return 1;
+}
+
+static void *model_create(const ac_algorithm *const *candidates, int n,
+                          const ac_knowledge *known, const ac_context_facts *facts)
+{
+    model_state *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->p = model_params;
+    if (s->p.samples < 1) s->p.samples = 1;
+    if (s->p.budget < 2 * s->p.samples) s->p.budget = 2 * s->p.samples;
+    s->n = n;
+    size_t un = (size_t)n;
+    s->feat = calloc(un * AC_COST_PARAMS, sizeof *s->feat);
+    s->has_model = calloc(un, 1);
+    s->median = malloc(un * sizeof *s->median);
+    s->median_samples = calloc(un, sizeof *s->median_samples);
+    s->tried = calloc(un, 1);
+    s->order = calloc(un, sizeof *s->order);
+    s->pick = calloc(un, sizeof *s->pick);
+    s->key = calloc(un, sizeof *s->key);
+    int planned = ac_plan_init(&s->plan, n, s->p.samples);
+    if (!s->feat || !s->has_model || !s->median || !s->median_samples || !s->tried || !s->order ||
+        !s->pick || !s->key || planned != 0) {
+        model_destroy(s);
+        return NULL;
+    }
+    memcpy(s->platform, s->p.platform, sizeof s->platform);
+    ac_cost_shape shape = {.size = facts->size,
+                           .nodes = facts->nodes > 0 ? facts->nodes : 1,
+                           .ppn = facts->ppn > 0 ? facts->ppn : facts->size,
+                           .bytes = (double)facts->bytes};
+    for (int c = 0; c < n; c++) {
+        s->median[c] = -1.0;
+        s->has_model[c] =
+            c > 0 && ac_cost_features(candidates[c], &shape, s->feat + c * AC_COST_PARAMS) == 0;
+    }
+    s->chosen = -1;
+    if (known && n > 1) s->warm = model_warm(s, known);
+    if (s->warm) return s;
+    if (n == 1) {
+        settle(s, 0);
+        return s;
+    }
+    decide_first(s);
+    return s;
+}
+
+static int model_choose(void *state)
+{
+    model_state *s = state;
+    return s->stage == AC_MODEL_MEASURING ? ac_plan_current(&s->plan) : s->chosen;
+}
+
+static int model_step(model_state *s, int index, double seconds, const ac_agreement *agree)
+{
+    if (index != model_choose(s)) return MPI_ERR_ARG;
+    if (!(seconds >= 0.0)) seconds = 0.0;
+    if (s->stage == AC_MODEL_STOPPED) return MPI_SUCCESS;
+    if (s->stage == AC_MODEL_MEASURING) {
+        s->decide_calls++;
+        if (s->first) s->first_calls++;
+        return ac_plan_record(&s->plan, seconds) ? end_round(s, agree) : MPI_SUCCESS;
+    }
+    s->settled_calls++;
+    if (s->n == 1) return MPI_SUCCESS; /* nothing to compare with */
+    int k = s->window < WINDOW_MIN ? s->window : WINDOW_MIN;
+    if (s->window - s->window_calls <= k) s->recent[s->kept++] = seconds;
+    s->window_calls++;
+    return s->window_calls == s->window ? end_window(s, agree) : MPI_SUCCESS;
+}
+
+static int model_observe(void *state, int index, double seconds, const ac_agreement *agree,
+                         int *deciding)
+{
+    model_state *s = state;
+    int rc = model_step(s, index, seconds, agree);
+    *deciding = s->stage == AC_MODEL_MEASURING;
+    return rc;
+}
+
+void ac_model_get_stats(const void *state, ac_model_stats *out)
+{
+    const model_state *s = state;
+    memset(out, 0, sizeof *out);
+    out->stage = s->stage;
+    out->chosen = s->chosen;
+    out->first_calls = s->first_calls;
+    out->decide_calls = s->decide_calls;
+    out->settled_calls = s->settled_calls;
+    out->decisions = s->decisions;
+    out->switches = s->switches;
+    out->agreements = s->agreements;
+    for (int c = 0; c < s->n; c++) out->measured += s->median_samples[c] > 0;
+    out->observations = (int)s->observations;
+}
+
+double ac_model_prediction(const void *state, int index)
+{
+    const model_state *s = state;
+    return index >= 0 && index < s->n ? predict(s, index) : -1.0;
+}
+
+void ac_model_get_platform(const void *state, double *out)
+{
+    const model_state *s = state;
+    memcpy(out, s->platform, sizeof s->platform);
+}
+
+static const char *const stage_names[] = {
+    [AC_MODEL_MEASURING] = "measuring",
+    [AC_MODEL_SETTLED] = "settled",
+    [AC_MODEL_STOPPED] = "stopped",
+};
+
+static void model_describe(const void *state, const ac_algorithm *const *candidates,
+                           ac_strategy_summary *out, ac_json_writer *w)
+{
+    const model_state *s = state;
+    ac_model_stats st;
+    ac_model_get_stats(state, &st);
+    *out = (ac_strategy_summary){
+        .stage = stage_names[st.stage],
+        .deciding = st.stage == AC_MODEL_MEASURING,
+        .chosen = st.chosen,
+        .decision_calls = st.chosen < 0 ? -1 : st.first_calls,
+        .switches = st.switches,
+        .warm = s->warm,
+        .o_ms_c = st.chosen < 0 ? -1.0 : s->o_ms_c,
+        .native_seconds = s->median[0],
+    };
+    if (!w) return;
+    ac_json_integer_value(w, "decisions", st.decisions);
+    ac_json_integer_value(w, "decide_calls", st.decide_calls);
+    ac_json_integer_value(w, "settled_calls", st.settled_calls);
+    ac_json_integer_value(w, "window", s->window);
+    ac_json_integer_value(w, "agreements", st.agreements);
+    ac_json_integer_value(w, "observations", st.observations);
+    ac_json_real(w, "o_ms_c_seconds", out->o_ms_c);
+    ac_json_object_begin(w, "platform");
+    for (int j = 0; j < AC_COST_PARAMS; j++) ac_json_real(w, ac_cost_param_name(j), s->platform[j]);
+    ac_json_object_end(w);
+    ac_json_object_begin(w, "predicted");
+    for (int c = 0; c < s->n; c++)
+        if (s->has_model[c]) ac_json_real(w, candidates[c]->name, predict(s, c));
+    ac_json_object_end(w);
+    ac_json_object_begin(w, "medians");
+    for (int c = 0; c < s->n; c++)
+        if (s->median[c] >= 0.0) ac_json_real(w, candidates[c]->name, s->median[c]);
+    ac_json_object_end(w);
+}
+
+static void model_save(const void *state, ac_knowledge *out)
+{
+    const model_state *s = state;
+    for (int c = 0; c < s->n; c++) {
+        out[c].seconds = s->median[c];
+        out[c].var = 0.0;
+        out[c].samples = s->median_samples[c];
+    }
+}
+
+const ac_strategy ac_strategy_model = {
+    .name = "model",
+    .learns = 1,
+    .uses_nodes = 1,
+    .create = model_create,
+    .choose = model_choose,
+    .observe = model_observe,
+    .save = model_save,
+    .describe = model_describe,
+    .destroy = model_destroy,
+};

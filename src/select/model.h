@@ -1,0 +1,65 @@
+/*
+ * model.h - the `model` strategy (issue 21, item 3): the cost models of coll/cost.h rank the
+ * candidates before anything runs; only those predicted close to the best are measured, with
+ * native; every agreed timing refits the platform parameters, which may bring one more round
+ * of candidates the corrected model finds promising; the best measured wins and runs under a
+ * monitor like race's. A pure state machine like race.c: no MPI call, the only collective
+ * step is the ac_agreement callback. See model.c for the rules.
+ */
+#ifndef AUTOCOLL_MODEL_H
+#define AUTOCOLL_MODEL_H
+
+#include "coll/cost.h"
+#include "select/strategy.h"
+
+/* Parameters, read by create(). The caller fills them from the AUTOCOLL_MODEL_* settings,
+ * whose declaration (core/config.c) holds their defaults and ranges. */
+typedef struct ac_model_params {
+    double margin;       /* round 1 measures the candidates predicted within (1 + margin) x
+                          * the best prediction; round 2 those the refitted model predicts
+                          * within (1 + margin / 2) x the best measured median */
+    int samples;         /* calls of each measured candidate */
+    int budget;          /* calls of one decision at most (native included) */
+    double epsilon;      /* monitor: degraded when the recent median > (1 + epsilon) x the
+                          * runner-up's */
+    int window_max;      /* longest monitoring window, calls (windows double from 16) */
+    double platform[AC_COST_PARAMS]; /* the parameters before any fit (cost.h order) */
+    double prior_weight; /* how strongly a fit keeps the parameters near `platform` */
+} ac_model_params;
+
+/* Stages reported by ac_model_get_stats(). */
+enum {
+    AC_MODEL_MEASURING = 0, /* a decision is measuring candidates */
+    AC_MODEL_SETTLED = 1,   /* the best measured runs under the monitor */
+    AC_MODEL_STOPPED = 2    /* an agreement failed: native (candidate 0) from then on */
+};
+
+typedef struct ac_model_stats {
+    int stage;          /* AC_MODEL_* above */
+    int chosen;         /* candidate index, -1 during the first decision */
+    long first_calls;   /* calls of the first decision (the decision length) */
+    long decide_calls;  /* calls of every decision */
+    long settled_calls; /* calls of the chosen one under the monitor */
+    int decisions;      /* decisions started (the first one included) */
+    int switches;       /* changes of the choice after the first decision */
+    int agreements;     /* agreement calls so far */
+    int measured;       /* candidates measured in this run */
+    int observations;   /* agreed timings behind the fit */
+} ac_model_stats;
+
+/* Parameters for states created from now on, and the ones create() will use. */
+void ac_model_set_params(const ac_model_params *p);
+void ac_model_get_params(ac_model_params *out);
+
+/* A snapshot of a state made by ac_strategy_model.create. */
+void ac_model_get_stats(const void *state, ac_model_stats *out);
+
+/* The predicted time of candidate `index` under the current fit; negative without a model. */
+double ac_model_prediction(const void *state, int index);
+
+/* The fitted platform parameters into out[AC_COST_PARAMS]. */
+void ac_model_get_platform(const void *state, double *out);
+
+extern const ac_strategy ac_strategy_model;
+
+#endif

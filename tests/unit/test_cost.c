@@ -1,0 +1,272 @@
+/*
+ * test_cost.c - the cost models (src/coll/cost.c) without MPI: feature vectors of several
+ * algorithms against hand-computed values at p = 1, 2, 3, 7, 16, 64 and on several nodes;
+ * every registry entry, static or family instance, at several sizes and shapes has a finite,
+ * non-negative cost unless it runs the library's collective (so an algorithm added without a
+ * cost fails here); and the non-negative least squares fit recovers known parameters from
+ * noise-free and noisy observations.
+ */
+#include "check.h"
+#include "coll/cost.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { AI = AC_COST_ALPHA_INTRA, BI = AC_COST_BETA_INTRA, AE = AC_COST_ALPHA_INTER,
+       BE = AC_COST_BETA_INTER };
+
+static int near(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * (fabs(a) + fabs(b)) + 1e-12;
+}
+
+/* The features of `name` for p ranks on `nodes` nodes and `bytes`, compared with want[]. */
+static void expect(ac_collective coll, const char *name, int p, int nodes, double bytes,
+                   const double want[AC_COST_PARAMS])
+{
+    const ac_algorithm *a = ac_registry_find(coll, name);
+    ac_cost_shape s = {.size = p, .nodes = nodes, .ppn = (p + nodes - 1) / nodes, .bytes = bytes};
+    double f[AC_COST_PARAMS];
+    if (!CHECK(a != NULL) || !CHECK(ac_cost_features(a, &s, f) == 0)) {
+        fprintf(stderr, "  %s %s\n", ac_collective_name(coll), name);
+        return;
+    }
+    int ok = 1;
+    for (int j = 0; j < AC_COST_PARAMS; j++) ok &= near(f[j], want[j]);
+    if (!CHECK(ok)) {
+        fprintf(stderr, "  %s %s p=%d nodes=%d bytes=%g: got", ac_collective_name(coll), name, p,
+                nodes, bytes);
+        for (int j = 0; j < AC_COST_PARAMS; j++) fprintf(stderr, " %g (want %g)", f[j], want[j]);
+        fprintf(stderr, "\n");
+    }
+}
+
+static void test_formulas(void)
+{
+    static const int sizes[] = {1, 2, 3, 7, 16, 64};
+    const double n = 4096.0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        int p = sizes[i], lg = 0, p2 = 1;
+        while ((1 << lg) < p) lg++;
+        while (2 * p2 <= p) p2 *= 2;
+        int flg = 0;
+        while ((2 << flg) <= p) flg++;
+        double extra = p == p2 ? 0.0 : 1.0;
+        /* allreduce ring: 2(p-1) alpha + 2 (p-1)/p n beta + (p-1)/p n gamma (one node) */
+        expect(AC_ALLREDUCE, "ring", p, 1, n,
+               (double[]){2.0 * (p - 1), 2.0 * (p - 1) / p * n, 0, 0, (double)(p - 1) / p * n,
+                          2.0 * (p - 1)});
+        /* recursive doubling: lg p' (alpha + n beta + n gamma) + fold 2 alpha + 2 n beta +
+         * n gamma */
+        expect(AC_ALLREDUCE, "recursive_doubling", p, 1, n,
+               (double[]){flg + 2 * extra, (flg + 2 * extra) * n, 0, 0, (flg + extra) * n,
+                          flg + 2 * extra});
+        /* Bruck all-gather of n-byte blocks: ceil(lg p) alpha + (p-1) n beta */
+        expect(AC_ALLGATHER, "bruck", p, 1, n, (double[]){lg, (p - 1) * n, 0, 0, 0, lg});
+        /* the same on one rank per node: every step between nodes */
+        expect(AC_ALLGATHER, "bruck", p, p, n,
+               (double[]){p > 1 ? 0 : lg, 0, p > 1 ? lg : 0, p > 1 ? (p - 1) * n : 0, 0, lg});
+        /* allgatherv counts the total: blocks of n / p */
+        expect(AC_ALLGATHERV, "ring", p, 1, n, (double[]){p - 1, (p - 1) * n / p, 0, 0, 0, p - 1});
+        /* alltoall pair with light barriers (p - 2 token exchanges) */
+        if (p == p2)
+            expect(AC_ALLTOALL, "pair_light_barrier", p, 1, n,
+                   (double[]){p - 1 + (p > 2 ? p - 2 : 0), (p - 1) * n, 0, 0, 0,
+                              p - 1 + (p > 2 ? p - 2 : 0)});
+        /* binomial broadcast, unsegmented: level l costs alpha + (lg p - l) n beta (the
+         * node's sends posted at once) */
+        expect(AC_BCAST, "binomial_tree", p, 1, n,
+               (double[]){lg, lg * (lg + 1) / 2.0 * n, 0, 0, 0, lg * (lg + 1) / 2.0});
+        /* chain broadcast in 1 KiB segments: m + p - 2 steps of one segment (m = 4) */
+        double chain = p > 1 ? 4 + p - 2 : 0;
+        expect(AC_BCAST, "chain_tree_segment_1k", p, 1, n,
+               (double[]){chain, chain * 1024, 0, 0, 0, chain});
+        /* binary tree, 1 KiB segments: floor(lg p) + m - 1 latencies, two segments per level
+         * and per further segment at the root (one child on 2 ranks) */
+        double children = p > 2 ? 2 : 1;
+        expect(AC_BCAST, "binary_tree_segment_1k", p, 1, n,
+               (double[]){p > 1 ? flg + 3 : 0, p > 1 ? children * (flg + 3) * 1024 : 0, 0, 0, 0,
+                          p > 1 ? children * (flg + 3) : 0});
+        /* reduce on the flat tree: 2 alpha + (p-1) n (beta + gamma), all at the root */
+        expect(AC_REDUCE, "flat_tree", p, 1, n,
+               (double[]){p > 1 ? 2 : 0, (p - 1) * n, 0, 0, (p - 1) * n, p - 1});
+        /* simple all-to-all: every message at once, alpha + (p-1) (o + n beta) */
+        expect(AC_ALLTOALL, "simple", p, 1, n,
+               (double[]){p > 1, (p - 1) * n, 0, 0, 0, p - 1});
+        /* van de Geijn broadcast: binomial scatter (level l waits for 2^l - 1 blocks), then
+         * the ring all-gather of n / p blocks */
+        double scatter = 0;
+        for (int l = 1; l <= lg; l++) scatter += ((1 << l) - 1) * n / p;
+        expect(AC_BCAST, "scatter_ring_allgather", p, 1, n,
+               (double[]){lg + p - 1, scatter + (p - 1) * n / p, 0, 0, 0, lg + p - 1});
+        /* barriers */
+        expect(AC_BARRIER, "dissemination", p, 1, 0, (double[]){lg, 0, 0, 0, 0, lg});
+        expect(AC_BARRIER, "linear", p, 1, 0, (double[]){2.0 * (p - 1), 0, 0, 0, 0, 2.0 * (p - 1)});
+        /* Rabenseifner with the ring all-gather: halving on p' plus the fold, then the ring
+         * all-gather of n / p blocks */
+        expect(AC_ALLREDUCE, "rabenseifner_ring", p, 1, n,
+               (double[]){flg + extra + (p - 1), (double)(p2 - 1) / p2 * n + extra * n +
+                                                      (double)(p - 1) / p * n,
+                          0, 0, (double)(p2 - 1) / p2 * n + extra * n, flg + extra + (p - 1)});
+        /* gather on the binomial tree: ceil(lg p) alpha + (p-1) n beta at the root */
+        expect(AC_GATHER, "binomial_tree", p, 1, n, (double[]){lg, (p - 1) * n, 0, 0, 0, lg});
+    }
+    /* 64 ranks on 4 nodes of 16: recursive doubling's first 4 of 6 steps inside a node */
+    expect(AC_ALLREDUCE, "recursive_doubling", 64, 4, n,
+           (double[]){4, 4 * n, 2, 2 * n, 6 * n, 6});
+    /* the ring's every step crosses nodes */
+    expect(AC_ALLREDUCE, "ring", 64, 4, n,
+           (double[]){0, 0, 126, 2 * 63.0 / 64 * n, 63.0 / 64 * n, 126});
+    /* node-aware all-to-all: 2 (L-1) (alpha + p n beta) inside; the leaders' simple
+     * exchange of L^2 n bytes per pair, alpha + (N-1) L^2 n beta, or the ring's
+     * (N-1) (alpha + L^2 n beta) */
+    expect(AC_ALLTOALL, "node_aware", 64, 4, n,
+           (double[]){30, 30.0 * 64 * n, 1, 3.0 * 256 * n, 0, 33});
+    expect(AC_ALLTOALL, "node_aware_ring", 64, 4, n,
+           (double[]){30, 30.0 * 64 * n, 3, 3.0 * 256 * n, 0, 33});
+    /* reductions receive their children one after the other: binomial lg p (alpha + n beta +
+     * n gamma); the binary tree of 16 ranks 7 receives on its critical path */
+    expect(AC_REDUCE, "binomial_tree", 16, 1, n, (double[]){4, 4 * n, 0, 0, 4 * n, 4});
+    expect(AC_REDUCE, "binary_tree", 16, 1, n, (double[]){7, 7 * n, 0, 0, 7 * n, 7});
+    /* a chain gather pipelines once its segment is shorter than the root's stream */
+    expect(AC_GATHER, "chain_tree", 16, 1, n, (double[]){15, 120 * n, 0, 0, 0, 1});
+    expect(AC_GATHER, "chain_tree_segment_64k", 16, 1, 65536,
+           (double[]){15, 15 * 65536.0, 0, 0, 0, 1});
+    /* orthogonal 2 x 8 allreduce by recursive doubling: the phases on 8 and on 2 ranks */
+    expect(AC_ALLREDUCE, "orthogonal_2xn_recursive_doubling", 16, 1, n,
+           (double[]){4, 4 * n, 0, 0, 4 * n, 4});
+    /* orthogonal 4 x 4 all-gather by Bruck: 2 steps of n-byte blocks, then 2 of 4n */
+    expect(AC_ALLGATHER, "orthogonal_4xn_bruck", 16, 1, n,
+           (double[]){4, 3 * n + 3 * 4 * n, 0, 0, 0, 4});
+    /* orthogonal 2 x 8 all-to-all by pairs: 7 steps of 2 blocks, then 1 step of 8 blocks */
+    expect(AC_ALLTOALL, "orthogonal_2xn_pair", 16, 1, n,
+           (double[]){8, 7 * 2 * n + 8 * n, 0, 0, 0, 8});
+}
+
+/* Every entry for the size: finite and non-negative, or no model exactly where it runs the
+ * library (native, an orthogonal instance with native phases). */
+static void test_every_entry(void)
+{
+    static const int sizes[] = {1, 2, 3, 7, 12, 16, 64};
+    static const double bytes[] = {0, 8, 1024, 65536, 1 << 22};
+    int models = 0;
+    for (int c = 0; c < AC_NUM_COLLECTIVES; c++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            int p = sizes[i];
+            ac_algorithm_list list = ac_registry_for_size((ac_collective)c, p);
+            for (int a = 0; a < list.count; a++) {
+                const ac_algorithm *alg = list.algorithms[a];
+                size_t len = strlen(alg->name);
+                int library = strcmp(alg->name, "native") == 0 ||
+                              (len > 7 && strcmp(alg->name + len - 7, "_native") == 0);
+                for (int nodes = 1; nodes <= p; nodes *= 2)
+                    for (size_t b = 0; b < sizeof bytes / sizeof bytes[0]; b++) {
+                        if (p % nodes != 0) continue;
+                        ac_cost_shape s = {p, nodes, p / nodes, bytes[b]};
+                        double f[AC_COST_PARAMS];
+                        int rc = ac_cost_features(alg, &s, f);
+                        if (!CHECK(rc == (library ? -1 : 0)))
+                            fprintf(stderr, "  %s %s at %d: %s\n", ac_collective_name(c),
+                                    alg->name, p, rc ? "no cost" : "a cost for the library");
+                        for (int j = 0; j < AC_COST_PARAMS; j++)
+                            if (!CHECK(isfinite(f[j]) && f[j] >= 0.0))
+                                fprintf(stderr, "  %s %s at %d: feature %d = %g\n",
+                                        ac_collective_name(c), alg->name, p, j, f[j]);
+                        models += rc == 0;
+                    }
+            }
+        }
+    CHECK(models > 1000);
+}
+
+/* Observations of several algorithms and shapes under known parameters. */
+enum { OBS = 56 };
+static int observations(const double *truth, double noise, double *rows, double *t)
+{
+    static const struct {
+        ac_collective c;
+        const char *name;
+    } algs[] = {{AC_ALLREDUCE, "ring"},      {AC_ALLREDUCE, "recursive_doubling"},
+                {AC_ALLTOALL, "node_aware"}, {AC_ALLGATHER, "bruck"},
+                {AC_ALLREDUCE, "rabenseifner_ring"}, {AC_ALLTOALL, "simple"},
+                {AC_BCAST, "binomial_tree"}};
+    static const int sizes[] = {16, 64};
+    static const double bytes[] = {8, 1024, 65536, 1 << 20};
+    int k = 0;
+    unsigned seed = 12345;
+    for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++)
+        for (size_t i = 0; i < 2; i++)
+            for (size_t b = 0; b < 4; b++) {
+                ac_cost_shape s = {sizes[i], 4, sizes[i] / 4, bytes[b]};
+                const ac_algorithm *alg = ac_registry_find(algs[a].c, algs[a].name);
+                ac_cost_features(alg, &s, rows + k * AC_COST_PARAMS);
+                double v = 0.0;
+                for (int j = 0; j < AC_COST_PARAMS; j++)
+                    v += rows[k * AC_COST_PARAMS + j] * truth[j];
+                seed = seed * 1103515245u + 12345u;
+                double u = (double)((seed >> 8) % 10000) / 10000.0 * 2.0 - 1.0; /* [-1, 1) */
+                t[k++] = v * (1.0 + noise * u);
+            }
+    return k;
+}
+
+static void test_fit(void)
+{
+    const double truth[AC_COST_PARAMS] = {1e-6, 2e-10, 8e-6, 1e-9, 5e-10, 3e-7};
+    double rows[OBS * AC_COST_PARAMS], t[OBS], x[AC_COST_PARAMS];
+    int k = observations(truth, 0.0, rows, t);
+    CHECK(k == OBS);
+    CHECK(ac_cost_fit(rows, t, k, NULL, 0.0, x) == 0);
+    for (int j = 0; j < AC_COST_PARAMS; j++)
+        if (!CHECK(fabs(x[j] - truth[j]) <= 1e-6 * truth[j]))
+            fprintf(stderr, "  noise-free: parameter %d = %g, truth %g\n", j, x[j], truth[j]);
+
+    k = observations(truth, 0.05, rows, t); /* +-5 % */
+    CHECK(ac_cost_fit(rows, t, k, NULL, 0.0, x) == 0);
+    for (int j = 0; j < AC_COST_PARAMS; j++)
+        if (!CHECK(fabs(x[j] - truth[j]) <= 0.2 * truth[j]))
+            fprintf(stderr, "  noisy: parameter %d = %g, truth %g\n", j, x[j], truth[j]);
+
+    /* one node only: the inter-node parameters are not observed and stay at the prior; the
+     * others follow the observations (of messages sent one after the other, which do not tell
+     * latency and overhead apart: their sum) */
+    const double prior[AC_COST_PARAMS] = {5e-6, 1e-9, 2e-5, 3e-9, 1e-9, 1e-6};
+    const ac_algorithm *ring = ac_registry_find(AC_ALLREDUCE, "ring");
+    const ac_algorithm *rd = ac_registry_find(AC_ALLREDUCE, "recursive_doubling");
+    k = 0;
+    for (int i = 0; i < 4; i++) {
+        ac_cost_shape s = {16, 1, 16, i % 2 ? 1 << 20 : 64};
+        const ac_algorithm *a = i < 2 ? ring : rd;
+        ac_cost_features(a, &s, rows + k * AC_COST_PARAMS);
+        t[k++] = ac_cost_time(a, &s, truth);
+    }
+    CHECK(ac_cost_fit(rows, t, k, prior, 0.01, x) == 0);
+    CHECK(fabs(x[AE] - prior[AE]) <= 1e-9 * prior[AE]);
+    CHECK(fabs(x[BE] - prior[BE]) <= 1e-9 * prior[BE]);
+    double message = truth[AI] + truth[AC_COST_OVERHEAD];
+    CHECK(fabs(x[AI] + x[AC_COST_OVERHEAD] - message) <= 0.05 * message);
+    CHECK(fabs(x[BI] - truth[BI]) <= 0.05 * truth[BI]);
+
+    /* negative least squares solutions are clipped: times that a negative latency would fit
+     * best */
+    const ac_algorithm *bruck = ac_registry_find(AC_ALLGATHER, "bruck");
+    k = 0;
+    for (int i = 0; i < 3; i++) {
+        ac_cost_shape s = {16, 1, 16, 1000.0 * (i + 1)};
+        ac_cost_features(bruck, &s, rows + k * AC_COST_PARAMS);
+        t[k++] = 15000.0 * (i + 1) * 1e-9 - (i == 0 ? 2e-6 : 0.0);
+    }
+    CHECK(ac_cost_fit(rows, t, k, NULL, 0.0, x) == 0);
+    for (int j = 0; j < AC_COST_PARAMS; j++) CHECK(x[j] >= 0.0);
+    CHECK(ac_cost_fit(rows, t, 0, NULL, 0.0, x) == -1);
+}
+
+int main(void)
+{
+    test_formulas();
+    test_every_entry();
+    test_fit();
+    if (failures) fprintf(stderr, "test_cost: %d failures\n", failures);
+    return failures != 0;
+}

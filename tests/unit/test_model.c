@@ -1,0 +1,271 @@
+/*
+ * test_model.c - the `model` strategy (src/select/model.c) without MPI: simulated ranks (sim.h)
+ * whose calls take the time the cost models (coll/cost.h) predict under "true" platform
+ * parameters, times a per-candidate error factor, with per-rank skew and jitter. Checked: a
+ * cold decision takes at most 20 calls and a warm one at most 3, for whole candidate lists of
+ * several collectives, sizes and shapes; every rank makes the same choices (sim.c stops a run
+ * whose ranks diverge); the truly fastest wins when the model is right, when its best is 2x
+ * slower than predicted, and when the default parameters are 10x off; a chosen candidate that
+ * slows down is replaced.
+ */
+#include "select/model.h"
+#include "sim.h"
+
+#include "check.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double truth[AC_COST_PARAMS] = {1e-6, 1e-10, 5e-6, 1e-9, 5e-10, 5e-7};
+
+typedef struct world {
+    const ac_algorithm *cands[SIM_MAX_CANDIDATES];
+    int n;
+    ac_context_facts facts;
+    double base[SIM_MAX_CANDIDATES];   /* true seconds of one call */
+    double factor[SIM_MAX_CANDIDATES]; /* the model's error */
+    int slow_candidate;                /* from call slow_from on, 3x slower; -1: none */
+    long slow_from;
+    double noise;
+    /* watched on rank 0 */
+    long decision; /* first_calls once settled, -1 before */
+    int chosen;
+} world;
+
+static double jitter(long call, int rank, int c)
+{
+    unsigned long long z = (unsigned long long)call * 0x9E3779B97F4A7C15ull +
+                           (unsigned long long)rank * 0xBF58476D1CE4E5B9ull +
+                           (unsigned long long)c * 0x94D049BB133111EBull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z ^= z >> 27;
+    return (double)(z >> 11) / 4503599627370496.0 - 1.0;
+}
+
+static double cost(void *arg, int c, long call, int rank)
+{
+    world *w = arg;
+    double t = w->base[c] * w->factor[c] * (1.0 + 0.02 * rank);
+    if (c == w->slow_candidate && call >= w->slow_from) t *= 3.0;
+    return t * (1.0 + w->noise * jitter(call, rank, c));
+}
+
+static void watch(void *arg, const void *state, long call)
+{
+    world *w = arg;
+    ac_model_stats st;
+    (void)call;
+    ac_model_get_stats(state, &st);
+    if (w->decision < 0 && st.chosen >= 0) w->decision = st.first_calls;
+    w->chosen = st.chosen;
+}
+
+/* A world of the candidates of `coll` for p ranks (the first 32 of its list), native taking
+ * `native_factor` x the best true time; a candidate without a model takes 1 s. */
+static void make_world(world *w, ac_collective coll, int p, int nodes, size_t bytes,
+                       double native_factor)
+{
+    memset(w, 0, sizeof *w);
+    ac_algorithm_list list = ac_registry_for_size(coll, p);
+    ac_cost_shape shape = {p, nodes, p / nodes, (double)bytes};
+    double best = -1.0;
+    w->facts = (ac_context_facts){coll, p, nodes, p / nodes, bytes};
+    for (int i = 0; i < list.count && w->n < SIM_MAX_CANDIDATES; i++) {
+        const ac_algorithm *a = list.algorithms[i];
+        int c = w->n;
+        w->cands[w->n++] = a;
+        w->factor[c] = 1.0;
+        w->base[c] = ac_cost_time(a, &shape, truth);
+        if (c > 0 && w->base[c] < 0.0) w->base[c] = 1.0; /* no model: say, slow */
+        if (c > 0 && (best < 0.0 || w->base[c] < best)) best = w->base[c];
+    }
+    w->base[0] = native_factor * best;
+    w->slow_candidate = -1;
+    w->noise = 0.01;
+}
+
+static double true_time(const world *w, int c, long call)
+{
+    return w->base[c] * w->factor[c] * (c == w->slow_candidate && call >= w->slow_from ? 3 : 1);
+}
+
+/* The truly fastest at `call` (ties: the lower index). */
+static int true_best(const world *w, long call)
+{
+    int best = 0;
+    for (int c = 1; c < w->n; c++) {
+        if (true_time(w, c, call) < true_time(w, best, call)) best = c;
+    }
+    return best;
+}
+
+static void set_platform(const double *platform)
+{
+    ac_model_params p = {.margin = 0.5, .samples = 2, .budget = 20, .epsilon = 0.05,
+                         .window_max = 1024, .prior_weight = 0.1};
+    memcpy(p.platform, platform, sizeof p.platform);
+    ac_model_set_params(&p);
+}
+
+static void run_world(world *w, long calls, const ac_knowledge *know, sim_run *run)
+{
+    w->decision = -1;
+    w->chosen = -1;
+    *run = (sim_run){.strategy = &ac_strategy_model, .candidates = w->cands, .n = w->n,
+                     .ranks = 4, .calls = calls, .cost = cost, .cost_arg = w, .watch = watch,
+                     .watch_arg = w, .fail_agreement = -1, .know = know, .facts = &w->facts};
+    CHECK(sim_execute(run) == 0);
+    CHECK(!run->diverged);
+}
+
+/* Cold decisions over whole candidate lists: at most 20 calls, no divergence, and with an
+ * exact model the truly fastest (native at 1.5x the best). */
+static void test_cold(void)
+{
+    static const ac_collective colls[] = {AC_ALLREDUCE, AC_ALLTOALL, AC_BCAST, AC_ALLGATHER,
+                                          AC_REDUCE, AC_GATHER, AC_BARRIER};
+    static const int sizes[] = {16, 64, 7};
+    static const size_t bytes[] = {8, 1024, 65536, 1 << 20};
+    set_platform(truth);
+    for (size_t c = 0; c < sizeof colls / sizeof colls[0]; c++)
+        for (size_t i = 0; i < 3; i++)
+            for (size_t b = 0; b < 4; b++) {
+                world w;
+                sim_run run;
+                make_world(&w, colls[c], sizes[i], sizes[i] == 64 ? 4 : 1, bytes[b], 1.5);
+                run_world(&w, 300, NULL, &run);
+                int ok = CHECK(w.decision >= 0 && w.decision <= 20);
+                /* the truly fastest, or one within the noise of it */
+                double best = true_time(&w, true_best(&w, 0), 0);
+                ok &= CHECK(w.chosen >= 0 && true_time(&w, w.chosen, 0) <= 1.03 * best);
+                if (!ok)
+                    fprintf(stderr, "  %s p=%d bytes=%zu: decision %ld, chose %s, best %s\n",
+                            ac_collective_name(colls[c]), sizes[i], bytes[b], w.decision,
+                            w.chosen >= 0 ? w.cands[w.chosen]->name : "-",
+                            w.cands[true_best(&w, 0)]->name);
+                sim_free(&run);
+            }
+}
+
+/* The predicted best is 2x slower in truth: the second predicted, within the margin, wins. */
+static void test_wrong_model(void)
+{
+    world w;
+    sim_run run;
+    set_platform(truth);
+    make_world(&w, AC_ALLREDUCE, 16, 1, 1024, 3.0);
+    int first = true_best(&w, 0);
+    w.factor[first] = 2.0;
+    int second = true_best(&w, 0);
+    CHECK(second != first && second != 0);
+    run_world(&w, 200, NULL, &run);
+    /* the second, or one of the same true time (a mesh and its transpose) */
+    if (!CHECK(w.chosen >= 0 && w.chosen != first &&
+               true_time(&w, w.chosen, 0) <= 1.03 * true_time(&w, second, 0)))
+        fprintf(stderr, "  wrong model: chose %s, truly fastest %s\n",
+                w.chosen >= 0 ? w.cands[w.chosen]->name : "-", w.cands[second]->name);
+    CHECK(w.decision <= 20);
+    sim_free(&run);
+}
+
+/* Default parameters 10x off in latency: the fit finds the truly fastest, or one within 10 %. */
+static void test_wrong_platform(void)
+{
+    static const size_t bytes[] = {8, 1024, 65536};
+    double wrong[AC_COST_PARAMS];
+    memcpy(wrong, truth, sizeof wrong);
+    wrong[AC_COST_ALPHA_INTRA] *= 10.0;
+    wrong[AC_COST_ALPHA_INTER] *= 10.0;
+    set_platform(wrong);
+    for (size_t b = 0; b < 3; b++) {
+        world w;
+        sim_run run;
+        make_world(&w, AC_ALLREDUCE, 64, 4, bytes[b], 2.0);
+        run_world(&w, 200, NULL, &run);
+        int best = true_best(&w, 0);
+        int ok = CHECK(w.chosen >= 0 &&
+                       true_time(&w, w.chosen, 0) <= 1.10 * true_time(&w, best, 0));
+        ok &= CHECK(w.decision <= 20);
+        if (!ok)
+            fprintf(stderr, "  wrong platform, %zu bytes: chose %s, truly fastest %s\n",
+                    bytes[b], w.chosen >= 0 ? w.cands[w.chosen]->name : "-",
+                    w.cands[best]->name);
+        sim_free(&run);
+    }
+    set_platform(truth);
+}
+
+/* Warm: knowledge of native and the others settles at once on the best known. */
+static void test_warm(void)
+{
+    world w;
+    sim_run run;
+    ac_knowledge know[SIM_MAX_CANDIDATES];
+    set_platform(truth);
+    make_world(&w, AC_ALLTOALL, 16, 1, 1024, 1.2);
+    for (int c = 0; c < w.n; c++) know[c] = (ac_knowledge){w.base[c], 0.0, 4};
+    run_world(&w, 100, know, &run);
+    CHECK(run.warm == 1);
+    CHECK(w.decision >= 0 && w.decision <= 3);
+    CHECK(w.chosen == true_best(&w, 0));
+    sim_free(&run);
+    /* only native known: a cold start */
+    for (int c = 1; c < w.n; c++) know[c].samples = 0;
+    run_world(&w, 100, know, &run);
+    CHECK(run.warm == 0);
+    sim_free(&run);
+}
+
+/* The chosen one becomes 3x slower at call 300: the monitor decides again and switches to the
+ * new truly fastest. */
+static void test_drift(void)
+{
+    world w;
+    sim_run run;
+    set_platform(truth);
+    make_world(&w, AC_ALLREDUCE, 16, 1, 65536, 1.1);
+    w.slow_candidate = true_best(&w, 0);
+    w.slow_from = 300;
+    run_world(&w, 2000, NULL, &run);
+    CHECK(run.choice[299] == w.slow_candidate);
+    if (!CHECK(w.chosen == true_best(&w, 2000)))
+        fprintf(stderr, "  drift: chose %s, truly fastest %s\n",
+                w.chosen >= 0 ? w.cands[w.chosen]->name : "-",
+                w.cands[true_best(&w, 2000)]->name);
+    sim_free(&run);
+}
+
+/* One candidate: nothing measured, nothing agreed. A failed agreement: native from then on. */
+static void test_edges(void)
+{
+    world w;
+    sim_run run;
+    set_platform(truth);
+    make_world(&w, AC_ALLREDUCE, 16, 1, 1024, 1.0);
+    w.n = 1;
+    run_world(&w, 50, NULL, &run);
+    CHECK(run.agreements == 0 && run.runs[0] == 50);
+    sim_free(&run);
+    make_world(&w, AC_ALLREDUCE, 16, 1, 1024, 2.0);
+    w.decision = -1;
+    run = (sim_run){.strategy = &ac_strategy_model, .candidates = w.cands, .n = w.n, .ranks = 3,
+                    .calls = 100, .cost = cost, .cost_arg = &w, .fail_agreement = 0,
+                    .fail_rc = MPI_ERR_OTHER, .facts = &w.facts};
+    CHECK(sim_execute(&run) == 0);
+    CHECK(!run.diverged && run.rc == MPI_ERR_OTHER);
+    CHECK(run.choice[99] == 0);
+    sim_free(&run);
+}
+
+int main(void)
+{
+    test_cold();
+    test_wrong_model();
+    test_wrong_platform();
+    test_warm();
+    test_drift();
+    test_edges();
+    if (failures) fprintf(stderr, "test_model: %d failures\n", failures);
+    return failures != 0;
+}
