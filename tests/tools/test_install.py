@@ -134,7 +134,7 @@ def test_manual_pages_come_from_the_declarations(prefix):
     one = man(pages / "man1/autocoll-info.1")
     options = re.findall(r"^  (--[a-z]+(?: [A-Z]+)?) ", sh([str(prefix / "bin/autocoll-info"),
                                                             "--help"]).stdout, re.M)
-    assert len(options) == 9 and all(f".TP\n.B {o}\n" in one for o in options), options
+    assert len(options) == 11 and all(f".TP\n.B {o}\n" in one for o in options), options
     commands = man(pages / "man1/autocoll.1")
     for command in ["info", "report", "bench", "tune", "plot", "export", "programs", "cluster",
                     "simgrid"]:

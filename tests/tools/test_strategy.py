@@ -125,7 +125,7 @@ def test_call_sites_off(tmp_path):
 def test_unknown_strategy_warns_and_runs_native(tmp_path):
     run = run_mpi("openmpi", 2, "demo", tmp_path, env={"AUTOCOLL_STRATEGY": "nonsense"})
     assert run.stderr.count("AUTOCOLL_STRATEGY=nonsense is invalid (it takes native | star | "
-                            "lottery | race | table); using the default native") == 1, run.stderr
+                            "lottery | race | model | table); using the default native") == 1, run.stderr
     world = run.collective("MPI_COMM_WORLD", "allreduce")
     assert list(world["algorithms"]) == ["native"]
 
