@@ -28,7 +28,8 @@ if ! "$venv/bin/python" -c "import sys, mpi4py; sys.exit(mpi4py.__version__ != '
 fi
 
 # MPICH's library under the name the wheel's MPICH ABI looks for.
-mpich=$(ldconfig -p | awk '$1 == "libmpich.so.12" { print $NF; exit }')
+# (awk reads to the end: an early exit would kill ldconfig with SIGPIPE, fatal under pipefail)
+mpich=$(ldconfig -p | awk '$1 == "libmpich.so.12" && !found { print $NF; found = 1 }')
 if [ -z "$mpich" ]; then
     echo "mpi4py_setup: libmpich.so.12 not found (apt-get install mpich libmpich-dev)" >&2
     exit 1
