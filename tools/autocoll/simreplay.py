@@ -93,14 +93,15 @@ def agreement_seconds(path, data, given):
 
 
 def start_seconds(data):
-    """What the layer's first call costs beyond native's first call (its private communicator
-    and the agreement on its state): the `native` layer configuration's first call against the
-    native one's; None where the cell lacks either (cells made before first_call was recorded)."""
-    first = {c["name"]: c.get("first_call") for c in data["configurations"]}
-    layer, native = first.get("layer:native"), first.get("native")
-    if layer is None or native is None:
+    """What the layer's first call costs beyond native's cold call (the layer makes its private
+    communicator and agrees on its state then): the `native` layer configuration's first call
+    (layers run without warm-up) against native's first call; None where the cell lacks either
+    (cells made before the driver recorded first calls)."""
+    configs = {c["name"]: c for c in data["configurations"]}
+    layer, native = configs.get("layer:native"), configs.get("native")
+    if not layer or not native or native.get("first_call") is None:
         return None
-    return max(0.0, layer - native)
+    return max(0.0, layer["times"][0] - native["first_call"])
 
 
 def replay_input(data, layers, calls, agreement, noise, seed):
