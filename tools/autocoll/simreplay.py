@@ -215,6 +215,31 @@ def print_cell(r, compare):
         print("  " + " | ".join(cols))
 
 
+def agreement_summary(results):
+    """--compare over many cells: per strategy, the cells where the replay decided in as many
+    calls and chose the same, and the replayed whole run / oracle over the simulated one."""
+    lines = ["replay against simulation, per strategy: cells | same decision length | same "
+             "choice | replayed/simulated whole run: median, min, max | steady/oracle, replayed "
+             "- simulated: median, largest difference"]
+    names = []
+    for r in results:
+        names += [row["layer"] for row in r["replayed"] if row["layer"] not in names]
+    for name in names:
+        pairs = [(row, r["simulated"][name]) for r in results for row in r["replayed"]
+                 if row["layer"] == name and name in r["simulated"]]
+        if not pairs:
+            continue
+        ratios = sorted(rep["whole_vs_oracle"] / sim["whole_vs_oracle"] for rep, sim in pairs)
+        same_decision = sum(rep["decision"] == sim["decision"] for rep, sim in pairs)
+        same_choice = sum(rep["chosen"] == sim["chosen"] for rep, sim in pairs)
+        steady = sorted(rep["steady_vs_oracle"] - sim["steady_vs_oracle"] for rep, sim in pairs)
+        lines.append(f"  {name} | {len(pairs)} | {same_decision} | {same_choice} | "
+                     f"{statistics.median(ratios):.3f}, {ratios[0]:.3f}, {ratios[-1]:.3f} | "
+                     f"{statistics.median(steady):+.3f}, "
+                     f"{max(steady, key=abs):+.3f}")
+    return lines
+
+
 def add_arguments(p):
     p.add_argument("cells", nargs="+", help="cells of `autocoll bench --simgrid` (JSON)")
     p.add_argument("--layers", default=",".join(LAYERS),
@@ -247,6 +272,8 @@ def main(args):
         r["noise"] = args.noise
         results.append(r)
         print_cell(r, args.compare)
+    if args.compare and len(results) > 1:
+        print("\n".join(agreement_summary(results)))
     if args.json:
         Path(args.json).write_text(json.dumps({"schema": "autocoll-replay", "version": 1,
                                                "cells": results}, indent=1) + "\n")
