@@ -15,7 +15,8 @@
 typedef struct ac_source_line {
     char file[512];     /* as the debug information names it ("" if unknown) */
     int line;           /* 0 if unknown */
-    char function[256]; /* the symbol containing the address ("" if unknown) */
+    char function[256]; /* the function containing the address ("" if unknown) */
+    char module[512];   /* the module's file as the process maps it ("" if unknown) */
 } ac_source_line;
 
 typedef struct ac_lines ac_lines;
@@ -24,8 +25,8 @@ typedef struct ac_lines ac_lines;
 ac_lines *ac_lines_open(void);
 void ac_lines_close(ac_lines *lines);
 
-/* The source line and function of the instruction at `address` (fields left empty where the
- * module has no line table or no symbol). */
+/* The module, source line and function of the instruction at `address` (fields left empty
+ * where the module is not found, has no line table or no symbol). */
 void ac_lines_find(ac_lines *lines, const void *address, ac_source_line *out);
 
 /* The library in use, e.g. "libdw 0.188", or "none". */

@@ -89,6 +89,8 @@ void ac_lines_find(ac_lines *l, const void *address, ac_source_line *out)
     Dwarf_Addr pc = (Dwarf_Addr)(uintptr_t)address;
     Dwfl_Module *m = dwfl_addrmodule(l->dwfl, pc);
     if (!m) return;
+    const char *module = dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+    if (module) snprintf(out->module, sizeof out->module, "%s", module);
     const char *function = scope_function(m, pc);
     if (function) {
         snprintf(out->function, sizeof out->function, "%s", function);

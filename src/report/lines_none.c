@@ -21,6 +21,7 @@ void ac_lines_find(ac_lines *lines, const void *address, ac_source_line *out)
     out->file[0] = '\0';
     out->line = 0;
     out->function[0] = '\0';
+    out->module[0] = '\0';
 }
 
 const char *ac_lines_library(void)

@@ -259,7 +259,8 @@ static void write_profile(ac_json_writer *w, ac_comm **comms, int n)
 
 /* "site_name" (the text report's name of the site) and "call_site": where this rank made the
  * site key (null for the site-less context): file and line (null without a line table),
- * function (null without a symbol), module (the path the dynamic loader gave) and offset. */
+ * function (null without a symbol), module (its file as the process maps it, else as the
+ * dynamic loader named it) and offset. */
 static void write_call_site_json(ac_json_writer *w, uint64_t key)
 {
     ac_site_name site;
@@ -281,7 +282,7 @@ static void write_call_site_json(ac_json_writer *w, uint64_t key)
         ac_json_string(w, "function", site.source.function);
     else
         ac_json_null(w, "function");
-    ac_json_string(w, "module", site.origin.path);
+    ac_json_string(w, "module", site.source.module[0] ? site.source.module : site.origin.path);
     ac_json_integer_value(w, "offset", (long long)site.origin.offset);
     ac_json_object_end(w);
 }
