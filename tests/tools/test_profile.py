@@ -4,7 +4,11 @@ program has debug information (tests/mpi/call_sites.c, two MPI_Allreduce lines m
 algorithm names whole. The text report (AUTOCOLL_REPORT=stderr), the JSON and `autocoll report`
 over the JSON, under both MPIs."""
 
+import json
+import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -141,10 +145,35 @@ def test_long_algorithm_names_are_whole(mpi, np, tmp_path):
 
 
 def json_table(mpi, name):
-    import json
     return json.dumps({
         "schema": "autocoll-table", "version": 1,
         "registry_fingerprint": registry(mpi)["registry_fingerprint"],
         "platform": {"hostname": "test"}, "cells": [],
         "rules": [{"collective": "allreduce", "ranks": [1, None], "bytes": [256, 256],
                    "algorithm": name}]})
+
+
+def test_call_sites_under_simgrid(tmp_path):
+    """Under SMPI every simulated rank runs its own copy of the program (smpirun's
+    privatization names them <program>_<pid>_<rank>.so), so ranks' call sites differ: the
+    contexts are site-less ("*", and the reason in the buckets) and the report is whole."""
+    program = ROOT / "build/simgrid/tests/simgrid/call_sites"
+    if shutil.which("smpirun") is None or not program.exists():
+        pytest.fail("SimGrid or build/simgrid is missing: run scripts/setup")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AUTOCOLL")}
+    path = tmp_path / "report.json"
+    for where in (str(path), "stderr"):
+        env.update(RACE, AUTOCOLL_REPORT=where)
+        run = subprocess.run([str(ROOT / "tests/mpirun.sh"), "simgrid", "2", str(program),
+                              ITERATIONS], env=env, capture_output=True, text=True, timeout=300)
+        assert f"call_sites: {ITERATIONS} iterations, ok" in run.stdout, run.stdout + run.stderr
+    report = json.loads(path.read_text())
+    assert report["site_lines"].startswith("libdw "), report["site_lines"]
+    allreduce = next(c for c in report["communicators"]
+                     if c["name"] == "MPI_COMM_WORLD")["collectives"]["allreduce"]
+    assert sum(x["calls"] for x in allreduce["contexts"]) == 2 * int(ITERATIONS)
+    for x in allreduce["contexts"]:
+        assert x["site"] == x["site_name"] == "*" and x["call_site"] is None, x
+    assert {b["siteless_reason"] for b in allreduce["buckets"]} == \
+        {"ranks called from different sites"}, allreduce["buckets"]
+    check_names_in_text(run.stderr, ["*"])
