@@ -13,14 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from autocoll import report
 from conftest import ROOT, autocoll_cli, build_dir, registry, run_mpi
 
 SOURCE = ROOT / "tests/mpi/call_sites.c"
 ITERATIONS = "200"
 RACE = {"AUTOCOLL_STRATEGY": "race"}
-TITLES = ["communicator", "collective", "bytes", "calls", "learning calls", "switches",
-          "learning overhead s", "cost of trying slower s", "overhead after s",
-          "saved vs native s", "chosen", "call site"]
+TITLES = [column[0] for column in report.CONTEXT_COLUMNS]  # the C report's, in its order
 
 
 def marked_lines():
@@ -57,6 +56,7 @@ def context_lines(text):
 
 
 def check_titles(title):
+    assert len(TITLES) == 12, TITLES
     positions = [title.find(t) for t in TITLES]
     assert -1 not in positions and positions == sorted(positions), title
     assert "O_MS" not in title and "O_MA" not in title and " sw " not in title, title

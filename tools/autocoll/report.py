@@ -74,13 +74,37 @@ def _opt(v, spec):
     return "-" if v is None else format(v, spec)
 
 
-# The tuning contexts' numeric columns as the library's text report has them
-# (src/report/report.c): title, row key, format of a value.
-CONTEXT_COLUMNS = [("bytes", "bytes", "d"), ("calls", "calls", "d"),
-                   ("learning calls", "decided", "d"), ("switches", "switches", "d"),
-                   ("learning overhead s", "o_ms_a", ".6f"),
-                   ("cost of trying slower s", "o_ms_c", ".6f"),
-                   ("overhead after s", "o_ma", ".6f"), ("saved vs native s", "saved", "+.6f")]
+# The tuning contexts' columns, in the order of the library's text report
+# (src/report/report.c), with what each means (autocoll(7) lists them): title, row key, format
+# of a number (None: a name, left-aligned), meaning.
+CONTEXT_COLUMNS = [
+    ("communicator", "communicator", None,
+     "MPI_COMM_WORLD, MPI_COMM_SELF, the name the program set, or comm<k> by creation order"),
+    ("collective", "collective", None, "the collective operation"),
+    ("bytes", "bytes", "d", "the message size, from the type signature (equal on every rank)"),
+    ("calls", "calls", "d", "calls of this context"),
+    ("learning calls", "decided", "d",
+     "calls the strategy took to make its first choice (STAR-MPI's Measure_Select, race's "
+     "first race); - while it is still learning"),
+    ("switches", "switches", "d", "changes of the choice after the first one"),
+    ("learning overhead s", "o_ms_a", ".6f",
+     "seconds of the layer's own work while learning: choosing, agreements, bookkeeping "
+     "(STAR-MPI's O_MS^a)"),
+    ("cost of trying slower s", "o_ms_c", ".6f",
+     "seconds spent running slower algorithms while learning, relative to the chosen one "
+     "(STAR-MPI's O_MS^c); - while learning"),
+    ("overhead after s", "o_ma", ".6f",
+     "seconds of the layer's own work after the choice (STAR-MPI's O_MA)"),
+    ("saved vs native s", "saved", "+.6f",
+     "an estimate of the seconds saved (+) or lost (-) against the MPI library's own "
+     "algorithm: native's measured mean time per call x calls, minus the time in the "
+     "algorithms and the overheads; - where the strategy never measured native"),
+    ("chosen", "chosen", None, "the algorithm chosen, its registry name whole; - while learning"),
+    ("call site", "site", None,
+     "file:line (function) of the call where the program has debug information (read with "
+     "elfutils' libdw), else module+0xoffset (function) or module+0xoffset; * for the calls "
+     "tuned without a site"),
+]
 
 
 def _context_table(contexts):
@@ -88,16 +112,16 @@ def _context_table(contexts):
     their titles, the chosen algorithm whole, the call site last."""
     wide = {k: max(len(k), *(len(str(r[k])) for r in contexts))
             for k in ("communicator", "collective", "chosen")}
-    cells = [[_opt(r[key], spec) for _, key, spec in CONTEXT_COLUMNS] for r in contexts]
-    widths = [max(len(title), *(len(c[i]) for c in cells))
-              for i, (title, _, _) in enumerate(CONTEXT_COLUMNS)]
-    head = " ".join(f"{t:>{w}}" for (t, _, _), w in zip(CONTEXT_COLUMNS, widths))
+    numbers = [c for c in CONTEXT_COLUMNS if c[2]]
+    cells = [[_opt(r[key], spec) for _, key, spec, _ in numbers] for r in contexts]
+    widths = [max(len(c[0]), *(len(row[i]) for row in cells)) for i, c in enumerate(numbers)]
+    head = " ".join(f"{c[0]:>{w}}" for c, w in zip(numbers, widths))
     out = [f"  {'communicator':{wide['communicator']}} {'collective':{wide['collective']}} "
            f"{head}  {'chosen':{wide['chosen']}}  call site"]
-    for r, c in zip(contexts, cells):
-        numbers = " ".join(f"{v:>{w}}" for v, w in zip(c, widths))
+    for r, row in zip(contexts, cells):
+        values = " ".join(f"{v:>{w}}" for v, w in zip(row, widths))
         out.append(f"  {r['communicator']:{wide['communicator']}} "
-                   f"{r['collective']:{wide['collective']}} {numbers}  "
+                   f"{r['collective']:{wide['collective']}} {values}  "
                    f"{r['chosen']:{wide['chosen']}}  {r['site']}")
     return out
 
