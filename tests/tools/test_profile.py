@@ -115,6 +115,18 @@ def test_call_sites_without_debug_information(mpi, np, tmp_path):
         check_names_in_text(text.stderr, names)
 
 
+@pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
+def test_autocoll_info_says_how_sites_are_named(mpi):
+    info = registry(mpi)
+    assert info["site_lines"].startswith("libdw 0."), info["site_lines"]
+    run = subprocess.run([str(build_dir(mpi) / "autocoll-info")], capture_output=True, text=True)
+    assert (f"\nreport: call sites as file:line (function), read with {info['site_lines']}\n"
+            in run.stdout), run.stdout
+    run = subprocess.run([str(build_dir(mpi) / "autocoll-info"), "--parsable"],
+                         capture_output=True, text=True)
+    assert f"autocoll:site_lines:{info['site_lines']}\n" in run.stdout
+
+
 def longest_allreduce(mpi, np):
     """The longest name of an allreduce algorithm for np ranks that requires nothing."""
     names = [a["name"] for a in registry(mpi, np)["algorithms"]
