@@ -10,7 +10,6 @@
 #ifndef AUTOCOLL_LINES_H
 #define AUTOCOLL_LINES_H
 
-#include <stddef.h>
 
 typedef struct ac_source_line {
     char file[512];     /* as the debug information names it ("" if unknown) */

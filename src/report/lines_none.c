@@ -4,6 +4,8 @@
  */
 #include "report/lines.h"
 
+#include <stddef.h>
+
 ac_lines *ac_lines_open(void)
 {
     return NULL;
