@@ -26,6 +26,8 @@
  *   start SECONDS                          more for the layer's first call (its private
  *                                          communicator, the agreement on its state)
  *   layer NAME                             star_enhanced, star_basic, lottery, race or model
+ *   warm 1                                 start warm, as from a history file that knows every
+ *                                          candidate: its median over WARM_SAMPLES calls
  * Output (stdout): one JSON object, per layer the candidate of every call and its seconds,
  * and the strategy's summary (decision length, chosen candidate).
  */
@@ -44,6 +46,7 @@
 #define PROG "strategy_replay"
 #define MAX_LAYERS 8
 #define MAX_MEASURED 64
+#define WARM_SAMPLES 10
 
 typedef struct measured {
     char name[128];
@@ -75,6 +78,7 @@ typedef struct input {
     double agreement, start;
     double noise_prob, noise_mean;
     unsigned long long seed;
+    int warm; /* start every strategy from knowledge of every candidate (its median) */
     measured *cands;
     int ncands;
     const layer_spec *layers[MAX_LAYERS];
@@ -114,6 +118,8 @@ static int read_input(FILE *f, input *in)
             in->calls = atol(val);
         } else if (strcmp(key, "agreement") == 0) {
             in->agreement = atof(val);
+        } else if (strcmp(key, "warm") == 0) {
+            in->warm = atoi(val);
         } else if (strcmp(key, "start") == 0) {
             in->start = atof(val);
         } else if (strcmp(key, "cold") == 0) {
@@ -267,6 +273,19 @@ static double noise_wait(const input *in, unsigned long long *state)
     return longest;
 }
 
+static double median_of(const measured *m)
+{
+    double v[MAX_MEASURED];
+    memcpy(v, m->seconds, sizeof(double) * (size_t)m->n);
+    for (int i = 1; i < m->n; i++)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return m->n % 2 ? v[m->n / 2] : 0.5 * (v[m->n / 2 - 1] + v[m->n / 2]);
+}
+
 static int replay_layer(const input *in, const layer_spec *spec, const ac_algorithm **cands,
                         const measured **which, int n, FILE *out)
 {
@@ -283,8 +302,11 @@ static int replay_layer(const input *in, const layer_spec *spec, const ac_algori
     ac_context_facts facts = {.collective = in->coll, .size = in->ranks,
                               .nodes = in->ranks / in->ppn, .ppn = in->ppn, .bytes = in->bytes};
     void *state = NULL;
-    if (!runs || !choice || !seconds) goto done;
-    if (!(state = spec->strategy->create(cands, n, NULL, &facts))) goto done;
+    ac_knowledge *known = in->warm ? calloc((size_t)n, sizeof *known) : NULL;
+    if (!runs || !choice || !seconds || (in->warm && !known)) goto done;
+    for (int i = 0; known && i < n; i++)
+        known[i] = (ac_knowledge){median_of(which[i]), 0.0, WARM_SAMPLES};
+    if (!(state = spec->strategy->create(cands, n, known, &facts))) goto done;
     unsigned long long noise_state = in->seed;
     int agreements = 0, deciding = 0;
     ac_agreement agree = {count_agreement, &agreements, 0};
@@ -312,6 +334,7 @@ static int replay_layer(const input *in, const layer_spec *spec, const ac_algori
 done:
     if (state) spec->strategy->destroy(state);
     ac_star_set_params(&star_saved);
+    free(known);
     free(runs);
     free(choice);
     free(seconds);

@@ -128,3 +128,12 @@ def test_bad_input_is_one_line(tmp_path):
     assert r.returncode == 2 and "--noise gauss:1" in r.stderr
     r = autocoll_cli("simgrid", "replay", str(CELL16), "--layers", "bogus")
     assert r.returncode == 2 and "bogus" in r.stderr
+
+
+def test_warm_start_settles_at_once(tmp_path):
+    """--warm gives every strategy knowledge of every candidate (as a history file would): each
+    settles at its first call, on the oracle."""
+    (row,) = replay(tmp_path, VALIDATE64, "--warm", "--layers", "star_basic,lottery,race,model")
+    for rep in row["replayed"]:
+        assert rep["decision"] == 0, rep["layer"]
+        assert rep["chosen"] == row["oracle"], rep["layer"]

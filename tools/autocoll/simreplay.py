@@ -104,13 +104,15 @@ def start_seconds(data):
     return max(0.0, layer["times"][0] - native["first_call"])
 
 
-def replay_input(data, layers, calls, agreement, noise, seed):
+def replay_input(data, layers, calls, agreement, noise, seed, warm=False):
     p = data["parameters"]
     lines = [f"collective {p['collective']}", f"ranks {data['machine']['ranks']}",
              f"ppn {data.get('simgrid', {}).get('ppn', 1)}", f"bytes {p['bytes']}",
              f"calls {calls}", f"agreement {agreement!r}", f"seed {seed}"]
     if noise[0] > 0:
         lines.append(f"noise {noise[0]!r} {noise[1]!r}")
+    if warm:
+        lines.append("warm 1")
     for c in data["configurations"]:
         if c["kind"] in ("native", "fixed"):
             lines.append(f"candidate {c['name']} " + " ".join(repr(t) for t in measured(c)))
@@ -166,10 +168,10 @@ def simulated_rows(data, oracle):
     return rows
 
 
-def replay_cell(path, program, layers, calls, agreement, noise, seed):
+def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False):
     data = read_cell(path)
     agree = agreement_seconds(path, data, agreement)
-    out = run_replay(program, replay_input(data, layers, calls, agree, noise, seed))
+    out = run_replay(program, replay_input(data, layers, calls, agree, noise, seed, warm))
     oracle = oracle_of(data)
     rows = [layer_row(r["layer"], r["times"], r["decision_calls"], r["chosen"], oracle)
             for r in out["layers"]]
@@ -250,6 +252,9 @@ def add_arguments(p):
                         "of 8 bytes beside the cell)")
     p.add_argument("--noise", default="none", help="none or detour:PROB:MEAN (the driver's model)")
     p.add_argument("--seed", type=int, default=1, help="of the noise draws")
+    p.add_argument("--warm", action="store_true",
+                   help="start every strategy warm, as from a history file that knows every "
+                        "candidate's median")
     p.add_argument("--compare", action="store_true",
                    help="side by side with the strategies the cell ran in the simulation")
     p.add_argument("--json", metavar="FILE", help="write every row as JSON here too")
@@ -268,8 +273,10 @@ def main(args):
     noise = parse_noise(args.noise)
     results = []
     for path in args.cells:
-        r = replay_cell(path, program, layers, args.calls, args.agreement, noise, args.seed)
+        r = replay_cell(path, program, layers, args.calls, args.agreement, noise, args.seed,
+                        args.warm)
         r["noise"] = args.noise
+        r["warm"] = args.warm
         results.append(r)
         print_cell(r, args.compare)
     if args.compare and len(results) > 1:
