@@ -73,23 +73,28 @@ def measured(config):
     return config["times"][-MAX_MEASURED:]
 
 
+def native_median(data):
+    return [c for c in data["configurations"] if c["kind"] == "native"][0]["median"]
+
+
 def agreement_seconds(path, data, given):
-    """Seconds of one agreement: `given`, else the native median of the allreduce of 8 bytes on
-    the same platform, ranks and selector (this cell, or its sibling file in the folder)."""
+    """Seconds of one agreement: `given` (a number, or a cell whose native median it is), else
+    the native median of the allreduce of 8 bytes on the same platform, ranks and selector
+    (this cell, or its sibling file in the folder)."""
     if given is not None:
-        return given
+        try:
+            return float(given)
+        except ValueError:
+            return native_median(read_cell(given))
     p = data["parameters"]
     if p["collective"] == "allreduce" and p["bytes"] == 8:
-        sibling = data
-    else:
-        name = f"allreduce-8-np{data['machine']['ranks']}-{data['simgrid']['selector']}.json"
-        sp = Path(path).parent / name
-        if not sp.exists():
-            raise ReplayError(f"{path}: no {name} beside it for the agreement's time: give "
-                              "--agreement SECONDS")
-        sibling = read_cell(sp)
-    native = [c for c in sibling["configurations"] if c["kind"] == "native"]
-    return native[0]["median"]
+        return native_median(data)
+    name = f"allreduce-8-np{data['machine']['ranks']}-{data['simgrid']['selector']}.json"
+    sibling = Path(path).parent / name
+    if not sibling.exists():
+        raise ReplayError(f"{path}: no {name} beside it for the agreement's time: give "
+                          "--agreement SECONDS or --agreement CELL")
+    return native_median(read_cell(sibling))
 
 
 def start_seconds(data):
@@ -247,9 +252,10 @@ def add_arguments(p):
     p.add_argument("--layers", default=",".join(LAYERS),
                    help=f"strategies to replay (default {','.join(LAYERS)})")
     p.add_argument("--calls", type=int, default=1000, help="calls per strategy (default 1000)")
-    p.add_argument("--agreement", type=float, metavar="SECONDS",
-                   help="seconds of one agreement (default: the native median of the allreduce "
-                        "of 8 bytes beside the cell)")
+    p.add_argument("--agreement", metavar="SECONDS|CELL",
+                   help="seconds of one agreement, or a cell (an 8-byte allreduce on the same "
+                        "platform and ranks) whose native median it is (default: the "
+                        "allreduce-8 cell beside the cell)")
     p.add_argument("--noise", default="none", help="none or detour:PROB:MEAN (the driver's model)")
     p.add_argument("--seed", type=int, default=1, help="of the noise draws")
     p.add_argument("--warm", action="store_true",
