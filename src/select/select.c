@@ -286,10 +286,15 @@ void ac_select_load(void)
 }
 
 /* The message size that keys a bucket: alltoallv's differs between ranks, so it has one bucket
- * per communicator whatever its sizes. */
+ * per communicator whatever its sizes. So have the neighbourhood collectives: the v and w forms'
+ * volumes differ between ranks, and for the regular forms MPI asks a block's signature to match
+ * only between the two ends of an edge, so a rank without neighbours, or another component of a
+ * graph, may pass other counts; one bucket per communicator keeps every rank in the same
+ * context (invariant 1) without an agreement per call. */
 static size_t key_bytes(const ac_call *call)
 {
-    return call->collective == AC_ALLTOALLV ? 0 : call->bytes;
+    return call->collective == AC_ALLTOALLV || call->topology != AC_TOPOLOGY_NONE ? 0
+                                                                                  : call->bytes;
 }
 
 /* Memory is local: a rank that ran out would diverge from the others. Fail loudly. */
