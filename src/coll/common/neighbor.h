@@ -56,6 +56,8 @@ typedef struct ac_neighbors {
                                * out-block offsets in the packed sends */
     MPI_Aint *targets;        /* [outdegree]: where each out-block goes at its receiver */
     MPI_Request *requests;    /* [indegree + outdegree] */
+    MPI_Status *statuses;     /* [indegree + outdegree] (not MPI_STATUSES_IGNORE: gcc's
+                               * stringop-overflow check rejects it with MPICH's mpi.h) */
 } ac_neighbors;
 
 /* The topology of comm: AC_TOPOLOGY_CARTESIAN, AC_TOPOLOGY_DIST_GRAPH, or AC_TOPOLOGY_NONE for

@@ -19,6 +19,6 @@ int ac_neighbor_isend_irecv(ac_neighbors *nb, MPI_Comm comm)
         rc = PMPI_Isend(nb->send[k].buf, nb->send[k].count, nb->send[k].type, nb->dests[k],
                         nb->send_tags[k], comm, &nb->requests[n]);
     if (rc != MPI_SUCCESS) n--; /* the failed post made no request */
-    int wrc = PMPI_Waitall(n, nb->requests, MPI_STATUSES_IGNORE);
+    int wrc = PMPI_Waitall(n, nb->requests, nb->statuses);
     return rc != MPI_SUCCESS ? rc : wrc;
 }

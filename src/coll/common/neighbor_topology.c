@@ -29,6 +29,7 @@ static void neighbors_free(ac_neighbors *nb)
     free(nb->offsets);
     free(nb->targets);
     free(nb->requests);
+    free(nb->statuses);
     free(nb);
 }
 
@@ -120,8 +121,9 @@ static int neighbors_build(MPI_Comm comm, ac_neighbors **out)
     nb->offsets = malloc(sizeof(MPI_Aint) * (2 * in + out_));
     nb->targets = malloc(sizeof(MPI_Aint) * out_);
     nb->requests = malloc(sizeof(MPI_Request) * (in + out_));
+    nb->statuses = malloc(sizeof(MPI_Status) * (in + out_));
     if (!nb->recv_tags || !nb->send_tags || !nb->recv || !nb->send || !nb->offsets ||
-        !nb->targets || !nb->requests) {
+        !nb->targets || !nb->requests || !nb->statuses) {
         rc = MPI_ERR_NO_MEM;
         goto fail;
     }

@@ -84,7 +84,7 @@ static int exchange_addresses(ac_neighbors *nb, MPI_Aint *in, MPI_Aint *out, MPI
         rc = PMPI_Pack(nb->send[k].buf, nb->send[k].count, nb->send[k].type, nb->packed + out[k],
                        (int)(out[k + 1] - out[k]), &position, comm);
     }
-    int wrc = PMPI_Waitall(n, nb->requests, MPI_STATUSES_IGNORE);
+    int wrc = PMPI_Waitall(n, nb->requests, nb->statuses);
     return rc != MPI_SUCCESS ? rc : wrc;
 }
 
