@@ -236,6 +236,10 @@ typedef struct ac_family {
 const char *ac_collective_name(ac_collective c);       /* "allreduce" */
 const char *ac_collective_env(ac_collective c);        /* "AUTOCOLL_ALLREDUCE" */
 int ac_collective_from_name(const char *name);         /* -1 if unknown */
+/* 1 for the MPI-3 neighbourhood collectives: they need a Cartesian or distributed-graph
+ * communicator (tests/mpi/neighbor.c tests them; the harness and the benchmark driver, which
+ * run on plain communicators, leave them out). */
+int ac_collective_neighborhood(ac_collective c);
 ac_registry ac_registry_of(ac_collective c);           /* the static table only */
 /* The list for a communicator of `size` ranks, made once per (collective, size) and kept for
  * the life of the process; thread-safe. Empty when memory runs out (then for good). */

@@ -56,6 +56,11 @@ const char *ac_collective_env(ac_collective c)
     return collectives[c].env;
 }
 
+int ac_collective_neighborhood(ac_collective c)
+{
+    return c >= AC_NEIGHBOR_ALLGATHER && c <= AC_NEIGHBOR_ALLTOALLW;
+}
+
 int ac_collective_from_name(const char *name)
 {
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++)

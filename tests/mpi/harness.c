@@ -1000,6 +1000,7 @@ int main(int argc, char **argv)
     long found = 0;
     for (int coll = 0; coll < AC_NUM_COLLECTIVES; coll++) {
         if (only_coll && strcmp(only_coll, ac_collective_name((ac_collective)coll)) != 0) continue;
+        if (ac_collective_neighborhood((ac_collective)coll)) continue; /* tests/mpi/neighbor.c */
         /* world and reversed, odd/even (both halves), half */
         int sizes[3] = {size, (size + 1) / 2, size / 2};
         const ac_algorithm **algs;
