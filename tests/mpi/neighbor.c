@@ -630,6 +630,10 @@ int main(int argc, char **argv)
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
+    if (self_test) { /* a truncation counts as caught (MPICH raises Waitall's on the world) */
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    }
     MPI_Datatype vec;
     MPI_Type_vector(2, 1, 3, MPI_INT, &t_send_derived); /* ints 0 and 3: extent 4 ints */
     MPI_Type_commit(&t_send_derived);
