@@ -51,8 +51,10 @@ enum {
     AC_REQ_GATHERED_FITS_INT = 1u << 7, /* every rank's whole vector is gathered: size * count
                                          * and size * bytes <= INT_MAX */
     AC_REQ_CARTESIAN = 1u << 8, /* a neighbourhood collective on a Cartesian communicator */
-    AC_REQ_WINDOW = 1u << 9     /* a one-sided window over the communicator could be made on
+    AC_REQ_WINDOW = 1u << 9,    /* a one-sided window over the communicator could be made on
                                  * every rank (agreed once per communicator) */
+    AC_REQ_LIBRARY_NEIGHBOR = 1u << 10 /* the MPI library has its own neighbourhood
+                                        * collectives (SimGrid 3.32's SMPI has none) */
 };
 
 /* The virtual topology of a neighbourhood collective's communicator (equal on every rank). */
@@ -249,6 +251,10 @@ int ac_algorithm_list_index(ac_algorithm_list list, const ac_algorithm *alg);
 /* A static entry, or the family instance of a well-formed family name (for any size). */
 const ac_algorithm *ac_registry_find(ac_collective c, const char *name);
 const ac_algorithm *ac_registry_native(ac_collective c);
+/* What runs where nothing else is chosen: native, or where native cannot run (a library without
+ * the collective: SMPI's neighbourhood collectives) the first entry of the static table that
+ * applies to the call. */
+const ac_algorithm *ac_registry_fallback(const ac_call *call);
 
 /* A hash of every static entry's (collective, name) and every family's description (name
  * patterns, phase algorithms): tables and history record it. */

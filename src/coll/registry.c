@@ -160,6 +160,14 @@ const ac_algorithm *ac_registry_native(ac_collective c)
     return ac_registry_find(c, "native");
 }
 
+const ac_algorithm *ac_registry_fallback(const ac_call *call)
+{
+    ac_registry r = ac_registry_of(call->collective);
+    for (int i = 0; i < r.count; i++)
+        if (ac_applicable(&r.algorithms[i], call, NULL)) return &r.algorithms[i];
+    return ac_registry_native(call->collective);
+}
+
 /* The layout factors the size, and the phase algorithm applies on every line of the mesh. */
 static int mesh_layout_met(const ac_algorithm *alg, const ac_call *call)
 {
@@ -221,6 +229,14 @@ static int window_met(const ac_algorithm *alg, const ac_call *call)
     return call->window;
 }
 
+/* The build says (CMakeLists.txt): 0 under SimGrid 3.32, whose SMPI aborts in them. */
+static int library_neighbor_met(const ac_algorithm *alg, const ac_call *call)
+{
+    (void)alg;
+    (void)call;
+    return AUTOCOLL_NEIGHBOR_COLLECTIVES;
+}
+
 static int gathered_fits_int_met(const ac_algorithm *alg, const ac_call *call)
 {
     (void)alg;
@@ -247,6 +263,8 @@ static const requirement requirements[] = {
     {AC_REQ_GATHERED_FITS_INT, "size * message fits in an int", gathered_fits_int_met},
     {AC_REQ_CARTESIAN, "a Cartesian communicator", cartesian_met},
     {AC_REQ_WINDOW, "a one-sided window over the communicator", window_met},
+    {AC_REQ_LIBRARY_NEIGHBOR, "the MPI library's own neighbourhood collectives",
+     library_neighbor_met},
 };
 
 int ac_applicable(const ac_algorithm *alg, const ac_call *call, const char **why)

@@ -17,8 +17,7 @@ ac_comm *ac_enter_neighbor(MPI_Comm comm, ac_collective coll, const void *sbuf, 
                            ac_call *call)
 {
     ac_topology topology = AC_TOPOLOGY_NONE;
-    /* SimGrid 3.32's SMPI aborts in MPI_Topo_test (CMakeLists.txt): nothing is asked there */
-    if (!AUTOCOLL_NEIGHBOR_COLLECTIVES || comm == MPI_COMM_NULL || sbuf == MPI_IN_PLACE ||
+    if (comm == MPI_COMM_NULL || sbuf == MPI_IN_PLACE ||
         ac_neighbors_topology(comm, &topology) != MPI_SUCCESS || topology == AC_TOPOLOGY_NONE) {
         ac_count_passthrough(comm, coll);
         return NULL;
@@ -53,8 +52,7 @@ int ac_neighbor_degrees(MPI_Comm comm, int *indegree, int *outdegree)
     ac_topology topology = AC_TOPOLOGY_NONE;
     int ndims = 0, weighted;
     *indegree = *outdegree = 0;
-    if (!AUTOCOLL_NEIGHBOR_COLLECTIVES || comm == MPI_COMM_NULL ||
-        ac_neighbors_topology(comm, &topology) != MPI_SUCCESS)
+    if (comm == MPI_COMM_NULL || ac_neighbors_topology(comm, &topology) != MPI_SUCCESS)
         return 0;
     if (topology == AC_TOPOLOGY_CARTESIAN && PMPI_Cartdim_get(comm, &ndims) == MPI_SUCCESS) {
         *indegree = *outdegree = 2 * ndims;

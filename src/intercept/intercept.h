@@ -68,9 +68,8 @@ int ac_neighbor_alltoallw_at(const void *caller, const void *sbuf, const int sco
 
 /* A neighbourhood collective's state: that of comm (ac_enter) and its neighbours (cached on the
  * private duplicate, made at the first call), the call's facts in *call. NULL: pass the call
- * through (counted): a build without the library's neighbourhood collectives (SimGrid), the
- * layer off, no Cartesian or distributed-graph topology (MPI_GRAPH too), MPI_IN_PLACE (not
- * allowed here: the library reports it). */
+ * through (counted): the layer off, no Cartesian or distributed-graph topology (MPI_GRAPH
+ * too), MPI_IN_PLACE (not allowed here: the library reports it). */
 ac_comm *ac_enter_neighbor(MPI_Comm comm, ac_collective coll, const void *sbuf, ac_neighbors **nb,
                            ac_call *call);
 

@@ -719,14 +719,16 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *calle
     if (forced) {
         if (ac_applicable(forced, call, &why)) return forced;
         cs = comm_state(c);
+        const ac_algorithm *fallback = ac_registry_fallback(call);
         if (!cs->warned[call->collective] && c->rank == 0)
             ac_log_warn("%s=%s does not apply to this call on %s (size %d): it needs %s; "
-                        "using native",
-                        ac_collective_env(call->collective), forced->name, c->name, c->size, why);
+                        "using %s",
+                        ac_collective_env(call->collective), forced->name, c->name, c->size, why,
+                        fallback->name);
         cs->warned[call->collective] = 1;
-        return ac_registry_native(call->collective);
+        return fallback;
     }
-    if (!ac_select_uses_contexts()) return ac_registry_native(call->collective);
+    if (!ac_select_uses_contexts()) return ac_registry_fallback(call);
     cs = comm_state(c);
     /* The layer's bookkeeping is timed on every call while a context of this communicator is
      * deciding, and on one call in OVERHEAD_SAMPLE once they all have settled (weighted; two
@@ -742,7 +744,7 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *calle
         const ac_algorithm *rule = sel.strategy->table_mode ? table_rule_of(c, call) : NULL;
         if (rule && ac_applicable(rule, call, NULL)) return rule;
         cs->untuned[call->collective]++;
-        return ac_registry_native(call->collective);
+        return ac_registry_fallback(call);
     }
     x->deciding = x->counted;
     x->last = x->rule >= 0 ? x->rule : x->strategy->choose(x->state);

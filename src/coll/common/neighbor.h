@@ -53,7 +53,8 @@ typedef struct ac_neighbors {
     MPI_Aint packed_bytes;
     MPI_Aint *offsets;        /* win_fence_put's scratch: [indegree + 1] in-block offsets in the
                                * staging, [indegree + 1] their addresses, [outdegree + 1]
-                               * out-block offsets in the packed sends */
+                               * out-block offsets in the packed sends, [outdegree + 1] the
+                               * bytes each out-block packed to */
     MPI_Aint *targets;        /* [outdegree]: where each out-block goes at its receiver */
     MPI_Request *requests;    /* [indegree + outdegree] */
     MPI_Status *statuses;     /* [indegree + outdegree] (not MPI_STATUSES_IGNORE: gcc's

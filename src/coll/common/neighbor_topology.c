@@ -42,9 +42,27 @@ static int neighbors_delete(MPI_Comm comm, int keyval, void *value, void *extra)
     return MPI_SUCCESS;
 }
 
+/* SimGrid 3.32's SMPI aborts in MPI_Topo_test (and in MPI_Dist_graph_create*, so only Cartesian
+ * communicators exist there): a Cartesian one is told by MPI_Cartdim_get, which returns
+ * MPI_ERR_TOPOLOGY on any other (SMPI logs a warning then). */
+static int cartesian_probe(MPI_Comm comm, ac_topology *out)
+{
+    MPI_Errhandler previous;
+    int ndims, rc = PMPI_Comm_get_errhandler(comm, &previous);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    if (rc != MPI_SUCCESS) return rc;
+    *out = PMPI_Cartdim_get(comm, &ndims) == MPI_SUCCESS ? AC_TOPOLOGY_CARTESIAN
+                                                         : AC_TOPOLOGY_NONE;
+    PMPI_Comm_set_errhandler(comm, previous);
+    PMPI_Errhandler_free(&previous);
+    return MPI_SUCCESS;
+}
+
 int ac_neighbors_topology(MPI_Comm comm, ac_topology *out)
 {
     int status = MPI_UNDEFINED;
+    *out = AC_TOPOLOGY_NONE;
+    if (!AUTOCOLL_NEIGHBOR_COLLECTIVES) return cartesian_probe(comm, out);
     int rc = PMPI_Topo_test(comm, &status);
     *out = status == MPI_CART         ? AC_TOPOLOGY_CARTESIAN
            : status == MPI_DIST_GRAPH ? AC_TOPOLOGY_DIST_GRAPH
@@ -118,7 +136,7 @@ static int neighbors_build(MPI_Comm comm, ac_neighbors **out)
     nb->send_tags = malloc(sizeof(int) * out_);
     nb->recv = malloc(sizeof *nb->recv * in);
     nb->send = malloc(sizeof *nb->send * out_);
-    nb->offsets = malloc(sizeof(MPI_Aint) * (2 * in + out_));
+    nb->offsets = malloc(sizeof(MPI_Aint) * (2 * in + 2 * out_));
     nb->targets = malloc(sizeof(MPI_Aint) * out_);
     nb->requests = malloc(sizeof(MPI_Request) * (in + out_));
     nb->statuses = malloc(sizeof(MPI_Status) * (in + out_));

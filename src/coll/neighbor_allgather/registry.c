@@ -17,6 +17,7 @@ static const ac_algorithm algorithms[] = {
      .collective = AC_NEIGHBOR_ALLGATHER,
      .group = "native",
      .attributes = "library=native",
+     .requires = AC_REQ_LIBRARY_NEIGHBOR,
      .fn.neighbor_allgather = ac_neighbor_allgather_native,
      .summary = "the MPI library's own MPI_Neighbor_allgather"},
     {.name = "isend_irecv",

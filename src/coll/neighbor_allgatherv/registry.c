@@ -17,6 +17,7 @@ static const ac_algorithm algorithms[] = {
      .collective = AC_NEIGHBOR_ALLGATHERV,
      .group = "native",
      .attributes = "library=native",
+     .requires = AC_REQ_LIBRARY_NEIGHBOR,
      .fn.neighbor_allgatherv = ac_neighbor_allgatherv_native,
      .summary = "the MPI library's own MPI_Neighbor_allgatherv"},
     {.name = "isend_irecv",

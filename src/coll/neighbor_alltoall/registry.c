@@ -17,6 +17,7 @@ static const ac_algorithm algorithms[] = {
      .collective = AC_NEIGHBOR_ALLTOALL,
      .group = "native",
      .attributes = "library=native",
+     .requires = AC_REQ_LIBRARY_NEIGHBOR,
      .fn.neighbor_alltoall = ac_neighbor_alltoall_native,
      .summary = "the MPI library's own MPI_Neighbor_alltoall"},
     {.name = "isend_irecv",

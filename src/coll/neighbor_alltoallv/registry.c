@@ -17,6 +17,7 @@ static const ac_algorithm algorithms[] = {
      .collective = AC_NEIGHBOR_ALLTOALLV,
      .group = "native",
      .attributes = "library=native",
+     .requires = AC_REQ_LIBRARY_NEIGHBOR,
      .fn.neighbor_alltoallv = ac_neighbor_alltoallv_native,
      .summary = "the MPI library's own MPI_Neighbor_alltoallv"},
     {.name = "isend_irecv",

@@ -17,6 +17,7 @@ static const ac_algorithm algorithms[] = {
      .collective = AC_NEIGHBOR_ALLTOALLW,
      .group = "native",
      .attributes = "library=native",
+     .requires = AC_REQ_LIBRARY_NEIGHBOR,
      .fn.neighbor_alltoallw = ac_neighbor_alltoallw_native,
      .summary = "the MPI library's own MPI_Neighbor_alltoallw"},
     {.name = "isend_irecv",
