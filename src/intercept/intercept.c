@@ -52,8 +52,7 @@ int ac_neighbor_degrees(MPI_Comm comm, int *indegree, int *outdegree)
     ac_topology topology = AC_TOPOLOGY_NONE;
     int ndims = 0, weighted;
     *indegree = *outdegree = 0;
-    if (comm == MPI_COMM_NULL || ac_neighbors_topology(comm, &topology) != MPI_SUCCESS)
-        return 0;
+    if (comm == MPI_COMM_NULL || ac_neighbors_topology(comm, &topology) != MPI_SUCCESS) return 0;
     if (topology == AC_TOPOLOGY_CARTESIAN && PMPI_Cartdim_get(comm, &ndims) == MPI_SUCCESS) {
         *indegree = *outdegree = 2 * ndims;
         return 1;

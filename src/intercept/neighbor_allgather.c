@@ -17,14 +17,14 @@ int ac_neighbor_allgather_at(const void *caller, const void *sbuf, int scount, M
     call.bytes = ac_signature_bytes(rcount, rtype);
     const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
-    int rc = alg->fn.neighbor_allgather(sbuf, scount, stype, rbuf, rcount, rtype, c->pcomm,
-                                        alg->params);
+    int rc =
+        alg->fn.neighbor_allgather(sbuf, scount, stype, rbuf, rcount, rtype, c->pcomm, alg->params);
     ac_observe(c, &call, alg, start);
     return rc;
 }
 
-int MPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                           int rcount, MPI_Datatype rtype, MPI_Comm comm)
+int MPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                           MPI_Datatype rtype, MPI_Comm comm)
 {
     return ac_neighbor_allgather_at(AC_CALLER, sbuf, scount, stype, rbuf, rcount, rtype, comm);
 }

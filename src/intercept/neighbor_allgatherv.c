@@ -5,9 +5,9 @@
 
 #include <stdlib.h>
 
-int ac_neighbor_allgatherv_at(const void *caller, const void *sbuf, int scount,
-                              MPI_Datatype stype, void *rbuf, const int rcounts[],
-                              const int displs[], MPI_Datatype rtype, MPI_Comm comm)
+int ac_neighbor_allgatherv_at(const void *caller, const void *sbuf, int scount, MPI_Datatype stype,
+                              void *rbuf, const int rcounts[], const int displs[],
+                              MPI_Datatype rtype, MPI_Comm comm)
 {
     ac_neighbors *nb;
     ac_call call;
@@ -50,8 +50,7 @@ int MPI_Neighbor_allgatherv_c(const void *sbuf, MPI_Count scount, MPI_Datatype s
     int indegree, outdegree, ns, *nr = NULL, *nd = NULL, rc = MPI_SUCCESS;
     int fits = ac_neighbor_degrees(comm, &indegree, &outdegree) && ac_count_fits(scount, &ns) &&
                ac_counts_fit(rcounts, indegree, &nr) && ac_displs_fit(displs, indegree, &nd);
-    if (fits)
-        rc = ac_neighbor_allgatherv_at(AC_CALLER, sbuf, ns, stype, rbuf, nr, nd, rtype, comm);
+    if (fits) rc = ac_neighbor_allgatherv_at(AC_CALLER, sbuf, ns, stype, rbuf, nr, nd, rtype, comm);
     free(nr);
     free(nd);
     if (fits) return rc;

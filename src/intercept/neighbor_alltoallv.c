@@ -20,8 +20,8 @@ int ac_neighbor_alltoallv_at(const void *caller, const void *sbuf, const int sco
         c = NULL;
     }
     if (!c)
-        return PMPI_Neighbor_alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls,
-                                       rtype, comm);
+        return PMPI_Neighbor_alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
+                                       comm);
     long total = 0;
     for (int j = 0; j < nb->indegree; j++)
         total += rcounts[j];
@@ -35,8 +35,8 @@ int ac_neighbor_alltoallv_at(const void *caller, const void *sbuf, const int sco
 }
 
 int MPI_Neighbor_alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
-                           MPI_Datatype stype, void *rbuf, const int rcounts[],
-                           const int rdispls[], MPI_Datatype rtype, MPI_Comm comm)
+                           MPI_Datatype stype, void *rbuf, const int rcounts[], const int rdispls[],
+                           MPI_Datatype rtype, MPI_Comm comm)
 {
     return ac_neighbor_alltoallv_at(AC_CALLER, sbuf, scounts, sdispls, stype, rbuf, rcounts,
                                     rdispls, rtype, comm);

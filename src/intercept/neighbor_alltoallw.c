@@ -56,7 +56,7 @@ int MPI_Neighbor_alltoallw_c(const void *sbuf, const MPI_Count scounts[], const 
     free(nr);
     if (fits) return rc;
     ac_count_passthrough(comm, AC_NEIGHBOR_ALLTOALLW);
-    return PMPI_Neighbor_alltoallw_c(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls,
-                                     rtypes, comm);
+    return PMPI_Neighbor_alltoallw_c(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes,
+                                     comm);
 }
 #endif

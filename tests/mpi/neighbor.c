@@ -19,8 +19,8 @@
  * differs the case is printed ("library disagrees"), and it fails the test unless it is a known
  * disagreement (`known`: MPICH 4.0's alltoall forms on periodic dimensions of one or two
  * processes, its neighbor_alltoall on graphs with a repeated edge, its neighbor_alltoallw on
- * graphs with uneven degrees). The `native` entry is then checked against the library's answer instead.
- * Finally every call goes through MPI_Neighbor_* (the layer's wrapper, whatever AUTOCOLL_*
+ * graphs with uneven degrees). The `native` entry is then checked against the library's answer
+ * instead. Finally every call goes through MPI_Neighbor_* (the layer's wrapper, whatever AUTOCOLL_*
  * selects) and must give the reference, or the library's answer when the layer ran native; with
  * an MPI-4 library (MPICH) once more through MPI_Neighbor_*_c, which must reach the layer.
  *
@@ -36,8 +36,8 @@
  * Exit status 0 when every check passed; prints "neighbor: N passed, N failed, N library
  * disagreements (N known)".
  */
-#include "coll/coll.h"
 #include "coll/common/neighbor.h"
+#include "coll/coll.h"
 #include "select/select.h"
 
 #include <mpi.h>
@@ -122,8 +122,8 @@ static void graph_case(topo *t, const int *from, const int *to, int nedges, cons
     int weights[MAXDEG]; /* unit weights: Open MPI's MPI_UNWEIGHTED trips gcc's -Wstringop */
     for (int i = 0; i < MAXDEG; i++)
         weights[i] = 1;
-    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, t->indegree, t->sources, weights,
-                                   t->outdegree, t->dests, weights, MPI_INFO_NULL, 0, &t->comm);
+    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, t->indegree, t->sources, weights, t->outdegree,
+                                   t->dests, weights, MPI_INFO_NULL, 0, &t->comm);
 }
 
 static int make_topologies(topo *t)
@@ -200,8 +200,8 @@ static int is_allgather(ac_collective c)
 /* The datatype of an edge and its ints per element. */
 static MPI_Datatype edge_type(ac_collective c, mode m, int edge, int send, int *ints)
 {
-    int derived = c == AC_NEIGHBOR_ALLTOALLW ? (m == MODE_DERIVED || edge % 2 == 1)
-                                             : m == MODE_DERIVED;
+    int derived =
+        c == AC_NEIGHBOR_ALLTOALLW ? (m == MODE_DERIVED || edge % 2 == 1) : m == MODE_DERIVED;
     *ints = derived ? 2 : 1;
     return derived ? (send ? t_send_derived : t_recv_derived) : MPI_INT;
 }
@@ -305,8 +305,8 @@ static void fill_send(call_args *a, ac_collective c, mode m, const topo *t)
             values[i] = value(rank, is_allgather(c) ? 0 : k, i);
         MPI_Datatype ty = c == AC_NEIGHBOR_ALLTOALLW ? a->stypes[k] : a->stype;
         int count = c == AC_NEIGHBOR_ALLTOALLV || c == AC_NEIGHBOR_ALLTOALLW ? a->scounts[k]
-                    : c == AC_NEIGHBOR_ALLGATHERV                          ? a->scounts[0]
-                                                                           : a->scount;
+                    : c == AC_NEIGHBOR_ALLGATHERV                            ? a->scounts[0]
+                                                                             : a->scount;
         place(a->sbuf + a->s_at[k], values, n, count, ty);
     }
 }
@@ -323,8 +323,8 @@ static void reference(char *expect, const call_args *a, ac_collective c, mode m,
         for (int i = 0; i < n; i++)
             values[i] = value(s, is_allgather(c) ? 0 : k, i);
         MPI_Datatype ty = c == AC_NEIGHBOR_ALLTOALLW ? a->rtypes[j] : a->rtype;
-        int count = c == AC_NEIGHBOR_ALLGATHER || c == AC_NEIGHBOR_ALLTOALL ? a->rcount
-                                                                            : a->rcounts[j];
+        int count =
+            c == AC_NEIGHBOR_ALLGATHER || c == AC_NEIGHBOR_ALLTOALL ? a->rcount : a->rcounts[j];
         place(expect + a->r_at[j], values, n, count, ty);
     }
 }
@@ -339,45 +339,43 @@ static int run(entry via, const ac_algorithm *alg, ac_collective c, call_args *a
     fill_sentinel(a->rbuf, a->rbytes);
     switch (c) {
     case AC_NEIGHBOR_ALLGATHER:
-        return via == VIA_ALGORITHM ? alg->fn.neighbor_allgather(a->sbuf, a->scount, a->stype,
-                                                                 a->rbuf, a->rcount, a->rtype,
-                                                                 comm, p)
-               : via == VIA_LIBRARY ? PMPI_Neighbor_allgather(a->sbuf, a->scount, a->stype,
-                                                              a->rbuf, a->rcount, a->rtype, comm)
-                                    : MPI_Neighbor_allgather(a->sbuf, a->scount, a->stype,
-                                                             a->rbuf, a->rcount, a->rtype, comm);
+        return via == VIA_ALGORITHM
+                   ? alg->fn.neighbor_allgather(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount,
+                                                a->rtype, comm, p)
+               : via == VIA_LIBRARY ? PMPI_Neighbor_allgather(a->sbuf, a->scount, a->stype, a->rbuf,
+                                                              a->rcount, a->rtype, comm)
+                                    : MPI_Neighbor_allgather(a->sbuf, a->scount, a->stype, a->rbuf,
+                                                             a->rcount, a->rtype, comm);
     case AC_NEIGHBOR_ALLGATHERV:
         return via == VIA_ALGORITHM
                    ? alg->fn.neighbor_allgatherv(a->sbuf, a->scounts[0], a->stype, a->rbuf,
                                                  a->rcounts, a->rdispls, a->rtype, comm, p)
                : via == VIA_LIBRARY
-                   ? PMPI_Neighbor_allgatherv(a->sbuf, a->scounts[0], a->stype, a->rbuf,
-                                              a->rcounts, a->rdispls, a->rtype, comm)
-                   : MPI_Neighbor_allgatherv(a->sbuf, a->scounts[0], a->stype, a->rbuf,
-                                             a->rcounts, a->rdispls, a->rtype, comm);
+                   ? PMPI_Neighbor_allgatherv(a->sbuf, a->scounts[0], a->stype, a->rbuf, a->rcounts,
+                                              a->rdispls, a->rtype, comm)
+                   : MPI_Neighbor_allgatherv(a->sbuf, a->scounts[0], a->stype, a->rbuf, a->rcounts,
+                                             a->rdispls, a->rtype, comm);
     case AC_NEIGHBOR_ALLTOALL:
-        return via == VIA_ALGORITHM ? alg->fn.neighbor_alltoall(a->sbuf, a->scount, a->stype,
-                                                                a->rbuf, a->rcount, a->rtype,
-                                                                comm, p)
-               : via == VIA_LIBRARY ? PMPI_Neighbor_alltoall(a->sbuf, a->scount, a->stype,
-                                                             a->rbuf, a->rcount, a->rtype, comm)
-                                    : MPI_Neighbor_alltoall(a->sbuf, a->scount, a->stype,
-                                                            a->rbuf, a->rcount, a->rtype, comm);
+        return via == VIA_ALGORITHM
+                   ? alg->fn.neighbor_alltoall(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount,
+                                               a->rtype, comm, p)
+               : via == VIA_LIBRARY ? PMPI_Neighbor_alltoall(a->sbuf, a->scount, a->stype, a->rbuf,
+                                                             a->rcount, a->rtype, comm)
+                                    : MPI_Neighbor_alltoall(a->sbuf, a->scount, a->stype, a->rbuf,
+                                                            a->rcount, a->rtype, comm);
     case AC_NEIGHBOR_ALLTOALLV:
         return via == VIA_ALGORITHM
-                   ? alg->fn.neighbor_alltoallv(a->sbuf, a->scounts, a->sdispls, a->stype,
-                                                a->rbuf, a->rcounts, a->rdispls, a->rtype, comm,
-                                                p)
+                   ? alg->fn.neighbor_alltoallv(a->sbuf, a->scounts, a->sdispls, a->stype, a->rbuf,
+                                                a->rcounts, a->rdispls, a->rtype, comm, p)
                : via == VIA_LIBRARY
                    ? PMPI_Neighbor_alltoallv(a->sbuf, a->scounts, a->sdispls, a->stype, a->rbuf,
                                              a->rcounts, a->rdispls, a->rtype, comm)
                    : MPI_Neighbor_alltoallv(a->sbuf, a->scounts, a->sdispls, a->stype, a->rbuf,
                                             a->rcounts, a->rdispls, a->rtype, comm);
     default:
-        return via == VIA_ALGORITHM
-                   ? alg->fn.neighbor_alltoallw(a->sbuf, a->scounts, a->sbdispls, a->stypes,
-                                                a->rbuf, a->rcounts, a->rbdispls, a->rtypes,
-                                                comm, p)
+        return via == VIA_ALGORITHM ? alg->fn.neighbor_alltoallw(a->sbuf, a->scounts, a->sbdispls,
+                                                                 a->stypes, a->rbuf, a->rcounts,
+                                                                 a->rbdispls, a->rtypes, comm, p)
                : via == VIA_LIBRARY
                    ? PMPI_Neighbor_alltoallw(a->sbuf, a->scounts, a->sbdispls, a->stypes, a->rbuf,
                                              a->rcounts, a->rbdispls, a->rtypes, comm)
@@ -402,17 +400,15 @@ static int run_large(ac_collective c, call_args *a, MPI_Comm comm)
     fill_sentinel(a->rbuf, a->rbytes);
     switch (c) {
     case AC_NEIGHBOR_ALLGATHER:
-        return MPI_Neighbor_allgather_c(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount,
-                                        a->rtype, comm);
-    case AC_NEIGHBOR_ALLGATHERV:
-        return MPI_Neighbor_allgatherv_c(a->sbuf, sc[0], a->stype, a->rbuf, rc, rd, a->rtype,
-                                         comm);
-    case AC_NEIGHBOR_ALLTOALL:
-        return MPI_Neighbor_alltoall_c(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount,
-                                       a->rtype, comm);
-    case AC_NEIGHBOR_ALLTOALLV:
-        return MPI_Neighbor_alltoallv_c(a->sbuf, sc, sd, a->stype, a->rbuf, rc, rd, a->rtype,
+        return MPI_Neighbor_allgather_c(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype,
                                         comm);
+    case AC_NEIGHBOR_ALLGATHERV:
+        return MPI_Neighbor_allgatherv_c(a->sbuf, sc[0], a->stype, a->rbuf, rc, rd, a->rtype, comm);
+    case AC_NEIGHBOR_ALLTOALL:
+        return MPI_Neighbor_alltoall_c(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype,
+                                       comm);
+    case AC_NEIGHBOR_ALLTOALLV:
+        return MPI_Neighbor_alltoallv_c(a->sbuf, sc, sd, a->stype, a->rbuf, rc, rd, a->rtype, comm);
     default:
         return MPI_Neighbor_alltoallw_c(a->sbuf, sc, a->sbdispls, a->stypes, a->rbuf, rc,
                                         a->rbdispls, a->rtypes, comm);
@@ -523,8 +519,7 @@ static void check(int ok, const char *what, ac_collective c, const topo *t, mode
     }
     failed++;
     if (rank == 0)
-        printf("FAIL %-20s %-14s %-44s %s\n", ac_collective_name(c), what, t->name,
-               mode_names[m]);
+        printf("FAIL %-20s %-14s %-44s %s\n", ac_collective_name(c), what, t->name, mode_names[m]);
 }
 
 static void run_case(ac_collective c, const topo *t, mode m)
@@ -541,7 +536,10 @@ static void run_case(ac_collective c, const topo *t, mode m)
     MPI_Comm_dup(t->comm, &dup);
     if (self_test) MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN); /* truncation is caught */
     ac_neighbors_get(dup, &nb);
-    ac_call call = {.collective = c, .size = size, .op = MPI_OP_NULL, .topology = nb->topology,
+    ac_call call = {.collective = c,
+                    .size = size,
+                    .op = MPI_OP_NULL,
+                    .topology = nb->topology,
                     .window = nb->window};
     int library_right = 1;
     if (ac_applicable(ac_registry_native(c), &call, NULL)) {
@@ -554,9 +552,8 @@ static void run_case(ac_collective c, const topo *t, mode m)
         int is_known = known_case(c, t);
         known_disagreements += is_known;
         if (rank == 0)
-            printf("library disagrees with the standard: %-20s %-44s %s%s\n",
-                   ac_collective_name(c), t->name, mode_names[m],
-                   is_known ? " (known)" : " (NOT KNOWN: a failure)");
+            printf("library disagrees with the standard: %-20s %-44s %s%s\n", ac_collective_name(c),
+                   t->name, mode_names[m], is_known ? " (known)" : " (NOT KNOWN: a failure)");
         if (!is_known) failed++;
     }
 
@@ -570,9 +567,9 @@ static void run_case(ac_collective c, const topo *t, mode m)
         int native = strcmp(alg->name, "native") == 0;
         int ok = all_equal(a.rbuf, native && !library_right ? library : expect, a.rbytes, dup);
         if (self_test)
-            broken_caught[c][i] += !all_equal(a.rbuf, expect, a.rbytes, dup) ||
-                                   !all_equal((char *)&rc, (char *)&(int){MPI_SUCCESS},
-                                              sizeof rc, dup);
+            broken_caught[c][i] +=
+                !all_equal(a.rbuf, expect, a.rbytes, dup) ||
+                !all_equal((char *)&rc, (char *)&(int){MPI_SUCCESS}, sizeof rc, dup);
         else
             check(ok && rc == MPI_SUCCESS, alg->name, c, t, m);
     }
@@ -591,8 +588,7 @@ static void run_case(ac_collective c, const topo *t, mode m)
         int rc = run(VIA_WRAPPER, NULL, c, &a, t->comm);
         const ac_algorithm *ran = ac_select_last_algorithm();
         int native = !ran || strcmp(ran->name, "native") == 0;
-        int ok = all_equal(a.rbuf, native && !library_right ? library : expect, a.rbytes,
-                           t->comm);
+        int ok = all_equal(a.rbuf, native && !library_right ? library : expect, a.rbytes, t->comm);
         check(ok && rc == MPI_SUCCESS, "MPI_ wrapper", c, t, m);
         if (r == 0 && ran && verbose && rank == 0) printf("     wrapper ran %s\n", ran->name);
     }
@@ -602,8 +598,7 @@ static void run_case(ac_collective c, const topo *t, mode m)
         int rc = run_large(c, &a, t->comm);
         const ac_algorithm *ran = ac_select_last_algorithm();
         int native = !ran || strcmp(ran->name, "native") == 0;
-        int ok = all_equal(a.rbuf, native && !library_right ? library : expect, a.rbytes,
-                           t->comm);
+        int ok = all_equal(a.rbuf, native && !library_right ? library : expect, a.rbytes, t->comm);
         check(ok && rc == MPI_SUCCESS && ran, "MPI_*_c wrapper", c, t, m);
     }
 #endif
@@ -682,8 +677,8 @@ int main(int argc, char **argv)
                        caught == expected ? "" : " (WRONG)");
         }
     if (rank == 0)
-        printf("neighbor: %ld passed, %ld failed, %ld library disagreements (%ld known)\n",
-               passed, failed, disagreements, known_disagreements);
+        printf("neighbor: %ld passed, %ld failed, %ld library disagreements (%ld known)\n", passed,
+               failed, disagreements, known_disagreements);
     MPI_Finalize();
     return failed ? 1 : 0;
 }

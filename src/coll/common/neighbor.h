@@ -40,25 +40,25 @@ typedef struct ac_neighbor_block {
 typedef struct ac_neighbors {
     ac_topology topology;
     int indegree, outdegree;
-    int *sources, *dests;     /* in the standard's order; MPI_PROC_NULL on open Cartesian edges */
-    int *recv_tags;           /* [indegree]: the tag in-edge j receives */
-    int *send_tags;           /* [outdegree]: the tag out-edge k sends */
-    ac_neighbor_block *send;  /* [outdegree]: the call in flight (filled by its algorithm) */
-    ac_neighbor_block *recv;  /* [indegree] */
-    int window;               /* 1: `win` exists on every rank (agreed when made) */
-    MPI_Win win;              /* dynamic window of the one-sided engine (MPI_WIN_NULL: none) */
-    char *staging;            /* receive staging, attached to win (neighbor_win_fence_put.c) */
+    int *sources, *dests;    /* in the standard's order; MPI_PROC_NULL on open Cartesian edges */
+    int *recv_tags;          /* [indegree]: the tag in-edge j receives */
+    int *send_tags;          /* [outdegree]: the tag out-edge k sends */
+    ac_neighbor_block *send; /* [outdegree]: the call in flight (filled by its algorithm) */
+    ac_neighbor_block *recv; /* [indegree] */
+    int window;              /* 1: `win` exists on every rank (agreed when made) */
+    MPI_Win win;             /* dynamic window of the one-sided engine (MPI_WIN_NULL: none) */
+    char *staging;           /* receive staging, attached to win (neighbor_win_fence_put.c) */
     MPI_Aint staging_bytes;
-    char *packed;             /* send staging */
+    char *packed; /* send staging */
     MPI_Aint packed_bytes;
-    MPI_Aint *offsets;        /* win_fence_put's scratch: [indegree + 1] in-block offsets in the
-                               * staging, [indegree + 1] their addresses, [outdegree + 1]
-                               * out-block offsets in the packed sends, [outdegree + 1] the
-                               * bytes each out-block packed to */
-    MPI_Aint *targets;        /* [outdegree]: where each out-block goes at its receiver */
-    MPI_Request *requests;    /* [indegree + outdegree] */
-    MPI_Status *statuses;     /* [indegree + outdegree] (not MPI_STATUSES_IGNORE: gcc's
-                               * stringop-overflow check rejects it with MPICH's mpi.h) */
+    MPI_Aint *offsets;     /* win_fence_put's scratch: [indegree + 1] in-block offsets in the
+                            * staging, [indegree + 1] their addresses, [outdegree + 1]
+                            * out-block offsets in the packed sends, [outdegree + 1] the
+                            * bytes each out-block packed to */
+    MPI_Aint *targets;     /* [outdegree]: where each out-block goes at its receiver */
+    MPI_Request *requests; /* [indegree + outdegree] */
+    MPI_Status *statuses;  /* [indegree + outdegree] (not MPI_STATUSES_IGNORE: gcc's
+                            * stringop-overflow check rejects it with MPICH's mpi.h) */
 } ac_neighbors;
 
 /* The topology of comm: AC_TOPOLOGY_CARTESIAN, AC_TOPOLOGY_DIST_GRAPH, or AC_TOPOLOGY_NONE for

@@ -24,7 +24,7 @@ int ac_neighbor_sendrecv_pair(ac_neighbors *nb, MPI_Comm comm)
 {
     int rc = MPI_SUCCESS;
     for (int d = 0; 2 * d + 1 < nb->outdegree && rc == MPI_SUCCESS; d++) {
-        rc = shift(nb, 2 * d + 1, 2 * d, comm); /* positive shift */
+        rc = shift(nb, 2 * d + 1, 2 * d, comm);                        /* positive shift */
         if (rc == MPI_SUCCESS) rc = shift(nb, 2 * d, 2 * d + 1, comm); /* negative shift */
     }
     return rc;

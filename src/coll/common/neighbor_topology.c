@@ -51,8 +51,7 @@ static int cartesian_probe(MPI_Comm comm, ac_topology *out)
     int ndims, rc = PMPI_Comm_get_errhandler(comm, &previous);
     if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     if (rc != MPI_SUCCESS) return rc;
-    *out = PMPI_Cartdim_get(comm, &ndims) == MPI_SUCCESS ? AC_TOPOLOGY_CARTESIAN
-                                                         : AC_TOPOLOGY_NONE;
+    *out = PMPI_Cartdim_get(comm, &ndims) == MPI_SUCCESS ? AC_TOPOLOGY_CARTESIAN : AC_TOPOLOGY_NONE;
     PMPI_Comm_set_errhandler(comm, previous);
     PMPI_Errhandler_free(&previous);
     return MPI_SUCCESS;
@@ -88,8 +87,8 @@ static int cartesian_neighbors(MPI_Comm comm, ac_neighbors *nb)
 
 static int dist_graph_neighbors(MPI_Comm comm, ac_neighbors *nb)
 {
-    int weighted, rc = PMPI_Dist_graph_neighbors_count(comm, &nb->indegree, &nb->outdegree,
-                                                       &weighted);
+    int weighted,
+        rc = PMPI_Dist_graph_neighbors_count(comm, &nb->indegree, &nb->outdegree, &weighted);
     if (rc != MPI_SUCCESS) return rc;
     size_t in = (size_t)nb->indegree + 1, out = (size_t)nb->outdegree + 1;
     int *weights = malloc(sizeof(int) * (in + out));

@@ -106,8 +106,8 @@ int ac_neighbor_win_fence_put(ac_neighbors *nb, MPI_Comm comm)
          * the receiver holds the block's bytes only) */
         int bytes = (int)out[nb->outdegree + 1 + k];
         if (bytes > 0 && nb->dests[k] != MPI_PROC_NULL)
-            rc = PMPI_Put(nb->packed + out[k], bytes, MPI_BYTE, nb->dests[k], nb->targets[k],
-                          bytes, MPI_BYTE, nb->win);
+            rc = PMPI_Put(nb->packed + out[k], bytes, MPI_BYTE, nb->dests[k], nb->targets[k], bytes,
+                          MPI_BYTE, nb->win);
     }
     if (rc == MPI_SUCCESS) rc = PMPI_Win_fence(MPI_MODE_NOSUCCEED, nb->win);
     for (int j = 0; j < nb->indegree && rc == MPI_SUCCESS; j++) {

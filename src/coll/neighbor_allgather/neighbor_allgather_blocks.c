@@ -8,8 +8,8 @@
 #include "coll/algorithms.h"
 #include "coll/common/neighbor.h"
 
-int ac_neighbor_allgather_blocks(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                                    MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
+int ac_neighbor_allgather_blocks(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                 int rcount, MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
 {
     ac_neighbors *nb;
     MPI_Aint rext;
@@ -19,6 +19,7 @@ int ac_neighbor_allgather_blocks(const void *sbuf, int scount, MPI_Datatype styp
     for (int k = 0; k < nb->outdegree; k++)
         nb->send[k] = (ac_neighbor_block){(void *)sbuf, scount, stype};
     for (int j = 0; j < nb->indegree; j++)
-        nb->recv[j] = (ac_neighbor_block){(char *)rbuf + (MPI_Aint)j * rcount * rext, rcount, rtype};
+        nb->recv[j] =
+            (ac_neighbor_block){(char *)rbuf + (MPI_Aint)j * rcount * rext, rcount, rtype};
     return p->exchange(nb, comm);
 }

@@ -7,8 +7,8 @@
  */
 #include "coll/algorithms.h"
 
-int ac_neighbor_allgather_native(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                                    MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
+int ac_neighbor_allgather_native(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                 int rcount, MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
 {
     (void)p;
     return PMPI_Neighbor_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);

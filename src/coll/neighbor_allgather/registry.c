@@ -1,6 +1,6 @@
 /*
- * registry.c - the neighbor_allgather algorithms (MPI_Neighbor_allgather). Tests, autocoll-info, selection and
- * reports read this table; nobody keeps a second list.
+ * registry.c - the neighbor_allgather algorithms (MPI_Neighbor_allgather). Tests, autocoll-info,
+ * selection and reports read this table; nobody keeps a second list.
  *
  * The layer's entries are one function (neighbor_allgather_blocks.c) with the exchange engine as
  * parameter (src/coll/common/neighbor.h), grouped by primitive.

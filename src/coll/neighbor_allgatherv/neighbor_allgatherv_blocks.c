@@ -1,15 +1,16 @@
 /*
- * neighbor_allgatherv_blocks.c - the layer's MPI_Neighbor_allgatherv: the call as one block per edge
- * (every out-neighbour gets the same block; in-block j is rcounts[j] elements at
- * displs[j] x extent(rtype)), moved by the engine the registry entry names
- * (params->exchange: isend_irecv, sendrecv_pair, win_fence_put; src/coll/common/neighbor.h).
- * Cost and requirements: the engine's. The neighbours come from the communicator's cache.
+ * neighbor_allgatherv_blocks.c - the layer's MPI_Neighbor_allgatherv: the call as one block per
+ * edge (every out-neighbour gets the same block; in-block j is rcounts[j] elements at displs[j] x
+ * extent(rtype)), moved by the engine the registry entry names (params->exchange: isend_irecv,
+ * sendrecv_pair, win_fence_put; src/coll/common/neighbor.h). Cost and requirements: the engine's.
+ * The neighbours come from the communicator's cache.
  */
 #include "coll/algorithms.h"
 #include "coll/common/neighbor.h"
 
 int ac_neighbor_allgatherv_blocks(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                                     const int *rcounts, const int *displs, MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
+                                  const int *rcounts, const int *displs, MPI_Datatype rtype,
+                                  MPI_Comm comm, const ac_params *p)
 {
     ac_neighbors *nb;
     MPI_Aint rext;

@@ -9,8 +9,9 @@
 #include "coll/common/neighbor.h"
 
 int ac_neighbor_alltoallv_blocks(const void *sbuf, const int *scounts, const int *sdispls,
-                                    MPI_Datatype stype, void *rbuf, const int *rcounts, const int *rdispls, MPI_Datatype rtype,
-                                    MPI_Comm comm, const ac_params *p)
+                                 MPI_Datatype stype, void *rbuf, const int *rcounts,
+                                 const int *rdispls, MPI_Datatype rtype, MPI_Comm comm,
+                                 const ac_params *p)
 {
     ac_neighbors *nb;
     MPI_Aint sext, rext;

@@ -8,9 +8,11 @@
 #include "coll/algorithms.h"
 
 int ac_neighbor_alltoallv_native(const void *sbuf, const int *scounts, const int *sdispls,
-                                    MPI_Datatype stype, void *rbuf, const int *rcounts, const int *rdispls, MPI_Datatype rtype,
-                                    MPI_Comm comm, const ac_params *p)
+                                 MPI_Datatype stype, void *rbuf, const int *rcounts,
+                                 const int *rdispls, MPI_Datatype rtype, MPI_Comm comm,
+                                 const ac_params *p)
 {
     (void)p;
-    return PMPI_Neighbor_alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
+    return PMPI_Neighbor_alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
+                                   comm);
 }

@@ -1,6 +1,6 @@
 /*
- * registry.c - the neighbor_alltoallv algorithms (MPI_Neighbor_alltoallv). Tests, autocoll-info, selection and
- * reports read this table; nobody keeps a second list.
+ * registry.c - the neighbor_alltoallv algorithms (MPI_Neighbor_alltoallv). Tests, autocoll-info,
+ * selection and reports read this table; nobody keeps a second list.
  *
  * The layer's entries are one function (neighbor_alltoallv_blocks.c) with the exchange engine as
  * parameter (src/coll/common/neighbor.h), grouped by primitive.

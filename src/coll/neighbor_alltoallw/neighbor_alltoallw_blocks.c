@@ -9,8 +9,9 @@
 #include "coll/common/neighbor.h"
 
 int ac_neighbor_alltoallw_blocks(const void *sbuf, const int *scounts, const MPI_Aint *sdispls,
-                                    const MPI_Datatype *stypes, void *rbuf, const int *rcounts, const MPI_Aint *rdispls,
-                                    const MPI_Datatype *rtypes, MPI_Comm comm, const ac_params *p)
+                                 const MPI_Datatype *stypes, void *rbuf, const int *rcounts,
+                                 const MPI_Aint *rdispls, const MPI_Datatype *rtypes, MPI_Comm comm,
+                                 const ac_params *p)
 {
     ac_neighbors *nb;
     int rc = ac_neighbors_get(comm, &nb);

@@ -8,9 +8,11 @@
 #include "coll/algorithms.h"
 
 int ac_neighbor_alltoallw_native(const void *sbuf, const int *scounts, const MPI_Aint *sdispls,
-                                    const MPI_Datatype *stypes, void *rbuf, const int *rcounts, const MPI_Aint *rdispls,
-                                    const MPI_Datatype *rtypes, MPI_Comm comm, const ac_params *p)
+                                 const MPI_Datatype *stypes, void *rbuf, const int *rcounts,
+                                 const MPI_Aint *rdispls, const MPI_Datatype *rtypes, MPI_Comm comm,
+                                 const ac_params *p)
 {
     (void)p;
-    return PMPI_Neighbor_alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm);
+    return PMPI_Neighbor_alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes,
+                                   comm);
 }
