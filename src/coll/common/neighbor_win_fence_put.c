@@ -79,12 +79,12 @@ static int exchange_addresses(ac_neighbors *nb, MPI_Aint *in, MPI_Aint *out, MPI
                         &nb->requests[n]);
     }
     if (rc != MPI_SUCCESS) n--;
-    MPI_Aint *packed = out + nb->outdegree + 1; /* the bytes each block packed to */
+    MPI_Aint *lengths = out + nb->outdegree + 1; /* the bytes each block packed to */
     for (int k = 0; k < nb->outdegree && rc == MPI_SUCCESS; k++) {
         int position = 0;
         rc = PMPI_Pack(nb->send[k].buf, nb->send[k].count, nb->send[k].type, nb->packed + out[k],
                        (int)(out[k + 1] - out[k]), &position, comm);
-        packed[k] = position;
+        lengths[k] = position;
     }
     int wrc = PMPI_Waitall(n, nb->requests, nb->statuses);
     return rc != MPI_SUCCESS ? rc : wrc;
@@ -104,7 +104,7 @@ int ac_neighbor_win_fence_put(ac_neighbors *nb, MPI_Comm comm)
     for (int k = 0; k < nb->outdegree && rc == MPI_SUCCESS; k++) {
         /* what MPI_Pack wrote, not MPI_Pack_size's bound (SMPI's exceeds it, and the slot at
          * the receiver holds the block's bytes only) */
-        int bytes = (int)out[nb->outdegree + 1 + k];
+        int bytes = (int)out[nb->outdegree + 1 + k]; /* exchange_addresses' lengths */
         if (bytes > 0 && nb->dests[k] != MPI_PROC_NULL)
             rc = PMPI_Put(nb->packed + out[k], bytes, MPI_BYTE, nb->dests[k], nb->targets[k], bytes,
                           MPI_BYTE, nb->win);
