@@ -958,6 +958,13 @@ int main(int argc, char **argv)
         if (rank == 0) fprintf(stderr, "harness: unknown collective %s\n", only_coll);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
+    if (only_coll && ac_collective_neighborhood((ac_collective)ac_collective_from_name(only_coll))) {
+        if (rank == 0)
+            fprintf(stderr, "harness: %s needs a topology communicator: tests/mpi/neighbor.c "
+                            "tests it\n",
+                    only_coll);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     int vlen;
     MPI_Get_library_version(library_version, &vlen);
     types_create();
