@@ -958,10 +958,10 @@ int main(int argc, char **argv)
         if (rank == 0) fprintf(stderr, "harness: unknown collective %s\n", only_coll);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    if (only_coll && ac_collective_neighborhood((ac_collective)ac_collective_from_name(only_coll))) {
+    int coll_only = only_coll ? ac_collective_from_name(only_coll) : -1;
+    if (coll_only >= 0 && ac_collective_neighborhood((ac_collective)coll_only)) {
         if (rank == 0)
-            fprintf(stderr, "harness: %s needs a topology communicator: tests/mpi/neighbor.c "
-                            "tests it\n",
+            fprintf(stderr, "harness: %s needs a topology communicator (tests/mpi/neighbor.c)\n",
                     only_coll);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
