@@ -287,9 +287,9 @@ void ac_select_load(void)
 
 /* The message size that keys a bucket: alltoallv's differs between ranks, so it has one bucket
  * per communicator whatever its sizes. So have the neighbourhood collectives: the v and w forms'
- * volumes differ between ranks, and for the regular forms MPI asks a block's signature to match
- * only between the two ends of an edge, so a rank without neighbours, or another component of a
- * graph, may pass other counts; one bucket per communicator keeps every rank in the same
+ * volumes differ between ranks, and for the regular forms type matching pairs a send with a
+ * receive on one edge, so nothing makes a rank without neighbours, or another component of a
+ * graph, pass the others' counts; one bucket per communicator keeps every rank in the same
  * context (invariant 1) without an agreement per call. */
 static size_t key_bytes(const ac_call *call)
 {
