@@ -7,13 +7,14 @@
  * processes) and distributed graphs (asymmetric, a rank listed twice and itself, ranks without
  * neighbours, no edges at all), with counts of 3, zero counts, and a derived datatype with gaps
  * on both sides (the v and w forms: uneven counts per edge, some zero, blocks out of order; the
- * w form: a different datatype per edge), it runs each applicable algorithm (ac_applicable) on
- * a duplicate of the topology communicator and compares the whole receive buffer, gaps
- * included, bitwise with a reference built from the standard's rule alone (MPI 4.1 section 8.6:
- * on a Cartesian communicator in-block 2d receives what the neighbour on the negative side sent
- * to its positive side, in-block 2d + 1 what the positive one sent to its negative side; on a
- * distributed graph the k-th edge s -> r pairs with s's k-th such destination). The reference
- * places the data with MPI_Unpack only, not with any exchange.
+ * w form: a different datatype per edge, and MPI_BOTTOM with absolute displacements), it runs
+ * each applicable algorithm (ac_applicable) on a duplicate of the topology communicator and
+ * compares the whole receive buffer, gaps included, bitwise with a reference built from the
+ * standard's rule alone (MPI 4.1 section 8.6: on a Cartesian communicator in-block 2d receives
+ * what the neighbour on the negative side sent to its positive side, in-block 2d + 1 what the
+ * positive one sent to its negative side; on a distributed graph the k-th edge s -> r pairs
+ * with s's k-th such destination). The reference places the data with MPI_Unpack only, not
+ * with any exchange.
  *
  * The library's own collective (PMPI_Neighbor_*) is compared with the same reference: where it
  * differs the case is printed ("library disagrees"), and it fails the test unless it is a known
@@ -164,8 +165,10 @@ static int make_topologies(topo *t)
 
 /* ---- data --------------------------------------------------------------------------------- */
 
-typedef enum mode { MODE_PLAIN, MODE_ZERO, MODE_DERIVED, NMODES } mode;
-static const char *const mode_names[NMODES] = {"int", "zero counts", "derived"};
+/* MODE_BOTTOM: neighbor_alltoallw only, as MODE_PLAIN but with MPI_BOTTOM and absolute
+ * displacements (how ADCL's exchange calls it). */
+typedef enum mode { MODE_PLAIN, MODE_ZERO, MODE_DERIVED, MODE_BOTTOM, NMODES } mode;
+static const char *const mode_names[NMODES] = {"int", "zero counts", "derived", "MPI_BOTTOM"};
 static MPI_Datatype t_send_derived, t_recv_derived; /* 2 ints each, with gaps */
 
 /* The value of int i of the block that rank s sends on its out-edge k. */
@@ -217,6 +220,10 @@ typedef struct call_args {
     MPI_Datatype stypes[MAXDEG], rtypes[MAXDEG];
     /* where each block is: byte offset, count, type */
     MPI_Aint s_at[MAXDEG], r_at[MAXDEG];
+    /* the w form's buffer arguments: the buffers and relative displacements, or MPI_BOTTOM and
+     * absolute ones (MODE_BOTTOM) */
+    void *wsbuf, *wrbuf;
+    MPI_Aint wsdispls[MAXDEG], wrdispls[MAXDEG];
 } call_args;
 
 static MPI_Aint extent_of(MPI_Datatype t)
@@ -277,6 +284,17 @@ static void layout(call_args *a, ac_collective c, mode m, const topo *t)
     if ((size_t)sregular + 64 > a->sbytes) a->sbytes = (size_t)sregular + 64;
     a->sbuf = malloc(a->sbytes);
     a->rbuf = malloc(a->rbytes);
+    MPI_Aint sbase = 0, rbase = 0;
+    if (m == MODE_BOTTOM) {
+        MPI_Get_address(a->sbuf, &sbase);
+        MPI_Get_address(a->rbuf, &rbase);
+    }
+    a->wsbuf = m == MODE_BOTTOM ? MPI_BOTTOM : a->sbuf;
+    a->wrbuf = m == MODE_BOTTOM ? MPI_BOTTOM : a->rbuf;
+    for (int i = 0; i < MAXDEG; i++) {
+        a->wsdispls[i] = MPI_Aint_add(sbase, a->sbdispls[i]);
+        a->wrdispls[i] = MPI_Aint_add(rbase, a->rbdispls[i]);
+    }
 }
 
 /* Place n ints of `values` as `count` x `type` at buf (MPI's datatype engine, not ours). */
@@ -373,14 +391,14 @@ static int run(entry via, const ac_algorithm *alg, ac_collective c, call_args *a
                    : MPI_Neighbor_alltoallv(a->sbuf, a->scounts, a->sdispls, a->stype, a->rbuf,
                                             a->rcounts, a->rdispls, a->rtype, comm);
     default:
-        return via == VIA_ALGORITHM ? alg->fn.neighbor_alltoallw(a->sbuf, a->scounts, a->sbdispls,
-                                                                 a->stypes, a->rbuf, a->rcounts,
-                                                                 a->rbdispls, a->rtypes, comm, p)
+        return via == VIA_ALGORITHM ? alg->fn.neighbor_alltoallw(a->wsbuf, a->scounts, a->wsdispls,
+                                                                 a->stypes, a->wrbuf, a->rcounts,
+                                                                 a->wrdispls, a->rtypes, comm, p)
                : via == VIA_LIBRARY
-                   ? PMPI_Neighbor_alltoallw(a->sbuf, a->scounts, a->sbdispls, a->stypes, a->rbuf,
-                                             a->rcounts, a->rbdispls, a->rtypes, comm)
-                   : MPI_Neighbor_alltoallw(a->sbuf, a->scounts, a->sbdispls, a->stypes, a->rbuf,
-                                            a->rcounts, a->rbdispls, a->rtypes, comm);
+                   ? PMPI_Neighbor_alltoallw(a->wsbuf, a->scounts, a->wsdispls, a->stypes, a->wrbuf,
+                                             a->rcounts, a->wrdispls, a->rtypes, comm)
+                   : MPI_Neighbor_alltoallw(a->wsbuf, a->scounts, a->wsdispls, a->stypes, a->wrbuf,
+                                            a->rcounts, a->wrdispls, a->rtypes, comm);
     }
 }
 
@@ -410,8 +428,8 @@ static int run_large(ac_collective c, call_args *a, MPI_Comm comm)
     case AC_NEIGHBOR_ALLTOALLV:
         return MPI_Neighbor_alltoallv_c(a->sbuf, sc, sd, a->stype, a->rbuf, rc, rd, a->rtype, comm);
     default:
-        return MPI_Neighbor_alltoallw_c(a->sbuf, sc, a->sbdispls, a->stypes, a->rbuf, rc,
-                                        a->rbdispls, a->rtypes, comm);
+        return MPI_Neighbor_alltoallw_c(a->wsbuf, sc, a->wsdispls, a->stypes, a->wrbuf, rc,
+                                        a->wrdispls, a->rtypes, comm);
     }
 }
 #endif
@@ -524,6 +542,7 @@ static void check(int ok, const char *what, ac_collective c, const topo *t, mode
 
 static void run_case(ac_collective c, const topo *t, mode m)
 {
+    if (m == MODE_BOTTOM && c != AC_NEIGHBOR_ALLTOALLW) return;
     call_args a;
     layout(&a, c, m, t);
     char *expect = malloc(a.rbytes), *library = malloc(a.rbytes);

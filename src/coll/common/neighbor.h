@@ -75,6 +75,11 @@ ac_neighbor_exchange_fn ac_neighbor_isend_irecv;
 ac_neighbor_exchange_fn ac_neighbor_sendrecv_pair;
 ac_neighbor_exchange_fn ac_neighbor_win_fence_put;
 
+/* The address `displacement` bytes after buf, which may be MPI_BOTTOM: that is not address 0
+ * in every MPI (SimGrid's SMPI: (void *)-111), so a block's address is taken from 0 then, and
+ * stays MPI_BOTTOM itself at displacement 0. */
+void *ac_neighbor_at(const void *buf, MPI_Aint displacement);
+
 /* The lower bound and extent of type (the blocks of the regular forms lie extent apart). */
 int ac_neighbor_extent(MPI_Datatype type, MPI_Aint *extent);
 

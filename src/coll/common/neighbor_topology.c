@@ -6,6 +6,7 @@
 #include "coll/common/common.h"
 #include "coll/common/neighbor.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 static int neighbors_keyval = MPI_KEYVAL_INVALID;
@@ -176,6 +177,12 @@ int ac_neighbors_get(MPI_Comm comm, ac_neighbors **out)
     }
     *out = value;
     return MPI_SUCCESS;
+}
+
+void *ac_neighbor_at(const void *buf, MPI_Aint displacement)
+{
+    if (buf == MPI_BOTTOM) return displacement == 0 ? MPI_BOTTOM : (void *)(uintptr_t)displacement;
+    return (char *)buf + displacement;
 }
 
 int ac_neighbor_extent(MPI_Datatype type, MPI_Aint *extent)

@@ -20,6 +20,6 @@ int ac_neighbor_allgather_blocks(const void *sbuf, int scount, MPI_Datatype styp
         nb->send[k] = (ac_neighbor_block){(void *)sbuf, scount, stype};
     for (int j = 0; j < nb->indegree; j++)
         nb->recv[j] =
-            (ac_neighbor_block){(char *)rbuf + (MPI_Aint)j * rcount * rext, rcount, rtype};
+            (ac_neighbor_block){ac_neighbor_at(rbuf, (MPI_Aint)j * rcount * rext), rcount, rtype};
     return p->exchange(nb, comm);
 }

@@ -20,6 +20,7 @@ int ac_neighbor_allgatherv_blocks(const void *sbuf, int scount, MPI_Datatype sty
     for (int k = 0; k < nb->outdegree; k++)
         nb->send[k] = (ac_neighbor_block){(void *)sbuf, scount, stype};
     for (int j = 0; j < nb->indegree; j++)
-        nb->recv[j] = (ac_neighbor_block){(char *)rbuf + displs[j] * rext, rcounts[j], rtype};
+        nb->recv[j] =
+            (ac_neighbor_block){ac_neighbor_at(rbuf, displs[j] * rext), rcounts[j], rtype};
     return p->exchange(nb, comm);
 }

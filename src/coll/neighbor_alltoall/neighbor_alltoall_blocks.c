@@ -19,9 +19,9 @@ int ac_neighbor_alltoall_blocks(const void *sbuf, int scount, MPI_Datatype stype
     if (rc != MPI_SUCCESS) return rc;
     for (int k = 0; k < nb->outdegree; k++)
         nb->send[k] =
-            (ac_neighbor_block){(char *)sbuf + (MPI_Aint)k * scount * sext, scount, stype};
+            (ac_neighbor_block){ac_neighbor_at(sbuf, (MPI_Aint)k * scount * sext), scount, stype};
     for (int j = 0; j < nb->indegree; j++)
         nb->recv[j] =
-            (ac_neighbor_block){(char *)rbuf + (MPI_Aint)j * rcount * rext, rcount, rtype};
+            (ac_neighbor_block){ac_neighbor_at(rbuf, (MPI_Aint)j * rcount * rext), rcount, rtype};
     return p->exchange(nb, comm);
 }

@@ -20,8 +20,10 @@ int ac_neighbor_alltoallv_blocks(const void *sbuf, const int *scounts, const int
     if (rc == MPI_SUCCESS) rc = ac_neighbor_extent(rtype, &rext);
     if (rc != MPI_SUCCESS) return rc;
     for (int k = 0; k < nb->outdegree; k++)
-        nb->send[k] = (ac_neighbor_block){(char *)sbuf + sdispls[k] * sext, scounts[k], stype};
+        nb->send[k] =
+            (ac_neighbor_block){ac_neighbor_at(sbuf, sdispls[k] * sext), scounts[k], stype};
     for (int j = 0; j < nb->indegree; j++)
-        nb->recv[j] = (ac_neighbor_block){(char *)rbuf + rdispls[j] * rext, rcounts[j], rtype};
+        nb->recv[j] =
+            (ac_neighbor_block){ac_neighbor_at(rbuf, rdispls[j] * rext), rcounts[j], rtype};
     return p->exchange(nb, comm);
 }
