@@ -460,7 +460,8 @@ static int uneven_alltoallw(ac_collective c, const topo *t)
 static const known_disagreement known[] = {
     {"MPICH Version:\t4.0", erratum_case,
      "the alltoall forms on a periodic dimension of one or two processes (the MPI-4.0 erratum): "
-     "the two blocks between one pair of processes are paired in posting order"},
+     "alltoallv and alltoallw pair the two blocks between one pair of processes in posting "
+     "order; alltoall receives in reverse neighbour order, right with one such dimension only"},
     {"MPICH Version:\t4.0", repeated_edge_alltoall,
      "neighbor_alltoall on a distributed graph with a repeated edge: the repeated edges' blocks "
      "arrive in reverse order (neighbor_alltoallv is right)"},
