@@ -795,6 +795,8 @@ typedef struct result {
     long n; /* timed iterations */
     ac_collective coll;
     double *times;   /* per timed iteration, max across ranks (rank 0) */
+    double first;    /* the first warm-up iteration, max across ranks (rank 0): the cold call,
+                      * sub-communicators made (-1 without warm-up) */
     double *compute; /* computation loop per iteration, max across ranks (rank 0) */
     stats time, comp;
     stats steady;   /* the last STEADY_CALLS timed iterations (all when fewer) */
@@ -908,6 +910,7 @@ static int measure(const bench_config *cfg, const workload *w, long warmup, long
     layer_saved saved;
     ac_algorithm_list reg = ac_registry_for_size(w->coll, g_size);
     res->times = res->compute = NULL;
+    res->first = -1.0;
     res->algs = NULL;
     res->contexts = NULL;
     res->n = iterations;
@@ -931,6 +934,7 @@ static int measure(const bench_config *cfg, const workload *w, long warmup, long
         rc = cfg->run(cfg, w, comm);
         double t1 = PMPI_Wtime();
         if (rc != MPI_SUCCESS) break;
+        if (i == 0 && warmup > 0) res->first = t1 - t0;
         if (i >= warmup) {
             t[i - warmup] = t1 - t0;
             c[i - warmup] = t0 - c0;
@@ -964,7 +968,9 @@ static int measure(const bench_config *cfg, const workload *w, long warmup, long
         }
     }
     if (rc != MPI_SUCCESS) goto done;
-    if ((rc = PMPI_Reduce(g_rank ? t : MPI_IN_PLACE, t, (int)iterations, MPI_DOUBLE, MPI_MAX, 0,
+    if ((rc = PMPI_Reduce(g_rank ? &res->first : MPI_IN_PLACE, &res->first, 1, MPI_DOUBLE,
+                          MPI_MAX, 0, comm)) != MPI_SUCCESS ||
+        (rc = PMPI_Reduce(g_rank ? t : MPI_IN_PLACE, t, (int)iterations, MPI_DOUBLE, MPI_MAX, 0,
                           comm)) != MPI_SUCCESS ||
         (rc = PMPI_Reduce(g_rank ? c : MPI_IN_PLACE, c, (int)iterations, MPI_DOUBLE, MPI_MAX, 0,
                           comm)) != MPI_SUCCESS)
@@ -1222,7 +1228,11 @@ static void write_json(FILE *f, const run_info *r)
         json_stats(f, "", &res->time);
         json_stats(f, "compute_", &res->comp);
         json_stats(f, "steady_", &res->steady);
-        fprintf(f, ", \"iterations\": %ld", res->n);
+        fprintf(f, ", \"iterations\": %ld, \"first_call\": ", res->n);
+        if (res->first >= 0.0)
+            json_number(f, res->first);
+        else
+            fputs("null", f);
         if (c->layer) {
             fprintf(f, ",\n     \"layer\": {\"spec\": ");
             json_string(f, c->layer->name);

@@ -15,6 +15,7 @@
 #include "core/config.h"
 #include "core/json_writer.h"
 #include "core/spelling.h"
+#include "report/lines.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -293,6 +294,10 @@ static void print_text(const options *o)
     snprintf(fingerprint, sizeof fingerprint, "%016lx", ac_registry_fingerprint());
     printf("autocoll %s built for %s (registry %s)\n", AUTOCOLL_VERSION, AUTOCOLL_MPI_NAME,
            fingerprint);
+    if (strcmp(ac_lines_library(), "none") != 0)
+        printf("report: call sites as file:line (function), read with %s\n", ac_lines_library());
+    else
+        printf("report: call sites as module+offset (built without libdw)\n");
     if (!filtered(o)) {
         text_overview(o);
         return;
@@ -384,6 +389,7 @@ static void print_parsable(const options *o)
     const ac_setting *settings = ac_settings(&n);
     fact("autocoll", "version", "%s", AUTOCOLL_VERSION);
     fact("autocoll", "mpi", "%s", AUTOCOLL_MPI_NAME);
+    fact("autocoll", "site_lines", "%s", ac_lines_library());
     fact("autocoll", "registry_fingerprint", "%016lx", ac_registry_fingerprint());
     if (o->size > 0) fact("autocoll", "size", "%d", o->size);
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++) {
@@ -510,6 +516,7 @@ static void print_json(const options *o)
     ac_json_integer_value(&w, "version", 1);
     ac_json_string(&w, "autocoll_version", AUTOCOLL_VERSION);
     ac_json_string(&w, "mpi", AUTOCOLL_MPI_NAME);
+    ac_json_string(&w, "site_lines", ac_lines_library());
     ac_json_string(&w, "registry_fingerprint", fingerprint);
     if (o->size > 0) ac_json_integer_value(&w, "size", o->size);
     if (cost_shape.size > 0) {

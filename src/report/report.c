@@ -9,6 +9,7 @@
 #include "core/json_writer.h"
 #include "core/log.h"
 #include "core/state.h"
+#include "report/site_name.h"
 #include "select/select.h"
 
 #include <errno.h>
@@ -88,24 +89,82 @@ static int context_saved(const ac_context_view *v, double *saved)
     return v->summary.native_seconds >= 0.0;
 }
 
-static void write_context_text(FILE *f, const ac_comm *c, ac_collective coll,
-                               const struct ac_context *x)
+/* The tuning contexts' table: the numbers first, then the chosen algorithm (its column as wide
+ * as the longest name), then the call site, last and whole. Titles in plain words (README, "The
+ * report"); "s" marks seconds, rank 0's. */
+typedef struct context_widths {
+    int communicator, collective, chosen;
+} context_widths;
+
+static const char *chosen_name(const ac_context_view *v)
+{
+    return v->summary.chosen >= 0 ? v->candidates[v->summary.chosen]->name : "-";
+}
+
+static int max_int(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+static void measure_context(context_widths *w, const ac_comm *c, ac_collective coll,
+                            const struct ac_context *x)
 {
     ac_context_view v;
-    char chosen[64] = "-", decided[32] = "-", switches[16] = "-", o_ms_c[32] = "-",
-         saved[32] = "-";
+    ac_select_view_context(x, &v);
+    w->communicator = max_int(w->communicator, (int)strlen(c->name));
+    w->collective = max_int(w->collective, (int)strlen(ac_collective_name(coll)));
+    w->chosen = max_int(w->chosen, (int)strlen(chosen_name(&v)));
+}
+
+static void write_context_text(FILE *f, const context_widths *w, const ac_comm *c,
+                               ac_collective coll, const struct ac_context *x)
+{
+    ac_context_view v;
+    ac_site_name site;
+    char decided[32] = "-", o_ms_c[32] = "-", saved[32] = "-";
     double estimate;
     ac_select_view_context(x, &v);
-    if (v.summary.chosen >= 0)
-        snprintf(chosen, sizeof chosen, "%s", v.candidates[v.summary.chosen]->name);
+    ac_site_name_of(v.site_key, &site);
     if (v.summary.decision_calls >= 0)
         snprintf(decided, sizeof decided, "%ld", v.summary.decision_calls);
     if (v.summary.o_ms_c >= 0.0) snprintf(o_ms_c, sizeof o_ms_c, "%.6f", v.summary.o_ms_c);
-    snprintf(switches, sizeof switches, "%d", v.summary.switches);
     if (context_saved(&v, &estimate)) snprintf(saved, sizeof saved, "%+.6f", estimate);
-    fprintf(f, "  %-14s %-14s %9zu %-26.26s %7ld %-28.28s %7s %4s %9.6f %9s %9.6f %10s\n",
-            c->name, ac_collective_name(coll), v.bytes, v.site, v.calls, chosen, decided,
-            switches, v.overhead[1], o_ms_c, v.overhead[0], saved);
+    fprintf(f, "  %-*s %-*s %9zu %9ld %14s %8d %19.6f %23s %16.6f %17s  %-*s  %s\n",
+            w->communicator, c->name, w->collective, ac_collective_name(coll), v.bytes, v.calls,
+            decided, v.summary.switches, v.overhead[1], o_ms_c, v.overhead[0], saved, w->chosen,
+            chosen_name(&v), site.text);
+}
+
+/* STAR-MPI's Tables 6 and 7 in words: learning calls = the decision length (Measure_Select,
+ * race's first race); learning overhead = O_MS^a, the layer's own time while deciding; cost of
+ * trying slower = O_MS^c, running slower candidates while measuring, relative to the chosen
+ * one; overhead after = O_MA; saved vs native = native's agreed mean time per call x calls -
+ * (time in the algorithms + overheads), an estimate, "-" where the strategy never measured
+ * native. */
+static void write_contexts_text(FILE *f, ac_comm **comms, int n)
+{
+    context_widths w = {(int)strlen("communicator"), (int)strlen("collective"),
+                        (int)strlen("chosen")};
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
+            for (const struct ac_context *x = ac_select_next_context(comms[i], k, NULL); x;
+                 x = ac_select_next_context(comms[i], k, x))
+                measure_context(&w, comms[i], (ac_collective)k, x);
+    fprintf(f, "tuning contexts (%s strategy; seconds are rank 0's; call sites by %s):\n",
+            ac_select_strategy_name(),
+            strcmp(ac_lines_library(), "none") ? "source line where the program has debug "
+                                                 "information, else module+offset"
+                                               : "module+offset (built without libdw)");
+    fprintf(f, "  %-*s %-*s %9s %9s %14s %8s %19s %23s %16s %17s  %-*s  %s\n", w.communicator,
+            "communicator", w.collective, "collective", "bytes", "calls", "learning calls",
+            "switches", "learning overhead s", "cost of trying slower s", "overhead after s",
+            "saved vs native s", w.chosen, "chosen", "call site");
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
+            for (const struct ac_context *x = ac_select_next_context(comms[i], k, NULL); x;
+                 x = ac_select_next_context(comms[i], k, x))
+                write_context_text(f, &w, comms[i], (ac_collective)k, x);
+    ac_site_names_done();
 }
 
 static void write_text(FILE *f, ac_comm **comms, int n)
@@ -136,21 +195,7 @@ static void write_text(FILE *f, ac_comm **comms, int n)
         if (ac_g.passthrough[k])
             fprintf(f, "%-16s %5s %-21s %9d %9ld\n", "(invalid args)", "-",
                     ac_collective_name((ac_collective)k), 0, ac_g.passthrough[k]);
-    if (!ac_select_uses_contexts()) return;
-    /* Tuning contexts (STAR-MPI Tables 6 and 7): the decision length is the calls in
-     * Measure_Select; O_MS^a and O_MA the layer's own time while deciding and after; O_MS^c
-     * the cost of running slower candidates while measuring; saved = native's agreed mean
-     * time per call x calls - (time in the algorithms + overheads), an estimate. Seconds are
-     * rank 0's. */
-    fprintf(f, "tuning contexts (%s strategy):\n", ac_select_strategy_name());
-    fprintf(f, "  %-14s %-14s %9s %-26s %7s %-28s %7s %4s %9s %9s %9s %10s\n", "communicator",
-            "collective", "bytes", "call site", "calls", "chosen", "decided", "sw", "O_MS^a",
-            "O_MS^c", "O_MA", "saved");
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
-            for (const struct ac_context *x = ac_select_next_context(comms[i], k, NULL); x;
-                 x = ac_select_next_context(comms[i], k, x))
-                write_context_text(f, comms[i], (ac_collective)k, x);
+    if (ac_select_uses_contexts()) write_contexts_text(f, comms, n);
 }
 
 /* Whether an earlier communicator than comms[i] has the same size and calls of collective k
@@ -212,6 +257,36 @@ static void write_profile(ac_json_writer *w, ac_comm **comms, int n)
     ac_json_array_end(w);
 }
 
+/* "site_name" (the text report's name of the site) and "call_site": where this rank made the
+ * site key (null for the site-less context): file and line (null without a line table),
+ * function (null without a symbol), module (its file as the process maps it, else as the
+ * dynamic loader named it) and offset. */
+static void write_call_site_json(ac_json_writer *w, uint64_t key)
+{
+    ac_site_name site;
+    ac_site_name_of(key, &site);
+    ac_json_string(w, "site_name", site.text);
+    if (!site.known) {
+        ac_json_null(w, "call_site");
+        return;
+    }
+    ac_json_object_begin(w, "call_site");
+    if (site.source.line > 0) {
+        ac_json_string(w, "file", site.source.file);
+        ac_json_integer_value(w, "line", site.source.line);
+    } else {
+        ac_json_null(w, "file");
+        ac_json_null(w, "line");
+    }
+    if (site.source.function[0])
+        ac_json_string(w, "function", site.source.function);
+    else
+        ac_json_null(w, "function");
+    ac_json_string(w, "module", site.source.module[0] ? site.source.module : site.origin.path);
+    ac_json_integer_value(w, "offset", (long long)site.origin.offset);
+    ac_json_object_end(w);
+}
+
 /* One tuning context's object. */
 static void write_context_json(ac_json_writer *w, const struct ac_context *x)
 {
@@ -222,6 +297,7 @@ static void write_context_json(ac_json_writer *w, const struct ac_context *x)
     ac_json_integer_value(w, "bytes", (long long)v.bytes);
     ac_json_integer_value(w, "count", v.count);
     ac_json_string(w, "site", v.site);
+    write_call_site_json(w, v.site_key);
     ac_json_integer_value(w, "calls", v.calls);
     ac_json_integer_value(w, "candidates", v.ncandidates);
     ac_json_real(w, "seconds", v.seconds);
@@ -269,6 +345,7 @@ void ac_report_contexts_json(FILE *f, const ac_comm *c, ac_collective coll)
     ac_json_writer w;
     ac_json_writer_init(&w, f);
     write_contexts_json(&w, NULL, c, coll);
+    ac_site_names_done();
 }
 
 static void write_bucket_json(ac_json_writer *w, const struct ac_bucket *b)
@@ -352,6 +429,7 @@ static void write_json(FILE *f, ac_comm **comms, int n)
     ac_json_string(&w, "mpi_library", version);
     ac_json_integer_value(&w, "world_size", size);
     ac_json_integer_value(&w, "rank", world_rank());
+    ac_json_string(&w, "site_lines", ac_lines_library());
     ac_json_array_begin(&w, "communicators");
     for (int i = 0; i < n; i++) {
         const ac_comm *c = comms[i];
@@ -409,6 +487,7 @@ void ac_report_write(void)
         return;
     }
     write_json(f, comms, n);
+    ac_site_names_done();
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
         ac_log_error("cannot write the report to %s: %s", path, strerror(errno));
         unlink(tmp);

@@ -621,6 +621,7 @@ void ac_select_view_context(const ac_context *x, ac_context_view *out)
     out->bytes = x->bucket->bytes;
     out->count = x->bucket->count;
     ac_site_describe(x->site, out->site, sizeof out->site);
+    out->site_key = x->site;
     out->calls = x->calls;
     out->ncandidates = x->ncandidates;
     out->candidates = x->candidates;

@@ -62,7 +62,8 @@ struct ac_bucket;
 typedef struct ac_context_view {
     size_t bytes;
     int count;
-    char site[128]; /* the call site, readable ("*": site-less) */
+    char site[128]; /* the call site, "module+0xoffset" ("*": site-less) */
+    uint64_t site_key; /* 0: site-less (select/site.h: ac_site_origin_of) */
     long calls;
     int ncandidates;
     const ac_algorithm *const *candidates; /* native first */

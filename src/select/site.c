@@ -129,7 +129,8 @@ const char *ac_site_why_name(int why)
 typedef struct site_entry {
     const void *address;
     uint64_t key;
-    const char *module; /* basename, owned by the dynamic loader (valid while loaded) */
+    const char *path;   /* the module's file as the dynamic loader names it (valid while loaded) */
+    const char *module; /* its basename */
     uintptr_t offset;
 } site_entry;
 
@@ -171,10 +172,11 @@ uint64_t ac_site_key(const void *return_address)
     if (e->address == return_address && e->key) return e->key;
 
     Dl_info info;
-    const char *module = "?";
+    const char *path = "?", *module = "?";
     uintptr_t offset = (uintptr_t)return_address;
     if (dladdr(return_address, &info) && info.dli_fname) {
         const char *slash = strrchr(info.dli_fname, '/');
+        path = info.dli_fname;
         module = slash ? slash + 1 : info.dli_fname;
         offset = (uintptr_t)return_address - (uintptr_t)info.dli_fbase;
     }
@@ -185,22 +187,35 @@ uint64_t ac_site_key(const void *return_address)
     if (key == 0) key = 1;
     e->address = return_address;
     e->key = key;
+    e->path = path;
     e->module = module;
     e->offset = offset;
     remember(e);
     return key;
 }
 
+static const site_entry *known_entry(uint64_t key)
+{
+    for (size_t i = 0; i < nknown; i++)
+        if (known[i].key == key) return &known[i];
+    return NULL;
+}
+
 void ac_site_describe(uint64_t key, char *out, size_t size)
 {
-    if (key == 0) {
+    const site_entry *e = key ? known_entry(key) : NULL;
+    if (key == 0)
         snprintf(out, size, "*");
-        return;
-    }
-    for (size_t i = 0; i < nknown; i++)
-        if (known[i].key == key) {
-            snprintf(out, size, "%s+0x%lx", known[i].module, (unsigned long)known[i].offset);
-            return;
-        }
-    snprintf(out, size, "%016llx", (unsigned long long)key);
+    else if (e)
+        snprintf(out, size, "%s+0x%lx", e->module, (unsigned long)e->offset);
+    else
+        snprintf(out, size, "%016llx", (unsigned long long)key);
+}
+
+int ac_site_origin_of(uint64_t key, ac_site_origin *out)
+{
+    const site_entry *e = key ? known_entry(key) : NULL;
+    if (!e) return 0;
+    *out = (ac_site_origin){e->address, e->path, e->module, e->offset};
+    return 1;
 }

@@ -91,4 +91,18 @@ const char *ac_site_why_name(int why);
 uint64_t ac_site_key(const void *return_address);
 void ac_site_describe(uint64_t key, char *out, size_t size);
 
+/* Where this rank made a site key: one of its return addresses in this process, the module's
+ * file as the dynamic loader names it (dladdr's dli_fname: the full path where the loader was
+ * given one), its basename and the offset of the return address in it. The report resolves
+ * the address to a source line at MPI_Finalize (src/report/site_name.h), never per call. */
+typedef struct ac_site_origin {
+    const void *address;
+    const char *path;
+    const char *module;
+    uintptr_t offset;
+} ac_site_origin;
+
+/* 1 and *out filled if this rank made `key`; 0 otherwise (and for the site-less key 0). */
+int ac_site_origin_of(uint64_t key, ac_site_origin *out);
+
 #endif

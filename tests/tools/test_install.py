@@ -11,6 +11,7 @@ import subprocess
 
 import pytest
 
+from autocoll import report
 from conftest import MPIS, build_dir, registry
 
 CONSUMER = ('#include <autocoll.h>\n#include <mpi.h>\n'
@@ -119,8 +120,9 @@ def man(path):
 
 
 def test_manual_pages_come_from_the_declarations(prefix):
-    """autocoll(7): every setting with its type, values and default; autocoll-info(1): every
-    option of --help; autocoll(1): every command. Both builds install the same pages."""
+    """autocoll(7): every setting with its type, values and default, every column of the
+    report with its meaning; autocoll-info(1): every option of --help; autocoll(1): every
+    command. Both builds install the same pages."""
     pages = prefix / "share/man"
     for mpi in MPIS:
         for page in ["man7/autocoll.7", "man1/autocoll-info.1", "man1/autocoll.1"]:
@@ -131,6 +133,8 @@ def test_manual_pages_come_from_the_declarations(prefix):
     for s in registry("openmpi")["settings"]:
         assert (f".TP\n.B {s['name']}\n{s['type']}: {s['values']}; default "
                 f"{s['default'] or '(none)'}.\n{s['summary']}.\n") in seven, s["name"]
+    for title, _, _, meaning in report.CONTEXT_COLUMNS:  # the report's columns, explained
+        assert f".TP\n.B {title}\n{meaning}.\n" in seven, title
     one = man(pages / "man1/autocoll-info.1")
     options = re.findall(r"^  (--[a-z]+(?: [A-Z]+)?) ", sh([str(prefix / "bin/autocoll-info"),
                                                             "--help"]).stdout, re.M)

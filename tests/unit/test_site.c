@@ -228,6 +228,32 @@ static void test_keys(void)
     CHECK(strcmp(text, "*") == 0);
 }
 
+/* Where a key was made: the return address itself, the module's path and basename, the offset
+ * that the readable form shows; nothing for the site-less key or a key never made. */
+__attribute__((noinline)) static uint64_t key_and_address(const void **address)
+{
+    *address = __builtin_return_address(0);
+    return ac_site_key(*address);
+}
+
+static void test_origins(void)
+{
+    const void *address;
+    uint64_t key = key_and_address(&address);
+    ac_site_origin o;
+    char text[128], expected[128];
+    CHECK(ac_site_origin_of(key, &o) == 1);
+    CHECK(o.address == address);
+    CHECK(strcmp(o.module, "test_site") == 0);
+    size_t n = strlen(o.path);
+    CHECK(n >= 9 && strcmp(o.path + n - 9, "test_site") == 0);
+    ac_site_describe(key, text, sizeof text);
+    snprintf(expected, sizeof expected, "test_site+0x%lx", (unsigned long)o.offset);
+    CHECK(strcmp(text, expected) == 0);
+    CHECK(ac_site_origin_of(0, &o) == 0);
+    CHECK(ac_site_origin_of(key ^ 1, &o) == 0);
+}
+
 int main(void)
 {
     test_single_site();
@@ -239,6 +265,7 @@ int main(void)
     test_disabled();
     test_no_context_agreements();
     test_keys();
+    test_origins();
     if (failures) {
         fprintf(stderr, "test_site: %d checks failed\n", failures);
         return 1;

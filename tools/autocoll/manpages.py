@@ -1,5 +1,5 @@
 """The manual pages, generated from what the programs declare: autocoll(7) from the settings'
-declaration (`autocoll-info --json`), autocoll-info(1) from its option table (`autocoll-info
+declaration (`autocoll-info --json`) and the report's columns (report.py), autocoll-info(1) from its option table (`autocoll-info
 --help`), autocoll(1) from the command line's parsers (cli.py). The build runs it (CMake, with
 the standard library only) and installs the pages:
 
@@ -12,7 +12,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from . import __version__, cli
+from . import __version__, cli, report
 
 SEE_ALSO = {"autocoll.7": ["autocoll-info(1)", "autocoll(1)", "mpirun(1)"],
             "autocoll-info.1": ["autocoll(7)", "autocoll(1)", "ompi_info(1)"],
@@ -44,6 +44,8 @@ def setting_entry(s):
 
 def autocoll_7(info):
     settings = "".join(setting_entry(s) for s in info["settings"])
+    report_columns = "".join(f".TP\n.B {text(title)}\n{text(meaning)}.\n"
+                             for title, _, _, meaning in report.CONTEXT_COLUMNS)
     tooling = ", ".join(f"\\fB{text(t)}\\fR" + ("*" if t.endswith("_") else "")
                         for t in info["tooling"])
     return page("autocoll", 7, "adaptive MPI collectives through the profiling interface", (
@@ -69,6 +71,17 @@ def autocoll_7(info):
         "used; nothing is clamped) and an \\fBAUTOCOLL_*\\fR variable that no setting "
         "declares, with the closest declared name.\n"
         f"{settings}"
+        ".SH REPORT\n"
+        "With \\fBAUTOCOLL_REPORT=stderr\\fR rank 0 prints at \\fBMPI_Finalize\\fR, per "
+        "communicator and collective, the calls, bytes, seconds and the algorithms that ran; "
+        "with a run\\-time strategy, one line per tuning context (communicator, collective, "
+        "message size, call site), in these columns:\n"
+        f"{report_columns}"
+        ".PP\n"
+        "With \\fBAUTOCOLL_REPORT=\\fR\\fIpath\\fR the same is JSON (schema "
+        "autocoll\\-report); each context has \\fBsite\\fR (module+0xoffset), "
+        "\\fBsite_name\\fR (the column's text) and \\fBcall_site\\fR (file, line, function, "
+        "module, offset); \\fBautocoll report\\fR \\fIpath\\fR prints it as a table.\n"
         ".SH ENVIRONMENT\n"
         f"The project's test tooling uses {tooling}; they are not settings and pass without "
         "a word.\n"))

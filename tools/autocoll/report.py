@@ -52,18 +52,9 @@ def render(data):
         lines.append(f"{'(invalid args)':16} {'-':>5} {coll:21} {0:9d} {n:9d}")
     contexts = context_rows(data)
     if contexts:
-        lines.append("tuning contexts (seconds are this rank's; saved is an estimate against "
-                     "native's measured mean):")
-        lines.append(f"  {'communicator':16} {'collective':14} {'bytes':>9} {'call site':26} "
-                     f"{'calls':>7} {'chosen':28} {'decided':>7} {'sw':>3} {'O_MS^a':>9} "
-                     f"{'O_MS^c':>9} {'O_MA':>9} {'saved':>10}")
-        for r in contexts:
-            lines.append(
-                f"  {r['communicator']:16} {r['collective']:14} {r['bytes']:9d} "
-                f"{r['site'][:26]:26} {r['calls']:7d} {r['chosen'][:28]:28} "
-                f"{_opt(r['decided'], 'd'):>7} {_opt(r['switches'], 'd'):>3} "
-                f"{r['o_ms_a']:9.6f} {_opt(r['o_ms_c'], '.6f'):>9} {r['o_ma']:9.6f} "
-                f"{_opt(r['saved'], '+.6f'):>10}")
+        lines.append("tuning contexts (seconds are this rank's; saved vs native is an estimate "
+                     "against native's measured mean, - where native was never measured):")
+        lines.extend(_context_table(contexts))
     profile = data.get("profile", [])
     if profile:
         lines.append("collective profile (this rank's communicators; calls and seconds per "
@@ -83,18 +74,73 @@ def _opt(v, spec):
     return "-" if v is None else format(v, spec)
 
 
+# The tuning contexts' columns, in the order of the library's text report
+# (src/report/report.c), with what each means (autocoll(7) lists them): title, row key, format
+# of a number (None: a name, left-aligned), meaning.
+CONTEXT_COLUMNS = [
+    ("communicator", "communicator", None,
+     "MPI_COMM_WORLD, MPI_COMM_SELF, the name the program set, or comm<k> by creation order"),
+    ("collective", "collective", None, "the collective operation"),
+    ("bytes", "bytes", "d", "the message size, from the type signature (equal on every rank)"),
+    ("calls", "calls", "d", "calls of this context"),
+    ("learning calls", "decided", "d",
+     "calls the strategy took to make its first choice (STAR-MPI's Measure_Select, race's "
+     "first race); - while it is still learning"),
+    ("switches", "switches", "d", "changes of the choice after the first one"),
+    ("learning overhead s", "o_ms_a", ".6f",
+     "seconds of the layer's own work while learning: choosing, agreements, bookkeeping "
+     "(STAR-MPI's O_MS^a)"),
+    ("cost of trying slower s", "o_ms_c", ".6f",
+     "seconds spent running slower algorithms while learning, relative to the chosen one "
+     "(STAR-MPI's O_MS^c); - while learning"),
+    ("overhead after s", "o_ma", ".6f",
+     "seconds of the layer's own work after the choice (STAR-MPI's O_MA)"),
+    ("saved vs native s", "saved", "+.6f",
+     "an estimate of the seconds saved (+) or lost (-) against the MPI library's own "
+     "algorithm: native's measured mean time per call x calls, minus the time in the "
+     "algorithms and the overheads; - where the strategy never measured native"),
+    ("chosen", "chosen", None, "the algorithm chosen, its registry name whole; - while learning"),
+    ("call site", "site", None,
+     "file:line (function) of the call where the program has debug information (read with "
+     "elfutils' libdw), else module+0xoffset (function) or module+0xoffset; * for the calls "
+     "tuned without a site"),
+]
+
+
+def _context_table(contexts):
+    """The context rows as lines: names left-aligned to the longest, numbers right-aligned to
+    their titles, the chosen algorithm whole, the call site last."""
+    wide = {k: max(len(k), *(len(str(r[k])) for r in contexts))
+            for k in ("communicator", "collective", "chosen")}
+    numbers = [c for c in CONTEXT_COLUMNS if c[2]]
+    cells = [[_opt(r[key], spec) for _, key, spec, _ in numbers] for r in contexts]
+    widths = [max(len(c[0]), *(len(row[i]) for row in cells)) for i, c in enumerate(numbers)]
+    head = " ".join(f"{c[0]:>{w}}" for c, w in zip(numbers, widths))
+    out = [f"  {'communicator':{wide['communicator']}} {'collective':{wide['collective']}} "
+           f"{head}  {'chosen':{wide['chosen']}}  call site"]
+    for r, row in zip(contexts, cells):
+        values = " ".join(f"{v:>{w}}" for v, w in zip(row, widths))
+        out.append(f"  {r['communicator']:{wide['communicator']}} "
+                   f"{r['collective']:{wide['collective']}} {values}  "
+                   f"{r['chosen']:{wide['chosen']}}  {r['site']}")
+    return out
+
+
 def context_rows(data):
-    """One row per tuning context (reports of a run-time strategy)."""
+    """One row per tuning context (reports of a run-time strategy); "site" is the site's name
+    (file:line (function) where the report could resolve it, else module+0xoffset)."""
     out = []
     for comm in data["communicators"]:
         for coll, s in comm["collectives"].items():
             for x in s.get("contexts", []):
+                decided = x.get("decision_calls", x.get("measure_select_calls"))
                 out.append({
                     "communicator": comm["name"], "collective": coll, "bytes": x["bytes"],
-                    "site": x["site"], "calls": x["calls"], "chosen": x.get("chosen") or "-",
-                    "decided": x.get("decision_calls", x.get("measure_select_calls")), "switches": x.get("switches"),
+                    "site": x.get("site_name", x["site"]), "calls": x["calls"],
+                    "chosen": x.get("chosen") or "-", "decided": decided,
+                    "switches": x.get("switches"),
                     "o_ms_a": x["overhead"]["deciding_seconds"],
-                    "o_ms_c": x.get("o_ms_c_seconds"),
+                    "o_ms_c": None if decided is None else x.get("o_ms_c_seconds"),
                     "o_ma": x["overhead"]["settled_seconds"], "saved": x.get("saved_seconds"),
                 })
     return out

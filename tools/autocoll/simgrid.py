@@ -206,6 +206,14 @@ def main(args):
         from . import simreport  # here: simreport reads cells through bench, which imports us
 
         return simreport.main(args)
+    if args.simgrid_command == "replay":
+        from . import simreplay
+
+        try:
+            return simreplay.main(args)
+        except simreplay.ReplayError as e:
+            print(f"autocoll simgrid replay: {e}", file=sys.stderr)
+            return 2
     try:
         if args.simgrid_command == "platforms":
             for path in sorted(PLATFORMS.glob("*.xml")):
@@ -259,3 +267,9 @@ def add_arguments(p):
     from . import simreport
 
     simreport.add_arguments(rep)
+    rp = sub.add_parser("replay", help="the run-time strategies replayed over a cell's measured "
+                                       "per-call times (learning at 256 or 1024 ranks in "
+                                       "seconds; --compare checks it against simulated runs)")
+    from . import simreplay
+
+    simreplay.add_arguments(rp)

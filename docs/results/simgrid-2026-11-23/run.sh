@@ -14,9 +14,15 @@
 #                     (stress: 5 % of calls, 500 us mean)
 #   run.sh noise16m   the same cells with the detours measured on the emulated cluster
 #                     (noise_fit.py: about 1 % of calls, 0.65 x a call; here 20 us)
-#   run.sh scale      allreduce 8 B at 256 ranks on fat-tree-ib: learning cost, without and with
-#                     noise; each fixed algorithm 5 calls after 1 warm-up (the oracle; at 256
-#                     ranks a call of a ring algorithm costs seconds of wall time to simulate)
+#   run.sh scale256   256 ranks on the platforms: allreduce, alltoall and bcast x 8 B, 1 KiB;
+#                     native and every fixed algorithm (5 calls after 1 cold one, recorded),
+#                     the native layer (its first call is the layer's set-up), 20 calls of
+#                     native; the mpich selector's native alone. The strategies are replayed
+#                     over these cells (run.sh replay): simulating their learning call by call
+#                     costs hours per cell here (docs/simgrid.md, "Learning at scale")
+#   run.sh replay     the strategies replayed over cells256/ without noise, with the measured
+#                     noise and with the stress noise (replay256*.txt, .json), and checked
+#                     against the simulated 16- and 64-rank cells (replay_check.txt)
 #   run.sh tables16   the configuration phase (autocoll tune --simgrid) on the 4 platforms of
 #                     matrix16, same cells, then every matrix16 cell with the table layer alone:
 #                     once with the platform's own table, once with the previous platform's
@@ -133,15 +139,31 @@ case ${1:-} in
       --noise "$measured_noise" --collectives allreduce,alltoall,allgather,bcast --sizes 8,1K \
       --ranks 16
     ;;
-  scale)
-    mkdir -p "$here/scale" "$here/scale-noise"
-    at256=(--collectives allreduce --sizes 8 --ranks 256 --fixed-iterations 5 --warmup 1
-           --timeout 7200)
-    cells fat-tree-ib "$here/scale/fat-tree-ib" "${at256[@]}" \
-      > "$here/scale/fat-tree-ib.log" 2>&1 &
-    cells fat-tree-ib "$here/scale-noise/fat-tree-ib" --noise "$noise" "${at256[@]}" \
-      > "$here/scale-noise/fat-tree-ib.log" 2>&1 &
-    wait %1 && wait %2
+  scale256)
+    mkdir -p "$here/cells256"
+    at256=(--collectives allreduce,alltoall,bcast --sizes 8,1K --ranks 256 --timeout 14400)
+    failed=0
+    for p in ${SCALE_PLATFORMS:-fat-tree-ib torus-3d dragonfly four-switch-gbe one-switch-gbe}; do
+      while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n || failed=1; done
+      ( "$autocoll" bench --simgrid "$p" --out "$here/cells256/$p" --iterations 20 \
+          --fixed-iterations 5 --warmup 1 --sync barrier --layers native --selectors ompi \
+          "${at256[@]}" &&
+        "$autocoll" bench --simgrid "$p" --out "$here/cells256/$p" --iterations 20 --warmup 1 \
+          --sync barrier --layers '' --only native --selectors mpich "${at256[@]}"
+      ) >> "$here/cells256/$p.log" 2>&1 &
+    done
+    while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || failed=1; done
+    [ "$failed" = 0 ] || { echo "run.sh: a platform failed: see $here/cells256/*.log" >&2; exit 1; }
+    ;;
+  replay)
+    cells=("$here"/cells256/*/*-ompi.json)
+    for n in none "$measured_noise" "$noise"; do
+      suffix=${n/none/}; suffix=${suffix:+-${n//[:.]/_}}
+      "$autocoll" simgrid replay "${cells[@]}" --noise "$n" --json "$here/replay256$suffix.json" \
+        > "$here/replay256$suffix.txt"
+    done
+    "$autocoll" simgrid replay --compare "$here"/validate64/*/*.json "$here"/cells64/*/*-ompi.json \
+      "$here"/cells16/*/*-ompi.json > "$here/replay_check.txt"
     ;;
   tables16)
     four="one-switch-gbe fat-tree-ib torus-3d dragonfly"
@@ -167,7 +189,7 @@ case ${1:-} in
     ;;
   report)
     dirs=()
-    for d in cells16 big16 cells64 noise16 noise16m tables16 scale scale-noise; do
+    for d in cells16 big16 cells64 validate64 noise16 noise16m tables16 cells256; do
       if [ -d "$here/$d" ]; then dirs+=("$here/$d"/*/); fi
     done
     "$autocoll" simgrid report "${dirs[@]}" --out "$here/report.md" --plots "$here/plots"

@@ -1,0 +1,191 @@
+"""The report as a profile (issue 23 item 4): call sites named `file:line (function)` where the
+program has debug information (tests/mpi/call_sites.c, two MPI_Allreduce lines marked
+`/* call site: ... */`), module+0xoffset without it; tuning-context columns in plain words with
+algorithm names whole. The text report (AUTOCOLL_REPORT=stderr), the JSON and `autocoll report`
+over the JSON, under both MPIs."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from autocoll import report
+from conftest import ROOT, autocoll_cli, build_dir, registry, run_mpi
+
+SOURCE = ROOT / "tests/mpi/call_sites.c"
+ITERATIONS = "200"
+RACE = {"AUTOCOLL_STRATEGY": "race"}
+TITLES = [column[0] for column in report.CONTEXT_COLUMNS]  # the C report's, in its order
+
+
+def marked_lines():
+    """The line numbers of the calls the report must name, from the markers in the source."""
+    lines = [n for n, text in enumerate(SOURCE.read_text().splitlines(), 1)
+             if "MPI_Allreduce(" in text and "/* call site: " in text]
+    assert len(lines) == 2, lines
+    return lines
+
+
+def run_program(mpi, np, program, tmp_path, env, text):
+    """The program's run with its JSON report, or with the text report on stderr."""
+    env = dict(env, AUTOCOLL_REPORT="stderr") if text else env
+    run = run_mpi(mpi, np, f"tests/mpi/{program}", tmp_path, env=env, report=not text,
+                  args=[ITERATIONS])
+    assert f"call_sites: {ITERATIONS} iterations, ok" in run.stdout, run.stdout + run.stderr
+    return run
+
+
+def allreduce_contexts(run):
+    return run.collective("MPI_COMM_WORLD", "allreduce")["contexts"]
+
+
+def context_lines(text):
+    """The rows of the tuning-context table of a text report, and its title line."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("tuning contexts ("))
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("  "):
+            break
+        rows.append(line)
+    return lines[start + 1], rows
+
+
+def check_titles(title):
+    assert len(TITLES) == 12, TITLES
+    positions = [title.find(t) for t in TITLES]
+    assert -1 not in positions and positions == sorted(positions), title
+    assert "O_MS" not in title and "O_MA" not in title and " sw " not in title, title
+
+
+def check_names_in_text(text, names):
+    """Every allreduce row of the table ends with one of `names`, and every name has a row."""
+    title, rows = context_lines(text)
+    check_titles(title)
+    ends = [next((n for n in names if row.endswith("  " + n)), None)
+            for row in rows if " allreduce " in row]
+    assert None not in ends and sorted(set(ends)) == sorted(names), (names, rows)
+
+
+@pytest.mark.parametrize("mpi,np", [("openmpi", 1), ("openmpi", 3), ("openmpi", 4),
+                                    ("mpich", 2)])
+def test_call_sites_by_source_line(mpi, np, tmp_path):
+    lines = marked_lines()
+    names = [f"call_sites.c:{n} (exchange)" for n in lines]
+    run = run_program(mpi, np, "call_sites", tmp_path, RACE, text=False)
+    assert run.report["site_lines"].startswith("libdw "), run.report["site_lines"]
+    contexts = allreduce_contexts(run)
+    assert sorted(x["site_name"] for x in contexts) == sorted(names), contexts
+    module = build_dir(mpi) / "tests/mpi/call_sites"
+    for x in contexts:
+        site = x["call_site"]
+        assert Path(site["file"]).resolve() == SOURCE.resolve(), site
+        assert site["line"] in lines and site["function"] == "exchange", site
+        assert Path(site["module"]).resolve() == module.resolve(), site
+        assert x["site"] == f"call_sites+{site['offset']:#x}", (x["site"], site)
+    shown = autocoll_cli("report", str(tmp_path / f"report-{mpi}-{np}.json"))
+    assert shown.returncode == 0, shown.stderr
+    check_names_in_text(shown.stdout, names)
+    text = run_program(mpi, np, "call_sites", tmp_path, RACE, text=True)
+    check_names_in_text(text.stderr, names)
+
+
+@pytest.mark.parametrize("mpi,np", [("openmpi", 3), ("mpich", 2)])
+def test_call_sites_without_debug_information(mpi, np, tmp_path):
+    """Without -g: module+0xoffset and the function from the symbol table; stripped: the
+    module and offset alone."""
+    for program, function in [("call_sites_nodebug", "exchange"), ("call_sites_stripped", None)]:
+        run = run_program(mpi, np, program, tmp_path, RACE, text=False)
+        contexts = allreduce_contexts(run)
+        assert len(contexts) == 2, contexts
+        names = []
+        for x in contexts:
+            site = x["call_site"]
+            assert re.fullmatch(rf"{program}\+0x[0-9a-f]+", x["site"]), x["site"]
+            assert site["file"] is None and site["line"] is None, site
+            assert site["function"] == function, site
+            suffix = f" ({function})" if function else ""
+            assert x["site_name"] == x["site"] + suffix, x
+            names.append(x["site_name"])
+        text = run_program(mpi, np, program, tmp_path, RACE, text=True)
+        check_names_in_text(text.stderr, names)
+
+
+@pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
+def test_autocoll_info_says_how_sites_are_named(mpi):
+    info = registry(mpi)
+    assert info["site_lines"].startswith("libdw 0."), info["site_lines"]
+    run = subprocess.run([str(build_dir(mpi) / "autocoll-info")], capture_output=True, text=True)
+    assert (f"\nreport: call sites as file:line (function), read with {info['site_lines']}\n"
+            in run.stdout), run.stdout
+    run = subprocess.run([str(build_dir(mpi) / "autocoll-info"), "--parsable"],
+                         capture_output=True, text=True)
+    assert f"autocoll:site_lines:{info['site_lines']}\n" in run.stdout
+
+
+def longest_allreduce(mpi, np):
+    """The longest name of an allreduce algorithm for np ranks that requires nothing."""
+    names = [a["name"] for a in registry(mpi, np)["algorithms"]
+             if a["collective"] == "allreduce" and not a["requires"]]
+    name = max(names, key=len)
+    assert len(name) > 28, name  # longer than the column the report once cut names to
+    return name
+
+
+@pytest.mark.parametrize("mpi,np", [("openmpi", 4), ("mpich", 3)])
+def test_long_algorithm_names_are_whole(mpi, np, tmp_path):
+    """A table rule makes the longest allreduce name the chosen one of the 256-byte context:
+    the text report, the JSON and `autocoll report` show it whole."""
+    name = longest_allreduce(mpi, np)
+    table = tmp_path / "table.json"
+    table.write_text(json_table(mpi, name))
+    env = {"AUTOCOLL_STRATEGY": "table", "AUTOCOLL_TABLE": str(table)}
+    run = run_program(mpi, np, "call_sites", tmp_path, env, text=False)
+    chosen = {x["bytes"]: x["chosen"] for x in allreduce_contexts(run)}
+    assert chosen[256] == name, chosen
+    shown = autocoll_cli("report", str(tmp_path / f"report-{mpi}-{np}.json"))
+    text = run_program(mpi, np, "call_sites", tmp_path, env, text=True)
+    for out in (shown.stdout, text.stderr):
+        title, rows = context_lines(out)
+        check_titles(title)
+        row = next(r for r in rows if re.search(r" allreduce +256 ", r))
+        assert f"  {name}  " in row, row
+
+
+def json_table(mpi, name):
+    return json.dumps({
+        "schema": "autocoll-table", "version": 1,
+        "registry_fingerprint": registry(mpi)["registry_fingerprint"],
+        "platform": {"hostname": "test"}, "cells": [],
+        "rules": [{"collective": "allreduce", "ranks": [1, None], "bytes": [256, 256],
+                   "algorithm": name}]})
+
+
+def test_call_sites_under_simgrid(tmp_path):
+    """Under SMPI every simulated rank runs its own copy of the program (smpirun's
+    privatization names them <program>_<pid>_<rank>.so), so ranks' call sites differ: the
+    contexts are site-less ("*", and the reason in the buckets) and the report is whole."""
+    program = ROOT / "build/simgrid/tests/simgrid/call_sites"
+    if shutil.which("smpirun") is None or not program.exists():
+        pytest.fail("SimGrid or build/simgrid is missing: run scripts/setup")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AUTOCOLL")}
+    path = tmp_path / "report.json"
+    for where in (str(path), "stderr"):
+        env.update(RACE, AUTOCOLL_REPORT=where)
+        run = subprocess.run([str(ROOT / "tests/mpirun.sh"), "simgrid", "2", str(program),
+                              ITERATIONS], env=env, capture_output=True, text=True, timeout=300)
+        assert f"call_sites: {ITERATIONS} iterations, ok" in run.stdout, run.stdout + run.stderr
+    report = json.loads(path.read_text())
+    assert report["site_lines"].startswith("libdw "), report["site_lines"]
+    allreduce = next(c for c in report["communicators"]
+                     if c["name"] == "MPI_COMM_WORLD")["collectives"]["allreduce"]
+    assert sum(x["calls"] for x in allreduce["contexts"]) == 2 * int(ITERATIONS)
+    for x in allreduce["contexts"]:
+        assert x["site"] == x["site_name"] == "*" and x["call_site"] is None, x
+    assert {b["siteless_reason"] for b in allreduce["buckets"]} == \
+        {"ranks called from different sites"}, allreduce["buckets"]
+    check_names_in_text(run.stderr, ["*"])

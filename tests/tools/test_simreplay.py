@@ -1,0 +1,139 @@
+"""`autocoll simgrid replay` (bench/strategy_replay.c): the strategies' own code replayed over a
+cell's measured per-call times. Checked against strategies that ran in the simulation (the
+committed 16- and 64-rank cells), on cells whose times are rewritten so the right answer is
+known, and on the noise model's expected delay."""
+
+import json
+
+import pytest
+
+from conftest import ROOT, autocoll_cli, build_dir
+
+CELLS = ROOT / "docs/results/simgrid-2026-11-23"
+CELL16 = CELLS / "cells16/fat-tree-ib/allreduce-8-np16-ompi.json"
+CELL64 = CELLS / "cells64/fat-tree-ib/allreduce-8-np64-ompi.json"
+# made after the driver recorded first calls: the replay charges the set-up costs too
+VALIDATE64 = CELLS / "validate64/fat-tree-ib/allreduce-8-np64-ompi.json"
+
+
+@pytest.fixture(autouse=True)
+def replay_built():
+    build_dir("openmpi")
+
+
+def replay(tmp_path, *args):
+    out = tmp_path / "replay.json"
+    r = autocoll_cli("simgrid", "replay", *map(str, args), "--json", str(out))
+    assert r.returncode == 0, r.stderr
+    return json.loads(out.read_text())["cells"]
+
+
+@pytest.mark.parametrize("cell", [CELL16, CELL64], ids=["16", "64"])
+def test_replay_decides_as_the_simulation_did(tmp_path, cell):
+    """Each strategy, replayed over the cell's fixed measurements, takes as many calls to decide
+    and chooses what it chose in the simulation of the same cell; whole-run / oracle within 20 %
+    (the replay leaves out the first calls' set-up: these cells did not record it)."""
+    (row,) = replay(tmp_path, cell, "--layers", "star_enhanced,star_basic,lottery,race")
+    assert row["ranks"] in (16, 64)
+    assert len(row["replayed"]) == 4
+    for rep in row["replayed"]:
+        sim = row["simulated"][rep["layer"]]
+        assert rep["decision"] == sim["decision"], rep["layer"]
+        assert rep["chosen"] == sim["chosen"], rep["layer"]
+        assert rep["whole_vs_oracle"] == pytest.approx(sim["whole_vs_oracle"], rel=0.20)
+        assert rep["whole_vs_oracle"] <= sim["whole_vs_oracle"] * 1.01, rep["layer"]
+
+
+def test_replay_with_first_calls_matches_the_simulation(tmp_path):
+    """On a cell with first calls recorded: the strategies that draw nothing (star, race, model)
+    decide as in the simulation, and their whole run / oracle is within 5 % of the simulated
+    one; the lottery, whose draws follow the last bits of every timing, takes as many calls to
+    decide (one ticket draw per candidate) but may draw another winner."""
+    (row,) = replay(tmp_path, VALIDATE64)
+    assert row["agreement_seconds"] > 0
+    layers = {rep["layer"]: rep for rep in row["replayed"]}
+    assert set(layers) == {"star_enhanced", "star_basic", "lottery", "race", "model"}
+    for name, rep in layers.items():
+        sim = row["simulated"][name]
+        assert rep["decision"] == sim["decision"], name
+        if name == "lottery":
+            continue
+        assert rep["chosen"] == sim["chosen"], name
+        assert rep["whole_vs_oracle"] == pytest.approx(sim["whole_vs_oracle"], rel=0.05), name
+
+
+def rewritten(tmp_path, source, times_of):
+    """A copy of `source` whose native and fixed configurations take times_of(name, median)
+    seconds on every call."""
+    data = json.loads(source.read_text())
+    for c in data["configurations"]:
+        if c["kind"] in ("native", "fixed"):
+            t = times_of(c["name"], c["median"])
+            c["times"] = [t] * len(c["times"])
+            c["median"] = t
+    path = tmp_path / source.name
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_replay_follows_the_measured_times(tmp_path):
+    """Make `ring` 5 x faster than the fastest candidate: every strategy that measures every
+    candidate must settle on it, and its steady state is then the oracle's. (`model` measures
+    only what its cost model ranks near the best, so it never tries the ring here.)"""
+    data = json.loads(CELL16.read_text())
+    best = min(c["median"] for c in data["configurations"] if c["kind"] in ("native", "fixed"))
+    path = rewritten(tmp_path, CELL16,
+                     lambda name, median: best / 5 if name == "ring" else median)
+    (row,) = replay(tmp_path, path, "--layers", "star_basic,lottery,race")
+    assert row["oracle"] == "ring"
+    for rep in row["replayed"]:
+        assert rep["chosen"] == "ring", rep["layer"]
+        assert rep["steady_vs_oracle"] == pytest.approx(1.0), rep["layer"]
+        assert rep["whole_vs_oracle"] > 1.0, rep["layer"]
+
+
+def test_noise_adds_the_longest_of_the_ranks_delays(tmp_path):
+    """Every candidate 10 us, every rank delayed on every call by an exponential of mean 5 us:
+    a call waits for the longest of the 16 delays, whose expectation is 5 us x H(16)."""
+    path = rewritten(tmp_path, CELL16, lambda name, median: 10e-6)
+    (row,) = replay(tmp_path, path, "--layers", "race", "--agreement", "0", "--calls", "4000",
+                    "--noise", "detour:1.0:5e-6")
+    expected = 10e-6 + 5e-6 * sum(1.0 / k for k in range(1, 17))
+    mean = row["replayed"][0]["whole_vs_oracle"] * 10e-6
+    assert mean == pytest.approx(expected, rel=0.03)
+    quiet = replay(tmp_path, path, "--layers", "race", "--agreement", "0", "--calls", "4000")
+    assert quiet[0]["replayed"][0]["whole_vs_oracle"] == pytest.approx(1.0)
+
+
+def test_agreements_cost_what_they_are_given(tmp_path):
+    """All candidates equal: the only extra time is the agreements', so doubling their price
+    doubles the whole run's excess over the oracle."""
+    path = rewritten(tmp_path, CELL16, lambda name, median: 10e-6)
+    one = replay(tmp_path, path, "--layers", "race", "--agreement", "1e-6")[0]["replayed"][0]
+    two = replay(tmp_path, path, "--layers", "race", "--agreement", "2e-6")[0]["replayed"][0]
+    assert one["whole_vs_oracle"] > 1.0
+    assert two["whole_vs_oracle"] - 1.0 == pytest.approx(2 * (one["whole_vs_oracle"] - 1.0))
+
+
+def test_bad_input_is_one_line(tmp_path):
+    data = json.loads(CELL16.read_text())
+    data["configurations"] = [c for c in data["configurations"] if c["name"] != "ring"]
+    path = tmp_path / "missing.json"
+    path.write_text(json.dumps(data))
+    r = autocoll_cli("simgrid", "replay", str(path), "--agreement", "1e-6")
+    assert r.returncode == 2
+    assert "ring applies here but was not measured" in r.stderr
+    assert "Traceback" not in r.stderr
+    r = autocoll_cli("simgrid", "replay", str(CELL16), "--noise", "gauss:1")
+    assert r.returncode == 2 and "--noise gauss:1" in r.stderr
+    r = autocoll_cli("simgrid", "replay", str(CELL16), "--layers", "bogus")
+    assert r.returncode == 2 and "bogus" in r.stderr
+
+
+def test_warm_start_settles_at_once(tmp_path):
+    """--warm gives every strategy knowledge of every candidate (as a history file would): each
+    settles at its first call, on the oracle."""
+    (row,) = replay(tmp_path, VALIDATE64, "--warm", "--layers", "star_basic,lottery,race,model")
+    for rep in row["replayed"]:
+        assert rep["decision"] == 0, rep["layer"]
+        assert rep["chosen"] == row["oracle"], rep["layer"]

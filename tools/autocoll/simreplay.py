@@ -1,0 +1,287 @@
+"""`autocoll simgrid replay`: the run-time strategies replayed over a cell's measured per-call
+times (bench/strategy_replay.c), for platforms where simulating their learning call by call
+costs hours.
+
+A cell of `autocoll bench --simgrid ... --sync barrier` measures native and every fixed
+algorithm of a context. Without noise a simulated call's time depends on its algorithm and
+hardly on what ran before, so the replay runs each strategy's own code (the layer's
+src/select/) over that candidate list and gives every call the measured time of the candidate
+it chose, plus one agreement's time (a small native allreduce on the same platform and ranks)
+for each agreement the strategy made in it. `--noise detour:PROB:MEAN` adds the driver's noise
+model: before each call every rank waits, with probability PROB, an exponential delay of mean
+MEAN, and the call waits for the longest (a synchronising collective's last rank).
+
+`--compare` checks the replay against cells that also ran the strategies in the simulation
+(the 16- and 64-rank cells): per strategy, the simulated and the replayed whole-run / oracle,
+steady / oracle, decision length and choice, side by side (docs/simgrid.md says how close they
+were).
+"""
+
+import json
+import os
+import statistics
+import subprocess
+from pathlib import Path
+
+from .bench import REPO
+
+LAYERS = ("star_enhanced", "star_basic", "lottery", "race", "model")
+MAX_MEASURED = 64   # per candidate, as bench/strategy_replay.c reads them
+STEADY_CALLS = 100  # the driver's steady window (bench/autocoll_bench.c)
+
+
+class ReplayError(Exception):
+    pass
+
+
+def replay_program(build=None):
+    b = Path(build) if build else Path(os.environ.get("AUTOCOLL_BUILD", REPO / "build")) / "openmpi"
+    program = b / "bench" / "strategy_replay"
+    if not program.exists():
+        raise ReplayError(f"{program} not found: run scripts/build")
+    return program
+
+
+def parse_noise(text):
+    """'none' or 'detour:PROB:MEAN' -> (prob, mean)."""
+    if text in (None, "none"):
+        return 0.0, 0.0
+    parts = text.split(":")
+    try:
+        if parts[0] != "detour" or len(parts) != 3:
+            raise ValueError
+        prob, mean = float(parts[1]), float(parts[2])
+    except ValueError:
+        raise ReplayError(f"--noise {text}: not none or detour:PROB:MEAN") from None
+    if not (0.0 < prob <= 1.0 and mean >= 0.0):
+        raise ReplayError(f"--noise {text}: PROB must be in (0, 1], MEAN >= 0")
+    return prob, mean
+
+
+def read_cell(path):
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as e:
+        raise ReplayError(f"{path}: not a cell: {e}") from None
+    if data.get("schema") != "autocoll-bench" or "configurations" not in data:
+        raise ReplayError(f"{path}: not a cell of `autocoll bench`")
+    return data
+
+
+def measured(config):
+    """A configuration's per-call times for the replay: its last MAX_MEASURED calls."""
+    return config["times"][-MAX_MEASURED:]
+
+
+def agreement_seconds(path, data, given):
+    """Seconds of one agreement: `given`, else the native median of the allreduce of 8 bytes on
+    the same platform, ranks and selector (this cell, or its sibling file in the folder)."""
+    if given is not None:
+        return given
+    p = data["parameters"]
+    if p["collective"] == "allreduce" and p["bytes"] == 8:
+        sibling = data
+    else:
+        name = f"allreduce-8-np{data['machine']['ranks']}-{data['simgrid']['selector']}.json"
+        sp = Path(path).parent / name
+        if not sp.exists():
+            raise ReplayError(f"{path}: no {name} beside it for the agreement's time: give "
+                              "--agreement SECONDS")
+        sibling = read_cell(sp)
+    native = [c for c in sibling["configurations"] if c["kind"] == "native"]
+    return native[0]["median"]
+
+
+def start_seconds(data):
+    """What the layer's first call costs beyond native's cold call (the layer makes its private
+    communicator and agrees on its state then): the `native` layer configuration's first call
+    (layers run without warm-up) against native's first call; None where the cell lacks either
+    (cells made before the driver recorded first calls)."""
+    configs = {c["name"]: c for c in data["configurations"]}
+    layer, native = configs.get("layer:native"), configs.get("native")
+    if not layer or not native or native.get("first_call") is None:
+        return None
+    return max(0.0, layer["times"][0] - native["first_call"])
+
+
+def replay_input(data, layers, calls, agreement, noise, seed, warm=False):
+    p = data["parameters"]
+    lines = [f"collective {p['collective']}", f"ranks {data['machine']['ranks']}",
+             f"ppn {data.get('simgrid', {}).get('ppn', 1)}", f"bytes {p['bytes']}",
+             f"calls {calls}", f"agreement {agreement!r}", f"seed {seed}"]
+    if noise[0] > 0:
+        lines.append(f"noise {noise[0]!r} {noise[1]!r}")
+    if warm:
+        lines.append("warm 1")
+    for c in data["configurations"]:
+        if c["kind"] in ("native", "fixed"):
+            lines.append(f"candidate {c['name']} " + " ".join(repr(t) for t in measured(c)))
+            if c.get("first_call") is not None:
+                lines.append(f"cold {c['name']} {c['first_call']!r}")
+    start = start_seconds(data)
+    if start is not None:
+        lines.append(f"start {start!r}")
+    lines += [f"layer {name}" for name in layers]
+    return "\n".join(lines) + "\n"
+
+
+def run_replay(program, text):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AUTOCOLL_")}
+    env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1")
+    proc = subprocess.run([str(program)], input=text, capture_output=True, text=True, env=env,
+                          timeout=600)
+    if proc.returncode != 0:
+        raise ReplayError(f"{program.name} failed (exit {proc.returncode}): "
+                          f"{proc.stderr.strip()[-500:]}")
+    return json.loads(proc.stdout)
+
+
+def oracle_of(data):
+    best = min((c for c in data["configurations"] if c["kind"] in ("native", "fixed")),
+               key=lambda c: c["median"])
+    return best
+
+
+def layer_row(name, times, decision, chosen, oracle):
+    steady = statistics.median(times[-STEADY_CALLS:])
+    mean = sum(times) / len(times)
+    return {"layer": name, "whole_vs_oracle": mean / statistics.mean(oracle["times"]),
+            "steady_vs_oracle": steady / oracle["median"], "decision": decision,
+            "chosen": chosen,
+            "learning_cost_oracle_calls": (sum(times) - len(times) * oracle["median"])
+            / oracle["median"]}
+
+
+def simulated_rows(data, oracle):
+    """The rows of the strategies that ran in the simulation (by their layer name)."""
+    rows = {}
+    for c in data["configurations"]:
+        if c["kind"] != "layer":
+            continue
+        layer = c["layer"]
+        name = c["name"].split(":", 1)[1]
+        ctx = layer.get("contexts") or []
+        decision = ctx[0].get("decision_calls") if ctx else None
+        chosen = ctx[0].get("chosen") if ctx else None
+        rows[name] = layer_row(name, c["times"], decision, chosen, oracle)
+    return rows
+
+
+def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False):
+    data = read_cell(path)
+    agree = agreement_seconds(path, data, agreement)
+    out = run_replay(program, replay_input(data, layers, calls, agree, noise, seed, warm))
+    oracle = oracle_of(data)
+    rows = [layer_row(r["layer"], r["times"], r["decision_calls"], r["chosen"], oracle)
+            for r in out["layers"]]
+    p = data["parameters"]
+    return {"cell": Path(path).name, "platform": data.get("simgrid", {}).get("platform"),
+            "collective": p["collective"], "bytes": p["bytes"], "ranks": data["machine"]["ranks"],
+            "selector": data.get("simgrid", {}).get("selector"), "oracle": oracle["name"],
+            "oracle_median": oracle["median"], "agreement_seconds": agree,
+            "candidates": len(out["candidates"]), "replayed": rows,
+            "simulated": simulated_rows(data, oracle)}
+
+
+def fmt(x, digits=3):
+    if x is None:
+        return "-"
+    if isinstance(x, float):
+        return f"{x:.{digits}f}"
+    return str(x)
+
+
+def print_cell(r, compare):
+    print(f"{r['platform']} {r['collective']} {r['bytes']} B, {r['ranks']} ranks "
+          f"({r['selector']} selector): {r['candidates']} candidates, oracle {r['oracle']} "
+          f"{r['oracle_median'] * 1e6:.2f} us, agreement {r['agreement_seconds'] * 1e6:.2f} us")
+    head = ["strategy", "whole/oracle", "steady/oracle", "decision", "learning cost", "chosen"]
+    if compare:
+        head = ["strategy", "whole/oracle sim", "replay", "steady/oracle sim", "replay",
+                "decision sim", "replay", "chosen sim", "replay"]
+    print("  " + " | ".join(head))
+    for row in r["replayed"]:
+        if compare:
+            s = r["simulated"].get(row["layer"])
+            if not s:
+                continue
+            cols = [row["layer"], fmt(s["whole_vs_oracle"]), fmt(row["whole_vs_oracle"]),
+                    fmt(s["steady_vs_oracle"]), fmt(row["steady_vs_oracle"]),
+                    fmt(s["decision"]), fmt(row["decision"]), fmt(s["chosen"]),
+                    fmt(row["chosen"])]
+        else:
+            cols = [row["layer"], fmt(row["whole_vs_oracle"]), fmt(row["steady_vs_oracle"]),
+                    fmt(row["decision"]), f"{row['learning_cost_oracle_calls']:.0f} oracle calls",
+                    fmt(row["chosen"])]
+        print("  " + " | ".join(cols))
+
+
+def agreement_summary(results):
+    """--compare over many cells: per strategy, the cells where the replay decided in as many
+    calls and chose the same, and the replayed whole run / oracle over the simulated one."""
+    lines = ["replay against simulation, per strategy: cells | same decision length | same "
+             "choice | replayed/simulated whole run: median, min, max | steady/oracle, replayed "
+             "- simulated: median, largest difference"]
+    names = []
+    for r in results:
+        names += [row["layer"] for row in r["replayed"] if row["layer"] not in names]
+    for name in names:
+        pairs = [(row, r["simulated"][name]) for r in results for row in r["replayed"]
+                 if row["layer"] == name and name in r["simulated"]]
+        if not pairs:
+            continue
+        ratios = sorted(rep["whole_vs_oracle"] / sim["whole_vs_oracle"] for rep, sim in pairs)
+        same_decision = sum(rep["decision"] == sim["decision"] for rep, sim in pairs)
+        same_choice = sum(rep["chosen"] == sim["chosen"] for rep, sim in pairs)
+        steady = sorted(rep["steady_vs_oracle"] - sim["steady_vs_oracle"] for rep, sim in pairs)
+        lines.append(f"  {name} | {len(pairs)} | {same_decision} | {same_choice} | "
+                     f"{statistics.median(ratios):.3f}, {ratios[0]:.3f}, {ratios[-1]:.3f} | "
+                     f"{statistics.median(steady):+.3f}, "
+                     f"{max(steady, key=abs):+.3f}")
+    return lines
+
+
+def add_arguments(p):
+    p.add_argument("cells", nargs="+", help="cells of `autocoll bench --simgrid` (JSON)")
+    p.add_argument("--layers", default=",".join(LAYERS),
+                   help=f"strategies to replay (default {','.join(LAYERS)})")
+    p.add_argument("--calls", type=int, default=1000, help="calls per strategy (default 1000)")
+    p.add_argument("--agreement", type=float, metavar="SECONDS",
+                   help="seconds of one agreement (default: the native median of the allreduce "
+                        "of 8 bytes beside the cell)")
+    p.add_argument("--noise", default="none", help="none or detour:PROB:MEAN (the driver's model)")
+    p.add_argument("--seed", type=int, default=1, help="of the noise draws")
+    p.add_argument("--warm", action="store_true",
+                   help="start every strategy warm, as from a history file that knows every "
+                        "candidate's median")
+    p.add_argument("--compare", action="store_true",
+                   help="side by side with the strategies the cell ran in the simulation")
+    p.add_argument("--json", metavar="FILE", help="write every row as JSON here too")
+    p.add_argument("--build", help="build folder with bench/strategy_replay (default "
+                                   "build/openmpi)")
+
+
+def main(args):
+    layers = [x for x in args.layers.split(",") if x]
+    bad = [x for x in layers if x not in LAYERS]
+    if bad or not layers:
+        raise ReplayError(f"--layers: {','.join(bad) or 'empty'}: choose from {','.join(LAYERS)}")
+    if args.calls < 1:
+        raise ReplayError("--calls must be at least 1")
+    program = replay_program(args.build)
+    noise = parse_noise(args.noise)
+    results = []
+    for path in args.cells:
+        r = replay_cell(path, program, layers, args.calls, args.agreement, noise, args.seed,
+                        args.warm)
+        r["noise"] = args.noise
+        r["warm"] = args.warm
+        results.append(r)
+        print_cell(r, args.compare)
+    if args.compare and len(results) > 1:
+        print("\n".join(agreement_summary(results)))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"schema": "autocoll-replay", "version": 1,
+                                               "cells": results}, indent=1) + "\n")
+    return 0
