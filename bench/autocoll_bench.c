@@ -164,7 +164,8 @@ static void usage(FILE *f)
                "       [--noise-seed N] [--sync none|barrier]\n"
                "  --collective  one of:");
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++)
-        fprintf(f, " %s", ac_collective_name((ac_collective)c));
+        if (!ac_collective_neighborhood((ac_collective)c))
+            fprintf(f, " %s", ac_collective_name((ac_collective)c));
     fprintf(f, "\n  --bytes       message size (README definition); suffix K or M for KiB, MiB;\n"
                "                reductions use MPI_DOUBLE/MPI_SUM, count = bytes / 8\n"
                "  --iterations  timed iterations per configuration\n"
@@ -392,6 +393,8 @@ static int parse_args(int argc, char **argv, options *o)
     if (!coll) return usage_error("--collective is required");
     int c = ac_collective_from_name(coll);
     if (c < 0) return usage_error("unknown collective '%s'", coll);
+    if (ac_collective_neighborhood((ac_collective)c))
+        return usage_error("%s needs a topology communicator: not measured by this driver", coll);
     o->coll = (ac_collective)c;
     if (o->coll == AC_BARRIER && o->bytes < 0) o->bytes = 0;
     if (o->bytes < 0) return usage_error("--bytes is required");

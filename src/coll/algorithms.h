@@ -20,5 +20,10 @@
 #include "coll/reduce_scatter/reduce_scatter.h"
 #include "coll/reduce_scatter_block/reduce_scatter_block.h"
 #include "coll/scatter/scatter.h"
+#include "coll/neighbor_allgather/neighbor_allgather.h"
+#include "coll/neighbor_allgatherv/neighbor_allgatherv.h"
+#include "coll/neighbor_alltoall/neighbor_alltoall.h"
+#include "coll/neighbor_alltoallv/neighbor_alltoallv.h"
+#include "coll/neighbor_alltoallw/neighbor_alltoallw.h"
 
 #endif

@@ -27,6 +27,11 @@ typedef enum ac_collective {
     AC_REDUCE_SCATTER,
     AC_REDUCE_SCATTER_BLOCK,
     AC_SCATTER,
+    AC_NEIGHBOR_ALLGATHER, /* the MPI-3 neighbourhood collectives (src/coll/common/neighbor.h) */
+    AC_NEIGHBOR_ALLGATHERV,
+    AC_NEIGHBOR_ALLTOALL,
+    AC_NEIGHBOR_ALLTOALLV,
+    AC_NEIGHBOR_ALLTOALLW,
     AC_NUM_COLLECTIVES
 } ac_collective;
 
@@ -43,9 +48,21 @@ enum {
     AC_REQ_MESSAGE_FITS_INT = 1u << 5, /* the message travels packed: bytes <= INT_MAX */
     AC_REQ_BLOCKS_FIT_INT = 1u << 6,   /* all ranks' blocks travel packed together:
                                         * size * bytes <= INT_MAX */
-    AC_REQ_GATHERED_FITS_INT = 1u << 7 /* every rank's whole vector is gathered: size * count
-                                        * and size * bytes <= INT_MAX */
+    AC_REQ_GATHERED_FITS_INT = 1u << 7, /* every rank's whole vector is gathered: size * count
+                                         * and size * bytes <= INT_MAX */
+    AC_REQ_CARTESIAN = 1u << 8, /* a neighbourhood collective on a Cartesian communicator */
+    AC_REQ_WINDOW = 1u << 9,    /* a one-sided window over the communicator could be made on
+                                 * every rank (agreed once per communicator) */
+    AC_REQ_LIBRARY_NEIGHBOR = 1u << 10 /* the MPI library has its own neighbourhood
+                                        * collectives (SimGrid 3.32's SMPI has none) */
 };
+
+/* The virtual topology of a neighbourhood collective's communicator (equal on every rank). */
+typedef enum ac_topology {
+    AC_TOPOLOGY_NONE,      /* not a neighbourhood collective */
+    AC_TOPOLOGY_CARTESIAN, /* MPI_Cart_create */
+    AC_TOPOLOGY_DIST_GRAPH /* MPI_Dist_graph_create(_adjacent) */
+} ac_topology;
 
 /* Synchronisation between the phases of ring and pair algorithms (STAR-MPI section 3.1). */
 typedef enum ac_sync {
@@ -65,6 +82,7 @@ typedef enum ac_tree_kind {
 } ac_tree_kind;
 
 struct ac_params;
+struct ac_neighbors;
 
 typedef int ac_allgather_fn(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                             int rcount, MPI_Datatype rtype, MPI_Comm comm,
@@ -98,6 +116,28 @@ typedef int ac_reduce_scatter_block_fn(const void *sbuf, void *rbuf, int rcount,
 typedef int ac_scatter_fn(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                           int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
                           const struct ac_params *p);
+typedef int ac_neighbor_allgather_fn(const void *sbuf, int scount, MPI_Datatype stype,
+                                     void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                                     const struct ac_params *p);
+typedef int ac_neighbor_allgatherv_fn(const void *sbuf, int scount, MPI_Datatype stype,
+                                      void *rbuf, const int *rcounts, const int *displs,
+                                      MPI_Datatype rtype, MPI_Comm comm,
+                                      const struct ac_params *p);
+typedef int ac_neighbor_alltoall_fn(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                    int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                                    const struct ac_params *p);
+typedef int ac_neighbor_alltoallv_fn(const void *sbuf, const int *scounts, const int *sdispls,
+                                     MPI_Datatype stype, void *rbuf, const int *rcounts,
+                                     const int *rdispls, MPI_Datatype rtype, MPI_Comm comm,
+                                     const struct ac_params *p);
+typedef int ac_neighbor_alltoallw_fn(const void *sbuf, const int *scounts,
+                                     const MPI_Aint *sdispls, const MPI_Datatype *stypes,
+                                     void *rbuf, const int *rcounts, const MPI_Aint *rdispls,
+                                     const MPI_Datatype *rtypes, MPI_Comm comm,
+                                     const struct ac_params *p);
+/* A neighbourhood exchange engine (src/coll/common/neighbor.h): moves the blocks that a
+ * neighbourhood collective's algorithm described in nb (one per edge). */
+typedef int ac_neighbor_exchange_fn(struct ac_neighbors *nb, MPI_Comm comm);
 
 /* Parameters of a registered instance. Variants differ by parameters, not by copies:
  * `allreduce rabenseifner_ring_light_barrier` is the Rabenseifner engine with
@@ -118,6 +158,8 @@ typedef struct ac_params {
                                       * the communicator size over their product) */
     const struct ac_algorithm *phase; /* orthogonal mesh: the registry entry each phase runs on
                                        * the mesh's line communicators */
+    ac_neighbor_exchange_fn *exchange; /* neighbourhood collectives: the engine that moves the
+                                        * blocks */
 } ac_params;
 
 /* Facts about one call that decide applicability; all of them equal on every rank. */
@@ -129,6 +171,8 @@ typedef struct ac_call {
     int op_builtin;     /* 1 when op is predefined */
     int op_commutative; /* 1 when op is commutative */
     size_t bytes;       /* message size in bytes, from the type signature (see README) */
+    ac_topology topology; /* neighbourhood collectives: the communicator's topology */
+    int window;           /* neighbourhood collectives: a window could be made (AC_REQ_WINDOW) */
 } ac_call;
 
 typedef struct ac_algorithm {
@@ -151,6 +195,11 @@ typedef struct ac_algorithm {
         ac_reduce_scatter_fn *reduce_scatter;
         ac_reduce_scatter_block_fn *reduce_scatter_block;
         ac_scatter_fn *scatter;
+        ac_neighbor_allgather_fn *neighbor_allgather;
+        ac_neighbor_allgatherv_fn *neighbor_allgatherv;
+        ac_neighbor_alltoall_fn *neighbor_alltoall;
+        ac_neighbor_alltoallv_fn *neighbor_alltoallv;
+        ac_neighbor_alltoallw_fn *neighbor_alltoallw;
     } fn;
     const ac_params *params;
     const char *summary;
@@ -189,6 +238,10 @@ typedef struct ac_family {
 const char *ac_collective_name(ac_collective c);       /* "allreduce" */
 const char *ac_collective_env(ac_collective c);        /* "AUTOCOLL_ALLREDUCE" */
 int ac_collective_from_name(const char *name);         /* -1 if unknown */
+/* 1 for the MPI-3 neighbourhood collectives: they need a Cartesian or distributed-graph
+ * communicator (tests/mpi/neighbor.c tests them; the harness and the benchmark driver, which
+ * run on plain communicators, leave them out). */
+int ac_collective_neighborhood(ac_collective c);
 ac_registry ac_registry_of(ac_collective c);           /* the static table only */
 /* The list for a communicator of `size` ranks, made once per (collective, size) and kept for
  * the life of the process; thread-safe. Empty when memory runs out (then for good). */
@@ -198,6 +251,10 @@ int ac_algorithm_list_index(ac_algorithm_list list, const ac_algorithm *alg);
 /* A static entry, or the family instance of a well-formed family name (for any size). */
 const ac_algorithm *ac_registry_find(ac_collective c, const char *name);
 const ac_algorithm *ac_registry_native(ac_collective c);
+/* What runs where nothing else is chosen: native, or where native cannot run (a library without
+ * the collective: SMPI's neighbourhood collectives) the first entry of the static table that
+ * applies to the call. */
+const ac_algorithm *ac_registry_fallback(const ac_call *call);
 
 /* A hash of every static entry's (collective, name) and every family's description (name
  * patterns, phase algorithms): tables and history record it. */
@@ -242,6 +299,11 @@ extern const ac_registry ac_registry_reduce;
 extern const ac_registry ac_registry_reduce_scatter;
 extern const ac_registry ac_registry_reduce_scatter_block;
 extern const ac_registry ac_registry_scatter;
+extern const ac_registry ac_registry_neighbor_allgather;
+extern const ac_registry ac_registry_neighbor_allgatherv;
+extern const ac_registry ac_registry_neighbor_alltoall;
+extern const ac_registry ac_registry_neighbor_alltoallv;
+extern const ac_registry ac_registry_neighbor_alltoallw;
 
 #define AC_REGISTRY(coll, table)                                                               \
     const ac_registry ac_registry_##coll = {table, (int)(sizeof(table) / sizeof(table[0]))}

@@ -34,6 +34,16 @@ static const collective_info collectives[AC_NUM_COLLECTIVES] = {
     [AC_REDUCE_SCATTER_BLOCK] = {"reduce_scatter_block", "AUTOCOLL_REDUCE_SCATTER_BLOCK",
                                  &ac_registry_reduce_scatter_block},
     [AC_SCATTER] = {"scatter", "AUTOCOLL_SCATTER", &ac_registry_scatter},
+    [AC_NEIGHBOR_ALLGATHER] = {"neighbor_allgather", "AUTOCOLL_NEIGHBOR_ALLGATHER",
+                               &ac_registry_neighbor_allgather},
+    [AC_NEIGHBOR_ALLGATHERV] = {"neighbor_allgatherv", "AUTOCOLL_NEIGHBOR_ALLGATHERV",
+                                &ac_registry_neighbor_allgatherv},
+    [AC_NEIGHBOR_ALLTOALL] = {"neighbor_alltoall", "AUTOCOLL_NEIGHBOR_ALLTOALL",
+                              &ac_registry_neighbor_alltoall},
+    [AC_NEIGHBOR_ALLTOALLV] = {"neighbor_alltoallv", "AUTOCOLL_NEIGHBOR_ALLTOALLV",
+                               &ac_registry_neighbor_alltoallv},
+    [AC_NEIGHBOR_ALLTOALLW] = {"neighbor_alltoallw", "AUTOCOLL_NEIGHBOR_ALLTOALLW",
+                               &ac_registry_neighbor_alltoallw},
 };
 
 const char *ac_collective_name(ac_collective c)
@@ -44,6 +54,11 @@ const char *ac_collective_name(ac_collective c)
 const char *ac_collective_env(ac_collective c)
 {
     return collectives[c].env;
+}
+
+int ac_collective_neighborhood(ac_collective c)
+{
+    return c >= AC_NEIGHBOR_ALLGATHER && c <= AC_NEIGHBOR_ALLTOALLW;
 }
 
 int ac_collective_from_name(const char *name)
@@ -145,6 +160,14 @@ const ac_algorithm *ac_registry_native(ac_collective c)
     return ac_registry_find(c, "native");
 }
 
+const ac_algorithm *ac_registry_fallback(const ac_call *call)
+{
+    ac_registry r = ac_registry_of(call->collective);
+    for (int i = 0; i < r.count; i++)
+        if (ac_applicable(&r.algorithms[i], call, NULL)) return &r.algorithms[i];
+    return ac_registry_native(call->collective);
+}
+
 /* The layout factors the size, and the phase algorithm applies on every line of the mesh. */
 static int mesh_layout_met(const ac_algorithm *alg, const ac_call *call)
 {
@@ -194,6 +217,26 @@ static int blocks_fit_int_met(const ac_algorithm *alg, const ac_call *call)
     return (unsigned long long)call->size * call->bytes <= INT_MAX;
 }
 
+static int cartesian_met(const ac_algorithm *alg, const ac_call *call)
+{
+    (void)alg;
+    return call->topology == AC_TOPOLOGY_CARTESIAN;
+}
+
+static int window_met(const ac_algorithm *alg, const ac_call *call)
+{
+    (void)alg;
+    return call->window;
+}
+
+/* The build says (CMakeLists.txt): 0 under SimGrid 3.32, whose SMPI aborts in them. */
+static int library_neighbor_met(const ac_algorithm *alg, const ac_call *call)
+{
+    (void)alg;
+    (void)call;
+    return AUTOCOLL_NEIGHBOR_COLLECTIVES;
+}
+
 static int gathered_fits_int_met(const ac_algorithm *alg, const ac_call *call)
 {
     (void)alg;
@@ -218,6 +261,10 @@ static const requirement requirements[] = {
     {AC_REQ_MESSAGE_FITS_INT, "message fits in an int", message_fits_int_met},
     {AC_REQ_BLOCKS_FIT_INT, "all blocks together fit in an int", blocks_fit_int_met},
     {AC_REQ_GATHERED_FITS_INT, "size * message fits in an int", gathered_fits_int_met},
+    {AC_REQ_CARTESIAN, "a Cartesian communicator", cartesian_met},
+    {AC_REQ_WINDOW, "a one-sided window over the communicator", window_met},
+    {AC_REQ_LIBRARY_NEIGHBOR, "the MPI library's own neighbourhood collectives",
+     library_neighbor_met},
 };
 
 int ac_applicable(const ac_algorithm *alg, const ac_call *call, const char **why)
@@ -267,7 +314,8 @@ int ac_same_messages(const ac_algorithm *a, const ac_algorithm *b, const ac_call
     return p->sync == q->sync && p->dims == q->dims && p->tree == q->tree && p->k == q->k &&
            p->allgatherv == q->allgatherv && p->alltoallv == q->alltoallv && p->inner == q->inner &&
            p->inner2 == q->inner2 && p->layout[0] == q->layout[0] && p->layout[1] == q->layout[1] &&
-           p->phase == q->phase && effective_segment(p, call) == effective_segment(q, call);
+           p->phase == q->phase && p->exchange == q->exchange &&
+           effective_segment(p, call) == effective_segment(q, call);
 }
 
 static unsigned long fnv1a(unsigned long h, const char *s)

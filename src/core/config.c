@@ -198,6 +198,11 @@ static const ac_setting settings[] = {
     FORCE("REDUCE_SCATTER", "Reduce_scatter"),
     FORCE("REDUCE_SCATTER_BLOCK", "Reduce_scatter_block"),
     FORCE("SCATTER", "Scatter"),
+    FORCE("NEIGHBOR_ALLGATHER", "Neighbor_allgather"),
+    FORCE("NEIGHBOR_ALLGATHERV", "Neighbor_allgatherv"),
+    FORCE("NEIGHBOR_ALLTOALL", "Neighbor_alltoall"),
+    FORCE("NEIGHBOR_ALLTOALLV", "Neighbor_alltoallv"),
+    FORCE("NEIGHBOR_ALLTOALLW", "Neighbor_alltoallw"),
     INTEGER("AUTOCOLL_TEST_RANKS_PER_NODE", "0", 0, INT_MAX,
             "testing only: treat consecutive blocks of n ranks as nodes (0: real shared-memory "
             "nodes)"),

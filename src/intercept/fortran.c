@@ -24,6 +24,7 @@
 #include <mpi.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran INTEGER arrays are passed as int arrays");
 
@@ -56,6 +57,10 @@ typedef void f_reduce_scatter_block(char *sbuf, char *rbuf, MPI_Fint *rcount, MP
                                     MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr);
 typedef void f_scatter(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, MPI_Fint *rcount,
                        MPI_Fint *rtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr);
+typedef void f_neighbor_alltoallw(char *sbuf, MPI_Fint *scounts, MPI_Aint *sdispls,
+                                  MPI_Fint *stypes, char *rbuf, MPI_Fint *rcounts,
+                                  MPI_Aint *rdispls, MPI_Fint *rtypes, MPI_Fint *comm,
+                                  MPI_Fint *ierr);
 
 /* Fortran's MPI_IN_PLACE and MPI_BOTTOM are the addresses of common blocks defined by Open MPI's
  * libraries, under any of the four manglings; looked up once, absent ones stay NULL. */
@@ -288,3 +293,91 @@ f_scatter mpi_scatter __attribute__((alias("ompi_scatter_f")));
 f_scatter mpi_scatter_ __attribute__((alias("ompi_scatter_f")));
 f_scatter mpi_scatter__ __attribute__((alias("ompi_scatter_f")));
 f_scatter MPI_SCATTER __attribute__((alias("ompi_scatter_f")));
+
+/* The neighbourhood collectives: the same argument lists as allgather, allgatherv, alltoall and
+ * alltoallv (no MPI_IN_PLACE there: the C wrapper passes it to the library, which rejects it);
+ * alltoallw's displacements are INTEGER(KIND=MPI_ADDRESS_KIND) and its datatypes arrays of
+ * handles, converted here. */
+f_allgather ompi_neighbor_allgather_f;
+void ompi_neighbor_allgather_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf,
+                               MPI_Fint *rcount, MPI_Fint *rtype, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, ac_neighbor_allgather_at(AC_CALLER, c_buf_in_place(sbuf), *scount,
+                                            PMPI_Type_f2c(*stype), c_buf(rbuf), *rcount,
+                                            PMPI_Type_f2c(*rtype), PMPI_Comm_f2c(*comm)));
+}
+f_allgather mpi_neighbor_allgather __attribute__((alias("ompi_neighbor_allgather_f")));
+f_allgather mpi_neighbor_allgather_ __attribute__((alias("ompi_neighbor_allgather_f")));
+f_allgather mpi_neighbor_allgather__ __attribute__((alias("ompi_neighbor_allgather_f")));
+f_allgather MPI_NEIGHBOR_ALLGATHER __attribute__((alias("ompi_neighbor_allgather_f")));
+
+f_allgatherv ompi_neighbor_allgatherv_f;
+void ompi_neighbor_allgatherv_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf,
+                                MPI_Fint *rcounts, MPI_Fint *displs, MPI_Fint *rtype,
+                                MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, ac_neighbor_allgatherv_at(AC_CALLER, c_buf_in_place(sbuf), *scount,
+                                             PMPI_Type_f2c(*stype), c_buf(rbuf), rcounts, displs,
+                                             PMPI_Type_f2c(*rtype), PMPI_Comm_f2c(*comm)));
+}
+f_allgatherv mpi_neighbor_allgatherv __attribute__((alias("ompi_neighbor_allgatherv_f")));
+f_allgatherv mpi_neighbor_allgatherv_ __attribute__((alias("ompi_neighbor_allgatherv_f")));
+f_allgatherv mpi_neighbor_allgatherv__ __attribute__((alias("ompi_neighbor_allgatherv_f")));
+f_allgatherv MPI_NEIGHBOR_ALLGATHERV __attribute__((alias("ompi_neighbor_allgatherv_f")));
+
+f_alltoall ompi_neighbor_alltoall_f;
+void ompi_neighbor_alltoall_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf,
+                              MPI_Fint *rcount, MPI_Fint *rtype, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, ac_neighbor_alltoall_at(AC_CALLER, c_buf_in_place(sbuf), *scount,
+                                           PMPI_Type_f2c(*stype), c_buf(rbuf), *rcount,
+                                           PMPI_Type_f2c(*rtype), PMPI_Comm_f2c(*comm)));
+}
+f_alltoall mpi_neighbor_alltoall __attribute__((alias("ompi_neighbor_alltoall_f")));
+f_alltoall mpi_neighbor_alltoall_ __attribute__((alias("ompi_neighbor_alltoall_f")));
+f_alltoall mpi_neighbor_alltoall__ __attribute__((alias("ompi_neighbor_alltoall_f")));
+f_alltoall MPI_NEIGHBOR_ALLTOALL __attribute__((alias("ompi_neighbor_alltoall_f")));
+
+f_alltoallv ompi_neighbor_alltoallv_f;
+void ompi_neighbor_alltoallv_f(char *sbuf, MPI_Fint *scounts, MPI_Fint *sdispls, MPI_Fint *stype,
+                               char *rbuf, MPI_Fint *rcounts, MPI_Fint *rdispls, MPI_Fint *rtype,
+                               MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, ac_neighbor_alltoallv_at(AC_CALLER, c_buf_in_place(sbuf), scounts, sdispls,
+                                            PMPI_Type_f2c(*stype), c_buf(rbuf), rcounts, rdispls,
+                                            PMPI_Type_f2c(*rtype), PMPI_Comm_f2c(*comm)));
+}
+f_alltoallv mpi_neighbor_alltoallv __attribute__((alias("ompi_neighbor_alltoallv_f")));
+f_alltoallv mpi_neighbor_alltoallv_ __attribute__((alias("ompi_neighbor_alltoallv_f")));
+f_alltoallv mpi_neighbor_alltoallv__ __attribute__((alias("ompi_neighbor_alltoallv_f")));
+f_alltoallv MPI_NEIGHBOR_ALLTOALLV __attribute__((alias("ompi_neighbor_alltoallv_f")));
+
+/* n Fortran datatype handles as C handles (a fresh array: free it); NULL without memory. */
+static MPI_Datatype *c_types(const MPI_Fint *types, int n)
+{
+    MPI_Datatype *out = malloc(sizeof *out * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; out && i < n; i++)
+        out[i] = PMPI_Type_f2c(types[i]);
+    return out;
+}
+
+f_neighbor_alltoallw ompi_neighbor_alltoallw_f;
+void ompi_neighbor_alltoallw_f(char *sbuf, MPI_Fint *scounts, MPI_Aint *sdispls, MPI_Fint *stypes,
+                               char *rbuf, MPI_Fint *rcounts, MPI_Aint *rdispls, MPI_Fint *rtypes,
+                               MPI_Fint *comm, MPI_Fint *ierr)
+{
+    MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+    int indegree, outdegree;
+    ac_neighbor_degrees(c_comm, &indegree, &outdegree); /* 0, 0: no topology, the library's */
+    MPI_Datatype *cs = c_types(stypes, outdegree), *cr = c_types(rtypes, indegree);
+    int rc = cs && cr ? ac_neighbor_alltoallw_at(AC_CALLER, c_buf_in_place(sbuf), scounts, sdispls,
+                                                 cs, c_buf(rbuf), rcounts, rdispls, cr, c_comm)
+                      : MPI_ERR_NO_MEM;
+    free(cs);
+    free(cr);
+    set_ierr(ierr, rc);
+}
+f_neighbor_alltoallw mpi_neighbor_alltoallw __attribute__((alias("ompi_neighbor_alltoallw_f")));
+f_neighbor_alltoallw mpi_neighbor_alltoallw_ __attribute__((alias("ompi_neighbor_alltoallw_f")));
+f_neighbor_alltoallw mpi_neighbor_alltoallw__ __attribute__((alias("ompi_neighbor_alltoallw_f")));
+f_neighbor_alltoallw MPI_NEIGHBOR_ALLTOALLW __attribute__((alias("ompi_neighbor_alltoallw_f")));

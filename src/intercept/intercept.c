@@ -2,6 +2,7 @@
  * intercept.c - helpers of the wrappers.
  */
 #include "intercept/intercept.h"
+#include "core/log.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -10,6 +11,54 @@ ac_call ac_call_make(const ac_comm *c, ac_collective coll)
 {
     ac_call call = {.collective = coll, .size = c->size, .op = MPI_OP_NULL};
     return call;
+}
+
+ac_comm *ac_enter_neighbor(MPI_Comm comm, ac_collective coll, const void *sbuf, ac_neighbors **nb,
+                           ac_call *call)
+{
+    ac_topology topology = AC_TOPOLOGY_NONE;
+    if (comm == MPI_COMM_NULL || sbuf == MPI_IN_PLACE ||
+        ac_neighbors_topology(comm, &topology) != MPI_SUCCESS || topology == AC_TOPOLOGY_NONE) {
+        ac_count_passthrough(comm, coll);
+        return NULL;
+    }
+    ac_comm *c = ac_enter(comm, coll);
+    if (!c) return NULL;
+    int rc = ac_neighbors_get(c->pcomm, nb);
+    if (rc != MPI_SUCCESS) {
+        /* every rank made them at this call; one that failed cannot go on with the others */
+        ac_log_error("the neighbours of %s could not be made (MPI error %d); ending the run "
+                     "rather than letting the ranks diverge",
+                     c->name, rc);
+        PMPI_Abort(MPI_COMM_WORLD, rc);
+        return NULL;
+    }
+    *call = ac_call_make(c, coll);
+    call->topology = (*nb)->topology;
+    call->window = (*nb)->window;
+    return c;
+}
+
+int ac_blocks_ok(const int counts[], const MPI_Datatype types[], MPI_Datatype type, int n)
+{
+    if (n > 0 && (!counts || (!types && type == MPI_DATATYPE_NULL))) return 0;
+    for (int i = 0; i < n; i++)
+        if (counts[i] < 0 || (types && types[i] == MPI_DATATYPE_NULL)) return 0;
+    return 1;
+}
+
+int ac_neighbor_degrees(MPI_Comm comm, int *indegree, int *outdegree)
+{
+    ac_topology topology = AC_TOPOLOGY_NONE;
+    int ndims = 0, weighted;
+    *indegree = *outdegree = 0;
+    if (comm == MPI_COMM_NULL || ac_neighbors_topology(comm, &topology) != MPI_SUCCESS) return 0;
+    if (topology == AC_TOPOLOGY_CARTESIAN && PMPI_Cartdim_get(comm, &ndims) == MPI_SUCCESS) {
+        *indegree = *outdegree = 2 * ndims;
+        return 1;
+    }
+    return topology == AC_TOPOLOGY_DIST_GRAPH &&
+           PMPI_Dist_graph_neighbors_count(comm, indegree, outdegree, &weighted) == MPI_SUCCESS;
 }
 
 int ac_root_ok(MPI_Comm comm, int root)

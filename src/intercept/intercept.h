@@ -9,6 +9,7 @@
 #ifndef AUTOCOLL_INTERCEPT_H
 #define AUTOCOLL_INTERCEPT_H
 
+#include "coll/common/neighbor.h"
 #include "core/clock.h"
 #include "select/select.h"
 
@@ -48,6 +49,36 @@ int ac_reduce_scatter_block_at(const void *caller, const void *sbuf, void *rbuf,
                                MPI_Datatype dtype, MPI_Op op, MPI_Comm comm);
 int ac_scatter_at(const void *caller, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                   int rcount, MPI_Datatype rtype, int root, MPI_Comm comm);
+
+int ac_neighbor_allgather_at(const void *caller, const void *sbuf, int scount, MPI_Datatype stype,
+                             void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm);
+int ac_neighbor_allgatherv_at(const void *caller, const void *sbuf, int scount,
+                              MPI_Datatype stype, void *rbuf, const int rcounts[],
+                              const int displs[], MPI_Datatype rtype, MPI_Comm comm);
+int ac_neighbor_alltoall_at(const void *caller, const void *sbuf, int scount, MPI_Datatype stype,
+                            void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm);
+int ac_neighbor_alltoallv_at(const void *caller, const void *sbuf, const int scounts[],
+                             const int sdispls[], MPI_Datatype stype, void *rbuf,
+                             const int rcounts[], const int rdispls[], MPI_Datatype rtype,
+                             MPI_Comm comm);
+int ac_neighbor_alltoallw_at(const void *caller, const void *sbuf, const int scounts[],
+                             const MPI_Aint sdispls[], const MPI_Datatype stypes[], void *rbuf,
+                             const int rcounts[], const MPI_Aint rdispls[],
+                             const MPI_Datatype rtypes[], MPI_Comm comm);
+
+/* A neighbourhood collective's state: that of comm (ac_enter) and its neighbours (cached on the
+ * private duplicate, made at the first call), the call's facts in *call. NULL: pass the call
+ * through (counted): the layer off, no Cartesian or distributed-graph topology (MPI_GRAPH
+ * too), MPI_IN_PLACE (not allowed here: the library reports it). */
+ac_comm *ac_enter_neighbor(MPI_Comm comm, ac_collective coll, const void *sbuf, ac_neighbors **nb,
+                           ac_call *call);
+
+/* 1 when every count of n is >= 0 and every datatype (types NULL: `type` for all) not null. */
+int ac_blocks_ok(const int counts[], const MPI_Datatype types[], MPI_Datatype type, int n);
+
+/* The in- and out-degree of a Cartesian or distributed-graph comm, for the arrays of a
+ * neighbourhood v- or w-collective; 0 for any other (pass through). */
+int ac_neighbor_degrees(MPI_Comm comm, int *indegree, int *outdegree);
 
 /* A call's facts, with the communicator size filled in. */
 ac_call ac_call_make(const ac_comm *c, ac_collective coll);

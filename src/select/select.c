@@ -286,10 +286,15 @@ void ac_select_load(void)
 }
 
 /* The message size that keys a bucket: alltoallv's differs between ranks, so it has one bucket
- * per communicator whatever its sizes. */
+ * per communicator whatever its sizes. So have the neighbourhood collectives: the v and w forms'
+ * volumes differ between ranks, and for the regular forms type matching pairs a send with a
+ * receive on one edge, so nothing makes a rank without neighbours, or another component of a
+ * graph, pass the others' counts; one bucket per communicator keeps every rank in the same
+ * context (invariant 1) without an agreement per call. */
 static size_t key_bytes(const ac_call *call)
 {
-    return call->collective == AC_ALLTOALLV ? 0 : call->bytes;
+    return call->collective == AC_ALLTOALLV || call->topology != AC_TOPOLOGY_NONE ? 0
+                                                                                  : call->bytes;
 }
 
 /* Memory is local: a rank that ran out would diverge from the others. Fail loudly. */
@@ -715,14 +720,16 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *calle
     if (forced) {
         if (ac_applicable(forced, call, &why)) return forced;
         cs = comm_state(c);
+        const ac_algorithm *fallback = ac_registry_fallback(call);
         if (!cs->warned[call->collective] && c->rank == 0)
             ac_log_warn("%s=%s does not apply to this call on %s (size %d): it needs %s; "
-                        "using native",
-                        ac_collective_env(call->collective), forced->name, c->name, c->size, why);
+                        "using %s",
+                        ac_collective_env(call->collective), forced->name, c->name, c->size, why,
+                        fallback->name);
         cs->warned[call->collective] = 1;
-        return ac_registry_native(call->collective);
+        return fallback;
     }
-    if (!ac_select_uses_contexts()) return ac_registry_native(call->collective);
+    if (!ac_select_uses_contexts()) return ac_registry_fallback(call);
     cs = comm_state(c);
     /* The layer's bookkeeping is timed on every call while a context of this communicator is
      * deciding, and on one call in OVERHEAD_SAMPLE once they all have settled (weighted; two
@@ -738,7 +745,7 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *calle
         const ac_algorithm *rule = sel.strategy->table_mode ? table_rule_of(c, call) : NULL;
         if (rule && ac_applicable(rule, call, NULL)) return rule;
         cs->untuned[call->collective]++;
-        return ac_registry_native(call->collective);
+        return ac_registry_fallback(call);
     }
     x->deciding = x->counted;
     x->last = x->rule >= 0 ? x->rule : x->strategy->choose(x->state);

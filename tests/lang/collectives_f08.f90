@@ -2,7 +2,8 @@
 ! allows it, MPI_BOTTOM, and a non-commutative user-defined operation; every result is checked.
 ! run_lang.py checks the layer's report: each call below is counted exactly once.
 ! Calls per rank: allreduce 3, alltoall 1, alltoallv 1, allgather 1, allgatherv 1, bcast 2,
-! reduce 1, gather 1, scatter 1, reduce_scatter 1, reduce_scatter_block 1, barrier 1.
+! reduce 1, gather 1, scatter 1, reduce_scatter 1, reduce_scatter_block 1, barrier 1,
+! neighbor_alltoall 1.
 ! With the argument "thread" it initialises with MPI_INIT_THREAD.
 module collectives_f08_ops
     implicit none
@@ -26,6 +27,9 @@ program collectives_f08
     use collectives_f08_ops, only: left_projection
     implicit none
     integer :: ierr, provided, rank, nprocs, i, j, k, root, nerr, total
+    type(MPI_Comm) :: cart
+    integer :: dims(1), left, right
+    logical :: periods(1)
     type(MPI_Op) :: op
     type(MPI_Datatype) :: newtype
     integer :: ia(5), ib(5), bb(3)
@@ -204,6 +208,18 @@ program collectives_f08
         call expect(sa(k) == (2 * rank + k) * nprocs * (nprocs - 1) / 2, &
                     'reduce_scatter_block in place', nerr)
     end do
+
+    ! neighbor_alltoall on a 1-D periodic Cartesian communicator: block 1 goes to the left
+    ! neighbour and arrives in its block 2, block 2 to the right one (its block 1)
+    dims(1) = nprocs
+    periods(1) = .true.
+    call MPI_CART_CREATE(MPI_COMM_WORLD, 1, dims, periods, .false., cart, ierr)
+    call MPI_CART_SHIFT(cart, 0, 1, left, right, ierr)
+    ia(1) = rank * 10 + 1
+    ia(2) = rank * 10 + 2
+    call MPI_NEIGHBOR_ALLTOALL(ia, 1, MPI_INTEGER, ib, 1, MPI_INTEGER, cart, ierr)
+    call expect(ib(1) == left * 10 + 2 .and. ib(2) == right * 10 + 1, 'neighbor_alltoall', nerr)
+    call MPI_COMM_FREE(cart, ierr)
 
     call MPI_BARRIER(MPI_COMM_WORLD, ierr)
     call expect(ierr == MPI_SUCCESS, 'barrier', nerr)

@@ -958,6 +958,13 @@ int main(int argc, char **argv)
         if (rank == 0) fprintf(stderr, "harness: unknown collective %s\n", only_coll);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
+    int coll_only = only_coll ? ac_collective_from_name(only_coll) : -1;
+    if (coll_only >= 0 && ac_collective_neighborhood((ac_collective)coll_only)) {
+        if (rank == 0)
+            fprintf(stderr, "harness: %s needs a topology communicator (tests/mpi/neighbor.c)\n",
+                    only_coll);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     int vlen;
     MPI_Get_library_version(library_version, &vlen);
     types_create();
@@ -1000,6 +1007,7 @@ int main(int argc, char **argv)
     long found = 0;
     for (int coll = 0; coll < AC_NUM_COLLECTIVES; coll++) {
         if (only_coll && strcmp(only_coll, ac_collective_name((ac_collective)coll)) != 0) continue;
+        if (ac_collective_neighborhood((ac_collective)coll)) continue; /* tests/mpi/neighbor.c */
         /* world and reversed, odd/even (both halves), half */
         int sizes[3] = {size, (size + 1) / 2, size / 2};
         const ac_algorithm **algs;

@@ -139,6 +139,8 @@ BAD = [
     (["--collective", "allreduce", "--bytes", "8", "--only", "ring,nope"],
      "no allreduce algorithm named 'nope'"),
     (["--collective", "barrier", "--bytes", "8"], "--bytes must be 0"),
+    (["--collective", "neighbor_alltoall", "--bytes", "8"],
+     "neighbor_alltoall needs a topology communicator"),
     (["--collective", "allreduce", "--bytes", "8", "--out", "/nonexistent/dir/x.json"],
      "--out /nonexistent/dir/x.json: cannot write there"),
 ]

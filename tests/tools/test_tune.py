@@ -203,14 +203,17 @@ def test_profile_plan_takes_what_the_program_used(tmp_path):
         row("allreduce", 8, (65536, 131071)),
         row("allgather", 1, (8, 15)),          # one rank: nothing to choose
         row("barrier", 3, (0, 0)),
-        row("bcast", 3, (1024, 2047), (1 << 40, None))]}))
-    known = {"allreduce": [], "allgather": [], "barrier": [], "bcast": []}
+        row("bcast", 3, (1024, 2047), (1 << 40, None)),
+        row("neighbor_alltoall", 4, (64, 127))]}))  # no topology in the driver
+    known = {"allreduce": [], "allgather": [], "barrier": [], "bcast": [],
+             "neighbor_alltoall": []}
     logged = []
     plan = tune.profile_plan(report, known, logged.append)
     assert plan == {("allreduce", 3): [64, 1024], ("allreduce", 8): [65536],
                     ("barrier", 3): [0], ("bcast", 3): [1024, 1 << 40]}
     assert any("[4, 7] bytes: no size" in m for m in logged), logged
     assert any("allgather on 1 ranks is not tuned" in m for m in logged), logged
+    assert any("neighbor_alltoall is not tuned here" in m for m in logged), logged
     empty = tmp_path / "empty.json"
     empty.write_text(json.dumps({"schema": "autocoll-report", "version": 1, "profile": []}))
     with pytest.raises(tune.TuneError, match="nothing to tune"):
@@ -243,3 +246,14 @@ def test_tune_from_a_programs_profile(tmp_path):
     assert "ok" in layer.stdout and "AUTOCOLL_TABLE" not in layer.stderr, layer.stderr
     contexts = layer.collective("MPI_COMM_WORLD", "allreduce")["contexts"]
     assert {x["bytes"]: x["stage"] for x in contexts}[1024] == "rule"
+
+
+def test_neighbourhood_collectives_are_refused(tmp_path):
+    """The driver has no topology communicator: asking to tune a neighbourhood collective is an
+    error that says so, before any run."""
+    run = cli("tune", "--out", str(tmp_path / "t"), "--collectives", "allreduce,neighbor_alltoall",
+              "--sizes", "8", "--ranks", "2")
+    assert run.returncode != 0
+    assert "neighbor_alltoall: the benchmark driver has no topology communicator" in (
+        run.stdout + run.stderr), run.stdout + run.stderr
+    assert not (tmp_path / "t" / "table.json").exists()

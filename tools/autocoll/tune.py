@@ -58,6 +58,13 @@ class TuneError(RuntimeError):
     pass
 
 
+def needs_topology(collective):
+    """The MPI-3 neighbourhood collectives (neighbor_alltoall, ...) run on a Cartesian or
+    distributed-graph communicator, which the benchmark driver does not make
+    (docs/neighbor.md): they are tuned at run time only."""
+    return collective.startswith("neighbor_")
+
+
 def accepts(collective, nbytes, ranks):
     """Whether the driver takes `nbytes` for `collective` on `ranks` ranks."""
     if collective in ONLY_ZERO_BYTES:
@@ -246,6 +253,10 @@ def profile_plan(path, known, log):
         if coll not in known or ranks < 2:
             log(f"profile: {coll} on {ranks} ranks is not tuned (nothing to choose there)")
             continue
+        if needs_topology(coll):
+            log(f"profile: {coll} is not tuned here: the driver has no topology communicator "
+                f"(it is tuned at run time)")
+            continue
         if coll in ONLY_ZERO_BYTES:  # one cell, whatever bins the report has
             plan[(coll, ranks)] = [0]
             continue
@@ -287,6 +298,10 @@ def sweep_cells(args, log):
     unknown = [c for c in collectives if c not in known]
     if unknown:
         raise TuneError(f"unknown collective(s) {', '.join(unknown)} (autocoll info lists them)")
+    topology = [c for c in collectives if needs_topology(c)]
+    if topology:
+        raise TuneError(f"{', '.join(topology)}: the benchmark driver has no topology "
+                        f"communicator; neighbourhood collectives are tuned at run time only")
     parameters = {"iterations": args.iterations, "fixed_iterations": args.iterations,
                   "warmup": args.warmup, "factor": args.factor, "sync": args.sync}
     options = dict(mpi=args.mpi, build=build, layers="", iterations=args.iterations,

@@ -1,0 +1,25 @@
+/*
+ * neighbor_allgather_blocks.c - the layer's MPI_Neighbor_allgather: the call as one block per edge
+ * (every out-neighbour gets the same block; in-block j lies j x rcount x extent(rtype)
+ * after rbuf), moved by the engine the registry entry names
+ * (params->exchange: isend_irecv, sendrecv_pair, win_fence_put; src/coll/common/neighbor.h).
+ * Cost and requirements: the engine's. The neighbours come from the communicator's cache.
+ */
+#include "coll/algorithms.h"
+#include "coll/common/neighbor.h"
+
+int ac_neighbor_allgather_blocks(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                 int rcount, MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
+{
+    ac_neighbors *nb;
+    MPI_Aint rext;
+    int rc = ac_neighbors_get(comm, &nb);
+    if (rc == MPI_SUCCESS) rc = ac_neighbor_extent(rtype, &rext);
+    if (rc != MPI_SUCCESS) return rc;
+    for (int k = 0; k < nb->outdegree; k++)
+        nb->send[k] = (ac_neighbor_block){(void *)sbuf, scount, stype};
+    for (int j = 0; j < nb->indegree; j++)
+        nb->recv[j] =
+            (ac_neighbor_block){ac_neighbor_at(rbuf, (MPI_Aint)j * rcount * rext), rcount, rtype};
+    return p->exchange(nb, comm);
+}

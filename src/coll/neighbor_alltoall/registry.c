@@ -1,0 +1,49 @@
+/*
+ * registry.c - the neighbor_alltoall algorithms (MPI_Neighbor_alltoall). Tests, autocoll-info,
+ * selection and reports read this table; nobody keeps a second list.
+ *
+ * The layer's entries are one function (neighbor_alltoall_blocks.c) with the exchange engine as
+ * parameter (src/coll/common/neighbor.h), grouped by primitive.
+ */
+#include "coll/algorithms.h"
+#include "coll/common/neighbor.h"
+
+static const ac_params isend_irecv = {.exchange = ac_neighbor_isend_irecv};
+static const ac_params sendrecv_pair = {.exchange = ac_neighbor_sendrecv_pair};
+static const ac_params win_fence_put = {.exchange = ac_neighbor_win_fence_put};
+
+static const ac_algorithm algorithms[] = {
+    {.name = "native",
+     .collective = AC_NEIGHBOR_ALLTOALL,
+     .group = "native",
+     .attributes = "library=native",
+     .requires = AC_REQ_LIBRARY_NEIGHBOR,
+     .fn.neighbor_alltoall = ac_neighbor_alltoall_native,
+     .summary = "the MPI library's own MPI_Neighbor_alltoall"},
+    {.name = "isend_irecv",
+     .collective = AC_NEIGHBOR_ALLTOALL,
+     .group = "nonblocking",
+     .attributes = "partners=all primitive=nonblocking data=ddt sync=none",
+     .fn.neighbor_alltoall = ac_neighbor_alltoall_blocks,
+     .params = &isend_irecv,
+     .summary = "post every receive and send at once, tagged by direction, then wait"},
+    {.name = "sendrecv_pair",
+     .collective = AC_NEIGHBOR_ALLTOALL,
+     .group = "pair",
+     .attributes = "partners=pair primitive=blocking data=ddt sync=none",
+     .requires = AC_REQ_CARTESIAN,
+     .fn.neighbor_alltoall = ac_neighbor_alltoall_blocks,
+     .params = &sendrecv_pair,
+     .summary = "per dimension a positive then a negative MPI_Sendrecv shift"},
+    {.name = "win_fence_put",
+     .collective = AC_NEIGHBOR_ALLTOALL,
+     .group = "onesided",
+     .attributes = "partners=all primitive=onesided data=pack sync=fence",
+     .requires = AC_REQ_WINDOW,
+     .fn.neighbor_alltoall = ac_neighbor_alltoall_blocks,
+     .params = &win_fence_put,
+     .summary = "packed blocks put into the receivers' staging in one fence epoch (cached "
+                "dynamic window)"},
+};
+
+AC_REGISTRY(neighbor_alltoall, algorithms);

@@ -1,0 +1,29 @@
+/*
+ * neighbor_alltoallv_blocks.c - the layer's MPI_Neighbor_alltoallv: the call as one block per edge
+ * (out-block k is scounts[k] elements at sdispls[k] x extent(stype), in-block j
+ * rcounts[j] at rdispls[j] x extent(rtype)), moved by the engine the registry entry names
+ * (params->exchange: isend_irecv, sendrecv_pair, win_fence_put; src/coll/common/neighbor.h).
+ * Cost and requirements: the engine's. The neighbours come from the communicator's cache.
+ */
+#include "coll/algorithms.h"
+#include "coll/common/neighbor.h"
+
+int ac_neighbor_alltoallv_blocks(const void *sbuf, const int *scounts, const int *sdispls,
+                                 MPI_Datatype stype, void *rbuf, const int *rcounts,
+                                 const int *rdispls, MPI_Datatype rtype, MPI_Comm comm,
+                                 const ac_params *p)
+{
+    ac_neighbors *nb;
+    MPI_Aint sext, rext;
+    int rc = ac_neighbors_get(comm, &nb);
+    if (rc == MPI_SUCCESS) rc = ac_neighbor_extent(stype, &sext);
+    if (rc == MPI_SUCCESS) rc = ac_neighbor_extent(rtype, &rext);
+    if (rc != MPI_SUCCESS) return rc;
+    for (int k = 0; k < nb->outdegree; k++)
+        nb->send[k] =
+            (ac_neighbor_block){ac_neighbor_at(sbuf, sdispls[k] * sext), scounts[k], stype};
+    for (int j = 0; j < nb->indegree; j++)
+        nb->recv[j] =
+            (ac_neighbor_block){ac_neighbor_at(rbuf, rdispls[j] * rext), rcounts[j], rtype};
+    return p->exchange(nb, comm);
+}

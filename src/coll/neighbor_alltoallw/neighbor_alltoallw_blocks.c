@@ -1,0 +1,24 @@
+/*
+ * neighbor_alltoallw_blocks.c - the layer's MPI_Neighbor_alltoallw: the call as one block per edge
+ * (out-block k is scounts[k] x stypes[k] at sdispls[k] bytes, in-block j
+ * rcounts[j] x rtypes[j] at rdispls[j] bytes), moved by the engine the registry entry names
+ * (params->exchange: isend_irecv, sendrecv_pair, win_fence_put; src/coll/common/neighbor.h).
+ * Cost and requirements: the engine's. The neighbours come from the communicator's cache.
+ */
+#include "coll/algorithms.h"
+#include "coll/common/neighbor.h"
+
+int ac_neighbor_alltoallw_blocks(const void *sbuf, const int *scounts, const MPI_Aint *sdispls,
+                                 const MPI_Datatype *stypes, void *rbuf, const int *rcounts,
+                                 const MPI_Aint *rdispls, const MPI_Datatype *rtypes, MPI_Comm comm,
+                                 const ac_params *p)
+{
+    ac_neighbors *nb;
+    int rc = ac_neighbors_get(comm, &nb);
+    if (rc != MPI_SUCCESS) return rc;
+    for (int k = 0; k < nb->outdegree; k++)
+        nb->send[k] = (ac_neighbor_block){ac_neighbor_at(sbuf, sdispls[k]), scounts[k], stypes[k]};
+    for (int j = 0; j < nb->indegree; j++)
+        nb->recv[j] = (ac_neighbor_block){ac_neighbor_at(rbuf, rdispls[j]), rcounts[j], rtypes[j]};
+    return p->exchange(nb, comm);
+}
