@@ -201,9 +201,9 @@ def test_mpich_cvars_take_the_most_common_choice_per_collective():
 
 def test_bad_tables_are_refused_with_path_and_reason(tmp_path):
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps({"schema": "autocoll-table", "version": 2, "rules": []}))
+    bad.write_text(json.dumps({"schema": "autocoll-table", "version": 3, "rules": []}))
     run = cli("export", str(bad), "--format", "ompi-rules")
-    assert run.returncode == 1 and str(bad) in run.stderr and "version 1" in run.stderr
+    assert run.returncode == 1 and str(bad) in run.stderr and "version 1 or 2" in run.stderr
     bad.write_text(json.dumps(table([rule("allreduce", [4, 2], [0, None], "ring")])))
     run = cli("export", str(bad), "--format", "mpich-cvars")
     assert run.returncode == 1 and "rule 0 is not a rule" in run.stderr

@@ -1,0 +1,230 @@
+"""Models that generalise across process counts (tools/autocoll/generalise.py, docs/table.md):
+on synthetic cells whose right answer is known, the floor lookup, the learned models and the
+leave-one-count-out cross-validation; the compiled rules (table version 2) cover every count
+and size, each with an ordered list that ends in native; `autocoll tune --model` and
+`--test-ranks` on a small real sweep. The compiled table applied by the layer at a count never
+swept: tests/tools/test_simgrid.py and tests/tools/test_table.py."""
+
+import json
+import math
+
+import pytest
+
+from autocoll import generalise, tune
+
+from conftest import autocoll_cli as cli
+
+SIZES = [8, 64, 1024, 8192]
+MARGIN = 0.02
+
+
+def synthetic(counts, sizes=SIZES, mesh=True):
+    """Cells of one collective from a known cost: `small` wins below 1 KiB at every count, `big`
+    wins from 1 KiB up, more clearly at more ranks; the mesh layout `orthogonal_4xn_native`
+    (only where 4 divides the count into lines of 2 or more) beats both by 30 % at 8 KiB;
+    native is in between. Times depend smoothly on log2 ranks and log2 bytes."""
+    cells = []
+    for p in counts:
+        for b in sizes:
+            lp, lb = math.log2(p), math.log2(b)
+            native = 1e-6 * (1 + lp) * (1 + lb / 4)
+            small = native * (0.6 if b < 1024 else 1.5)
+            big = native * (1.4 if b < 1024 else 0.7 - 0.02 * lp)
+            times = {"native": native, "small": small, "big": big}
+            if mesh and p % 4 == 0 and p // 4 >= 2:
+                times["orthogonal_4xn_native"] = big * (0.7 if b >= 8192 else 1.2)
+            cells.append({"collective": "allreduce", "ranks": p, "bytes": b, "times": times,
+                          "spread": {n: 1.1 for n in times},
+                          "winner": tune.winner_of(times, MARGIN), "noisy": False})
+    return cells
+
+
+def oracle(c):
+    return min(c["times"], key=c["times"].get)
+
+
+def test_features_and_ordered_lists():
+    assert generalise.features(16, 0, 4) == [4.0, 0.0, 2.0, 4.0]
+    assert generalise.features(12, 1024, 5) == [math.log2(12), 10.0, math.log2(3), 5.0]
+    predicted = {"a": 0.5, "b": 0.99, "c": 0.7, "native": 1.0, "d": 1.3}
+    assert generalise.ordered_list(predicted, MARGIN) == ["a", "c", "native"]  # b: within margin
+    many = {f"x{i}": 0.1 * (i + 1) for i in range(9)}
+    listed = generalise.ordered_list(many, MARGIN)
+    assert len(listed) == generalise.MAX_ALGORITHMS and listed[-1] == "native"
+    assert listed[:3] == ["x0", "x1", "x2"]
+
+
+def test_floor_is_the_version_1_lookup():
+    cells = synthetic([16, 64])
+    floor = generalise.fit("floor", cells, 1, MARGIN)
+    # below the smallest count: native; between counts: the lower count's cell; between
+    # sizes: the lower size's; below the smallest size: the smallest
+    got = floor.lists([(8, 1024), (48, 100), (48, 9000), (200, 1), (16, 8192)])
+    assert got == [["native"], ["small", "native"], ["orthogonal_4xn_native", "native"],
+                   ["small", "native"], ["orthogonal_4xn_native", "native"]]
+
+
+def test_trees_find_the_known_winners_at_unswept_counts():
+    """The winners change with the size in a step (at 1 KiB): trees place the step, and
+    every pick at 24, 48 and 128 ranks is the best. (A degree-2 curve cannot: it smooths the
+    step and picks wrong near it, as the cross-validation below shows.)"""
+    model = "trees"
+    cells = synthetic([16, 32, 64])
+    fitted = generalise.fit(model, cells, 1, MARGIN)
+    test = synthetic([24, 48, 128])
+    scores = generalise.penalties(fitted, test)
+    for c, picked, penalty in scores:
+        assert picked == oracle(c), (model, c["ranks"], c["bytes"], picked)
+        assert penalty == 1.0
+    # 24 and 48: the mesh layout factors them and is first at 8 KiB; where it cannot run
+    # (a count 4 does not divide) the list goes on to big, then native
+    (ordered,) = fitted.lists([(50, 8192)])
+    assert ordered[0] == "orthogonal_4xn_native" and ordered[1:] == ["big", "native"]
+    assert generalise.pick(ordered, synthetic([50], [8192])[0]) == "big"
+
+
+def test_cross_validation_prefers_the_model_that_generalises():
+    """The floor lookup gives native below the smallest count and the lower count's winner
+    above: held out at 16 it loses everywhere; the learned models do not."""
+    cells = synthetic([16, 32, 64])
+    rows = generalise.cross_validate(cells, 1, MARGIN)
+    by = {(r["model"], r["held_out"]): r for r in rows}
+    assert {r["held_out"] for r in rows} == {16, 32, 64, "all"}
+    assert all(by[(m, "all")]["cells"] == 12 for m in generalise.MODELS)
+    assert by[("floor", 16)]["geomean"] > 1.2                     # native everywhere at 16
+    assert by[("floor", 32)]["geomean"] == pytest.approx(1.0)     # the winners do not change
+    assert by[("trees", "all")]["geomean"] == pytest.approx(1.0)
+    assert by[("curve", "all")]["geomean"] > 1.0                   # smooths the step
+    assert generalise.choose(rows) == "trees"
+    assert generalise.choose([]) == "floor"
+    text = "\n".join(generalise.cv_text("allreduce", rows, "trees"))
+    assert "held out" in text and "chosen: trees" in text
+
+
+def test_cross_validation_scores_against_the_held_out_measurements():
+    """A model whose picks are wrong is scored by the held-out cells' own times: a cell
+    where the floor's pick is 1.5 x the best scores 1.5."""
+    cells = synthetic([16, 32], sizes=[8])
+    cells[1]["times"]["small"] = cells[1]["times"]["native"] * 1.5  # at 32: small now loses
+    cells[1]["winner"] = tune.winner_of(cells[1]["times"], MARGIN)
+    rows = generalise.cross_validate(cells, 1, MARGIN, models=("floor",))
+    by = {r["held_out"]: r for r in rows}
+    best32 = min(cells[1]["times"].values())
+    assert by[32]["worst"] == pytest.approx(cells[1]["times"]["small"] / best32)
+    assert by[16]["worst"] == pytest.approx(cells[0]["times"]["native"]
+                                            / min(cells[0]["times"].values()))
+
+
+def test_one_count_swept_means_no_cross_validation():
+    assert generalise.cross_validate(synthetic([8]), 1, MARGIN) == []
+    rules, models = tune.generalised_rules(synthetic([8]), "auto", 1, MARGIN)
+    assert models["allreduce"]["model"] == "floor"
+    assert rules[0]["ranks"] == [8, None] and all(r["algorithms"][-1] == "native" for r in rules)
+
+
+def covered(rules, ranks, nbytes):
+    hits = [r for r in rules if r["ranks"][0] <= ranks and (r["ranks"][1] is None
+                                                            or ranks <= r["ranks"][1])
+            and r["bytes"][0] <= nbytes and (r["bytes"][1] is None or nbytes <= r["bytes"][1])]
+    assert len(hits) == 1, (ranks, nbytes, hits)
+    return hits[0]
+
+
+def test_compiled_rules_cover_every_count_and_size_without_overlap():
+    cells = synthetic([16, 32, 64])
+    fitted = generalise.fit("trees", cells, 1, MARGIN)
+    rules = generalise.compile_rules("allreduce", fitted, cells)
+    assert all(len(r["algorithms"]) <= generalise.MAX_ALGORITHMS
+               and r["algorithms"][-1] == "native" for r in rules)
+    for ranks in [1, 2, 3, 12, 16, 47, 48, 64, 100, 255, 256, 257, 1000, 1 << 20]:
+        for nbytes in [0, 1, 8, 100, 1023, 1024, 5000, 8192, 1 << 30]:
+            rule = covered(rules, ranks, nbytes)
+            # the rule is the model's answer at its lower ends
+            (expected,) = fitted.lists([(rule["ranks"][0], max(rule["bytes"][0], 8))])
+            assert rule["algorithms"] == expected, (ranks, nbytes)
+    assert covered(rules, 48, 100)["algorithms"][0] == "small"
+    assert covered(rules, 48, 8192)["algorithms"][0] == "orthogonal_4xn_native"
+    # merged: far fewer rules than counts x sizes
+    assert len(rules) < 40, len(rules)
+    assert generalise.byte_points([8, 1024]) == [8, 16, 32, 64, 128, 256, 512, 1024]
+
+
+def test_tables_fitted_at_three_counts_beat_the_floor_at_unswept_ones():
+    """What `--test-ranks` prints: each model fitted on the swept counts and scored at others.
+    At 50 ranks the floor's 8 KiB winner, the mesh layout, cannot run (4 does not divide 50):
+    its list falls to native; the trees' list goes on to the next best, `big`."""
+    test = synthetic([48, 50, 128, 256])
+    rows = generalise.evaluate(generalise.MODELS, synthetic([16, 32, 64]), test, 1, MARGIN)
+    score = {m: generalise.geomean([r["penalty"] for r in rows if r["model"] == m])
+             for m in generalise.MODELS}
+    assert score["trees"] == pytest.approx(1.0)
+    floor50 = [r for r in rows if r["model"] == "floor" and r["ranks"] == 50]
+    assert [r["picked"] for r in floor50 if r["bytes"] == 8192] == ["native"]
+    assert max(r["penalty"] for r in floor50) > 1.5 and score["curve"] > 1.0
+    assert all(r["oracle"] == oracle(c) for r, c in zip(rows, test * 3))
+    text = "\n".join(generalise.test_text("allreduce", rows))
+    assert "floor    geomean" in text and "trees    geomean" in text
+
+
+def trend(counts):
+    """Cells where `flat` (its time over native's growing as 2^(0.25 log2 p)) wins at 16 to 64
+    ranks and `tree` (0.75 x native everywhere) from 128 up: a winner that changes beyond the
+    swept counts."""
+    cells = []
+    for p in counts:
+        for b in SIZES:
+            native = 1e-6 * (1 + math.log2(p))
+            times = {"native": native, "tree": 0.75 * native,
+                     "flat": native * 0.4 * math.exp(0.25 * (math.log2(p) - 4))}
+            cells.append({"collective": "bcast", "ranks": p, "bytes": b, "times": times,
+                          "winner": tune.winner_of(times, MARGIN)})
+    return cells
+
+
+def test_curve_extrapolates_a_trend_that_trees_and_the_floor_do_not():
+    """Beyond the swept counts trees and the floor keep the last count's winner; the fitted
+    curve follows the trend to the new winner. Cross-validation inside 16-64 cannot tell them
+    apart (both are right there): --test-ranks at larger counts can."""
+    rows = generalise.cross_validate(trend([16, 32, 64]), 1, MARGIN)
+    overall = {r["model"]: r["geomean"] for r in rows if r["held_out"] == "all"}
+    assert overall["trees"] == pytest.approx(1.0) and overall["curve"] == pytest.approx(1.0)
+    test = generalise.evaluate(generalise.MODELS, trend([16, 32, 64]), trend([128, 256]), 1,
+                               MARGIN)
+    worst = {m: max(r["penalty"] for r in test if r["model"] == m) for m in generalise.MODELS}
+    assert worst["curve"] == pytest.approx(1.0)
+    assert worst["trees"] > 1.4 and worst["floor"] > 1.4
+
+
+def test_floor_rules_in_version_2_form():
+    v1 = tune.collective_rules("allreduce", synthetic([16, 64]))
+    v2 = generalise.floor_rules(v1)
+    assert [r["ranks"] for r in v2] == [r["ranks"] for r in v1]
+    for old, new in zip(v1, v2):
+        assert "algorithm" not in new and new["algorithms"][0] == old["algorithm"]
+        assert new["algorithms"][-1] == "native" and len(new["algorithms"]) <= 2
+
+
+def test_tune_model_option_on_a_real_sweep(tmp_path):
+    """Two counts under Open MPI (2 and 4 ranks), one collective, two sizes: --model curve
+    writes version 2 rules from the curve model; auto prints the cross-validation and names
+    the model it chose; --test-ranks sweeps 3 ranks and prints each model's penalties there."""
+    sweep = ["--collectives", "allreduce", "--sizes", "8,1K", "--ranks", "2,4",
+             "--iterations", "10", "--warmup", "1", "--factor", "0", "--repeats", "0"]
+    out = tmp_path / "tune"
+    run = cli("tune", "--out", str(out), *sweep, "--model", "curve")
+    assert run.returncode == 0, run.stdout + run.stderr
+    table = json.loads((out / "table.json").read_text())
+    assert table["version"] == 2 and table["sweep"]["model"] == "curve"
+    assert table["models"]["allreduce"]["model"] == "curve"
+    assert covered(table["rules"], 1, 0) and covered(table["rules"], 1000, 1 << 20)
+    auto = cli("tune", "--out", str(out), *sweep, "--test-ranks", "3",
+               "--table", str(tmp_path / "auto.json"))
+    assert auto.returncode == 0, auto.stdout + auto.stderr
+    assert "leave-one-count-out cross-validation" in auto.stdout
+    chosen = json.loads((tmp_path / "auto.json").read_text())["models"]["allreduce"]
+    assert f"chosen: {chosen['model']}" in auto.stdout
+    assert {r["held_out"] for r in chosen["cross_validation"]} == {2, 4, "all"}
+    assert {(r["model"], r["ranks"]) for r in chosen["test"]} == {
+        (m, 3) for m in generalise.MODELS}
+    assert "applied at the test counts" in auto.stdout
+    assert all(r["penalty"] >= 1.0 for r in chosen["test"])

@@ -1,0 +1,286 @@
+"""Offline models that generalise across process counts and message sizes (issue 21 item 4;
+docs/table.md, "Models that generalise").
+
+From the cells of a sweep (tune.cell_entry dicts: collective, ranks, bytes, times per
+algorithm) each model learns, per collective, to rank the algorithms at any (process count,
+message size):
+
+- `floor`: the floor lookup of table version 1, the baseline: the winner of the cell of the
+  largest swept count <= the count and the largest swept size <= the size (the smallest size
+  below them); native below the smallest count.
+- `trees`: gradient-boosted regression trees (scikit-learn), one per algorithm, predicting its
+  log time relative to native's in the same cell from the features (log2 ranks, log2 bytes,
+  log2 nodes, processes per node).
+- `curve`: a fitted performance curve per algorithm (as the Tianhe-2 paper fits them): ridge
+  regression of the same target on the features and their squares and products (degree 2).
+
+A model's answer at a point is an ordered list of algorithms, the one predicted fastest first:
+those predicted to beat native by more than the margin, at most MAX_ALGORITHMS - 1, then
+native. It may name algorithms that do not exist at that count (a mesh layout the count does
+not factor, a power-of-two-only algorithm): the layer runs the first applicable one of the list
+(table version 2, src/select/table.c), and the cross-validation scores exactly that, taking the
+first one measured in the held-out cell (the sweep measures every algorithm applicable there).
+
+Leave-one-count-out cross-validation: for each swept count, every model is fitted on the other
+counts' cells and scored on the held-out count's cells: penalty = time of its pick / the cell's
+best time. The model with the lowest geometric mean penalty over all held-out cells (then the
+lowest worst one, then the earlier in MODELS) is chosen per collective, fitted on every cell and
+compiled into rules over (ranks interval, bytes interval), each with its ordered list.
+"""
+
+import math
+
+NATIVE = "native"
+MAX_ALGORITHMS = 8        # src/select/table.h, AC_TABLE_MAX_ALGORITHMS
+MODELS = ("floor", "trees", "curve")
+RANKS_REACH = 4           # learned rules are made count by count up to this x the largest swept
+                          # count; above it one open band takes the ranking there
+
+
+class GeneraliseError(RuntimeError):
+    pass
+
+
+def features(ranks, nbytes, ppn):
+    """The model inputs of a point: log2 ranks, log2 bytes (0 bytes as 1), log2 nodes, ppn."""
+    nodes = -(-ranks // ppn)
+    return [math.log2(ranks), math.log2(max(nbytes, 1)), math.log2(nodes), float(ppn)]
+
+
+def ordered_list(predicted, margin):
+    """The ordered list of a point from {algorithm: predicted time / native time}: those below
+    1 - margin, fastest first (ties by name), at most MAX_ALGORITHMS - 1, then native."""
+    faster = sorted((r, name) for name, r in predicted.items()
+                    if name != NATIVE and r < 1 - margin)
+    return [name for _, name in faster[:MAX_ALGORITHMS - 1]] + [NATIVE]
+
+
+# ---- the models ------------------------------------------------------------------------------
+
+class Floor:
+    """Table version 1's floor lookup (tune.collective_rules' semantics)."""
+
+    name = "floor"
+
+    def __init__(self, cells, ppn, margin):
+        self.cells = cells
+        self.margin = margin
+
+    def lists(self, points):
+        counts = sorted({c["ranks"] for c in self.cells})
+        out = []
+        for ranks, nbytes in points:
+            below = [r for r in counts if r <= ranks]
+            if not below:
+                out.append([NATIVE])
+                continue
+            band = sorted((c for c in self.cells if c["ranks"] == below[-1]),
+                          key=lambda c: c["bytes"])
+            cell = ([c for c in band if c["bytes"] <= nbytes] or band[:1])[-1]
+            winner = cell["winner"]
+            out.append([winner] + ([NATIVE] if winner != NATIVE else []))
+        return out
+
+
+class Learned:
+    """One regressor per algorithm of log(time / native time in the same cell)."""
+
+    def __init__(self, cells, ppn, margin):
+        self.ppn, self.margin = ppn, margin
+        rows = {}
+        for c in cells:
+            native = c["times"].get(NATIVE)
+            if not native or native <= 0:
+                continue
+            x = features(c["ranks"], c["bytes"], ppn)
+            for name, t in c["times"].items():
+                if name != NATIVE and t > 0:
+                    rows.setdefault(name, ([], []))
+                    rows[name][0].append(x)
+                    rows[name][1].append(math.log(t / native))
+        self.models = {name: self.regressor().fit(xs, ys) for name, (xs, ys) in rows.items()}
+
+    def lists(self, points):
+        xs = [features(r, b, self.ppn) for r, b in points]
+        predicted = {name: m.predict(xs) for name, m in self.models.items()}
+        return [ordered_list({name: math.exp(p[i]) for name, p in predicted.items()},
+                             self.margin) for i in range(len(points))]
+
+
+class Trees(Learned):
+    name = "trees"
+
+    @staticmethod
+    def regressor():
+        from sklearn.ensemble import GradientBoostingRegressor
+        return GradientBoostingRegressor(n_estimators=60, max_depth=2, learning_rate=0.2,
+                                         random_state=0)
+
+
+class Curve(Learned):
+    name = "curve"
+
+    @staticmethod
+    def regressor():
+        from sklearn.linear_model import Ridge
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import PolynomialFeatures, StandardScaler
+        return make_pipeline(PolynomialFeatures(2), StandardScaler(), Ridge(alpha=1.0))
+
+
+MODEL_CLASSES = {m.name: m for m in (Floor, Trees, Curve)}
+
+
+def fit(model, cells, ppn, margin):
+    """`model` (a MODELS name) fitted on one collective's cells."""
+    try:
+        return MODEL_CLASSES[model](cells, ppn, margin)
+    except ImportError as e:
+        raise GeneraliseError(f"model {model} needs scikit-learn ({e}): pip install "
+                              f"scikit-learn, or --model floor") from e
+
+
+# ---- scoring -----------------------------------------------------------------------------------
+
+def pick(ordered, cell):
+    """What the layer runs in a measured cell: the first algorithm of the list measured there
+    (native is measured in every cell)."""
+    return next(name for name in ordered + [NATIVE] if name in cell["times"])
+
+
+def penalties(model, cells):
+    """[(cell, picked algorithm, time of the pick / the cell's best time)] of a fitted model."""
+    lists = model.lists([(c["ranks"], c["bytes"]) for c in cells])
+    out = []
+    for c, ordered in zip(cells, lists):
+        chosen = pick(ordered, c)
+        out.append((c, chosen, c["times"][chosen] / min(c["times"].values())))
+    return out
+
+
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+def cross_validate(cells, ppn, margin, models=MODELS):
+    """Leave-one-count-out cross-validation of one collective's cells: rows {model, held_out,
+    cells, geomean, worst} per model and held-out count, then one with held_out "all" per
+    model. Empty with fewer than two counts (nothing to hold out)."""
+    counts = sorted({c["ranks"] for c in cells})
+    if len(counts) < 2:
+        return []
+    rows = []
+    for name in models:
+        every = []
+        for held in counts:
+            train = [c for c in cells if c["ranks"] != held]
+            test = [c for c in cells if c["ranks"] == held]
+            scores = [p for _, _, p in penalties(fit(name, train, ppn, margin), test)]
+            every += scores
+            rows.append({"model": name, "held_out": held, "cells": len(scores),
+                         "geomean": geomean(scores), "worst": max(scores)})
+        rows.append({"model": name, "held_out": "all", "cells": len(every),
+                     "geomean": geomean(every), "worst": max(every)})
+    return rows
+
+
+def choose(rows, models=MODELS):
+    """The model of the cross-validation rows with the lowest geomean penalty over every held-out
+    cell, then the lowest worst, then the first in `models`; floor without rows."""
+    overall = {r["model"]: r for r in rows if r["held_out"] == "all"}
+    if not overall:
+        return "floor"
+    return min(overall, key=lambda m: (round(overall[m]["geomean"], 9),
+                                       round(overall[m]["worst"], 9), models.index(m)))
+
+
+def evaluate(models, train, test, ppn, margin):
+    """Rows {model, ranks, bytes, picked, penalty, oracle} of each model fitted on `train` and
+    scored on the cells of `test` (counts never used to fit: `autocoll tune --test-ranks`)."""
+    rows = []
+    for name in models:
+        for c, chosen, p in penalties(fit(name, train, ppn, margin), test):
+            rows.append({"model": name, "ranks": c["ranks"], "bytes": c["bytes"],
+                         "picked": chosen, "penalty": p,
+                         "oracle": min(c["times"], key=c["times"].get)})
+    return rows
+
+
+# ---- compiling a model into rules -------------------------------------------------------------
+
+def byte_points(sizes):
+    """The lower ends of the byte intervals: the swept sizes and the powers of two between the
+    smallest and the largest; the first interval starts at 0, the last is open."""
+    lo, hi = min(sizes), max(sizes)
+    points = set(sizes) | {1 << k for k in range(64) if lo < (1 << k) < hi}
+    return sorted(points)
+
+
+def compile_rules(collective, model, cells):
+    """Rules (table version 2) of a fitted learned model: for every count from 1 to RANKS_REACH
+    x the largest swept (then one open band at that point), for every byte interval, the model's
+    ordered list at its lower end (the first interval at the smallest size, from 0 bytes).
+    Adjacent byte intervals with equal lists merge within a count, then adjacent counts with
+    equal rules."""
+    sizes = byte_points(sorted({c["bytes"] for c in cells}))
+    spans = [[s, sizes[i + 1] - 1 if i + 1 < len(sizes) else None] for i, s in enumerate(sizes)]
+    spans[0][0] = 0
+    top = RANKS_REACH * max(c["ranks"] for c in cells)
+    counts = list(range(1, top + 2))  # top + 1 stands for the open band
+    lists = model.lists([(r, s) for r in counts for s in sizes])
+    bands = []
+    for i, ranks in enumerate(counts):
+        shape = []
+        for j, span in enumerate(spans):
+            ordered = lists[i * len(sizes) + j]
+            if shape and shape[-1][1] == ordered:
+                shape[-1][0][1] = span[1]
+            else:
+                shape.append(([span[0], span[1]], ordered))
+        hi = None if ranks == top + 1 else ranks
+        if bands and bands[-1][1] == shape:
+            bands[-1][0][1] = hi
+        else:
+            bands.append(([ranks, hi], shape))
+    return [{"collective": collective, "ranks": list(span), "bytes": list(b),
+             "algorithms": list(ordered)} for span, shape in bands for b, ordered in shape]
+
+
+def floor_rules(v1_rules):
+    """Version 1 rules (tune.collective_rules) in version 2's form: the winner, then native."""
+    out = []
+    for r in v1_rules:
+        rule = {k: v for k, v in r.items() if k != "algorithm"}
+        rule["algorithms"] = [r["algorithm"]] + ([NATIVE] if r["algorithm"] != NATIVE else [])
+        out.append(rule)
+    return out
+
+
+# ---- text --------------------------------------------------------------------------------------
+
+def cv_text(collective, rows, chosen):
+    """The cross-validation table of one collective, and the chosen model."""
+    if not rows:
+        return [f"{collective}: one process count swept, no cross-validation: model {chosen}"]
+    lines = [f"{collective}: leave-one-count-out cross-validation (penalty = time of the pick / "
+             f"the cell's best time)",
+             f"  {'model':8} {'held out':>8} {'cells':>5} {'geomean':>8} {'worst':>8}"]
+    for r in rows:
+        lines.append(f"  {r['model']:8} {str(r['held_out']):>8} {r['cells']:5d} "
+                     f"{r['geomean']:8.3f} {r['worst']:8.3f}")
+    lines.append(f"  chosen: {chosen}")
+    return lines
+
+
+def test_text(collective, rows):
+    """Per model and test count: each cell's penalty and pick, then geomean and worst."""
+    lines = [f"{collective}: fitted on the swept counts, applied at the test counts (penalty = "
+             f"time of the pick / the cell's best time)"]
+    for model in dict.fromkeys(r["model"] for r in rows):
+        mine = [r for r in rows if r["model"] == model]
+        for r in mine:
+            lines.append(f"  {model:8} {r['ranks']:5d} ranks {r['bytes']:>9} B  "
+                         f"{r['penalty']:7.3f}  {r['picked']} (best {r['oracle']})")
+        scores = [r["penalty"] for r in mine]
+        lines.append(f"  {model:8} geomean {geomean(scores):.3f} worst {max(scores):.3f}")
+    return lines
