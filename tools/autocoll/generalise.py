@@ -10,7 +10,9 @@ message size):
   below them); native below the smallest count.
 - `trees`: gradient-boosted regression trees (scikit-learn), one per algorithm, predicting its
   log time relative to native's in the same cell from the features (log2 ranks, log2 bytes,
-  log2 nodes, processes per node).
+  log2 nodes, processes per node); the orthogonal mesh layouts, one per phase algorithm over
+  the layouts' sizes too (log2 of each mesh size, dimensions), evaluated at every count on that
+  count's own layouts (a layout is re-derived per count, not carried over by name).
 - `curve`: a fitted performance curve per algorithm (as the Tianhe-2 paper fits them): ridge
   regression of the same target on the features and their squares and products (degree 2).
 
@@ -29,6 +31,7 @@ compiled into rules over (ranks interval, bytes interval), each with its ordered
 """
 
 import math
+import re
 
 NATIVE = "native"
 MAX_ALGORITHMS = 8        # src/select/table.h, AC_TABLE_MAX_ALGORITHMS
@@ -82,29 +85,82 @@ class Floor:
         return out
 
 
+MESH = re.compile(r"orthogonal_(\d+)(?:x(\d+))?xn_(.+)$")
+MAX_LAYOUTS = 1024  # src/coll/orthogonal.c, ORTHOGONAL_MAX_LAYOUTS: the layouts a count offers
+
+
+def mesh_parts(name):
+    """(p1, p2, phase) of an orthogonal layout's name (p2 None in 2D), or None."""
+    m = MESH.match(name)
+    return (int(m.group(1)), int(m.group(2)) if m.group(2) else None, m.group(3)) if m else None
+
+
+def mesh_name(p1, p2, phase):
+    return f"orthogonal_{p1}xn_{phase}" if p2 is None else f"orthogonal_{p1}x{p2}xn_{phase}"
+
+
+def layouts(ranks):
+    """The orthogonal layouts of `ranks` in the registry's order (src/coll/orthogonal.c,
+    layouts_of): every factorization with every size >= 2, the 2D ones (p1, None) by p1, then
+    the 3D ones (p1, p2) by p1 then p2; at most MAX_LAYOUTS."""
+    divisors = [d for d in range(2, ranks // 2 + 1) if ranks % d == 0]
+    out = [(d, None) for d in divisors]
+    out += [(d1, d2) for d1 in divisors for d2 in divisors
+            if d2 <= ranks // d1 // 2 and (ranks // d1) % d2 == 0]
+    return out[:MAX_LAYOUTS]
+
+
+def mesh_features(ranks, nbytes, ppn, p1, p2):
+    """A layout's inputs: the point's features, then log2 of each mesh size (p2 1 in 2D) and the
+    number of dimensions."""
+    n = ranks / (p1 * (p2 or 1))
+    return features(ranks, nbytes, ppn) + [math.log2(p1), math.log2(p2 or 1), math.log2(n),
+                                           2.0 if p2 is None else 3.0]
+
+
 class Learned:
-    """One regressor per algorithm of log(time / native time in the same cell)."""
+    """One regressor per algorithm of log(time / native time in the same cell); the orthogonal
+    layouts (names valid only at the counts they factor) get one regressor per phase algorithm
+    over the layouts' sizes as well, so that at any count the model ranks that count's own
+    layouts, measured or not (a 3 x 8 x n layout at 48 ranks from layouts of 16, 32 and 64)."""
 
     def __init__(self, cells, ppn, margin):
         self.ppn, self.margin = ppn, margin
-        rows = {}
+        rows, phases = {}, {}
         for c in cells:
             native = c["times"].get(NATIVE)
             if not native or native <= 0:
                 continue
-            x = features(c["ranks"], c["bytes"], ppn)
             for name, t in c["times"].items():
-                if name != NATIVE and t > 0:
-                    rows.setdefault(name, ([], []))
-                    rows[name][0].append(x)
-                    rows[name][1].append(math.log(t / native))
+                if name == NATIVE or t <= 0:
+                    continue
+                mesh = mesh_parts(name)
+                if mesh:
+                    p1, p2, phase = mesh
+                    x, key, into = mesh_features(c["ranks"], c["bytes"], ppn, p1, p2), phase, phases
+                else:
+                    x, key, into = features(c["ranks"], c["bytes"], ppn), name, rows
+                into.setdefault(key, ([], []))
+                into[key][0].append(x)
+                into[key][1].append(math.log(t / native))
         self.models = {name: self.regressor().fit(xs, ys) for name, (xs, ys) in rows.items()}
+        self.phases = {phase: self.regressor().fit(xs, ys) for phase, (xs, ys) in phases.items()}
 
     def lists(self, points):
+        predicted = [{} for _ in points]
         xs = [features(r, b, self.ppn) for r, b in points]
-        predicted = {name: m.predict(xs) for name, m in self.models.items()}
-        return [ordered_list({name: math.exp(p[i]) for name, p in predicted.items()},
-                             self.margin) for i in range(len(points))]
+        for name, m in self.models.items():
+            for i, y in enumerate(m.predict(xs)):
+                predicted[i][name] = math.exp(y)
+        shapes = {r: layouts(r) for r in {r for r, _ in points}}
+        for phase, m in self.phases.items():
+            where = [(i, p1, p2) for i, (r, _) in enumerate(points) for p1, p2 in shapes[r]]
+            if not where:
+                continue
+            ys = m.predict([mesh_features(*points[i], self.ppn, p1, p2) for i, p1, p2 in where])
+            for (i, p1, p2), y in zip(where, ys):
+                predicted[i][mesh_name(p1, p2, phase)] = math.exp(y)
+        return [ordered_list(p, self.margin) for p in predicted]
 
 
 class Trees(Learned):
