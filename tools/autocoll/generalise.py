@@ -323,7 +323,7 @@ def cv_text(collective, rows, chosen):
              f"  {'model':8} {'held out':>8} {'cells':>5} {'geomean':>8} {'worst':>8}"]
     for r in rows:
         lines.append(f"  {r['model']:8} {str(r['held_out']):>8} {r['cells']:5d} "
-                     f"{r['geomean']:8.3f} {r['worst']:8.3f}")
+                     f"{r['geomean']:8.4f} {r['worst']:8.4f}")
     lines.append(f"  chosen: {chosen}")
     return lines
 
@@ -336,7 +336,7 @@ def test_text(collective, rows):
         mine = [r for r in rows if r["model"] == model]
         for r in mine:
             lines.append(f"  {model:8} {r['ranks']:5d} ranks {r['bytes']:>9} B  "
-                         f"{r['penalty']:7.3f}  {r['picked']} (best {r['oracle']})")
+                         f"{r['penalty']:7.4f}  {r['picked']} (best {r['oracle']})")
         scores = [r["penalty"] for r in mine]
-        lines.append(f"  {model:8} geomean {geomean(scores):.3f} worst {max(scores):.3f}")
+        lines.append(f"  {model:8} geomean {geomean(scores):.4f} worst {max(scores):.4f}")
     return lines
