@@ -16,6 +16,7 @@ from conftest import autocoll_cli as cli, registry
 
 SIZES = [8, 64, 1024, 8192]
 MARGIN = 0.02
+NO_COST = generalise.available(None)  # the models without the registry's cost formulas
 
 
 def cell_of(coll, p, b, times):
@@ -143,7 +144,7 @@ def test_cross_validation_prefers_the_model_that_generalises():
     rows = generalise.cross_validate(cells, 1, MARGIN)
     by = {(r["model"], r["held_out"]): r for r in rows}
     assert {r["held_out"] for r in rows} == {16, 32, 64, "all"}
-    assert all(by[(m, "all")]["cells"] == 12 for m in generalise.MODELS)
+    assert all(by[(m, "all")]["cells"] == 12 for m in NO_COST)
     assert by[("floor", 16)]["geomean"] > 1.2                     # native everywhere at 16
     assert by[("floor", 32)]["geomean"] == pytest.approx(1.0)     # the winners do not change
     assert by[("trees", "all")]["geomean"] == pytest.approx(1.0)
@@ -213,9 +214,9 @@ def test_compiled_rules_cover_every_count_and_size_without_overlap():
 def test_tables_fitted_at_three_counts_beat_the_floor_at_unswept_ones():
     """What `--test-ranks` prints: each model fitted on the swept counts and scored at others."""
     test = synthetic([48, 50, 128, 256])
-    rows = generalise.evaluate(generalise.MODELS, synthetic([16, 32, 64]), test, 1, MARGIN)
+    rows = generalise.evaluate(NO_COST, synthetic([16, 32, 64]), test, 1, MARGIN)
     score = {m: generalise.geomean([r["penalty"] for r in rows if r["model"] == m])
-             for m in generalise.MODELS}
+             for m in NO_COST}
     assert score["trees"] == pytest.approx(1.0) and score["floor"] >= 1.0
     assert all(r["oracle"] == oracle(c) for r, c in zip(rows, test * 3))
     text = "\n".join(generalise.test_text("allreduce", rows))
@@ -244,11 +245,62 @@ def test_curve_extrapolates_a_trend_that_trees_and_the_floor_do_not():
     rows = generalise.cross_validate(trend([16, 32, 64]), 1, MARGIN)
     overall = {r["model"]: r["geomean"] for r in rows if r["held_out"] == "all"}
     assert overall["trees"] == pytest.approx(1.0) and overall["curve"] == pytest.approx(1.0)
-    test = generalise.evaluate(generalise.MODELS, trend([16, 32, 64]), trend([128, 256]), 1,
+    test = generalise.evaluate(NO_COST, trend([16, 32, 64]), trend([128, 256]), 1,
                                MARGIN)
-    worst = {m: max(r["penalty"] for r in test if r["model"] == m) for m in generalise.MODELS}
+    worst = {m: max(r["penalty"] for r in test if r["model"] == m) for m in NO_COST}
     assert worst["curve"] == pytest.approx(1.0)
     assert worst["trees"] > 1.4 and worst["floor"] > 1.4
+
+
+THETA = (1e-6, 1e-9)  # the platform: latency, time per byte
+
+
+def latency_costs(collective, ranks, nbytes):
+    """Cost formulas of a toy registry: `tree` takes log2 p steps, `flat` 0.3 (p - 1) (a root
+    that posts cheaply), each step a latency and the message; `mystery` has no formula."""
+    lp = math.log2(ranks)
+    return {"tree": [lp, nbytes * lp, 0, 0, 0, 0],
+            "flat": [0.3 * (ranks - 1), 0.3 * (ranks - 1) * nbytes, 0, 0, 0, 0],
+            "mystery": None, "native": None}
+
+
+def latency_cells(counts, sizes=(8, 1024)):
+    """Times exactly as the formulas say with THETA; native 3 x the tree; `mystery` 0.9 x
+    native. flat wins up to 8 ranks, tree from 16."""
+    cells = []
+    for p in counts:
+        for b in sizes:
+            f = latency_costs("bcast", p, b)
+            t = {n: sum(x * y for x, y in zip(v, THETA)) for n, v in f.items() if v}
+            t["native"] = 3 * t["tree"]
+            t["mystery"] = 0.9 * t["native"]
+            cells.append(cell_of("bcast", p, b, t))
+    return cells
+
+
+def test_cost_model_fits_the_platform_and_extrapolates_the_formulas():
+    """Fitted at 2, 4 and 8 ranks, where flat wins, the cost model recovers the platform's
+    parameters and picks tree at 16, 32 and 128 ranks, where the formulas say it wins; the
+    trees and the floor keep flat. An algorithm without a formula is ranked by the
+    curve. Without formulas the model is refused."""
+    train, test = latency_cells([2, 4, 8]), latency_cells([16, 32, 128])
+    cost = generalise.fit("cost", train, 1, MARGIN, latency_costs)
+    assert cost.theta[0] == pytest.approx(THETA[0], rel=1e-6)
+    assert cost.theta[1] == pytest.approx(THETA[1], rel=1e-6)
+    assert all(c["winner"] == "flat" for c in train) and all(c["winner"] == "tree" for c in test)
+    for c, picked, penalty in generalise.penalties(cost, test):
+        assert picked == "tree" and penalty == 1.0, (c["ranks"], picked)
+    (ordered,) = cost.lists([(64, 8)])
+    assert ordered[:2] == ["tree", "flat"] and "mystery" in ordered
+    rows = generalise.evaluate(generalise.MODELS, train, test, 1, MARGIN, latency_costs)
+    worst = {m: max(r["penalty"] for r in rows if r["model"] == m) for m in generalise.MODELS}
+    assert worst["cost"] == 1.0 and min(worst["floor"], worst["trees"]) > 1.5
+    cv = generalise.cross_validate(train + test, 1, MARGIN, costs=latency_costs)
+    assert {r["model"] for r in cv} == set(generalise.MODELS)
+    overall = {r["model"]: r["geomean"] for r in cv if r["held_out"] == "all"}
+    assert overall["cost"] == pytest.approx(1.0) and overall["trees"] > 1.0
+    with pytest.raises(generalise.GeneraliseError, match="cost formulas"):
+        generalise.fit("cost", train, 1, MARGIN)
 
 
 def test_floor_rules_in_version_2_form():

@@ -15,6 +15,10 @@ message size):
   count's own layouts (a layout is re-derived per count, not carried over by name).
 - `curve`: a fitted performance curve per algorithm (as the Tianhe-2 paper fits them): ridge
   regression of the same target on the features and their squares and products (degree 2).
+- `cost`: the registry's cost formulas (src/coll/cost.c, through `autocoll-info --json --size
+  --bytes --nodes`) with platform parameters fitted to the cells by non-negative least squares
+  of the relative error; native's time, and the algorithms without a formula (native and the
+  layouts whose phases run it), from the curve model.
 
 A model's answer at a point is an ordered list of algorithms, the one predicted fastest first:
 those predicted to beat native by more than the margin, at most MAX_ALGORITHMS - 1, then
@@ -35,7 +39,8 @@ import re
 
 NATIVE = "native"
 MAX_ALGORITHMS = 8        # src/select/table.h, AC_TABLE_MAX_ALGORITHMS
-MODELS = ("floor", "trees", "curve")
+MODELS = ("floor", "trees", "curve", "cost")
+COST_KEYS = ("alpha_intra", "beta_intra", "alpha_inter", "beta_inter", "gamma", "overhead")
 RANKS_REACH = 4           # learned rules are made count by count up to this x the largest swept
                           # count; above it one open band takes the ranking there
 
@@ -65,7 +70,7 @@ class Floor:
 
     name = "floor"
 
-    def __init__(self, cells, ppn, margin):
+    def __init__(self, cells, ppn, margin, costs=None):
         self.cells = cells
         self.margin = margin
 
@@ -124,7 +129,7 @@ class Learned:
     over the layouts' sizes as well, so that at any count the model ranks that count's own
     layouts, measured or not (a 3 x 8 x n layout at 48 ranks from layouts of 16, 32 and 64)."""
 
-    def __init__(self, cells, ppn, margin):
+    def __init__(self, cells, ppn, margin, costs=None):
         self.ppn, self.margin = ppn, margin
         rows, phases = {}, {}
         for c in cells:
@@ -147,6 +152,10 @@ class Learned:
         self.phases = {phase: self.regressor().fit(xs, ys) for phase, (xs, ys) in phases.items()}
 
     def lists(self, points):
+        return [ordered_list(p, self.margin) for p in self.ratios(points)]
+
+    def ratios(self, points):
+        """Per point {algorithm: predicted time / native's}."""
         predicted = [{} for _ in points]
         xs = [features(r, b, self.ppn) for r, b in points]
         for name, m in self.models.items():
@@ -160,7 +169,7 @@ class Learned:
             ys = m.predict([mesh_features(*points[i], self.ppn, p1, p2) for i, p1, p2 in where])
             for (i, p1, p2), y in zip(where, ys):
                 predicted[i][mesh_name(p1, p2, phase)] = math.exp(y)
-        return [ordered_list(p, self.margin) for p in predicted]
+        return predicted
 
 
 class Trees(Learned):
@@ -184,16 +193,62 @@ class Curve(Learned):
         return make_pipeline(PolynomialFeatures(2), StandardScaler(), Ridge(alpha=1.0))
 
 
-MODEL_CLASSES = {m.name: m for m in (Floor, Trees, Curve)}
+class Cost:
+    """The registry's cost formulas with fitted platform parameters (`costs(collective, ranks,
+    bytes)`: {algorithm: its COST_KEYS vector, or None without a formula}); the curve model for
+    native's time and for the algorithms without a formula."""
+
+    name = "cost"
+
+    def __init__(self, cells, ppn, margin, costs=None):
+        if costs is None:
+            raise GeneraliseError("model cost needs the registry's cost formulas "
+                                  "(autocoll-info --json --bytes)")
+        from sklearn.linear_model import LinearRegression
+        self.ppn, self.margin, self.costs = ppn, margin, costs
+        self.collective = cells[0]["collective"]
+        self.curve = Curve(cells, ppn, margin)
+        xs, ys = [], []
+        for c in cells:
+            vectors = costs(self.collective, c["ranks"], c["bytes"])
+            for name, t in c["times"].items():
+                v = vectors.get(name)
+                if name != NATIVE and v is not None and t > 0:
+                    xs.append([x / t for x in v])  # relative error: f . theta / t against 1
+                    ys.append(1.0)
+        self.theta = (LinearRegression(positive=True, fit_intercept=False).fit(xs, ys).coef_
+                      if xs else [0.0] * len(COST_KEYS))
+        native = [(features(c["ranks"], c["bytes"], ppn), math.log(c["times"][NATIVE]))
+                  for c in cells if c["times"].get(NATIVE, 0) > 0]
+        self.native = Curve.regressor().fit([x for x, _ in native], [y for _, y in native])
+
+    def lists(self, points):
+        out = []
+        natives = self.native.predict([features(r, b, self.ppn) for r, b in points])
+        for (ranks, nbytes), ratios, native in zip(points, self.curve.ratios(points), natives):
+            for name, v in self.costs(self.collective, ranks, nbytes).items():
+                t = sum(a * b for a, b in zip(v, self.theta)) if v is not None else 0.0
+                if name != NATIVE and t > 0:
+                    ratios[name] = t / math.exp(native)
+            out.append(ordered_list(ratios, self.margin))
+        return out
 
 
-def fit(model, cells, ppn, margin):
-    """`model` (a MODELS name) fitted on one collective's cells."""
+MODEL_CLASSES = {m.name: m for m in (Floor, Trees, Curve, Cost)}
+
+
+def fit(model, cells, ppn, margin, costs=None):
+    """`model` (a MODELS name) fitted on one collective's cells (`costs`: Cost's)."""
     try:
-        return MODEL_CLASSES[model](cells, ppn, margin)
+        return MODEL_CLASSES[model](cells, ppn, margin, costs)
     except ImportError as e:
         raise GeneraliseError(f"model {model} needs scikit-learn ({e}): pip install "
                               f"scikit-learn, or --model floor") from e
+
+
+def available(costs):
+    """The models that can be fitted: every one of MODELS, cost only with cost formulas."""
+    return tuple(m for m in MODELS if m != "cost" or costs is not None)
 
 
 # ---- scoring -----------------------------------------------------------------------------------
@@ -218,10 +273,11 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
-def cross_validate(cells, ppn, margin, models=MODELS):
+def cross_validate(cells, ppn, margin, models=None, costs=None):
     """Leave-one-count-out cross-validation of one collective's cells: rows {model, held_out,
-    cells, geomean, worst} per model and held-out count, then one with held_out "all" per
-    model. Empty with fewer than two counts (nothing to hold out)."""
+    cells, geomean, worst} per model (default: every one available) and held-out count, then
+    one with held_out "all" per model. Empty with fewer than two counts (nothing to hold out)."""
+    models = models or available(costs)
     counts = sorted({c["ranks"] for c in cells})
     if len(counts) < 2:
         return []
@@ -231,7 +287,7 @@ def cross_validate(cells, ppn, margin, models=MODELS):
         for held in counts:
             train = [c for c in cells if c["ranks"] != held]
             test = [c for c in cells if c["ranks"] == held]
-            scores = [p for _, _, p in penalties(fit(name, train, ppn, margin), test)]
+            scores = [p for _, _, p in penalties(fit(name, train, ppn, margin, costs), test)]
             every += scores
             rows.append({"model": name, "held_out": held, "cells": len(scores),
                          "geomean": geomean(scores), "worst": max(scores)})
@@ -250,12 +306,12 @@ def choose(rows, models=MODELS):
                                        round(overall[m]["worst"], 9), models.index(m)))
 
 
-def evaluate(models, train, test, ppn, margin):
+def evaluate(models, train, test, ppn, margin, costs=None):
     """Rows {model, ranks, bytes, picked, penalty, oracle} of each model fitted on `train` and
     scored on the cells of `test` (counts never used to fit: `autocoll tune --test-ranks`)."""
     rows = []
     for name in models:
-        for c, chosen, p in penalties(fit(name, train, ppn, margin), test):
+        for c, chosen, p in penalties(fit(name, train, ppn, margin, costs), test):
             rows.append({"model": name, "ranks": c["ranks"], "bytes": c["bytes"],
                          "picked": chosen, "penalty": p,
                          "oracle": min(c["times"], key=c["times"].get)})

@@ -175,21 +175,51 @@ def rule_algorithms(rule):
     return rule["algorithms"] if "algorithms" in rule else [rule["algorithm"]]
 
 
-def generalised_rules(cells, model, ppn, margin):
+def generalised_rules(cells, model, ppn, margin, costs=None):
     """Per collective (in the order of `cells`): the cross-validation rows, the model used
-    (`model`, or with "auto" the one cross-validation chooses) and its rules (version 2).
-    Returns (rules, {collective: {"model", "cross_validation"}})."""
+    (`model`, or with "auto" the one cross-validation chooses among those available: cost only
+    with `costs`, cost_source's) and its rules (version 2). Returns (rules, {collective:
+    {"model", "cross_validation"}})."""
     rules, chosen = [], {}
     for coll in dict.fromkeys(c["collective"] for c in cells):
         mine = [c for c in cells if c["collective"] == coll]
-        rows = generalise.cross_validate(mine, ppn, margin) if model == "auto" else []
+        rows = (generalise.cross_validate(mine, ppn, margin, costs=costs) if model == "auto"
+                else [])
         name = generalise.choose(rows) if model == "auto" else model
         if name == "floor":
             rules += generalise.floor_rules(collective_rules(coll, mine))
         else:
-            rules += generalise.compile_rules(coll, generalise.fit(name, mine, ppn, margin), mine)
+            fitted = generalise.fit(name, mine, ppn, margin, costs)
+            rules += generalise.compile_rules(coll, fitted, mine)
         chosen[coll] = {"model": name, "cross_validation": rows}
     return rules, chosen
+
+
+def cost_source(args, log):
+    """The cost formulas for the cost model: costs(collective, ranks, bytes) from a plain
+    autocoll-info (under --simgrid the Open MPI build's: the SimGrid one runs only under
+    smpirun; the formulas are the same source), cached; the ranks on ceil(ranks / --ppn) nodes
+    under --simgrid (the largest divisor of ranks not above it), else on one node. None, said
+    so, when there is no such program."""
+    try:
+        info = (registry.find_info("openmpi") if args.simgrid else
+                (Path(args.build) if args.build else REPO / "build" / args.mpi) / "autocoll-info")
+    except FileNotFoundError as e:
+        info = None
+        log(f"cost model left out: {e}")
+    if info is None or not Path(info).exists():
+        if info is not None:
+            log(f"cost model left out: no {info}")
+        return None
+    cache = {}
+
+    def costs(collective, ranks, nbytes):
+        nodes = -(-ranks // args.ppn) if args.simgrid else 1
+        nodes = max(d for d in range(1, nodes + 1) if ranks % d == 0)
+        if (ranks, nbytes, nodes) not in cache:
+            cache[(ranks, nbytes, nodes)] = registry.cost_vectors(info, ranks, nbytes, nodes)
+        return cache[(ranks, nbytes, nodes)].get(collective, {})
+    return costs
 
 
 def build_table(cells, sweep, registry_fingerprint, autocoll_version, mpi, mpi_library, platform,
@@ -387,7 +417,7 @@ def platform_of(results):
             "simgrid": simulated or None}
 
 
-def test_models(args, cells, log):
+def test_models(args, cells, costs, log):
     """--test-ranks: sweeps those counts (never used to fit) and scores every model fitted on the
     table's cells there, per collective. Returns {collective: rows} (generalise.evaluate)."""
     counts = parse_list(args.test_ranks, "test rank counts", parse_ranks)
@@ -397,9 +427,9 @@ def test_models(args, cells, log):
     for coll in dict.fromkeys(c["collective"] for c in cells):
         mine = [c for c in test if c["collective"] == coll]
         if mine:
-            out[coll] = generalise.evaluate(generalise.MODELS,
+            out[coll] = generalise.evaluate(generalise.available(costs),
                                             [c for c in cells if c["collective"] == coll],
-                                            mine, ppn, args.margin)
+                                            mine, ppn, args.margin, costs)
     return out
 
 
@@ -419,8 +449,10 @@ def main(args):
                  "profile": str(args.profile) if args.profile else None,
                  "model": args.model}
         ppn = args.ppn if args.simgrid else 1
-        rules, models = generalised_rules(cells, args.model, ppn, args.margin)
-        tests = test_models(args, cells, log) if args.test_ranks else {}
+        costs = (cost_source(args, log) if args.model in ("auto", "cost") or args.test_ranks
+                 else None)
+        rules, models = generalised_rules(cells, args.model, ppn, args.margin, costs)
+        tests = test_models(args, cells, costs, log) if args.test_ranks else {}
         for coll, rows in tests.items():
             models[coll]["test"] = rows
         table = build_table(cells, sweep, reg["registry_fingerprint"], reg["autocoll_version"],
@@ -476,9 +508,10 @@ def add_arguments(p):
                         "replaces --collectives, --sizes and --ranks")
     p.add_argument("--model", default="auto", choices=("auto",) + generalise.MODELS,
                    help="what the rules come from: floor (the swept winners, a floor lookup), "
-                        "trees (gradient-boosted trees), curve (fitted curves), or auto (the "
-                        "best by leave-one-count-out cross-validation, per collective; floor "
-                        "when one count is swept)")
+                        "trees (gradient-boosted trees), curve (fitted curves), cost (the "
+                        "registry's cost formulas with fitted parameters), or auto (the best by "
+                        "leave-one-count-out cross-validation, per collective; floor when one "
+                        "count is swept)")
     p.add_argument("--test-ranks", metavar="COUNTS",
                    help="also sweep these counts, never used to fit, and print each model's "
                         "penalty there (time of its pick / the cell's best time)")
