@@ -192,13 +192,15 @@ def test_table_runs_an_orthogonal_layout(mpi, tmp_path):
 
 
 @pytest.mark.parametrize("mpi,np,expected", [
-    ("openmpi", 4, "orthogonal_2xn_recursive_doubling"), ("openmpi", 3, "recursive_doubling"),
-    ("mpich", 3, "recursive_doubling"), ("openmpi", 5, "recursive_doubling"),
-    ("openmpi", 6, "orthogonal_2xn_recursive_doubling")])
+    ("openmpi", 1, "recursive_doubling"), ("openmpi", 2, "recursive_doubling"),
+    ("openmpi", 3, "recursive_doubling"), ("openmpi", 4, "orthogonal_2xn_recursive_doubling"),
+    ("openmpi", 5, "recursive_doubling"), ("openmpi", 6, "orthogonal_2xn_recursive_doubling"),
+    ("openmpi", 7, "recursive_doubling"), ("mpich", 3, "recursive_doubling")])
 def test_version_2_runs_the_first_applicable_algorithm(mpi, np, expected, tmp_path):
     """Format version 2 (docs/table.md): a rule lists algorithms in order of preference and
     the layer runs the first applicable one, at any count: the mesh layout where 2 divides the
-    count, the next one where it does not, with no warning; results checked by table_calls.
+    count into lines of 2 or more, the next one where it does not (1, 2, 3, 5, 7), with no
+    warning; results checked by table_calls.
     Allgather's list is all power-of-two-only (pair): native with one warning elsewhere."""
     table = tmp_path / "table.json"
     text = json.loads(table_text(mpi, []))
