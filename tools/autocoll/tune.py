@@ -3,8 +3,9 @@ collectives x message sizes x rank counts (one `mpirun` of the benchmark driver 
 `autocoll bench` does, without layer configurations) and writes a configuration table
 (docs/table.md, schema "autocoll-table" version 2) for AUTOCOLL_STRATEGY=table and `autocoll
 export`: per collective the rules of the model that generalises best across the swept process
-counts (generalise.py: the floor lookup of the swept winners, gradient-boosted trees or fitted
-curves, chosen by leave-one-count-out cross-validation, or the one --model names).
+counts (generalise.py: the floor lookup of the swept winners, gradient-boosted trees, fitted
+curves or the registry's cost formulas with fitted parameters, chosen by leave-one-count-out
+cross-validation, or the one --model names).
 
 With `--simgrid PLATFORM` the cells run on a simulated platform (SimGrid's SMPI, build/simgrid,
 docs/simgrid.md), native being SMPI's `--selector` (default ompi); the table records the platform.
@@ -217,7 +218,10 @@ def cost_source(args, log):
         nodes = -(-ranks // args.ppn) if args.simgrid else 1
         nodes = max(d for d in range(1, nodes + 1) if ranks % d == 0)
         if (ranks, nbytes, nodes) not in cache:
-            cache[(ranks, nbytes, nodes)] = registry.cost_vectors(info, ranks, nbytes, nodes)
+            try:
+                cache[(ranks, nbytes, nodes)] = registry.cost_vectors(info, ranks, nbytes, nodes)
+            except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as e:
+                raise generalise.GeneraliseError(f"cost formulas from {info}: {e}") from e
         return cache[(ranks, nbytes, nodes)].get(collective, {})
     return costs
 
