@@ -269,6 +269,7 @@ static const requirement requirements[] = {
 
 int ac_applicable(const ac_algorithm *alg, const ac_call *call, const char **why)
 {
+    if (!alg->requires) return 1; /* most entries: nothing to check (table lookups, mesh lines) */
     for (size_t i = 0; i < sizeof requirements / sizeof requirements[0]; i++) {
         if ((alg->requires & requirements[i].flag) && !requirements[i].met(alg, call)) {
             if (why) *why = requirements[i].text;

@@ -38,6 +38,7 @@
 #include "select/table.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 /* A bucket: the calls of one (communicator, collective, message size, count, op properties),
@@ -416,28 +417,29 @@ static const char *context_knowledge(const ac_context *x, ac_collective coll, ac
     return NULL;
 }
 
-/* The loaded table's rule for this call on c (NULL: no table, or no rule covers it). */
-static const ac_algorithm *table_rule_of(const ac_comm *c, const ac_call *call)
-{
-    const ac_table *t = ac_table_loaded();
-    return t ? ac_table_rule(t, call->collective, c->size, key_bytes(call)) : NULL;
-}
-
-/* Table mode: the candidate that runs the rule's algorithm (itself, or the twin kept in its
- * place), or -1. A rule naming an algorithm not applicable to the call is reported (the context
- * runs native). */
+/* Table mode: the candidate that runs the first of the covering rule's algorithms that is a
+ * candidate here (itself, or the twin kept in its place; the candidates are the algorithms
+ * applicable to the call), or -1. A rule none of whose algorithms is applicable to the call is
+ * reported (the context runs native). */
 static int context_rule(const ac_context *x, const ac_call *call)
 {
-    const ac_algorithm *a = table_rule_of(x->comm, call);
-    if (!a) return -1;
-    for (int i = 0; i < x->ncandidates; i++)
-        if (x->candidates[i] == a || ac_same_messages(x->candidates[i], a, call)) return i;
+    const ac_table *t = ac_table_loaded();
+    int n = 0;
+    const ac_algorithm *const *rule =
+        t ? ac_table_rule(t, call->collective, x->comm->size, key_bytes(call), &n) : NULL;
+    if (!rule) return -1;
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < x->ncandidates; i++)
+            if (x->candidates[i] == rule[k] || ac_same_messages(x->candidates[i], rule[k], call))
+                return i;
     const char *why = "";
-    ac_applicable(a, call, &why);
+    char more[48] = "";
+    ac_applicable(rule[0], call, &why);
+    if (n > 1) snprintf(more, sizeof more, " (and the %d after it in its rule)", n - 1);
     if (x->comm->rank == 0)
-        ac_log_warn("%s: the table's %s for %d ranks and %zu bytes is not applicable here "
+        ac_log_warn("%s: the table's %s%s for %d ranks and %zu bytes is not applicable here "
                     "(%s); running native",
-                    x->comm->name, a->name, x->comm->size, x->bucket->bytes,
+                    x->comm->name, rule[0]->name, more, x->comm->size, x->bucket->bytes,
                     why && why[0] ? why : "its requirements are not met");
     return -1;
 }
@@ -742,8 +744,9 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *calle
     ac_context *x = b ? context_get(c, b, call, bucket_site(c, b, caller)) : NULL;
     if (!x) {
         /* Beyond the contexts' limits a table still rules: its lookup needs no context. */
-        const ac_algorithm *rule = sel.strategy->table_mode ? table_rule_of(c, call) : NULL;
-        if (rule && ac_applicable(rule, call, NULL)) return rule;
+        const ac_table *t = sel.strategy->table_mode ? ac_table_loaded() : NULL;
+        const ac_algorithm *rule = t ? ac_table_choice(t, call, key_bytes(call)) : NULL;
+        if (rule) return rule;
         cs->untuned[call->collective]++;
         return ac_registry_fallback(call);
     }

@@ -18,7 +18,8 @@
 #include <string.h>
 
 #define TABLE_SCHEMA "autocoll-table"
-#define TABLE_VERSION 1
+#define TABLE_VERSION 2        /* version 2: a rule's "algorithms", in order of preference */
+#define TABLE_OLDEST_VERSION 1 /* version 1: a rule's one "algorithm"; still read */
 #define MAX_FILE_BYTES (64L << 20) /* a larger file is not read */
 #define NO_LIMIT ULLONG_MAX        /* an interval's `hi` of null */
 
@@ -28,7 +29,8 @@ typedef struct interval {
 
 typedef struct rule {
     interval ranks, bytes;
-    const ac_algorithm *algorithm;
+    int n;                                               /* algorithms[0..n), n >= 1 */
+    const ac_algorithm *algorithms[AC_TABLE_MAX_ALGORITHMS]; /* first applicable one runs */
 } rule;
 
 typedef struct cell {
@@ -103,7 +105,35 @@ static int collective_of(const ac_json *v)
     return c && c->type == AC_JSON_STRING ? ac_collective_from_name(c->string) : -1;
 }
 
-static int parse_rule(const ac_json *v, ac_table *t, int index, char *why, size_t why_len)
+/* The rule's algorithm names into r: version 1's "algorithm" (one name), version 2's
+ * "algorithms" (1 to AC_TABLE_MAX_ALGORITHMS names, in order of preference). */
+static int parse_rule_algorithms(const ac_json *v, ac_collective coll, long long version, rule *r,
+                                 int index, char *why, size_t why_len)
+{
+    const char *member = version == 1 ? "algorithm" : "algorithms";
+    const ac_json *a = ac_json_member(v, member), *names = a;
+    int n = 1;
+    if (version != 1) {
+        if (!a || a->type != AC_JSON_ARRAY || a->n < 1 || a->n > AC_TABLE_MAX_ALGORITHMS)
+            return ac_why_printf(why, why_len,
+                                 "rule %d: \"algorithms\" must be an array of 1 to %d names",
+                                 index, AC_TABLE_MAX_ALGORITHMS);
+        n = a->n;
+    }
+    for (int i = 0; i < n; i++) {
+        const ac_json *name = version == 1 ? a : &names->items[i];
+        if (!name || name->type != AC_JSON_STRING)
+            return ac_why_printf(why, why_len, "rule %d: no \"%s\" name", index, member);
+        if (!(r->algorithms[i] = ac_registry_find(coll, name->string)))
+            return ac_why_printf(why, why_len, "rule %d: %s has no algorithm \"%.64s\"", index,
+                                 ac_collective_name(coll), name->string);
+    }
+    r->n = n;
+    return 0;
+}
+
+static int parse_rule(const ac_json *v, long long version, ac_table *t, int index, char *why,
+                      size_t why_len)
 {
     int k = collective_of(v);
     if (k < 0) return ac_why_printf(why, why_len, "rule %d: no known \"collective\"", index);
@@ -118,12 +148,7 @@ static int parse_rule(const ac_json *v, ac_table *t, int index, char *why, size_
                              "rule %d: \"bytes\" must be [lo, hi] with 0 <= lo <= hi "
                              "(hi may be null)",
                              index);
-    const ac_json *a = ac_json_member(v, "algorithm");
-    if (!a || a->type != AC_JSON_STRING)
-        return ac_why_printf(why, why_len, "rule %d: no \"algorithm\"", index);
-    if (!(r.algorithm = ac_registry_find((ac_collective)k, a->string)))
-        return ac_why_printf(why, why_len, "rule %d: %s has no algorithm \"%.64s\"", index,
-                             ac_collective_name((ac_collective)k), a->string);
+    if (parse_rule_algorithms(v, (ac_collective)k, version, &r, index, why, why_len)) return -1;
     per_collective *pc = &t->coll[k];
     for (int i = 0; i < pc->nrules; i++)
         if (overlap(&pc->rules[i].ranks, &r.ranks) && overlap(&pc->rules[i].bytes, &r.bytes))
@@ -226,8 +251,9 @@ static int parse_tree(const ac_json *root, uint64_t fingerprint, const char *lib
         return ac_why_printf(why, why_len, "not a configuration table (schema \"%s\" expected)",
                              TABLE_SCHEMA);
     if (ac_json_integer(ac_json_member(root, "version"), 0, LLONG_MAX, &version) ||
-        version != TABLE_VERSION)
-        return ac_why_printf(why, why_len, "a table format version other than %d", TABLE_VERSION);
+        version < TABLE_OLDEST_VERSION || version > TABLE_VERSION)
+        return ac_why_printf(why, why_len, "a table format version other than %d to %d",
+                             TABLE_OLDEST_VERSION, TABLE_VERSION);
     const ac_json *f = ac_json_member(root, "registry_fingerprint");
     char mine[17];
     snprintf(mine, sizeof mine, "%016llx", (unsigned long long)fingerprint);
@@ -255,7 +281,7 @@ static int parse_tree(const ac_json *root, uint64_t fingerprint, const char *lib
         return ac_why_printf(why, why_len, "\"cells\" is not an array");
     if (reserve(t, rules, cells)) return ac_why_printf(why, why_len, "out of memory");
     for (int i = 0; i < rules->n; i++)
-        if (parse_rule(&rules->items[i], t, i, why, why_len)) return -1;
+        if (parse_rule(&rules->items[i], version, t, i, why, why_len)) return -1;
     for (int i = 0; cells && i < cells->n; i++)
         if (parse_cell(&cells->items[i], t, i, why, why_len)) return -1;
     for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
@@ -297,24 +323,41 @@ static int last_at_or_below(const void *items, int n, size_t stride, size_t offs
     return lo - 1;
 }
 
-const ac_algorithm *ac_table_rule(const ac_table *t, ac_collective coll, int comm_size,
-                                  unsigned long long bytes)
+/* The rule covering (p, bytes), or NULL. */
+static const rule *covering_rule(const per_collective *pc, unsigned long long p,
+                                 unsigned long long bytes)
 {
-    const per_collective *pc = &t->coll[coll];
-    unsigned long long p = (unsigned long long)comm_size;
     if (pc->bands) {
         int b = last_at_or_below(pc->bands, pc->nbands, sizeof(band), offsetof(band, ranks), p);
         if (b < 0 || p > pc->bands[b].ranks.hi) return NULL;
         const rule *rules = &pc->rules[pc->bands[b].first];
         int r = last_at_or_below(rules, pc->bands[b].n, sizeof(rule), offsetof(rule, bytes),
                                  bytes);
-        return r >= 0 && bytes <= rules[r].bytes.hi ? rules[r].algorithm : NULL;
+        return r >= 0 && bytes <= rules[r].bytes.hi ? &rules[r] : NULL;
     }
     for (int i = 0; i < pc->nrules; i++) {
         const rule *r = &pc->rules[i];
         if (r->ranks.lo <= p && p <= r->ranks.hi && r->bytes.lo <= bytes && bytes <= r->bytes.hi)
-            return r->algorithm;
+            return r;
     }
+    return NULL;
+}
+
+const ac_algorithm *const *ac_table_rule(const ac_table *t, ac_collective coll, int comm_size,
+                                         unsigned long long bytes, int *n)
+{
+    const rule *r = covering_rule(&t->coll[coll], (unsigned long long)comm_size, bytes);
+    *n = r ? r->n : 0;
+    return r ? r->algorithms : NULL;
+}
+
+const ac_algorithm *ac_table_choice(const ac_table *t, const ac_call *call,
+                                    unsigned long long bytes)
+{
+    const rule *r = covering_rule(&t->coll[call->collective], (unsigned long long)call->size,
+                                  bytes);
+    for (int i = 0; r && i < r->n; i++)
+        if (ac_applicable(r->algorithms[i], call, NULL)) return r->algorithms[i];
     return NULL;
 }
 

@@ -1,6 +1,7 @@
 /*
  * table.h - the configuration table (AUTOCOLL_TABLE; format in docs/table.md): rules mapping
- * (collective, communicator size interval, message size interval) to an algorithm, written by
+ * (collective, communicator size interval, message size interval) to algorithms in order of
+ * preference (format version 2; version 1, one algorithm a rule, is still read), written by
  * `autocoll tune`, and the measured cells behind them.
  *
  * Rank 0 reads the file at MPI_Init and broadcasts its text; every rank parses the same text,
@@ -8,11 +9,11 @@
  * of another registry fingerprint, or one naming an unknown algorithm is reported once by rank 0
  * with its path and reason, and ignored: no table.
  *
- * In table mode (AUTOCOLL_STRATEGY=table) selection runs, in each tuning context, the algorithm
- * of the rule covering it (native where none does or where that algorithm is not applicable to
- * the call): a precedence step, not a strategy (select.c). With a strategy the table's measured
- * cell covering a context seeds it, as history does (history first, when it knows the
- * context).
+ * In table mode (AUTOCOLL_STRATEGY=table) selection runs, in each tuning context, the first
+ * applicable algorithm of the rule covering it (native where none does or where none of its
+ * algorithms is applicable to the call): a precedence step, not a strategy (select.c). With a
+ * strategy the table's measured cell covering a context seeds it, as history does (history
+ * first, when it knows the context).
  */
 #ifndef AUTOCOLL_TABLE_H
 #define AUTOCOLL_TABLE_H
@@ -33,10 +34,21 @@ ac_table *ac_table_parse(const char *text, uint64_t fingerprint, const char *lib
                          size_t why_len);
 void ac_table_free(ac_table *t);
 
-/* The algorithm of the rule covering a call of `coll` on `comm_size` ranks moving `bytes`
- * (README's message size), or NULL when no rule does. */
-const ac_algorithm *ac_table_rule(const ac_table *t, ac_collective coll, int comm_size,
-                                  unsigned long long bytes);
+/* The most algorithms one rule lists (format version 2). */
+enum { AC_TABLE_MAX_ALGORITHMS = 8 };
+
+/* The rule covering a call of `coll` on `comm_size` ranks moving `bytes` (README's message
+ * size): its algorithms in order of preference (version 1: one), their number into *n; NULL
+ * (*n 0) when no rule covers it. */
+const ac_algorithm *const *ac_table_rule(const ac_table *t, ac_collective coll, int comm_size,
+                                         unsigned long long bytes, int *n);
+
+/* What the table runs for `call` moving `bytes`: the first of its covering rule's algorithms
+ * that is applicable to the call (ac_applicable: the one place restrictions are checked), or
+ * NULL when no rule covers the call or none of its algorithms applies. It depends only on the
+ * rule and the call's facts, equal on every rank. */
+const ac_algorithm *ac_table_choice(const ac_table *t, const ac_call *call,
+                                    unsigned long long bytes);
 
 /* What the measured cell covering such a call knows of `candidates` (its statistic per
  * algorithm, matched by name; samples 1), into know[n] (zeroed first): the cell of the largest

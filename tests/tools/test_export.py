@@ -199,11 +199,32 @@ def test_mpich_cvars_take_the_most_common_choice_per_collective():
     assert any("rabenseifner_ring has no MPICH equivalent" in n for n in notes)
 
 
+def test_a_version_2_table_exports_each_rules_first_algorithm(tmp_path):
+    """A version 2 rule lists algorithms in order of preference; the export takes the first
+    (then substitutes as for version 1): the same file as the version 1 table of those firsts."""
+    v1 = tmp_path / "v1.json"
+    v1.write_text(json.dumps(MIXED))
+    v2_table = dict(MIXED, version=2, rules=[
+        {k: v for k, v in r.items() if k != "algorithm"}
+        | {"algorithms": [r["algorithm"], "orthogonal_2xn_native", "native"]}
+        for r in MIXED["rules"]])
+    v2 = tmp_path / "v2.json"
+    v2.write_text(json.dumps(v2_table))
+    for fmt in ("ompi-rules", "mpich-cvars"):
+        one, two = (cli("export", str(p), "--format", fmt) for p in (v1, v2))
+        assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+        assert one.stdout.replace(str(v1), "T") == two.stdout.replace(str(v2), "T"), fmt
+    v2_table["rules"][0]["algorithms"] = []
+    v2.write_text(json.dumps(v2_table))
+    run = cli("export", str(v2), "--format", "ompi-rules")
+    assert run.returncode == 1 and "rule 0 is not a rule" in run.stderr
+
+
 def test_bad_tables_are_refused_with_path_and_reason(tmp_path):
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps({"schema": "autocoll-table", "version": 2, "rules": []}))
+    bad.write_text(json.dumps({"schema": "autocoll-table", "version": 3, "rules": []}))
     run = cli("export", str(bad), "--format", "ompi-rules")
-    assert run.returncode == 1 and str(bad) in run.stderr and "version 1" in run.stderr
+    assert run.returncode == 1 and str(bad) in run.stderr and "version 1 or 2" in run.stderr
     bad.write_text(json.dumps(table([rule("allreduce", [4, 2], [0, None], "ring")])))
     run = cli("export", str(bad), "--format", "mpich-cvars")
     assert run.returncode == 1 and "rule 0 is not a rule" in run.stderr

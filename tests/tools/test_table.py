@@ -118,7 +118,7 @@ def bad_tables(mpi, tmp_path):
         "unknown_algorithm": (table_text(mpi, [rule("allreduce", [1, None], [0, None],
                                                     "quantum")]),
                               "rule 0: allreduce has no algorithm \"quantum\""),
-        "version": (json.dumps({**fine, "version": 2}), "version other than 1"),
+        "version": (json.dumps({**fine, "version": 3}), "version other than 1 to 2"),
         "directory": ("", "Is a directory"),
         # tuned under the other MPI library: both builds have the same registry fingerprint
         "other_mpi": (json.dumps({**fine, "mpi_library": OTHER_LIBRARY[mpi]}),
@@ -189,6 +189,37 @@ def test_table_runs_an_orthogonal_layout(mpi, tmp_path):
             assert x["chosen"] == expected, (np, nbytes, x)
         if expected == "native":
             assert "a communicator size the mesh layout factors" in run.stderr, run.stderr
+
+
+@pytest.mark.parametrize("mpi,np,expected", [
+    ("openmpi", 1, "recursive_doubling"), ("openmpi", 2, "recursive_doubling"),
+    ("openmpi", 3, "recursive_doubling"), ("openmpi", 4, "orthogonal_2xn_recursive_doubling"),
+    ("openmpi", 5, "recursive_doubling"), ("openmpi", 6, "orthogonal_2xn_recursive_doubling"),
+    ("openmpi", 7, "recursive_doubling"), ("mpich", 3, "recursive_doubling")])
+def test_version_2_runs_the_first_applicable_algorithm(mpi, np, expected, tmp_path):
+    """Format version 2 (docs/table.md): a rule lists algorithms in order of preference and
+    the layer runs the first applicable one, at any count: the mesh layout where 2 divides the
+    count into lines of 2 or more, the next one where it does not (1, 2, 3, 5, 7), with no
+    warning; results checked by table_calls.
+    Allgather's list is all power-of-two-only (pair): native with one warning elsewhere."""
+    table = tmp_path / "table.json"
+    text = json.loads(table_text(mpi, []))
+    text["version"] = 2
+    text["rules"] = [
+        {"collective": "allreduce", "ranks": [1, None], "bytes": [0, None],
+         "algorithms": ["orthogonal_2xn_recursive_doubling", "recursive_doubling", "native"]},
+        {"collective": "allgather", "ranks": [1, None], "bytes": [0, None],
+         "algorithms": ["pair"]}]
+    table.write_text(json.dumps(text))
+    run = run_calls(mpi, np, tmp_path, {"AUTOCOLL_STRATEGY": "table",
+                                        "AUTOCOLL_TABLE": str(table), "AUTOCOLL_MAX_SITES": "0"})
+    for nbytes, x in contexts(run, "allreduce").items():
+        assert x["chosen"] == expected and x["stage"] == "rule", (nbytes, x)
+        assert x["runs"] == {expected: ITERATIONS if nbytes != 4 else 1}, x
+    power_of_two = np & (np - 1) == 0
+    assert run.stderr.count("not applicable here") == (0 if power_of_two else 1), run.stderr
+    gather, = contexts(run, "allgather").values()
+    assert gather["chosen"] == ("pair" if power_of_two else "native"), gather
 
 
 def test_bench_table_layer(tmp_path):

@@ -121,10 +121,10 @@ def test_build_table_members():
     t = tune.build_table(cells, {"statistic": "median"}, "0123456789abcdef", "0.1.0", "openmpi",
                          "Open MPI v4.1.4", {"hostname": "h", "cores_online": 2, "cluster": None},
                          "2026-01-01T00:00:00Z")
-    assert (t["schema"], t["version"], t["registry_fingerprint"]) == ("autocoll-table", 1,
+    assert (t["schema"], t["version"], t["registry_fingerprint"]) == ("autocoll-table", 2,
                                                                       "0123456789abcdef")
-    assert t["cells"] == cells and shape(t["rules"]) == [("allreduce", [2, None], [0, None],
-                                                          "ring")]
+    assert t["cells"] == cells and [(r["ranks"], r["bytes"], r["algorithms"]) for r in
+                                    t["rules"]] == [([2, None], [0, None], ["ring", "native"])]
     json.dumps(t)
 
 
@@ -145,16 +145,20 @@ def test_sweep_writes_a_table_of_registry_algorithms(sweep):
     table = json.loads((out / "table.json").read_text())
     reg = registry("openmpi")
     names = {a["name"] for a in reg["algorithms"] if a["collective"] == "allreduce"}
-    assert table["schema"] == "autocoll-table" and table["version"] == 1
+    assert table["schema"] == "autocoll-table" and table["version"] == 2
     assert table["registry_fingerprint"] == reg["registry_fingerprint"]
     assert table["mpi"] == "openmpi" and "Open MPI" in table["mpi_library"]
     assert table["platform"]["cores_online"] >= 1 and table["platform"]["cluster"] is None
     assert {(c["ranks"], c["bytes"]) for c in table["cells"]} == {(2, 8), (2, 1024), (3, 8),
                                                                   (3, 1024)}
-    assert table["rules"] and all(r["collective"] == "allreduce" and r["algorithm"] in names
-                                  for r in table["rules"])
-    assert [r["ranks"][0] for r in table["rules"]][0] == 2 and table["rules"][-1]["ranks"][1] \
-        is None and table["rules"][0]["bytes"][0] == 0
+    assert table["rules"] and all(r["collective"] == "allreduce" and
+                                  set(r["algorithms"]) <= names for r in table["rules"])
+    # the model cross-validation chose: the floor lookup covers counts from the smallest swept,
+    # a learned model every count
+    model = table["models"]["allreduce"]["model"]
+    assert model in ("floor", "trees", "curve") and f"chosen: {model}" in run.stdout
+    assert [r["ranks"][0] for r in table["rules"]][0] == (2 if model == "floor" else 1)
+    assert table["rules"][-1]["ranks"][1] is None and table["rules"][0]["bytes"][0] == 0
     for c in table["cells"]:
         assert "native" in c["times"] and not any(n.startswith("layer:") for n in c["times"])
         assert c["winner"] in names

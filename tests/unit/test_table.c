@@ -15,15 +15,21 @@
 
 static char fingerprint[17];
 
-/* A table of this build around `body` (rules and cells members). */
-static ac_table *parse_table(const char *body, char *why, size_t len)
+/* A table of this build and format `version` around `body` (rules and cells members). */
+static ac_table *parse_version(int version, const char *body, char *why, size_t len)
 {
     char text[4096];
     snprintf(text, sizeof text,
-             "{\"schema\": \"autocoll-table\", \"version\": 1, \"registry_fingerprint\": \"%s\", "
-             "\"platform\": {\"hostname\": \"h\"}, %s}",
-             fingerprint, body);
+             "{\"schema\": \"autocoll-table\", \"version\": %d, \"registry_fingerprint\": "
+             "\"%s\", \"platform\": {\"hostname\": \"h\"}, %s}",
+             version, fingerprint, body);
     return ac_table_parse(text, ac_registry_fingerprint(), NULL, why, len);
+}
+
+/* A table of format version 1 (one algorithm a rule: the tables of docs/results still load). */
+static ac_table *parse_table(const char *body, char *why, size_t len)
+{
+    return parse_version(1, body, why, len);
 }
 
 /* A table that must parse; its reason printed when it does not. */
@@ -35,10 +41,24 @@ static ac_table *parse_good(const char *body)
     return t;
 }
 
+/* The first algorithm of the rule covering (coll, ranks, bytes): a version 1 rule has one. */
 static const char *rule_name(const ac_table *t, ac_collective coll, int ranks,
                              unsigned long long bytes)
 {
-    const ac_algorithm *a = ac_table_rule(t, coll, ranks, bytes);
+    int n = 0;
+    const ac_algorithm *const *a = ac_table_rule(t, coll, ranks, bytes, &n);
+    CHECK(a ? n == 1 : n == 0);
+    return a ? a[0]->name : "(none)";
+}
+
+/* What the table runs for a call of `coll` on `ranks` ranks moving `bytes` (count bytes / 8
+ * doubles, a built-in op, commutative or not): the first applicable algorithm of its rule. */
+static const char *choice_name(const ac_table *t, ac_collective coll, int ranks,
+                               unsigned long long bytes, int commutative)
+{
+    ac_call call = {.collective = coll, .size = ranks, .count = (int)(bytes / 8),
+                    .op_builtin = 1, .op_commutative = commutative, .bytes = bytes};
+    const ac_algorithm *a = ac_table_choice(t, &call, bytes);
     return a ? a->name : "(none)";
 }
 
@@ -119,7 +139,8 @@ static void test_rules(void)
     ac_table_free(t);
 
     t = parse_good("\"rules\": []"); /* valid: everything native */
-    CHECK(t && ac_table_rule(t, AC_ALLREDUCE, 4, 8) == NULL);
+    int n = -1;
+    CHECK(t && ac_table_rule(t, AC_ALLREDUCE, 4, 8, &n) == NULL && n == 0);
     ac_table_free(t);
 }
 
@@ -216,7 +237,8 @@ static void test_bad_tables(void)
         const char *text, *reason;
     } header[] = {
         {"{\"schema\": \"autocoll-bench\", \"version\": 1, \"rules\": []}", "not a configuration"},
-        {"{\"schema\": \"autocoll-table\", \"version\": 2, \"rules\": []}", "version other"},
+        {"{\"schema\": \"autocoll-table\", \"version\": 3, \"rules\": []}", "version other"},
+        {"{\"schema\": \"autocoll-table\", \"version\": 0, \"rules\": []}", "version other"},
         {"{\"schema\": \"autocoll-table\", \"version\": 1, \"registry_fingerprint\": "
          "\"0000000000000000\", \"rules\": []}",
          "registry fingerprint 0000000000000000"},
@@ -230,6 +252,107 @@ static void test_bad_tables(void)
         ac_table *t = ac_table_parse(header[i].text, ac_registry_fingerprint(), NULL, why, sizeof why);
         if (!CHECK(t == NULL && strstr(why, header[i].reason)))
             fprintf(stderr, "  header case %zu: \"%s\"\n", i, why);
+        ac_table_free(t);
+    }
+}
+
+/* Format version 2: a rule lists algorithms in order of preference and the first applicable
+ * to the call runs, at any communicator size, swept or not: a mesh layout where the size
+ * factors, the next candidate where it does not (nor where the op rules it out). */
+static void test_version2(void)
+{
+    char why[256] = "";
+    ac_table *t = parse_version(
+        2,
+        "\"rules\": ["
+        "{\"collective\": \"alltoall\", \"ranks\": [1, null], \"bytes\": [0, null], "
+        " \"algorithms\": [\"orthogonal_2x2xn_ring\", \"recursive_doubling\", \"bruck\"]},"
+        "{\"collective\": \"allreduce\", \"ranks\": [2, 63], \"bytes\": [0, 1023], "
+        " \"algorithms\": [\"orthogonal_4xn_recursive_doubling\", \"ring\", \"native\"]},"
+        "{\"collective\": \"allreduce\", \"ranks\": [64, null], \"bytes\": [0, null], "
+        " \"algorithms\": [\"ring\"]}]",
+        why, sizeof why);
+    if (!CHECK(t != NULL)) {
+        fprintf(stderr, "  %s\n", why);
+        return;
+    }
+    int n = 0;
+    const ac_algorithm *const *list = ac_table_rule(t, AC_ALLREDUCE, 12, 8, &n);
+    CHECK(list && n == 3 && strcmp(list[0]->name, "orthogonal_4xn_recursive_doubling") == 0 &&
+          strcmp(list[1]->name, "ring") == 0 && strcmp(list[2]->name, "native") == 0);
+    static const struct {
+        ac_collective coll;
+        int ranks;
+        unsigned long long bytes;
+        int commutative;
+        const char *expect;
+    } cases[] = {
+        {AC_ALLTOALL, 8, 64, 1, "orthogonal_2x2xn_ring"},  /* 2 x 2 x 2 */
+        {AC_ALLTOALL, 12, 64, 1, "orthogonal_2x2xn_ring"}, /* 2 x 2 x 3: never swept */
+        {AC_ALLTOALL, 48, 1, 1, "orthogonal_2x2xn_ring"},
+        {AC_ALLTOALL, 6, 64, 1, "bruck"}, /* 4 does not divide 6; not a power of two */
+        {AC_ALLTOALL, 7, 64, 1, "bruck"},
+        {AC_ALLTOALL, 4, 64, 1, "recursive_doubling"},  /* 2 x 2 x 1: a line of 1 is no mesh */
+        {AC_ALLTOALL, 256, 64, 1, "orthogonal_2x2xn_ring"},
+        {AC_ALLTOALL, 2, 64, 1, "recursive_doubling"},
+        {AC_ALLREDUCE, 12, 8, 1, "orthogonal_4xn_recursive_doubling"},
+        {AC_ALLREDUCE, 48, 1023, 1, "orthogonal_4xn_recursive_doubling"},
+        {AC_ALLREDUCE, 7, 8, 1, "ring"},      /* 4 does not divide 7 */
+        {AC_ALLREDUCE, 7, 8, 0, "native"},    /* nor does ring take a non-commutative op */
+        {AC_ALLREDUCE, 12, 1024, 1, "(none)"}, /* no rule */
+        {AC_ALLREDUCE, 1, 8, 1, "(none)"},
+        {AC_ALLREDUCE, 100, 8, 1, "ring"},
+        {AC_ALLREDUCE, 100, 8, 0, "(none)"},   /* its one algorithm does not apply */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *got = choice_name(t, cases[i].coll, cases[i].ranks, cases[i].bytes,
+                                      cases[i].commutative);
+        if (!CHECK(strcmp(got, cases[i].expect) == 0))
+            fprintf(stderr, "  version 2 case %zu: %s, expected %s\n", i, got, cases[i].expect);
+    }
+    ac_table_free(t);
+
+    /* a version 1 rule is looked up the same way: its one algorithm, where applicable */
+    t = parse_good("\"rules\": [{\"collective\": \"alltoall\", \"ranks\": [1, null], "
+                   "\"bytes\": [0, null], \"algorithm\": \"orthogonal_4xn_ring\"}]");
+    if (t) {
+        CHECK(strcmp(choice_name(t, AC_ALLTOALL, 8, 8, 1), "orthogonal_4xn_ring") == 0);
+        CHECK(strcmp(choice_name(t, AC_ALLTOALL, 6, 8, 1), "(none)") == 0);
+    }
+    ac_table_free(t);
+
+    static const struct {
+        int version;
+        const char *body, *reason;
+    } bad[] = {
+        {2, "\"rules\": [{\"collective\": \"allreduce\", \"ranks\": [1, 2], \"bytes\": [0, 1], "
+            "\"algorithm\": \"ring\"}]",
+         "rule 0: \"algorithms\" must be an array of 1 to 8 names"},
+        {2, "\"rules\": [{\"collective\": \"allreduce\", \"ranks\": [1, 2], \"bytes\": [0, 1], "
+            "\"algorithms\": []}]",
+         "rule 0: \"algorithms\" must be an array of 1 to 8 names"},
+        {2, "\"rules\": [{\"collective\": \"allreduce\", \"ranks\": [1, 2], \"bytes\": [0, 1], "
+            "\"algorithms\": [\"ring\", \"ring\", \"ring\", \"ring\", \"ring\", \"ring\", "
+            "\"ring\", \"ring\", \"native\"]}]",
+         "rule 0: \"algorithms\" must be an array of 1 to 8 names"},
+        {2, "\"rules\": [{\"collective\": \"allreduce\", \"ranks\": [1, 2], \"bytes\": [0, 1], "
+            "\"algorithms\": [\"ring\", \"no_such\"]}]",
+         "rule 0: allreduce has no algorithm \"no_such\""},
+        {2, "\"rules\": [{\"collective\": \"allreduce\", \"ranks\": [1, 2], \"bytes\": [0, 1], "
+            "\"algorithms\": [\"ring\", 4]}]",
+         "rule 0: no \"algorithms\" name"},
+        {2, "\"rules\": [{\"collective\": \"allreduce\", \"ranks\": [1, 2], \"bytes\": [0, 1], "
+            "\"algorithms\": [\"orthogonal_0xn_ring\"]}]",
+         "has no algorithm \"orthogonal_0xn_ring\""},
+        {1, "\"rules\": [{\"collective\": \"allreduce\", \"ranks\": [1, 2], \"bytes\": [0, 1], "
+            "\"algorithms\": [\"ring\"]}]",
+         "rule 0: no \"algorithm\" name"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        why[0] = '\0';
+        t = parse_version(bad[i].version, bad[i].body, why, sizeof why);
+        if (!CHECK(t == NULL && strstr(why, bad[i].reason)))
+            fprintf(stderr, "  version 2 bad case %zu: \"%s\"\n", i, why);
         ac_table_free(t);
     }
 }
@@ -284,6 +407,7 @@ int main(void)
     test_rules();
     test_cells();
     test_bad_tables();
+    test_version2();
     test_library();
     if (failures) {
         fprintf(stderr, "test_table: %d checks failed\n", failures);

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import jsonfile
-from .schemas import TABLE_SCHEMA, TABLE_VERSION
+from .schemas import TABLE_SCHEMA, TABLE_VERSIONS
 
 NATIVE = "native"
 
@@ -127,17 +127,28 @@ def valid_interval(v):
             and (v[1] is None or (isinstance(v[1], int) and v[1] >= v[0])))
 
 
+def rule_names(rule, version):
+    """A rule's algorithm names: version 1's "algorithm", version 2's "algorithms"; None when
+    they are not a non-empty list of strings."""
+    names = [rule.get("algorithm")] if version == 1 else rule.get("algorithms")
+    ok = isinstance(names, list) and names and all(isinstance(n, str) for n in names)
+    return names if ok else None
+
+
 def load_table(path):
-    """The table at `path`; ExportError with the path and the reason when it is not one."""
-    data = jsonfile.load(path, TABLE_SCHEMA, ExportError, TABLE_VERSION)
+    """The table at `path`; ExportError with the path and the reason when it is not one. Each
+    rule's "algorithm" is what is exported: a version 2 rule's first (preferred) algorithm, set
+    here; where the library has no equivalent at a size, it is substituted as for version 1."""
+    data = jsonfile.load(path, TABLE_SCHEMA, ExportError, TABLE_VERSIONS)
     rules = data.get("rules")
     if not isinstance(rules, list):
         raise ExportError(f"{path}: no rules")
     for i, r in enumerate(rules):
-        if not (isinstance(r, dict) and isinstance(r.get("collective"), str)
-                and isinstance(r.get("algorithm"), str) and valid_interval(r.get("ranks"))
-                and valid_interval(r.get("bytes"))):
+        names = rule_names(r, data["version"]) if isinstance(r, dict) else None
+        if not (names and isinstance(r.get("collective"), str)
+                and valid_interval(r.get("ranks")) and valid_interval(r.get("bytes"))):
             raise ExportError(f"{path}: rule {i} is not a rule (docs/table.md)")
+        r["algorithm"] = names[0]
     for i, r in enumerate(rules):
         for j, q in enumerate(rules[:i]):
             if q["collective"] == r["collective"] and overlap(q["ranks"], r["ranks"]) \

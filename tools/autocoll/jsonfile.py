@@ -9,21 +9,28 @@ def read(path):
     return json.loads(Path(path).read_text())
 
 
+def versions(version):
+    """A version or a tuple of versions, as a tuple."""
+    return version if isinstance(version, tuple) else (version,)
+
+
 def is_version(data, schema, version):
-    """True when `data` is an object of that schema and version."""
+    """True when `data` is an object of that schema and version (or one of a tuple of them)."""
     return (isinstance(data, dict) and data.get("schema") == schema
-            and data.get("version") == version)
+            and data.get("version") in versions(version))
 
 
 def load(path, schema, error, version):
-    """The object of `schema` and `version` in `path`; raises `error` (an exception class) with
-    the path and the reason when the file cannot be read or holds something else."""
+    """The object of `schema` and `version` (or one of a tuple of versions) in `path`; raises
+    `error` (an exception class) with the path and the reason when the file cannot be read or
+    holds something else."""
     try:
         data = read(path)
     except (OSError, ValueError) as e:
         raise error(f"{path}: cannot read: {e}") from e
     if not is_version(data, schema, version):
-        raise error(f"{path}: not an {schema} file of version {version}")
+        raise error(f"{path}: not an {schema} file of version "
+                    f"{' or '.join(map(str, versions(version)))}")
     return data
 
 

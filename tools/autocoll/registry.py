@@ -56,3 +56,19 @@ def algorithms_by_collective(data):
     for a in data["algorithms"]:
         out.setdefault(a["collective"], []).append(a["name"])
     return out
+
+
+def cost_vectors(info, size, nbytes, nodes):
+    """{collective: {algorithm: [its cost features, COST_KEYS order] or None}} of every algorithm
+    of a communicator of `size` ranks on `nodes` nodes moving `nbytes` (`autocoll-info --json
+    --size --bytes --nodes`: src/coll/cost.c's formulas; None: no formula). `info` must be a
+    plain program (not the SimGrid build's)."""
+    from .generalise import COST_KEYS
+    cmd = [str(info), "--json", "--size", str(size), "--bytes", str(nbytes), "--nodes", str(nodes)]
+    data = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    out = {}
+    for a in data["algorithms"]:
+        cost = a.get("cost")
+        out.setdefault(a["collective"], {})[a["name"]] = (
+            [float(cost[k]) for k in COST_KEYS] if isinstance(cost, dict) else None)
+    return out

@@ -4,7 +4,8 @@ defined here once and imported by every module that writes or checks one."""
 BENCH_SCHEMA = "autocoll-bench"        # a benchmark cell (bench/autocoll_bench.c --out)
 BENCH_VERSION = 1
 TABLE_SCHEMA = "autocoll-table"        # a configuration table (`autocoll tune`, docs/table.md)
-TABLE_VERSION = 1
+TABLE_VERSION = 2                      # version 2: a rule's "algorithms" (version 1: "algorithm")
+TABLE_VERSIONS = (1, 2)                # the versions readers accept
 REPORT_SCHEMA = "autocoll-report"      # the layer's end-of-run report (AUTOCOLL_REPORT=<path>)
 REPORT_VERSION = 1
 INFO_SCHEMA = "autocoll-info"          # the registry and settings (`autocoll-info --json`)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from . import jsonfile, tune
 from .bench import valid_result
-from .schemas import TABLE_SCHEMA, TABLE_VERSION
+from .schemas import TABLE_SCHEMA, TABLE_VERSIONS
 
 NATIVE = tune.NATIVE
 MAX_LINES = 12            # candidates plot: lines in colour and in the legend, native included
@@ -32,7 +32,7 @@ def sweep_settings(folder):
     settings = {k: tune.DEFAULTS[k] for k in ("statistic", "margin", "spread_limit", "repeats")}
     path = Path(folder) / "table.json"
     if path.exists():
-        table = jsonfile.load(path, TABLE_SCHEMA, PlotError, TABLE_VERSION)
+        table = jsonfile.load(path, TABLE_SCHEMA, PlotError, TABLE_VERSIONS)
         settings.update({k: v for k, v in table.get("sweep", {}).items() if k in settings})
     return settings
 

@@ -1,8 +1,11 @@
 """`autocoll tune`: the configuration phase. Runs native and every fixed algorithm over
 collectives x message sizes x rank counts (one `mpirun` of the benchmark driver per cell, as
-`autocoll bench` does, without layer configurations) and writes the winners as a configuration
-table (docs/table.md, schema "autocoll-table" version 1) for AUTOCOLL_STRATEGY=table and
-`autocoll export`.
+`autocoll bench` does, without layer configurations) and writes a configuration table
+(docs/table.md, schema "autocoll-table" version 2) for AUTOCOLL_STRATEGY=table and `autocoll
+export`: per collective the rules of the model that generalises best across the swept process
+counts (generalise.py: the floor lookup of the swept winners, gradient-boosted trees, fitted
+curves or the registry's cost formulas with fitted parameters, chosen by leave-one-count-out
+cross-validation, or the one --model names).
 
 With `--simgrid PLATFORM` the cells run on a simulated platform (SimGrid's SMPI, build/simgrid,
 docs/simgrid.md), native being SMPI's `--selector` (default ompi); the table records the platform.
@@ -20,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import jsonfile, registry, report, simgrid
+from . import generalise, jsonfile, registry, report, simgrid
 from .bench import (BenchError, REPO, parse_list, parse_ranks, parse_size, run_matrix,
                     size_label)
 from .schemas import BENCH_SCHEMA, BENCH_VERSION, TABLE_SCHEMA, TABLE_VERSION
@@ -174,14 +177,77 @@ def rules_from_cells(cells):
             for rule in collective_rules(coll, [c for c in cells if c["collective"] == coll])]
 
 
+def rule_algorithms(rule):
+    """A rule's algorithms in order of preference: version 2's "algorithms", version 1's one
+    "algorithm"."""
+    return rule["algorithms"] if "algorithms" in rule else [rule["algorithm"]]
+
+
+def generalised_rules(cells, model, ppn, margin, costs=None):
+    """Per collective (in the order of `cells`): the cross-validation rows, the model used
+    (`model`, or with "auto" the one cross-validation chooses among those available: cost only
+    with `costs`, cost_source's) and its rules (version 2). Returns (rules, {collective:
+    {"model", "cross_validation"}})."""
+    rules, chosen = [], {}
+    for coll in dict.fromkeys(c["collective"] for c in cells):
+        mine = [c for c in cells if c["collective"] == coll]
+        rows = (generalise.cross_validate(mine, ppn, margin, costs=costs) if model == "auto"
+                else [])
+        name = generalise.choose(rows) if model == "auto" else model
+        if name == "floor":
+            rules += generalise.floor_rules(collective_rules(coll, mine))
+        else:
+            fitted = generalise.fit(name, mine, ppn, margin, costs)
+            rules += generalise.compile_rules(coll, fitted, mine)
+        chosen[coll] = {"model": name, "cross_validation": rows}
+    return rules, chosen
+
+
+def cost_source(args, log):
+    """The cost formulas for the cost model: costs(collective, ranks, bytes) from a plain
+    autocoll-info (under --simgrid the Open MPI build's: the SimGrid one runs only under
+    smpirun; the formulas are the same source), cached; the ranks on ceil(ranks / --ppn) nodes
+    under --simgrid (the largest divisor of ranks not above it), else on one node. None, said
+    so, when there is no such program."""
+    try:
+        info = (registry.find_info("openmpi") if args.simgrid else
+                (Path(args.build) if args.build else REPO / "build" / args.mpi) / "autocoll-info")
+    except FileNotFoundError as e:
+        info = None
+        log(f"cost model left out: {e}")
+    if info is None or not Path(info).exists():
+        if info is not None:
+            log(f"cost model left out: no {info}")
+        return None
+    cache = {}
+
+    def costs(collective, ranks, nbytes):
+        nodes = -(-ranks // args.ppn) if args.simgrid else 1
+        nodes = max(d for d in range(1, nodes + 1) if ranks % d == 0)
+        if (ranks, nbytes, nodes) not in cache:
+            try:
+                cache[(ranks, nbytes, nodes)] = registry.cost_vectors(info, ranks, nbytes, nodes)
+            except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as e:
+                raise generalise.GeneraliseError(f"cost formulas from {info}: {e}") from e
+        return cache[(ranks, nbytes, nodes)].get(collective, {})
+    return costs
+
+
 def build_table(cells, sweep, registry_fingerprint, autocoll_version, mpi, mpi_library, platform,
-                created):
+                created, rules=None, models=None):
     """The configuration table (a dict, docs/table.md) for `cells` (cell_entry dicts, "noisy"
-    set). Pure: everything it records comes in through its arguments."""
-    return {"schema": TABLE_SCHEMA, "version": TABLE_VERSION, "autocoll_version": autocoll_version,
-            "registry_fingerprint": registry_fingerprint, "mpi": mpi, "mpi_library": mpi_library,
-            "platform": platform, "created": created, "sweep": sweep,
-            "cells": [dict(c) for c in cells], "rules": rules_from_cells(cells)}
+    set): `rules` (generalised_rules'; default: the floor lookup's) and, when given, the models
+    behind them ({collective: {"model", "cross_validation", "test"}}). Pure: everything it
+    records comes in through its arguments."""
+    table = {"schema": TABLE_SCHEMA, "version": TABLE_VERSION,
+             "autocoll_version": autocoll_version, "registry_fingerprint": registry_fingerprint,
+             "mpi": mpi, "mpi_library": mpi_library, "platform": platform, "created": created,
+             "sweep": sweep, "cells": [dict(c) for c in cells],
+             "rules": (rules if rules is not None
+                       else generalise.floor_rules(rules_from_cells(cells)))}
+    if models is not None:
+        table["models"] = models
+    return table
 
 
 # ---- the sweep --------------------------------------------------------------------------------
@@ -210,14 +276,20 @@ def format_interval(span):
     return f"{lo}+" if hi is None else str(lo) if lo == hi else f"{lo}-{hi}"
 
 
+SUMMARY_RULES = 40  # rules printed per collective
+
+
 def summary(table):
-    """Short text: the rules per collective, then the noisy cells."""
+    """Short text: the rules per collective (the first SUMMARY_RULES), then the noisy cells."""
     lines = ["rules (ranks, bytes: algorithm):"]
     for coll in dict.fromkeys(r["collective"] for r in table["rules"]):
         lines.append(f"  {coll}")
-        for r in (r for r in table["rules"] if r["collective"] == coll):
+        rules = [r for r in table["rules"] if r["collective"] == coll]
+        for r in rules[:SUMMARY_RULES]:
             lines.append(f"    ranks {format_interval(r['ranks']):8} bytes "
-                         f"{format_interval(r['bytes']):18} {r['algorithm']}")
+                         f"{format_interval(r['bytes']):18} {', '.join(rule_algorithms(r))}")
+        if len(rules) > SUMMARY_RULES:
+            lines.append(f"    ... {len(rules) - SUMMARY_RULES} more rules (the table has them)")
     noisy = [c for c in table["cells"] if c["noisy"]]
     lines.append(f"noisy cells (p90/p10 above {table['sweep']['spread_limit']} after "
                  f"{table['sweep']['repeats']} repeats): {len(noisy)}")
@@ -274,9 +346,10 @@ def profile_plan(path, known, log):
     return {key: sorted(sizes) for key, sizes in plan.items()}
 
 
-def sweep_cells(args, log):
-    """Runs (or keeps) every cell and its repetitions. Returns the table's cells, the bench
-    result each was made from, the registry, and the collectives, sizes and rank counts asked."""
+def sweep_cells(args, log, ranks=None):
+    """Runs (or keeps) every cell and its repetitions (on `ranks`, a list of counts, instead of
+    --ranks when given). Returns the table's cells, the bench result each was made from, the
+    registry, and the collectives, sizes and rank counts asked."""
     out = Path(args.out)
     mpi = "simgrid" if args.simgrid else args.mpi
     build = Path(args.build) if args.build else REPO / "build" / mpi
@@ -293,7 +366,7 @@ def sweep_cells(args, log):
     else:
         collectives = parse_list(args.collectives, "collectives", str)
         sizes = parse_list(args.sizes, "sizes", parse_size)
-        rank_counts = parse_list(args.ranks, "rank counts", parse_ranks)
+        rank_counts = ranks or parse_list(args.ranks, "rank counts", parse_ranks)
         plan = {(c, r): sizes for r in rank_counts for c in collectives}
     unknown = [c for c in collectives if c not in known]
     if unknown:
@@ -363,9 +436,27 @@ def platform_of(results):
             "simgrid": simulated or None}
 
 
+def test_models(args, cells, costs, log):
+    """--test-ranks: sweeps those counts (never used to fit) and scores every model fitted on the
+    table's cells there, per collective. Returns {collective: rows} (generalise.evaluate)."""
+    counts = parse_list(args.test_ranks, "test rank counts", parse_ranks)
+    test, _, _, _, _, _ = sweep_cells(args, log, ranks=counts)
+    ppn = args.ppn if args.simgrid else 1
+    out = {}
+    for coll in dict.fromkeys(c["collective"] for c in cells):
+        mine = [c for c in test if c["collective"] == coll]
+        if mine:
+            out[coll] = generalise.evaluate(generalise.available(costs),
+                                            [c for c in cells if c["collective"] == coll],
+                                            mine, ppn, args.margin, costs)
+    return out
+
+
 def main(args):
     log = print
     try:
+        if args.test_ranks and args.profile:
+            raise TuneError("--test-ranks needs --ranks, not --profile")
         cells, results, reg, collectives, sizes, rank_counts = sweep_cells(args, log)
         if not cells:
             raise TuneError("no cell to tune (every size left out)")
@@ -374,19 +465,31 @@ def main(args):
                  "warmup": args.warmup, "spread_limit": args.spread_limit,
                  "repeats": args.repeats, "margin": args.margin, "factor": args.factor,
                  "sync": args.sync,
-                 "profile": str(args.profile) if args.profile else None}
+                 "profile": str(args.profile) if args.profile else None,
+                 "model": args.model}
+        ppn = args.ppn if args.simgrid else 1
+        costs = (cost_source(args, log) if args.model in ("auto", "cost") or args.test_ranks
+                 else None)
+        rules, models = generalised_rules(cells, args.model, ppn, args.margin, costs)
+        tests = test_models(args, cells, costs, log) if args.test_ranks else {}
+        for coll, rows in tests.items():
+            models[coll]["test"] = rows
         table = build_table(cells, sweep, reg["registry_fingerprint"], reg["autocoll_version"],
                             "simgrid" if args.simgrid else args.mpi,
                             results[0]["machine"].get("mpi_library"),
                             platform_of(results),
-                            time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+                            time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), rules, models)
         path = Path(args.table) if args.table else Path(args.out) / "table.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(table, indent=1) + "\n")
-    except (TuneError, BenchError) as e:
+    except (TuneError, BenchError, generalise.GeneraliseError) as e:
         print(f"autocoll tune: {e}", file=sys.stderr)
         return 1
     print(summary(table))
+    for coll, m in models.items():
+        print("\n".join(generalise.cv_text(coll, m["cross_validation"], m["model"])))
+        if coll in tests:
+            print("\n".join(generalise.test_text(coll, tests[coll])))
     print(f"table: {path} ({len(table['rules'])} rules from {len(cells)} cells)")
     return 0
 
@@ -422,6 +525,15 @@ def add_arguments(p):
                    help="tune only what a program uses: the collectives, communicator sizes "
                         "and message-size bins of its report's profile (AUTOCOLL_REPORT JSON); "
                         "replaces --collectives, --sizes and --ranks")
+    p.add_argument("--model", default="auto", choices=("auto",) + generalise.MODELS,
+                   help="what the rules come from: floor (the swept winners, a floor lookup), "
+                        "trees (gradient-boosted trees), curve (fitted curves), cost (the "
+                        "registry's cost formulas with fitted parameters), or auto (the best by "
+                        "leave-one-count-out cross-validation, per collective; floor when one "
+                        "count is swept)")
+    p.add_argument("--test-ranks", metavar="COUNTS",
+                   help="also sweep these counts, never used to fit, and print each model's "
+                        "penalty there (time of its pick / the cell's best time)")
     p.add_argument("--timeout", type=int, default=1800, help="seconds per cell")
     p.add_argument("--cluster", metavar="NAME",
                    help="run the cells on this emulated cluster (`autocoll cluster up`, "
