@@ -36,6 +36,12 @@ def test_replay_decides_as_the_simulation_did(tmp_path, cell):
     (row,) = replay(tmp_path, cell, "--layers", "star_enhanced,star_basic,lottery,race")
     assert row["ranks"] in (16, 64)
     assert len(row["replayed"]) == 4
+    # steady / native of each selector: the mpich selector's native comes from the sibling cell
+    mpich = json.loads(cell.with_name(cell.name.replace("-ompi", "-mpich")).read_text())
+    native = [c for c in mpich["configurations"] if c["kind"] == "native"][0]["median"]
+    rep = row["replayed"][0]
+    assert rep["vs_native"]["mpich"] == pytest.approx(
+        rep["steady_vs_oracle"] * row["oracle_median"] / native)
     for rep in row["replayed"]:
         sim = row["simulated"][rep["layer"]]
         assert rep["decision"] == sim["decision"], rep["layer"]

@@ -180,11 +180,21 @@ def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False
     oracle = oracle_of(data)
     rows = [layer_row(r["layer"], r["times"], r["decision_calls"], r["chosen"], oracle)
             for r in out["layers"]]
+    natives = {data.get("simgrid", {}).get("selector"): native_median(data)}
+    sel = data.get("simgrid", {}).get("selector")
+    for other in ("ompi", "mpich"):
+        sibling = Path(path).with_name(Path(path).name.replace(f"-{sel}.json", f"-{other}.json"))
+        if other not in natives and sibling != Path(path) and sibling.exists():
+            natives[other] = native_median(read_cell(sibling))
+    for row in rows:
+        row["vs_native"] = {k: row["steady_vs_oracle"] * oracle["median"] / v
+                            for k, v in natives.items()}
     p = data["parameters"]
     return {"cell": Path(path).name, "platform": data.get("simgrid", {}).get("platform"),
             "collective": p["collective"], "bytes": p["bytes"], "ranks": data["machine"]["ranks"],
             "selector": data.get("simgrid", {}).get("selector"), "oracle": oracle["name"],
             "oracle_median": oracle["median"], "agreement_seconds": agree,
+            "native_medians": natives,
             "candidates": len(out["candidates"]), "replayed": rows,
             "simulated": simulated_rows(data, oracle)}
 
@@ -201,7 +211,9 @@ def print_cell(r, compare):
     print(f"{r['platform']} {r['collective']} {r['bytes']} B, {r['ranks']} ranks "
           f"({r['selector']} selector): {r['candidates']} candidates, oracle {r['oracle']} "
           f"{r['oracle_median'] * 1e6:.2f} us, agreement {r['agreement_seconds'] * 1e6:.2f} us")
-    head = ["strategy", "whole/oracle", "steady/oracle", "decision", "learning cost", "chosen"]
+    sels = sorted(r["native_medians"])
+    head = ["strategy", "whole/oracle", "steady/oracle", "decision", "learning cost"] + \
+        [f"steady/native({s})" for s in sels] + ["chosen"]
     if compare:
         head = ["strategy", "whole/oracle sim", "replay", "steady/oracle sim", "replay",
                 "decision sim", "replay", "chosen sim", "replay"]
@@ -217,8 +229,8 @@ def print_cell(r, compare):
                     fmt(row["chosen"])]
         else:
             cols = [row["layer"], fmt(row["whole_vs_oracle"]), fmt(row["steady_vs_oracle"]),
-                    fmt(row["decision"]), f"{row['learning_cost_oracle_calls']:.0f} oracle calls",
-                    fmt(row["chosen"])]
+                    fmt(row["decision"]), f"{row['learning_cost_oracle_calls']:.0f} oracle calls"]
+            cols += [fmt(row["vs_native"].get(s)) for s in sels] + [fmt(row["chosen"])]
         print("  " + " | ".join(cols))
 
 
