@@ -25,7 +25,9 @@
  *   cold NAME SECONDS                      NAME's first call (the driver's first warm-up call)
  *   start SECONDS                          more for the layer's first call (its private
  *                                          communicator, the agreement on its state)
- *   layer NAME                             star_enhanced, star_basic, lottery, race or model
+ *   layer NAME                             star_enhanced, star_basic, lottery, race or model,
+ *                                          or fixed:CANDIDATE (that candidate on every call,
+ *                                          under the same noise: the baseline of a noisy run)
  *   warm 1                                 start warm, as from a history file that knows every
  *                                          candidate: its median over WARM_SAMPLES calls
  * Output (stdout): one JSON object, per layer the candidate of every call and its seconds,
@@ -81,7 +83,8 @@ typedef struct input {
     int warm; /* start every strategy from knowledge of every candidate (its median) */
     measured *cands;
     int ncands;
-    const layer_spec *layers[MAX_LAYERS];
+    const layer_spec *layers[MAX_LAYERS]; /* NULL: the fixed candidate of fixed[] */
+    char fixed[MAX_LAYERS][128];
     int nlayers;
 } input;
 
@@ -138,10 +141,12 @@ static int read_input(FILE *f, input *in)
             in->noise_mean = atof(mean);
         } else if (strcmp(key, "layer") == 0) {
             const layer_spec *spec = NULL;
+            int fixed = strncmp(val, "fixed:", 6) == 0;
             for (size_t i = 0; i < sizeof layer_specs / sizeof layer_specs[0]; i++)
                 if (strcmp(layer_specs[i].name, val) == 0) spec = &layer_specs[i];
-            if (!spec) return fail("no such layer", val);
+            if (!spec && !fixed) return fail("no such layer", val);
             if (in->nlayers == MAX_LAYERS) return fail("too many layers", NULL);
+            snprintf(in->fixed[in->nlayers], sizeof in->fixed[0], "%s", fixed ? val + 6 : "");
             in->layers[in->nlayers++] = spec;
         } else if (strcmp(key, "candidate") == 0) {
             measured *m = realloc(in->cands, sizeof *m * (size_t)(in->ncands + 1));
@@ -286,6 +291,35 @@ static double median_of(const measured *m)
     return m->n % 2 ? v[m->n / 2] : 0.5 * (v[m->n / 2 - 1] + v[m->n / 2]);
 }
 
+/* One candidate's measured calls on every call, with the same noise draws as the strategies'
+ * runs, and without its cold call or the layer's set-up: the oracle or native of a noisy run,
+ * as the measured ones are of a quiet run. */
+static int replay_fixed(const input *in, const char *name, const ac_algorithm **cands,
+                        const measured **which, int n, FILE *out)
+{
+    int i = 0, *runs = calloc((size_t)n, sizeof *runs);
+    unsigned long long noise_state = in->seed;
+    while (i < n && strcmp(cands[i]->name, name) != 0)
+        i++;
+    if (!runs || i == n) {
+        free(runs);
+        return fail("fixed: not a candidate here", name);
+    }
+    fprintf(out, "{\"layer\": \"fixed:%s\", \"decision_calls\": 0, \"chosen\": \"%s\", "
+                 "\"switches\": 0, \"choices\": [",
+            name, name);
+    for (long call = 0; call < in->calls; call++)
+        fprintf(out, "%s%d", call ? ", " : "", i);
+    fputs("], \"times\": [", out);
+    for (long call = 0; call < in->calls; call++) {
+        double t = which[i]->seconds[runs[i]++ % which[i]->n] + noise_wait(in, &noise_state);
+        fprintf(out, "%s%.9g", call ? ", " : "", t);
+    }
+    fputs("]}", out);
+    free(runs);
+    return 0;
+}
+
 static int replay_layer(const input *in, const layer_spec *spec, const ac_algorithm **cands,
                         const measured **which, int n, FILE *out)
 {
@@ -362,7 +396,9 @@ int main(int argc, char **argv)
     printf("], \"layers\": [");
     for (int l = 0; l < in.nlayers; l++) {
         if (l) printf(", ");
-        if (replay_layer(&in, in.layers[l], cands, which, n, stdout)) goto done;
+        if (in.layers[l] ? replay_layer(&in, in.layers[l], cands, which, n, stdout)
+                         : replay_fixed(&in, in.fixed[l], cands, which, n, stdout))
+            goto done;
     }
     printf("]}\n");
     rc = 0;

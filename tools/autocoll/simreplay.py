@@ -151,7 +151,8 @@ def oracle_of(data):
 def layer_row(name, times, decision, chosen, oracle):
     steady = statistics.median(times[-STEADY_CALLS:])
     mean = sum(times) / len(times)
-    return {"layer": name, "whole_vs_oracle": mean / statistics.mean(oracle["times"]),
+    return {"layer": name, "mean_seconds": mean, "steady_seconds": steady,
+            "whole_vs_oracle": mean / statistics.mean(oracle["times"]),
             "steady_vs_oracle": steady / oracle["median"], "decision": decision,
             "chosen": chosen,
             "learning_cost_oracle_calls": (sum(times) - len(times) * oracle["median"])
@@ -174,29 +175,47 @@ def simulated_rows(data, oracle):
 
 
 def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False):
+    """The strategies replayed over one cell. Without noise every ratio is against the cell's
+    measured oracle and natives (as `autocoll simgrid report` takes them from a simulated
+    cell). With noise the oracle and native are replayed too, their measured calls under the
+    same delays (the same seed: call k waits the same in every run), and the ratios are
+    against those: the mpich selector's native as the ompi one's plus the difference of their
+    medians (the delay adds to whatever runs)."""
     data = read_cell(path)
     agree = agreement_seconds(path, data, agreement)
-    out = run_replay(program, replay_input(data, layers, calls, agree, noise, seed, warm))
     oracle = oracle_of(data)
-    rows = [layer_row(r["layer"], r["times"], r["decision_calls"], r["chosen"], oracle)
-            for r in out["layers"]]
-    natives = {data.get("simgrid", {}).get("selector"): native_median(data)}
+    noisy = noise[0] > 0
+    baselines = [f"fixed:{oracle['name']}", "fixed:native"] if noisy else []
+    out = run_replay(program, replay_input(data, list(layers) + baselines, calls, agree, noise,
+                                           seed, warm))
     sel = data.get("simgrid", {}).get("selector")
+    natives = {sel: native_median(data)}
     for other in ("ompi", "mpich"):
         sibling = Path(path).with_name(Path(path).name.replace(f"-{sel}.json", f"-{other}.json"))
         if other not in natives and sibling != Path(path) and sibling.exists():
             natives[other] = native_median(read_cell(sibling))
+    if noisy:
+        by_name = {r["layer"]: r["times"] for r in out["layers"]}
+        ref = by_name[baselines[0]]
+        reference = {"times": ref, "median": statistics.median(ref[-STEADY_CALLS:])}
+        native_steady = statistics.median(by_name["fixed:native"][-STEADY_CALLS:])
+        steady_natives = {k: native_steady - natives[sel] + v for k, v in natives.items()}
+    else:
+        reference = oracle
+        steady_natives = natives
+    rows = [layer_row(r["layer"], r["times"], r["decision_calls"], r["chosen"], reference)
+            for r in out["layers"] if r["layer"] in layers]
     for row in rows:
-        row["vs_native"] = {k: row["steady_vs_oracle"] * oracle["median"] / v
-                            for k, v in natives.items()}
+        steady = row["steady_vs_oracle"] * reference["median"]
+        row["vs_native"] = {k: steady / v for k, v in steady_natives.items()}
     p = data["parameters"]
     return {"cell": Path(path).name, "platform": data.get("simgrid", {}).get("platform"),
             "collective": p["collective"], "bytes": p["bytes"], "ranks": data["machine"]["ranks"],
-            "selector": data.get("simgrid", {}).get("selector"), "oracle": oracle["name"],
+            "selector": sel, "oracle": oracle["name"],
             "oracle_median": oracle["median"], "agreement_seconds": agree,
-            "native_medians": natives,
+            "native_medians": natives, "noisy_oracle_median": reference["median"] if noisy else None,
             "candidates": len(out["candidates"]), "replayed": rows,
-            "simulated": simulated_rows(data, oracle)}
+            "simulated": {} if noisy else simulated_rows(data, oracle)}
 
 
 def fmt(x, digits=3):
@@ -208,9 +227,12 @@ def fmt(x, digits=3):
 
 
 def print_cell(r, compare):
+    noisy = "" if r["noisy_oracle_median"] is None else \
+        f" ({r['noisy_oracle_median'] * 1e6:.2f} us under the noise: the ratios' base)"
     print(f"{r['platform']} {r['collective']} {r['bytes']} B, {r['ranks']} ranks "
           f"({r['selector']} selector): {r['candidates']} candidates, oracle {r['oracle']} "
-          f"{r['oracle_median'] * 1e6:.2f} us, agreement {r['agreement_seconds'] * 1e6:.2f} us")
+          f"{r['oracle_median'] * 1e6:.2f} us{noisy}, agreement "
+          f"{r['agreement_seconds'] * 1e6:.2f} us")
     sels = sorted(r["native_medians"])
     head = ["strategy", "whole/oracle", "steady/oracle", "decision", "learning cost"] + \
         [f"steady/native({s})" for s in sels] + ["chosen"]

@@ -20,9 +20,13 @@
 #                     native; the mpich selector's native alone. The strategies are replayed
 #                     over these cells (run.sh replay): simulating their learning call by call
 #                     costs hours per cell here (docs/simgrid.md, "Learning at scale")
-#   run.sh replay     the strategies replayed over cells256/ without noise, with the measured
-#                     noise and with the stress noise (replay256*.txt, .json), and checked
-#                     against the simulated 16- and 64-rank cells (replay_check.txt)
+#   run.sh oracle64   the 64-rank cells matrix64 did not finish (dragonfly; torus-3d alltoall;
+#                     four-switch-gbe alltoall 1 KiB and bcast), as scale256 runs them: the
+#                     fixed algorithms, native and the native layer, for the replay
+#   run.sh replay     the strategies replayed over oracle64/ and cells256/, without noise, with
+#                     the measured noise and with the stress noise (replay64*.txt,
+#                     replay256*.txt, .json), and checked against the simulated 16- and 64-rank
+#                     cells (replay_check.txt)
 #   run.sh tables16   the configuration phase (autocoll tune --simgrid) on the 4 platforms of
 #                     matrix16, same cells, then every matrix16 cell with the table layer alone:
 #                     once with the platform's own table, once with the previous platform's
@@ -155,12 +159,36 @@ case ${1:-} in
     while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || failed=1; done
     [ "$failed" = 0 ] || { echo "run.sh: a platform failed: see $here/cells256/*.log" >&2; exit 1; }
     ;;
+  oracle64)
+    o64=(--ranks 64 --layers native --iterations 20 --fixed-iterations 10 --warmup 2
+         --sync barrier --timeout 7200)
+    gaps() {
+      local p=$1
+      shift
+      "$autocoll" bench --simgrid "$p" --out "$here/oracle64/$p" --selectors ompi "${o64[@]}" "$@"
+      "$autocoll" bench --simgrid "$p" --out "$here/oracle64/$p" --selectors mpich --layers '' \
+        --only native --ranks 64 --iterations 20 --warmup 2 --sync barrier "$@"
+    }
+    gaps dragonfly --collectives allreduce,alltoall,bcast --sizes 8,1K
+    gaps torus-3d --collectives alltoall --sizes 8,1K
+    gaps four-switch-gbe --collectives bcast --sizes 8,1K
+    gaps four-switch-gbe --collectives alltoall --sizes 1K
+    ;;
   replay)
-    cells=("$here"/cells256/*/*-ompi.json)
+    # an agreement costs a native 8-byte allreduce of the platform: from the cell's folder, or
+    # from cells64/ where oracle64/ has none
     for n in none "$measured_noise" "$noise"; do
       suffix=${n/none/}; suffix=${suffix:+-${n//[:.]/_}}
-      "$autocoll" simgrid replay "${cells[@]}" --noise "$n" --json "$here/replay256$suffix.json" \
-        > "$here/replay256$suffix.txt"
+      for p in dragonfly torus-3d four-switch-gbe; do
+        [ -d "$here/oracle64/$p" ] || continue
+        agree=()
+        [ -f "$here/oracle64/$p/allreduce-8-np64-ompi.json" ] ||
+          agree=(--agreement "$here/cells64/$p/allreduce-8-np64-ompi.json")
+        "$autocoll" simgrid replay "$here/oracle64/$p"/*-ompi.json --noise "$n" "${agree[@]}" \
+          --json "$here/replay64-$p$suffix.json"
+      done > "$here/replay64$suffix.txt"
+      "$autocoll" simgrid replay "$here"/cells256/*/*-ompi.json --noise "$n" \
+        --json "$here/replay256$suffix.json" > "$here/replay256$suffix.txt"
     done
     "$autocoll" simgrid replay --compare "$here"/validate64/*/*.json "$here"/cells64/*/*-ompi.json \
       "$here"/cells16/*/*-ompi.json > "$here/replay_check.txt"
@@ -189,7 +217,7 @@ case ${1:-} in
     ;;
   report)
     dirs=()
-    for d in cells16 big16 cells64 validate64 noise16 noise16m tables16 cells256; do
+    for d in cells16 big16 cells64 validate64 oracle64 noise16 noise16m tables16 cells256; do
       if [ -d "$here/$d" ]; then dirs+=("$here/$d"/*/); fi
     done
     "$autocoll" simgrid report "${dirs[@]}" --out "$here/report.md" --plots "$here/plots"
