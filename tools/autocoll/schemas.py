@@ -16,3 +16,5 @@ CLUSTER_SCHEMA = "autocoll-cluster"    # an emulated cluster's state file (`auto
 CLUSTER_VERSION = 1
 CLUSTER_CHECK_SCHEMA = "autocoll-cluster-check"  # `autocoll cluster check --json`
 CLUSTER_CHECK_VERSION = 1
+REPLAY_SCHEMA = "autocoll-replay"      # `autocoll simgrid replay --json`
+REPLAY_VERSION = 1

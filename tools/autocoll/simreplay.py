@@ -24,6 +24,7 @@ import subprocess
 from pathlib import Path
 
 from .bench import REPO
+from .schemas import BENCH_SCHEMA, REPLAY_SCHEMA, REPLAY_VERSION
 
 LAYERS = ("star_enhanced", "star_basic", "lottery", "race", "model")
 MAX_MEASURED = 64   # per candidate, as bench/strategy_replay.c reads them
@@ -63,7 +64,7 @@ def read_cell(path):
         data = json.loads(Path(path).read_text())
     except (OSError, ValueError) as e:
         raise ReplayError(f"{path}: not a cell: {e}") from None
-    if data.get("schema") != "autocoll-bench" or "configurations" not in data:
+    if data.get("schema") != BENCH_SCHEMA or "configurations" not in data:
         raise ReplayError(f"{path}: not a cell of `autocoll bench`")
     return data
 
@@ -322,6 +323,6 @@ def main(args):
     if args.compare and len(results) > 1:
         print("\n".join(agreement_summary(results)))
     if args.json:
-        Path(args.json).write_text(json.dumps({"schema": "autocoll-replay", "version": 1,
+        Path(args.json).write_text(json.dumps({"schema": REPLAY_SCHEMA, "version": REPLAY_VERSION,
                                                "cells": results}, indent=1) + "\n")
     return 0
