@@ -14,13 +14,15 @@
  * MPI_MAX allreduce on the private communicator). A candidate's first run costs its measured
  * first call instead (mesh sub-communicators are made then), unless a candidate with the same
  * mesh ran before (the layer caches meshes per communicator), and the run's first call costs
- * `start` more (the layer makes its private communicator then). With noise (detour:PROB:MEAN, the driver's
- * model) every call also waits for the longest delay among `ranks` ranks, each delayed with
- * probability PROB by an exponential of mean MEAN (a synchronising collective waits for its
- * last rank). One process, no MPI job: a 1024-rank context replays in milliseconds.
+ * `start` more (the layer makes its private communicator then). With noise (detour:PROB:MEAN,
+ * the driver's model) every call also waits for the longest delay among `ranks` ranks, each
+ * delayed with probability PROB by an exponential of mean MEAN (a synchronising collective
+ * waits for its last rank). One process, started as an MPI singleton (MPI_Init through the
+ * layer sets the strategies' parameters); a 256-rank cell replays in under a second here.
  *
  * Input (stdin), one item a line:
- *   collective NAME | ranks N | ppn N | bytes B | calls N | agreement SECONDS | noise PROB MEAN | seed S
+ *   collective NAME | ranks N | ppn N | bytes B | calls N | agreement SECONDS | seed S
+ *   noise PROB MEAN
  *   candidate NAME SECONDS [SECONDS ...]   measured calls of NAME (cycled through, in order)
  *   cold NAME SECONDS                      NAME's first call (the driver's first warm-up call)
  *   start SECONDS                          more for the layer's first call (its private
@@ -354,7 +356,9 @@ static int replay_layer(const input *in, const layer_spec *spec, const ac_algori
     }
     ac_strategy_summary sum;
     spec->strategy->describe(state, cands, &sum, NULL);
-    fprintf(out, "{\"layer\": \"%s\", \"decision_calls\": %ld, \"chosen\": \"%s\", \"switches\": %d",
+    fprintf(out,
+            "{\"layer\": \"%s\", \"decision_calls\": %ld, \"chosen\": \"%s\", "
+            "\"switches\": %d",
             spec->name, sum.decision_calls, sum.chosen >= 0 ? cands[sum.chosen]->name : "",
             sum.switches);
     fputs(", \"choices\": [", out);
