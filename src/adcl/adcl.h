@@ -147,6 +147,11 @@ int ac_adcl_neighborhood_build(void);
  * search; the decision is logged at AUTOCOLL_VERBOSE=2 (request.c). An MPI error code. */
 int ac_adcl_request_measured(ADCL_Request req, double seconds);
 
+/* AUTOCOLL_ADCL_SEARCH=model (model_search.c): the features of the request's functions
+ * (the neighbourhood set's cost model, agreed over its communicator: collective) and the
+ * first round. An MPI error code. */
+int ac_adcl_model_request(ADCL_Request r);
+
 /* The predefined collective sets (collective.c): whether set is one; the request's own set of
  * the applicable algorithms (r->fnctset replaced; an ADCL error code and *why on failure); one
  * call; the release of a request's own set. */

@@ -89,7 +89,7 @@ int ADCL_Init(void)
 void ac_adcl_record(ADCL_Request req)
 {
     static const char *const methods[] = {"brute_force", "attribute", "factorial", "race",
-                                          "forced"};
+                                          "model",       "forced"};
     ac_adcl_outcome *grown = realloc(outcomes, (size_t)(noutcomes + 1) * sizeof *grown);
     if (!grown) return; /* the report misses one line */
     outcomes = grown;

@@ -163,11 +163,15 @@ int ADCL_Request_create(ADCL_Vector vec, ADCL_Topology topo, ADCL_Fnctset fnctse
                                                   "AUTOCOLL_ADCL_SEARCH");
         attribute_values(fnctset, &nattrs, &values);
         int race = method == AC_ADCL_RACE;
+        const char *samples = race                        ? "AUTOCOLL_RACE_SAMPLES"
+                              : method == AC_ADCL_MODEL ? "AUTOCOLL_ADCL_MODEL_SAMPLES"
+                                                        : "AUTOCOLL_ADCL_SAMPLES";
         rc = ac_adcl_search_init(
             &r->search, method, fnctset->n, nattrs, (const int *const *)values, applicable,
-            forced, (int)ac_config_int(race ? "AUTOCOLL_RACE_SAMPLES" : "AUTOCOLL_ADCL_SAMPLES"),
+            forced, (int)ac_config_int(samples),
             race ? (int)ac_config_int("AUTOCOLL_RACE_ROUNDS") : 1,
             race ? ac_config_real("AUTOCOLL_RACE_MARGIN") : 0.0, r->comm);
+        if (rc == MPI_SUCCESS && method == AC_ADCL_MODEL) rc = ac_adcl_model_request(r);
     }
     free(applicable);
     if (rc != MPI_SUCCESS || ac_adcl_live_add(AC_ADCL_KIND_REQUEST, r) != ADCL_SUCCESS) {

@@ -180,6 +180,10 @@ static void advance(ac_adcl_search *s)
         race(s);
         return;
     }
+    if (s->method == AC_ADCL_MODEL) {
+        ac_adcl_model_advance(s);
+        return;
+    }
     if (s->method == AC_ADCL_BRUTE_FORCE) {
         for (int f = 0; f < s->n; f++)
             if (s->applicable[f]) s->set[n++] = f;
@@ -264,7 +268,7 @@ int ac_adcl_search_init(ac_adcl_search *s, ac_adcl_method method, int n, int nat
         decide(s, forced);
     else if (napplicable <= 1)
         decide(s, first);
-    else
+    else if (method != AC_ADCL_MODEL) /* the model's first round: ac_adcl_model_start */
         advance(s);
     return MPI_SUCCESS;
 }
@@ -315,5 +319,6 @@ void ac_adcl_search_free(ac_adcl_search *s)
     free(s->count);
     free(s->agreed);
     free(s->times);
+    free(s->features);
     memset(s, 0, sizeof *s);
 }

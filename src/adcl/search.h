@@ -24,6 +24,9 @@
  *                calls per round (AUTOCOLL_RACE_SAMPLES), the clearly slower drop out after
  *                each round (beyond (1 + AUTOCOLL_RACE_MARGIN) x the best, the margin halving),
  *                the fastest after AUTOCOLL_RACE_ROUNDS rounds or when one is left.
+ *   model:       autocoll's model-guided search (model_search.c): predict every function from a
+ *                cost model, measure the few it cannot tell apart, refit, settle on the
+ *                fastest measured.
  *   forced:      one function from the start (AUTOCOLL_ADCL_FUNCTION, config.adcl).
  */
 #ifndef AUTOCOLL_ADCL_SEARCH_H
@@ -36,8 +39,11 @@ typedef enum ac_adcl_method {
     AC_ADCL_ATTRIBUTE,
     AC_ADCL_FACTORIAL,
     AC_ADCL_RACE,
+    AC_ADCL_MODEL,
     AC_ADCL_FORCED
 } ac_adcl_method;
+
+#define AC_ADCL_MODEL_PARAMS 6 /* the cost model's parameters (halo/cost.h) */
 
 typedef struct ac_adcl_search {
     ac_adcl_method method;
@@ -63,6 +69,11 @@ typedef struct ac_adcl_search {
     int calls;                /* calls so far */
     int selection_calls;      /* calls measured before the decision */
     int measured;             /* functions measured */
+    /* model (model_search.c): */
+    double *features;         /* features[f * AC_ADCL_MODEL_PARAMS + j]; NULL: no model */
+    double prior[AC_ADCL_MODEL_PARAMS], params[AC_ADCL_MODEL_PARAMS]; /* default, fitted */
+    double prior_weight, model_margin;
+    int model_round;          /* rounds measured so far */
 } ac_adcl_search;
 
 /* Prepares the search over n functions; `forced` is a function's index or -1; applicable[f]
@@ -77,5 +88,15 @@ int ac_adcl_search_record(ac_adcl_search *s, double seconds, MPI_Comm comm);
 /* One function's times reduced to one number after ADCL's outlier filter. */
 double ac_adcl_statistic(const double *times, int n);
 void ac_adcl_search_free(ac_adcl_search *s);
+
+/* The model search (model_search.c). After ac_adcl_search_init(AC_ADCL_MODEL, ...), which
+ * leaves the search undecided and measuring nothing yet: the feature vectors of the n functions
+ * (n x AC_ADCL_MODEL_PARAMS, equal on every rank; NULL: no model, every function is measured),
+ * the default parameters, the weight that keeps a fit near them and the margin. Starts the
+ * first round. Returns an MPI error code. */
+int ac_adcl_model_start(ac_adcl_search *s, const double *features, const double *prior,
+                        double prior_weight, double margin);
+/* The model search's next step once a round is agreed (search.c's advance calls it). */
+void ac_adcl_model_advance(ac_adcl_search *s);
 
 #endif

@@ -27,7 +27,7 @@ static const char *const spread_names[] = {"uniform", "inverse", NULL};
 static const char *const draw_names[] = {"seed", "broadcast", NULL};
 /* in the order of src/adcl/search.h's ac_adcl_method */
 static const char *const adcl_search_names[] = {"brute_force", "attribute", "factorial", "race",
-                                                NULL};
+                                                "model",       NULL};
 
 #define SWITCH(n, def, help)                                                                    \
     {.name = n, .type = AC_SETTING_SWITCH, .default_value = def, .keywords = on_off,           \
@@ -157,9 +157,20 @@ static const ac_setting settings[] = {
             "ADCL requests: how a request selects its function: brute_force (every function), "
             "attribute (ADCL's attribute-based search: one attribute at a time, pruning) or "
             "factorial (a two-level factorial screening of the attributes, then attribute) or "
-            "race (autocoll's race: AUTOCOLL_RACE_SAMPLES, _ROUNDS and _MARGIN)"),
+            "race (autocoll's race: AUTOCOLL_RACE_SAMPLES, _ROUNDS and _MARGIN) or model "
+            "(autocoll's model-guided search: AUTOCOLL_ADCL_MODEL_SAMPLES and _MARGIN)"),
     INTEGER("AUTOCOLL_ADCL_SAMPLES", "30", 1, 10000,
             "ADCL requests: measurements of each function during selection (ADCL's default 30)"),
+    INTEGER("AUTOCOLL_ADCL_MODEL_SAMPLES", "3", 1, 10000,
+            "ADCL requests, model search: measurements of each function it measures"),
+    REAL("AUTOCOLL_ADCL_MODEL_MARGIN", "0.1", 0.0, 0.0, 0,
+         "ADCL requests, model search: after the first round, measure the functions the refitted "
+         "cost model predicts within (1 + margin) x the best measured time; the first round "
+         "measures each structure's best predicted within (1 + 4 margin) x the best prediction"),
+    REAL("AUTOCOLL_ADCL_MODEL_PRIOR_WEIGHT", "0.001", 0.0, 0.0, 0,
+         "ADCL requests, model search: how strongly a fit keeps the cost model's parameters "
+         "near their defaults (the AUTOCOLL_MODEL_* platform settings); small: the "
+         "measurements decide what they determine"),
     REAL("AUTOCOLL_MODEL_MARGIN", "0.5", 0.0, 0.0, 0,
          "model: measure the candidates predicted within (1 + margin) x the best prediction, "
          "then those the refitted model predicts within (1 + margin / 2) x the best measured"),
