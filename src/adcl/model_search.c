@@ -87,9 +87,8 @@ static int fastest_measured(const ac_adcl_search *s)
 /* Refits the parameters to every agreed time; they stay as they are when nothing fits. */
 static void fit(ac_adcl_search *s)
 {
-    double *rows = malloc((size_t)s->n * P * sizeof *rows), *seconds = malloc((size_t)s->n *
-                                                                                sizeof *seconds);
-    double out[P];
+    double *rows = malloc((size_t)s->n * P * sizeof *rows);
+    double *seconds = malloc((size_t)s->n * sizeof *seconds), out[P];
     int k = 0;
     for (int f = 0; f < s->n && rows && seconds; f++) {
         if (!s->applicable[f] || s->agreed[f] < 0) continue;
@@ -112,12 +111,12 @@ static int structure_best(const ac_adcl_search *s, int f)
     return 1;
 }
 
-/* Whether an applicable function of the same feature vector as f was measured, or (with
- * earlier) comes before f in the set: f's measurement would teach the model nothing new. */
-static int twin(const ac_adcl_search *s, int f, int earlier)
+/* Whether an applicable function with f's feature vector was measured or comes before f:
+ * measuring f would teach the model nothing new. */
+static int twin(const ac_adcl_search *s, int f)
 {
     for (int g = 0; g < s->n; g++)
-        if (g != f && s->applicable[g] && (s->agreed[g] >= 0 || (earlier && g < f)) &&
+        if (g != f && s->applicable[g] && (s->agreed[g] >= 0 || g < f) &&
             memcmp(&s->features[g * P], &s->features[f * P], P * sizeof *s->features) == 0)
             return 1;
     return 0;
@@ -142,8 +141,7 @@ void ac_adcl_model_advance(ac_adcl_search *s)
         fit(s);
         double bound = (1 + s->model_margin) * s->agreed[fastest_measured(s)];
         for (int f = 0; f < s->n; f++) /* first one of each feature vector not measured yet */
-            if (s->applicable[f] && s->agreed[f] < 0 && predict(s, f) <= bound &&
-                !twin(s, f, 1))
+            if (s->applicable[f] && s->agreed[f] < 0 && predict(s, f) <= bound && !twin(s, f))
                 s->set[n++] = f;
         for (int f = 0; f < s->n && n == 0; f++) /* then the twins the model cannot separate */
             if (s->applicable[f] && s->agreed[f] < 0 && predict(s, f) <= bound) s->set[n++] = f;
