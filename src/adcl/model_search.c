@@ -9,7 +9,7 @@
  * of each function, ADCL's outlier filter, one MPI_Allreduce(MAX) for the round):
  *   round 1: the function predicted fastest, and for every structure (the set of parameters a
  *            function's time depends on: point-to-point, fence, post/start) its predicted
- *            fastest, when predicted within (1 + 4 margin) x the best prediction: one
+ *            fastest, when predicted within (1 + margin) x the best prediction: one
  *            observation of every parameter that can matter.
  *   then:    the parameters are fitted to every agreed time so far (ac_cost_fit: non-negative
  *            least squares on relative errors, drawn towards the defaults, coll/cost.h), every
@@ -134,7 +134,7 @@ void ac_adcl_model_advance(ac_adcl_search *s)
         s->set[n++] = best;
         for (int f = 0; f < s->n; f++)
             if (s->applicable[f] && structure(s, f) != structure(s, best) &&
-                predict(s, f) <= (1 + 4 * s->model_margin) * predict(s, best) &&
+                predict(s, f) <= (1 + s->model_margin) * predict(s, best) &&
                 structure_best(s, f))
                 s->set[n++] = f;
     } else { /* what the refitted model cannot rule out against the best measured */

@@ -164,9 +164,9 @@ static const ac_setting settings[] = {
     INTEGER("AUTOCOLL_ADCL_MODEL_SAMPLES", "3", 1, 10000,
             "ADCL requests, model search: measurements of each function it measures"),
     REAL("AUTOCOLL_ADCL_MODEL_MARGIN", "0.1", 0.0, 0.0, 0,
-         "ADCL requests, model search: after the first round, measure the functions the refitted "
-         "cost model predicts within (1 + margin) x the best measured time; the first round "
-         "measures each structure's best predicted within (1 + 4 margin) x the best prediction"),
+         "ADCL requests, model search: measure the functions the cost model predicts within "
+         "(1 + margin) x the best prediction (first round: the best of each structure), then "
+         "those the refitted model predicts within (1 + margin) x the best measured time"),
     REAL("AUTOCOLL_ADCL_MODEL_PRIOR_WEIGHT", "0.001", 0.0, 0.0, 0,
          "ADCL requests, model search: how strongly a fit keeps the cost model's parameters "
          "near their defaults (the AUTOCOLL_MODEL_* platform settings); small: the "
