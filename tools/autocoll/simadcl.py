@@ -161,21 +161,37 @@ def label(cell):
     return f"{cell['platform']} {cell['ranks']} {size_name(cell['size'])}"
 
 
+TIE = 0.001  # implementations within 0.1 % of the fastest tie with it
+
+
+def tied(cell):
+    """The fixed implementations within TIE of the fastest, fastest first."""
+    t = best(cell)[1]
+    return sorted((n for n, x in cell["fixed"].items() if x <= t * (1.0 + TIE)),
+                  key=lambda n: (cell["fixed"][n], n))
+
+
 def table2(cells):
     lines = ["## Table 2: the fastest implementation per cell", "",
-             "| platform | processes | size per process | fastest | s/iteration | "
-             "second | its penalty | slowest's penalty |", "|---|---|---|---|---|---|---|---|"]
+             f"Tied: the others within {100 * TIE:.1f} % of the fastest. Second: the fastest "
+             "of the rest.", "",
+             "| platform | processes | size per process | fastest | s/iteration | tied | "
+             "second | its penalty | slowest's penalty |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for c in cells:
+        ties = tied(c)
+        rest = sorted((n for n in c["fixed"] if n not in ties),
+                      key=lambda n: (c["fixed"][n], n))
         order = sorted(c["fixed"], key=lambda n: (c["fixed"][n], n))
-        second = order[1] if len(order) > 1 else None
-        lines.append(f"| {c['platform']} | {c['ranks']} | {size_name(c['size'])} | {order[0]} | "
-                     f"{c['fixed'][order[0]]:.6f} | {second or '-'} | "
-                     f"{pct(penalty(c, second) if second else None)} | "
+        second = rest[0] if rest else None
+        lines.append(f"| {c['platform']} | {c['ranks']} | {size_name(c['size'])} | {ties[0]} | "
+                     f"{c['fixed'][ties[0]]:.6f} | {', '.join(ties[1:]) or '-'} | "
+                     f"{second or '-'} | {pct(penalty(c, second) if second else None)} | "
                      f"{pct(penalty(c, order[-1]))} |")
-    winners = sorted({best(c)[0] for c in cells})
+    winners = sorted({n for c in cells for n in tied(c)})
     names = sorted({n for c in cells for n in c["fixed"]})
-    lines += ["", f"{len(winners)} of {len(names)} implementations are the fastest somewhere, "
-              f"in {len(cells)} cells: {', '.join(winners)}.", ""]
+    lines += ["", f"{len(winners)} of {len(names)} implementations are the fastest or tie with "
+              f"it somewhere, in {len(cells)} cells: {', '.join(winners)}.", ""]
     return lines
 
 
@@ -222,7 +238,8 @@ def table5(cells, searches):
     lines = ["## Table 5: the searches against the best fixed implementation", "",
              "Overhead: the search's time per iteration over the whole solve against the fastest "
              "fixed implementation's; measured: functions measured, calls: the calls selection "
-             "took; found: the function it ended on, `=` when it is the fastest, else with its penalty.", "",
+             "took; found: the function it ended on, `=` when it is the fastest, `tie:` when it ties with
+it, else with its penalty.", "",
              "| platform | processes | size | " +
              " | ".join(f"{s} overhead | measured | calls | found" for s in searches) + " |",
              "|---|---|---|" + "---|---|---|---|" * len(searches)]
@@ -239,6 +256,7 @@ def table5(cells, searches):
             worst[s] = over if worst[s] is None else max(worst[s], over)
             o = r.get("outcome") or {}
             found = ("=" if r["function"] == name else
+                     f"tie: {r['function']}" if r["function"] in tied(c) else
                      f"{r['function']} ({pct(penalty(c, r['function']))})")
             if o and not o["decided"]:
                 found += " (undecided)"
