@@ -238,8 +238,8 @@ def table5(cells, searches):
     lines = ["## Table 5: the searches against the best fixed implementation", "",
              "Overhead: the search's time per iteration over the whole solve against the fastest "
              "fixed implementation's; measured: functions measured, calls: the calls selection "
-             "took; found: the function it ended on, `=` when it is the fastest, `tie:` when it ties with
-it, else with its penalty.", "",
+             "took; found: the function it ended on, `=` when it is the fastest, `tie:` when "
+             "it ties with it, else with its penalty.", "",
              "| platform | processes | size | " +
              " | ".join(f"{s} overhead | measured | calls | found" for s in searches) + " |",
              "|---|---|---|" + "---|---|---|---|" * len(searches)]
