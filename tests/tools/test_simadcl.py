@@ -26,7 +26,7 @@ def test_one_cell_end_to_end(tmp_path):
     (path,) = tmp_path.glob("*.json")
     assert path.name == "one-switch-gbe-np4-8x8x4.json"
     cell = json.loads(path.read_text())
-    names = simadcl.implementations()
+    names = simadcl.implementations(ROOT / "build/simgrid/adcl_jacobi")
     assert len(names) == 21
     # every implementation ran forced, except the one SMPI cannot run (docs/adcl.md)
     assert cell["not_applicable"] == ["Neighbor_alltoallw"]

@@ -37,7 +37,6 @@ from . import simgrid
 from .schemas import ADCL_TABLES_SCHEMA, ADCL_TABLES_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
-REGISTRY = ROOT / "src" / "adcl" / "halo" / "registry.c"
 SEARCHES = ("brute_force", "attribute", "factorial", "race")
 RESULT = re.compile(r"adcl_jacobi: (\d+) processes .* ([0-9.eE+-]+) s per iteration, "
                     r"function (\S+) ")
@@ -49,11 +48,20 @@ class AdclTablesError(Exception):
     """Bad input or a failed simulation: one line for the user."""
 
 
-def implementations():
-    """The exchange's implementations in the registry's order (src/adcl/halo/registry.c)."""
-    names = re.findall(r'(?:P2P|RMA)\("(\w+)"', REGISTRY.read_text())
-    if not names:
-        raise AdclTablesError(f"no implementation found in {REGISTRY}")
+def implementations(program):
+    """The exchange's implementations in the registry's order (src/adcl/halo/registry.c), from
+    `autocoll-info --json` of the SimGrid build beside `program` (run under SMPI, 1 rank)."""
+    info = Path(program).parent / "autocoll-info"
+    if not info.exists():
+        raise AdclTablesError(f"{info}: not built")
+    done = simgrid.run("one-switch-gbe", 1, info, ["--json"], capture=True)
+    try:
+        names = [i["name"] for i in json.loads(done.stdout)["adcl_implementations"]]
+    except (ValueError, KeyError, TypeError):
+        names = []
+    if done.returncode != 0 or not names:
+        raise AdclTablesError(f"{info} --json listed no ADCL implementation "
+                              f"(exit {done.returncode})")
     return names
 
 
@@ -323,7 +331,7 @@ def main(args):
             if not program.exists():
                 raise AdclTablesError(f"{program}: not built (scripts/build, or cmake --build "
                                       "build/simgrid)")
-            names = implementations()
+            names = implementations(program)
             out.mkdir(parents=True, exist_ok=True)
             todo = []
             for p in platforms:
