@@ -103,6 +103,7 @@ void ac_adcl_record(ADCL_Request req)
     o->calls = s->calls;
     o->measured = s->measured;
     o->decided = s->decided;
+    o->warm = s->warm;
 }
 
 const ac_adcl_outcome *ac_adcl_outcomes(int *count)
@@ -121,10 +122,11 @@ static void report(void)
         for (int i = printed; i < noutcomes; i++) {
             const ac_adcl_outcome *o = &outcomes[i];
             fprintf(stderr,
-                    "autocoll: ADCL request %d (%s): %s %s, %s search, %d selection calls of "
-                    "%d, %d functions measured\n",
+                    "autocoll: ADCL request %d (%s): %s %s, %s search, %s, %d selection calls "
+                    "of %d, %d functions measured\n",
                     o->id, o->set, o->decided ? "winner" : "undecided, running", o->winner,
-                    o->method, o->selection_calls, o->calls, o->measured);
+                    o->method, o->warm ? "warm start (history)" : "cold start",
+                    o->selection_calls, o->calls, o->measured);
         }
     printed = noutcomes;
 }
@@ -133,6 +135,7 @@ int ADCL_Finalize(void)
 {
     if (!ac_adcl_initialized())
         return ac_adcl_fail(ADCL_NOT_INITIALIZED, __func__, "ADCL_Init has not run");
+    ac_adcl_history_save_live();
     report();
     finalized = 1;
     initialized = 0;
@@ -142,6 +145,7 @@ int ADCL_Finalize(void)
 void ac_adcl_at_mpi_finalize(void)
 {
     if (!ac_adcl_initialized()) return;
+    ac_adcl_history_save_live();
     report();
     finalized = 1;
 }
