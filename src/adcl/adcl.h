@@ -107,6 +107,7 @@ struct ADCL_request_s {
     char *history_key;           /* its key in the history file (history.c), or NULL: off */
     int history_started;         /* the key is complete and was looked up (first call) */
     int history_saved;           /* its knowledge was handed to the history file */
+    int recorded;                /* its outcome is in the report (freed, or ADCL_Finalize) */
 };
 
 struct ADCL_timer_s {
@@ -133,7 +134,8 @@ int ac_adcl_initialized(void);
 /* The function forced by AUTOCOLL_ADCL_FUNCTION or config.adcl (agreed at ADCL_Init), or NULL. */
 const char *ac_adcl_forced_name(void);
 
-/* A finished request's outcome, kept for the reports (init.c). */
+/* A finished request's outcome, kept for the reports (init.c): when it is freed, or at
+ * ADCL_Finalize (MPI_Finalize) while still live; once. */
 typedef struct ac_adcl_outcome {
     int id;                       /* creation number in this process */
     char set[128], winner[128];   /* function set; the function running at the end */
@@ -168,7 +170,6 @@ void ac_adcl_collective_release(ADCL_Fnctset set);
 int ac_adcl_history_prepare(ADCL_Request r);
 void ac_adcl_history_start(ADCL_Request r);
 void ac_adcl_history_save(ADCL_Request r);
-void ac_adcl_history_save_live(void);
 
 /* At MPI_Finalize: the report of a run whose program did not call ADCL_Finalize. */
 void ac_adcl_at_mpi_finalize(void);

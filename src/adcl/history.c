@@ -199,10 +199,3 @@ void ac_adcl_history_save(ADCL_Request r)
     free(names);
     free(know);
 }
-
-void ac_adcl_history_save_live(void)
-{
-    int n;
-    const void *const *live = ac_adcl_live_handles(AC_ADCL_KIND_REQUEST, &n);
-    for (int i = 0; i < n; i++) ac_adcl_history_save((ADCL_Request)live[i]);
-}
