@@ -3,7 +3,7 @@ on one AUTOCOLL_HISTORY file. The first run selects cold and writes the request'
 second starts warm on the same winner with 0 selection calls, every call still checked against
 the reference exchange with every rank on the same function (tests/mpi/adcl_halo.c). Another
 key (halo width, timer, process count) stays cold; a forced function wins over history; a
-corrupt file gives one warning, a cold start, and is left as it was."""
+corrupt file gives one warning, a cold start, and is left as it was. Under SimGrid too."""
 
 import re
 
@@ -112,3 +112,27 @@ def test_corrupt_file_cold_and_left_alone(mpi, tmp_path):
     assert not out["warm"] and out["selection_calls"] > 0
     assert stderr.count("not an autocoll history file") == 1, stderr
     assert history.read_text() == text
+
+
+def test_simgrid_second_run_starts_warm(tmp_path):
+    """Under SMPI (build/simgrid, one-switch-gbe, 8 ranks): rank 0 reads and writes the file from
+    inside the simulation, the section is the simulated platform's, and the checked Jacobi
+    solver's second run starts warm."""
+    history = tmp_path / "history"
+    env = {**ENV, "AUTOCOLL_HISTORY": str(history)}
+    outcomes = []
+    for _ in range(2):
+        run = run_mpi("simgrid", 8, "adcl_jacobi", tmp_path, env=env, preload=False,
+                      report=False, args=("6", "5", "4", "60"))
+        assert run.rc == 0 and "adcl_jacobi: ok" in run.stdout, run.stdout + run.stderr
+        outcomes += REQUEST.findall(run.stderr)
+        if len(outcomes) == 1:
+            cold_file = history.read_text()
+    (winner, _, start, selection, _, _), (warm_winner, _, warm_start, warm_selection, _, _) = \
+        outcomes
+    assert start == "cold start" and int(selection) > 0
+    assert warm_start.startswith("warm") and int(warm_selection) == 0 and warm_winner == winner
+    assert "np=8 nodes=8 ppn=1" in cold_file and "network=node-#" in cold_file
+    key, = adcl_lines(history)
+    assert key.startswith("set=neighborhood;np=8;topo=cart:2x2x2:ooo;") and "timer=1" in key
+    assert history.read_text() == cold_file
