@@ -136,11 +136,11 @@ static void report(void)
         for (int i = printed; i < noutcomes; i++) {
             const ac_adcl_outcome *o = &outcomes[i];
             fprintf(stderr,
-                    "autocoll: ADCL request %d (%s): %s %s, %s search, %s, %d selection calls "
-                    "of %d, %d functions measured\n",
+                    "autocoll: ADCL request %d (%s): %s %s, %s search, %d selection calls of "
+                    "%d, %d functions measured, %s\n",
                     o->id, o->set, o->decided ? "winner" : "undecided, running", o->winner,
-                    o->method, o->warm ? "warm start (history)" : "cold start",
-                    o->selection_calls, o->calls, o->measured);
+                    o->method, o->selection_calls, o->calls, o->measured,
+                    o->warm ? "warm start (history)" : "cold start");
         }
     printed = noutcomes;
 }

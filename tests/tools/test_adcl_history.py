@@ -15,8 +15,8 @@ CALLS = 60  # 21 functions x 2 samples at most, and calls after the decision
 ENV = {"AUTOCOLL_ADCL_SAMPLES": "2", "AUTOCOLL_REPORT": "stderr",
        "AUTOCOLL_ADCL_SEARCH": "brute_force"}
 REQUEST = re.compile(r"autocoll: ADCL request 0 \(neighborhood\): winner (\S+), (\S+) search, "
-                     r"(warm start \(history\)|cold start), (\d+) selection calls of (\d+), "
-                     r"(\d+) functions measured")
+                     r"(\d+) selection calls of (\d+), (\d+) functions measured, "
+                     r"(warm start \(history\)|cold start)\n")
 FUNCTIONS = re.compile(r"adcl_halo: history first (\S+) last (\S+)")
 
 
@@ -27,7 +27,7 @@ def halo_run(mpi, np, tmp_path, history, hwidth=1, mode="", env=None):
     run = run_mpi(mpi, np, "tests/mpi/adcl_halo", tmp_path, env=e, preload=False, report=False,
                   args=args)
     assert run.rc == 0 and "adcl_halo: ok" in run.stdout, run.stdout + run.stderr
-    (winner, search, start, selection, calls, measured), = REQUEST.findall(run.stderr)
+    (winner, search, selection, calls, measured, start), = REQUEST.findall(run.stderr)
     (first, last), = FUNCTIONS.findall(run.stdout)
     assert int(calls) == CALLS and last == winner, run.stderr
     return {"winner": winner, "search": search, "warm": start.startswith("warm"),
@@ -128,7 +128,7 @@ def test_simgrid_second_run_starts_warm(tmp_path):
         outcomes += REQUEST.findall(run.stderr)
         if len(outcomes) == 1:
             cold_file = history.read_text()
-    (winner, _, start, selection, _, _), (warm_winner, _, warm_start, warm_selection, _, _) = \
+    (winner, _, selection, _, _, start), (warm_winner, _, warm_selection, _, _, warm_start) = \
         outcomes
     assert start == "cold start" and int(selection) > 0
     assert warm_start.startswith("warm") and int(warm_selection) == 0 and warm_winner == winner
