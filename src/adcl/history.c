@@ -112,15 +112,16 @@ static int add_vector(char *key, int *room, ADCL_Vector v)
     add(key, room, ";vec=");
     for (int d = 0; d < v->ndims; d++) add(key, room, "%s%d", d ? "x" : "", v->dims[d]);
     add(key, room, ";nc=%d;type=%d", v->nc, size);
+    /* the vmap: its kind by name, then the numbers its kind sets (the others are 0) */
+    static const char *const vmap_names[] = {
+        [ADCL_VECTOR_HALO] = "halo",           [ADCL_VECTOR_ALL] = "all",
+        [ADCL_VECTOR_LIST] = "list",           [ADCL_VECTOR_ALLREDUCE] = "allreduce",
+        [ADCL_VECTOR_ALLTOALL] = "alltoall"};
     const struct ADCL_vmap_s *m = v->vmap;
-    if (m->type == ADCL_VECTOR_HALO)
-        add(key, room, ";halo=%d", m->hwidth);
-    else if (m->type == ADCL_VECTOR_LIST)
-        add(key, room, ";list=%d", m->size);
-    else if (m->type == ADCL_VECTOR_ALLTOALL)
-        add(key, room, ";alltoall=%d:%d", m->scnt, m->rcnt);
-    else
-        add(key, room, ";vmap=%d", m->type);
+    add(key, room, ";vmap=%s", vmap_names[m->type]);
+    if (m->hwidth) add(key, room, ";halo=%d", m->hwidth);
+    if (m->size) add(key, room, ";list=%d", m->size);
+    if (m->scnt || m->rcnt) add(key, room, ";counts=%d:%d", m->scnt, m->rcnt);
     return MPI_SUCCESS;
 }
 

@@ -136,3 +136,26 @@ def test_simgrid_second_run_starts_warm(tmp_path):
     key, = adcl_lines(history)
     assert key.startswith("set=neighborhood;np=8;topo=cart:2x2x2:ooo;") and "timer=1" in key
     assert history.read_text() == cold_file
+
+
+def test_collective_sets_start_warm(tmp_path):
+    """ADCL_FNCTSET_ALLREDUCE, _ALLTOALL and _ALLGATHERV (adcl_halo collectives: every call
+    checked against closed forms): one key each, and the second run starts warm on the first
+    run's winners."""
+    history = tmp_path / "history"
+    env = {**ENV, "AUTOCOLL_HISTORY": str(history)}
+    line = re.compile(r"autocoll: ADCL request \d+ \((\w+)\): winner (\S+), \S+ search, "
+                      r"(\d+) selection calls of \d+, \d+ functions measured, (warm|cold) start")
+    runs = []
+    for _ in range(2):
+        run = run_mpi("openmpi", 3, "tests/mpi/adcl_halo", tmp_path, env=env, preload=False,
+                      report=False, args=["collectives"])
+        assert run.rc == 0 and "adcl_halo: ok" in run.stdout, run.stdout + run.stderr
+        runs.append({s: (w, int(c), start) for s, w, c, start in line.findall(run.stderr)})
+    cold, warm = runs
+    assert sorted(cold) == ["allgatherv", "allreduce", "alltoall"], cold
+    assert sorted(k.split(";")[0] for k in adcl_lines(history)) == \
+        ["set=allgatherv", "set=allreduce", "set=alltoall"]
+    for s, (winner, calls, start) in cold.items():
+        assert start == "cold" and calls > 0
+        assert warm[s] == (winner, 0, "warm"), (s, cold, warm)
