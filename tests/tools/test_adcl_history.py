@@ -5,6 +5,7 @@ the reference exchange with every rank on the same function (tests/mpi/adcl_halo
 key (halo width, timer, process count) stays cold; a forced function wins over history; a
 corrupt file gives one warning, a cold start, and is left as it was. Under SimGrid too."""
 
+import json
 import re
 
 import pytest
@@ -73,6 +74,16 @@ def cold_then_warm(mpi, np, tmp_path, hwidth=1, mode=""):
 @pytest.mark.parametrize("mpi", MPIS)
 def test_second_run_starts_warm_np4(mpi, tmp_path):
     history, cold = cold_then_warm(mpi, 4, tmp_path)
+    # the JSON report of a warm run says so on every rank
+    run = run_mpi(mpi, 4, "tests/mpi/adcl_halo", tmp_path, preload=False, report=False,
+                  env={**ENV, "AUTOCOLL_HISTORY": str(history),
+                       "AUTOCOLL_REPORT": str(tmp_path / "warm-%r.json")},
+                  args=["history", "1", str(CALLS)])
+    assert run.rc == 0, run.stderr
+    for r in range(4):
+        request, = json.loads((tmp_path / f"warm-{r}.json").read_text())["adcl_requests"]
+        assert request["warm"] is True and request["selection_calls"] == 0
+        assert request["function"] == cold["winner"]
     # another halo width is another exchange: cold, and a second line in the file
     other, _ = halo_run(mpi, 4, tmp_path, history, hwidth=2)
     assert not other["warm"] and other["selection_calls"] > 0
