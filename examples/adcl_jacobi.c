@@ -180,7 +180,7 @@ int main(int argc, char **argv)
     if (rank == 0) {
         if (ok && check) printf("adcl_jacobi: ok\n");
         printf("adcl_jacobi: %d processes (%dx%dx%d), %dx%dx%d points each, %d iterations, "
-               "%.6f s per iteration, function %s (",
+               "%.9f s per iteration, function %s (",
                size, dims[0], dims[1], dims[2], n[0], n[1], n[2], iterations,
                iterations ? slowest / iterations : 0.0, name);
         for (int a = 0; a < nattrs; a++) printf("%s%s=%s", a ? " " : "", attrs[a], values[a]);
