@@ -15,8 +15,8 @@
  * serially on the global grid; the stencil is evaluated in the same order, so the results must
  * be bitwise equal. --no-compute skips the stencil and the copy (the halo exchange and the timer
  * only, and no check): a timing run under SimGrid with simulated computation off, where the
- * stencil costs host time but no simulated time. Prints "adcl_jacobi: ok" then, the time per iteration, the winner and its
- * attributes.
+ * stencil costs host time but no simulated time. Prints "adcl_jacobi: ok" then, the time per
+ * iteration, the winner and its attributes.
  */
 #include <ADCL.h>
 #include <mpi.h>
