@@ -3,7 +3,7 @@
  * process grid, written against ADCL.h only: the program of the ADCL paper's evaluation, as an
  * example and a benchmark.
  *
- *   adcl_jacobi NX NY NZ ITERATIONS [--no-check]
+ *   adcl_jacobi NX NY NZ ITERATIONS [--no-check] [--no-compute]
  *
  * Each process owns NX x NY x NZ interior points of the global grid (MPI_Dims_create's process
  * grid, not periodic); -laplace(u) = f with u = 0 on the boundary, h = 1. One iteration: the
@@ -13,8 +13,10 @@
  *
  * Unless --no-check: rank 0 gathers the solution and compares it with the same iterations done
  * serially on the global grid; the stencil is evaluated in the same order, so the results must
- * be bitwise equal. Prints "adcl_jacobi: ok" then, the time per iteration, the winner and its
- * attributes.
+ * be bitwise equal. --no-compute skips the stencil and the copy (the halo exchange and the timer
+ * only, and no check): a timing run under SimGrid with simulated computation off, where the
+ * stencil costs host time but no simulated time. Prints "adcl_jacobi: ok" then, the time per
+ * iteration, the winner and its attributes.
  */
 #include <ADCL.h>
 #include <mpi.h>
@@ -72,11 +74,18 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (argc < 5 || (argc == 6 && strcmp(argv[5], "--no-check") != 0) || argc > 6)
-        die("usage: adcl_jacobi NX NY NZ ITERATIONS [--no-check]");
+    int compute = 1;
+    if (argc < 5) die("usage: adcl_jacobi NX NY NZ ITERATIONS [--no-check] [--no-compute]");
+    for (int a = 5; a < argc; a++) {
+        if (strcmp(argv[a], "--no-check") == 0)
+            check = 0;
+        else if (strcmp(argv[a], "--no-compute") == 0)
+            compute = check = 0;
+        else
+            die("usage: adcl_jacobi NX NY NZ ITERATIONS [--no-check] [--no-compute]");
+    }
     int n[3] = {atoi(argv[1]), atoi(argv[2]), atoi(argv[3])}, iterations = atoi(argv[4]);
     if (n[0] < 1 || n[1] < 1 || n[2] < 1 || iterations < 0) die("sizes >= 1, iterations >= 0");
-    if (argc == 6) check = 0;
 
     MPI_Dims_create(size, 3, dims);
     MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 0, &cart);
@@ -112,14 +121,14 @@ int main(int argc, char **argv)
     for (int it = 0; it < iterations; it++) {
         ADCL_Timer_start(timer);
         if (ADCL_Request_start(req) != ADCL_SUCCESS) die("the halo exchange failed");
-        for (int i = 1; i <= n[0]; i++)
+        for (int i = 1; compute && i <= n[0]; i++)
             for (int j = 1; j <= n[1]; j++)
                 for (int k = 1; k <= n[2]; k++)
                     unew[(((long)i - 1) * n[1] + j - 1) * n[2] + k - 1] =
                         stencil(u[i - 1][j][k], u[i + 1][j][k], u[i][j - 1][k], u[i][j + 1][k],
                                 u[i][j][k - 1], u[i][j][k + 1],
                                 f[(((long)i - 1) * n[1] + j - 1) * n[2] + k - 1]);
-        for (int i = 1; i <= n[0]; i++)
+        for (int i = 1; compute && i <= n[0]; i++)
             for (int j = 1; j <= n[1]; j++)
                 memcpy(&u[i][j][1], &unew[(((long)i - 1) * n[1] + j - 1) * n[2]],
                        (size_t)n[2] * sizeof(double));

@@ -104,6 +104,10 @@ struct ADCL_request_s {
     double t_init;               /* start of the running call (ADCL_Request_init) */
     int in_progress;             /* between ADCL_Request_init and ADCL_Request_wait */
     int id;                      /* creation number in this process, for the report */
+    char *history_key;           /* its key in the history file (history.c), or NULL: off */
+    int history_started;         /* the key is complete and was looked up (first call) */
+    int history_saved;           /* its knowledge was handed to the history file */
+    int recorded;                /* its outcome is in the report (freed, or ADCL_Finalize) */
 };
 
 struct ADCL_timer_s {
@@ -117,6 +121,8 @@ struct ADCL_timer_s {
 int ac_adcl_live_add(ac_adcl_kind kind, const void *handle);
 int ac_adcl_live(ac_adcl_kind kind, const void *handle);
 void ac_adcl_live_remove(ac_adcl_kind kind, const void *handle);
+/* The live handles of a kind (*n of them; valid until the next add or remove). */
+const void *const *ac_adcl_live_handles(ac_adcl_kind kind, int *n);
 
 /* Report an invalid argument or a failure of `function` on stderr (one line) and return code. */
 int ac_adcl_fail(int code, const char *function, const char *fmt, ...)
@@ -128,13 +134,15 @@ int ac_adcl_initialized(void);
 /* The function forced by AUTOCOLL_ADCL_FUNCTION or config.adcl (agreed at ADCL_Init), or NULL. */
 const char *ac_adcl_forced_name(void);
 
-/* A finished request's outcome, kept for the reports (init.c). */
+/* A finished request's outcome, kept for the reports (init.c): when it is freed, or at
+ * ADCL_Finalize (MPI_Finalize) while still live; once. */
 typedef struct ac_adcl_outcome {
     int id;                       /* creation number in this process */
     char set[128], winner[128];   /* function set; the function running at the end */
     const char *method;           /* brute_force, attribute, factorial or forced */
     int selection_calls, calls;   /* calls measured before the decision; calls in all */
     int measured, decided;        /* functions measured; whether the search ended */
+    int warm;                     /* started warm from history */
 } ac_adcl_outcome;
 void ac_adcl_record(ADCL_Request req);
 /* The outcomes recorded so far in this process, in order of release. */
@@ -159,6 +167,14 @@ int ac_adcl_collective_set(ADCL_Fnctset set);
 int ac_adcl_collective_prepare(ADCL_Request r, ADCL_Fnctset set, const char **why);
 int ac_adcl_collective_run(ADCL_Request r, const ac_algorithm *alg);
 void ac_adcl_collective_release(ADCL_Fnctset set);
+
+/* History warm start (history.c): the request's key, agreed over its communicator at creation
+ * (collective; an MPI error code); before its first call, the key completed and looked up (a
+ * warm start when known); its knowledge kept for the file (rank 0 of its communicator, once:
+ * when freed, or at ADCL_Finalize / MPI_Finalize for the requests still live). */
+int ac_adcl_history_prepare(ADCL_Request r);
+void ac_adcl_history_start(ADCL_Request r);
+void ac_adcl_history_save(ADCL_Request r);
 
 /* At MPI_Finalize: the report of a run whose program did not call ADCL_Finalize. */
 void ac_adcl_at_mpi_finalize(void);

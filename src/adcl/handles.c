@@ -50,6 +50,12 @@ void ac_adcl_live_remove(ac_adcl_kind kind, const void *handle)
         }
 }
 
+const void *const *ac_adcl_live_handles(ac_adcl_kind kind, int *n)
+{
+    *n = live[kind].n;
+    return live[kind].handles;
+}
+
 int ac_adcl_fail(int code, const char *function, const char *fmt, ...)
 {
     char msg[512];

@@ -6,8 +6,9 @@
  * directory with a line `ADCL_EMETHOD_SELECTION: <name>`, read by rank 0 of MPI_COMM_WORLD
  * and broadcast (ADCL_Init is collective over MPI_COMM_WORLD), so all ranks force alike.
  *
- * Report: each request's winner, how many calls its selection took and how many functions it
- * measured, kept when it is freed; printed by rank 0 at ADCL_Finalize (or MPI_Finalize, when the
+ * Report: each request's winner, whether it started warm from history, how many calls its
+ * selection took and how many functions it measured, kept when it is freed (or at ADCL_Finalize
+ * for a request still live); printed by rank 0 at ADCL_Finalize (or MPI_Finalize, when the
  * program does not call ADCL_Finalize) when AUTOCOLL_REPORT=stderr; with AUTOCOLL_REPORT=<path>
  * the JSON report lists them (report.c, member "adcl_requests").
  */
@@ -90,6 +91,8 @@ void ac_adcl_record(ADCL_Request req)
 {
     static const char *const methods[] = {"brute_force", "attribute", "factorial", "race",
                                           "model",       "forced"};
+    if (req->recorded) return;
+    req->recorded = 1;
     ac_adcl_outcome *grown = realloc(outcomes, (size_t)(noutcomes + 1) * sizeof *grown);
     if (!grown) return; /* the report misses one line */
     outcomes = grown;
@@ -103,12 +106,24 @@ void ac_adcl_record(ADCL_Request req)
     o->calls = s->calls;
     o->measured = s->measured;
     o->decided = s->decided;
+    o->warm = s->warm;
 }
 
 const ac_adcl_outcome *ac_adcl_outcomes(int *count)
 {
     *count = noutcomes;
     return outcomes;
+}
+
+/* The requests still live: their knowledge to history, their outcomes to the report. */
+static void live_requests(void)
+{
+    int n;
+    const void *const *live = ac_adcl_live_handles(AC_ADCL_KIND_REQUEST, &n);
+    for (int i = 0; i < n; i++) {
+        ac_adcl_history_save((ADCL_Request)live[i]);
+        ac_adcl_record((ADCL_Request)live[i]);
+    }
 }
 
 /* Prints the outcomes not printed yet (rank 0, AUTOCOLL_REPORT=stderr); the JSON report
@@ -122,9 +137,10 @@ static void report(void)
             const ac_adcl_outcome *o = &outcomes[i];
             fprintf(stderr,
                     "autocoll: ADCL request %d (%s): %s %s, %s search, %d selection calls of "
-                    "%d, %d functions measured\n",
+                    "%d, %d functions measured, %s\n",
                     o->id, o->set, o->decided ? "winner" : "undecided, running", o->winner,
-                    o->method, o->selection_calls, o->calls, o->measured);
+                    o->method, o->selection_calls, o->calls, o->measured,
+                    o->warm ? "warm start (history)" : "cold start");
         }
     printed = noutcomes;
 }
@@ -133,6 +149,7 @@ int ADCL_Finalize(void)
 {
     if (!ac_adcl_initialized())
         return ac_adcl_fail(ADCL_NOT_INITIALIZED, __func__, "ADCL_Init has not run");
+    live_requests();
     report();
     finalized = 1;
     initialized = 0;
@@ -142,6 +159,7 @@ int ADCL_Finalize(void)
 void ac_adcl_at_mpi_finalize(void)
 {
     if (!ac_adcl_initialized()) return;
+    live_requests();
     report();
     finalized = 1;
 }

@@ -173,10 +173,12 @@ int ADCL_Request_create(ADCL_Vector vec, ADCL_Topology topo, ADCL_Fnctset fnctse
             race ? ac_config_real("AUTOCOLL_RACE_MARGIN") : 0.0, r->comm);
         if (rc == MPI_SUCCESS && method == AC_ADCL_MODEL) rc = ac_adcl_model_request(r);
     }
+    if (rc == MPI_SUCCESS) rc = ac_adcl_history_prepare(r);
     free(applicable);
     if (rc != MPI_SUCCESS || ac_adcl_live_add(AC_ADCL_KIND_REQUEST, r) != ADCL_SUCCESS) {
         ac_adcl_search_free(&r->search);
         free(values);
+        free(r->history_key);
         if (predefined) ac_halo_release(&r->halo);
         if (collective) ac_adcl_collective_release(r->fnctset);
         PMPI_Comm_free(&r->comm);
@@ -199,6 +201,7 @@ int ADCL_Request_init(ADCL_Request req)
     if (req->in_progress)
         return ac_adcl_fail(ADCL_INVALID_REQUEST, __func__,
                             "the request was started and not waited for");
+    ac_adcl_history_start(req); /* before the first call: a warm start when history knows it */
     ADCL_Function f = req->fnctset->fncts[req->search.current];
     int rc = MPI_SUCCESS;
     req->t_init = ac_now();
@@ -255,6 +258,7 @@ int ADCL_Request_free(ADCL_Request *req)
     if (r->in_progress)
         return ac_adcl_fail(ADCL_INVALID_REQUEST, __func__,
                             "the request was started and not waited for");
+    ac_adcl_history_save(r);
     ac_adcl_record(r);
     ac_adcl_live_remove(AC_ADCL_KIND_REQUEST, r);
     if (ac_adcl_live(AC_ADCL_KIND_TIMER, r->timer)) /* the timer forgets it */
@@ -264,6 +268,7 @@ int ADCL_Request_free(ADCL_Request *req)
     if (r->fnctset->owned) ac_adcl_collective_release(r->fnctset);
     ac_adcl_search_free(&r->search);
     free(r->values);
+    free(r->history_key);
     PMPI_Comm_free(&r->comm);
     free(r);
     *req = ADCL_REQUEST_NULL;
@@ -300,6 +305,7 @@ int ADCL_Request_get_curr_function(ADCL_Request req, char **name, char ***attr_n
 {
     if (!ac_adcl_live(AC_ADCL_KIND_REQUEST, req))
         return ac_adcl_fail(ADCL_INVALID_REQUEST, __func__, "not a live request");
+    ac_adcl_history_start(req); /* the function of the first call is the warm start's */
     ADCL_Function f = req->fnctset->fncts[req->search.current];
     int n = f->attrset ? f->attrset->n : 0;
     const char *anames[AC_HALO_MAXDIMS * 4 + 1], *vnames[AC_HALO_MAXDIMS * 4 + 1];

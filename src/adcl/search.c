@@ -273,6 +273,18 @@ int ac_adcl_search_init(ac_adcl_search *s, ac_adcl_method method, int n, int nat
     return MPI_SUCCESS;
 }
 
+int ac_adcl_search_warm(ac_adcl_search *s, const double *known)
+{
+    int best = -1;
+    if (s->method == AC_ADCL_FORCED || s->calls > 0) return 0;
+    for (int f = 0; f < s->n; f++)
+        if (s->applicable[f] && known[f] >= 0 && (best < 0 || known[f] < known[best])) best = f;
+    if (best < 0) return 0;
+    decide(s, best);
+    s->warm = 1;
+    return 1;
+}
+
 /* Agrees the statistics of the round's functions: the maximum over the ranks. */
 static int agree(ac_adcl_search *s, MPI_Comm comm)
 {

@@ -69,6 +69,7 @@ typedef struct ac_adcl_search {
     int calls;                /* calls so far */
     int selection_calls;      /* calls measured before the decision */
     int measured;             /* functions measured */
+    int warm;                 /* started warm from history (ac_adcl_search_warm) */
     /* model (model_search.c): */
     double *features;         /* features[f * AC_ADCL_MODEL_PARAMS + j]; NULL: no model */
     double prior[AC_ADCL_MODEL_PARAMS], params[AC_ADCL_MODEL_PARAMS]; /* default, fitted */
@@ -82,6 +83,13 @@ typedef struct ac_adcl_search {
 int ac_adcl_search_init(ac_adcl_search *s, ac_adcl_method method, int n, int nattrs,
                         const int *const *values, const int *applicable, int forced, int samples,
                         int rounds, double margin, MPI_Comm comm);
+/* A warm start before the first call: known[f] is what history knows of function f (an agreed
+ * time; < 0: nothing), equal on all ranks. The applicable function of the smallest known time
+ * runs from the first call and nothing is measured (none of these searches monitors after its
+ * decision, so functions history does not know are not measured either). Nothing changes when
+ * the function is forced, after the first call, or when no applicable function is known.
+ * Returns whether the search starts warm. */
+int ac_adcl_search_warm(ac_adcl_search *s, const double *known);
 /* Accounts one call (or timer interval) of the current function, of `seconds`; when a round is
  * complete, agrees it over comm (collective) and moves on. Returns an MPI error code. */
 int ac_adcl_search_record(ac_adcl_search *s, double seconds, MPI_Comm comm);

@@ -9,7 +9,10 @@
  * `autocoll-info --help` lists the options. With --json --size N --bytes B [--nodes K] every
  * algorithm also has its cost model's feature vector for N ranks on K nodes (default 1) and B
  * bytes (coll/cost.h: seconds per unit of each platform parameter; null without a model).
+ * --json also lists the implementations of ADCL's neighbourhood exchange with their attributes
+ * ("adcl_implementations"; empty when a filter is given).
  */
+#include "adcl/halo/halo.h"
 #include "coll/coll.h"
 #include "coll/cost.h"
 #include "core/config.h"
@@ -503,6 +506,20 @@ static void json_unknown(const char *name, const char *value, const ac_setting *
     ac_json_object_end(w);
 }
 
+/* One implementation of ADCL's neighbourhood exchange (src/adcl/halo/registry.c). */
+static void json_adcl_implementation(ac_json_writer *w, const ac_halo_impl *impl)
+{
+    ac_json_object_begin(w, NULL);
+    ac_json_string(w, "name", impl->name);
+    ac_json_object_begin(w, "attributes");
+    for (int a = 0; a < AC_HALO_ATTRIBUTES; a++)
+        ac_json_string(w, ac_halo_attribute_name(a),
+                       ac_halo_attribute_values(a)[ac_halo_attribute(impl, a)]);
+    ac_json_object_end(w);
+    ac_json_string(w, "summary", impl->summary);
+    ac_json_object_end(w);
+}
+
 static void print_json(const options *o)
 {
     int n;
@@ -536,6 +553,12 @@ static void print_json(const options *o)
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++)
         if (shows_family(o, ac_orthogonal_family((ac_collective)c)))
             json_family(&w, ac_orthogonal_family((ac_collective)c));
+    ac_json_array_end(&w);
+    ac_json_array_begin(&w, "adcl_implementations");
+    int nimpl;
+    const ac_halo_impl *impls = ac_halo_registry(&nimpl);
+    for (int i = 0; o->all && i < nimpl; i++)
+        json_adcl_implementation(&w, &impls[i]);
     ac_json_array_end(&w);
     ac_json_array_begin(&w, "settings");
     for (int i = 0; i < n; i++)

@@ -410,6 +410,7 @@ static void write_adcl_json(ac_json_writer *w)
         ac_json_integer_value(w, "selection_calls", o[i].selection_calls);
         ac_json_integer_value(w, "calls", o[i].calls);
         ac_json_integer_value(w, "functions_measured", o[i].measured);
+        ac_json_boolean(w, "warm", o[i].warm);
         ac_json_object_end(w);
     }
     ac_json_array_end(w);

@@ -9,8 +9,12 @@
  *   platform <fingerprint, 16 hex digits> <description: np=.. nodes=.. ppn=.. mpi=.. ...>
  *   context <collective> <comm size> <bytes> <count> <op builtin> <op commutative>
  *           <site, 16 hex digits> <n> then n times: <algorithm> <seconds> <variance> <samples>
+ *   adcl <request key> <n> then n times: <function> <seconds> <variance> <samples>
  *
- * (a context is one line). A context line belongs to the platform line above it. Anything
+ * (a context is one line). An adcl line is an ADCL request's knowledge (src/adcl/history.c
+ * builds its key: one token of printable characters naming the function set, topology and
+ * vector); it is matched by the key's text, its functions by name, and merged like a context.
+ * Context and adcl lines belong to the platform line above them. Anything
  * else, a second header, a context before any platform line or a number that does not parse
  * makes the whole file corrupt: it is reported, ignored, and never overwritten (it may not be
  * ours). A header with another format number is treated the same way.
@@ -52,6 +56,7 @@
 #define WEIGHT_CAP 64                  /* samples that count in a merge (see above) */
 #define LOCK_SECONDS 30                /* the longest wait for another writer */
 #define DESCRIPTION_LEN 2048
+#define ADCL_LINE "adcl"
 
 typedef struct hcand {
     char name[NAME_MAX_LEN];
@@ -61,6 +66,7 @@ typedef struct hcand {
 
 typedef struct hentry {
     ac_history_key key;
+    char *adcl; /* an ADCL request's key (an adcl line), or NULL (a context line) */
     int n;
     hcand *cand;
 } hentry;
@@ -85,7 +91,10 @@ typedef struct hfile {
 
 static void list_free(hlist *l)
 {
-    for (int i = 0; i < l->n; i++) free(l->e[i].cand);
+    for (int i = 0; i < l->n; i++) {
+        free(l->e[i].cand);
+        free(l->e[i].adcl);
+    }
     free(l->e);
     memset(l, 0, sizeof *l);
 }
@@ -107,10 +116,14 @@ static int key_equal(const ac_history_key *a, const ac_history_key *b)
            a->op_commutative == b->op_commutative && a->site == b->site;
 }
 
-static hentry *list_find(hlist *l, const ac_history_key *key)
+/* The entry of a context's key (adcl NULL) or of an ADCL request's key, or NULL. */
+static hentry *list_find(hlist *l, const ac_history_key *key, const char *adcl)
 {
-    for (int i = 0; i < l->n; i++)
-        if (key_equal(&l->e[i].key, key)) return &l->e[i];
+    for (int i = 0; i < l->n; i++) {
+        const hentry *e = &l->e[i];
+        if (adcl ? e->adcl && strcmp(e->adcl, adcl) == 0 : !e->adcl && key_equal(&e->key, key))
+            return &l->e[i];
+    }
     return NULL;
 }
 
@@ -148,11 +161,13 @@ static int entry_merge(hentry *dst, const hentry *src)
 /* Add e to l, merging with a record of the same key. Takes e's candidates. -1 on no memory. */
 static int list_add(hlist *l, hentry *e)
 {
-    hentry *old = list_find(l, &e->key);
+    hentry *old = list_find(l, &e->key, e->adcl);
     if (old) {
         int rc = entry_merge(old, e);
         free(e->cand);
+        free(e->adcl);
         e->cand = NULL;
+        e->adcl = NULL;
         return rc;
     }
     if (l->n == l->cap) {
@@ -160,6 +175,7 @@ static int list_add(hlist *l, hentry *e)
         hentry *grown = realloc(l->e, sizeof *grown * (size_t)cap);
         if (!grown) {
             free(e->cand);
+            free(e->adcl);
             return -1;
         }
         l->e = grown;
@@ -167,6 +183,7 @@ static int list_add(hlist *l, hentry *e)
     }
     l->e[l->n++] = *e;
     e->cand = NULL;
+    e->adcl = NULL;
     return 0;
 }
 
@@ -228,9 +245,11 @@ static char *token(char **p)
 }
 
 /* A context line after "context", in place; 0, or -1 (not valid). */
+static int parse_candidates(char *rest, hentry *out);
+
 static int parse_context(char *rest, hentry *out)
 {
-    long v[6], n;
+    long v[6];
     char *t;
     memset(out, 0, sizeof *out);
     if (!(t = token(&rest)) || (out->key.collective = ac_collective_from_name(t)) < 0) return -1;
@@ -244,6 +263,15 @@ static int parse_context(char *rest, hentry *out)
     out->key.op_builtin = (int)v[3];
     out->key.op_commutative = (int)v[4];
     if (!(t = token(&rest)) || parse_hex64(t, &out->key.site)) return -1;
+    return parse_candidates(rest, out);
+}
+
+/* The rest of a context or adcl line: <n> and n candidates, into out->cand (which it owns on
+ * success); 0, or -1 (not valid). */
+static int parse_candidates(char *rest, hentry *out)
+{
+    long n;
+    char *t;
     if (!(t = token(&rest)) || parse_long(t, 1, MAX_CANDIDATES, &n)) return -1;
     out->cand = calloc((size_t)n, sizeof *out->cand);
     if (!out->cand) return -1;
@@ -265,6 +293,29 @@ static int parse_context(char *rest, hentry *out)
 bad:
     free(out->cand);
     out->cand = NULL;
+    return -1;
+}
+
+/* Whether t is an ADCL request key: 1 to AC_HISTORY_KEY_MAX - 1 printable characters, no
+ * blank. */
+static int valid_key(const char *t)
+{
+    size_t n = strlen(t);
+    if (n == 0 || n >= AC_HISTORY_KEY_MAX) return 0;
+    for (; *t; t++)
+        if (!isgraph((unsigned char)*t)) return 0;
+    return 1;
+}
+
+/* An adcl line after "adcl", in place; 0, or -1 (not valid). */
+static int parse_adcl(char *rest, hentry *out)
+{
+    char *t;
+    memset(out, 0, sizeof *out);
+    if (!(t = token(&rest)) || !valid_key(t) || !(out->adcl = strdup(t))) return -1;
+    if (parse_candidates(rest, out) == 0) return 0;
+    free(out->adcl);
+    out->adcl = NULL;
     return -1;
 }
 
@@ -322,10 +373,12 @@ static int parse_text(const char *text, int whole, hfile *out, char *why, size_t
             s->fingerprint = f;
             while (*rest == ' ' || *rest == '\t') rest++;
             if (!(s->description = strdup(rest))) goto nomem;
-        } else if (strcmp(kind, "context") == 0 && out->n > 0) {
+        } else if ((strcmp(kind, "context") == 0 || strcmp(kind, ADCL_LINE) == 0) &&
+                   out->n > 0) {
             hentry e;
-            if (parse_context(rest, &e)) {
-                ac_why_printf(why, why_len, "line %ld: a bad context line", line);
+            int adcl = strcmp(kind, ADCL_LINE) == 0;
+            if (adcl ? parse_adcl(rest, &e) : parse_context(rest, &e)) {
+                ac_why_printf(why, why_len, "line %ld: a bad %s line", line, kind);
                 goto fail;
             }
             if (list_add(&out->s[out->n - 1].contexts, &e)) goto nomem;
@@ -353,9 +406,13 @@ static void write_entry(FILE *f, const hentry *e)
     int known = 0;
     for (int i = 0; i < e->n; i++) known += e->cand[i].samples > 0;
     if (!known) return;
-    fprintf(f, "context %s %d %llu %d %d %d %016llx %d", ac_collective_name(e->key.collective),
-            e->key.comm_size, e->key.bytes, e->key.count, e->key.op_builtin,
-            e->key.op_commutative, (unsigned long long)e->key.site, known);
+    if (e->adcl)
+        fprintf(f, "%s %s %d", ADCL_LINE, e->adcl, known);
+    else
+        fprintf(f, "context %s %d %llu %d %d %d %016llx %d",
+                ac_collective_name(e->key.collective), e->key.comm_size, e->key.bytes,
+                e->key.count, e->key.op_builtin, e->key.op_commutative,
+                (unsigned long long)e->key.site, known);
     for (int i = 0; i < e->n; i++)
         if (e->cand[i].samples > 0)
             fprintf(f, " %s %.17g %.17g %ld", e->cand[i].name, e->cand[i].seconds,
@@ -369,25 +426,43 @@ static void write_section(FILE *f, const hsection *s)
     for (int i = 0; i < s->contexts.n; i++) write_entry(f, &s->contexts.e[i]);
 }
 
-void ac_history_write_context(FILE *f, const ac_history_key *key,
-                              const ac_algorithm *const *candidates, int n,
-                              const ac_knowledge *know)
+/* One line of a context (adcl NULL) or an ADCL request: the known candidates of names[n]. */
+static void write_known(FILE *f, const ac_history_key *key, const char *adcl,
+                        const char *const *names, int n, const ac_knowledge *know)
 {
     hcand small[64];
-    hentry e = {*key, 0, n <= 64 ? small : malloc(sizeof(hcand) * (size_t)n)};
+    hentry e = {*key, (char *)adcl, 0, n <= 64 ? small : malloc(sizeof(hcand) * (size_t)n)};
     if (!e.cand) return;
     for (int i = 0; i < n; i++) {
-        if (know[i].samples <= 0 || !valid_name(candidates[i]->name) ||
-            !(know[i].seconds >= 0.0) || !isfinite(know[i].seconds))
+        if (know[i].samples <= 0 || !valid_name(names[i]) || !(know[i].seconds >= 0.0) ||
+            !isfinite(know[i].seconds))
             continue;
         hcand *c = &e.cand[e.n++];
-        strcpy(c->name, candidates[i]->name);
+        strcpy(c->name, names[i]);
         c->seconds = know[i].seconds;
         c->var = know[i].var >= 0.0 && isfinite(know[i].var) ? know[i].var : 0.0;
         c->samples = know[i].samples;
     }
     write_entry(f, &e);
     if (e.cand != small) free(e.cand);
+}
+
+void ac_history_write_context(FILE *f, const ac_history_key *key,
+                              const ac_algorithm *const *candidates, int n,
+                              const ac_knowledge *know)
+{
+    const char *small[64] = {NULL}, **names = n <= 64 ? small : malloc(sizeof *names * (size_t)n);
+    if (!names) return;
+    for (int i = 0; i < n; i++) names[i] = candidates[i]->name;
+    write_known(f, key, NULL, names, n, know);
+    if (names != small) free(names);
+}
+
+void ac_history_write_adcl(FILE *f, const char *key, const char *const *names, int n,
+                           const ac_knowledge *know)
+{
+    const ac_history_key none = {0};
+    if (valid_key(key)) write_known(f, &none, key, names, n, know);
 }
 
 int ac_history_parse(const char *text, uint64_t fingerprint, char **section, char *why,
@@ -546,6 +621,8 @@ static struct {
     uint64_t fingerprint;           /* rank 0 */
     char description[DESCRIPTION_LEN];
     hlist known;                    /* every rank: this platform's contexts */
+    char *kept;                     /* lines handed over before the end (ac_history_keep) */
+    size_t kept_len;
     MPI_Comm comm;                  /* private duplicate of MPI_COMM_WORLD */
 } h = {.comm = MPI_COMM_NULL};
 
@@ -778,23 +855,47 @@ void ac_history_load(void)
     if (!h.on) PMPI_Comm_free(&h.comm);
 }
 
+/* What e (NULL: nothing) knows of the candidate called `name`, into *know (zeroed when
+ * nothing); returns whether it is known. */
+static int lookup(const hentry *e, const char *name, ac_knowledge *know)
+{
+    memset(know, 0, sizeof *know);
+    for (int j = 0; e && j < e->n; j++)
+        if (strcmp(name, e->cand[j].name) == 0) {
+            know->seconds = e->cand[j].seconds;
+            know->var = e->cand[j].var;
+            know->samples = e->cand[j].samples;
+            return 1;
+        }
+    return 0;
+}
+
 int ac_history_lookup(const ac_history_key *key, const ac_algorithm *const *candidates, int n,
                       ac_knowledge *know)
 {
     int known = 0;
-    memset(know, 0, sizeof *know * (size_t)n);
-    hentry *e = h.on ? list_find(&h.known, key) : NULL;
-    if (!e) return 0;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < e->n; j++)
-            if (strcmp(candidates[i]->name, e->cand[j].name) == 0) {
-                know[i].seconds = e->cand[j].seconds;
-                know[i].var = e->cand[j].var;
-                know[i].samples = e->cand[j].samples;
-                known++;
-                break;
-            }
+    const hentry *e = h.on ? list_find(&h.known, key, NULL) : NULL;
+    for (int i = 0; i < n; i++) known += lookup(e, candidates[i]->name, &know[i]);
     return known;
+}
+
+int ac_history_lookup_adcl(const char *key, const char *const *names, int n,
+                           ac_knowledge *know)
+{
+    int known = 0;
+    const hentry *e = h.on ? list_find(&h.known, NULL, key) : NULL;
+    for (int i = 0; i < n; i++) known += lookup(e, names[i], &know[i]);
+    return known;
+}
+
+void ac_history_keep(const char *lines)
+{
+    size_t n = strlen(lines);
+    char *grown = h.on && n ? realloc(h.kept, h.kept_len + n + 1) : NULL;
+    if (!grown) return; /* off, nothing, or out of memory: this knowledge is not kept */
+    memcpy(grown + h.kept_len, lines, n + 1);
+    h.kept = grown;
+    h.kept_len += n;
 }
 
 /* mkdir -p of path's directory (the default location's). */
@@ -814,9 +915,20 @@ static void make_parent(const char *path)
     mkdir(dir, 0755);
 }
 
-void ac_history_store(const char *mine, size_t mine_len)
+void ac_history_store(const char *contexts, size_t contexts_len)
 {
     if (!h.on) return;
+    /* this rank's lines: those kept (ADCL requests released earlier), then the contexts' */
+    const char *mine = contexts;
+    size_t mine_len = contexts ? contexts_len : 0;
+    char *joined = NULL;
+    if (h.kept_len && (joined = malloc(h.kept_len + mine_len + 1))) {
+        memcpy(joined, h.kept, h.kept_len);
+        if (mine_len) memcpy(joined + h.kept_len, contexts, mine_len);
+        joined[h.kept_len + mine_len] = '\0';
+        mine = joined;
+        mine_len += h.kept_len;
+    }
     int rank = 0, np = 1;
     PMPI_Comm_rank(h.comm, &rank);
     PMPI_Comm_size(h.comm, &np);
@@ -847,6 +959,10 @@ void ac_history_store(const char *mine, size_t mine_len)
     free(all);
     free(lens);
     free(displs);
+    free(joined);
+    free(h.kept);
+    h.kept = NULL;
+    h.kept_len = 0;
     list_free(&h.known);
     PMPI_Comm_free(&h.comm);
     h.on = 0;

@@ -41,8 +41,25 @@ int ac_history_lookup(const ac_history_key *key, const ac_algorithm *const *cand
 
 /* Collective over MPI_COMM_WORLD, at finalisation: gathers every rank's `contexts` (lines
  * written with ac_history_write_context: each communicator's rank 0 speaks for its contexts;
- * NULL or empty: none) to world rank 0, which merges them into the file. */
+ * NULL or empty: none) and the lines it kept (ac_history_keep) to world rank 0, which merges
+ * them into the file. */
 void ac_history_store(const char *contexts, size_t len);
+
+/* ADCL requests (src/adcl/history.c). A request's key: one token of printable characters
+ * without blanks, shorter than AC_HISTORY_KEY_MAX; its functions are matched by name. */
+#define AC_HISTORY_KEY_MAX 512
+/* What history knows of the request of `key`'s functions names[n], into know[n] (zeroed first);
+ * returns the number of functions known (0 when history is off). */
+int ac_history_lookup_adcl(const char *key, const char *const *names, int n,
+                           ac_knowledge *know);
+/* One request's knowledge as a line of the file format (functions with samples == 0 and names
+ * the format cannot hold are left out; nothing is written when none is known or the key is
+ * not valid). */
+void ac_history_write_adcl(FILE *f, const char *key, const char *const *names, int n,
+                           const ac_knowledge *know);
+/* Keeps lines (as written above) until ac_history_store, which adds them to this rank's; does
+ * nothing when history is off. */
+void ac_history_keep(const char *lines);
 
 /* The file in use, or NULL when history is off (the report). */
 const char *ac_history_path(void);

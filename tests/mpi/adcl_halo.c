@@ -26,6 +26,8 @@
  *   adcl_halo self-test         exchanges broken on purpose (none, into the opposite halo, a
  *                               corner written) run through the API must each be caught
  *   adcl_halo errors            invalid arguments give error codes, not crashes
+ *   adcl_halo history W CALLS [timed,keep]   one request of halo width W, CALLS calls checked
+ *                               (tests/tools/test_adcl_history.py: history warm start)
  *
  * Cases: 2-D and 3-D vectors of doubles, halo widths 1 and 2, no components and 2 components,
  * Cartesian topologies open, periodic and mixed (dimension 0 periodic), on MPI_Dims_create's
@@ -506,6 +508,40 @@ static void search(void)
     if (ADCL_Finalize() != ADCL_SUCCESS) fail("ADCL_Finalize");
 }
 
+/* History warm start (tests/tools/test_adcl_history.py runs it twice on one AUTOCOLL_HISTORY
+ * file): one request on a 3-D periodic vector of halo width `hwidth`, judged by a timer when
+ * `timed`, `calls` calls each checked against the reference with every rank on the same
+ * function; rank 0 prints the function of the first and of the last call. The request is freed
+ * (its knowledge goes to the file then) unless `keep`: then ADCL_Finalize saves it. */
+static void history(int hwidth, int calls, int timed, int keep)
+{
+    const test_case c = {3, hwidth, 0, 1};
+    fixture fx;
+    ADCL_Request req;
+    ADCL_Timer timer = ADCL_TIMER_NULL;
+    char *first = NULL, *last = NULL;
+    if (ADCL_Init() != ADCL_SUCCESS) fail("ADCL_Init");
+    setup(&fx, &c);
+    if (ADCL_Request_create(fx.vec, fx.topo, ADCL_FNCTSET_NEIGHBORHOOD, &req) != ADCL_SUCCESS)
+        fail("Request_create");
+    if (timed && ADCL_Timer_create(1, &req, &timer) != ADCL_SUCCESS) fail("Timer_create");
+    for (int call = 0; call < calls; call++) {
+        if (timed) ADCL_Timer_start(timer);
+        if (call == 0) ADCL_Request_get_curr_function(req, &first, NULL, NULL, NULL, NULL);
+        exchange_and_check(&fx, req, call, call % 2);
+        if (timed && ADCL_Timer_stop(timer) != ADCL_SUCCESS) fail("Timer_stop");
+    }
+    ADCL_Request_get_curr_function(req, &last, NULL, NULL, NULL, NULL);
+    if (fx.rank == 0) printf("adcl_halo: history first %s last %s\n", first, last);
+    free(first);
+    free(last);
+    if (timed) ADCL_Timer_free(&timer);
+    if (!keep && ADCL_Request_free(&req) != ADCL_SUCCESS) fail("Request_free");
+    if (ADCL_Finalize() != ADCL_SUCCESS) fail("ADCL_Finalize");
+    if (keep && ADCL_Request_free(&req) != ADCL_SUCCESS) fail("Request_free");
+    teardown(&fx);
+}
+
 /* One request on the first case with config.adcl naming `file_name` (NULL: no file) and
  * AUTOCOLL_ADCL_FUNCTION `env_name` (NULL: unset); the function it runs first must be `want`. */
 static void config_case(const char *file_name, const char *env_name, const char *want)
@@ -924,9 +960,12 @@ int main(int argc, char **argv)
         user();
     else if (strcmp(mode, "errors") == 0)
         errors();
+    else if (strcmp(mode, "history") == 0 && argc > 3)
+        history(atoi(argv[2]), atoi(argv[3]), argc > 4 && strstr(argv[4], "timed") != NULL,
+                argc > 4 && strstr(argv[4], "keep") != NULL);
     else
         fail("usage: adcl_halo forced|generic [NAME] | search | config | user | collectives | "
-             "self-test | errors");
+             "self-test | errors | history HWIDTH CALLS [timed,keep]");
     if (world_rank == 0) printf("adcl_halo: ok\n");
     MPI_Finalize();
     return 0;

@@ -31,6 +31,7 @@ def test_report_lists_the_requests(mpi, tmp_path):
         first = requests[0][0]
         assert first["function_set"] == "neighborhood" and first["search"] == search
         assert first["decided"] and first["calls"] == 300
+        assert first["warm"] is False  # history is off (tests/mpirun.sh)
         assert all(r[0]["function"] == first["function"] for r in requests)
         measured[search] = first["functions_measured"]
     assert measured["attribute"] < measured["brute_force"]

@@ -181,3 +181,26 @@ def test_bad_options_give_one_line_and_exit_2(args, message):
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.startswith(f"autocoll-info: {message}") and run.stderr.count("\n") == 1, \
         run.stderr
+
+
+def test_json_lists_the_adcl_implementations():
+    """ADCL's 20 implementations of Table 1 and MPI_Neighbor_alltoallw, in the registry's order,
+    each with one value of each of the four attributes the attribute-based search prunes by."""
+    impls = info_json()["adcl_implementations"]
+    names = [i["name"] for i in impls]
+    assert len(names) == 21 == len(set(names))
+    assert names[0] == "IsendIrecv_aao" and names[-1] == "Neighbor_alltoallw"
+    values = {"partners": {"aao", "pair"}, "data": {"ddt", "pack"},
+              "sync": {"none", "fence", "post_start"}}
+    for i in impls:
+        assert set(i["attributes"]) == {"partners", "primitive", "data", "sync"}, i
+        for attr, allowed in values.items():
+            assert i["attributes"][attr] in allowed, i
+        assert i["summary"]
+    # the _pack siblings differ from their ddt sibling in the data attribute only
+    by_name = {i["name"]: i["attributes"] for i in impls}
+    for name, attrs in by_name.items():
+        if name.endswith("_pack"):
+            ddt = dict(by_name[name[:-len("_pack")]])
+            assert dict(attrs, data="ddt") == ddt, name
+    assert info_json("--collective", "bcast")["adcl_implementations"] == []

@@ -2,7 +2,7 @@
  * test_adcl_search.c - ADCL's selection (src/adcl/search.c) on one rank with synthetic times:
  * the outlier filter, brute force (every applicable function, never an inapplicable one, the
  * fastest wins), the attribute-based search (the fastest of separable costs with fewer
- * functions measured), forcing, and an outlier that must not decide.
+ * functions measured), forcing, an outlier that must not decide, and the warm start.
  * The agreement's MPI_Allreduce is replaced below (one rank: the maximum is the value itself).
  */
 #include "adcl/search.h"
@@ -119,6 +119,32 @@ int main(void)
     CHECK(ac_adcl_search_init(&s, AC_ADCL_BRUTE_FORCE, 2, 0, NULL, all, -1, SAMPLES, 1, 0.0,
                               MPI_COMM_SELF) == MPI_SUCCESS);
     CHECK(run(&s, all, spike_cost) == 2 * SAMPLES && s.current == 0);
+    ac_adcl_search_free(&s);
+
+    /* Warm start (history): the best known applicable function from the first call, nothing
+     * measured; an inapplicable function known as faster is not chosen; nothing known, a
+     * forced function or a search already under way: no warm start. */
+    const double known[5] = {4, -1, 2, 1, 3}; /* 3 is inapplicable */
+    const double unknown[6] = {-1, -1, -1, -1, -1, -1};
+    CHECK(ac_adcl_search_init(&s, AC_ADCL_BRUTE_FORCE, 5, 0, NULL, applicable, -1, SAMPLES, 1,
+                              0.0, MPI_COMM_SELF) == MPI_SUCCESS);
+    CHECK(ac_adcl_search_warm(&s, known) == 1);
+    CHECK(s.warm && s.decided && s.current == 2 && run(&s, applicable, brute_cost) == 0);
+    CHECK(s.measured == 0 && s.selection_calls == 0);
+    ac_adcl_search_free(&s);
+    CHECK(ac_adcl_search_init(&s, AC_ADCL_ATTRIBUTE, 6, 2, values, all, -1, SAMPLES, 1, 0.0,
+                              MPI_COMM_SELF) == MPI_SUCCESS);
+    CHECK(ac_adcl_search_warm(&s, unknown) == 0 && !s.warm && !s.decided);
+    CHECK(run(&s, all, grid_cost) > 0 && s.current == 4);
+    ac_adcl_search_free(&s);
+    CHECK(ac_adcl_search_init(&s, AC_ADCL_FORCED, 5, 0, NULL, all, 0, SAMPLES, 1, 0.0,
+                              MPI_COMM_SELF) == MPI_SUCCESS);
+    CHECK(ac_adcl_search_warm(&s, known) == 0 && s.current == 0 && !s.warm);
+    ac_adcl_search_free(&s);
+    CHECK(ac_adcl_search_init(&s, AC_ADCL_BRUTE_FORCE, 5, 0, NULL, applicable, -1, SAMPLES, 1,
+                              0.0, MPI_COMM_SELF) == MPI_SUCCESS);
+    ac_adcl_search_record(&s, 1.0, MPI_COMM_SELF);
+    CHECK(ac_adcl_search_warm(&s, known) == 0 && !s.decided);
     ac_adcl_search_free(&s);
 
     if (failures == 0) printf("test_adcl_search: ok\n");

@@ -2,7 +2,8 @@
  * test_history.c - the history file without MPI (history.h): the format round trip, merging,
  * refusal of files that do not parse (left byte for byte as they were), the lock, and many
  * processes merging into one file at once (every one's knowledge must be there at the end, in
- * a file that parses, with no temporary file left behind), and the platform key.
+ * a file that parses, with no temporary file left behind), the platform key, and ADCL requests'
+ * lines beside the contexts.
  */
 #include "check.h"
 #include "select/history.h"
@@ -140,6 +141,91 @@ static void test_round_trip_and_merge(void)
     free(l3);
 }
 
+/* An ADCL request's line for `key` (ac_history_write_adcl): functions alpha, beta and "bad
+ * name" (not a name the format holds) with times t[3] and samples n[3]. */
+static char *adcl_line(const char *key, const double *t, const long *n)
+{
+    static const char *const names[3] = {"alpha", "beta", "bad name"};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    ac_knowledge know[3];
+    for (int i = 0; i < 3; i++) know[i] = (ac_knowledge){t[i], 0, n[i]};
+    ac_history_write_adcl(m, key, names, 3, know);
+    fclose(m);
+    return buf;
+}
+
+/* What the file at path knows of the ADCL key under fp: times and samples of alpha and beta
+ * (t[i] -1, n[i] 0: unknown); returns the number of sections, or -1. */
+static int read_adcl(const char *path, uint64_t fp, const char *key, double *t, long *n)
+{
+    char why[256], *section = NULL, *text = slurp(path), head[600];
+    for (int i = 0; i < 2; i++) t[i] = -1.0, n[i] = 0;
+    if (!text) return -1;
+    int sections = ac_history_parse(text, fp, &section, why, sizeof why);
+    free(text);
+    snprintf(head, sizeof head, "adcl %s ", key);
+    char *line = section ? strstr(section, head) : NULL;
+    if (line) {
+        char *p = line + strlen(head);
+        int m = (int)strtol(p, &p, 10);
+        for (int j = 0; j < m; j++) {
+            char name[64];
+            double sec, var;
+            long samples;
+            int used = 0;
+            if (sscanf(p, " %63s %lf %lf %ld%n", name, &sec, &var, &samples, &used) != 4) break;
+            p += used;
+            for (int i = 0; i < 2; i++)
+                if (strcmp(name, cands[i]->name) == 0) t[i] = sec, n[i] = samples;
+        }
+    }
+    free(section);
+    return sections;
+}
+
+/* ADCL requests' lines beside contexts: written, matched by key text, merged like contexts
+ * (weights capped), another key kept apart, the contexts untouched, and names the format
+ * cannot hold left out. */
+static void test_adcl_lines(void)
+{
+    char path[300], why[256];
+    const char *key = "set=neighborhood;np=4;topo=cart:2x2:pp;vec=6x6;nc=0;type=8;halo=1;timer=0";
+    const char *other = "set=neighborhood;np=4;topo=cart:2x2:pp;vec=6x6;nc=0;type=8;halo=2;timer=0";
+    snprintf(path, sizeof path, "%s/adcl", dir);
+    ac_history_key k = key_of(AC_BCAST, 64, 0);
+    double tc[3] = {1e-6, 2e-6, 3e-6}, t1[3] = {1e-5, 2e-5, 5e-6}, t2[3] = {3e-5, 4e-5, 0};
+    long nc[3] = {5, 5, 5}, n1[3] = {30, 2, 30}, n2[3] = {100, 0, 0}, n[3];
+    double t[3];
+    char *lc = lines(&k, tc, nc), *l1 = adcl_line(key, t1, n1);
+    CHECK(strstr(l1, "bad") == NULL && strncmp(l1, "adcl ", 5) == 0);
+    size_t both_len = strlen(lc) + strlen(l1) + 1;
+    char *both = malloc(both_len);
+    snprintf(both, both_len, "%s%s", lc, l1);
+    CHECK(ac_history_merge_file(path, 0xfeedull, "np=4 test", both, why, sizeof why) == 0);
+    CHECK(read_adcl(path, 0xfeedull, key, t, n) == 1);
+    CHECK(t[0] == t1[0] && t[1] == t1[1] && n[0] == 30 && n[1] == 2);
+    char *l2 = adcl_line(key, t2, n2), *l3 = adcl_line(other, t2, n2);
+    CHECK(ac_history_merge_file(path, 0xfeedull, "np=4 test", l2, why, sizeof why) == 0);
+    CHECK(ac_history_merge_file(path, 0xfeedull, "np=4 test", l3, why, sizeof why) == 0);
+    CHECK(read_adcl(path, 0xfeedull, key, t, n) == 1);
+    CHECK(n[0] == 130 && n[1] == 2);
+    CHECK(fabs(t[0] - (1e-5 * 30 + 3e-5 * 64) / 94) < 1e-18);
+    CHECK(t[1] == t1[1]);
+    CHECK(read_adcl(path, 0xfeedull, other, t, n) == 1 && n[0] == 100 && n[1] == 0);
+    CHECK(read_back(path, 0xfeedull, &k, t, n) == 1 && n[0] == 5 && t[0] == tc[0]);
+    /* an invalid key writes nothing */
+    char *none = adcl_line("a key with blanks", t1, n1);
+    CHECK(none[0] == '\0');
+    free(none);
+    free(lc);
+    free(l1);
+    free(l2);
+    free(l3);
+    free(both);
+}
+
 static void test_refuses_what_does_not_parse(void)
 {
     static const struct {
@@ -162,6 +248,10 @@ static void test_refuses_what_does_not_parse(void)
                           "4 8 1 1 1 0000000000000000 1 alpha -1e-05 0 3\n",
          0},
         {"NUL byte", "autocoll-history 1\n\0platform", 28},
+        {"adcl line without a key", "autocoll-history 1\nplatform 000000000000feed x\nadcl 1 "
+                                    "alpha 1e-05 0 3\n",
+         0},
+        {"adcl line before platform", "autocoll-history 1\nadcl set=x 1 alpha 1e-05 0 3\n", 0},
     };
     char path[300], why[256];
     snprintf(path, sizeof path, "%s/bad", dir);
@@ -349,6 +439,7 @@ int main(void)
         return 1;
     }
     test_round_trip_and_merge();
+    test_adcl_lines();
     test_refuses_what_does_not_parse();
     test_lock_is_honoured();
     test_concurrent_writers();

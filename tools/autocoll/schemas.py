@@ -18,3 +18,5 @@ CLUSTER_CHECK_SCHEMA = "autocoll-cluster-check"  # `autocoll cluster check --jso
 CLUSTER_CHECK_VERSION = 1
 REPLAY_SCHEMA = "autocoll-replay"      # `autocoll simgrid replay --json`
 REPLAY_VERSION = 1
+ADCL_TABLES_SCHEMA = "autocoll-adcl-tables"  # a cell of `autocoll simgrid adcl` (ADCL's tables)
+ADCL_TABLES_VERSION = 1

@@ -162,11 +162,16 @@ def smpirun_command(platform, ranks, program, args=(), ppn=1, selector=DEFAULT_S
     return cmd + [str(program)] + [str(a) for a in args]
 
 
-def run_environment(workdir):
+def run_environment(workdir, env_changes=None):
     """The environment of one simulation: smpirun copies the privatized library per rank under
     fixed names into $TMPDIR, so simulations side by side need a folder each (smpirun 3.32's
-    own -tmpdir option is broken)."""
+    own -tmpdir option is broken). `env_changes`: variables to set (None: to unset)."""
     env = dict(os.environ)
+    for k, v in (env_changes or {}).items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = v
     env["TMPDIR"] = str(workdir)
     return env
 
@@ -177,20 +182,20 @@ def deadlocked(stderr):
 
 
 def run(platform, ranks, program, args=(), ppn=1, selector=DEFAULT_SELECTOR,
-        shared_malloc=None, cfg=(), capture=False):
+        shared_malloc=None, cfg=(), capture=False, env_changes=None):
     """Runs one simulation in a temporary folder of its own; returns the CompletedProcess.
     Its stderr is passed through line by line and kept in the result's stderr (with `capture`
     stdout is captured too); a simulation SMPI ended on a deadlock gets the exit status
-    DEADLOCK_EXIT."""
+    DEADLOCK_EXIT. `env_changes`: as for run_environment."""
     with tempfile.TemporaryDirectory(prefix="autocoll-smpi-") as workdir:
         cmd = smpirun_command(platform, ranks, program, args, ppn=ppn, selector=selector,
                               workdir=workdir, shared_malloc=shared_malloc, cfg=cfg)
         if capture:
-            done = subprocess.run(cmd, env=run_environment(workdir), capture_output=True,
-                                  text=True)
+            done = subprocess.run(cmd, env=run_environment(workdir, env_changes),
+                                  capture_output=True, text=True)
         else:
-            with subprocess.Popen(cmd, env=run_environment(workdir), stderr=subprocess.PIPE,
-                                  text=True) as proc:
+            with subprocess.Popen(cmd, env=run_environment(workdir, env_changes),
+                                  stderr=subprocess.PIPE, text=True) as proc:
                 lines = []
                 for line in proc.stderr:
                     sys.stderr.write(line)
@@ -206,6 +211,10 @@ def main(args):
         from . import simreport  # here: simreport reads cells through bench, which imports us
 
         return simreport.main(args)
+    if args.simgrid_command == "adcl":
+        from . import simadcl
+
+        return simadcl.main(args)
     if args.simgrid_command == "replay":
         from . import simreplay
 
@@ -273,3 +282,9 @@ def add_arguments(p):
     from . import simreplay
 
     simreplay.add_arguments(rp)
+    ad = sub.add_parser("adcl", help="ADCL's Tables 2 to 5 on the simulated platforms: the "
+                                     "Jacobi solver with every exchange implementation forced "
+                                     "and under every search (docs/adcl.md)")
+    from . import simadcl
+
+    simadcl.add_arguments(ad)
