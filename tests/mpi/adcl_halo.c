@@ -452,7 +452,7 @@ static void forced(const char *only)
 }
 
 /* Selection: runs calls until past the longest search (every function, SAMPLES calls each; the
- * race's rounds x calls a round), every call checked, then the winner must be the same on all
+ * race's rounds x calls a round; the model's samples), every call checked, then the winner must be the same on all
  * ranks and stay. */
 static void search(void)
 {
@@ -462,6 +462,10 @@ static void search(void)
     if (search && strcmp(search, "race") == 0) { /* rounds x calls a round, at most */
         const char *per = getenv("AUTOCOLL_RACE_SAMPLES"), *rounds = getenv("AUTOCOLL_RACE_ROUNDS");
         samples = (per ? atoi(per) : 3) * (rounds ? atoi(rounds) : 4);
+    }
+    if (search && strcmp(search, "model") == 0) { /* at most every function, once */
+        const char *per = getenv("AUTOCOLL_ADCL_MODEL_SAMPLES");
+        samples = per ? atoi(per) : 3;
     }
     const test_case *list = cases(&ncases);
     if (ADCL_Init() != ADCL_SUCCESS) fail("ADCL_Init");
