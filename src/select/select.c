@@ -283,8 +283,9 @@ static void model_from_history(void)
     ac_model_get_params(&p);
     for (int j = 0; j < AC_COST_PARAMS; j++) {
         ac_setting_source source;
-        ac_setting_current(ac_setting_find(model_platform_settings[j]), &source, NULL);
-        if (know[j].samples > 0 && know[j].seconds > 0.0 && source == AC_SOURCE_DEFAULT)
+        const char *given;
+        ac_setting_current(ac_setting_find(model_platform_settings[j]), &source, &given);
+        if (know[j].samples > 0 && know[j].seconds > 0.0 && source != AC_SOURCE_ENVIRONMENT)
             p.platform[j] = know[j].seconds;
     }
     ac_model_set_params(&p);
