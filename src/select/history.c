@@ -10,11 +10,15 @@
  *   context <collective> <comm size> <bytes> <count> <op builtin> <op commutative>
  *           <site, 16 hex digits> <n> then n times: <algorithm> <seconds> <variance> <samples>
  *   adcl <request key> <n> then n times: <function> <seconds> <variance> <samples>
+ *   model <n> then n times: <parameter> <value> <variance> <samples>
  *
  * (a context is one line). An adcl line is an ADCL request's knowledge (src/adcl/history.c
  * builds its key: one token of printable characters naming the function set, topology and
  * vector); it is matched by the key's text, its functions by name, and merged like a context.
- * Context and adcl lines belong to the platform line above them. Anything
+ * The model line (at most one a section) is what the `model` strategy learned of the platform:
+ * its cost models' parameters (coll/cost.h names), each with the evidence behind it as its
+ * samples (select/model.h: ac_model_get_learned), merged like a context's candidates.
+ * Context, adcl and model lines belong to the platform line above them. Anything
  * else, a second header, a context before any platform line or a number that does not parse
  * makes the whole file corrupt: it is reported, ignored, and never overwritten (it may not be
  * ours). A header with another format number is treated the same way.
@@ -57,6 +61,10 @@
 #define LOCK_SECONDS 30                /* the longest wait for another writer */
 #define DESCRIPTION_LEN 2048
 #define ADCL_LINE "adcl"
+#define MODEL_LINE "model"
+
+/* What a line records. */
+enum { CONTEXT_ENTRY, ADCL_ENTRY, MODEL_ENTRY };
 
 typedef struct hcand {
     char name[NAME_MAX_LEN];
@@ -65,8 +73,9 @@ typedef struct hcand {
 } hcand;
 
 typedef struct hentry {
-    ac_history_key key;
-    char *adcl; /* an ADCL request's key (an adcl line), or NULL (a context line) */
+    int kind;   /* CONTEXT_ENTRY, ADCL_ENTRY or MODEL_ENTRY */
+    ac_history_key key; /* a context's */
+    char *adcl; /* an ADCL request's key, NULL for the other kinds */
     int n;
     hcand *cand;
 } hentry;
@@ -116,12 +125,15 @@ static int key_equal(const ac_history_key *a, const ac_history_key *b)
            a->op_commutative == b->op_commutative && a->site == b->site;
 }
 
-/* The entry of a context's key (adcl NULL) or of an ADCL request's key, or NULL. */
-static hentry *list_find(hlist *l, const ac_history_key *key, const char *adcl)
+/* The entry of `kind` with a context's key, an ADCL request's key (adcl) or the model line,
+ * or NULL. */
+static hentry *list_find(hlist *l, int kind, const ac_history_key *key, const char *adcl)
 {
     for (int i = 0; i < l->n; i++) {
         const hentry *e = &l->e[i];
-        if (adcl ? e->adcl && strcmp(e->adcl, adcl) == 0 : !e->adcl && key_equal(&e->key, key))
+        if (e->kind == kind &&
+            (kind == MODEL_ENTRY || (kind == ADCL_ENTRY ? strcmp(e->adcl, adcl) == 0
+                                                         : key_equal(&e->key, key))))
             return &l->e[i];
     }
     return NULL;
@@ -161,7 +173,7 @@ static int entry_merge(hentry *dst, const hentry *src)
 /* Add e to l, merging with a record of the same key. Takes e's candidates. -1 on no memory. */
 static int list_add(hlist *l, hentry *e)
 {
-    hentry *old = list_find(l, &e->key, e->adcl);
+    hentry *old = list_find(l, e->kind, &e->key, e->adcl);
     if (old) {
         int rc = entry_merge(old, e);
         free(e->cand);
@@ -312,11 +324,20 @@ static int parse_adcl(char *rest, hentry *out)
 {
     char *t;
     memset(out, 0, sizeof *out);
+    out->kind = ADCL_ENTRY;
     if (!(t = token(&rest)) || !valid_key(t) || !(out->adcl = strdup(t))) return -1;
     if (parse_candidates(rest, out) == 0) return 0;
     free(out->adcl);
     out->adcl = NULL;
     return -1;
+}
+
+/* A model line after "model", in place; 0, or -1 (not valid). */
+static int parse_model(char *rest, hentry *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = MODEL_ENTRY;
+    return parse_candidates(rest, out);
 }
 
 /* Parse text (a whole file when `whole`, else context lines only, into one section). */
@@ -373,11 +394,14 @@ static int parse_text(const char *text, int whole, hfile *out, char *why, size_t
             s->fingerprint = f;
             while (*rest == ' ' || *rest == '\t') rest++;
             if (!(s->description = strdup(rest))) goto nomem;
-        } else if ((strcmp(kind, "context") == 0 || strcmp(kind, ADCL_LINE) == 0) &&
+        } else if ((strcmp(kind, "context") == 0 || strcmp(kind, ADCL_LINE) == 0 ||
+                    strcmp(kind, MODEL_LINE) == 0) &&
                    out->n > 0) {
             hentry e;
-            int adcl = strcmp(kind, ADCL_LINE) == 0;
-            if (adcl ? parse_adcl(rest, &e) : parse_context(rest, &e)) {
+            int bad = strcmp(kind, ADCL_LINE) == 0    ? parse_adcl(rest, &e)
+                      : strcmp(kind, MODEL_LINE) == 0 ? parse_model(rest, &e)
+                                                      : parse_context(rest, &e);
+            if (bad) {
                 ac_why_printf(why, why_len, "line %ld: a bad %s line", line, kind);
                 goto fail;
             }
@@ -406,8 +430,10 @@ static void write_entry(FILE *f, const hentry *e)
     int known = 0;
     for (int i = 0; i < e->n; i++) known += e->cand[i].samples > 0;
     if (!known) return;
-    if (e->adcl)
+    if (e->kind == ADCL_ENTRY)
         fprintf(f, "%s %s %d", ADCL_LINE, e->adcl, known);
+    else if (e->kind == MODEL_ENTRY)
+        fprintf(f, "%s %d", MODEL_LINE, known);
     else
         fprintf(f, "context %s %d %llu %d %d %d %016llx %d",
                 ac_collective_name(e->key.collective), e->key.comm_size, e->key.bytes,
@@ -426,12 +452,14 @@ static void write_section(FILE *f, const hsection *s)
     for (int i = 0; i < s->contexts.n; i++) write_entry(f, &s->contexts.e[i]);
 }
 
-/* One line of a context (adcl NULL) or an ADCL request: the known candidates of names[n]. */
-static void write_known(FILE *f, const ac_history_key *key, const char *adcl,
+/* One line of a kind: the known candidates of names[n] (a context's algorithms, an ADCL
+ * request's functions or the model's parameters). */
+static void write_known(FILE *f, int kind, const ac_history_key *key, const char *adcl,
                         const char *const *names, int n, const ac_knowledge *know)
 {
     hcand small[64];
-    hentry e = {*key, (char *)adcl, 0, n <= 64 ? small : malloc(sizeof(hcand) * (size_t)n)};
+    hentry e = {kind, *key, (char *)adcl, 0,
+                n <= 64 ? small : malloc(sizeof(hcand) * (size_t)n)};
     if (!e.cand) return;
     for (int i = 0; i < n; i++) {
         if (know[i].samples <= 0 || !valid_name(names[i]) || !(know[i].seconds >= 0.0) ||
@@ -454,7 +482,7 @@ void ac_history_write_context(FILE *f, const ac_history_key *key,
     const char *small[64] = {NULL}, **names = n <= 64 ? small : malloc(sizeof *names * (size_t)n);
     if (!names) return;
     for (int i = 0; i < n; i++) names[i] = candidates[i]->name;
-    write_known(f, key, NULL, names, n, know);
+    write_known(f, CONTEXT_ENTRY, key, NULL, names, n, know);
     if (names != small) free(names);
 }
 
@@ -462,7 +490,20 @@ void ac_history_write_adcl(FILE *f, const char *key, const char *const *names, i
                            const ac_knowledge *know)
 {
     const ac_history_key none = {0};
-    if (valid_key(key)) write_known(f, &none, key, names, n, know);
+    if (valid_key(key)) write_known(f, ADCL_ENTRY, &none, key, names, n, know);
+}
+
+void ac_history_write_model(FILE *f, const double *value, const double *weight)
+{
+    const ac_history_key none = {0};
+    const char *names[AC_COST_PARAMS];
+    ac_knowledge know[AC_COST_PARAMS] = {{0}};
+    for (int j = 0; j < AC_COST_PARAMS; j++) {
+        names[j] = ac_cost_param_name(j);
+        know[j].seconds = value[j];
+        know[j].samples = weight[j] >= 0.5 ? (long)floor(weight[j] + 0.5) : 0;
+    }
+    write_known(f, MODEL_ENTRY, &none, NULL, names, AC_COST_PARAMS, know);
 }
 
 int ac_history_parse(const char *text, uint64_t fingerprint, char **section, char *why,
@@ -874,7 +915,7 @@ int ac_history_lookup(const ac_history_key *key, const ac_algorithm *const *cand
                       ac_knowledge *know)
 {
     int known = 0;
-    const hentry *e = h.on ? list_find(&h.known, key, NULL) : NULL;
+    const hentry *e = h.on ? list_find(&h.known, CONTEXT_ENTRY, key, NULL) : NULL;
     for (int i = 0; i < n; i++) known += lookup(e, candidates[i]->name, &know[i]);
     return known;
 }
@@ -883,8 +924,16 @@ int ac_history_lookup_adcl(const char *key, const char *const *names, int n,
                            ac_knowledge *know)
 {
     int known = 0;
-    const hentry *e = h.on ? list_find(&h.known, NULL, key) : NULL;
+    const hentry *e = h.on ? list_find(&h.known, ADCL_ENTRY, NULL, key) : NULL;
     for (int i = 0; i < n; i++) known += lookup(e, names[i], &know[i]);
+    return known;
+}
+
+int ac_history_lookup_model(ac_knowledge *know)
+{
+    int known = 0;
+    const hentry *e = h.on ? list_find(&h.known, MODEL_ENTRY, NULL, NULL) : NULL;
+    for (int j = 0; j < AC_COST_PARAMS; j++) known += lookup(e, ac_cost_param_name(j), &know[j]);
     return known;
 }
 

@@ -15,6 +15,7 @@
 #define AUTOCOLL_HISTORY_H
 
 #include "coll/coll.h"
+#include "coll/cost.h"
 #include "select/strategy.h"
 
 #include <stdint.h>
@@ -57,6 +58,14 @@ int ac_history_lookup_adcl(const char *key, const char *const *names, int n,
  * not valid). */
 void ac_history_write_adcl(FILE *f, const char *key, const char *const *names, int n,
                            const ac_knowledge *know);
+
+/* The `model` strategy's platform parameters (coll/cost.h, in its order): what history knows
+ * of each (seconds: its value, samples: the evidence behind it) into know[AC_COST_PARAMS];
+ * returns how many are known. */
+int ac_history_lookup_model(ac_knowledge *know);
+/* The model line: the parameters' values and the evidence behind each (weights below 0.5 are
+ * left out, the others rounded to samples; select/model.h: ac_model_get_learned). */
+void ac_history_write_model(FILE *f, const double *value, const double *weight);
 /* Keeps lines (as written above) until ac_history_store, which adds them to this rank's; does
  * nothing when history is off. */
 void ac_history_keep(const char *lines);

@@ -476,6 +476,20 @@ void ac_model_get_platform(const void *state, double *out)
     memcpy(out, s->platform, sizeof s->platform);
 }
 
+void ac_model_get_learned(const void *state, double *value, double *weight)
+{
+    const model_state *s = state;
+    memcpy(value, s->platform, sizeof s->platform);
+    for (int j = 0; j < AC_COST_PARAMS; j++) weight[j] = 0.0;
+    for (int i = 0; i < s->nobs; i++) {
+        const double *row = s->obs_rows + i * AC_COST_PARAMS;
+        double total = 0.0;
+        for (int j = 0; j < AC_COST_PARAMS; j++) total += row[j] * s->platform[j];
+        if (!(total > 0.0)) continue;
+        for (int j = 0; j < AC_COST_PARAMS; j++) weight[j] += row[j] * s->platform[j] / total;
+    }
+}
+
 static const char *const stage_names[] = {
     [AC_MODEL_MEASURING] = "measuring",
     [AC_MODEL_SETTLED] = "settled",
@@ -508,6 +522,10 @@ static void model_describe(const void *state, const ac_algorithm *const *candida
     ac_json_real(w, "o_ms_c_seconds", out->o_ms_c);
     ac_json_object_begin(w, "platform");
     for (int j = 0; j < AC_COST_PARAMS; j++) ac_json_real(w, ac_cost_param_name(j), s->platform[j]);
+    ac_json_object_end(w);
+    ac_json_object_begin(w, "platform_prior");
+    for (int j = 0; j < AC_COST_PARAMS; j++)
+        ac_json_real(w, ac_cost_param_name(j), s->p.platform[j]);
     ac_json_object_end(w);
     ac_json_object_begin(w, "predicted");
     for (int c = 0; c < s->n; c++)

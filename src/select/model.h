@@ -60,6 +60,13 @@ double ac_model_prediction(const void *state, int index);
 /* The fitted platform parameters into out[AC_COST_PARAMS]. */
 void ac_model_get_platform(const void *state, double *out);
 
+/* What the state learned of the platform, for the history file: the fitted parameters into
+ * value[AC_COST_PARAMS], and into weight[AC_COST_PARAMS] how many observations' worth of
+ * evidence stands behind each: the sum over the kept observations of the share of the
+ * predicted time that parameter accounts for (a parameter no observation involves: 0; one
+ * that explains all of k observations: k). */
+void ac_model_get_learned(const void *state, double *value, double *weight);
+
 extern const ac_strategy ac_strategy_model;
 
 #endif

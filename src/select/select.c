@@ -226,6 +226,16 @@ static void race_init(void)
     ac_race_set_params(&race);
 }
 
+/* The settings of the model strategy's platform parameters, in coll/cost.h's order. */
+static const char *const model_platform_settings[AC_COST_PARAMS] = {
+    [AC_COST_ALPHA_INTRA] = "AUTOCOLL_MODEL_ALPHA_INTRA",
+    [AC_COST_BETA_INTRA] = "AUTOCOLL_MODEL_BETA_INTRA",
+    [AC_COST_ALPHA_INTER] = "AUTOCOLL_MODEL_ALPHA_INTER",
+    [AC_COST_BETA_INTER] = "AUTOCOLL_MODEL_BETA_INTER",
+    [AC_COST_GAMMA] = "AUTOCOLL_MODEL_GAMMA",
+    [AC_COST_OVERHEAD] = "AUTOCOLL_MODEL_OVERHEAD",
+};
+
 static void model_init(void)
 {
     ac_model_params model = {
@@ -234,17 +244,10 @@ static void model_init(void)
         .budget = (int)ac_config_int("AUTOCOLL_MODEL_BUDGET"),
         .epsilon = ac_config_real("AUTOCOLL_MODEL_EPSILON"),
         .window_max = (int)ac_config_int("AUTOCOLL_MODEL_WINDOW_MAX"),
-        .platform =
-            {
-                [AC_COST_ALPHA_INTRA] = ac_config_real("AUTOCOLL_MODEL_ALPHA_INTRA"),
-                [AC_COST_BETA_INTRA] = ac_config_real("AUTOCOLL_MODEL_BETA_INTRA"),
-                [AC_COST_ALPHA_INTER] = ac_config_real("AUTOCOLL_MODEL_ALPHA_INTER"),
-                [AC_COST_BETA_INTER] = ac_config_real("AUTOCOLL_MODEL_BETA_INTER"),
-                [AC_COST_GAMMA] = ac_config_real("AUTOCOLL_MODEL_GAMMA"),
-                [AC_COST_OVERHEAD] = ac_config_real("AUTOCOLL_MODEL_OVERHEAD"),
-            },
         .prior_weight = ac_config_real("AUTOCOLL_MODEL_PRIOR_WEIGHT"),
     };
+    for (int j = 0; j < AC_COST_PARAMS; j++)
+        model.platform[j] = ac_config_real(model_platform_settings[j]);
     ac_model_set_params(&model);
 }
 
@@ -269,6 +272,25 @@ void ac_select_init(void)
     model_init();
 }
 
+/* The model strategy's platform parameters that history knows and the environment does not
+ * set become the parameters new contexts start from (the same on every rank: the section is
+ * rank 0's, broadcast). */
+static void model_from_history(void)
+{
+    ac_knowledge know[AC_COST_PARAMS] = {{0}};
+    if (!ac_history_lookup_model(know)) return;
+    ac_model_params p;
+    ac_model_get_params(&p);
+    for (int j = 0; j < AC_COST_PARAMS; j++) {
+        ac_setting_source source;
+        const char *given;
+        ac_setting_current(ac_setting_find(model_platform_settings[j]), &source, &given);
+        if (know[j].samples > 0 && know[j].seconds > 0.0 && source != AC_SOURCE_ENVIRONMENT)
+            p.platform[j] = know[j].seconds;
+    }
+    ac_model_set_params(&p);
+}
+
 void ac_select_load(void)
 {
     int rank = 0;
@@ -277,6 +299,7 @@ void ac_select_load(void)
     if ((!sel.strategy->table_mode && sel.strategy->ops->learns) ||
         strcmp(ac_config_get("AUTOCOLL_HISTORY"), "auto") != 0)
         ac_history_load();
+    model_from_history();
     ac_table_load(); /* nothing without AUTOCOLL_TABLE */
     if (sel.strategy->table_mode && !ac_table_loaded()) {
         PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -538,7 +561,8 @@ static ac_context *context_get(ac_comm *c, ac_bucket *b, const ac_call *call, ui
 }
 
 /* The knowledge of every tuning context this rank speaks for (it is rank 0 of the context's
- * communicator), as history file lines (history.h). */
+ * communicator), as history file lines (history.h); after each context of the model strategy,
+ * what it learned of the platform (a model line: the file merges them all). */
 static void write_history(FILE *f)
 {
     for (const ac_comm *c = ac_g.comms; c; c = c->next) {
@@ -553,6 +577,11 @@ static void write_history(FILE *f)
                     ac_history_key key = context_key(c, b, (ac_collective)k, x->site);
                     ac_history_write_context(f, &key, x->candidates, x->ncandidates, know);
                     free(know);
+                    if (x->strategy == &ac_strategy_model) {
+                        double value[AC_COST_PARAMS], weight[AC_COST_PARAMS];
+                        ac_model_get_learned(x->state, value, weight);
+                        ac_history_write_model(f, value, weight);
+                    }
                 }
     }
 }

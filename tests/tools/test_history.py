@@ -18,7 +18,8 @@ HEADER = "autocoll-history 1"
 
 def sections(path):
     """{platform description: {context key: {algorithm: (seconds, samples)}}} of a history
-    file, parsed strictly (the C reader's rules, enough for the tests)."""
+    file, parsed strictly (the C reader's rules, enough for the tests); the model line as key
+    ("model",): {parameter: (value, samples)}."""
     lines = path.read_text().splitlines()
     assert lines[0] == HEADER, lines[:2]
     out, current = {}, None
@@ -30,6 +31,12 @@ def sections(path):
             fingerprint, _, description = rest.partition(" ")
             assert re.fullmatch(r"[0-9a-f]{16}", fingerprint), line
             current = out.setdefault(description, {})
+            continue
+        if kind == "model":  # the model strategy's platform parameters: key ("model",)
+            t = rest.split()
+            assert current is not None and len(t) == 1 + 4 * int(t[0]), line
+            current[("model",)] = {t[i]: (float(t[i + 1]), int(t[i + 3]))
+                                   for i in range(1, len(t), 4)}
             continue
         assert kind == "context" and current is not None, line
         t = rest.split()
@@ -278,3 +285,46 @@ def test_named_platform_keeps_its_own_section(tmp_path):
                             env_extra=named("cluster-a"))
     x, _ = siteless(warm)
     assert x["warm"] is True and x["decision_calls"] == 0, x
+
+
+MODEL_DEFAULTS = {"alpha_intra": 1e-6, "beta_intra": 1e-10, "alpha_inter": 5e-6,
+                  "beta_inter": 1e-9, "gamma": 5e-10}  # AUTOCOLL_MODEL_*'s defaults
+
+
+def model_contexts(reports):
+    return [x for r in reports for c in r["communicators"] for coll in c["collectives"].values()
+            for x in coll["contexts"] if x.get("strategy") == "model"]
+
+
+def test_model_parameters_carry_over(tmp_path):
+    """What the model strategy fitted of the platform is kept (one model line, parameters by
+    name, each with the evidence behind it), and the next run's new contexts start from it,
+    except a parameter the environment sets."""
+    history = tmp_path / "history"
+    _, cold = agree_run("openmpi", 4, tmp_path, "model", history, tag="cold")
+    contexts = model_contexts(cold)
+    assert contexts
+    for x in contexts:
+        for name, value in MODEL_DEFAULTS.items():
+            assert x["platform_prior"][name] == pytest.approx(value), (name, x)
+    (platform,) = sections(history).values()
+    learned = platform[("model",)]
+    assert learned and all(samples > 0 and value > 0 for value, samples in learned.values())
+    # one node: nothing crosses the network, so nothing is learned of it
+    assert "alpha_inter" not in learned and "beta_inter" not in learned, learned
+    assert "alpha_intra" in learned
+    _, warm = agree_run("openmpi", 4, tmp_path, "model", history, tag="warm",
+                        env_extra={"AUTOCOLL_MODEL_ALPHA_INTRA": "7e-7"})
+    contexts = model_contexts(warm)
+    assert contexts
+    check_ranks_alike(warm, 4)
+    for x in contexts:
+        prior = x["platform_prior"]
+        assert prior["alpha_intra"] == pytest.approx(7e-7)  # the environment wins
+        for name, (value, _) in learned.items():
+            if name != "alpha_intra":
+                assert prior[name] == pytest.approx(value, rel=1e-12), (name, x)
+        for name in ("alpha_inter", "beta_inter"):
+            assert prior[name] == pytest.approx(MODEL_DEFAULTS[name])
+    after = sections(history)[next(iter(sections(history)))][("model",)]
+    assert after["alpha_intra"][1] >= learned["alpha_intra"][1]  # the evidence adds up

@@ -226,6 +226,92 @@ static void test_adcl_lines(void)
     free(both);
 }
 
+/* The model line of values v[] and weights w[] (ac_history_write_model). */
+static char *model_line(const double *v, const double *w)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    ac_history_write_model(m, v, w);
+    fclose(m);
+    return buf;
+}
+
+/* What the file at path knows of the model's parameters under fp (values v, samples n; -1 and
+ * 0 when unknown); returns the number of model lines in the section. */
+static int read_model(const char *path, uint64_t fp, double *v, long *n)
+{
+    char why[256], *section = NULL, *text = slurp(path);
+    for (int j = 0; j < AC_COST_PARAMS; j++) v[j] = -1.0, n[j] = 0;
+    if (!text) return -1;
+    ac_history_parse(text, fp, &section, why, sizeof why);
+    free(text);
+    int lines_found = 0;
+    for (char *line = section; line && (line = strstr(line, "model ")); line++) {
+        if (line != section && line[-1] != '\n') continue;
+        lines_found++;
+        char *p = line + 6;
+        int m = (int)strtol(p, &p, 10);
+        for (int k = 0; k < m; k++) {
+            char name[64];
+            double sec, var;
+            long samples;
+            int used = 0;
+            if (sscanf(p, " %63s %lf %lf %ld%n", name, &sec, &var, &samples, &used) != 4) break;
+            p += used;
+            for (int j = 0; j < AC_COST_PARAMS; j++)
+                if (strcmp(name, ac_cost_param_name(j)) == 0) v[j] = sec, n[j] = samples;
+        }
+    }
+    free(section);
+    return lines_found;
+}
+
+/* The model strategy's parameters: one line a section, parameters by their cost.h names, a
+ * weight below 0.5 left out and the others rounded to samples, merged like candidates (weights
+ * capped), beside a context that stays as it was. */
+static void test_model_lines(void)
+{
+    char path[300], why[256];
+    snprintf(path, sizeof path, "%s/model", dir);
+    double v1[AC_COST_PARAMS] = {1e-6, 1e-10, 5e-6, 1e-9, 5e-10, 1e-7};
+    double w1[AC_COST_PARAMS] = {10.4, 0.2, 3.6, 0.49, 0.0, 2.0};
+    double v2[AC_COST_PARAMS] = {3e-6, 2e-10, 7e-6, 3e-9, 1e-9, 3e-7};
+    double w2[AC_COST_PARAMS] = {100.0, 4.0, 0.0, 0.0, 0.0, 0.0};
+    double v[AC_COST_PARAMS], tc[3] = {1e-6, 2e-6, 3e-6}, t[3];
+    long n[AC_COST_PARAMS], nc[3] = {5, 5, 5}, nb[3];
+    ac_history_key k = key_of(AC_ALLREDUCE, 8, 0);
+    char *l1 = model_line(v1, w1), *lc = lines(&k, tc, nc);
+    CHECK(strncmp(l1, "model 3 ", 8) == 0);
+    size_t both_len = strlen(lc) + strlen(l1) + 1;
+    char *both = malloc(both_len);
+    snprintf(both, both_len, "%s%s", lc, l1);
+    CHECK(ac_history_merge_file(path, 0xfeedull, "np=4 test", both, why, sizeof why) == 0);
+    CHECK(read_model(path, 0xfeedull, v, n) == 1);
+    CHECK(v[AC_COST_ALPHA_INTRA] == v1[0] && n[AC_COST_ALPHA_INTRA] == 10);
+    CHECK(v[AC_COST_ALPHA_INTER] == v1[2] && n[AC_COST_ALPHA_INTER] == 4);
+    CHECK(v[AC_COST_OVERHEAD] == v1[5] && n[AC_COST_OVERHEAD] == 2);
+    CHECK(n[AC_COST_BETA_INTRA] == 0 && n[AC_COST_BETA_INTER] == 0 && n[AC_COST_GAMMA] == 0);
+    /* a second run: merged by min(samples, 64), one line still */
+    char *l2 = model_line(v2, w2);
+    CHECK(ac_history_merge_file(path, 0xfeedull, "np=4 test", l2, why, sizeof why) == 0);
+    CHECK(read_model(path, 0xfeedull, v, n) == 1);
+    CHECK(n[AC_COST_ALPHA_INTRA] == 110);
+    CHECK(fabs(v[AC_COST_ALPHA_INTRA] - (1e-6 * 10 + 3e-6 * 64) / 74) < 1e-18);
+    CHECK(v[AC_COST_BETA_INTRA] == v2[1] && n[AC_COST_BETA_INTRA] == 4);
+    CHECK(v[AC_COST_ALPHA_INTER] == v1[2] && n[AC_COST_ALPHA_INTER] == 4);
+    CHECK(read_back(path, 0xfeedull, &k, t, nb) == 1 && nb[0] == 5 && t[0] == tc[0]);
+    /* nothing learned: no line */
+    double zero[AC_COST_PARAMS] = {0};
+    char *none = model_line(v1, zero);
+    CHECK(none[0] == '\0');
+    free(none);
+    free(l1);
+    free(l2);
+    free(lc);
+    free(both);
+}
+
 static void test_refuses_what_does_not_parse(void)
 {
     static const struct {
@@ -252,6 +338,10 @@ static void test_refuses_what_does_not_parse(void)
                                     "alpha 1e-05 0 3\n",
          0},
         {"adcl line before platform", "autocoll-history 1\nadcl set=x 1 alpha 1e-05 0 3\n", 0},
+        {"model line before platform", "autocoll-history 1\nmodel 1 gamma 1e-10 0 3\n", 0},
+        {"model line with a negative value", "autocoll-history 1\nplatform 000000000000feed x\n"
+                                             "model 1 gamma -1e-10 0 3\n",
+         0},
     };
     char path[300], why[256];
     snprintf(path, sizeof path, "%s/bad", dir);
@@ -440,6 +530,7 @@ int main(void)
     }
     test_round_trip_and_merge();
     test_adcl_lines();
+    test_model_lines();
     test_refuses_what_does_not_parse();
     test_lock_is_honoured();
     test_concurrent_writers();
