@@ -601,6 +601,9 @@ static void expect(int rc, int want, const char *what);
 
 static int user_ran; /* which user function ran last */
 
+/* The user set's functions: an allreduce, after 0, 20 or 40 ms asleep. The gaps are wide
+ * because with 3 ms the fast function lost the selection once under `ctest -j2` (8 ranks on
+ * 2 cores: an allreduce then takes milliseconds). */
 static void user_work(ADCL_Request req, int id, int micros)
 {
     MPI_Comm comm;
@@ -619,12 +622,12 @@ static void user_fast(ADCL_Request req)
 
 static void user_slow(ADCL_Request req)
 {
-    user_work(req, 1, 3000);
+    user_work(req, 1, 20000);
 }
 
 static void user_slowest(ADCL_Request req)
 {
-    user_work(req, 2, 6000);
+    user_work(req, 2, 40000);
 }
 
 static void user(void)

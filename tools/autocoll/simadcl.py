@@ -42,7 +42,7 @@ from . import simgrid
 from .schemas import ADCL_TABLES_SCHEMA, ADCL_TABLES_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
-SEARCHES = ("brute_force", "attribute", "factorial", "race")
+SEARCHES = ("brute_force", "attribute", "factorial", "race", "model")
 SHORT_ITERATIONS = 10
 RESULT = re.compile(r"adcl_jacobi: (\d+) processes .* ([0-9.eE+-]+) s per iteration, "
                     r"function (\S+) ")
