@@ -65,26 +65,20 @@ static char *lines(const ac_history_key *k, const double *t, const long *n)
     return buf;
 }
 
-/* What the file at path knows of k under fingerprint fp (via the parser and a lookup-like
- * scan of the section's lines): samples of each candidate, times in t. */
-static int read_back(const char *path, uint64_t fp, const ac_history_key *k, double *t,
-                     long *n)
+/* What the section of fingerprint fp in the file at path knows on its line that starts with
+ * `head` (the kind and key, up to the count): of names[i], the time t[i] and samples n[i]
+ * (-1 and 0 when unknown). Returns the number of sections in the file, 0 when none is fp's,
+ * or -1. */
+static int read_line(const char *path, uint64_t fp, const char *head,
+                     const char *const *names, int count, double *t, long *n)
 {
     char why[256], *section = NULL, *text = slurp(path);
-    for (int i = 0; i < 3; i++) t[i] = -1.0, n[i] = 0;
+    for (int i = 0; i < count; i++) t[i] = -1.0, n[i] = 0;
     if (!text) return -1;
     int sections = ac_history_parse(text, fp, &section, why, sizeof why);
     free(text);
-    if (sections < 0 || !section) {
-        free(section);
-        return sections < 0 ? -1 : 0;
-    }
-    /* the section's line of k, as written for k */
-    char head[256];
-    snprintf(head, sizeof head, "context %s %d %llu %d %d %d %016llx ",
-             ac_collective_name(k->collective), k->comm_size, k->bytes, k->count, k->op_builtin,
-             k->op_commutative, (unsigned long long)k->site);
-    char *line = strstr(section, head);
+    char *line = section;
+    while (line && (line = strstr(line, head)) && line != section && line[-1] != '\n') line++;
     if (line) {
         char *p = line + strlen(head);
         int m = (int)strtol(p, &p, 10);
@@ -95,12 +89,26 @@ static int read_back(const char *path, uint64_t fp, const ac_history_key *k, dou
             int used = 0;
             if (sscanf(p, " %63s %lf %lf %ld%n", name, &sec, &var, &samples, &used) != 4) break;
             p += used;
-            for (int i = 0; i < 3; i++)
-                if (strcmp(name, cands[i]->name) == 0) t[i] = sec, n[i] = samples;
+            for (int i = 0; i < count; i++)
+                if (strcmp(name, names[i]) == 0) t[i] = sec, n[i] = samples;
         }
     }
+    int have = section != NULL;
     free(section);
-    return sections;
+    return sections < 0 ? -1 : have ? sections : 0;
+}
+
+/* What the file at path knows of k under fingerprint fp (via the parser and a lookup-like
+ * scan of the section's lines): samples of each candidate, times in t. */
+static int read_back(const char *path, uint64_t fp, const ac_history_key *k, double *t,
+                     long *n)
+{
+    char head[256];
+    const char *names[3] = {cands[0]->name, cands[1]->name, cands[2]->name};
+    snprintf(head, sizeof head, "context %s %d %llu %d %d %d %016llx ",
+             ac_collective_name(k->collective), k->comm_size, k->bytes, k->count, k->op_builtin,
+             k->op_commutative, (unsigned long long)k->site);
+    return read_line(path, fp, head, names, 3, t, n);
 }
 
 static void test_round_trip_and_merge(void)
@@ -160,29 +168,10 @@ static char *adcl_line(const char *key, const double *t, const long *n)
  * (t[i] -1, n[i] 0: unknown); returns the number of sections, or -1. */
 static int read_adcl(const char *path, uint64_t fp, const char *key, double *t, long *n)
 {
-    char why[256], *section = NULL, *text = slurp(path), head[600];
-    for (int i = 0; i < 2; i++) t[i] = -1.0, n[i] = 0;
-    if (!text) return -1;
-    int sections = ac_history_parse(text, fp, &section, why, sizeof why);
-    free(text);
+    char head[600];
+    const char *names[2] = {cands[0]->name, cands[1]->name};
     snprintf(head, sizeof head, "adcl %s ", key);
-    char *line = section ? strstr(section, head) : NULL;
-    if (line) {
-        char *p = line + strlen(head);
-        int m = (int)strtol(p, &p, 10);
-        for (int j = 0; j < m; j++) {
-            char name[64];
-            double sec, var;
-            long samples;
-            int used = 0;
-            if (sscanf(p, " %63s %lf %lf %ld%n", name, &sec, &var, &samples, &used) != 4) break;
-            p += used;
-            for (int i = 0; i < 2; i++)
-                if (strcmp(name, cands[i]->name) == 0) t[i] = sec, n[i] = samples;
-        }
-    }
-    free(section);
-    return sections;
+    return read_line(path, fp, head, names, 2, t, n);
 }
 
 /* ADCL requests' lines beside contexts: written, matched by key text, merged like contexts
@@ -238,33 +227,12 @@ static char *model_line(const double *v, const double *w)
 }
 
 /* What the file at path knows of the model's parameters under fp (values v, samples n; -1 and
- * 0 when unknown); returns the number of model lines in the section. */
+ * 0 when unknown); returns the number of sections, or -1. */
 static int read_model(const char *path, uint64_t fp, double *v, long *n)
 {
-    char why[256], *section = NULL, *text = slurp(path);
-    for (int j = 0; j < AC_COST_PARAMS; j++) v[j] = -1.0, n[j] = 0;
-    if (!text) return -1;
-    ac_history_parse(text, fp, &section, why, sizeof why);
-    free(text);
-    int lines_found = 0;
-    for (char *line = section; line && (line = strstr(line, "model ")); line++) {
-        if (line != section && line[-1] != '\n') continue;
-        lines_found++;
-        char *p = line + 6;
-        int m = (int)strtol(p, &p, 10);
-        for (int k = 0; k < m; k++) {
-            char name[64];
-            double sec, var;
-            long samples;
-            int used = 0;
-            if (sscanf(p, " %63s %lf %lf %ld%n", name, &sec, &var, &samples, &used) != 4) break;
-            p += used;
-            for (int j = 0; j < AC_COST_PARAMS; j++)
-                if (strcmp(name, ac_cost_param_name(j)) == 0) v[j] = sec, n[j] = samples;
-        }
-    }
-    free(section);
-    return lines_found;
+    const char *names[AC_COST_PARAMS];
+    for (int j = 0; j < AC_COST_PARAMS; j++) names[j] = ac_cost_param_name(j);
+    return read_line(path, fp, "model ", names, AC_COST_PARAMS, v, n);
 }
 
 /* The model strategy's parameters: one line a section, parameters by their cost.h names, a
