@@ -98,11 +98,11 @@ def test_tables_arithmetic():
                                         "selection_calls": 700}}})
     text = simadcl.tables([a, b], ["race"])
     # Table 2: winners f on A, g on B; A's second is g at +100 %, its slowest h at +300 %
-    assert "| A | 16 | 32x32x32 | f | 1.000000 | - | g | 100.00 % | 300.00 % |" in text
+    assert "| A | 16 | 32x32x32 | f | 1000000.000 | - | g | 100.00 % | 300.00 % |" in text
     assert "2 of 3 implementations are the fastest or tie with it somewhere" in text
     # ties within 0.1 %: named beside the fastest, the second is the fastest of the rest
     c = synthetic("C", 8, (8, 8, 8), {"f": 1.0, "g": 1.0005, "h": 1.5})
-    assert "| C | 8 | 8x8x8 | f | 1.000000 | g | h | 50.00 % | 50.00 % |" in simadcl.tables(
+    assert "| C | 8 | 8x8x8 | f | 1000000.000 | g | h | 50.00 % | 50.00 % |" in simadcl.tables(
         [c], [])
     # Table 3: B's winner g run on A costs 100 %; A's winner f run on B costs 100 %
     assert "| A 16 32x32x32 | 0.00 % | 100.00 % |" in text

@@ -231,7 +231,7 @@ def table2(cells):
     lines = ["## Table 2: the fastest implementation per cell", "",
              f"Tied: the others within {100 * TIE:.1f} % of the fastest. Second: the fastest "
              "of the rest.", "",
-             "| platform | processes | size per process | fastest | s/iteration | tied | "
+             "| platform | processes | size per process | fastest | us/iteration | tied | "
              "second | its penalty | slowest's penalty |",
              "|---|---|---|---|---|---|---|---|---|"]
     for c in cells:
@@ -241,7 +241,7 @@ def table2(cells):
         order = sorted(c["fixed"], key=lambda n: (c["fixed"][n], n))
         second = rest[0] if rest else None
         lines.append(f"| {c['platform']} | {c['ranks']} | {size_name(c['size'])} | {ties[0]} | "
-                     f"{c['fixed'][ties[0]]:.6f} | {', '.join(ties[1:]) or '-'} | "
+                     f"{1e6 * c['fixed'][ties[0]]:.3f} | {', '.join(ties[1:]) or '-'} | "
                      f"{second or '-'} | {pct(penalty(c, second) if second else None)} | "
                      f"{pct(penalty(c, order[-1]))} |")
     winners = sorted({n for c in cells for n in tied(c)})
@@ -251,22 +251,32 @@ def table2(cells):
     return lines
 
 
+def volume(rs):
+    """A (count, size) pair's order: processes, then points per process."""
+    return rs[0], rs[1][0] * rs[1][1] * rs[1][2]
+
+
 def table3(cells):
-    """Per platform its largest (count, size); the other platforms' winners of that cell."""
-    by_platform = {}
-    for c in cells:
-        key = (c["ranks"], c["size"][0] * c["size"][1] * c["size"][2])
-        if c["platform"] not in by_platform or key > by_platform[c["platform"]][0]:
-            by_platform[c["platform"]] = (key, c)
-    rows = [c for _, c in by_platform.values()]
+    """Per platform one cell: the largest (count, size) that every platform ran, else each
+    platform's largest; the other platforms' winners for that count and size."""
+    platforms = sorted({c["platform"] for c in cells})
     index = {(c["platform"], c["ranks"], c["size"]): c for c in cells}
-    platforms = sorted(by_platform)
+    common = [rs for rs in {(c["ranks"], c["size"]) for c in cells}
+              if all((p, *rs) in index for p in platforms)]
+    if common:
+        rs = max(common, key=volume)
+        rows = [index[(p, *rs)] for p in platforms]
+        how = f"{rs[0]} processes, {size_name(rs[1])} per process, the largest every platform ran"
+    else:
+        rows = [max((c for c in cells if c["platform"] == p),
+                    key=lambda c: volume((c["ranks"], c["size"]))) for p in platforms]
+        how = "each platform's largest process count and size"
     lines = ["## Table 3: another platform's winner (row: run here; column: whose winner)", "",
-             "Each platform's largest process count and size; a column's winner is that "
-             "platform's for the row's count and size (`n/a`: not run there).", "",
+             f"{how[0].upper()}{how[1:]}; a column's winner is that platform's for the row's "
+             "count and size (`n/a`: not run there).", "",
              "| run here | " + " | ".join(platforms) + " |",
              "|---|" + "---|" * len(platforms)]
-    for r in sorted(rows, key=lambda c: c["platform"]):
+    for r in rows:
         cols = []
         for p in platforms:
             other = index.get((p, r["ranks"], r["size"]))
