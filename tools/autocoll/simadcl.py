@@ -26,9 +26,9 @@ there are skipped, so an interrupted sweep resumes, and a cell that lacks a sear
 `--searches` gets only that search run. The tables are printed from every cell in
 OUT (also with --tables-only):
   Table 2  the fastest fixed implementation per cell, and how many implementations win anywhere;
-  Table 3  per platform (largest count and size run on it): the penalty of another platform's
-           winner for the same count and size;
-  Table 4  per platform and count (one size): the penalty of the winner of another platform or
+  Table 3  per count and size every platform ran: each platform's penalty for another
+           platform's winner of the same count and size;
+  Table 4  per size, per platform and count: the penalty of the winner of another platform or
            count;
   Table 5  per cell and search: time per iteration against the best fixed implementation, the
            functions measured, the calls selection took, and whether it found the best.
@@ -257,31 +257,25 @@ def volume(rs):
 
 
 def table3(cells):
-    """Per platform one cell: the largest (count, size) that every platform ran, else each
-    platform's largest; the other platforms' winners for that count and size."""
+    """For every (count, size) that every platform ran, largest first: each platform's penalty
+    for the other platforms' winners of that count and size."""
     platforms = sorted({c["platform"] for c in cells})
     index = {(c["platform"], c["ranks"], c["size"]): c for c in cells}
-    common = [rs for rs in {(c["ranks"], c["size"]) for c in cells}
-              if all((p, *rs) in index for p in platforms)]
-    if common:
-        rs = max(common, key=volume)
-        rows = [index[(p, *rs)] for p in platforms]
-        how = f"{rs[0]} processes, {size_name(rs[1])} per process, the largest every platform ran"
-    else:
-        rows = [max((c for c in cells if c["platform"] == p),
-                    key=lambda c: volume((c["ranks"], c["size"]))) for p in platforms]
-        how = "each platform's largest process count and size"
+    common = sorted((rs for rs in {(c["ranks"], c["size"]) for c in cells}
+                     if all((p, *rs) in index for p in platforms)), key=volume, reverse=True)
     lines = ["## Table 3: another platform's winner (row: run here; column: whose winner)", "",
-             f"{how[0].upper()}{how[1:]}; a column's winner is that platform's for the row's "
-             "count and size (`n/a`: not run there).", "",
+             "Every process count and size that every platform ran, largest first; a column's "
+             "winner is that platform's for the row's count and size.", "",
              "| run here | " + " | ".join(platforms) + " |",
              "|---|" + "---|" * len(platforms)]
-    for r in rows:
-        cols = []
+    for rs in common:
         for p in platforms:
-            other = index.get((p, r["ranks"], r["size"]))
-            cols.append("n/a" if other is None else pct(penalty(r, best(other)[0])))
-        lines.append(f"| {label(r)} | " + " | ".join(cols) + " |")
+            r = index[(p, *rs)]
+            cols = [pct(penalty(r, best(index[(q, *rs)])[0])) for q in platforms]
+            lines.append(f"| {label(r)} | " + " | ".join(cols) + " |")
+    if not common:
+        lines.append("| (no process count and size that every platform ran) |" +
+                     " |" * len(platforms))
     return lines + [""]
 
 
@@ -335,15 +329,15 @@ def table5(cells, searches):
     return lines
 
 
-def tables(cells, searches, table4_size=None):
+def tables(cells, searches):
     if not cells:
         raise AdclTablesError("no cells to tabulate")
     cells = sorted(cells, key=lambda c: (c["platform"], c["ranks"], c["size"]))
-    sizes = sorted({c["size"] for c in cells})
-    size4 = table4_size or (sizes[len(sizes) // 2])
+    sizes = sorted({c["size"] for c in cells}, key=lambda z: z[0] * z[1] * z[2])
     present = [s for s in searches if any(s in c["searches"] for c in cells)]
     wall = sum(c.get("wall_seconds", 0.0) for c in cells)
-    return "\n".join(table2(cells) + table3(cells) + table4(cells, size4) +
+    return "\n".join(table2(cells) + table3(cells) +
+                     [line for z in sizes for line in table4(cells, z)] +
                      table5(cells, present) +
                      [f"{len(cells)} cells, {wall:.0f} s of wall time on this machine to "
                       f"simulate them."]) + "\n"
