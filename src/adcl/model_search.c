@@ -51,14 +51,8 @@ static unsigned structure(const ac_adcl_search *s, int f)
     return mask;
 }
 
-static void decide(ac_adcl_search *s, int f)
-{
-    s->current = f;
-    s->decided = 1;
-    s->nround = 0;
-}
-
-/* Measures set[0..n) next, with a model sorted by prediction (then index). */
+/* Measures set[0..n) (none measured yet) next, with a model sorted by prediction (then
+ * index). */
 static void measure(ac_adcl_search *s, int *set, int n)
 {
     for (int i = 1; i < n && s->features; i++)
@@ -67,10 +61,7 @@ static void measure(ac_adcl_search *s, int *set, int n)
             set[j] = set[j - 1];
             set[j - 1] = t;
         }
-    memcpy(s->round, set, (size_t)n * sizeof *set);
-    s->nround = n;
-    s->pos = 0;
-    s->current = s->round[0];
+    ac_adcl_search_start_round(s, set, n);
     s->model_round++;
 }
 
@@ -149,7 +140,7 @@ void ac_adcl_model_advance(ac_adcl_search *s)
     if (n)
         measure(s, s->set, n);
     else
-        decide(s, fastest_measured(s));
+        ac_adcl_search_decide(s, fastest_measured(s));
 }
 
 int ac_adcl_model_start(ac_adcl_search *s, const double *features, const double *prior,

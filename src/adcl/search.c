@@ -53,16 +53,14 @@ static int fastest(const ac_adcl_search *s, const int *set, int n)
     return best;
 }
 
-static void decide(ac_adcl_search *s, int f)
+void ac_adcl_search_decide(ac_adcl_search *s, int f)
 {
     s->current = f;
     s->decided = 1;
     s->nround = 0;
 }
 
-/* Starts a round over the functions of set[0..n) not measured yet; returns whether there is
- * anything to measure. */
-static int start_round(ac_adcl_search *s, const int *set, int n)
+int ac_adcl_search_start_round(ac_adcl_search *s, const int *set, int n)
 {
     s->nround = 0;
     for (int i = 0; i < n; i++)
@@ -111,7 +109,8 @@ static void race(ac_adcl_search *s)
     for (int f = 0; f < s->n; f++)
         if (s->alive[f]) s->set[n++] = f;
     if (n == 1 || s->race_round == s->race_rounds) {
-        decide(s, fastest(s, s->set, n) >= 0 ? fastest(s, s->set, n) : s->set[0]);
+        ac_adcl_search_decide(s, fastest(s, s->set, n) >= 0 ? fastest(s, s->set, n)
+                                                             : s->set[0]);
         return;
     }
     s->race_round++;
@@ -187,14 +186,15 @@ static void advance(ac_adcl_search *s)
     if (s->method == AC_ADCL_BRUTE_FORCE) {
         for (int f = 0; f < s->n; f++)
             if (s->applicable[f]) s->set[n++] = f;
-        if (!start_round(s, s->set, n)) decide(s, fastest(s, s->set, n));
+        if (!ac_adcl_search_start_round(s, s->set, n))
+            ac_adcl_search_decide(s, fastest(s, s->set, n));
         return;
     }
     if (s->method == AC_ADCL_FACTORIAL && !s->screened) {
         if (!s->chosen) {
             s->nset = design(s);
             s->chosen = 1;
-            if (start_round(s, s->set, s->nset)) return;
+            if (ac_adcl_search_start_round(s, s->set, s->nset)) return;
         }
         screen(s);
         s->screened = 1;
@@ -212,7 +212,7 @@ static void advance(ac_adcl_search *s)
             n = 0;
             if (s->nset < 2) continue; /* one value left: nothing to decide */
             s->chosen = 1;
-            if (start_round(s, s->set, s->nset)) return;
+            if (ac_adcl_search_start_round(s, s->set, s->nset)) return;
         }
         int value = s->values[fastest(s, s->set, s->nset)][a];
         for (int f = 0; f < s->n; f++)
@@ -222,9 +222,10 @@ static void advance(ac_adcl_search *s)
     for (int f = 0; f < s->n; f++)
         if (s->alive[f]) s->set[n++] = f;
     if (n == 1)
-        decide(s, s->set[0]); /* the attributes name one function: no need to measure it */
-    else if (!start_round(s, s->set, n))
-        decide(s, fastest(s, s->set, n));
+        /* the attributes name one function: no need to measure it */
+        ac_adcl_search_decide(s, s->set[0]);
+    else if (!ac_adcl_search_start_round(s, s->set, n))
+        ac_adcl_search_decide(s, fastest(s, s->set, n));
 }
 
 int ac_adcl_search_init(ac_adcl_search *s, ac_adcl_method method, int n, int nattrs,
@@ -265,9 +266,9 @@ int ac_adcl_search_init(ac_adcl_search *s, ac_adcl_method method, int n, int nat
         }
     }
     if (method == AC_ADCL_FORCED)
-        decide(s, forced);
+        ac_adcl_search_decide(s, forced);
     else if (napplicable <= 1)
-        decide(s, first);
+        ac_adcl_search_decide(s, first);
     else if (method != AC_ADCL_MODEL) /* the model's first round: ac_adcl_model_start */
         advance(s);
     return MPI_SUCCESS;
@@ -280,7 +281,7 @@ int ac_adcl_search_warm(ac_adcl_search *s, const double *known)
     for (int f = 0; f < s->n; f++)
         if (s->applicable[f] && known[f] >= 0 && (best < 0 || known[f] < known[best])) best = f;
     if (best < 0) return 0;
-    decide(s, best);
+    ac_adcl_search_decide(s, best);
     s->warm = 1;
     return 1;
 }

@@ -97,6 +97,12 @@ int ac_adcl_search_record(ac_adcl_search *s, double seconds, MPI_Comm comm);
 double ac_adcl_statistic(const double *times, int n);
 void ac_adcl_search_free(ac_adcl_search *s);
 
+/* The steps the searches share (search.c; model_search.c uses them too). decide: f runs from
+ * now on, nothing more is measured. start_round: a round over the functions of set[0..n) not
+ * measured yet, in that order; returns whether there is anything to measure. */
+void ac_adcl_search_decide(ac_adcl_search *s, int f);
+int ac_adcl_search_start_round(ac_adcl_search *s, const int *set, int n);
+
 /* The model search (model_search.c). After ac_adcl_search_init(AC_ADCL_MODEL, ...), which
  * leaves the search undecided and measuring nothing yet: the feature vectors of the n functions
  * (n x AC_ADCL_MODEL_PARAMS, equal on every rank; NULL: no model, every function is measured),
