@@ -6,7 +6,7 @@
  *   autocoll_bench --collective NAME --bytes N [--iterations 500] [--warmup 10] [--factor 5]
  *                  [--out FILE.json] [--only NAME[,NAME...]] [--compute loop|sleep]
  *                  [--noise none|exp:MEAN|detour:PROB:MEAN] [--noise-seed N]
- *                  [--sync none|barrier]
+ *                  [--sync none|barrier|clock]
  *
  * In one run, for the same workload, it measures configurations one after another: `native`
  * (the registry's native entry: PMPI_<Collective> itself), then every algorithm of the
@@ -44,7 +44,14 @@
  * time is only its own overhead. With `barrier` every iteration (calibration included) starts
  * with a PMPI_Barrier on the configuration's communicator, outside the timed region, so each
  * call starts from ranks in step and its time (the maximum over the ranks) includes the
- * latency to the last rank, as OSU's and IMB's benchmarks measure it.
+ * latency to the last rank, as OSU's and IMB's benchmarks measure it. A barrier does not release
+ * every rank at the same instant, though: at 256 simulated ranks a receiver of a bcast released
+ * late found its data already there, and the call's time no longer held the broadcast's latency.
+ * With `clock` (only where MPI_WTIME_IS_GLOBAL says the ranks share one clock: SMPI's simulated
+ * time) the ranks agree on the latest of their clocks (an allreduce, untimed) and each sleeps
+ * until CLOCK_MARGIN after it, so every call starts at the same instant on every rank (to the
+ * nanosecond of nanosleep) and its time, the maximum over the ranks, ends at the last rank to
+ * finish. An iteration where a rank left the agreement after that instant fails the run.
  *
  * Noise on purpose (`--noise`): before every timed or warm-up call of every configuration
  * (never in the calibration), each rank sleeps a delay drawn from its own generator (seeded
@@ -111,8 +118,13 @@ typedef struct options {
     double noise_prob;     /* probability of a delay before a call (0: no noise) */
     double noise_mean;     /* mean of the exponential delay, seconds */
     long noise_seed;
-    int sync_barrier; /* --sync barrier: a barrier before every iteration */
+    int sync;              /* --sync, an index of sync_names */
 } options;
+
+/* --sync: what separates two iterations (the header's "Synchronisation") */
+enum { SYNC_NONE, SYNC_BARRIER, SYNC_CLOCK };
+static const char *const sync_names[] = {"none", "barrier", "clock"};
+#define CLOCK_MARGIN 1e-2 /* seconds from the agreed clock to the start (--sync clock) */
 
 /* Layer configurations: the layer's own choice through MPI_<Coll>, with a strategy. */
 typedef struct layer_spec {
@@ -184,8 +196,9 @@ static void usage(FILE *f)
                "                call, exponential, mean MEAN seconds) or detour:PROB:MEAN\n"
                "                (with probability PROB); none (default)\n"
                "  --noise-seed  seed of the ranks' delay generators (default 1)\n"
-               "  --sync        none (default) or barrier: a barrier before every iteration,\n"
-               "                untimed, so that every call starts from ranks in step\n"
+               "  --sync        none (default); barrier: a barrier before every iteration,\n"
+               "                untimed, so that every call starts from ranks in step; clock:\n"
+               "                every call starts at one instant of a global clock (SMPI)\n"
                "  --layers      layer configurations, each from a cold start with no warm-up\n"
                "                (default: AUTOCOLL_STRATEGY):");
     for (int i = 0; i < NUM_LAYER_SPECS; i++)
@@ -376,12 +389,12 @@ static int parse_args(int argc, char **argv, options *o)
             o->compute_sleep = 1;
         else if (strcmp(name, "--compute") == 0)
             return usage_error("--compute: '%s' is not loop or sleep", val);
-        else if (strcmp(name, "--sync") == 0 && strcmp(val, "none") == 0)
-            o->sync_barrier = 0;
-        else if (strcmp(name, "--sync") == 0 && strcmp(val, "barrier") == 0)
-            o->sync_barrier = 1;
-        else if (strcmp(name, "--sync") == 0)
-            return usage_error("--sync: '%s' is not none or barrier", val);
+        else if (strcmp(name, "--sync") == 0) {
+            o->sync = -1;
+            for (int k = 0; k < (int)(sizeof sync_names / sizeof *sync_names); k++)
+                if (strcmp(val, sync_names[k]) == 0) o->sync = k;
+            if (o->sync < 0) return usage_error("--sync: '%s' is not none, barrier or clock", val);
+        }
         else if (strcmp(name, "--noise") == 0)
             rc = parse_noise(val, o);
         else if (strcmp(name, "--noise-seed") == 0)
@@ -412,6 +425,14 @@ static int parse_args(int argc, char **argv, options *o)
         return usage_error("--bytes %ld: %d blocks of it do not fit in an int", o->bytes, g_size);
     if (o->out && o->out[0] == '\0') return usage_error("--out needs a file name");
     if (o->fixed_iterations < 0) o->fixed_iterations = o->iterations;
+    if (o->sync == SYNC_CLOCK) {
+        int *global = NULL, flag = 0;
+        PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &global, &flag);
+        if (!flag || !global || !*global)
+            return usage_error("--sync clock needs one clock shared by every rank "
+                               "(MPI_WTIME_IS_GLOBAL, e.g. SMPI's simulated time); this MPI's "
+                               "clocks are not: use --sync barrier");
+    }
     const layer_spec *specs[MAX_LAYERS];
     if (parse_layers(o, specs) < 0) return EXIT_USAGE;
     return check_only(o);
@@ -698,13 +719,30 @@ static int configurations(const options *o, const workload *w, bench_config *run
 
 static volatile double compute_sink;
 static int g_compute_sleep; /* --compute sleep: units are nanoseconds asleep */
-static int g_sync_barrier;  /* --sync barrier: a barrier before every iteration */
+static int g_sync;          /* --sync: SYNC_NONE, SYNC_BARRIER or SYNC_CLOCK */
 
 static void sleep_seconds(double seconds)
 {
     struct timespec ts = {.tv_sec = (time_t)seconds};
     ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
     if (ts.tv_sec > 0 || ts.tv_nsec > 0) nanosleep(&ts, NULL);
+}
+
+/* --sync clock: the ranks agree on the latest of their clocks and each sleeps until CLOCK_MARGIN
+ * after it, so that the iteration starts at one instant on every rank of a global clock. A rank
+ * that leaves the agreement after that instant starts late and adds one to *late. */
+static int clock_start(MPI_Comm comm, long *late)
+{
+    double now = PMPI_Wtime(), start;
+    int rc = PMPI_Allreduce(&now, &start, 1, MPI_DOUBLE, MPI_MAX, comm);
+    if (rc != MPI_SUCCESS) return rc;
+    start += CLOCK_MARGIN;
+    now = PMPI_Wtime();
+    if (now > start)
+        ++*late;
+    else
+        sleep_seconds(start - now);
+    return MPI_SUCCESS;
 }
 
 /* `units` steps of four independent floating-point recurrences. They converge to fixed points
@@ -907,6 +945,7 @@ static int measure(const bench_config *cfg, const workload *w, long warmup, long
     double *c = malloc((size_t)iterations * sizeof(double));
     int *algs = cfg->layer ? malloc((size_t)iterations * 2 * sizeof(int)) : NULL;
     int rc = MPI_SUCCESS;
+    long late = 0; /* --sync clock: iterations this rank started after the agreed instant */
     layer_saved saved;
     ac_algorithm_list reg = ac_registry_for_size(w->coll, g_size);
     res->times = res->compute = NULL;
@@ -925,7 +964,8 @@ static int measure(const bench_config *cfg, const workload *w, long warmup, long
         goto done;
     if (cfg->layer) layer_begin(cfg->layer, &saved);
     for (long i = 0; i < warmup + iterations; i++) {
-        if (g_sync_barrier && (rc = PMPI_Barrier(comm)) != MPI_SUCCESS) break;
+        if (g_sync == SYNC_BARRIER && (rc = PMPI_Barrier(comm)) != MPI_SUCCESS) break;
+        if (g_sync == SYNC_CLOCK && (rc = clock_start(comm, &late)) != MPI_SUCCESS) break;
         double c0 = PMPI_Wtime();
         compute(units);
         if (noisy) noise_delay();
@@ -968,6 +1008,19 @@ static int measure(const bench_config *cfg, const workload *w, long warmup, long
         }
     }
     if (rc != MPI_SUCCESS) goto done;
+    if (g_sync == SYNC_CLOCK) {
+        if ((rc = PMPI_Allreduce(MPI_IN_PLACE, &late, 1, MPI_LONG, MPI_SUM, comm)) !=
+            MPI_SUCCESS)
+            goto done;
+        if (late > 0) {
+            if (g_rank == 0)
+                fprintf(stderr, PROG ": %s: --sync clock: %ld rank-iterations left the clock "
+                        "agreement after the agreed start (CLOCK_MARGIN %g s)\n", cfg->name,
+                        late, CLOCK_MARGIN);
+            rc = MPI_ERR_OTHER;
+            goto done;
+        }
+    }
     if ((rc = PMPI_Reduce(g_rank ? &res->first : MPI_IN_PLACE, &res->first, 1, MPI_DOUBLE,
                           MPI_MAX, 0, comm)) != MPI_SUCCESS ||
         (rc = PMPI_Reduce(g_rank ? t : MPI_IN_PLACE, t, (int)iterations, MPI_DOUBLE, MPI_MAX, 0,
@@ -1210,7 +1263,7 @@ static void write_json(FILE *f, const run_info *r)
     else
         fputs("null", f);
     fprintf(f, ", \"compute\": \"%s\", \"sync\": \"%s\", \"noise\": ",
-            o->compute_sleep ? "sleep" : "loop", o->sync_barrier ? "barrier" : "none");
+            o->compute_sleep ? "sleep" : "loop", sync_names[o->sync]);
     json_string(f, o->noise);
     fprintf(f, ", \"noise_seed\": %ld", o->noise_seed);
     fprintf(f, "},\n  \"calibration\": {\"calls\": %d, \"native_median\": ", CALIBRATION_CALLS);
@@ -1417,7 +1470,7 @@ int main(int argc, char **argv)
     if (status == 0) status = open_out(&o, tmp, sizeof tmp, &out);
     if (status != 0) goto done;
     g_compute_sleep = o.compute_sleep;
-    g_sync_barrier = o.sync_barrier;
+    g_sync = o.sync;
     noise_init(&o);
 
     if ((rc = machine_init(&m)) != MPI_SUCCESS) fail("collecting machine metadata", rc);

@@ -215,6 +215,48 @@ def test_sync_barrier_times_a_bcast_from_ranks_in_step(tmp_path, sync):
         assert last < 30.7e-6
 
 
+def test_sync_clock_starts_every_rank_at_one_instant(tmp_path):
+    """--sync clock starts each call on every rank at one instant of SMPI's global clock, so a
+    bcast's time ends at its last receiver: on 2 neighbouring nodes of fat-tree-ib, the one-way
+    latency `pingpong` measures (half its round trip). A barrier releases the ranks apart and
+    its skew adds to that (the other way round at 256 ranks, where a late receiver found the
+    data already there: docs/simgrid.md)."""
+    simgrid_build()
+    ping = cli("simgrid", "run", "--platform", "fat-tree-ib", "-n", "2",
+               str(ROOT / "build/simgrid/bench/pingpong"), "8", timeout=120)
+    assert ping.returncode == 0, ping.stdout + ping.stderr
+    (one_way,) = [float(line.split()[1]) * 1e-6 for line in ping.stdout.splitlines()
+                  if line.split()[:1] == ["8"]]
+    times = {}
+    for sync in ("clock", "barrier"):
+        done = cli("bench", "--simgrid", "fat-tree-ib", "--out", str(tmp_path / sync),
+                   "--collectives", "bcast", "--sizes", "8", "--ranks", "2", "--iterations", "5",
+                   "--fixed-iterations", "5", "--warmup", "1", "--layers", "", "--only",
+                   "flat_tree", "--selectors", "ompi", "--sync", sync, timeout=120)
+        assert done.returncode == 0, done.stdout + done.stderr
+        cell = json.loads((tmp_path / sync / "bcast-8-np2-ompi.json").read_text())
+        assert cell["parameters"]["sync"] == sync
+        times[sync] = configurations(cell)["flat_tree"]["times"]
+    assert len(set(times["clock"])) == 1, times["clock"]
+    assert abs(times["clock"][0] / one_way - 1) < 0.01, (times["clock"][0], one_way)
+    assert min(times["barrier"]) > 1.3 * one_way, (times["barrier"], one_way)
+
+
+def test_sync_clock_needs_a_global_clock(tmp_path):
+    """Real MPI's clocks are not one clock (MPI_WTIME_IS_GLOBAL is false): the driver refuses
+    --sync clock (exit 2) and `autocoll bench` refuses it without --simgrid, before any cell."""
+    driver = ROOT / "build/openmpi/bench/autocoll_bench"
+    done = subprocess.run([str(driver), "--collective", "bcast", "--bytes", "8", "--sync",
+                           "clock"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "MPI_WTIME_IS_GLOBAL" in done.stderr
+    done = cli("bench", "--out", str(tmp_path / "out"), "--collectives", "bcast", "--sizes", "8",
+               "--ranks", "2", "--sync", "clock", timeout=60)
+    assert done.returncode == 1
+    assert "--sync clock needs one clock shared by every rank" in done.stderr
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_deadlocked_simulation_fails():
     """smpirun 3.32 exits 0 after "Deadlock detected"; `autocoll simgrid run` exits 3."""
     simgrid_build()

@@ -231,6 +231,9 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
         except smpi.SimgridError as e:
             raise BenchError(str(e)) from e
     # Every argument is checked before any cell runs.
+    if sync == "clock" and not simgrid:
+        raise BenchError("--sync clock needs one clock shared by every rank: only with "
+                         "--simgrid (use --sync barrier on real MPI)")
     colls = parse_list(collectives, "collectives", str)
     byte_counts = parse_list(sizes, "sizes", parse_size)
     rank_counts = parse_list(ranks, "rank counts", parse_ranks)
@@ -379,9 +382,11 @@ def add_arguments(p):
                    help="the driver's random delay before every call: none, exp:MEAN or "
                         "detour:PROB:MEAN (seconds; docs/simgrid.md)")
     p.add_argument("--noise-seed", type=int, default=1)
-    p.add_argument("--sync", default="none", choices=["none", "barrier"],
+    p.add_argument("--sync", default="none", choices=["none", "barrier", "clock"],
                    help="barrier: an untimed barrier before every call, so that calls that do "
-                        "not synchronise (bcast, reduce, ...) are timed from ranks in step "
+                        "not synchronise (bcast, reduce, ...) are timed from ranks in step; "
+                        "clock (with --simgrid): every call starts at one instant of the "
+                        "simulated clock, so that its time ends at the last rank "
                         "(bench/autocoll_bench.c)")
     p.add_argument("--table", metavar="TABLE.json",
                    help="run the jobs with AUTOCOLL_TABLE set to this configuration table "

@@ -510,9 +510,10 @@ def add_arguments(p):
     p.add_argument("--warmup", type=int, default=d["warmup"])
     p.add_argument("--factor", type=float, default=d["factor"],
                    help="computation per iteration, in multiples of the native time")
-    p.add_argument("--sync", default="none", choices=["none", "barrier"],
-                   help="barrier: an untimed barrier before every call (autocoll bench --sync; "
-                        "what the simulated matrices use, docs/simgrid.md)")
+    p.add_argument("--sync", default="none", choices=["none", "barrier", "clock"],
+                   help="barrier: an untimed barrier before every call; clock (with "
+                        "--simgrid): every call starts at one instant of the simulated clock "
+                        "(autocoll bench --sync; docs/simgrid.md)")
     p.add_argument("--statistic", default=d["statistic"], choices=STATISTICS,
                    help="what decides a cell: the median or the minimum of the times")
     p.add_argument("--spread-limit", type=float, default=d["spread_limit"],

@@ -21,7 +21,8 @@
 #                     over these cells (run.sh replay): simulating their learning call by call
 #                     costs hours per cell here (docs/simgrid.md, "Learning at scale")
 #   run.sh oracle64   the 64-rank cells matrix64 did not finish (dragonfly; torus-3d alltoall;
-#                     four-switch-gbe alltoall 1 KiB and bcast), as scale256 runs them: the
+#                     four-switch-gbe alltoall 1 KiB and bcast; one-switch-gbe, which matrix64
+#                     never ran), as scale256 runs them: the
 #                     fixed algorithms, native and the native layer, for the replay
 #   run.sh replay     the strategies replayed over oracle64/ and cells256/, without noise, with
 #                     the measured noise and with the stress noise (replay64*.txt,
@@ -173,6 +174,7 @@ case ${1:-} in
     gaps torus-3d --collectives alltoall --sizes 8,1K
     gaps four-switch-gbe --collectives bcast --sizes 8,1K
     gaps four-switch-gbe --collectives alltoall --sizes 1K
+    gaps one-switch-gbe --collectives allreduce,alltoall,bcast --sizes 8,1K  # session 18
     ;;
   replay)
     # an agreement costs a native 8-byte allreduce of the platform: from the cell's folder, or
