@@ -9,10 +9,15 @@
  * at first the AUTOCOLL_MODEL_* defaults. Candidates without a model are never measured,
  * except native.
  *
- * A decision, in at most two rounds and `budget` calls. Round 1 measures native and the
- * candidates predicted within (1 + margin) x the best prediction, the best predicted first
- * (and different predictions before repeats of one: distinct_first), at most half the
- * budget's candidates. Each measured candidate runs `samples` consecutive calls;
+ * A decision, in at most two rounds and `budget` calls. Round 1 measures native, then the
+ * best predicted candidate of each registry group (STAR-MPI's algorithm groups) predicted
+ * within group_range x the best prediction, in predicted order, then the other candidates
+ * predicted within (1 + margin) x the best prediction (different predictions before repeats
+ * of one: distinct_first), at most half the budget's candidates. A cost formula's error is
+ * mostly its family's (a tree whose root's sends SMPI overlaps, a torus's contention), and the
+ * fit cannot correct a family it never measured: on the simulated 64-rank cells, without the
+ * groups the round filled with layouts of one orthogonal family and missed a flat tree 1.66 x
+ * faster (docs/model.md). With group_range 0, the predictions alone order the round. Each measured candidate runs `samples` consecutive calls;
  * at the end of the round ONE agreement of all their local times (the maximum over the ranks
  * per call, as race does), and each candidate's median of its calls after the first (a
  * candidate's first call runs cold: its buffers, the communicators of a mesh are made then;
@@ -64,6 +69,8 @@ typedef struct model_state {
     int chosen;
     double *feat;             /* [n * AC_COST_PARAMS] feature vectors */
     unsigned char *has_model; /* [n] */
+    int *group;               /* [n] registry group (ac_candidate_groups) */
+    int *reps;                /* [n] scratch: the first candidate of each group */
     double *median;           /* [n] last agreed median; < 0: never measured */
     int *median_samples;      /* [n] agreed calls behind it in this run (0: none) */
     unsigned char *tried;     /* [n] measured in the decision in progress */
@@ -167,6 +174,26 @@ static int distinct_first(model_state *s, int k, int cap)
     return k < cap ? k : cap;
 }
 
+/* s->order[0..k) (sorted by s->key): the first candidate of each registry group first, then
+ * the candidates whose key is within `within` (the others only stood for their group), those
+ * with a key that differs from every earlier one's first; returns min(count, cap). */
+static int groups_first(model_state *s, int k, int cap, double within)
+{
+    int g = 0, r = 0;
+    for (int i = 0; i < k; i++) {
+        int c = s->order[i], seen = 0;
+        for (int j = 0; j < g && !seen; j++) seen = s->group[s->reps[j]] == s->group[c];
+        if (!seen)
+            s->reps[g++] = c;
+        else if (s->key[c] <= within)
+            s->order[r++] = c; /* r <= i: the others move down in place */
+    }
+    r = distinct_first(s, r, r);
+    memmove(s->order + g, s->order, (size_t)r * sizeof *s->order);
+    memcpy(s->order, s->reps, (size_t)g * sizeof *s->order);
+    return g + r < cap ? g + r : cap;
+}
+
 /* The calls a decision may spend on candidates not planned yet, in candidates. */
 static int slots_left(const model_state *s)
 {
@@ -221,7 +248,8 @@ static void decide(model_state *s, const int *cands, int k)
     plan_round(s, cands, k);
 }
 
-/* The first decision: native and the best predicted within the margin. */
+/* The first decision: native, the best predicted of each group within group_range x the best
+ * prediction, then the others within the margin (without group_range: those alone). */
 static void decide_first(model_state *s)
 {
     int k = 0, cap = s->p.budget / s->p.samples / 2;
@@ -230,11 +258,13 @@ static void decide_first(model_state *s)
         double t = predict(s, c);
         if (t >= 0.0 && (best < 0.0 || t < best)) best = t;
     }
+    double limit = (1.0 + s->p.margin) * best, range = s->p.group_range * best;
     for (int c = 1; c < s->n; c++) {
         s->key[c] = predict(s, c);
-        if (s->key[c] >= 0.0 && s->key[c] <= (1.0 + s->p.margin) * best) s->order[k++] = c;
+        if (s->key[c] >= 0.0 && s->key[c] <= (range > limit ? range : limit)) s->order[k++] = c;
     }
-    k = distinct_first(s, sort_order(s, k), cap);
+    k = s->p.group_range > 0.0 ? groups_first(s, sort_order(s, k), cap, limit)
+                               : distinct_first(s, sort_order(s, k), cap);
     if (k < 1) { /* nothing to compare native with */
         settle(s, 0);
         return;
@@ -343,6 +373,8 @@ static void model_destroy(void *state)
     if (!s) return;
     free(s->feat);
     free(s->has_model);
+    free(s->group);
+    free(s->reps);
     free(s->median);
     free(s->median_samples);
     free(s->tried);
@@ -382,6 +414,8 @@ static void *model_create(const ac_algorithm *const *candidates, int n,
     size_t un = (size_t)n;
     s->feat = calloc(un * AC_COST_PARAMS, sizeof *s->feat);
     s->has_model = calloc(un, 1);
+    s->group = calloc(un, sizeof *s->group);
+    s->reps = calloc(un, sizeof *s->reps);
     s->median = malloc(un * sizeof *s->median);
     s->median_samples = calloc(un, sizeof *s->median_samples);
     s->tried = calloc(un, 1);
@@ -390,11 +424,12 @@ static void *model_create(const ac_algorithm *const *candidates, int n,
     s->key = calloc(un, sizeof *s->key);
     int planned = ac_plan_init(&s->plan, n, s->p.samples);
     if (!s->feat || !s->has_model || !s->median || !s->median_samples || !s->tried || !s->order ||
-        !s->pick || !s->key || planned != 0) {
+        !s->pick || !s->key || !s->group || !s->reps || planned != 0) {
         model_destroy(s);
         return NULL;
     }
     memcpy(s->platform, s->p.platform, sizeof s->platform);
+    ac_candidate_groups(candidates, n, s->group);
     ac_cost_shape shape = {.size = facts->size,
                            .nodes = facts->nodes > 0 ? facts->nodes : 1,
                            .ppn = facts->ppn > 0 ? facts->ppn : facts->size,

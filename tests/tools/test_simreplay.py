@@ -147,3 +147,24 @@ def test_warm_start_settles_at_once(tmp_path):
     for rep in row["replayed"]:
         assert rep["decision"] == 0, rep["layer"]
         assert rep["chosen"] == row["oracle"], rep["layer"]
+
+
+def test_model_measures_every_group_it_might_misjudge(tmp_path):
+    """four-switch-gbe, bcast of 8 B on 64 ranks: the cost formulas rank the orthogonal flat-tree
+    layouts first and the flat tree, truly 1.66 x faster, outside the margin. With the default
+    AUTOCOLL_MODEL_GROUP_RANGE the first round measures each group's best predicted member, and
+    the model settles on a flat tree; with 0 (`--set`: the predictions alone) it never measures
+    one. Also checks that --set reaches the replayed strategies and nothing else does."""
+    cell = CELLS / "oracle64/four-switch-gbe/bcast-8-np64-ompi.json"
+    agree = CELLS / "cells64/four-switch-gbe/allreduce-8-np64-ompi.json"
+    (groups,) = replay(tmp_path, cell, "--layers", "model", "--agreement", agree)
+    (alone,) = replay(tmp_path, cell, "--layers", "model", "--agreement", agree,
+                      "--set", "AUTOCOLL_MODEL_GROUP_RANGE=0")
+    assert alone["settings"] == {"AUTOCOLL_MODEL_GROUP_RANGE": "0"}
+    assert groups["oracle"] == "flat_tree"
+    g, a = groups["replayed"][0], alone["replayed"][0]
+    assert g["chosen"].startswith("flat_tree") and g["steady_vs_oracle"] <= 1.02, g
+    assert g["decision"] <= 20
+    assert not a["chosen"].startswith("flat_tree") and a["steady_vs_oracle"] > 1.5, a
+    r = autocoll_cli("simgrid", "replay", str(CELL16), "--set", "MODEL_GROUP_RANGE=0")
+    assert r.returncode == 2 and "--set MODEL_GROUP_RANGE=0" in r.stderr

@@ -100,10 +100,12 @@ static int true_best(const world *w, long call)
     return best;
 }
 
+static double group_range = 3.0; /* AUTOCOLL_MODEL_GROUP_RANGE's default */
+
 static void set_platform(const double *platform)
 {
     ac_model_params p = {.margin = 0.5, .samples = 2, .budget = 20, .epsilon = 0.05,
-                         .window_max = 1024, .prior_weight = 0.1};
+                         .window_max = 1024, .prior_weight = 0.1, .group_range = group_range};
     memcpy(p.platform, platform, sizeof p.platform);
     ac_model_set_params(&p);
 }
@@ -167,6 +169,65 @@ static void test_wrong_model(void)
                 w.chosen >= 0 ? w.cands[w.chosen]->name : "-", w.cands[second]->name);
     CHECK(w.decision <= 20);
     sim_free(&run);
+}
+
+/* A family's formula 4x pessimistic: the group whose best prediction is 1.7 to 2.8 x the best
+ * (outside the margin, within group_range) is truly the fastest. Round 1 measures its best
+ * predicted member and the group wins; with group_range 0 (the predictions alone) it is never
+ * measured, which is what makes this world a test of the rule. */
+static void test_wrong_group(void)
+{
+    static const ac_collective colls[] = {AC_BCAST, AC_ALLREDUCE, AC_ALLTOALL};
+    static const int sizes[] = {16, 64};
+    static const size_t bytes[] = {8, 1024};
+    int found = 0;
+    for (size_t c = 0; c < 3 && !found; c++)
+        for (size_t i = 0; i < 2 && !found; i++)
+            for (size_t b = 0; b < 2 && !found; b++) {
+                world w;
+                sim_run run;
+                int group[SIM_MAX_CANDIDATES], target = -1;
+                make_world(&w, colls[c], sizes[i], 1, bytes[b], 1.5);
+                int ngroups = ac_candidate_groups(w.cands, w.n, group);
+                int best = true_best(&w, 0);
+                for (int g = 0; g < ngroups && target < 0; g++) {
+                    double gbest = -1.0;
+                    for (int k = 1; k < w.n; k++)
+                        if (group[k] == g && w.base[k] < 1.0 && (gbest < 0 || w.base[k] < gbest))
+                            gbest = w.base[k];
+                    if (g != group[best] && gbest > 1.7 * w.base[best] &&
+                        gbest < 2.8 * w.base[best])
+                        target = g;
+                }
+                if (target < 0) continue;
+                found = 1;
+                for (int k = 1; k < w.n; k++)
+                    if (group[k] == target) w.factor[k] = 0.25;
+                int fastest = true_best(&w, 0);
+                CHECK(group[fastest] == target);
+                for (int on = 1; on >= 0; on--) {
+                    group_range = on ? 3.0 : 0.0;
+                    set_platform(truth);
+                    run_world(&w, 200, NULL, &run);
+                    int in = w.chosen >= 0 && group[w.chosen] == target;
+                    int ok = CHECK(w.decision >= 0 && w.decision <= 20);
+                    if (on)
+                        ok &= CHECK(in && true_time(&w, w.chosen, 0) <=
+                                              1.03 * true_time(&w, fastest, 0));
+                    else
+                        ok &= CHECK(!in);
+                    if (!ok)
+                        fprintf(stderr, "  wrong group (%s, range %g): %s p=%d bytes=%zu: "
+                                "chose %s, truly fastest %s\n", w.cands[fastest]->group,
+                                group_range, ac_collective_name(colls[c]), sizes[i], bytes[b],
+                                w.chosen >= 0 ? w.cands[w.chosen]->name : "-",
+                                w.cands[fastest]->name);
+                    sim_free(&run);
+                }
+            }
+    CHECK(found);
+    group_range = 3.0;
+    set_platform(truth);
 }
 
 /* Default parameters 10x off in latency: the fit finds the truly fastest, or one within 10 %. */
@@ -262,6 +323,7 @@ int main(void)
 {
     test_cold();
     test_wrong_model();
+    test_wrong_group();
     test_wrong_platform();
     test_warm();
     test_drift();

@@ -131,8 +131,22 @@ def replay_input(data, layers, calls, agreement, noise, seed, warm=False):
     return "\n".join(lines) + "\n"
 
 
-def run_replay(program, text):
+def parse_settings(texts):
+    """--set NAME=VALUE arguments -> {NAME: VALUE}; the layer checks the values themselves."""
+    out = {}
+    for text in texts or []:
+        name, eq, value = text.partition("=")
+        if not eq or not name.startswith("AUTOCOLL_") or not value:
+            raise ReplayError(f"--set {text}: not AUTOCOLL_NAME=VALUE")
+        out[name] = value
+    return out
+
+
+def run_replay(program, text, settings=None):
+    """The replay program on `text`; the strategies' parameters are the settings' defaults,
+    except those of `settings` (none of the caller's AUTOCOLL_* environment)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("AUTOCOLL_")}
+    env.update(settings or {})
     env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_rmaps_base_oversubscribe="1")
     proc = subprocess.run([str(program)], input=text, capture_output=True, text=True, env=env,
@@ -175,7 +189,8 @@ def simulated_rows(data, oracle):
     return rows
 
 
-def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False):
+def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False,
+                settings=None):
     """The strategies replayed over one cell. Without noise every ratio is against the cell's
     measured oracle and natives (as `autocoll simgrid report` takes them from a simulated
     cell). With noise the oracle and native are replayed too, their measured calls under the
@@ -188,7 +203,7 @@ def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False
     noisy = noise[0] > 0
     baselines = [f"fixed:{oracle['name']}", "fixed:native"] if noisy else []
     out = run_replay(program, replay_input(data, list(layers) + baselines, calls, agree, noise,
-                                           seed, warm))
+                                           seed, warm), settings)
     sel = data.get("simgrid", {}).get("selector")
     natives = {sel: native_median(data)}
     for other in ("ompi", "mpich"):
@@ -297,6 +312,9 @@ def add_arguments(p):
     p.add_argument("--warm", action="store_true",
                    help="start every strategy warm, as from a history file that knows every "
                         "candidate's median")
+    p.add_argument("--set", action="append", metavar="AUTOCOLL_NAME=VALUE",
+                   help="a layer setting for the replayed strategies (repeatable; default: "
+                        "every setting's default, whatever the environment says)")
     p.add_argument("--compare", action="store_true",
                    help="side by side with the strategies the cell ran in the simulation")
     p.add_argument("--json", metavar="FILE", help="write every row as JSON here too")
@@ -313,12 +331,14 @@ def main(args):
         raise ReplayError("--calls must be at least 1")
     program = replay_program(args.build)
     noise = parse_noise(args.noise)
+    settings = parse_settings(args.set)
     results = []
     for path in args.cells:
         r = replay_cell(path, program, layers, args.calls, args.agreement, noise, args.seed,
-                        args.warm)
+                        args.warm, settings)
         r["noise"] = args.noise
         r["warm"] = args.warm
+        r["settings"] = settings
         results.append(r)
         print_cell(r, args.compare)
     if args.compare and len(results) > 1:
