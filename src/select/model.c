@@ -11,13 +11,15 @@
  *
  * A decision, in at most two rounds and `budget` calls. Round 1 measures native, then the
  * best predicted candidate of each registry group (STAR-MPI's algorithm groups) predicted
- * within group_range x the best prediction, in predicted order, then the other candidates
- * predicted within (1 + margin) x the best prediction (different predictions before repeats
- * of one: distinct_first), at most half the budget's candidates. A cost formula's error is
- * mostly its family's (a tree whose root's sends SMPI overlaps, a torus's contention), and the
- * fit cannot correct a family it never measured: on the simulated 64-rank cells, without the
- * groups the round filled with layouts of one orthogonal family and missed a flat tree 1.66 x
- * faster (docs/model.md). With group_range 0, the predictions alone order the round. Each measured candidate runs `samples` consecutive calls;
+ * within the larger of group_range x and (1 + margin) x the best prediction, in predicted
+ * order (groups_first), then the other candidates predicted within (1 + margin) x the best
+ * prediction (different predictions before repeats of one: distinct_first), at most half the
+ * budget's candidates. A cost formula's error is mostly its family's (a tree whose root's
+ * sends SMPI overlaps, a torus's contention), and the fit cannot correct a family it never
+ * measured: on the simulated 64-rank cells, without the groups the round filled with layouts
+ * of one orthogonal family and missed a flat tree 1.66 x faster (docs/model.md). With
+ * group_range 0, the predictions alone order the round. Each measured candidate runs
+ * `samples` consecutive calls;
  * at the end of the round ONE agreement of all their local times (the maximum over the ranks
  * per call, as race does), and each candidate's median of its calls after the first (a
  * candidate's first call runs cold: its buffers, the communicators of a mesh are made then;

@@ -20,6 +20,10 @@
 #                     native; the mpich selector's native alone. The strategies are replayed
 #                     over these cells (run.sh replay): simulating their learning call by call
 #                     costs hours per cell here (docs/simgrid.md, "Learning at scale")
+#   run.sh bcast256   256 ranks, bcast of 8 B and 1 KiB, as scale256 but with --sync clock (every
+#                     call starts at one simulated instant: a barrier's skew made scale256's bcast
+#                     an artifact), into cells256clock/; the agreement's time from a native
+#                     allreduce of 8 B alone, also --sync clock
 #   run.sh oracle64   the 64-rank cells matrix64 did not finish (dragonfly; torus-3d alltoall;
 #                     four-switch-gbe alltoall 1 KiB and bcast; one-switch-gbe, which matrix64
 #                     never ran), as scale256 runs them: the
@@ -159,6 +163,21 @@ case ${1:-} in
     done
     while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || failed=1; done
     [ "$failed" = 0 ] || { echo "run.sh: a platform failed: see $here/cells256/*.log" >&2; exit 1; }
+    ;;
+  bcast256)
+    for p in ${SCALE_PLATFORMS:-fat-tree-ib dragonfly torus-3d four-switch-gbe one-switch-gbe}; do
+      c256=(--simgrid "$p" --out "$here/cells256clock/$p" --ranks 256 --warmup 1 --sync clock
+            --timeout 14400)
+      mkdir -p "$here/cells256clock"
+      {
+        "$autocoll" bench "${c256[@]}" --collectives allreduce --sizes 8 --iterations 20 \
+          --layers '' --only native --selectors ompi &&
+        "$autocoll" bench "${c256[@]}" --collectives bcast --sizes 8,1K --iterations 20 \
+          --fixed-iterations 5 --layers native --selectors ompi &&
+        "$autocoll" bench "${c256[@]}" --collectives bcast --sizes 8,1K --iterations 20 \
+          --layers '' --only native --selectors mpich
+      } >> "$here/cells256clock/$p.log" 2>&1
+    done
     ;;
   oracle64)
     o64=(--ranks 64 --layers native --iterations 20 --fixed-iterations 10 --warmup 2
