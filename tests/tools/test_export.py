@@ -200,13 +200,14 @@ def test_mpich_cvars_take_the_most_common_choice_per_collective():
 
 
 def test_a_version_2_table_exports_each_rules_first_algorithm(tmp_path):
-    """A version 2 rule lists algorithms in order of preference; the export takes the first
-    (then substitutes as for version 1): the same file as the version 1 table of those firsts."""
+    """A version 2 rule lists algorithms in order of preference; the export takes the first the
+    library holds, or native (the library's own choice), as the layer runs the first applicable
+    one, and says on stderr which it passed over; a list with neither falls back to version 1's
+    substitution of its first: lists of one give the same file as the version 1 table."""
     v1 = tmp_path / "v1.json"
     v1.write_text(json.dumps(MIXED))
     v2_table = dict(MIXED, version=2, rules=[
-        {k: v for k, v in r.items() if k != "algorithm"}
-        | {"algorithms": [r["algorithm"], "orthogonal_2xn_native", "native"]}
+        {k: v for k, v in r.items() if k != "algorithm"} | {"algorithms": [r["algorithm"]]}
         for r in MIXED["rules"]])
     v2 = tmp_path / "v2.json"
     v2.write_text(json.dumps(v2_table))
@@ -214,6 +215,21 @@ def test_a_version_2_table_exports_each_rules_first_algorithm(tmp_path):
         one, two = (cli("export", str(p), "--format", fmt) for p in (v1, v2))
         assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
         assert one.stdout.replace(str(v1), "T") == two.stdout.replace(str(v2), "T"), fmt
+    allreduce = export.OMPI_COLLECTIVE_NUMBERS["allreduce"]
+    for preference, number, note in [
+            (["rabenseifner_ring", "orthogonal_2xn_native", "native"], 0,
+             "rabenseifner_ring, orthogonal_2xn_native: no Open MPI equivalent at these sizes; "
+             "exported the rule's next preference, Open MPI's own choice"),
+            (["rabenseifner_ring", "ring", "native"],
+             export.MAPPING["openmpi"]["allreduce"]["ring"].number,
+             "rabenseifner_ring: no Open MPI equivalent at these sizes; exported the rule's "
+             "next preference, ring")]:
+        v2_table["rules"][2]["algorithms"] = preference
+        v2.write_text(json.dumps(v2_table))
+        run = cli("export", str(v2), "--format", "ompi-rules")
+        assert run.returncode == 0, run.stderr
+        assert ompi_lookup(read_ompi_rules(run.stdout), allreduce, 8, 64) == (number, 0)
+        assert note in run.stderr
     v2_table["rules"][0]["algorithms"] = []
     v2.write_text(json.dumps(v2_table))
     run = cli("export", str(v2), "--format", "ompi-rules")

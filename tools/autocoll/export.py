@@ -137,8 +137,8 @@ def rule_names(rule, version):
 
 def load_table(path):
     """The table at `path`; ExportError with the path and the reason when it is not one. Each
-    rule's "algorithm" is what is exported: a version 2 rule's first (preferred) algorithm, set
-    here; where the library has no equivalent at a size, it is substituted as for version 1."""
+    rule gets "preference", its algorithms in order (version 1: its one "algorithm"; version 2:
+    its "algorithms"), and "algorithm", the first of them (what notes name)."""
     data = jsonfile.load(path, TABLE_SCHEMA, ExportError, TABLE_VERSIONS)
     rules = data.get("rules")
     if not isinstance(rules, list):
@@ -148,7 +148,7 @@ def load_table(path):
         if not (names and isinstance(r.get("collective"), str)
                 and valid_interval(r.get("ranks")) and valid_interval(r.get("bytes"))):
             raise ExportError(f"{path}: rule {i} is not a rule (docs/table.md)")
-        r["algorithm"] = names[0]
+        r["algorithm"], r["preference"] = names[0], names
     for i, r in enumerate(rules):
         for j, q in enumerate(rules[:i]):
             if q["collective"] == r["collective"] and overlap(q["ranks"], r["ranks"]) \
@@ -225,6 +225,23 @@ def choose(library, collective, algorithm, lo, hi, cells):
     return sub, f"{why}; exported {describe(library, sub)} ({how}: {name})"
 
 
+def choose_preferred(library, collective, preference, lo, hi, cells):
+    """choose() for a rule's algorithms in order of preference: the first that is native or that
+    the library holds at [lo, hi] (the library's counterpart of the layer running the first
+    applicable one), with a note naming those passed over; when none is, choose() of the first
+    (a substitute from the cells)."""
+    for k, name in enumerate(preference):
+        native = MAPPING[library].get(collective, {}).get(name)
+        if name == NATIVE or (native and holds(native, lo, hi)):
+            if k == 0:
+                return choose(library, collective, name, lo, hi, cells)
+            chosen = None if name == NATIVE else native
+            return chosen, (f"{', '.join(preference[:k])}: no {LIBRARY_NAMES[library]} "
+                            f"equivalent at these sizes; exported the rule's next preference, "
+                            f"{describe(library, chosen)}")
+    return choose(library, collective, preference[0], lo, hi, cells)
+
+
 def rule_cells(table, rule):
     return [c for c in table.get("cells", []) if c.get("collective") == rule["collective"]
             and covers(rule["ranks"], c["ranks"]) and covers(rule["bytes"], c["bytes"])]
@@ -270,8 +287,9 @@ def decisions(table, library, notes):
                 blo, bhi = r["bytes"]
                 if blo > at:
                     entries.append((at, blo - 1, None))
-                native, note = choose(library, coll, r["algorithm"], lo, hi,
-                                      rule_cells(table, r))
+                native, note = choose_preferred(library, coll,
+                                                r.get("preference") or [r["algorithm"]], lo, hi,
+                                                rule_cells(table, r))
                 where = ("" if [lo, hi] == r["ranks"] else f" (at {interval_text(lo, hi)} ranks)")
                 text = (f"{coll} ranks {interval_text(*r['ranks'])} bytes "
                         f"{interval_text(blo, bhi)}{where}: {note}")
