@@ -175,8 +175,9 @@ static const ac_setting settings[] = {
          "model: measure the candidates predicted within (1 + margin) x the best prediction, "
          "then those the refitted model predicts within (1 + margin / 2) x the best measured"),
     REAL("AUTOCOLL_MODEL_GROUP_RANGE", "3", 0.0, 0.0, 0,
-         "model: the first round measures first the best predicted candidate of each registry "
-         "group predicted within this many times the best prediction; 0: the predictions alone"),
+         "model: each round of a decision measures first the best predicted candidate of each "
+         "registry group not measured yet that is predicted within this many times the best "
+         "prediction (round 1) or the best measured time (round 2); 0: the predictions alone"),
     INTEGER("AUTOCOLL_MODEL_SAMPLES", "2", 1, 50, "model: calls of each measured candidate"),
     INTEGER("AUTOCOLL_MODEL_BUDGET", "20", 2, 100000,
             "model: calls of one decision at most, native included"),

@@ -28,9 +28,10 @@
  * (ac_cost_fit: non-negative least squares on relative errors, drawn towards the defaults
  * with AUTOCOLL_MODEL_PRIOR_WEIGHT so that what no observation determines keeps its default).
  * Round 2 measures the candidates not yet measured that the refitted model predicts within
- * (1 + margin / 2) x the best measured median, best predicted first, as many as the budget has
- * left. The best measured median wins (ties: the lower candidate index, native first). A
- * candidate whose real time is far from its prediction is caught where it matters: a
+ * (1 + margin / 2) x the best measured median, best predicted first, after the best predicted
+ * of each group not measured yet predicted within group_range x that median, as many as the
+ * budget has left. The best measured median wins (ties: the lower candidate index, native
+ * first). A candidate whose real time is far from its prediction is caught where it matters: a
  * candidate predicted best is measured, so an optimistic prediction never wins by itself; a
  * pessimistic one is corrected by the fit when the error is the platform's, not the formula's.
  *
@@ -176,15 +177,17 @@ static int distinct_first(model_state *s, int k, int cap)
     return k < cap ? k : cap;
 }
 
-/* s->order[0..k) (sorted by s->key): the first candidate of each registry group first, then
- * the candidates whose key is within `within` (the others only stood for their group), those
- * with a key that differs from every earlier one's first; returns min(count, cap). */
+/* s->order[0..k) (sorted by s->key): the first candidate of each registry group with no member
+ * measured in this decision first, then the other candidates whose key is within `within` (the
+ * others only stood for their group), those with a key that differs from every earlier one's
+ * first; returns min(count, cap). */
 static int groups_first(model_state *s, int k, int cap, double within)
 {
     int g = 0, r = 0;
     for (int i = 0; i < k; i++) {
         int c = s->order[i], seen = 0;
         for (int j = 0; j < g && !seen; j++) seen = s->group[s->reps[j]] == s->group[c];
+        for (int j = 0; j < s->n && !seen; j++) seen = s->tried[j] && s->group[j] == s->group[c];
         if (!seen)
             s->reps[g++] = c;
         else if (s->key[c] <= within)
@@ -308,13 +311,16 @@ static int end_round(model_state *s, const ac_agreement *agree)
     int best = best_tried(s);
     if (s->round == 1) {
         int m = 0, cap = slots_left(s);
+        double limit = (1.0 + s->p.margin / 2.0) * s->median[best];
+        double range = s->p.group_range * s->median[best];
         for (int c = 1; c < s->n; c++) {
             s->key[c] = predict(s, c);
             if (!s->tried[c] && s->key[c] >= 0.0 &&
-                s->key[c] <= (1.0 + s->p.margin / 2.0) * s->median[best])
+                s->key[c] <= (range > limit ? range : limit))
                 s->order[m++] = c;
         }
-        m = distinct_first(s, sort_order(s, m), cap);
+        m = range > 0 ? groups_first(s, sort_order(s, m), cap, limit)
+                      : distinct_first(s, sort_order(s, m), cap);
         if (m > 0) {
             plan_round(s, s->order, m);
             return MPI_SUCCESS;

@@ -25,8 +25,9 @@ typedef struct ac_model_params {
     int window_max;      /* longest monitoring window, calls (windows double from 16) */
     double platform[AC_COST_PARAMS]; /* the parameters before any fit (cost.h order) */
     double prior_weight; /* how strongly a fit keeps the parameters near `platform` */
-    double group_range;  /* round 1 measures first the best predicted of each registry group
-                          * predicted within group_range x the best prediction (0: off) */
+    double group_range;  /* each round measures first the best predicted of each registry
+                          * group not measured yet, predicted within group_range x the best
+                          * prediction (round 1) or measured median (round 2); 0: off */
 } ac_model_params;
 
 /* Stages reported by ac_model_get_stats(). */
