@@ -24,6 +24,11 @@
 #                     call starts at one simulated instant: a barrier's skew made scale256's bcast
 #                     an artifact), into cells256clock/; the agreement's time from a native
 #                     allreduce of 8 B alone, also --sync clock
+#   run.sh allreduce256  256 ranks, allreduce of 8 B, native and every fixed algorithm, --sync
+#                     clock, on ALLREDUCE256_PLATFORMS (default dragonfly), into allreduce256clock/
+#   run.sh scale1024  1024 ranks on fat-tree-ib, --sync clock: bcast of 8 B (native and five
+#                     algorithms) and allreduce of 8 B (native and three), each with the mpich
+#                     selector's native; not an oracle (not every algorithm), into cells1024/
 #   run.sh oracle64   the 64-rank cells matrix64 did not finish (dragonfly; torus-3d alltoall;
 #                     four-switch-gbe alltoall 1 KiB and bcast; one-switch-gbe, which matrix64
 #                     never ran), as scale256 runs them: the
@@ -178,6 +183,33 @@ case ${1:-} in
           --layers '' --only native --selectors mpich
       } >> "$here/cells256clock/$p.log" 2>&1
     done
+    ;;
+  allreduce256)
+    for p in ${ALLREDUCE256_PLATFORMS:-dragonfly}; do
+      a256=(--simgrid "$p" --out "$here/allreduce256clock/$p" --ranks 256 --warmup 1 --sync clock
+            --timeout 14400 --collectives allreduce --sizes 8 --iterations 20)
+      mkdir -p "$here/allreduce256clock"
+      {
+        "$autocoll" bench "${a256[@]}" --fixed-iterations 5 --layers native --selectors ompi &&
+        "$autocoll" bench "${a256[@]}" --layers '' --only native --selectors mpich
+      } >> "$here/allreduce256clock/$p.log" 2>&1
+    done
+    ;;
+  scale1024)
+    c1024=(--simgrid fat-tree-ib --out "$here/cells1024/fat-tree-ib" --ranks 1024 --warmup 1
+           --sync clock --timeout 7200 --layers '' --iterations 20 --sizes 8)
+    mkdir -p "$here/cells1024"
+    bcasts=native,flat_tree,binomial_tree,knomial_tree_k4,orthogonal_32xn_flat_tree
+    bcasts+=,orthogonal_8x8xn_flat_tree
+    allreduces=native,recursive_doubling,allgather_mesh_3d,orthogonal_32xn_recursive_doubling
+    {
+      "$autocoll" bench "${c1024[@]}" --collectives bcast --fixed-iterations 5 --selectors ompi \
+        --only "$bcasts"
+      "$autocoll" bench "${c1024[@]}" --collectives bcast --selectors mpich --only native
+      "$autocoll" bench "${c1024[@]}" --collectives allreduce --fixed-iterations 5 \
+        --selectors ompi --only "$allreduces"
+      "$autocoll" bench "${c1024[@]}" --collectives allreduce --selectors mpich --only native
+    } >> "$here/cells1024/fat-tree-ib.log" 2>&1
     ;;
   oracle64)
     o64=(--ranks 64 --layers native --iterations 20 --fixed-iterations 10 --warmup 2
