@@ -199,6 +199,23 @@ static int groups_first(model_state *s, int k, int cap, double within)
     return g + r < cap ? g + r : cap;
 }
 
+/* The candidates of a round in s->order, and how many (at most cap): those not measured in this
+ * decision predicted within the larger of group_range x and `within` x `base`, ordered by
+ * groups_first (the ones that do not stand for their group only within `within` x `base`) or,
+ * with group_range 0, by distinct_first. */
+static int round_candidates(model_state *s, double base, double within, int cap)
+{
+    double limit = within * base, range = s->p.group_range * base;
+    int k = 0;
+    for (int c = 1; c < s->n; c++) {
+        s->key[c] = predict(s, c);
+        if (!s->tried[c] && s->key[c] >= 0.0 && s->key[c] <= (range > limit ? range : limit))
+            s->order[k++] = c;
+    }
+    k = sort_order(s, k);
+    return s->p.group_range > 0.0 ? groups_first(s, k, cap, limit) : distinct_first(s, k, cap);
+}
+
 /* The calls a decision may spend on candidates not planned yet, in candidates. */
 static int slots_left(const model_state *s)
 {
@@ -257,19 +274,12 @@ static void decide(model_state *s, const int *cands, int k)
  * prediction, then the others within the margin (without group_range: those alone). */
 static void decide_first(model_state *s)
 {
-    int k = 0, cap = s->p.budget / s->p.samples / 2;
     double best = -1.0;
     for (int c = 1; c < s->n; c++) {
         double t = predict(s, c);
         if (t >= 0.0 && (best < 0.0 || t < best)) best = t;
     }
-    double limit = (1.0 + s->p.margin) * best, range = s->p.group_range * best;
-    for (int c = 1; c < s->n; c++) {
-        s->key[c] = predict(s, c);
-        if (s->key[c] >= 0.0 && s->key[c] <= (range > limit ? range : limit)) s->order[k++] = c;
-    }
-    k = s->p.group_range > 0.0 ? groups_first(s, sort_order(s, k), cap, limit)
-                               : distinct_first(s, sort_order(s, k), cap);
+    int k = round_candidates(s, best, 1.0 + s->p.margin, s->p.budget / s->p.samples / 2);
     if (k < 1) { /* nothing to compare native with */
         settle(s, 0);
         return;
@@ -310,17 +320,7 @@ static int end_round(model_state *s, const ac_agreement *agree)
     refit(s);
     int best = best_tried(s);
     if (s->round == 1) {
-        int m = 0, cap = slots_left(s);
-        double limit = (1.0 + s->p.margin / 2.0) * s->median[best];
-        double range = s->p.group_range * s->median[best];
-        for (int c = 1; c < s->n; c++) {
-            s->key[c] = predict(s, c);
-            if (!s->tried[c] && s->key[c] >= 0.0 &&
-                s->key[c] <= (range > limit ? range : limit))
-                s->order[m++] = c;
-        }
-        m = range > 0 ? groups_first(s, sort_order(s, m), cap, limit)
-                      : distinct_first(s, sort_order(s, m), cap);
+        int m = round_candidates(s, s->median[best], 1.0 + s->p.margin / 2.0, slots_left(s));
         if (m > 0) {
             plan_round(s, s->order, m);
             return MPI_SUCCESS;
