@@ -8,6 +8,8 @@
 #   run.sh platform P [RANKS]     on platform P (platforms/P.xml; RANKS default 16): the profile
 #                                 run, `autocoll tune --profile` under each selector, then
 #                                 every configuration, into runs/P-npRANKS/
+#   run.sh again P [RANKS]        the runs of step 3 of `platform` again (the tables kept): for a
+#                                 layer or a strategy newer than the tables
 #   run.sh summary                summary.txt from every run here
 # Needs scripts/setup (build/simgrid, .venv) and, for `build`, deb.debian.org.
 set -euo pipefail
@@ -19,7 +21,7 @@ source_url=http://deb.debian.org/debian/pool/main/h/hpcc/hpcc_1.5.0.orig.tar.gz
 source_sha256=0a6fef7ab9f3347e549fed65ebb98234feea9ee18aea0c8f59baefbe3cf7ffb8
 program="$work/hpcc-1.5.0/hpcc"
 hpl_n=4000              # HPL's N, from which HPCC sizes MPIFFT: 4194304 points on 16 ranks
-strategies="star race lottery"
+strategies="star race lottery model"
 
 build() {
   mkdir -p "$work"
@@ -109,8 +111,15 @@ platform_runs() {
       --warmup 2 --repeats 0 --selector "$selector" --sync barrier \
       > "$out/tune-$selector.log" 2>&1 || { tail -5 "$out/tune-$selector.log" >&2; exit 1; }
   done
-  # 3. the program under its selector's table, and under each run-time strategy (cold:
-  #    history off)
+  program_runs "$platform" "$ranks"
+}
+
+# 3. the program under its selector's table, and under each run-time strategy (cold: history
+#    off); $1 platform, $2 ranks
+program_runs() {
+  local platform=$1 ranks=${2:-16}
+  local out="$here/runs/$platform-np$ranks"
+  [ -x "$program" ] || build
   for selector in ompi mpich; do
     run_hpcc "$out/table-$selector" "$platform" "$ranks" "$selector" AUTOCOLL_STRATEGY=table \
       AUTOCOLL_TABLE="$out/table-$selector.json"
@@ -123,6 +132,7 @@ platform_runs() {
 case ${1:-} in
   build) build ;;
   platform) shift; platform_runs "$@" ;;
+  again) shift; program_runs "$@" ;;
   summary) "$repo/.venv/bin/python" "$here/summary.py" "$here/runs" > "$here/summary.txt" ;;
   *) sed -n '2,12p' "$0" >&2; exit 2 ;;
 esac
