@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 ORDER = ["native-ompi", "native-mpich", "table-ompi", "table-mpich", "star-ompi", "star-mpich",
-         "race-ompi", "race-mpich", "lottery-ompi", "lottery-mpich"]
+         "race-ompi", "race-mpich", "lottery-ompi", "lottery-mpich", "model-ompi", "model-mpich"]
 
 
 def hpcc_values(path):
