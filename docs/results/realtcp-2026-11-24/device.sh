@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # device.sh - the real-TCP check, run on the lent 16-core machine from the checkout's root with
-# .devroot/ (bundle.sh) carried: installs the bundled Open MPI, brings up the emulated clusters of
-# docs/cluster.md and runs bench/cluster/emulated-matrix there, then tars everything into
-# $OUT/realtcp.tar.gz. README.md of this folder says what came back.
+# .devroot/ (bundle.sh) carried: uses the machine's Open MPI (or installs the bundled one where
+# it has none), brings up the emulated clusters of docs/cluster.md and runs
+# bench/cluster/emulated-matrix there, then tars everything into $OUT/realtcp.tar.gz. README.md
+# of this folder says what came back. SKIP_PINGPONG=1 skips the ping-pong, DIAG=1 stops after
+# the launcher's diagnostics, MATRIX_TIMEOUT (s, default 420) bounds the matrix.
 #   docs/results/realtcp-2026-11-24/device.sh [PART...]   (default: 100m-16 100m-8)
 set -uo pipefail
 repo=$(pwd)
