@@ -2,9 +2,9 @@
 # run.sh - issue 21's side-by-side table: the five run-time strategies (model, race, lottery,
 # star_basic, star_enhanced) replayed (`autocoll simgrid replay`, bench/strategy_replay.c) over
 # every simulated cell of ../simgrid-2026-11-23 that measured native and every fixed algorithm:
-# 16 ranks (cells16/), 64 ranks (cells64/, oracle64/) and 256 ranks (cells256/ and
-# allreduce256clock/ allreduce, cells256clock/ bcast), each cold and warm (as from a history
-# file that knows every candidate), without noise and with the measured noise
+# 16 ranks (cells16/), 64 ranks (cells64/, oracle64/) and 256 ranks (cells256/ allreduce and
+# alltoall, allreduce256clock/ allreduce, cells256clock/ bcast), each cold and warm (as from a
+# history file that knows every candidate), without noise and with the measured noise
 # (detour:0.01:2e-5); and the model strategy cold once more without its group rule
 # (AUTOCOLL_MODEL_GROUP_RANGE=0, the rule's before: *-groups-off.json). Writes replay/*.json;
 # summary.py prints the tables of README.md from them. A few minutes of host time.
@@ -45,7 +45,8 @@ for d in "$sim"/cells64/*/ "$sim"/oracle64/*/; do
   [ -f "$d/allreduce-8-np64-ompi.json" ] || agree=(--agreement "$sim/cells64/$p/allreduce-8-np64-ompi.json")
   replay "64-$p-$set" "$d"*-ompi.json "${agree[@]}"
 done
-replay "256-fat-tree-ib-cells256" "$sim/cells256/fat-tree-ib/allreduce-8-np256-ompi.json"
+replay "256-fat-tree-ib-cells256" "$sim/cells256/fat-tree-ib/allreduce-8-np256-ompi.json" \
+  "$sim/cells256/fat-tree-ib/alltoall-8-np256-ompi.json"
 for d in "$sim"/allreduce256clock/*/; do
   [ -f "$d"allreduce-8-np256-ompi.json ] || continue
   replay "256-$(basename "$d")-allreduce256clock" "$d"allreduce-8-np256-ompi.json
