@@ -19,6 +19,8 @@ import math
 import statistics
 from pathlib import Path
 
+from autocoll.benchreport import geomean
+
 HERE = Path(__file__).resolve().parent
 SOURCES = {
     "rep2": HERE / "device16-rep2",
@@ -74,10 +76,6 @@ def spearman(a, b):
     num = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
     den = math.sqrt(sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb))
     return num / den if den else float("nan")
-
-
-def geomean(xs):
-    return math.exp(statistics.fmean(math.log(x) for x in xs))
 
 
 def main():

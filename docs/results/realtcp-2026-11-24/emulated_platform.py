@@ -29,6 +29,8 @@ measured 16.8 Gbit/s, docs/cluster.md).
 import argparse
 from pathlib import Path
 
+from autocoll.cluster import switch_sizes
+
 HERE = Path(__file__).resolve().parent
 HEADER = """<?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
@@ -52,38 +54,36 @@ CLUSTER = ('    <cluster id="{id}" prefix="{prefix}" radical="{first}-{last}" su
            'loopback_bw="10GBps" loopback_lat="0.2us"/>\n')
 
 
-def switch_sizes(nodes, switches=4):
-    """Nodes per switch as `autocoll cluster up` spreads them: blocks, the first ones larger."""
-    return [nodes // switches + (1 if k < nodes % switches else 0) for k in range(switches)]
-
-
-def one_switch(nodes, rate):
-    title = f"The emulated one-switch cluster: {nodes} nodes at {rate} Mbit/s"
-    return (HEADER.format(title=title) + '  <zone id="emulated-one-switch" routing="Full">\n'
-            + CLUSTER.format(id="sw0", prefix="node-", first=0, last=nodes - 1, rate=rate)
-            + "  </zone>\n</platform>\n")
-
-
-def four_switch(nodes, rate, oversubscription):
-    sizes = switch_sizes(nodes)
-    title = (f"The emulated four-switch cluster: {nodes} nodes at {rate} Mbit/s, "
-             f"uplinks oversubscribed {oversubscription:g}:1")
-    out = [HEADER.format(title=title), '  <zone id="emulated-four-switch" routing="Full">\n']
+def platform(topology, nodes, rate, oversubscription):
+    """The platform's XML: one crossbar cluster per switch, with the nodes `autocoll cluster up`
+    puts there (cluster.switch_sizes), and, with several switches, full-duplex uplinks between
+    every pair of them."""
+    sizes = switch_sizes(topology, nodes)
+    if len(sizes) == 1:
+        title = f"The emulated one-switch cluster: {nodes} nodes at {rate} Mbit/s"
+    else:
+        title = (f"The emulated four-switch cluster: {nodes} nodes at {rate} Mbit/s, "
+                 f"uplinks oversubscribed {oversubscription:g}:1")
+    out = [HEADER.format(title=title), f'  <zone id="emulated-{topology}" routing="Full">\n']
     first = 0
     for k, size in enumerate(sizes):
-        out.append(CLUSTER.format(id=f"sw{k}", prefix=f"sw{k}-node-", first=first,
+        prefix = "node-" if len(sizes) == 1 else f"sw{k}-node-"
+        out.append(CLUSTER.format(id=f"sw{k}", prefix=prefix, first=first,
                                   last=first + size - 1, rate=rate))
         first += size
-    for k, size in enumerate(sizes):
-        out.append(f'    <link id="sw{k}-uplink" bandwidth="{size * rate / oversubscription:g}Mbps" '
-                   f'latency="0us" sharing_policy="SPLITDUPLEX"/>\n')
-    for a in range(4):
-        for b in range(4):
-            if a != b:
-                out.append(f'    <zoneRoute src="sw{a}" dst="sw{b}" gw_src="sw{a}-node-sw{a}_router" '
-                           f'gw_dst="sw{b}-node-sw{b}_router" symmetrical="NO">'
-                           f'<link_ctn id="sw{a}-uplink" direction="UP"/>'
-                           f'<link_ctn id="sw{b}-uplink" direction="DOWN"/></zoneRoute>\n')
+    if len(sizes) > 1:
+        for k, size in enumerate(sizes):
+            out.append(f'    <link id="sw{k}-uplink" '
+                       f'bandwidth="{size * rate / oversubscription:g}Mbps" '
+                       f'latency="0us" sharing_policy="SPLITDUPLEX"/>\n')
+        for a in range(len(sizes)):
+            for b in range(len(sizes)):
+                if a != b:
+                    out.append(f'    <zoneRoute src="sw{a}" dst="sw{b}" '
+                               f'gw_src="sw{a}-node-sw{a}_router" '
+                               f'gw_dst="sw{b}-node-sw{b}_router" symmetrical="NO">'
+                               f'<link_ctn id="sw{a}-uplink" direction="UP"/>'
+                               f'<link_ctn id="sw{b}-uplink" direction="DOWN"/></zoneRoute>\n')
     out.append("  </zone>\n</platform>\n")
     return "".join(out)
 
@@ -95,8 +95,7 @@ def main():
     p.add_argument("--rate-mbit", type=int, default=100)
     p.add_argument("--oversubscription", type=float, default=4)
     a = p.parse_args()
-    text = (one_switch(a.nodes, a.rate_mbit) if a.topology == "one-switch"
-            else four_switch(a.nodes, a.rate_mbit, a.oversubscription))
+    text = platform(a.topology, a.nodes, a.rate_mbit, a.oversubscription)
     path = HERE / "platforms" / f"emulated-{a.topology}-{a.nodes}-{a.rate_mbit}m.xml"
     path.write_text(text)
     print(path)

@@ -26,7 +26,8 @@ case ${1:-} in
       for t in one-switch four-switch; do
         for n in 16 8; do
           [ "$n" = 16 ] && sizes=1K || sizes=1K,16K
-          platform=$(python3 "$here/emulated_platform.py" "$t" "$n" --rate-mbit "${model%%:*}")
+          platform=$("$repo/.venv/bin/python" "$here/emulated_platform.py" "$t" "$n" \
+                     --rate-mbit "${model%%:*}")
           "$autocoll" bench --simgrid "$platform" --out "$here/simulated-${model#*:}/100m-$n-$t" \
             --collectives "$all" --sizes "$sizes" --ranks "$n" --layers "$layers" \
             --iterations 200 --fixed-iterations 10 --warmup 2 --factor 1 --selectors ompi \
@@ -36,7 +37,7 @@ case ${1:-} in
     done
     ;;
   compare)
-    python3 "$here/compare.py" > "$here/compare.txt"
+    "$repo/.venv/bin/python" "$here/compare.py" > "$here/compare.txt"
     ;;
   *)
     sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
