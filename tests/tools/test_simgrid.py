@@ -89,6 +89,45 @@ def test_strategies_settle_on_a_clear_winner(two_runs):
         assert steady <= 1.02 * best, (spec, steady, best)
 
 
+SPLIT_TOLERANCE = 1e-3  # docs/simgrid.md, --jobs: times depend a little on the simulated instant
+
+
+def test_a_cell_in_parts_is_the_cell_of_one_simulation(two_runs, tmp_path):
+    """`--jobs 3` deals the fixed algorithms among three simulations side by side and merges
+    them: the same configurations in the same order (native, the fixed algorithms, the layer),
+    the same skipped algorithms, medians within SPLIT_TOLERANCE of one simulation's, the same
+    oracle time; the shares' folder is gone."""
+    done = cli("bench", "--out", str(tmp_path), *CELL, "--layers", "native", "--jobs", "3",
+               timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    split = json.loads((tmp_path / NAME).read_text())
+    whole = two_runs[0]
+    assert split["simgrid"]["simulations"] == 3
+    assert not list(tmp_path.glob("*.parts"))
+    expected = [c["name"] for c in whole["configurations"] if c["kind"] != "layer"]
+    assert [c["name"] for c in split["configurations"]] == expected + ["layer:native"]
+    assert split["skipped"] == whole["skipped"]
+    by_name = configurations(whole)
+    for conf in split["configurations"]:
+        reference = by_name[conf["name"]]["median"]
+        assert abs(conf["median"] - reference) <= SPLIT_TOLERANCE * reference, conf["name"]
+    assert split["oracle"]["median"] == pytest.approx(whole["oracle"]["median"],
+                                                      rel=SPLIT_TOLERANCE)
+    assert split["parameters"]["only"] is None
+
+
+def test_jobs_are_refused_where_they_would_change_the_times(tmp_path):
+    """--jobs without --simgrid, or with --noise, is refused before any cell runs."""
+    for extra in (["--jobs", "2"], ["--jobs", "2", "--simgrid", "one-switch-gbe",
+                                     "--noise", "exp:1e-5"], ["--jobs", "0", "--simgrid",
+                                                               "one-switch-gbe"]):
+        done = cli("bench", "--out", str(tmp_path / "out"), "--collectives", "bcast", "--sizes",
+                   "8", "--ranks", "2", *extra, timeout=60)
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert "--jobs" in done.stderr
+        assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+
+
 def test_an_unknown_platform_is_refused(tmp_path):
     done = cli("bench", "--out", str(tmp_path), "--simgrid", "no-such-platform",
                "--collectives", "allreduce", "--sizes", "8", "--ranks", "2")

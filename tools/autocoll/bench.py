@@ -16,6 +16,7 @@ docs/simgrid.md) with the driver of build/simgrid: once per native selector of `
 not), so that 256 and 1024 ranks fit in memory.
 """
 
+import concurrent.futures
 import functools
 import json
 import os
@@ -40,6 +41,7 @@ CLUSTER_TIMEOUT_MARGIN = 30   # s: the launcher's own timeout (and its SIGKILL 1
 # UCX TCP sometimes hangs across the emulated cluster's nodes (openucx/ucx#8738, docs/cluster.md);
 # the driver writes its results before MPI_Finalize, so the cell is kept and the job stopped.
 FINALIZE_GRACE = 60
+NOT_SELECTED = "not selected by --only"  # the driver's reason for an algorithm --only left out
 
 DEFAULTS = {
     "collectives": "alltoall,allgather,allreduce",
@@ -76,13 +78,84 @@ def parse_ranks(text):
 
 
 @functools.lru_cache(maxsize=None)
-def known_collectives(mpi, build):
-    """The collectives of the registry of `build` (its autocoll-info; once per process: under
-    SimGrid it is a simulated run)."""
+def registry_algorithms(mpi, build, size=None):
+    """{collective: [algorithm names, registry order]} of the registry of `build` (its
+    autocoll-info; once per process and size: under SimGrid it is a simulated run); with `size`,
+    those of a communicator of that many ranks (the mesh layouts that factor it included)."""
     try:
-        return list(algorithms_by_collective(load_registry(mpi, info=build / "autocoll-info")))
+        return algorithms_by_collective(load_registry(mpi, info=build / "autocoll-info",
+                                                      size=size))
     except (OSError, ValueError, subprocess.CalledProcessError) as e:
         raise BenchError(f"registry of {build}: {e}") from e
+
+
+def known_collectives(mpi, build):
+    """The collectives of the registry of `build`."""
+    return list(registry_algorithms(mpi, build))
+
+
+def split_algorithms(names, only, jobs):
+    """A cell's fixed algorithms (`names` in registry order, less native; those of `only`, a
+    comma-separated list, when given) dealt in turn into at most `jobs` lists, so that each
+    list mixes the families; empty lists are left out."""
+    chosen = set(only.split(",")) if only else None
+    fixed = [n for n in names if n != "native" and (chosen is None or n in chosen)]
+    return [part for part in (fixed[k::jobs] for k in range(jobs)) if part]
+
+
+NOISY_WARNING = "configuration(s) with p90 > 2 x p10 (noisy)"
+
+
+def noisy_warning(configurations):
+    """The driver's warning on noisy configurations (bench/autocoll_bench.c, noise_warnings),
+    for a merged cell; None when no configuration is noisy."""
+    noisy = [c["name"] for c in configurations if c["p90"] > 2 * c["p10"]]
+    if not noisy:
+        return None
+    return (f"{len(noisy)} {NOISY_WARNING}: {', '.join(noisy[:4])}"
+            f"{', ...' if len(noisy) > 4 else ''}")
+
+
+def merge_parts(parts, names, only):
+    """One cell's result from the results of its parts (each a driver JSON of the same cell with
+    --only a share of the fixed algorithms; the first part also ran the layers): what one
+    simulation of every configuration writes. Native, measured by every part, must be the same
+    in each, to the bit, as must the calibration (simulated time is deterministic); BenchError
+    otherwise. Configurations come in the driver's order (native, the fixed algorithms in
+    registry order `names`, the layers); an algorithm is skipped when no part ran it, with the
+    reason a part gave other than its share of --only; the oracle is the fastest of the parts'
+    oracles."""
+    first = parts[0]
+    native = first["configurations"][0]
+    for k, part in enumerate(parts[1:], 2):
+        if part["configurations"][0] != native or part["calibration"] != first["calibration"]:
+            raise BenchError(f"part {k} measured native or the calibration differently from part "
+                             f"1: the parts are not one deterministic simulation")
+    fixed = {c["name"]: c for part in parts for c in part["configurations"]
+             if c["kind"] == "fixed"}
+    order = {name: i for i, name in enumerate(names)}
+    configurations = ([native] + sorted(fixed.values(), key=lambda c: order[c["name"]]) +
+                      [c for c in first["configurations"] if c["kind"] == "layer"])
+    reasons = {}
+    for part in parts:
+        for s in part["skipped"]:
+            if s["name"] not in fixed and (s["name"] not in reasons or
+                                           reasons[s["name"]]["reason"] == NOT_SELECTED):
+                reasons[s["name"]] = s
+    skipped = sorted(reasons.values(), key=lambda s: order[s["name"]])
+    # Each part's oracle was picked on unrounded medians; of those, the fastest. Equal in the
+    # JSON's 9 digits, an algorithm beat native in its part (native wins ties), so it goes first.
+    oracle = min((part["oracle"] for part in parts),
+                 key=lambda o: (o["median"], o["name"] == "native", order.get(o["name"], 0)))
+    merged = dict(first)
+    merged["parameters"] = dict(first["parameters"], only=only)
+    merged["configurations"] = configurations
+    merged["skipped"] = skipped
+    merged["oracle"] = oracle
+    warnings = [w for w in first["warnings"] if NOISY_WARNING not in w]
+    noisy = noisy_warning(configurations)
+    merged["warnings"] = warnings + ([noisy] if noisy else [])
+    return merged
 
 
 def parse_size(text):
@@ -213,17 +286,60 @@ def run_job(cmd, path, timeout, env, state=None):
         return status, out.read(), stopped
 
 
+def run_parts(path, parts, names, only, layers, timeout, simulation):
+    """Runs one simulated cell as simulations side by side, part k with --only the names of
+    `parts[k]` (the first with the `layers`, the others with none), each in `path`'s folder
+    `<cell>.parts/`, and writes their merge (merge_parts) at `path`. `simulation(out, layers,
+    only)` gives one simulation's (command, environment, folder). A part whose result is there
+    (and valid) is kept, so that an interrupted cell resumes. Returns run_job's (status, output,
+    stopped) of the first part that failed (its result missing), otherwise (0, every output,
+    0); the parts' folder goes once the cell is written."""
+    folder = path.with_suffix(".parts")
+    folder.mkdir(exist_ok=True)
+    results = [folder / f"part{k}of{len(parts)}.json" for k in range(1, len(parts) + 1)]
+
+    def run_part(k):
+        if valid_result(results[k]):
+            return 0, f"part {k + 1}: done earlier, kept\n", 0
+        cmd, env, workdir = simulation(results[k], layers if k == 0 else "", ",".join(parts[k]))
+        try:
+            return run_job(cmd, results[k], timeout, env)
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+    with concurrent.futures.ThreadPoolExecutor(len(parts)) as pool:
+        done = list(pool.map(run_part, range(len(parts))))
+    for k, (status, output, stopped) in enumerate(done):
+        if status is None or status != 0 or smpi.deadlocked(output) or \
+                not valid_result(results[k]):
+            return status, f"part {k + 1} of {len(parts)}:\n{output}", stopped
+    merged = merge_parts([json.loads(r.read_text()) for r in results], names, only)
+    path.write_text(json.dumps(merged, indent=1) + "\n")
+    shutil.rmtree(folder)
+    return 0, "".join(output for _, output, _ in done), 0
+
+
 def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives"],
                sizes=DEFAULTS["sizes"], ranks=DEFAULTS["ranks"], layers=DEFAULTS["layers"],
                iterations=500, fixed_iterations=100, warmup=10, factor=5.0, timeout=1800,
                history=None, only=None, cluster=None, simgrid=None, ppn=1,
                selectors="ompi,mpich", noise="none", noise_seed=1, shared_malloc=1 << 20,
-               sync="none", table=None, log=print):
+               sync="none", table=None, jobs=1, log=print):
     """Runs every missing cell; returns the list of cell JSON paths (in matrix order).
     With `cluster` (a cluster name) each cell runs on that emulated cluster; with `simgrid`
     (a platform) on that simulated platform, once per selector of `selectors`. With `table`
     (a configuration table's path) the jobs run with AUTOCOLL_TABLE set to it, for the
-    `table` layer, and each cell records the table (table_block)."""
+    `table` layer, and each cell records the table (table_block). With `simgrid` and `jobs` > 1
+    a cell's fixed algorithms are shared among up to `jobs` simulations side by side, merged
+    into the cell (merge_parts)."""
+    if jobs < 1:
+        raise BenchError(f"--jobs {jobs}: at least 1")
+    if jobs > 1 and not simgrid:
+        raise BenchError("--jobs runs simulations side by side: only with --simgrid (jobs of "
+                         "real ranks side by side would time each other)")
+    if jobs > 1 and noise != "none":
+        raise BenchError("--jobs with --noise: the noise is one random sequence over a whole "
+                         "simulation, so each part would draw other delays than one simulation")
     if simgrid:
         mpi = "simgrid"
         try:
@@ -264,30 +380,47 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
             if valid_result(path):
                 progress.skip(i, f"{path.name}: done earlier, kept")
                 continue
-            args = ["--collective", coll, "--bytes", nbytes, "--iterations", iterations,
-                    "--fixed-iterations", fixed_iterations, "--warmup", warmup, "--factor", factor,
-                    f"--layers={layers}", "--out", path]  # one argument even when empty
-            if history:
-                args += ["--history", Path(history).resolve()]
-            if only:
-                args += ["--only", only]
-            if noise != "none":
-                args += ["--noise", noise, "--noise-seed", noise_seed]
-            if sync != "none":
-                args += ["--sync", sync]
-            workdir = None
-            if simgrid:
-                args += ["--compute", "sleep"]
-                workdir = tempfile.mkdtemp(prefix="autocoll-smpi-")
+            def driver_args(out, layer_list, only_list):
+                args = ["--collective", coll, "--bytes", nbytes, "--iterations", iterations,
+                        "--fixed-iterations", fixed_iterations, "--warmup", warmup,
+                        "--factor", factor, f"--layers={layer_list}",  # one argument if empty
+                        "--out", out]
+                if history:
+                    args += ["--history", Path(history).resolve()]
+                if only_list:
+                    args += ["--only", only_list]
+                if noise != "none":
+                    args += ["--noise", noise, "--noise-seed", noise_seed]
+                if sync != "none":
+                    args += ["--sync", sync]
+                if simgrid:
+                    args += ["--compute", "sleep"]
+                return args
+
+            def simulation(out, layer_list, only_list):
+                """(command, environment, its folder) of one simulation of the cell."""
+                folder = tempfile.mkdtemp(prefix="autocoll-smpi-")
                 try:
-                    cmd = smpi.smpirun_command(platform, np, program, args, ppn=ppn,
-                                               selector=selector, workdir=workdir,
+                    cmd = smpi.smpirun_command(platform, np, program,
+                                               driver_args(out, layer_list, only_list),
+                                               ppn=ppn, selector=selector, workdir=folder,
                                                shared_malloc=shared_malloc)
                 except smpi.SimgridError as e:
+                    shutil.rmtree(folder, ignore_errors=True)
                     raise BenchError(str(e)) from e
-                env = smpi.run_environment(workdir)
+                env = smpi.run_environment(folder)
                 if table:
                     env["AUTOCOLL_TABLE"] = tabled["path"]
+                return cmd, env, folder
+
+            args = driver_args(path, layers, only)
+            workdir = None
+            names = registry_algorithms(mpi, build, np)[coll] if simgrid and jobs > 1 else []
+            parts = split_algorithms(names, only, jobs)
+            if len(parts) > 1:
+                cmd = env = None
+            elif simgrid:
+                cmd, env, workdir = simulation(path, layers, only)
             elif cluster:
                 cmd = cluster_launch_command(cluster, mpi, np, program, args, timeout)
             else:
@@ -296,8 +429,13 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
             progress.say(f"[{i}/{len(cells)}] {coll} {size_label(nbytes)} on {np} ranks"
                          f"{f' ({selector} selector)' if selector else ''} ...")
             try:
-                returncode, output, stopped = run_job(
-                    cmd, path, timeout + (CLUSTER_TIMEOUT_MARGIN if cluster else 0), env, state)
+                if len(parts) > 1:
+                    returncode, output, stopped = run_parts(
+                        path, parts, names, only, layers, timeout, simulation)
+                else:
+                    returncode, output, stopped = run_job(
+                        cmd, path, timeout + (CLUSTER_TIMEOUT_MARGIN if cluster else 0), env,
+                        state)
             finally:
                 if workdir:
                     shutil.rmtree(workdir, ignore_errors=True)
@@ -319,7 +457,8 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
                     data["simgrid"] = {"platform": platform.stem, "file": str(platform),
                                        "ppn": ppn, "selector": selector,
                                        "shared_malloc": shared_malloc,
-                                       "wall_seconds": round(wall, 3)}
+                                       "wall_seconds": round(wall, 3),
+                                       "simulations": max(len(parts), 1)}
                 if stopped:
                     data["finalize"] = (f"the job was stopped {stopped:.0f} s after the results "
                                         f"were written (MPI_Finalize did not return)")
@@ -340,7 +479,7 @@ def main(args):
                    history=args.history, only=args.only, cluster=args.cluster, simgrid=args.simgrid,
                    ppn=args.ppn, selectors=args.selectors, noise=args.noise,
                    noise_seed=args.noise_seed, shared_malloc=args.shared_malloc,
-                   sync=args.sync, table=args.table)
+                   sync=args.sync, table=args.table, jobs=args.jobs)
     except BenchError as e:
         print(f"autocoll bench: {e}", file=sys.stderr)
         return 1
@@ -378,6 +517,10 @@ def add_arguments(p):
                    help="--simgrid: share allocations of at least BYTES between the simulated "
                         "ranks (default 1 MiB, above the driver's and the layer's own tables; "
                         "0: none)")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="--simgrid: share each cell's fixed algorithms among this many "
+                        "simulations side by side (one core each), merged into the cell; "
+                        "times within 0.3 %% of one simulation's (docs/simgrid.md)")
     p.add_argument("--noise", default="none",
                    help="the driver's random delay before every call: none, exp:MEAN or "
                         "detour:PROB:MEAN (seconds; docs/simgrid.md)")
