@@ -26,6 +26,10 @@
 #                     allreduce of 8 B alone, also --sync clock
 #   run.sh allreduce256  256 ranks, allreduce of 8 B, native and every fixed algorithm, --sync
 #                     clock, on ALLREDUCE256_PLATFORMS (default dragonfly), into allreduce256clock/
+#   run.sh alltoall256  256 ranks, alltoall of 8 B, as scale256 (--sync barrier), on
+#                     ALLTOALL256_PLATFORMS (default the four besides fat-tree-ib), into cells256/
+#                     These two take JOBS (default 1): each cell's algorithms shared among JOBS
+#                     simulations side by side (autocoll bench --jobs); device.sh runs them so
 #   run.sh scale1024  1024 ranks on fat-tree-ib, --sync clock: bcast of 8 B (native and five
 #                     algorithms) and allreduce of 8 B (native and three), each with the mpich
 #                     selector's native; not an oracle (not every algorithm), into cells1024/
@@ -45,7 +49,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
-autocoll="$repo/.venv/bin/autocoll"
+autocoll=${AUTOCOLL:-$repo/.venv/bin/autocoll}  # device.sh: a copy there without the venv
 platforms="one-switch-gbe four-switch-gbe fat-tree-ib torus-3d dragonfly"
 layers=native,star_enhanced,star_basic,lottery,race
 noise=detour:0.05:0.0005   # 5 % of calls, on each rank apart, wait an exponential 500 us first
@@ -190,9 +194,22 @@ case ${1:-} in
             --timeout 14400 --collectives allreduce --sizes 8 --iterations 20)
       mkdir -p "$here/allreduce256clock"
       {
-        "$autocoll" bench "${a256[@]}" --fixed-iterations 5 --layers native --selectors ompi &&
+        "$autocoll" bench "${a256[@]}" --fixed-iterations 5 --layers native --selectors ompi \
+          --jobs "${JOBS:-1}" &&
         "$autocoll" bench "${a256[@]}" --layers '' --only native --selectors mpich
       } >> "$here/allreduce256clock/$p.log" 2>&1
+    done
+    ;;
+  alltoall256)
+    for p in ${ALLTOALL256_PLATFORMS:-torus-3d dragonfly four-switch-gbe one-switch-gbe}; do
+      t256=(--simgrid "$p" --out "$here/cells256/$p" --ranks 256 --collectives alltoall --sizes 8
+            --iterations 20 --warmup 1 --sync barrier --timeout 14400)
+      mkdir -p "$here/cells256"
+      {
+        "$autocoll" bench "${t256[@]}" --fixed-iterations 5 --layers native --selectors ompi \
+          --jobs "${JOBS:-1}" &&
+        "$autocoll" bench "${t256[@]}" --layers '' --only native --selectors mpich
+      } >> "$here/cells256/$p.log" 2>&1
     done
     ;;
   scale1024)
