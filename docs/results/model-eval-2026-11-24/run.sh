@@ -47,6 +47,14 @@ for d in "$sim"/cells64/*/ "$sim"/oracle64/*/; do
 done
 replay "256-fat-tree-ib-cells256" "$sim/cells256/fat-tree-ib/allreduce-8-np256-ompi.json" \
   "$sim/cells256/fat-tree-ib/alltoall-8-np256-ompi.json"
+# the other platforms' alltoall (no allreduce beside it: the agreement's time from the native
+# 8-byte allreduce of cells256clock/, measured with --sync clock)
+for d in "$sim"/cells256/*/; do
+  p=$(basename "$d")
+  [ "$p" != fat-tree-ib ] && [ -f "$d"alltoall-8-np256-ompi.json ] || continue
+  replay "256-$p-cells256" "$d"alltoall-8-np256-ompi.json \
+    --agreement "$sim/cells256clock/$p/allreduce-8-np256-ompi.json"
+done
 for d in "$sim"/allreduce256clock/*/; do
   [ -f "$d"allreduce-8-np256-ompi.json ] || continue
   replay "256-$(basename "$d")-allreduce256clock" "$d"allreduce-8-np256-ompi.json

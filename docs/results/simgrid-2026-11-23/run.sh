@@ -56,6 +56,24 @@ noise=detour:0.05:0.0005   # 5 % of calls, on each rank apart, wait an exponenti
 measured_noise=detour:0.01:0.00002  # 1 % of calls, 20 us (noise_fit.txt)
 common=(--iterations 1000 --fixed-iterations 10 --warmup 2 --sync barrier)
 
+# one collective's 256-rank cells of 8 B ($1 collective, $2 --sync, $3 folder, then the
+# platforms): native and every fixed algorithm (5 calls after one cold one; shared among JOBS
+# simulations), the native layer, then the mpich selector's native alone
+cells256() {
+  local coll=$1 sync=$2 folder=$3 p
+  shift 3
+  mkdir -p "$here/$folder"
+  for p in "$@"; do
+    local c=(--simgrid "$p" --out "$here/$folder/$p" --ranks 256 --collectives "$coll" --sizes 8
+             --iterations 20 --warmup 1 --sync "$sync" --timeout 14400)
+    {
+      "$autocoll" bench "${c[@]}" --fixed-iterations 5 --layers native --selectors ompi \
+        --jobs "${JOBS:-1}" &&
+      "$autocoll" bench "${c[@]}" --layers '' --only native --selectors mpich
+    } >> "$here/$folder/$p.log" 2>&1
+  done
+}
+
 # one platform's cells: the full cells (native under SMPI's ompi selector, every fixed
 # algorithm, every strategy) and the mpich selector's native alone; $1 platform, $2 folder,
 # then autocoll bench's matrix options
@@ -189,28 +207,11 @@ case ${1:-} in
     done
     ;;
   allreduce256)
-    for p in ${ALLREDUCE256_PLATFORMS:-dragonfly}; do
-      a256=(--simgrid "$p" --out "$here/allreduce256clock/$p" --ranks 256 --warmup 1 --sync clock
-            --timeout 14400 --collectives allreduce --sizes 8 --iterations 20)
-      mkdir -p "$here/allreduce256clock"
-      {
-        "$autocoll" bench "${a256[@]}" --fixed-iterations 5 --layers native --selectors ompi \
-          --jobs "${JOBS:-1}" &&
-        "$autocoll" bench "${a256[@]}" --layers '' --only native --selectors mpich
-      } >> "$here/allreduce256clock/$p.log" 2>&1
-    done
+    cells256 allreduce clock allreduce256clock ${ALLREDUCE256_PLATFORMS:-dragonfly}
     ;;
   alltoall256)
-    for p in ${ALLTOALL256_PLATFORMS:-torus-3d dragonfly four-switch-gbe one-switch-gbe}; do
-      t256=(--simgrid "$p" --out "$here/cells256/$p" --ranks 256 --collectives alltoall --sizes 8
-            --iterations 20 --warmup 1 --sync barrier --timeout 14400)
-      mkdir -p "$here/cells256"
-      {
-        "$autocoll" bench "${t256[@]}" --fixed-iterations 5 --layers native --selectors ompi \
-          --jobs "${JOBS:-1}" &&
-        "$autocoll" bench "${t256[@]}" --layers '' --only native --selectors mpich
-      } >> "$here/cells256/$p.log" 2>&1
-    done
+    cells256 alltoall barrier cells256 \
+      ${ALLTOALL256_PLATFORMS:-torus-3d dragonfly four-switch-gbe one-switch-gbe}
     ;;
   scale1024)
     c1024=(--simgrid fat-tree-ib --out "$here/cells1024/fat-tree-ib" --ranks 1024 --warmup 1
@@ -257,7 +258,9 @@ case ${1:-} in
         "$autocoll" simgrid replay "$here/oracle64/$p"/*-ompi.json --noise "$n" "${agree[@]}" \
           --json "$here/replay64-$p$suffix.json"
       done > "$here/replay64$suffix.txt"
-      "$autocoll" simgrid replay "$here"/cells256/*/*-ompi.json --noise "$n" \
+      # fat-tree-ib's: the other platforms' alltoall cells have no allreduce beside them for
+      # the agreement's time; ../model-eval-2026-11-24/run.sh replays them
+      "$autocoll" simgrid replay "$here"/cells256/fat-tree-ib/*-ompi.json --noise "$n" \
         --json "$here/replay256$suffix.json" > "$here/replay256$suffix.txt"
     done
     "$autocoll" simgrid replay --compare "$here"/validate64/*/*.json "$here"/cells64/*/*-ompi.json \
