@@ -310,8 +310,7 @@ def run_parts(path, parts, names, only, layers, timeout, simulation):
     with concurrent.futures.ThreadPoolExecutor(len(parts)) as pool:
         done = list(pool.map(run_part, range(len(parts))))
     for k, (status, output, stopped) in enumerate(done):
-        if status is None or status != 0 or smpi.deadlocked(output) or \
-                not valid_result(results[k]):
+        if status != 0 or smpi.deadlocked(output) or not valid_result(results[k]):
             return status, f"part {k + 1} of {len(parts)}:\n{output}", stopped
     merged = merge_parts([json.loads(r.read_text()) for r in results], names, only)
     path.write_text(json.dumps(merged, indent=1) + "\n")
@@ -413,18 +412,17 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
                     env["AUTOCOLL_TABLE"] = tabled["path"]
                 return cmd, env, folder
 
-            args = driver_args(path, layers, only)
             workdir = None
             names = registry_algorithms(mpi, build, np)[coll] if simgrid and jobs > 1 else []
             parts = split_algorithms(names, only, jobs)
-            if len(parts) > 1:
-                cmd = env = None
-            elif simgrid:
-                cmd, env, workdir = simulation(path, layers, only)
+            if simgrid:
+                if len(parts) <= 1:  # otherwise run_parts makes each share's simulation
+                    cmd, env, workdir = simulation(path, layers, only)
             elif cluster:
-                cmd = cluster_launch_command(cluster, mpi, np, program, args, timeout)
+                cmd = cluster_launch_command(cluster, mpi, np, program,
+                                             driver_args(path, layers, only), timeout)
             else:
-                cmd = mpirun_command(mpi, np, program, args)
+                cmd = mpirun_command(mpi, np, program, driver_args(path, layers, only))
             start = time.time()
             progress.say(f"[{i}/{len(cells)}] {coll} {size_label(nbytes)} on {np} ranks"
                          f"{f' ({selector} selector)' if selector else ''} ...")
