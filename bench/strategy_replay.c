@@ -36,6 +36,7 @@
  * and the strategy's summary (decision length, chosen candidate).
  */
 #include "coll/coll.h"
+#include "coll/common/mesh.h"
 #include "select/lottery.h"
 #include "select/model.h"
 #include "select/race.h"
@@ -224,13 +225,6 @@ static int candidates_of(const input *in, const ac_algorithm **cands, const meas
     return n;
 }
 
-/* Whether a and b run on the same cached mesh (common/mesh.c keys it by dims and layout). */
-static int same_mesh(const ac_algorithm *a, const ac_algorithm *b)
-{
-    const ac_params *p = a->params, *q = b->params;
-    return p && q && p->dims != 0 && p->dims == q->dims && p->layout[0] >= 2 &&
-           p->layout[0] == q->layout[0] && (p->dims == 2 || p->layout[1] == q->layout[1]);
-}
 
 /* The seconds of candidate i's next call: cold on its first run unless its mesh exists. */
 static double call_seconds(const ac_algorithm **cands, const measured **which, int *runs, int n,
@@ -239,7 +233,7 @@ static double call_seconds(const ac_algorithm **cands, const measured **which, i
     const measured *m = which[i];
     int mesh_made = 0;
     for (int j = 0; j < n && !mesh_made; j++)
-        mesh_made = j != i && runs[j] > 0 && same_mesh(cands[i], cands[j]);
+        mesh_made = j != i && runs[j] > 0 && ac_mesh_same(cands[i]->params, cands[j]->params);
     if (runs[i] == 0 && m->cold >= 0.0 && !mesh_made) {
         runs[i]++;
         return m->cold;

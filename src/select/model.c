@@ -35,6 +35,16 @@
  * candidate predicted best is measured, so an optimistic prediction never wins by itself; a
  * pessimistic one is corrected by the fit when the error is the platform's, not the formula's.
  *
+ * A mesh's set-up. A layout's first call on a communicator makes its mesh's line
+ * communicators (coll/common/mesh.c; the layouts of one mesh share them): at 256 simulated ranks
+ * that first call costs 68 to 326 calls of an 8-byte bcast's best algorithm. Each measured
+ * candidate that made a mesh shows its set-up (its first agreed call less its median) per line
+ * communicator (see_setup). Once one has been seen, a candidate whose mesh is not made yet is
+ * measured only when its prediction plus the estimated set-up spread over `horizon` calls beats
+ * the best measured median (round 2), or the degraded median (a new decision): the margins and
+ * group_range hedge a prediction's error at the price of a few calls, not of a set-up. Round 1
+ * of the first decision has seen none, so its candidates are as before.
+ *
  * The monitor (as race's). Windows of W calls, W = 16 at first, doubling up to window_max. At
  * the end of a window ONE agreement of the local times of its last (at most 16) calls; their
  * median m is one more observation of the chosen candidate (the fit follows the platform as it
@@ -54,6 +64,7 @@
  * returned is refused with MPI_ERR_ARG. A negative or NaN local time counts as 0.
  */
 #include "select/model.h"
+#include "coll/common/mesh.h"
 #include "select/plan.h"
 
 #include <math.h>
@@ -80,6 +91,11 @@ typedef struct model_state {
     int *order;               /* [n] scratch: candidates sorted by a key */
     int *pick;                /* [n] scratch: the candidates of a round */
     double *key;              /* [n] scratch: the key */
+    int *mesh;                /* [n] the first candidate on c's mesh; -1: c needs none */
+    unsigned char *lines;     /* [n] the line communicators of c's mesh (0: none) */
+    unsigned char *made;      /* [n] by mesh[c]: the mesh was made in this run */
+    double setup_line;        /* the set-up seen per line communicator, mean */
+    int setups;               /* set-ups seen */
     double platform[AC_COST_PARAMS]; /* the current fit */
     double obs_rows[OBS_MAX * AC_COST_PARAMS], obs_seconds[OBS_MAX];
     int nobs, obs_next;
@@ -141,6 +157,25 @@ static void refit(model_state *s)
         memcpy(s->platform, x, sizeof x);
 }
 
+/* The set-up candidate c's first call would cost: the line communicators of a mesh not made
+ * yet times the mean set-up per line seen so far; 0 when c needs no set-up or none was seen. */
+static double setup_estimate(const model_state *s, int c)
+{
+    int r = s->mesh[c];
+    if (r < 0 || s->made[r] || s->setups == 0) return 0.0;
+    return s->setup_line * s->lines[c];
+}
+
+/* Whether candidate c, predicted to take `predicted`, may be measured against `best`: always,
+ * unless its mesh is still to be made at an estimated set-up and its prediction plus that
+ * set-up spread over the horizon does not beat `best` (the margins hedge a prediction's error
+ * at the price of a few calls; a set-up costs hundreds at scale, docs/model.md). */
+static int pays_back(const model_state *s, int c, double predicted, double best)
+{
+    double setup = s->p.horizon > 0.0 ? setup_estimate(s, c) : 0.0;
+    return setup <= 0.0 || predicted + setup / s->p.horizon < best;
+}
+
 /* s->order[0..k) sorted by s->key (ties: the lower index); returns k. */
 static int sort_order(model_state *s, int k)
 {
@@ -200,16 +235,17 @@ static int groups_first(model_state *s, int k, int cap, double within)
 }
 
 /* The candidates of a round in s->order, and how many (at most cap): those not measured in this
- * decision predicted within the larger of group_range x and `within` x `base`, ordered by
- * groups_first (the ones that do not stand for their group only within `within` x `base`) or,
- * with group_range 0, by distinct_first. */
+ * decision predicted within the larger of group_range x and `within` x `base` whose set-up
+ * pays back against `base` (pays_back), ordered by groups_first (the ones that do not stand
+ * for their group only within `within` x `base`) or, with group_range 0, by distinct_first. */
 static int round_candidates(model_state *s, double base, double within, int cap)
 {
     double limit = within * base, range = s->p.group_range * base;
     int k = 0;
     for (int c = 1; c < s->n; c++) {
         s->key[c] = predict(s, c);
-        if (!s->tried[c] && s->key[c] >= 0.0 && s->key[c] <= (range > limit ? range : limit))
+        if (!s->tried[c] && s->key[c] >= 0.0 && s->key[c] <= (range > limit ? range : limit) &&
+            pays_back(s, c, s->key[c], base))
             s->order[k++] = c;
     }
     k = sort_order(s, k);
@@ -300,6 +336,19 @@ static int best_tried(const model_state *s)
     return best;
 }
 
+/* Candidate c's first agreed call in this decision took `first`: if it made c's mesh (the
+ * plan runs candidates in index order, so the first of a mesh makes it), what it took beyond
+ * c's median is one more set-up seen, per line communicator. */
+static void see_setup(model_state *s, int c, double first)
+{
+    int r = s->mesh[c];
+    if (r < 0 || s->made[r]) return;
+    s->made[r] = 1;
+    if (s->p.samples < 2) return; /* no call after the first to tell the set-up from */
+    double setup = first > s->median[c] ? (first - s->median[c]) / s->lines[c] : 0.0;
+    s->setup_line += (setup - s->setup_line) / ++s->setups;
+}
+
 static int end_round(model_state *s, const ac_agreement *agree)
 {
     int k = s->p.samples, warm = k > 1 ? k - 1 : 1; /* the calls after a cold first one */
@@ -316,6 +365,7 @@ static int end_round(model_state *s, const ac_agreement *agree)
             for (int j = 0; j < k; j++) s->first_sum += t[j];
         if (s->first) s->first_count += k;
         add_observation(s, s->plan.cand[i], s->median[c]);
+        see_setup(s, c, t[0]);
     }
     refit(s);
     int best = best_tried(s);
@@ -337,7 +387,8 @@ static void redecide(model_state *s, double m)
     for (int c = 0; c < s->n; c++) {
         if (c == s->chosen) continue;
         s->key[c] = s->median[c] >= 0.0 ? s->median[c] : predict(s, c);
-        if (s->key[c] >= 0.0 && s->key[c] < m) s->order[k++] = c;
+        if (s->key[c] >= 0.0 && s->key[c] < m && pays_back(s, c, s->key[c], m))
+            s->order[k++] = c;
     }
     k = sort_order(s, k);
     int cap = s->p.budget / s->p.samples - 1;
@@ -389,6 +440,9 @@ static void model_destroy(void *state)
     free(s->order);
     free(s->pick);
     free(s->key);
+    free(s->mesh);
+    free(s->lines);
+    free(s->made);
     ac_plan_free(&s->plan);
     free(s);
 }
@@ -430,9 +484,13 @@ static void *model_create(const ac_algorithm *const *candidates, int n,
     s->order = calloc(un, sizeof *s->order);
     s->pick = calloc(un, sizeof *s->pick);
     s->key = calloc(un, sizeof *s->key);
+    s->mesh = malloc(un * sizeof *s->mesh);
+    s->lines = calloc(un, 1);
+    s->made = calloc(un, 1);
     int planned = ac_plan_init(&s->plan, n, s->p.samples);
     if (!s->feat || !s->has_model || !s->median || !s->median_samples || !s->tried || !s->order ||
-        !s->pick || !s->key || !s->group || !s->reps || planned != 0) {
+        !s->pick || !s->key || !s->group || !s->reps || !s->mesh || !s->lines || !s->made ||
+        planned != 0) {
         model_destroy(s);
         return NULL;
     }
@@ -446,6 +504,10 @@ static void *model_create(const ac_algorithm *const *candidates, int n,
         s->median[c] = -1.0;
         s->has_model[c] =
             c > 0 && ac_cost_features(candidates[c], &shape, s->feat + c * AC_COST_PARAMS) == 0;
+        s->lines[c] = (unsigned char)ac_mesh_lines(candidates[c]->params);
+        s->mesh[c] = s->lines[c] ? c : -1;
+        for (int e = 0; e < c && s->mesh[c] == c; e++)
+            if (ac_mesh_same(candidates[e]->params, candidates[c]->params)) s->mesh[c] = e;
     }
     s->chosen = -1;
     if (known && n > 1) s->warm = model_warm(s, known);

@@ -28,6 +28,10 @@ typedef struct ac_model_params {
     double group_range;  /* each round measures first the best predicted of each registry
                           * group not measured yet, predicted within group_range x the best
                           * prediction (round 1) or measured median (round 2); 0: off */
+    double horizon;      /* calls a mesh's set-up must pay back within: once a mesh's set-up
+                          * has been seen, a layout on a mesh not made yet is measured (round
+                          * 2, a new decision) only when its prediction plus its estimated
+                          * set-up / horizon beats the best measured; 0: set-up ignored */
 } ac_model_params;
 
 /* Stages reported by ac_model_get_stats(). */

@@ -246,6 +246,7 @@ static void model_init(void)
         .window_max = (int)ac_config_int("AUTOCOLL_MODEL_WINDOW_MAX"),
         .prior_weight = ac_config_real("AUTOCOLL_MODEL_PRIOR_WEIGHT"),
         .group_range = ac_config_real("AUTOCOLL_MODEL_GROUP_RANGE"),
+        .horizon = ac_config_real("AUTOCOLL_MODEL_HORIZON"),
     };
     for (int j = 0; j < AC_COST_PARAMS; j++)
         model.platform[j] = ac_config_real(model_platform_settings[j]);

@@ -14,6 +14,9 @@ CELL16 = CELLS / "cells16/fat-tree-ib/allreduce-8-np16-ompi.json"
 CELL64 = CELLS / "cells64/fat-tree-ib/allreduce-8-np64-ompi.json"
 # made after the driver recorded first calls: the replay charges the set-up costs too
 VALIDATE64 = CELLS / "validate64/fat-tree-ib/allreduce-8-np64-ompi.json"
+# the same cell with the model layer simulated since AUTOCOLL_MODEL_HORIZON (validate.sh)
+MODEL64 = (ROOT / "docs/results/model-eval-2026-11-24/validate64/fat-tree-ib"
+           / "allreduce-8-np64-ompi.json")
 
 
 @pytest.fixture(autouse=True)
@@ -54,8 +57,10 @@ def test_replay_with_first_calls_matches_the_simulation(tmp_path):
     """On a cell with first calls recorded: the strategies that draw nothing (star, race, model)
     decide as in the simulation, and their whole run / oracle is within 5 % of the simulated
     one; the lottery, whose draws follow the last bits of every timing, takes as many calls to
-    decide (one ticket draw per candidate) but may draw another winner."""
-    (row,) = replay(tmp_path, VALIDATE64)
+    decide (one ticket draw per candidate) but may draw another winner. The cell was simulated
+    before AUTOCOLL_MODEL_HORIZON, so the model is replayed with it off (the code it ran then);
+    test_replayed_model_decides_as_simulated checks the default on a cell simulated since."""
+    (row,) = replay(tmp_path, VALIDATE64, "--set", "AUTOCOLL_MODEL_HORIZON=0")
     assert row["agreement_seconds"] > 0
     layers = {rep["layer"]: rep for rep in row["replayed"]}
     assert set(layers) == {"star_enhanced", "star_basic", "lottery", "race", "model"}
@@ -66,6 +71,17 @@ def test_replay_with_first_calls_matches_the_simulation(tmp_path):
             continue
         assert rep["chosen"] == sim["chosen"], name
         assert rep["whole_vs_oracle"] == pytest.approx(sim["whole_vs_oracle"], rel=0.05), name
+
+
+def test_replayed_model_decides_as_simulated(tmp_path):
+    """The model strategy with its defaults (the set-up rule on) simulated call by call in
+    VALIDATE64's cell and replayed over the cell's own measurements: the same decision length
+    and choice, whole run / oracle within 5 %."""
+    (row,) = replay(tmp_path, MODEL64, "--layers", "model")
+    (rep,) = row["replayed"]
+    sim = row["simulated"]["model"]
+    assert rep["decision"] == sim["decision"] and rep["chosen"] == sim["chosen"], (rep, sim)
+    assert rep["whole_vs_oracle"] == pytest.approx(sim["whole_vs_oracle"], rel=0.05)
 
 
 def rewritten(tmp_path, source, times_of):
@@ -175,3 +191,21 @@ def test_model_measures_every_group_it_might_misjudge(tmp_path):
     assert row["replayed"][0]["chosen"].startswith("flat_tree"), row["replayed"][0]
     r = autocoll_cli("simgrid", "replay", str(CELL16), "--set", "MODEL_GROUP_RANGE=0")
     assert r.returncode == 2 and "--set MODEL_GROUP_RANGE=0" in r.stderr
+
+
+def test_model_weighs_a_mesh_set_up(tmp_path):
+    """dragonfly, bcast of 8 B on 256 ranks (--sync clock): a layout's first call makes its
+    mesh's line communicators, about 110 to 170 calls of the oracle (a flat tree) here. Round 1
+    measures two layouts and sees their set-up; with AUTOCOLL_MODEL_HORIZON's default (1000
+    calls) round 2 measures no further layout, which a prediction within the margin but short
+    of the best measured would not repay, and the run costs less; 0 (the set-up ignored)
+    measures three more. Both settle on the flat tree."""
+    cell = CELLS / "cells256clock/dragonfly/bcast-8-np256-ompi.json"
+    (weighed,) = replay(tmp_path, cell, "--layers", "model")
+    (ignored,) = replay(tmp_path, cell, "--layers", "model", "--set", "AUTOCOLL_MODEL_HORIZON=0")
+    w, i = weighed["replayed"][0], ignored["replayed"][0]
+    assert weighed["oracle"] == "flat_tree"
+    for row in (w, i):
+        assert row["chosen"] == "flat_tree" and row["steady_vs_oracle"] <= 1.02, row
+        assert row["decision"] <= 20
+    assert w["whole_vs_oracle"] < 0.85 * i["whole_vs_oracle"], (w, i)

@@ -229,7 +229,7 @@ def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False
             "collective": p["collective"], "bytes": p["bytes"], "ranks": data["machine"]["ranks"],
             "selector": sel, "oracle": oracle["name"],
             "oracle_median": oracle["median"], "agreement_seconds": agree,
-            "native_medians": natives,
+            "start_seconds": start_seconds(data), "native_medians": natives,
             "noisy_oracle_median": reference["median"] if noisy else None,
             "candidates": len(out["candidates"]), "replayed": rows,
             "simulated": {} if noisy else simulated_rows(data, oracle)}

@@ -23,6 +23,17 @@ int ac_mesh_layout(int size, const ac_params *p, int n[3])
     return p->dims;
 }
 
+int ac_mesh_lines(const ac_params *p)
+{
+    return p && (p->dims == 2 || p->dims == 3) && p->layout[0] >= 2 ? p->dims : 0;
+}
+
+int ac_mesh_same(const ac_params *a, const ac_params *b)
+{
+    return ac_mesh_lines(a) && ac_mesh_lines(b) && a->dims == b->dims &&
+           a->layout[0] == b->layout[0] && (a->dims == 2 || a->layout[1] == b->layout[1]);
+}
+
 static void mesh_free(ac_mesh *m)
 {
     while (m) {

@@ -22,6 +22,13 @@
  * with a last size of at least 2. */
 int ac_mesh_layout(int size, const ac_params *p, int n[3]);
 
+/* The line communicators a mesh of params makes (its dimensions), 0 when params names no mesh
+ * layout. */
+int ac_mesh_lines(const ac_params *p);
+
+/* 1 when a and b run on the same mesh (ac_mesh_get caches one per dims and layout). */
+int ac_mesh_same(const ac_params *a, const ac_params *b);
+
 typedef struct ac_mesh {
     int ndims;
     int n[3];         /* sizes */
