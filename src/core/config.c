@@ -178,11 +178,11 @@ static const ac_setting settings[] = {
          "model: each round of a decision measures first the best predicted candidate of each "
          "registry group not measured yet that is predicted within this many times the best "
          "prediction (round 1) or the best measured time (round 2); 0: the predictions alone"),
-    REAL("AUTOCOLL_MODEL_HORIZON", "1000", 0.0, 0.0, 0,
+    REAL("AUTOCOLL_MODEL_HORIZON", "300", 0.0, 0.0, 0,
          "model: calls a mesh's set-up (its line communicators, seen on a layout's first call) "
          "must pay back within: once a set-up has been seen, a layout whose mesh is not made "
-         "yet is measured only when its prediction plus its set-up / horizon beats the best "
-         "measured time; 0: set-up ignored"),
+         "yet is measured only when its prediction at the optimistic end of the round's margin "
+         "plus its set-up / horizon beats the best measured time; 0: set-up ignored"),
     INTEGER("AUTOCOLL_MODEL_SAMPLES", "2", 1, 50, "model: calls of each measured candidate"),
     INTEGER("AUTOCOLL_MODEL_BUDGET", "20", 2, 100000,
             "model: calls of one decision at most, native included"),

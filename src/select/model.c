@@ -40,10 +40,11 @@
  * that first call costs 68 to 326 calls of an 8-byte bcast's best algorithm. Each measured
  * candidate that made a mesh shows its set-up (its first agreed call less its median) per line
  * communicator (see_setup). Once one has been seen, a candidate whose mesh is not made yet is
- * measured only when its prediction plus the estimated set-up spread over `horizon` calls beats
- * the best measured median (round 2), or the degraded median (a new decision): the margins and
- * group_range hedge a prediction's error at the price of a few calls, not of a set-up. Round 1
- * of the first decision has seen none, so its candidates are as before.
+ * measured only when its prediction at the optimistic end of the round's margin (divided by
+ * 1 + margin / 2 in round 2; by 1 against the degraded median of a new decision) plus the
+ * estimated set-up spread over `horizon` calls beats the best measured median (pays_back): a
+ * layout the margin would measure for a few calls' risk must also be able to repay its
+ * set-up. Round 1 of the first decision has seen none, so its candidates are as before.
  *
  * The monitor (as race's). Windows of W calls, W = 16 at first, doubling up to window_max. At
  * the end of a window ONE agreement of the local times of its last (at most 16) calls; their
@@ -166,14 +167,15 @@ static double setup_estimate(const model_state *s, int c)
     return s->setup_line * s->lines[c];
 }
 
-/* Whether candidate c, predicted to take `predicted`, may be measured against `best`: always,
- * unless its mesh is still to be made at an estimated set-up and its prediction plus that
- * set-up spread over the horizon does not beat `best` (the margins hedge a prediction's error
- * at the price of a few calls; a set-up costs hundreds at scale, docs/model.md). */
-static int pays_back(const model_state *s, int c, double predicted, double best)
+/* Whether candidate c, predicted to take `predicted`, may be measured against `best`, where
+ * the round hedges a prediction's error by `within` (it measures what is predicted within
+ * `within` x `best`): always, unless its mesh is still to be made at an estimated set-up; then
+ * only when the prediction at its most optimistic (predicted / within) plus that set-up spread
+ * over the horizon beats `best`. Without a set-up that is the round's own test. */
+static int pays_back(const model_state *s, int c, double predicted, double best, double within)
 {
     double setup = s->p.horizon > 0.0 ? setup_estimate(s, c) : 0.0;
-    return setup <= 0.0 || predicted + setup / s->p.horizon < best;
+    return setup <= 0.0 || predicted / within + setup / s->p.horizon < best;
 }
 
 /* s->order[0..k) sorted by s->key (ties: the lower index); returns k. */
@@ -245,7 +247,7 @@ static int round_candidates(model_state *s, double base, double within, int cap)
     for (int c = 1; c < s->n; c++) {
         s->key[c] = predict(s, c);
         if (!s->tried[c] && s->key[c] >= 0.0 && s->key[c] <= (range > limit ? range : limit) &&
-            pays_back(s, c, s->key[c], base))
+            pays_back(s, c, s->key[c], base, within))
             s->order[k++] = c;
     }
     k = sort_order(s, k);
@@ -387,7 +389,7 @@ static void redecide(model_state *s, double m)
     for (int c = 0; c < s->n; c++) {
         if (c == s->chosen) continue;
         s->key[c] = s->median[c] >= 0.0 ? s->median[c] : predict(s, c);
-        if (s->key[c] >= 0.0 && s->key[c] < m && pays_back(s, c, s->key[c], m))
+        if (s->key[c] >= 0.0 && s->key[c] < m && pays_back(s, c, s->key[c], m, 1.0))
             s->order[k++] = c;
     }
     k = sort_order(s, k);

@@ -14,9 +14,8 @@ CELL16 = CELLS / "cells16/fat-tree-ib/allreduce-8-np16-ompi.json"
 CELL64 = CELLS / "cells64/fat-tree-ib/allreduce-8-np64-ompi.json"
 # made after the driver recorded first calls: the replay charges the set-up costs too
 VALIDATE64 = CELLS / "validate64/fat-tree-ib/allreduce-8-np64-ompi.json"
-# the same cell with the model layer simulated since AUTOCOLL_MODEL_HORIZON (validate.sh)
-MODEL64 = (ROOT / "docs/results/model-eval-2026-11-24/validate64/fat-tree-ib"
-           / "allreduce-8-np64-ompi.json")
+# the model layer simulated since AUTOCOLL_MODEL_HORIZON (model-eval's validate.sh)
+MODEL64 = ROOT / "docs/results/model-eval-2026-11-24/validate64"
 
 
 @pytest.fixture(autouse=True)
@@ -59,7 +58,7 @@ def test_replay_with_first_calls_matches_the_simulation(tmp_path):
     one; the lottery, whose draws follow the last bits of every timing, takes as many calls to
     decide (one ticket draw per candidate) but may draw another winner. The cell was simulated
     before AUTOCOLL_MODEL_HORIZON, so the model is replayed with it off (the code it ran then);
-    test_replayed_model_decides_as_simulated checks the default on a cell simulated since."""
+    test_replayed_model_decides_as_simulated checks the default on cells simulated since."""
     (row,) = replay(tmp_path, VALIDATE64, "--set", "AUTOCOLL_MODEL_HORIZON=0")
     assert row["agreement_seconds"] > 0
     layers = {rep["layer"]: rep for rep in row["replayed"]}
@@ -73,15 +72,26 @@ def test_replay_with_first_calls_matches_the_simulation(tmp_path):
         assert rep["whole_vs_oracle"] == pytest.approx(sim["whole_vs_oracle"], rel=0.05), name
 
 
-def test_replayed_model_decides_as_simulated(tmp_path):
-    """The model strategy with its defaults (the set-up rule on) simulated call by call in
-    VALIDATE64's cell and replayed over the cell's own measurements: the same decision length
-    and choice, whole run / oracle within 5 %."""
-    (row,) = replay(tmp_path, MODEL64, "--layers", "model")
+@pytest.mark.parametrize("cell,agreement,fires", [
+    ("fat-tree-ib/allreduce-8-np64-ompi.json", None, False),
+    ("one-switch-gbe/bcast-8-np64-ompi.json", "oracle64/one-switch-gbe/allreduce-8-np64-ompi.json",
+     True)], ids=["fat-tree-ib-allreduce", "one-switch-gbe-bcast"])
+def test_replayed_model_decides_as_simulated(tmp_path, cell, agreement, fires):
+    """The model strategy with its defaults simulated call by call and replayed over the same
+    cell's measurements: the same decision length and choice, whole run / oracle within 10 %
+    (the replay charges less than the simulation took: 1.111 against 1.149 in fat-tree-ib's
+    allreduce, 1.262 against 1.344 in one-switch-gbe's bcast, whose agreements at 224 us are
+    3.4 of its calls). In one-switch-gbe's bcast the set-up rule fires (the replay with
+    AUTOCOLL_MODEL_HORIZON=0 decides otherwise), in fat-tree-ib's allreduce it does not."""
+    agree = ("--agreement", CELLS / agreement) if agreement else ()
+    (row,) = replay(tmp_path, MODEL64 / cell, "--layers", "model", *agree)
     (rep,) = row["replayed"]
     sim = row["simulated"]["model"]
     assert rep["decision"] == sim["decision"] and rep["chosen"] == sim["chosen"], (rep, sim)
-    assert rep["whole_vs_oracle"] == pytest.approx(sim["whole_vs_oracle"], rel=0.05)
+    assert rep["whole_vs_oracle"] == pytest.approx(sim["whole_vs_oracle"], rel=0.10)
+    (off,) = replay(tmp_path, MODEL64 / cell, "--layers", "model", *agree,
+                    "--set", "AUTOCOLL_MODEL_HORIZON=0")
+    assert (off["replayed"][0]["decision"] != rep["decision"]) == fires, (off, rep)
 
 
 def rewritten(tmp_path, source, times_of):

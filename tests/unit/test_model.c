@@ -249,7 +249,7 @@ static void test_wrong_group(void)
 }
 
 /* A mesh's set-up (its line communicators, made by the first call on it) worth 100 calls of
- * the fastest per line, on whole candidate lists: with AUTOCOLL_MODEL_HORIZON 1000 a run of
+ * the fastest per line, on whole candidate lists: with AUTOCOLL_MODEL_HORIZON 300 a run of
  * 1000 calls makes no more meshes than with the horizon off and costs no more (1 %: the
  * jitter), and in some worlds fewer meshes and strictly less; decisions stay within 20 calls
  * and the ranks agree (run_world). */
@@ -269,7 +269,7 @@ static void test_setup(void)
                 int meshes[2];
                 for (int on = 0; on < 2; on++) {
                     sim_run run;
-                    horizon = on ? 1000.0 : 0.0;
+                    horizon = on ? 300.0 : 0.0;
                     set_platform(truth);
                     run_world(&w, 1000, NULL, &run);
                     CHECK(w.decision >= 0 && w.decision <= 20);

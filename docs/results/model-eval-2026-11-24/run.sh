@@ -6,7 +6,8 @@
 # alltoall, allreduce256clock/ allreduce, cells256clock/ bcast), each cold and warm (as from a
 # history file that knows every candidate), without noise and with the measured noise
 # (detour:0.01:2e-5); and the model strategy cold once more without its group rule
-# (AUTOCOLL_MODEL_GROUP_RANGE=0, the rule's before: *-groups-off.json). Writes replay/*.json;
+# (AUTOCOLL_MODEL_GROUP_RANGE=0, the rule's before: *-groups-off.json) and once without its
+# set-up rule (AUTOCOLL_MODEL_HORIZON=0: *-horizon-off.json). Writes replay/*.json;
 # summary.py prints the tables of README.md from them. A few minutes of host time.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,6 +31,8 @@ replay() {
       [ "$warm" = cold ] || continue
       "$autocoll" simgrid replay "$@" "${flags[@]}" --layers model \
         --set AUTOCOLL_MODEL_GROUP_RANGE=0 --json "$out/$name-$suffix-groups-off.json" > /dev/null
+      "$autocoll" simgrid replay "$@" "${flags[@]}" --layers model \
+        --set AUTOCOLL_MODEL_HORIZON=0 --json "$out/$name-$suffix-horizon-off.json" > /dev/null
     done
   done
 }

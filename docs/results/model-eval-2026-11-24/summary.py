@@ -17,8 +17,10 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-STRATEGIES = ("model", "model_groups_off", "race", "lottery", "star_enhanced", "star_basic")
-GROUPS_OFF = {"AUTOCOLL_MODEL_GROUP_RANGE": "0"}  # run.sh's *-groups-off.json
+STRATEGIES = ("model", "model_groups_off", "model_horizon_off", "race", "lottery",
+              "star_enhanced", "star_basic")
+# run.sh's *-groups-off.json and *-horizon-off.json: the model with one rule off
+VARIANTS = {"AUTOCOLL_MODEL_GROUP_RANGE": "_groups_off", "AUTOCOLL_MODEL_HORIZON": "_horizon_off"}
 DEGENERATE = ("reduce_scatter", 8)
 CALLS = 1000
 
@@ -32,12 +34,14 @@ def load():
                 continue
             key = (cell["ranks"], cell["platform"], cell["collective"], cell["bytes"])
             rows = runs.setdefault((cell["noise"], cell["warm"]), {}).setdefault(key, {})
-            off = cell.get("settings") == GROUPS_OFF
+            settings = cell.get("settings") or {}
+            suffix = "".join(VARIANTS[k] for k, v in settings.items() if v == "0")
             for r in cell["replayed"]:
-                name = r["layer"] + ("_groups_off" if off else "")
+                name = r["layer"] + suffix
                 if name in rows:
                     sys.exit(f"summary.py: {key} {name} replayed twice ({path.name})")
-                rows[name] = r
+                rows[name] = dict(r, start_seconds=cell.get("start_seconds"),
+                                  oracle_median=cell["oracle_median"])
     return runs
 
 
@@ -85,6 +89,32 @@ def table(cold, warm, groups):
             print(f"| {label} {cols[0]} | " + " | ".join(cols[1:9]) + f" | {natives} |")
 
 
+def floors(cold, calls=CALLS):
+    """The cells whose replay charged the layer's set-up (start_seconds: its private
+    communicator, made at the layer's first call): per cell the lowest whole run / oracle any
+    strategy in the layer can reach, 1 + start / (calls x oracle), beside model's."""
+    print("## the layer's set-up: the floor of whole run / oracle, no noise, cold\n")
+    print("| ranks | platform | cell | oracle us | set-up us | floor | model whole | model - floor |")
+    print("|" + "---|" * 8)
+    by_ranks = {}
+    for k in sorted(cold):
+        m = cold[k]["model"]
+        start, oracle = m.get("start_seconds"), m.get("oracle_median")
+        if start is None:
+            continue
+        floor = 1 + start / (calls * oracle)
+        by_ranks.setdefault(k[0], []).append((floor, m["whole_vs_oracle"]))
+        print(f"| {k[0]} | {k[1]} | {k[2]} {k[3]} | {oracle * 1e6:.2f} | {start * 1e6:.0f} | "
+              f"{floor:.3f} | {m['whole_vs_oracle']:.3f} | "
+              f"{m['whole_vs_oracle'] - floor:.3f} |")
+    for n, rows in sorted(by_ranks.items()):
+        print(f"\n{n} ranks, median of {len(rows)} cells: floor "
+              f"{statistics.median(f for f, _ in rows):.3f}, model whole "
+              f"{statistics.median(w for _, w in rows):.3f}, model - floor "
+              f"{statistics.median(w - f for f, w in rows):.3f}")
+    print()
+
+
 def main():
     runs = load()
     for noise in sorted({n for n, _ in runs}, key=lambda n: n != "none"):
@@ -108,6 +138,8 @@ def main():
                   f"{m['whole_vs_oracle']:.3f} / {m['decision']}; best other {best['layer']} "
                   f"{best['whole_vs_oracle']:.3f}")
         print()
+        if noise == "none":
+            floors(cold)
 
 
 if __name__ == "__main__":
