@@ -206,10 +206,10 @@ def test_model_measures_every_group_it_might_misjudge(tmp_path):
 def test_model_weighs_a_mesh_set_up(tmp_path):
     """dragonfly, bcast of 8 B on 256 ranks (--sync clock): a layout's first call makes its
     mesh's line communicators, about 110 to 170 calls of the oracle (a flat tree) here. Round 1
-    measures two layouts and sees their set-up; with AUTOCOLL_MODEL_HORIZON's default (1000
-    calls) round 2 measures no further layout, which a prediction within the margin but short
-    of the best measured would not repay, and the run costs less; 0 (the set-up ignored)
-    measures three more. Both settle on the flat tree."""
+    measures two layouts and sees their set-up; with AUTOCOLL_MODEL_HORIZON's default (300
+    calls) round 2 measures no further layout (none, at the optimistic end of the margin,
+    would repay its set-up), and the run costs less; 0 (the set-up ignored) measures three
+    more. Both settle on the flat tree."""
     cell = CELLS / "cells256clock/dragonfly/bcast-8-np256-ompi.json"
     (weighed,) = replay(tmp_path, cell, "--layers", "model")
     (ignored,) = replay(tmp_path, cell, "--layers", "model", "--set", "AUTOCOLL_MODEL_HORIZON=0")
