@@ -12,8 +12,9 @@
 #include <stddef.h>
 
 /* Tags on the private communicator. One algorithm runs per call and every algorithm completes
- * its own traffic before returning, so a few fixed tags suffice. */
-enum { AC_TAG_DATA = 7001, AC_TAG_SYNC = 7002, AC_TAG_EXTRA = 7003 };
+ * its own traffic before returning, so a few fixed tags suffice. AC_TAG_MESH_LINE + d: the
+ * MPI_Comm_create_group of a mesh's lines of dimension d (mesh.c). */
+enum { AC_TAG_DATA = 7001, AC_TAG_SYNC = 7002, AC_TAG_EXTRA = 7003, AC_TAG_MESH_LINE = 7010 };
 
 /* A temporary buffer able to hold `count` elements of `dtype` laid out as MPI lays them out
  * (true extent, lower bound honoured). `buf` is the address to pass to MPI with `dtype`;

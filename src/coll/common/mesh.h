@@ -39,10 +39,10 @@ typedef struct ac_mesh {
     struct ac_mesh *next;
 } ac_mesh;
 
-/* The mesh of params on `comm`, built on first use (one MPI_Comm_split per dimension,
- * collective over comm) and cached on comm with an attribute, so later calls with the same
- * layout reuse its communicators; freed with comm. MPI_ERR_ARG if the layout does not factor
- * the size. */
+/* The mesh of params on `comm`, built on first use (one MPI_Comm_create_group per dimension,
+ * collective over the rank's line of it; over comm, every rank takes part) and cached on comm
+ * with an attribute, so later calls with the same layout reuse its communicators; freed with
+ * comm. MPI_ERR_ARG if the layout does not factor the size. */
 int ac_mesh_get(MPI_Comm comm, const ac_params *p, const ac_mesh **mesh);
 
 /* 1 when `coord` equals `root` in every dimension after d: the ranks that take part in phase d
