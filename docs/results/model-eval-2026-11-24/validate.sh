@@ -21,4 +21,3 @@ validate() {
 }
 validate fat-tree-ib allreduce fat-tree-ib
 AUTOCOLL_MODEL_HORIZON=30 validate one-switch-gbe bcast one-switch-gbe-horizon30
-rm -rf "$here/validate64/one-switch-gbe"
