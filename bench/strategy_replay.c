@@ -225,7 +225,6 @@ static int candidates_of(const input *in, const ac_algorithm **cands, const meas
     return n;
 }
 
-
 /* The seconds of candidate i's next call: cold on its first run unless its mesh exists. */
 static double call_seconds(const ac_algorithm **cands, const measured **which, int *runs, int n,
                            int i)
