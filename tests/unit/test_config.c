@@ -90,7 +90,7 @@ static void test_declaration(void)
 {
     int n;
     const ac_setting *s = ac_settings(&n);
-    CHECK(n == 69);
+    CHECK(n == 70);
     for (int i = 0; i < n; i++) {
         char values[256];
         CHECK(strncmp(s[i].name, "AUTOCOLL", 8) == 0 && s[i].summary && s[i].summary[0]);
