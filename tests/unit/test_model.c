@@ -6,7 +6,8 @@
  * several collectives, sizes and shapes; every rank makes the same choices (sim.c stops a run
  * whose ranks diverge); the truly fastest wins when the model is right, when its best is 2x
  * slower than predicted, and when the default parameters are 10x off; a chosen candidate that
- * slows down is replaced.
+ * slows down is replaced; where a mesh's first call costs a set-up, the set-up rule
+ * (AUTOCOLL_MODEL_HORIZON) makes no more meshes and no longer runs, and fewer in some worlds.
  */
 #include "select/model.h"
 #include "coll/common/mesh.h"
