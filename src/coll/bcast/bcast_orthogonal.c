@@ -12,7 +12,7 @@
  * ceil(log2 p) when the sizes are powers of two; the gain is in running the phases of
  * different lines at the same time and in the phase library's choice for smaller groups.
  * Requirements: the layout factors the size (AC_REQ_MESH_LAYOUT); the message fits in an int.
- * The first call with a layout builds its line communicators (one MPI_Comm_split per
+ * The first call with a layout builds its line communicators (one MPI_Comm_create_group per
  * dimension), later calls reuse them.
  */
 #include "coll/algorithms.h"
