@@ -163,8 +163,7 @@ static void refit(model_state *s)
 static double setup_estimate(const model_state *s, int c)
 {
     int r = s->mesh[c];
-    if (r < 0 || s->made[r] || s->setups == 0) return 0.0;
-    return s->setup_line * s->lines[c];
+    return r < 0 || s->made[r] ? 0.0 : s->setup_line * s->lines[c]; /* 0 until one is seen */
 }
 
 /* Whether candidate c, predicted to take `predicted`, may be measured against `best`, where
@@ -507,9 +506,7 @@ static void *model_create(const ac_algorithm *const *candidates, int n,
         s->has_model[c] =
             c > 0 && ac_cost_features(candidates[c], &shape, s->feat + c * AC_COST_PARAMS) == 0;
         s->lines[c] = (unsigned char)ac_mesh_lines(candidates[c]->params);
-        s->mesh[c] = s->lines[c] ? c : -1;
-        for (int e = 0; e < c && s->mesh[c] == c; e++)
-            if (ac_mesh_same(candidates[e]->params, candidates[c]->params)) s->mesh[c] = e;
+        s->mesh[c] = ac_mesh_first(candidates, c);
     }
     s->chosen = -1;
     if (known && n > 1) s->warm = model_warm(s, known);

@@ -92,9 +92,7 @@ static void make_world(world *w, ac_collective coll, int p, int nodes, size_t by
         if (c > 0 && w->base[c] < 0.0) w->base[c] = 1.0; /* no model: say, slow */
         if (c > 0 && (best < 0.0 || w->base[c] < best)) best = w->base[c];
         w->lines[c] = ac_mesh_lines(a->params);
-        w->mesh[c] = w->lines[c] ? c : -1;
-        for (int e = 0; e < c && w->mesh[c] == c; e++)
-            if (ac_mesh_same(w->cands[e]->params, a->params)) w->mesh[c] = e;
+        w->mesh[c] = ac_mesh_first(w->cands, c);
     }
     w->base[0] = native_factor * best;
     w->slow_candidate = -1;

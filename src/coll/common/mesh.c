@@ -34,6 +34,14 @@ int ac_mesh_same(const ac_params *a, const ac_params *b)
            a->layout[0] == b->layout[0] && (a->dims == 2 || a->layout[1] == b->layout[1]);
 }
 
+int ac_mesh_first(const ac_algorithm *const *cands, int c)
+{
+    if (!ac_mesh_lines(cands[c]->params)) return -1;
+    for (int e = 0; e < c; e++)
+        if (ac_mesh_same(cands[e]->params, cands[c]->params)) return e;
+    return c;
+}
+
 static void mesh_free(ac_mesh *m)
 {
     while (m) {
@@ -67,18 +75,14 @@ void ac_mesh_coords(const ac_mesh *m, int rank, int *coord)
  * ms against 1.2 ms on one-switch-gbe; docs/model.md). The tag tells apart a rank's lines of
  * different dimensions, which it makes one after the other while a neighbour may already be
  * on the next. */
-static int line_build(MPI_Comm comm, ac_mesh *m, int rank, int d)
+static int line_build(MPI_Comm comm, MPI_Group all, ac_mesh *m, int rank, int d)
 {
     int n = m->n[d], base = rank - m->coord[d] * m->stride[d];
     int *members = malloc((size_t)n * sizeof *members);
     if (!members) return MPI_ERR_NO_MEM;
     for (int i = 0; i < n; i++) members[i] = base + i * m->stride[d];
-    MPI_Group all, line;
-    int rc = PMPI_Comm_group(comm, &all);
-    if (rc == MPI_SUCCESS) {
-        rc = PMPI_Group_incl(all, n, members, &line);
-        PMPI_Group_free(&all);
-    }
+    MPI_Group line;
+    int rc = PMPI_Group_incl(all, n, members, &line);
     if (rc == MPI_SUCCESS) {
         rc = PMPI_Comm_create_group(comm, line, AC_TAG_MESH_LINE + d, &m->line[d]);
         PMPI_Group_free(&line);
@@ -107,7 +111,11 @@ static int mesh_build(MPI_Comm comm, const ac_params *p, ac_mesh **out)
     for (int d = m->ndims - 2; d >= 0; d--)
         m->stride[d] = m->stride[d + 1] * m->n[d + 1];
     ac_mesh_coords(m, rank, m->coord);
-    for (int d = 0; d < m->ndims && rc == MPI_SUCCESS; d++) rc = line_build(comm, m, rank, d);
+    MPI_Group all = MPI_GROUP_NULL; /* comm's group: each line's is a subset of it */
+    rc = PMPI_Comm_group(comm, &all);
+    for (int d = 0; d < m->ndims && rc == MPI_SUCCESS; d++)
+        rc = line_build(comm, all, m, rank, d);
+    if (all != MPI_GROUP_NULL) PMPI_Group_free(&all);
     if (rc != MPI_SUCCESS) {
         mesh_free(m);
         return rc;

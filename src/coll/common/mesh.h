@@ -29,6 +29,10 @@ int ac_mesh_lines(const ac_params *p);
 /* 1 when a and b run on the same mesh (ac_mesh_get caches one per dims and layout). */
 int ac_mesh_same(const ac_params *a, const ac_params *b);
 
+/* The first of cands[0..c] on the mesh of cands[c] (c itself when none before it is), or -1
+ * when cands[c] runs on no mesh: a key that names each mesh of a candidate list once. */
+int ac_mesh_first(const ac_algorithm *const *cands, int c);
+
 typedef struct ac_mesh {
     int ndims;
     int n[3];         /* sizes */
