@@ -303,6 +303,28 @@ def test_cost_model_fits_the_platform_and_extrapolates_the_formulas():
         generalise.fit("cost", train, 1, MARGIN)
 
 
+def test_ensemble_ranks_by_the_geometric_mean_of_its_members():
+    """The ensemble's list at a point is the ordered list of the geometric mean of the ratios
+    trees, curve and cost predict (fitted alone on the same cells: they are deterministic);
+    without the formulas, of trees and curve alone."""
+    train = latency_cells([2, 4, 8])
+    points = [(16, 8), (64, 1024), (6, 64)]
+    for costs in (latency_costs, None):
+        ensemble = generalise.fit("ensemble", train, 1, MARGIN, costs)
+        members = [generalise.fit(m, train, 1, MARGIN, costs)
+                   for m in (("trees", "curve", "cost") if costs else ("trees", "curve"))]
+        assert len(ensemble.members) == len(members)
+        for point, ordered in zip(points, ensemble.lists(points)):
+            ratios = [m.ratios([point])[0] for m in members]
+            names = set().union(*ratios)
+            mean = {n: math.exp(sum(math.log(r[n]) for r in ratios if n in r) /
+                                sum(n in r for r in ratios)) for n in names}
+            assert ordered == generalise.ordered_list(mean, MARGIN), (point, costs)
+        # at 16 ranks the trees keep the fitted counts' flat, curve and cost extrapolate to tree:
+        # the mean is a real combination, not a copy of one member that agrees with all
+        assert {m.lists(points[:1])[0][0] for m in members} == {"flat", "tree"}
+
+
 def test_floor_rules_in_version_2_form():
     v1 = tune.collective_rules("allreduce", synthetic([16, 64]))
     v2 = generalise.floor_rules(v1)

@@ -39,7 +39,7 @@ import re
 
 NATIVE = "native"
 MAX_ALGORITHMS = 8        # src/select/table.h, AC_TABLE_MAX_ALGORITHMS
-MODELS = ("floor", "trees", "curve", "cost")
+MODELS = ("floor", "trees", "curve", "cost", "ensemble")
 COST_KEYS = ("alpha_intra", "beta_intra", "alpha_inter", "beta_inter", "gamma", "overhead")
 RANKS_REACH = 4           # learned rules are made count by count up to this x the largest swept
                           # count; above it one open band takes the ranking there
@@ -223,6 +223,11 @@ class Cost:
         self.native = Curve.regressor().fit([x for x, _ in native], [y for _, y in native])
 
     def lists(self, points):
+        return [ordered_list(p, self.margin) for p in self.ratios(points)]
+
+    def ratios(self, points):
+        """Per point {algorithm: predicted time / native's}: the formulas' where they exist,
+        the curve's for the others."""
         out = []
         natives = self.native.predict([features(r, b, self.ppn) for r, b in points])
         for (ranks, nbytes), ratios, native in zip(points, self.curve.ratios(points), natives):
@@ -230,11 +235,39 @@ class Cost:
                 t = sum(a * b for a, b in zip(v, self.theta)) if v is not None else 0.0
                 if name != NATIVE and t > 0:
                     ratios[name] = t / math.exp(native)
-            out.append(ordered_list(ratios, self.margin))
+            out.append(ratios)
         return out
 
 
-MODEL_CLASSES = {m.name: m for m in (Floor, Trees, Curve, Cost)}
+class Ensemble:
+    """The learned models together: per algorithm the geometric mean of the ratios that trees,
+    curve and (with the formulas) cost predict, over those that predict it. Each member errs
+    where its own form does not fit (the trees keep the last count's shape beyond it, the curve
+    and the formulas follow a trend too far); their mean keeps an algorithm that one of them
+    misjudges from being ranked by that one alone."""
+
+    name = "ensemble"
+
+    def __init__(self, cells, ppn, margin, costs=None):
+        self.margin = margin
+        self.members = [Trees(cells, ppn, margin), Curve(cells, ppn, margin)]
+        if costs is not None:
+            self.members.append(Cost(cells, ppn, margin, costs))
+
+    def lists(self, points):
+        out = []
+        for predicted in zip(*(m.ratios(points) for m in self.members)):
+            logs = {}
+            for ratios in predicted:
+                for name, r in ratios.items():
+                    if r > 0:
+                        logs.setdefault(name, []).append(math.log(r))
+            out.append(ordered_list({n: math.exp(sum(v) / len(v)) for n, v in logs.items()},
+                                    self.margin))
+        return out
+
+
+MODEL_CLASSES = {m.name: m for m in (Floor, Trees, Curve, Cost, Ensemble)}
 
 
 def fit(model, cells, ppn, margin, costs=None):

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""platforms_summary.py - the tables of issue 21 item 4 on every simulated platform: per
+platform and collective, the models `autocoll tune` fits on the 16-, 32- and 64-rank cells (the
+same functions: tune.cell_entry, generalise.cross_validate, choose and evaluate), the one its
+leave-one-count-out cross-validation chooses, and every model's penalty (time of its pick / the
+cell's best time) in the cells of the counts never fitted (48 and 128 ranks); then, over every
+platform, each model's geometric mean, worst and cells within 1.05, against the floor lookup.
+
+Cells: fat-tree-ib's in cells/ (run.sh and the README's commands), the other platforms' in
+platforms/<platform>/ (run-platforms.sh). Run from the repository root:
+
+  .venv/bin/python docs/results/generalise-2026-11-24/platforms_summary.py \\
+      > docs/results/generalise-2026-11-24/platforms_summary.txt
+"""
+
+import json
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[2] / "tools"))
+
+from autocoll import generalise, tune  # noqa: E402
+
+FITTED = (16, 32, 64)
+PLATFORMS = {"fat-tree-ib": HERE / "cells"}
+PLATFORMS.update((p.name, p) for p in sorted((HERE / "platforms").iterdir()) if p.is_dir())
+GOAL = 1.05
+
+
+def entries(folder):
+    return [tune.cell_entry(json.loads(p.read_text()), tune.DEFAULTS["statistic"],
+                            tune.DEFAULTS["margin"]) for p in sorted(folder.glob("*-ompi.json"))]
+
+
+def main():
+    margin = tune.DEFAULTS["margin"]
+    every = {}  # model (and "chosen") -> [penalty of each test cell, every platform]
+    print("# Tables fitted at 16, 32 and 64 ranks, applied at the counts never fitted\n")
+    for platform, folder in PLATFORMS.items():
+        cells = entries(folder)
+        costs = tune.cost_source(SimpleNamespace(simgrid=platform, ppn=1, build=None,
+                                                 mpi="openmpi"), print)
+        for coll in dict.fromkeys(c["collective"] for c in cells):
+            train = [c for c in cells if c["collective"] == coll and c["ranks"] in FITTED]
+            test = [c for c in cells if c["collective"] == coll and c["ranks"] not in FITTED]
+            if not train or not test:
+                continue
+            cv = generalise.cross_validate(train, 1, margin, costs=costs)
+            chosen = generalise.choose(cv)
+            rows = generalise.evaluate(generalise.available(costs), train, test, 1, margin, costs)
+            models = list(dict.fromkeys(r["model"] for r in rows))
+            print(f"## {platform} {coll}: cross-validation chose {chosen}\n")
+            print("| ranks | bytes | best | " + " | ".join(models) + " |")
+            print("|---|---|---|" + "---|" * len(models))
+            for cell in sorted({(r["ranks"], r["bytes"]) for r in rows}):
+                mine = {r["model"]: r for r in rows if (r["ranks"], r["bytes"]) == cell}
+                marks = [f"{mine[m]['penalty']:.4f}" + (" *" if m == chosen else "")
+                         for m in models]
+                print(f"| {cell[0]} | {cell[1]} | {mine[models[0]]['oracle']} | "
+                      + " | ".join(marks) + " |")
+                for m in models:
+                    every.setdefault(m, []).append(mine[m]["penalty"])
+                every.setdefault("chosen", []).append(mine[chosen]["penalty"])
+            print()
+    print(f"## Over every platform ({len(every['chosen'])} test cells; * = the model "
+          f"cross-validation chose, per platform and collective)\n")
+    print(f"| model | geomean | worst | cells within {GOAL} |")
+    print("|---|---|---|---|")
+    for m, scores in every.items():
+        print(f"| {m} | {generalise.geomean(scores):.4f} | {max(scores):.4f} | "
+              f"{sum(s <= GOAL for s in scores)} of {len(scores)} |")
+
+
+if __name__ == "__main__":
+    main()
