@@ -19,6 +19,8 @@ message size):
   --bytes --nodes`) with platform parameters fitted to the cells by non-negative least squares
   of the relative error; native's time, and the algorithms without a formula (native and the
   layouts whose phases run it), from the curve model.
+- `ensemble`: trees, curve and (with the formulas) cost together: per algorithm the geometric
+  mean of the ratios its members predict.
 
 A model's answer at a point is an ordered list of algorithms, the one predicted fastest first:
 those predicted to beat native by more than the margin, at most MAX_ALGORITHMS - 1, then
