@@ -3,7 +3,8 @@
 platform and collective, the models `autocoll tune` fits on the 16-, 32- and 64-rank cells (the
 same functions: tune.cell_entry, generalise.cross_validate, choose and evaluate), the one its
 leave-one-count-out cross-validation chooses, and every model's penalty (time of its pick / the
-cell's best time) in the cells of the counts never fitted (48 and 128 ranks); then, over every
+cell's best time) in the cells of the counts never fitted (48 and 128 ranks, and the 256-rank
+allreduce of 8 B where the simulated-clusters runs measured every algorithm); then, over every
 platform, each model's geometric mean, worst and cells within 1.05, against the floor lookup.
 
 Cells: fat-tree-ib's in cells/ (run.sh and the README's commands), the other platforms' in
@@ -27,6 +28,13 @@ FITTED = (16, 32, 64)
 PLATFORMS = {"fat-tree-ib": HERE / "cells"}
 PLATFORMS.update((p.name, p) for p in sorted((HERE / "platforms").iterdir()) if p.is_dir())
 GOAL = 1.05
+# 256-rank cells with every algorithm, measured by the simulated-clusters runs (5 calls per
+# algorithm after 1 warm-up; fat-tree-ib's with --sync barrier as the sweeps, the others with
+# --sync clock: every call started at one instant of the simulated clock)
+SIMGRID = HERE.parent / "simgrid-2026-11-23"
+AT_256 = {"fat-tree-ib": SIMGRID / "cells256/fat-tree-ib",
+          "dragonfly": SIMGRID / "allreduce256clock/dragonfly",
+          "one-switch-gbe": SIMGRID / "allreduce256clock/one-switch-gbe"}
 
 
 def entries(folder):
@@ -40,6 +48,8 @@ def main():
     print("# Tables fitted at 16, 32 and 64 ranks, applied at the counts never fitted\n")
     for platform, folder in PLATFORMS.items():
         cells = entries(folder)
+        if platform in AT_256:
+            cells += [c for c in entries(AT_256[platform]) if c["collective"] == "allreduce"]
         costs = tune.cost_source(SimpleNamespace(simgrid=platform, ppn=1, build=None,
                                                  mpi="openmpi"), print)
         for coll in dict.fromkeys(c["collective"] for c in cells):
@@ -60,17 +70,24 @@ def main():
                          for m in models]
                 print(f"| {cell[0]} | {cell[1]} | {mine[models[0]]['oracle']} | "
                       + " | ".join(marks) + " |")
-                for m in models:
-                    every.setdefault(m, []).append(mine[m]["penalty"])
-                every.setdefault("chosen", []).append(mine[chosen]["penalty"])
+                for m in models + ["chosen"]:
+                    every.setdefault(m, []).append(
+                        (cell[0], mine[chosen if m == "chosen" else m]["penalty"]))
             print()
-    print(f"## Over every platform ({len(every['chosen'])} test cells; * = the model "
-          f"cross-validation chose, per platform and collective)\n")
-    print(f"| model | geomean | worst | cells within {GOAL} |")
-    print("|---|---|---|---|")
-    for m, scores in every.items():
-        print(f"| {m} | {generalise.geomean(scores):.4f} | {max(scores):.4f} | "
-              f"{sum(s <= GOAL for s in scores)} of {len(scores)} |")
+    counts = sorted({r for r, _ in every["chosen"]})
+    print(f"## Over every platform (* above: the model cross-validation chose, per platform and "
+          f"collective; `chosen` below: those picks)\n")
+    print("geometric mean / worst / cells within 1.05 of the best, per test count and over "
+          "all\n")
+    print("| model | " + " | ".join(f"{r} ranks" for r in counts) + " | all |")
+    print("|---|" + "---|" * (len(counts) + 1))
+    for m, scored in every.items():
+        parts = []
+        for r in counts + [None]:
+            p = [x for q, x in scored if r is None or q == r]
+            parts.append(f"{generalise.geomean(p):.4f} / {max(p):.4f} / "
+                         f"{sum(x <= GOAL for x in p)} of {len(p)}")
+        print(f"| {m} | " + " | ".join(parts) + " |")
 
 
 if __name__ == "__main__":
