@@ -230,9 +230,15 @@ class Cost:
     def ratios(self, points):
         """Per point {algorithm: predicted time / native's}: the formulas' where they exist,
         the curve's for the others."""
+        return [{**curve, **formulas} for curve, formulas
+                in zip(self.curve.ratios(points), self.formula_ratios(points))]
+
+    def formula_ratios(self, points):
+        """Per point {algorithm: predicted time / native's} of the algorithms with a formula."""
         out = []
         natives = self.native.predict([features(r, b, self.ppn) for r, b in points])
-        for (ranks, nbytes), ratios, native in zip(points, self.curve.ratios(points), natives):
+        for (ranks, nbytes), native in zip(points, natives):
+            ratios = {}
             for name, v in self.costs(self.collective, ranks, nbytes).items():
                 t = sum(a * b for a, b in zip(v, self.theta)) if v is not None else 0.0
                 if name != NATIVE and t > 0:
@@ -243,7 +249,8 @@ class Cost:
 
 class Ensemble:
     """The learned models together: per algorithm the geometric mean of the ratios that trees,
-    curve and (with the formulas) cost predict, over those that predict it. Each member errs
+    curve and (with the formulas) cost predict, over those that predict it (cost only where
+    the algorithm has a formula: elsewhere it would repeat the curve). Each member errs
     where its own form does not fit (the trees keep the last count's shape beyond it, the curve
     and the formulas follow a trend too far); their mean keeps an algorithm that one of them
     misjudges from being ranked by that one alone."""
@@ -258,7 +265,9 @@ class Ensemble:
 
     def lists(self, points):
         out = []
-        for predicted in zip(*(m.ratios(points) for m in self.members)):
+        each = [m.formula_ratios(points) if isinstance(m, Cost) else m.ratios(points)
+                for m in self.members]
+        for predicted in zip(*each):
             logs = {}
             for ratios in predicted:
                 for name, r in ratios.items():
