@@ -59,9 +59,12 @@ def main():
                 continue
             cv = generalise.cross_validate(train, 1, margin, costs=costs)
             chosen = generalise.choose(cv)
+            # the choice before the ensemble existed (session 22): among the four others
+            before = generalise.choose([r for r in cv if r["model"] != "ensemble"])
             rows = generalise.evaluate(generalise.available(costs), train, test, 1, margin, costs)
             models = list(dict.fromkeys(r["model"] for r in rows))
-            print(f"## {platform} {coll}: cross-validation chose {chosen}\n")
+            print(f"## {platform} {coll}: cross-validation chose {chosen}"
+                  f"{'' if before == chosen else f' ({before} without the ensemble)'}\n")
             print("| ranks | bytes | best | " + " | ".join(models) + " |")
             print("|---|---|---|" + "---|" * len(models))
             for cell in sorted({(r["ranks"], r["bytes"]) for r in rows}):
@@ -70,13 +73,14 @@ def main():
                          for m in models]
                 print(f"| {cell[0]} | {cell[1]} | {mine[models[0]]['oracle']} | "
                       + " | ".join(marks) + " |")
-                for m in models + ["chosen"]:
-                    every.setdefault(m, []).append(
-                        (cell[0], mine[chosen if m == "chosen" else m]["penalty"]))
+                picks = {"chosen": chosen, "chosen without the ensemble": before}
+                for m in models + list(picks):
+                    every.setdefault(m, []).append((cell[0], mine[picks.get(m, m)]["penalty"]))
             print()
     counts = sorted({r for r, _ in every["chosen"]})
     print(f"## Over every platform (* above: the model cross-validation chose, per platform and "
-          f"collective; `chosen` below: those picks)\n")
+          f"collective; `chosen` below: those picks; `chosen without the ensemble`: the choice "
+          f"among floor, trees, curve and cost)\n")
     print("geometric mean / worst / cells within 1.05 of the best, per test count and over "
           "all\n")
     print("| model | " + " | ".join(f"{r} ranks" for r in counts) + " | all |")
