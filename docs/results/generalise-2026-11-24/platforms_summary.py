@@ -44,7 +44,7 @@ def entries(folder):
 
 def main():
     margin = tune.DEFAULTS["margin"]
-    every = {}  # model (and "chosen") -> [penalty of each test cell, every platform]
+    every = {}  # model (and the two choices) -> [(ranks, penalty) of each test cell]
     print("# Tables fitted at 16, 32 and 64 ranks, applied at the counts never fitted\n")
     for platform, folder in PLATFORMS.items():
         cells = entries(folder)
