@@ -259,9 +259,12 @@ class Ensemble:
 
     def __init__(self, cells, ppn, margin, costs=None):
         self.margin = margin
-        self.members = [Trees(cells, ppn, margin), Curve(cells, ppn, margin)]
-        if costs is not None:
-            self.members.append(Cost(cells, ppn, margin, costs))
+        self.members = [Trees(cells, ppn, margin)]
+        if costs is None:
+            self.members.append(Curve(cells, ppn, margin))
+        else:  # the cost model fits the same curve: it is the curve member too
+            cost = Cost(cells, ppn, margin, costs)
+            self.members += [cost.curve, cost]
 
     def lists(self, points):
         out = []

@@ -63,6 +63,7 @@ def main():
             before = generalise.choose([r for r in cv if r["model"] != "ensemble"])
             rows = generalise.evaluate(generalise.available(costs), train, test, 1, margin, costs)
             models = list(dict.fromkeys(r["model"] for r in rows))
+            picks = {"chosen": chosen, "chosen without the ensemble": before}
             print(f"## {platform} {coll}: cross-validation chose {chosen}"
                   f"{'' if before == chosen else f' ({before} without the ensemble)'}\n")
             print("| ranks | bytes | best | " + " | ".join(models) + " |")
@@ -73,7 +74,6 @@ def main():
                          for m in models]
                 print(f"| {cell[0]} | {cell[1]} | {mine[models[0]]['oracle']} | "
                       + " | ".join(marks) + " |")
-                picks = {"chosen": chosen, "chosen without the ensemble": before}
                 for m in models + list(picks):
                     every.setdefault(m, []).append((cell[0], mine[picks.get(m, m)]["penalty"]))
             print()
