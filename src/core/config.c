@@ -72,6 +72,9 @@ static const ac_setting settings[] = {
          "a configuration table from `autocoll tune` (docs/table.md): the rules of the table "
          "strategy; with another strategy its measured cells seed contexts history does not "
          "know; empty: none"),
+    INTEGER("AUTOCOLL_TABLE_TRY", "1", 1, 8,
+            "table: the first N algorithms of a context's rule that can run there race (race's "
+            "settings) with native, and the fastest runs; 1: the first runs, nothing measured"),
     PATH("AUTOCOLL_HISTORY", "auto", history_keywords,
          "learned state kept between runs (docs/history.md): read at MPI_Init, merged into the "
          "file at MPI_Finalize, per platform; auto: $XDG_CACHE_HOME/autocoll/history or "

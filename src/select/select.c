@@ -14,7 +14,9 @@
  * which has no sites and looks such calls up in the table.
  *
  * In table mode a context runs the candidate of the table's rule covering it (chosen when the
- * context is made), or, where no rule does, its strategy: native.
+ * context is made), or, where no rule does, its strategy: native. With AUTOCOLL_TABLE_TRY = k
+ * > 1 the rule's first k candidates and native become the context's candidates and `race`
+ * (race.c) chooses among them: a trial.
  *
  * Accounting per context (the report): calls, runs per candidate, time inside the algorithms,
  * and the layer's own time around them (choosing, site agreements, observing, the strategy's
@@ -59,6 +61,7 @@ typedef struct ac_context {
     const ac_strategy *strategy;     /* the strategy that owns `state` */
     int table_mode;                  /* made in table mode: `rule` decides */
     int rule;                        /* table mode: candidate of the table's rule, -1: none */
+    int trial;                       /* table mode: the rule's first candidates race */
     const ac_algorithm **candidates; /* native first */
     int ncandidates;
     void *state;  /* the strategy's */
@@ -112,6 +115,7 @@ static struct {
     const strategy_entry *strategy;                 /* AUTOCOLL_STRATEGY */
     int max_sizes;                                  /* AUTOCOLL_MAX_SIZES */
     int max_sites;                                  /* AUTOCOLL_MAX_SITES */
+    int table_try;                                  /* AUTOCOLL_TABLE_TRY */
     const ac_algorithm *last_algorithm;             /* of the last call the layer ran */
 } sel = {.strategy = &strategies[0], .max_sizes = 1};
 
@@ -267,6 +271,7 @@ void ac_select_init(void)
                      name);
     sel.max_sizes = (int)ac_config_int("AUTOCOLL_MAX_SIZES");
     sel.max_sites = (int)ac_config_int("AUTOCOLL_MAX_SITES");
+    sel.table_try = (int)ac_config_int("AUTOCOLL_TABLE_TRY");
     ac_coll_set_test_ranks_per_node((int)ac_config_int("AUTOCOLL_TEST_RANKS_PER_NODE"));
     star_init();
     lottery_init();
@@ -442,21 +447,28 @@ static const char *context_knowledge(const ac_context *x, ac_collective coll, ac
     return NULL;
 }
 
-/* Table mode: the candidate that runs the first of the covering rule's algorithms that is a
- * candidate here (itself, or the twin kept in its place; the candidates are the algorithms
- * applicable to the call), or -1. A rule none of whose algorithms is applicable to the call is
- * reported (the context runs native). */
-static int context_rule(const ac_context *x, const ac_call *call)
+/* Table mode: the candidates that run the covering rule's algorithms, in the rule's order and
+ * at most `max` of them, into pick[] (each the algorithm itself, or the twin kept in its place;
+ * the candidates are the algorithms applicable to the call); returns how many, 0 when no rule
+ * covers the context. A rule none of whose algorithms is applicable to the call is reported
+ * (the context runs native). */
+static int rule_candidates(const ac_context *x, const ac_call *call, int *pick, int max)
 {
     const ac_table *t = ac_table_loaded();
-    int n = 0;
+    int n = 0, found = 0;
     const ac_algorithm *const *rule =
         t ? ac_table_rule(t, call->collective, x->comm->size, key_bytes(call), &n) : NULL;
-    if (!rule) return -1;
-    for (int k = 0; k < n; k++)
+    if (!rule) return 0;
+    for (int k = 0; k < n && found < max; k++)
         for (int i = 0; i < x->ncandidates; i++)
-            if (x->candidates[i] == rule[k] || ac_same_messages(x->candidates[i], rule[k], call))
-                return i;
+            if (x->candidates[i] == rule[k] || ac_same_messages(x->candidates[i], rule[k], call)) {
+                int seen = 0;
+                for (int j = 0; j < found; j++)
+                    seen |= pick[j] == i;
+                if (!seen) pick[found++] = i;
+                break;
+            }
+    if (found > 0) return found;
     const char *why = "";
     char more[48] = "";
     ac_applicable(rule[0], call, &why);
@@ -466,7 +478,32 @@ static int context_rule(const ac_context *x, const ac_call *call)
                     "(%s); running native",
                     x->comm->name, rule[0]->name, more, x->comm->size, x->bucket->bytes,
                     why && why[0] ? why : "its requirements are not met");
-    return -1;
+    return 0;
+}
+
+/* Table mode: what the rule decides for a new context. AUTOCOLL_TABLE_TRY = 1: the context runs
+ * the rule's first candidate (x->rule; -1 where none: native). More: the rule's first
+ * table_try candidates and native become the context's candidates (in candidate order, native
+ * first) and race among them (x->trial, the race strategy); the best median runs. A trial of
+ * native alone is no trial: the rule runs it. */
+static void table_context(ac_context *x, const ac_call *call)
+{
+    int pick[AC_TABLE_MAX_ALGORITHMS];
+    int found = rule_candidates(x, call, pick, sel.table_try);
+    x->rule = found > 0 ? pick[0] : -1;
+    if (found == 0 || sel.table_try < 2) return;
+    int m = 0;
+    for (int i = 0; i < x->ncandidates; i++) {
+        int keep = i == 0;
+        for (int j = 0; j < found; j++)
+            keep |= pick[j] == i;
+        if (keep) x->candidates[m++] = x->candidates[i]; /* m <= i: in place */
+    }
+    if (m < 2) return;
+    x->ncandidates = m;
+    x->rule = -1;
+    x->trial = 1;
+    x->strategy = &ac_strategy_race;
 }
 
 /* The summary of a context's choice: the strategy's, or in table mode the rule's. With w, the
@@ -478,8 +515,9 @@ static void context_summary(const ac_context *x, ac_strategy_summary *out, ac_js
                                      .native_seconds = -1.0};
         return;
     }
+    if (x->trial && w) ac_json_integer_value(w, "table_try", sel.table_try);
     x->strategy->describe(x->state, x->candidates, out, w);
-    if (x->table_mode) out->stage = "no_rule";
+    if (x->table_mode && !x->trial) out->stage = "no_rule";
 }
 
 /* What every rank knows alike of a new context. With `nodes`, the communicator's nodes
@@ -524,7 +562,8 @@ static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call,
     x->site = site;
     x->strategy = sel.strategy->ops;
     x->table_mode = sel.strategy->table_mode;
-    x->rule = x->table_mode ? context_rule(x, call) : -1;
+    x->rule = -1;
+    if (x->table_mode) table_context(x, call);
     const char *source = NULL;
     if (!x->table_mode && (ac_history_path() || ac_table_loaded())) {
         if (!(know = calloc((size_t)x->ncandidates, sizeof *know))) goto fail;

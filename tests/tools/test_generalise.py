@@ -67,11 +67,47 @@ def test_features_and_ordered_lists():
     assert generalise.features(16, 0, 4) == [4.0, 0.0, 2.0, 4.0]
     assert generalise.features(12, 1024, 5) == [math.log2(12), 10.0, math.log2(3), 5.0]
     predicted = {"a": 0.5, "b": 0.99, "c": 0.7, "native": 1.0, "d": 1.3}
-    assert generalise.ordered_list(predicted, MARGIN) == ["a", "c", "native"]  # b: within margin
+    # those beating native by the margin, native, then the rest (b: within the margin)
+    assert generalise.ordered_list(predicted, MARGIN) == ["a", "c", "native", "b", "d"]
     many = {f"x{i}": 0.1 * (i + 1) for i in range(9)}
     listed = generalise.ordered_list(many, MARGIN)
     assert len(listed) == generalise.MAX_ALGORITHMS and listed[-1] == "native"
     assert listed[:3] == ["x0", "x1", "x2"]
+    slower = {f"y{i}": 1.1 + i for i in range(9)}
+    assert generalise.ordered_list({**slower, "a": 0.5}, MARGIN) == \
+        ["a", "native"] + [f"y{i}" for i in range(6)]
+
+
+def test_a_cells_ranking_and_two_lists_interleaved():
+    """ranking: the cell's winner (tune.winner_of) first, then ordered_list's order of its
+    times; interleave: alternately, the first list's first, each name once, at most
+    MAX_ALGORITHMS."""
+    times = {"native": 10.0, "a": 9.9, "b": 5.0, "c": 7.0, "d": 12.0}
+    cell = {"times": times, "winner": tune.winner_of(times, MARGIN)}
+    assert generalise.ranking(cell, MARGIN) == ["b", "c", "native", "a", "d"]
+    near = {"native": 10.0, "a": 9.9, "d": 12.0}  # a beats native by less than the margin
+    cell = {"times": near, "winner": tune.winner_of(near, MARGIN)}
+    assert generalise.ranking(cell, MARGIN) == ["native", "a", "d"]
+    assert generalise.interleave(["f", "g", "native", "h"], ["m", "f", "native", "n"]) == \
+        ["f", "m", "g", "native", "h", "n"]
+    long = generalise.interleave([f"f{i}" for i in range(8)], [f"m{i}" for i in range(8)])
+    assert long == ["f0", "m0", "f1", "m1", "f2", "m2", "f3", "m3"]
+
+
+def test_a_trial_settles_on_the_fastest_of_the_first_few():
+    """trial_pick: the fastest of the list's first `tries` algorithms measured in the cell, and
+    native (never measured algorithms are passed over, as the layer passes over those that
+    cannot run); penalties with tries 1 is the first pick, even when native is faster."""
+    cell = {"ranks": 8, "bytes": 8, "times": {"native": 4.0, "a": 5.0, "b": 3.0, "c": 1.0}}
+    assert generalise.trial_pick(["a", "gone", "b", "c"], cell, 2) == "b"
+    assert generalise.trial_pick(["a", "gone", "b", "c"], cell, 3) == "c"
+    assert generalise.trial_pick(["a"], cell, 3) == "native"
+
+    class Fixed:
+        def lists(self, points):
+            return [["a", "gone", "b", "c"] for _ in points]
+    assert generalise.penalties(Fixed(), [cell]) == [(cell, "a", 5.0)]
+    assert generalise.penalties(Fixed(), [cell], 3) == [(cell, "c", 1.0)]
 
 
 def test_layouts_are_the_registrys():
@@ -101,10 +137,11 @@ def test_floor_is_the_version_1_lookup():
     cells = synthetic([16, 64])
     floor = generalise.fit("floor", cells, 1, MARGIN)
     # below the smallest count: native; between counts: the lower count's cell; between
-    # sizes: the lower size's; below the smallest size: the smallest
+    # sizes: the lower size's; below the smallest size: the smallest. Each lists its cell's
+    # ranking: the winner, native, the slower one
     got = floor.lists([(8, 1024), (48, 100), (48, 9000), (200, 1), (16, 8192)])
-    assert got == [["native"], ["small", "native"], ["big", "native"], ["small", "native"],
-                   ["big", "native"]]
+    assert got == [["native"], ["small", "native", "big"], ["big", "native", "small"],
+                   ["small", "native", "big"], ["big", "native", "small"]]
 
 
 def test_trees_find_the_known_winners_at_unswept_counts():
@@ -120,7 +157,8 @@ def test_layouts_are_re_derived_at_every_count():
     at 36 ranks 6 x 6 (never measured) first, at 100 ranks 10 x 10; every pick at 24, 36, 48,
     100 and 50 is the best. The floor lookup names the 32-rank winner at 36 (a 4 x n layout:
     it runs, as 4 x 9, but is not the best) and the 64-rank winner (8 x 8) at 100, where it
-    cannot run: native."""
+    cannot run: the next of the 64-rank cell's ranking that runs there, 4 x n (4 x 25), about
+    twice the best."""
     train = meshes([16, 32, 64])
     curve = generalise.fit("curve", train, 1, MARGIN)
     (at36, at100) = curve.lists([(36, 1024), (100, 1024)])
@@ -132,7 +170,7 @@ def test_layouts_are_re_derived_at_every_count():
         assert penalty == pytest.approx(1.0), (c["ranks"], picked, oracle(c))
     floor = generalise.penalties(generalise.fit("floor", train, 1, MARGIN), test)
     picks = {c["ranks"]: (p, pen) for c, p, pen in floor}
-    assert picks[100][0] == "native" and picks[100][1] > 1.9
+    assert picks[100][0] == "orthogonal_4xn_native" and picks[100][1] > 1.9
     assert generalise.mesh_parts(picks[36][0])[0] in (4, 8) and picks[36][1] > 1.05
 
 
@@ -176,7 +214,7 @@ def test_one_count_swept_means_no_cross_validation():
     assert generalise.cross_validate(synthetic([8]), 1, MARGIN) == []
     rules, models = tune.generalised_rules(synthetic([8]), "auto", 1, MARGIN)
     assert models["allreduce"]["model"] == "floor"
-    assert rules[0]["ranks"] == [8, None] and all(r["algorithms"][-1] == "native" for r in rules)
+    assert rules[0]["ranks"] == [8, None] and all("native" in r["algorithms"] for r in rules)
 
 
 def covered(rules, ranks, nbytes):
@@ -192,15 +230,15 @@ def test_compiled_rules_cover_every_count_and_size_without_overlap():
     fitted = generalise.fit("trees", cells, 1, MARGIN)
     rules = generalise.compile_rules("allreduce", fitted, cells)
     assert all(len(r["algorithms"]) <= generalise.MAX_ALGORITHMS
-               and r["algorithms"][-1] == "native" for r in rules)
+               and "native" in r["algorithms"] for r in rules)
     for ranks in [1, 2, 3, 12, 16, 47, 48, 64, 100, 255, 256, 257, 1000, 1 << 20]:
         for nbytes in [0, 1, 8, 100, 1023, 1024, 5000, 8192, 1 << 30]:
             rule = covered(rules, ranks, nbytes)
             # the rule is the model's answer at its lower ends
             (expected,) = fitted.lists([(rule["ranks"][0], max(rule["bytes"][0], 8))])
             assert rule["algorithms"] == expected, (ranks, nbytes)
-    assert covered(rules, 48, 100)["algorithms"] == ["small", "native"]
-    assert covered(rules, 48, 8192)["algorithms"] == ["big", "native"]
+    assert covered(rules, 48, 100)["algorithms"] == ["small", "native", "big"]
+    assert covered(rules, 48, 8192)["algorithms"] == ["big", "native", "small"]
     # merged: far fewer rules than counts x sizes
     assert len(rules) < 40, len(rules)
     # layouts: each count's own, compiled count by count
@@ -328,12 +366,42 @@ def test_ensemble_ranks_by_the_geometric_mean_of_its_members():
 
 
 def test_floor_rules_in_version_2_form():
-    v1 = tune.collective_rules("allreduce", synthetic([16, 64]))
-    v2 = generalise.floor_rules(v1)
-    assert [r["ranks"] for r in v2] == [r["ranks"] for r in v1]
+    """tune.floor_rules: version 1's bands and intervals, each rule listing the ranking of the
+    cell that decided it (its winner first, native in it)."""
+    cells = synthetic([16, 64])
+    v1 = tune.collective_rules("allreduce", cells)
+    v2 = tune.floor_rules("allreduce", cells, MARGIN)
+    assert [(r["ranks"], r["bytes"]) for r in v2] == [(r["ranks"], r["bytes"]) for r in v1]
     for old, new in zip(v1, v2):
+        cell = next(c for c in cells if c["ranks"] == new["ranks"][0]
+                    and c["bytes"] == max(new["bytes"][0], min(SIZES)))
         assert "algorithm" not in new and new["algorithms"][0] == old["algorithm"]
-        assert new["algorithms"][-1] == "native" and len(new["algorithms"]) <= 2
+        assert new["algorithms"] == generalise.ranking(cell, MARGIN) and \
+            "native" in new["algorithms"]
+
+
+def test_a_tables_lists_put_the_floor_first_and_the_model_second():
+    """table_model: a learned model's rules alternate the floor lookup's list and the model's,
+    the floor's first. At 100 ranks the floor names the 64-rank winner (8 x 8), which cannot
+    run there, and the curve's 10 x 10 comes second: the layer runs it, the best. At 36 the
+    floor's 32-rank winner runs (not the best), and a trial of TRIAL finds the curve's 6 x 6."""
+    train = meshes([16, 32, 64])
+    table = generalise.table_model("curve", train, 1, MARGIN)
+    floor = generalise.fit("floor", train, 1, MARGIN)
+    curve = generalise.fit("curve", train, 1, MARGIN)
+    points = [(36, 1024), (100, 1024)]
+    for got, f, m in zip(table.lists(points), floor.lists(points), curve.lists(points)):
+        assert got == generalise.interleave(f, m)
+        assert got[:2] == [f[0], m[0]] and got[1] != got[0]
+    test = meshes([36, 100])
+    first = {c["ranks"]: (p, pen) for c, p, pen in generalise.penalties(table, test)}
+    assert first[100] == ("orthogonal_10xn_native", pytest.approx(1.0))
+    assert first[36][1] > 1.05
+    trial = {c["ranks"]: (p, pen)
+             for c, p, pen in generalise.penalties(table, test, generalise.TRIAL)}
+    assert trial[36] == ("orthogonal_6xn_native", pytest.approx(1.0))
+    assert generalise.table_model("floor", train, 1, MARGIN).lists(points) == \
+        floor.lists(points)
 
 
 def test_tune_model_option_on_a_real_sweep(tmp_path):
@@ -357,6 +425,6 @@ def test_tune_model_option_on_a_real_sweep(tmp_path):
     assert f"chosen: {chosen['model']}" in auto.stdout
     assert {r["held_out"] for r in chosen["cross_validation"]} == {2, 4, "all"}
     assert {(r["model"], r["ranks"]) for r in chosen["test"]} == {
-        (m, 3) for m in generalise.MODELS}
+        (m, 3) for m in generalise.MODELS + ("table",)}
     assert "applied at the test counts" in auto.stdout
     assert all(r["penalty"] >= 1.0 for r in chosen["test"])

@@ -222,6 +222,67 @@ def test_version_2_runs_the_first_applicable_algorithm(mpi, np, expected, tmp_pa
     assert gather["chosen"] == ("pair" if power_of_two else "native"), gather
 
 
+TRIAL_RULE = ["orthogonal_2xn_recursive_doubling", "ring", "recursive_doubling",
+              "rabenseifner_ring", "native"]
+
+
+@pytest.mark.parametrize("mpi,np,tried", [
+    ("openmpi", 4, {"orthogonal_2xn_recursive_doubling", "ring"}),
+    ("openmpi", 3, {"ring", "recursive_doubling"}), ("mpich", 5, {"ring", "recursive_doubling"}),
+    ("openmpi", 2, {"ring", "recursive_doubling"})])
+def test_table_try_races_the_rules_first_candidates(mpi, np, tried, tmp_path):
+    """AUTOCOLL_TABLE_TRY=2 (docs/table.md, "Trying a rule's first few"): a context races the
+    first two algorithms of its rule that can run there (the mesh layout where 2 divides the
+    count into lines of 2 or more) and native, and runs the one race settles on; nothing else
+    of the rule runs. Results checked by table_calls; the report says table, the trial's size
+    and race's decision."""
+    iterations = 60
+    table = tmp_path / "table.json"
+    text = json.loads(table_text(mpi, []))
+    text["version"] = 2
+    text["rules"] = [{"collective": "allreduce", "ranks": [1, None], "bytes": [0, None],
+                      "algorithms": TRIAL_RULE}]
+    table.write_text(json.dumps(text))
+    run = run_mpi(mpi, np, "tests/mpi/table_calls", tmp_path, args=[str(iterations)],
+                  env={"AUTOCOLL_STRATEGY": "table", "AUTOCOLL_TABLE": str(table),
+                       "AUTOCOLL_TABLE_TRY": "2"})
+    assert f"table_calls: {iterations} iterations, ok" in run.stdout, run.stdout + run.stderr
+    for nbytes, x in contexts(run, "allreduce").items():
+        calls = 1 if nbytes == 4 else iterations
+        assert x["strategy"] == "table" and x["table_try"] == 2, x
+        assert set(x["runs"]) <= tried | {"native"} and sum(x["runs"].values()) == calls, x
+        if calls > 1:
+            assert "native" in x["runs"] and len(x["runs"]) >= 2, x
+            assert x["chosen"] in tried | {"native"} and x["decision_calls"] > 0, x
+            assert x["stage"] != "rule", x
+    assert "not applicable here" not in run.stderr, run.stderr
+
+
+@pytest.mark.parametrize("listed,tried", [
+    (["orthogonal_2xn_recursive_doubling", "native"], None),
+    (["orthogonal_2xn_recursive_doubling", "native", "ring"], {"native", "ring"})])
+def test_table_try_counts_what_can_run(listed, tried, tmp_path):
+    """On 3 ranks no 2 x n layout runs: AUTOCOLL_TABLE_TRY=2 takes the first two of the rest.
+    When that is native alone there is no trial: the rule runs native (stage rule, no
+    table_try), as with AUTOCOLL_TABLE_TRY=1; with ring after native, native and ring race."""
+    mpi, np = "openmpi", 3
+    table = tmp_path / "table.json"
+    text = json.loads(table_text(mpi, []))
+    text["version"] = 2
+    text["rules"] = [{"collective": "allreduce", "ranks": [1, None], "bytes": [0, None],
+                      "algorithms": listed}]
+    table.write_text(json.dumps(text))
+    run = run_calls(mpi, np, tmp_path, {"AUTOCOLL_STRATEGY": "table", "AUTOCOLL_TABLE":
+                                        str(table), "AUTOCOLL_TABLE_TRY": "2"})
+    for nbytes, x in contexts(run, "allreduce").items():
+        if tried is None:
+            assert x["stage"] == "rule" and x["chosen"] == "native", x
+            assert "table_try" not in x, x
+        else:
+            assert x["table_try"] == 2 and set(x["runs"]) <= tried, x
+            assert nbytes == 4 or set(x["runs"]) == tried, x
+
+
 def test_bench_table_layer(tmp_path):
     """The driver's `table` layer runs the table's algorithm and is measured against native in
     the same run (benchreport's improvement table); without a usable table it is refused

@@ -23,8 +23,8 @@ message size):
   mean of the ratios its members predict.
 
 A model's answer at a point is an ordered list of algorithms, the one predicted fastest first:
-those predicted to beat native by more than the margin, at most MAX_ALGORITHMS - 1, then
-native. It may name algorithms that do not exist at that count (a mesh layout the count does
+those predicted to beat native by more than the margin, native, then the others, at most
+MAX_ALGORITHMS in all. It may name algorithms that do not exist at that count (a mesh layout the count does
 not factor, a power-of-two-only algorithm): the layer runs the first applicable one of the list
 (table version 2, src/select/table.c), and the cross-validation scores exactly that, taking the
 first one measured in the held-out cell (the sweep measures every algorithm applicable there).
@@ -33,7 +33,10 @@ Leave-one-count-out cross-validation: for each swept count, every model is fitte
 counts' cells and scored on the held-out count's cells: penalty = time of its pick / the cell's
 best time. The model with the lowest geometric mean penalty over all held-out cells (then the
 lowest worst one, then the earlier in MODELS) is chosen per collective, fitted on every cell and
-compiled into rules over (ranks interval, bytes interval), each with its ordered list.
+compiled into rules over (ranks interval, bytes interval), each with its ordered list: the
+floor lookup's and the model's lists alternately, the floor's first (FloorFirst). The first
+algorithm is the floor's unless it cannot run at the count; the model's come in second, fourth,
+..., for AUTOCOLL_TABLE_TRY, whose race measures a rule's first few (docs/table.md).
 """
 
 import math
@@ -41,6 +44,8 @@ import re
 
 NATIVE = "native"
 MAX_ALGORITHMS = 8        # src/select/table.h, AC_TABLE_MAX_ALGORITHMS
+TRIAL = 3                 # the AUTOCOLL_TABLE_TRY that docs/table.md recommends; --test-ranks
+                          # scores it
 MODELS = ("floor", "trees", "curve", "cost", "ensemble")
 COST_KEYS = ("alpha_intra", "beta_intra", "alpha_inter", "beta_inter", "gamma", "overhead")
 RANKS_REACH = 4           # learned rules are made count by count up to this x the largest swept
@@ -59,16 +64,44 @@ def features(ranks, nbytes, ppn):
 
 def ordered_list(predicted, margin):
     """The ordered list of a point from {algorithm: predicted time / native time}: those below
-    1 - margin, fastest first (ties by name), at most MAX_ALGORITHMS - 1, then native."""
-    faster = sorted((r, name) for name, r in predicted.items()
-                    if name != NATIVE and r < 1 - margin)
-    return [name for _, name in faster[:MAX_ALGORITHMS - 1]] + [NATIVE]
+    1 - margin, fastest first (ties by name), at most MAX_ALGORITHMS - 1, then native, then the
+    others, fastest first; MAX_ALGORITHMS in all at most. The layer runs the first applicable
+    one, so what follows native only counts for a trial (AUTOCOLL_TABLE_TRY)."""
+    ranked = sorted((r, name) for name, r in predicted.items() if name != NATIVE)
+    faster = [name for r, name in ranked if r < 1 - margin][:MAX_ALGORITHMS - 1]
+    rest = [name for _, name in ranked if name not in faster]
+    return (faster + [NATIVE] + rest)[:MAX_ALGORITHMS]
+
+
+def ranking(cell, margin):
+    """A measured cell's ordered list: its winner (tune.winner_of: the fastest, or native where
+    that beats native by no more than the margin) first, then ordered_list's order of the
+    measured times relative to native's."""
+    times, winner = cell["times"], cell["winner"]
+    native = times.get(NATIVE)
+    if native and native > 0:
+        ordered = ordered_list({n: t / native for n, t in times.items()}, margin)
+    else:
+        ordered = sorted(times, key=times.get)
+    return ([winner] + [n for n in ordered if n != winner])[:MAX_ALGORITHMS]
+
+
+def interleave(first, second):
+    """The entries of two ordered lists alternately, first[0] first, each name once, at most
+    MAX_ALGORITHMS."""
+    out = []
+    for i in range(max(len(first), len(second))):
+        for names in (first, second):
+            if i < len(names) and names[i] not in out:
+                out.append(names[i])
+    return out[:MAX_ALGORITHMS]
 
 
 # ---- the models ------------------------------------------------------------------------------
 
 class Floor:
-    """Table version 1's floor lookup (tune.collective_rules' semantics)."""
+    """Table version 1's floor lookup (tune.collective_rules' semantics), listing the cell's
+    ranking (its winner first)."""
 
     name = "floor"
 
@@ -87,8 +120,7 @@ class Floor:
             band = sorted((c for c in self.cells if c["ranks"] == below[-1]),
                           key=lambda c: c["bytes"])
             cell = ([c for c in band if c["bytes"] <= nbytes] or band[:1])[-1]
-            winner = cell["winner"]
-            out.append([winner] + ([NATIVE] if winner != NATIVE else []))
+            out.append(ranking(cell, self.margin))
         return out
 
 
@@ -284,6 +316,22 @@ class Ensemble:
 MODEL_CLASSES = {m.name: m for m in (Floor, Trees, Curve, Cost, Ensemble)}
 
 
+class FloorFirst:
+    """What a table's rule lists for a fitted model: the floor lookup's list and the model's,
+    alternately, the floor's first (interleave). Over the 43 test cells of
+    docs/results/generalise-2026-11-24 the floor's first pick was the best single guess; where
+    it cannot run, and in a trial of the first few, the model's come in."""
+
+    def __init__(self, model, cells, ppn, margin):
+        self.name = model.name
+        self.model = model
+        self.floor = Floor(cells, ppn, margin)
+
+    def lists(self, points):
+        return [interleave(f, m) for f, m in zip(self.floor.lists(points),
+                                                 self.model.lists(points))]
+
+
 def fit(model, cells, ppn, margin, costs=None):
     """`model` (a MODELS name) fitted on one collective's cells (`costs`: Cost's)."""
     try:
@@ -306,12 +354,20 @@ def pick(ordered, cell):
     return next(name for name in ordered + [NATIVE] if name in cell["times"])
 
 
-def penalties(model, cells):
-    """[(cell, picked algorithm, time of the pick / the cell's best time)] of a fitted model."""
+def trial_pick(ordered, cell, tries):
+    """What AUTOCOLL_TABLE_TRY=tries settles on in a measured cell if its race measures without
+    error: the fastest of the list's first `tries` algorithms measured there and native."""
+    tried = [name for name in ordered if name in cell["times"]][:tries] + [NATIVE]
+    return min(tried, key=lambda name: (cell["times"][name], name != NATIVE))
+
+
+def penalties(model, cells, tries=1):
+    """[(cell, picked algorithm, time of the pick / the cell's best time)] of a fitted model:
+    its first pick, or with tries > 1 the trial's (trial_pick)."""
     lists = model.lists([(c["ranks"], c["bytes"]) for c in cells])
     out = []
     for c, ordered in zip(cells, lists):
-        chosen = pick(ordered, c)
+        chosen = pick(ordered, c) if tries == 1 else trial_pick(ordered, c, tries)
         out.append((c, chosen, c["times"][chosen] / min(c["times"].values())))
     return out
 
@@ -353,15 +409,31 @@ def choose(rows, models=MODELS):
                                        round(overall[m]["worst"], 9), models.index(m)))
 
 
-def evaluate(models, train, test, ppn, margin, costs=None):
-    """Rows {model, ranks, bytes, picked, penalty, oracle} of each model fitted on `train` and
-    scored on the cells of `test` (counts never used to fit: `autocoll tune --test-ranks`)."""
+def table_model(name, cells, ppn, margin, costs=None):
+    """What a table's rules list for the model `name` fitted on `cells`: the floor lookup's
+    lists, or for another model FloorFirst's."""
+    if name == "floor":
+        return Floor(cells, ppn, margin)
+    return FloorFirst(fit(name, cells, ppn, margin, costs), cells, ppn, margin)
+
+
+def evaluate(models, train, test, ppn, margin, costs=None, table=None):
+    """Rows {model, ranks, bytes, picked, penalty, oracle, trial_picked, trial_penalty} of each
+    model fitted on `train` and scored on the cells of `test` (counts never used to fit:
+    `autocoll tune --test-ranks`): its first pick, and a trial of TRIAL (penalties). With
+    `table` (the model a table's rules come from) the rules' own lists too, as model "table"
+    (table_model)."""
+    fitted = [(name, fit(name, train, ppn, margin, costs)) for name in models]
+    if table is not None:
+        fitted.append(("table", table_model(table, train, ppn, margin, costs)))
     rows = []
-    for name in models:
-        for c, chosen, p in penalties(fit(name, train, ppn, margin, costs), test):
+    for name, model in fitted:
+        first, trial = penalties(model, test), penalties(model, test, TRIAL)
+        for (c, chosen, p), (_, tried, q) in zip(first, trial):
             rows.append({"model": name, "ranks": c["ranks"], "bytes": c["bytes"],
                          "picked": chosen, "penalty": p,
-                         "oracle": min(c["times"], key=c["times"].get)})
+                         "oracle": min(c["times"], key=c["times"].get),
+                         "trial_picked": tried, "trial_penalty": q})
     return rows
 
 
@@ -376,8 +448,9 @@ def byte_points(sizes):
 
 
 def compile_rules(collective, model, cells):
-    """Rules (table version 2) of a fitted learned model: for every count from 1 to RANKS_REACH
-    x the largest swept (then one open band at that point), for every byte interval, the model's
+    """Rules (table version 2) of a fitted learned model (table_model's): for every count from
+    1 to RANKS_REACH x the largest swept (then one open band at that point), for every byte
+    interval, the model's
     ordered list at its lower end (the first interval at the smallest size, from 0 bytes).
     Adjacent byte intervals with equal lists merge within a count, then adjacent counts with
     equal rules."""
@@ -405,16 +478,6 @@ def compile_rules(collective, model, cells):
              "algorithms": list(ordered)} for span, shape in bands for b, ordered in shape]
 
 
-def floor_rules(v1_rules):
-    """Version 1 rules (tune.collective_rules) in version 2's form: the winner, then native."""
-    out = []
-    for r in v1_rules:
-        rule = {k: v for k, v in r.items() if k != "algorithm"}
-        rule["algorithms"] = [r["algorithm"]] + ([NATIVE] if r["algorithm"] != NATIVE else [])
-        out.append(rule)
-    return out
-
-
 # ---- text --------------------------------------------------------------------------------------
 
 def cv_text(collective, rows, chosen):
@@ -432,14 +495,20 @@ def cv_text(collective, rows, chosen):
 
 
 def test_text(collective, rows):
-    """Per model and test count: each cell's penalty and pick, then geomean and worst."""
+    """Per model and test count: each cell's penalty and pick, and a trial's, then geomean and
+    worst of each."""
     lines = [f"{collective}: fitted on the swept counts, applied at the test counts (penalty = "
-             f"time of the pick / the cell's best time)"]
+             f"time of the pick / the cell's best time; trial: the best of the list's first "
+             f"{TRIAL} and native, AUTOCOLL_TABLE_TRY={TRIAL}'s choice when its race measures "
+             f"without error; table: the rules' own lists)"]
     for model in dict.fromkeys(r["model"] for r in rows):
         mine = [r for r in rows if r["model"] == model]
         for r in mine:
             lines.append(f"  {model:8} {r['ranks']:5d} ranks {r['bytes']:>9} B  "
-                         f"{r['penalty']:7.4f}  {r['picked']} (best {r['oracle']})")
+                         f"{r['penalty']:7.4f}  {r['picked']}; trial {r['trial_penalty']:7.4f} "
+                         f" {r['trial_picked']} (best {r['oracle']})")
         scores = [r["penalty"] for r in mine]
-        lines.append(f"  {model:8} geomean {geomean(scores):.4f} worst {max(scores):.4f}")
+        trials = [r["trial_penalty"] for r in mine]
+        lines.append(f"  {model:8} geomean {geomean(scores):.4f} worst {max(scores):.4f}; "
+                     f"trial geomean {geomean(trials):.4f} worst {max(trials):.4f}")
     return lines

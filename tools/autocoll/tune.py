@@ -133,48 +133,59 @@ def intervals(points):
     return [[p, points[i + 1] - 1 if i + 1 < len(points) else None] for i, p in enumerate(points)]
 
 
-def band_rules(cells):
+def band_rules(cells, choice=None):
     """The rules of one collective at one rank count (its cells): byte intervals from the
-    measured sizes (the first from 0, the last open), adjacent equal winners merged. A merged
-    rule keeps the times of its first cell (the smallest size)."""
+    measured sizes (the first from 0, the last open), adjacent equal choices merged. The choice
+    of a cell: `choice(cell)`, a version 2 list (`algorithms`), or without it version 1's
+    winner (`algorithm`). A merged rule keeps the times of its first cell (the smallest
+    size)."""
+    key = "algorithms" if choice else "algorithm"
     cells = sorted(cells, key=lambda c: c["bytes"])
     spans = intervals([c["bytes"] for c in cells])
     spans[0][0] = 0
     rules = []
     for cell, span in zip(cells, spans):
-        if rules and rules[-1]["algorithm"] == cell["winner"]:
+        picked = choice(cell) if choice else cell["winner"]
+        if rules and rules[-1][key] == picked:
             rules[-1]["bytes"][1] = span[1]
             continue
-        rules.append({"bytes": span, "algorithm": cell["winner"],
-                      "seconds": cell["times"][cell["winner"]],
+        rules.append({"bytes": span, key: picked, "seconds": cell["times"][cell["winner"]],
                       "native_seconds": cell["times"].get(NATIVE)})
     return rules
 
 
-def collective_rules(collective, cells):
+def collective_rules(collective, cells, choice=None):
     """The rules of one collective: a band of ranks [r_i, r_(i+1) - 1] per measured rank count
-    (the last open), each with its band_rules; adjacent bands with the same rule list (byte
-    intervals and algorithms) merged, keeping the first band's times."""
+    (the last open), each with its band_rules (`choice`: theirs); adjacent bands with the same
+    rule list (byte intervals and algorithms) merged, keeping the first band's times."""
+    key = "algorithms" if choice else "algorithm"
     counts = sorted({c["ranks"] for c in cells})
     bands = []
     for ranks, span in zip(counts, intervals(counts)):
-        rules = band_rules([c for c in cells if c["ranks"] == ranks])
-        shape = [(r["bytes"], r["algorithm"]) for r in rules]
+        rules = band_rules([c for c in cells if c["ranks"] == ranks], choice)
+        shape = [(r["bytes"], r[key]) for r in rules]
         if bands and bands[-1][1] == shape:
             bands[-1][0][1] = span[1]
             continue
         bands.append((span, shape, rules))
     return [{"collective": collective, "ranks": list(span), "bytes": list(r["bytes"]),
-             "algorithm": r["algorithm"], "seconds": r["seconds"],
-             "native_seconds": r["native_seconds"]}
+             key: r[key], "seconds": r["seconds"], "native_seconds": r["native_seconds"]}
             for span, _, rules in bands for r in rules]
 
 
-def rules_from_cells(cells):
-    """Every collective's rules, collectives in the order they first appear in `cells`."""
+def floor_rules(collective, cells, margin):
+    """The floor lookup's rules in version 2's form: each lists its cell's ranking
+    (generalise.ranking: the winner first)."""
+    return collective_rules(collective, cells, lambda c: generalise.ranking(c, margin))
+
+
+def rules_from_cells(cells, choice=None):
+    """Every collective's rules (collective_rules', with `choice`), collectives in the order
+    they first appear in `cells`."""
     order = list(dict.fromkeys(c["collective"] for c in cells))
     return [rule for coll in order
-            for rule in collective_rules(coll, [c for c in cells if c["collective"] == coll])]
+            for rule in collective_rules(coll, [c for c in cells if c["collective"] == coll],
+                                         choice)]
 
 
 def rule_algorithms(rule):
@@ -195,10 +206,10 @@ def generalised_rules(cells, model, ppn, margin, costs=None):
                 else [])
         name = generalise.choose(rows) if model == "auto" else model
         if name == "floor":
-            rules += generalise.floor_rules(collective_rules(coll, mine))
+            rules += floor_rules(coll, mine, margin)
         else:
-            fitted = generalise.fit(name, mine, ppn, margin, costs)
-            rules += generalise.compile_rules(coll, fitted, mine)
+            rules += generalise.compile_rules(
+                coll, generalise.table_model(name, mine, ppn, margin, costs), mine)
         chosen[coll] = {"model": name, "cross_validation": rows}
     return rules, chosen
 
@@ -236,7 +247,8 @@ def cost_source(args, log):
 def build_table(cells, sweep, registry_fingerprint, autocoll_version, mpi, mpi_library, platform,
                 created, rules=None, models=None):
     """The configuration table (a dict, docs/table.md) for `cells` (cell_entry dicts, "noisy"
-    set): `rules` (generalised_rules'; default: the floor lookup's) and, when given, the models
+    set): `rules` (generalised_rules'; default: the floor lookup's with the default margin) and,
+    when given, the models
     behind them ({collective: {"model", "cross_validation", "test"}}). Pure: everything it
     records comes in through its arguments."""
     table = {"schema": TABLE_SCHEMA, "version": TABLE_VERSION,
@@ -244,7 +256,8 @@ def build_table(cells, sweep, registry_fingerprint, autocoll_version, mpi, mpi_l
              "mpi": mpi, "mpi_library": mpi_library, "platform": platform, "created": created,
              "sweep": sweep, "cells": [dict(c) for c in cells],
              "rules": (rules if rules is not None
-                       else generalise.floor_rules(rules_from_cells(cells)))}
+                       else rules_from_cells(cells, lambda c: generalise.ranking(
+                           c, DEFAULTS["margin"])))}
     if models is not None:
         table["models"] = models
     return table
@@ -436,9 +449,10 @@ def platform_of(results):
             "simgrid": simulated or None}
 
 
-def test_models(args, cells, costs, log):
+def test_models(args, cells, costs, models, log):
     """--test-ranks: sweeps those counts (never used to fit) and scores every model fitted on the
-    table's cells there, per collective. Returns {collective: rows} (generalise.evaluate)."""
+    table's cells there, and the table's own lists (`models`: generalised_rules'), per
+    collective. Returns {collective: rows} (generalise.evaluate)."""
     counts = parse_list(args.test_ranks, "test rank counts", parse_ranks)
     test, _, _, _, _, _ = sweep_cells(args, log, ranks=counts)
     ppn = args.ppn if args.simgrid else 1
@@ -448,7 +462,8 @@ def test_models(args, cells, costs, log):
         if mine:
             out[coll] = generalise.evaluate(generalise.available(costs),
                                             [c for c in cells if c["collective"] == coll],
-                                            mine, ppn, args.margin, costs)
+                                            mine, ppn, args.margin, costs,
+                                            table=models[coll]["model"])
     return out
 
 
@@ -471,7 +486,7 @@ def main(args):
         costs = (cost_source(args, log) if args.model in ("auto", "cost") or args.test_ranks
                  else None)
         rules, models = generalised_rules(cells, args.model, ppn, args.margin, costs)
-        tests = test_models(args, cells, costs, log) if args.test_ranks else {}
+        tests = test_models(args, cells, costs, models, log) if args.test_ranks else {}
         for coll, rows in tests.items():
             models[coll]["test"] = rows
         table = build_table(cells, sweep, reg["registry_fingerprint"], reg["autocoll_version"],
