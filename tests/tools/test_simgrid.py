@@ -20,7 +20,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, autocoll_cli as cli
+from conftest import ROOT, autocoll_cli as cli, registry
 
 CELL = ["--simgrid", "one-switch-gbe", "--collectives", "allreduce", "--sizes", "8",
         "--ranks", "16", "--iterations", "1000", "--fixed-iterations", "10", "--warmup", "2",
@@ -87,6 +87,43 @@ def test_strategies_settle_on_a_clear_winner(two_runs):
         # after deciding, the layer's calls cost what the winner costs
         steady = sorted(confs["layer:" + spec]["times"][-100:])[50]
         assert steady <= 1.02 * best, (spec, steady, best)
+
+
+@pytest.mark.parametrize("tries", [2, 3])
+def test_table_try_settles_on_the_fastest_it_tries(two_runs, tmp_path, tries):
+    """AUTOCOLL_TABLE_TRY (docs/table.md) on the same cell: a rule listing the fourth best fixed
+    algorithm, the runner-up and the best, in that order. With 3 the trial races them and native
+    and settles on the best (at least 1.2 x ahead: the premise of the test above); with 2 the
+    best never runs and the runner-up wins (its median 1.2 x below the fourth's and native's,
+    checked: back-to-back calls differ from the barrier-synchronised cell's by some percent,
+    so closer ones could swap). Then the layer's calls cost what the winner costs."""
+    confs = configurations(two_runs[0])
+    ranked = sorted((c["median"], name) for name, c in confs.items()
+                    if c["kind"] == "fixed")
+    listed = [ranked[3][1], ranked[1][1], ranked[0][1], "native"]
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps({
+        "schema": "autocoll-table", "version": 2,
+        "registry_fingerprint": registry("openmpi")["registry_fingerprint"],
+        "platform": {"hostname": "test"}, "cells": [],
+        "rules": [{"collective": "allreduce", "ranks": [1, None], "bytes": [0, None],
+                   "algorithms": listed}]}))
+    tried = {name: confs[name]["median"] for name in listed[:tries] + ["native"]}
+    expected = min(tried, key=tried.get)
+    assert expected == listed[tries - 1]
+    assert all(t >= SETTLE_MARGIN * tried[expected] for n, t in tried.items() if n != expected)
+    cell = CELL[:CELL.index("--layers")] + ["--layers", "native,table", "--only", "native"]
+    done = subprocess.run(
+        [sys.executable, "-m", "autocoll.cli", "bench", "--out", str(tmp_path / "run"), *cell],
+        env={**os.environ, "AUTOCOLL_TABLE": str(table), "AUTOCOLL_TABLE_TRY": str(tries)},
+        capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    ran = configurations(json.loads((tmp_path / "run" / NAME).read_text()))["layer:table"]
+    (context,) = ran["layer"]["contexts"]
+    assert context["table_try"] == tries and context["chosen"] == expected, context
+    assert set(context["runs"]) <= set(tried), context
+    steady = sorted(ran["times"][-100:])[50]
+    assert steady <= 1.02 * tried[expected], (steady, tried)
 
 
 SPLIT_TOLERANCE = 1e-3  # docs/simgrid.md, --jobs: times depend a little on the simulated instant
