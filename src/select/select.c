@@ -603,7 +603,8 @@ static ac_context *context_get(ac_comm *c, ac_bucket *b, const ac_call *call, ui
 
 /* The knowledge of every tuning context this rank speaks for (it is rank 0 of the context's
  * communicator), as history file lines (history.h); after each context of the model strategy,
- * what it learned of the platform (a model line: the file merges them all). */
+ * what it learned of the platform (a model line: the file merges them all). Table mode's
+ * contexts keep none: a trial measured a few of the candidates only, chosen by the table. */
 static void write_history(FILE *f)
 {
     for (const ac_comm *c = ac_g.comms; c; c = c->next) {
@@ -612,6 +613,7 @@ static void write_history(FILE *f)
         for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
             for (const ac_bucket *b = cs->buckets[k]; b; b = b->next)
                 for (const ac_context *x = b->contexts; x; x = x->next) {
+                    if (x->table_mode) continue;
                     ac_knowledge *know = calloc((size_t)x->ncandidates, sizeof *know);
                     if (!know) continue; /* rank 0 only: no divergence */
                     x->strategy->save(x->state, know);

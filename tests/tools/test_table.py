@@ -243,10 +243,13 @@ def test_table_try_races_the_rules_first_candidates(mpi, np, tried, tmp_path):
     text["rules"] = [{"collective": "allreduce", "ranks": [1, None], "bytes": [0, None],
                       "algorithms": TRIAL_RULE}]
     table.write_text(json.dumps(text))
+    history = tmp_path / "history"
     run = run_mpi(mpi, np, "tests/mpi/table_calls", tmp_path, args=[str(iterations)],
                   env={"AUTOCOLL_STRATEGY": "table", "AUTOCOLL_TABLE": str(table),
-                       "AUTOCOLL_TABLE_TRY": "2"})
+                       "AUTOCOLL_TABLE_TRY": "2", "AUTOCOLL_HISTORY": str(history)})
     assert f"table_calls: {iterations} iterations, ok" in run.stdout, run.stdout + run.stderr
+    # a trial's few measurements are not kept as the contexts' history
+    assert not history.exists() or "\ncontext" not in history.read_text(), history.read_text()
     for nbytes, x in contexts(run, "allreduce").items():
         calls = 1 if nbytes == 4 else iterations
         assert x["strategy"] == "table" and x["table_try"] == 2, x
