@@ -32,6 +32,11 @@
  *                                          under the same noise: the baseline of a noisy run)
  *   warm 1                                 start warm, as from a history file that knows every
  *                                          candidate: its median over WARM_SAMPLES calls
+ *   subset 1                               the candidates are the measured ones only (the
+ *                                          applicable ones not measured are left out, as
+ *                                          AUTOCOLL_TABLE_TRY leaves out all but a rule's
+ *                                          first few and native); without it each one
+ *                                          applicable must have been measured
  * Output (stdout): one JSON object, per layer the candidate of every call and its seconds,
  * and the strategy's summary (decision length, chosen candidate).
  */
@@ -83,7 +88,8 @@ typedef struct input {
     double agreement, start;
     double noise_prob, noise_mean;
     unsigned long long seed;
-    int warm; /* start every strategy from knowledge of every candidate (its median) */
+    int warm;   /* start every strategy from knowledge of every candidate (its median) */
+    int subset; /* the measured candidates only */
     measured *cands;
     int ncands;
     const layer_spec *layers[MAX_LAYERS]; /* NULL: the fixed candidate of fixed[] */
@@ -126,6 +132,8 @@ static int read_input(FILE *f, input *in)
             in->agreement = atof(val);
         } else if (strcmp(key, "warm") == 0) {
             in->warm = atoi(val);
+        } else if (strcmp(key, "subset") == 0) {
+            in->subset = atoi(val);
         } else if (strcmp(key, "start") == 0) {
             in->start = atof(val);
         } else if (strcmp(key, "cold") == 0) {
@@ -200,7 +208,8 @@ static ac_call driver_call(const input *in)
 
 /* The context's candidate list as select.c makes it (registry order, native first, no
  * inapplicable algorithm, no twin), restricted to the measured ones; *which[i] is candidate
- * i's measurement. Returns the number of candidates, -1 when one of the list was not measured. */
+ * i's measurement. Returns the number of candidates, -1 when one of the list was not measured
+ * (with `subset`: it is left out). */
 static int candidates_of(const input *in, const ac_algorithm **cands, const measured **which)
 {
     ac_call call = driver_call(in);
@@ -215,6 +224,7 @@ static int candidates_of(const input *in, const ac_algorithm **cands, const meas
         const measured *m = NULL;
         for (int k = 0; k < in->ncands && !m; k++)
             if (strcmp(in->cands[k].name, a->name) == 0) m = &in->cands[k];
+        if (!m && in->subset) continue;
         if (!m) {
             fprintf(stderr, PROG ": %s applies here but was not measured\n", a->name);
             return -1;

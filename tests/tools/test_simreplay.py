@@ -127,6 +127,34 @@ def test_replay_follows_the_measured_times(tmp_path):
         assert rep["whole_vs_oracle"] > 1.0, rep["layer"]
 
 
+def test_candidates_restrict_the_choice(tmp_path):
+    """--candidates (AUTOCOLL_TABLE_TRY's trial): the strategies choose among those and native
+    only. With `ring` 5 x faster but left out, race never runs it and settles on the faster of
+    the two named (one made 2 x slower than the other); the ratios stay against the whole
+    cell's oracle (ring). Under noise the oracle is replayed apart, the same delays. A name
+    the cell did not measure is refused."""
+    data = json.loads(CELL16.read_text())
+    best = min(c["median"] for c in data["configurations"] if c["kind"] in ("native", "fixed"))
+    speeds = {"ring": best / 5, "recursive_doubling": best, "rabenseifner_ring": 2 * best}
+    path = rewritten(tmp_path, CELL16, lambda name, median: speeds.get(name, median))
+    out = tmp_path / "replay.json"
+    r = autocoll_cli("simgrid", "replay", str(path), "--layers", "race,star_basic", "--json",
+                     str(out), "--candidates", "recursive_doubling,rabenseifner_ring")
+    assert r.returncode == 0, r.stderr
+    (row,) = json.loads(out.read_text())["cells"]
+    assert row["oracle"] == "ring" and row["candidates"] == 3
+    assert row["candidate_subset"] == ["recursive_doubling", "rabenseifner_ring"]
+    for rep in row["replayed"]:
+        assert rep["chosen"] == "recursive_doubling", rep
+        assert rep["steady_vs_oracle"] == pytest.approx(5.0), rep
+    (noisy,) = replay(tmp_path, path, "--layers", "race", "--noise", "detour:0.01:2e-5",
+                      "--candidates", "recursive_doubling,rabenseifner_ring")
+    assert noisy["replayed"][0]["chosen"] == "recursive_doubling"
+    assert noisy["replayed"][0]["steady_vs_oracle"] > 4.0
+    bad = autocoll_cli("simgrid", "replay", str(path), "--candidates", "nonesuch")
+    assert bad.returncode == 2 and "nonesuch: not measured there" in bad.stderr, bad.stderr
+
+
 def test_noise_adds_the_longest_of_the_ranks_delays(tmp_path):
     """Every candidate 10 us, every rank delayed on every call by an exponential of mean 5 us:
     a call waits for the longest of the 16 delays, whose expectation is 5 us x H(16). The

@@ -11,6 +11,10 @@ for each agreement the strategy made in it. `--noise detour:PROB:MEAN` adds the 
 model: before each call every rank waits, with probability PROB, an exponential delay of mean
 MEAN, and the call waits for the longest (a synchronising collective's last rank).
 
+`--candidates NAMES` replays the strategies over those candidates and native only (the others
+are left out as `AUTOCOLL_TABLE_TRY` leaves out all but a rule's first few); the ratios stay
+against the whole cell's oracle.
+
 `--compare` checks the replay against cells that also ran the strategies in the simulation
 (the 16- and 64-rank cells): per strategy, the simulated and the replayed whole-run / oracle,
 steady / oracle, decision length and choice, side by side (docs/simgrid.md says how close they
@@ -110,7 +114,9 @@ def start_seconds(data):
     return max(0.0, layer["times"][0] - native["first_call"])
 
 
-def replay_input(data, layers, calls, agreement, noise, seed, warm=False):
+def replay_input(data, layers, calls, agreement, noise, seed, warm=False, candidates=None):
+    """The replay program's input; with `candidates` (names) the cell's measured calls of
+    those and native only, the others left out of the candidate list."""
     p = data["parameters"]
     lines = [f"collective {p['collective']}", f"ranks {data['machine']['ranks']}",
              f"ppn {data.get('simgrid', {}).get('ppn', 1)}", f"bytes {p['bytes']}",
@@ -119,7 +125,11 @@ def replay_input(data, layers, calls, agreement, noise, seed, warm=False):
         lines.append(f"noise {noise[0]!r} {noise[1]!r}")
     if warm:
         lines.append("warm 1")
+    if candidates is not None:
+        lines.append("subset 1")
     for c in data["configurations"]:
+        if c["kind"] == "fixed" and candidates is not None and c["name"] not in candidates:
+            continue
         if c["kind"] in ("native", "fixed"):
             lines.append(f"candidate {c['name']} " + " ".join(repr(t) for t in measured(c)))
             if c.get("first_call") is not None:
@@ -190,20 +200,29 @@ def simulated_rows(data, oracle):
 
 
 def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False,
-                settings=None):
+                settings=None, candidates=None):
     """The strategies replayed over one cell. Without noise every ratio is against the cell's
     measured oracle and natives (as `autocoll simgrid report` takes them from a simulated
     cell). With noise the oracle and native are replayed too, their measured calls under the
     same delays (the same seed: call k waits the same in every run), and the ratios are
     against those: the mpich selector's native as the ompi one's plus the difference of their
-    medians (the delay adds to whatever runs)."""
+    medians (the delay adds to whatever runs). `candidates`: the strategies choose among those
+    and native only (replay_input), still against the cell's oracle."""
     data = read_cell(path)
     agree = agreement_seconds(path, data, agreement)
     oracle = oracle_of(data)
     noisy = noise[0] > 0
     baselines = [f"fixed:{oracle['name']}", "fixed:native"] if noisy else []
-    out = run_replay(program, replay_input(data, list(layers) + baselines, calls, agree, noise,
-                                           seed, warm), settings)
+    if candidates is not None:
+        missing = sorted(set(candidates) - {c["name"] for c in data["configurations"]})
+        if missing:
+            raise ReplayError(f"{path}: --candidates {','.join(missing)}: not measured there")
+    together = baselines if candidates is None else []  # the oracle may not be a candidate
+    out = run_replay(program, replay_input(data, list(layers) + together, calls, agree, noise,
+                                           seed, warm, candidates), settings)
+    if baselines and candidates is not None:
+        out["layers"] += run_replay(program, replay_input(data, baselines, calls, agree, noise,
+                                                          seed), settings)["layers"]
     sel = data.get("simgrid", {}).get("selector")
     natives = {sel: native_median(data)}
     for other in ("ompi", "mpich"):
@@ -231,7 +250,8 @@ def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False
             "oracle_median": oracle["median"], "agreement_seconds": agree,
             "start_seconds": start_seconds(data), "native_medians": natives,
             "noisy_oracle_median": reference["median"] if noisy else None,
-            "candidates": len(out["candidates"]), "replayed": rows,
+            "candidates": len(out["candidates"]), "candidate_subset": candidates,
+            "replayed": rows,
             "simulated": {} if noisy else simulated_rows(data, oracle)}
 
 
@@ -312,6 +332,10 @@ def add_arguments(p):
     p.add_argument("--warm", action="store_true",
                    help="start every strategy warm, as from a history file that knows every "
                         "candidate's median")
+    p.add_argument("--candidates", metavar="NAMES",
+                   help="comma-separated: the strategies choose among these and native only "
+                        "(AUTOCOLL_TABLE_TRY's trial of a rule's first few); ratios against "
+                        "the whole cell's oracle")
     p.add_argument("--set", action="append", metavar="AUTOCOLL_NAME=VALUE",
                    help="a layer setting for the replayed strategies (repeatable; default: "
                         "every setting's default, whatever the environment says)")
@@ -332,10 +356,12 @@ def main(args):
     program = replay_program(args.build)
     noise = parse_noise(args.noise)
     settings = parse_settings(args.set)
+    candidates = ([x for x in args.candidates.split(",") if x]
+                  if args.candidates is not None else None)
     results = []
     for path in args.cells:
         r = replay_cell(path, program, layers, args.calls, args.agreement, noise, args.seed,
-                        args.warm, settings)
+                        args.warm, settings, candidates)
         r["noise"] = args.noise
         r["warm"] = args.warm
         r["settings"] = settings
