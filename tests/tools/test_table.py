@@ -222,6 +222,17 @@ def test_version_2_runs_the_first_applicable_algorithm(mpi, np, expected, tmp_pa
     assert gather["chosen"] == ("pair" if power_of_two else "native"), gather
 
 
+def allreduce_table(mpi, tmp_path, algorithms):
+    """A version 2 table of one rule: allreduce at every count and size, `algorithms`."""
+    table = tmp_path / "table.json"
+    text = json.loads(table_text(mpi, []))
+    text["version"] = 2
+    text["rules"] = [{"collective": "allreduce", "ranks": [1, None], "bytes": [0, None],
+                      "algorithms": algorithms}]
+    table.write_text(json.dumps(text))
+    return table
+
+
 TRIAL_RULE = ["orthogonal_2xn_recursive_doubling", "ring", "recursive_doubling",
               "rabenseifner_ring", "native"]
 
@@ -237,12 +248,7 @@ def test_table_try_races_the_rules_first_candidates(mpi, np, tried, tmp_path):
     of the rule runs. Results checked by table_calls; the report says table, the trial's size
     and race's decision."""
     iterations = 60
-    table = tmp_path / "table.json"
-    text = json.loads(table_text(mpi, []))
-    text["version"] = 2
-    text["rules"] = [{"collective": "allreduce", "ranks": [1, None], "bytes": [0, None],
-                      "algorithms": TRIAL_RULE}]
-    table.write_text(json.dumps(text))
+    table = allreduce_table(mpi, tmp_path, TRIAL_RULE)
     history = tmp_path / "history"
     run = run_mpi(mpi, np, "tests/mpi/table_calls", tmp_path, args=[str(iterations)],
                   env={"AUTOCOLL_STRATEGY": "table", "AUTOCOLL_TABLE": str(table),
@@ -269,12 +275,7 @@ def test_table_try_counts_what_can_run(listed, tried, tmp_path):
     When that is native alone there is no trial: the rule runs native (stage rule, no
     table_try), as with AUTOCOLL_TABLE_TRY=1; with ring after native, native and ring race."""
     mpi, np = "openmpi", 3
-    table = tmp_path / "table.json"
-    text = json.loads(table_text(mpi, []))
-    text["version"] = 2
-    text["rules"] = [{"collective": "allreduce", "ranks": [1, None], "bytes": [0, None],
-                      "algorithms": listed}]
-    table.write_text(json.dumps(text))
+    table = allreduce_table(mpi, tmp_path, listed)
     run = run_calls(mpi, np, tmp_path, {"AUTOCOLL_STRATEGY": "table", "AUTOCOLL_TABLE":
                                         str(table), "AUTOCOLL_TABLE_TRY": "2"})
     for nbytes, x in contexts(run, "allreduce").items():
