@@ -78,7 +78,8 @@ static const ac_setting settings[] = {
     PATH("AUTOCOLL_HISTORY", "auto", history_keywords,
          "learned state kept between runs (docs/history.md): read at MPI_Init, merged into the "
          "file at MPI_Finalize, per platform; auto: $XDG_CACHE_HOME/autocoll/history or "
-         "~/.cache/autocoll/history, used when AUTOCOLL_STRATEGY is not native (a path: "
+         "~/.cache/autocoll/history, used when a strategy measures (star, lottery, race, model, "
+         "table with AUTOCOLL_TABLE_TRY > 1; a path: "
          "always)"),
     NAME("AUTOCOLL_PLATFORM", "auto", platform_keywords,
          "the network part of the platform that history is kept for (docs/history.md): auto, "

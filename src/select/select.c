@@ -301,9 +301,9 @@ static void model_from_history(void)
 void ac_select_load(void)
 {
     int rank = 0;
-    /* The history file: with a strategy that learns, or when a path was given (the benchmark
-     * driver switches strategies after MPI_Init). */
-    if ((!sel.strategy->table_mode && sel.strategy->ops->learns) ||
+    /* The history file: with a strategy that learns (the table's trials learn), or when a path
+     * was given (the benchmark driver switches strategies after MPI_Init). */
+    if ((sel.strategy->table_mode ? sel.table_try > 1 : sel.strategy->ops->learns) ||
         strcmp(ac_config_get("AUTOCOLL_HISTORY"), "auto") != 0)
         ac_history_load();
     model_from_history();
@@ -432,15 +432,15 @@ static ac_history_key context_key(const ac_comm *c, const ac_bucket *b, ac_colle
 }
 
 /* What earlier runs know of a new context's candidates, into know[]: the history file's
- * (history.h), else the configuration table's measured cell covering it (table.h). The key,
- * the file and the table are the same on every rank, so is the outcome. Returns where it comes
- * from, or NULL when nothing is known. */
+ * (history.h), else (not for a table's trial, whose table chose them) the configuration
+ * table's measured cell covering it (table.h). The key, the file and the table are the same on
+ * every rank, so is the outcome. Returns where it comes from, or NULL when nothing is known. */
 static const char *context_knowledge(const ac_context *x, ac_collective coll, ac_knowledge *know)
 {
     ac_history_key key = context_key(x->comm, x->bucket, coll, x->site);
     if (ac_history_path() && ac_history_lookup(&key, x->candidates, x->ncandidates, know) > 0)
         return "history";
-    if (ac_table_loaded() &&
+    if (ac_table_loaded() && !x->trial &&
         ac_table_cell_knowledge(ac_table_loaded(), coll, x->comm->size, x->bucket->bytes,
                                 x->candidates, x->ncandidates, know) > 0)
         return "table";
@@ -565,7 +565,7 @@ static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call,
     x->rule = -1;
     if (x->table_mode) table_context(x, call);
     const char *source = NULL;
-    if (!x->table_mode && (ac_history_path() || ac_table_loaded())) {
+    if ((!x->table_mode || x->trial) && (ac_history_path() || ac_table_loaded())) {
         if (!(know = calloc((size_t)x->ncandidates, sizeof *know))) goto fail;
         source = context_knowledge(x, call->collective, know);
     }
@@ -604,7 +604,7 @@ static ac_context *context_get(ac_comm *c, ac_bucket *b, const ac_call *call, ui
 /* The knowledge of every tuning context this rank speaks for (it is rank 0 of the context's
  * communicator), as history file lines (history.h); after each context of the model strategy,
  * what it learned of the platform (a model line: the file merges them all). Table mode's
- * contexts keep none: a trial measured a few of the candidates only, chosen by the table. */
+ * contexts keep what their trials measured, the others nothing. */
 static void write_history(FILE *f)
 {
     for (const ac_comm *c = ac_g.comms; c; c = c->next) {
@@ -613,7 +613,7 @@ static void write_history(FILE *f)
         for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
             for (const ac_bucket *b = cs->buckets[k]; b; b = b->next)
                 for (const ac_context *x = b->contexts; x; x = x->next) {
-                    if (x->table_mode) continue;
+                    if (x->table_mode && !x->trial) continue;
                     ac_knowledge *know = calloc((size_t)x->ncandidates, sizeof *know);
                     if (!know) continue; /* rank 0 only: no divergence */
                     x->strategy->save(x->state, know);

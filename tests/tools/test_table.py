@@ -254,8 +254,7 @@ def test_table_try_races_the_rules_first_candidates(mpi, np, tried, tmp_path):
                   env={"AUTOCOLL_STRATEGY": "table", "AUTOCOLL_TABLE": str(table),
                        "AUTOCOLL_TABLE_TRY": "2", "AUTOCOLL_HISTORY": str(history)})
     assert f"table_calls: {iterations} iterations, ok" in run.stdout, run.stdout + run.stderr
-    # a trial's few measurements are not kept as the contexts' history
-    assert not history.exists() or "\ncontext" not in history.read_text(), history.read_text()
+    assert "\ncontext" in history.read_text(), "the trials' measurements are kept"
     for nbytes, x in contexts(run, "allreduce").items():
         calls = 1 if nbytes == 4 else iterations
         assert x["strategy"] == "table" and x["table_try"] == 2, x
@@ -265,6 +264,18 @@ def test_table_try_races_the_rules_first_candidates(mpi, np, tried, tmp_path):
             assert x["chosen"] in tried | {"native"} and x["decision_calls"] > 0, x
             assert x["stage"] != "rule", x
     assert "not applicable here" not in run.stderr, run.stderr
+    # the next run starts from what the trials measured: warm, from history (a race among the
+    # chosen one's group members never measured at most), and still among the same few
+    again = run_mpi(mpi, np, "tests/mpi/table_calls", tmp_path, args=[str(iterations)],
+                    env={"AUTOCOLL_STRATEGY": "table", "AUTOCOLL_TABLE": str(table),
+                         "AUTOCOLL_TABLE_TRY": "2", "AUTOCOLL_HISTORY": str(history)})
+    assert f"table_calls: {iterations} iterations, ok" in again.stdout, again.stderr
+    for nbytes, x in contexts(again, "allreduce").items():
+        if nbytes == 4:
+            continue
+        assert x["warm"] is True and x["warm_from"] == "history", x
+        assert set(x["runs"]) <= tried | {"native"} and x["chosen"] in tried | {"native"}, x
+        assert x["decision_calls"] <= 3 * len(tried), x
 
 
 @pytest.mark.parametrize("listed,tried", [
