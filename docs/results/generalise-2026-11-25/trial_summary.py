@@ -16,7 +16,9 @@ ranks, and 256 where a cell has every algorithm):
   the cell's measured per-call times of native and the three, one agreement's time per
   agreement, 1000 calls; `autocoll simgrid replay`'s method), without noise and under the
   measured noise `detour:0.01:2e-5` (docs/results/model-eval-2026-11-24): whole run / oracle,
-  steady / oracle (median of the last 100 calls) and decision length; and, for comparison,
+  steady / oracle (median of the last 100 calls) and decision length; `replay warm` the same
+  started from knowledge of the few (as from the history of an earlier run: replay --warm, each
+  one's median); and, for comparison,
   the run-time strategies `race` and `model` over every candidate, cold, replayed the same way.
 
 Two sets of cells:
@@ -106,12 +108,12 @@ def agreement(platform, ranks):
     raise SystemExit(f"no allreduce-8 cell for {platform} at {ranks} ranks")
 
 
-def replay(path, candidates, layers, agree, noise, calls=CALLS):
+def replay(path, candidates, layers, agree, noise, calls=CALLS, warm=False):
     """`autocoll simgrid replay`'s replay_cell: {layer: (whole / oracle, steady / oracle,
     decision calls, chosen)}, the ratios against the whole cell's oracle (under noise, it
     replayed under the same delays)."""
     row = simreplay.replay_cell(path, simreplay.replay_program(), layers, calls, agree, noise,
-                                1, candidates=candidates)
+                                1, warm, candidates=candidates)
     return {r["layer"]: (r["whole_vs_oracle"], r["steady_vs_oracle"], r["decision"],
                          r["chosen"]) for r in row["replayed"]}
 
@@ -155,6 +157,8 @@ def cells_of(sets):
                     agree = agreement(platform, e["ranks"])
                     for noise, tag in (((0.0, 0.0), ""), (NOISE, " noise")):
                         row["replay" + tag] = replay(path, tried, ["race"], agree, noise)["race"]
+                        row["replay warm" + tag] = replay(path, tried, ["race"], agree, noise,
+                                                          warm=True)["race"]
                         full = replay(path, None, ["race", "model"], agree, noise)
                         row["race" + tag], row["model strategy" + tag] = \
                             full["race"], full["model"]
@@ -210,7 +214,7 @@ def main():
     sets = {"design": design_folders(), "validation": validation_folders()}
     results = cells_of({k: v for k, v in sets.items() if k in (sys.argv[1:] or sets)})
     static = ["floor", "model", "table", "try 2", "try 3", "try 4"]
-    runs = ["replay", "race", "model strategy"]
+    runs = ["replay", "replay warm", "race", "model strategy"]
     for set_name, rows in results.items():
         print(f"# {set_name}: {len(rows)} test cells\n")
         print("Per cell: the penalty of each pick; replayed runs as whole / steady "
