@@ -24,8 +24,8 @@ message size):
 
 A model's answer at a point is an ordered list of algorithms, the one predicted fastest first:
 those predicted to beat native by more than the margin, native, then the others, at most
-MAX_ALGORITHMS in all. It may name algorithms that do not exist at that count (a mesh layout the count does
-not factor, a power-of-two-only algorithm): the layer runs the first applicable one of the list
+MAX_ALGORITHMS in all. It may name algorithms that do not exist at that count (a mesh layout
+the count does not factor, a power-of-two-only algorithm): the layer runs the first applicable one of the list
 (table version 2, src/select/table.c), and the cross-validation scores exactly that, taking the
 first one measured in the held-out cell (the sweep measures every algorithm applicable there).
 
@@ -450,8 +450,8 @@ def byte_points(sizes):
 def compile_rules(collective, model, cells):
     """Rules (table version 2) of a fitted learned model (table_model's): for every count from
     1 to RANKS_REACH x the largest swept (then one open band at that point), for every byte
-    interval, the model's
-    ordered list at its lower end (the first interval at the smallest size, from 0 bytes).
+    interval, the model's ordered list at its lower end (the first interval at the smallest
+    size, from 0 bytes).
     Adjacent byte intervals with equal lists merge within a count, then adjacent counts with
     equal rules."""
     sizes = byte_points(sorted({c["bytes"] for c in cells}))

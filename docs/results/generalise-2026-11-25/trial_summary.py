@@ -190,7 +190,8 @@ def e2e(design_rows):
             layer = next(c for c in data["configurations"] if c["name"] == "layer:table")
             (x,) = layer["layer"]["contexts"]
             times = layer["times"]
-            parts.append(f"{x['chosen']}, {statistics.mean(times) / statistics.mean(oracle['times']):.3f}"
+            whole = statistics.mean(times) / statistics.mean(oracle["times"])
+            parts.append(f"{x['chosen']}, {whole:.3f}"
                          f" / {statistics.median(times[-100:]) / oracle['median']:.3f}"
                          + (f", {x['decision_calls']}" if k == 3 else ""))
         p = sweep["parameters"]
@@ -249,7 +250,8 @@ def main():
                       f"{max(decisions)} |")
         for ranks in sorted({r["ranks"] for r in rows}):
             mine = [r for r in rows if r["ranks"] == ranks]
-            print(f"\nAt {ranks} ranks ({len(mine)} cells): floor {summary([r['floor'] for r in mine])}"
+            print(f"\nAt {ranks} ranks ({len(mine)} cells): "
+                  f"floor {summary([r['floor'] for r in mine])}"
                   f"; table {summary([r['table'] for r in mine])}"
                   f"; try 3 {summary([r['try 3'] for r in mine])}"
                   f"; replay steady {summary([r['replay'][1] for r in mine])}"
