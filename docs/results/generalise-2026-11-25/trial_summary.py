@@ -24,9 +24,11 @@ ranks, and 256 where a cell has every algorithm):
 Two sets of cells:
 - `design`: the 43 test cells of docs/results/generalise-2026-11-24 (allreduce and bcast, 8 B
   and 1 KiB, five platforms), which the design of the lists and of the trial was made on;
-- `validation`: reduce of 8 B, 1 KiB and 64 KiB and bcast of 64 KiB on one-switch-gbe and
-  torus-3d (run-validation.sh), simulated after the design was fixed and its check written
-  down (README.md).
+- `validation`: reduce of 8 B, 1 KiB and 64 KiB and bcast of 64 KiB on the five platforms at
+  48 and 128 ranks (run-validation.sh), simulated after the design was fixed and its check
+  written down (prereg.md);
+- `validation 256`: reduce of 8 B and 1 KiB at 256 ranks on one-switch-gbe and torus-3d
+  (README.md's command), simulated after the check.
 
 And `e2e`: the trial simulated end to end (run-e2e.sh: the table layer of `autocoll bench
 --simgrid`, 300 calls at 128 ranks, AUTOCOLL_TABLE_TRY 1 and 3) on three design cells, against
@@ -37,7 +39,7 @@ Run from the repository root (build/openmpi built):
   .venv/bin/python docs/results/generalise-2026-11-25/trial_summary.py [SET ...] \\
       > docs/results/generalise-2026-11-25/trial_summary.txt
 
-(SET: design, validation; default both.)
+(SET: design, validation, "validation 256"; default all.)
 """
 
 import json
@@ -78,9 +80,12 @@ def validation_folders():
         if root.exists() else {}
 
 
-def is_validation_test(cell):
-    """The validation set's test cells: its bcast of 8 B and 1 KiB were the design's."""
-    return cell["collective"] == "reduce" or cell["bytes"] == 65536
+def is_validation_test(cell, set_name):
+    """The validation sets' test cells: reduce, and bcast of 64 KiB (its 8 B and 1 KiB were the
+    design's); `validation` at 48 and 128 ranks (the check's), `validation 256` at 256 (added
+    after the check)."""
+    new = cell["collective"] == "reduce" or cell["bytes"] == 65536
+    return new and (cell["ranks"] == 256) == (set_name == "validation 256")
 
 
 def load(folders):
@@ -100,7 +105,8 @@ def agreement(platform, ranks):
     platform (simreplay.agreement_seconds' rule), from the folders that have it."""
     names = [f"allreduce-8-np{ranks}-ompi.json"]
     folders = [BEFORE / "cells" if platform == "fat-tree-ib" else BEFORE / "platforms" / platform,
-               SIMGRID / "cells256" / platform, SIMGRID / "allreduce256clock" / platform]
+               SIMGRID / "cells256" / platform, SIMGRID / "allreduce256clock" / platform,
+               HERE / "agreement256" / platform]  # native only, made for torus-3d's 256
     for folder in folders:
         for name in names:
             if (folder / name).exists():
@@ -132,7 +138,7 @@ def cells_of(sets):
                          e["ranks"] in FITTED]
                 test = [(p, d, e) for p, d, e in cells if e["collective"] == coll and
                         e["ranks"] not in FITTED and
-                        (set_name == "design" or is_validation_test(e))]
+                        (set_name == "design" or is_validation_test(e, set_name))]
                 if not train or not test:
                     continue
                 chosen = generalise.choose(generalise.cross_validate(train, 1, tune.DEFAULTS[
@@ -212,11 +218,15 @@ def summary(scores):
 
 
 def main():
-    sets = {"design": design_folders(), "validation": validation_folders()}
+    sets = {"design": design_folders(), "validation": validation_folders(),
+            "validation 256": validation_folders()}
     results = cells_of({k: v for k, v in sets.items() if k in (sys.argv[1:] or sets)})
     static = ["floor", "model", "table", "try 2", "try 3", "try 4"]
     runs = ["replay", "replay warm", "race", "model strategy"]
     for set_name, rows in results.items():
+        if not rows:
+            print(f"# {set_name}: no test cells\n")
+            continue
         print(f"# {set_name}: {len(rows)} test cells\n")
         print("Per cell: the penalty of each pick; replayed runs as whole / steady "
               "(x the oracle), decision calls\n")
