@@ -4,7 +4,8 @@ cell on platforms/one-switch-gbe.xml, run twice.
 - Simulated time is deterministic: the two runs give the same per-call times, to the bit.
 - On this cell (allreduce of 8 B on 16 ranks) the best fixed algorithm is well ahead of the
   runner-up; the test checks that this is still so (at least 1.2 x, from the run's own medians)
-  and then that `race` and `star` (enhanced and basic) settle on it, within 1000 calls.
+  and then that `race` and `star` (enhanced and basic) settle on it, within 1000 calls, and
+  that the table layer's trial (AUTOCOLL_TABLE_TRY 2 and 3) settles on the fastest it tries.
 - The cell records its platform and selector; a platform that does not exist is refused.
 - `autocoll tune --simgrid` writes a table for its platform, and the table layer runs it.
 
