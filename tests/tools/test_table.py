@@ -275,7 +275,8 @@ def test_table_try_races_the_rules_first_candidates(mpi, np, tried, tmp_path):
             continue
         assert x["warm"] is True and x["warm_from"] == "history", x
         assert set(x["runs"]) <= tried | {"native"} and x["chosen"] in tried | {"native"}, x
-        assert x["decision_calls"] <= 3 * len(tried), x
+        # at most a race among the few (AUTOCOLL_RACE_ROUNDS 4 x AUTOCOLL_RACE_SAMPLES 3 each)
+        assert x["decision_calls"] <= 4 * 3 * len(tried), x
 
 
 @pytest.mark.parametrize("listed,tried", [
