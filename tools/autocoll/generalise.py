@@ -323,7 +323,6 @@ class FloorFirst:
     it cannot run, and in a trial of the first few, the model's come in."""
 
     def __init__(self, model, cells, ppn, margin):
-        self.name = model.name
         self.model = model
         self.floor = Floor(cells, ppn, margin)
 
@@ -361,15 +360,17 @@ def trial_pick(ordered, cell, tries):
     return min(tried, key=lambda name: (cell["times"][name], name != NATIVE))
 
 
+def scored(ordered, cell, tries=1):
+    """(picked algorithm, time of the pick / the cell's best time) of a list in a measured
+    cell: its first pick, or with tries > 1 the trial's (trial_pick)."""
+    chosen = pick(ordered, cell) if tries == 1 else trial_pick(ordered, cell, tries)
+    return chosen, cell["times"][chosen] / min(cell["times"].values())
+
+
 def penalties(model, cells, tries=1):
-    """[(cell, picked algorithm, time of the pick / the cell's best time)] of a fitted model:
-    its first pick, or with tries > 1 the trial's (trial_pick)."""
+    """[(cell, picked algorithm, penalty)] of a fitted model in measured cells (scored)."""
     lists = model.lists([(c["ranks"], c["bytes"]) for c in cells])
-    out = []
-    for c, ordered in zip(cells, lists):
-        chosen = pick(ordered, c) if tries == 1 else trial_pick(ordered, c, tries)
-        out.append((c, chosen, c["times"][chosen] / min(c["times"].values())))
-    return out
+    return [(c, *scored(ordered, c, tries)) for c, ordered in zip(cells, lists)]
 
 
 def geomean(values):
@@ -420,16 +421,17 @@ def table_model(name, cells, ppn, margin, costs=None):
 def evaluate(models, train, test, ppn, margin, costs=None, table=None):
     """Rows {model, ranks, bytes, picked, penalty, oracle, trial_picked, trial_penalty} of each
     model fitted on `train` and scored on the cells of `test` (counts never used to fit:
-    `autocoll tune --test-ranks`): its first pick, and a trial of TRIAL (penalties). With
+    `autocoll tune --test-ranks`): its first pick, and a trial of TRIAL (scored). With
     `table` (the model a table's rules come from) the rules' own lists too, as model "table"
     (table_model)."""
     fitted = [(name, fit(name, train, ppn, margin, costs)) for name in models]
     if table is not None:
         fitted.append(("table", table_model(table, train, ppn, margin, costs)))
+    points = [(c["ranks"], c["bytes"]) for c in test]
     rows = []
     for name, model in fitted:
-        first, trial = penalties(model, test), penalties(model, test, TRIAL)
-        for (c, chosen, p), (_, tried, q) in zip(first, trial):
+        for c, ordered in zip(test, model.lists(points)):
+            (chosen, p), (tried, q) = scored(ordered, c), scored(ordered, c, TRIAL)
             rows.append({"model": name, "ranks": c["ranks"], "bytes": c["bytes"],
                          "picked": chosen, "penalty": p,
                          "oracle": min(c["times"], key=c["times"].get),
