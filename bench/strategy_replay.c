@@ -37,6 +37,9 @@
  *                                          AUTOCOLL_TABLE_TRY leaves out all but a rule's
  *                                          first few and native); without it each one
  *                                          applicable must have been measured
+ *   suggest NAME                           one line per name, best first: a loaded table's
+ *                                          rule for the context (the facts' `suggested`,
+ *                                          which the model strategy measures first)
  * Output (stdout): one JSON object, per layer the candidate of every call and its seconds,
  * and the strategy's summary (decision length, chosen candidate).
  */
@@ -57,6 +60,7 @@
 #define MAX_LAYERS 8
 #define MAX_MEASURED 64
 #define WARM_SAMPLES 10
+#define MAX_SUGGESTED 8
 
 typedef struct measured {
     char name[128];
@@ -90,6 +94,8 @@ typedef struct input {
     unsigned long long seed;
     int warm;   /* start every strategy from knowledge of every candidate (its median) */
     int subset; /* the measured candidates only */
+    char suggest[MAX_SUGGESTED][128];
+    int nsuggest;
     measured *cands;
     int ncands;
     const layer_spec *layers[MAX_LAYERS]; /* NULL: the fixed candidate of fixed[] */
@@ -134,6 +140,9 @@ static int read_input(FILE *f, input *in)
             in->warm = atoi(val);
         } else if (strcmp(key, "subset") == 0) {
             in->subset = atoi(val);
+        } else if (strcmp(key, "suggest") == 0) {
+            if (in->nsuggest == MAX_SUGGESTED) return fail("too many suggestions", val);
+            snprintf(in->suggest[in->nsuggest++], sizeof in->suggest[0], "%s", val);
         } else if (strcmp(key, "start") == 0) {
             in->start = atof(val);
         } else if (strcmp(key, "cold") == 0) {
@@ -325,6 +334,26 @@ static int replay_fixed(const input *in, const char *name, const ac_algorithm **
     return 0;
 }
 
+/* The suggested names as candidate indices (the candidate of that name, or its twin) into
+ * out[]; returns how many, -1 when one is neither an algorithm nor a candidate's twin. */
+static int suggested_of(const input *in, const ac_algorithm **cands, int n, int *out)
+{
+    ac_call call = driver_call(in);
+    int k = 0;
+    for (int s = 0; s < in->nsuggest; s++) {
+        const ac_algorithm *a = ac_registry_find(in->coll, in->suggest[s]);
+        int found = -1;
+        for (int i = 0; a && i < n && found < 0; i++)
+            if (cands[i] == a || ac_same_messages(cands[i], a, &call)) found = i;
+        if (found < 0) {
+            fail("a suggestion is not a candidate here", in->suggest[s]);
+            return -1;
+        }
+        out[k++] = found;
+    }
+    return k;
+}
+
 static int replay_layer(const input *in, const layer_spec *spec, const ac_algorithm **cands,
                         const measured **which, int n, FILE *out)
 {
@@ -338,11 +367,14 @@ static int replay_layer(const input *in, const layer_spec *spec, const ac_algori
     int *runs = calloc((size_t)n, sizeof *runs), rc = 1;
     int *choice = malloc(sizeof *choice * (size_t)in->calls);
     double *seconds = malloc(sizeof *seconds * (size_t)in->calls);
+    int suggested[MAX_SUGGESTED];
     ac_context_facts facts = {.collective = in->coll, .size = in->ranks,
-                              .nodes = in->ranks / in->ppn, .ppn = in->ppn, .bytes = in->bytes};
+                              .nodes = in->ranks / in->ppn, .ppn = in->ppn, .bytes = in->bytes,
+                              .suggested = suggested,
+                              .nsuggested = suggested_of(in, cands, n, suggested)};
     void *state = NULL;
     ac_knowledge *known = in->warm ? calloc((size_t)n, sizeof *known) : NULL;
-    if (!runs || !choice || !seconds || (in->warm && !known)) goto done;
+    if (!runs || !choice || !seconds || (in->warm && !known) || facts.nsuggested < 0) goto done;
     for (int i = 0; known && i < n; i++)
         known[i] = (ac_knowledge){median_of(which[i]), 0.0, WARM_SAMPLES};
     if (!(state = spec->strategy->create(cands, n, known, &facts))) goto done;

@@ -307,24 +307,38 @@ static void decide(model_state *s, const int *cands, int k)
     plan_round(s, cands, k);
 }
 
-/* The first decision: native, the best predicted of each group within group_range x the best
- * prediction, then the others within the margin (without group_range: those alone). */
-static void decide_first(model_state *s)
+/* The first decision: native, the table's suggestions (facts->suggested, those not native;
+ * with a cost model or without), the best predicted of each group within group_range x the
+ * best prediction, then the others within the margin (without group_range: those alone), at
+ * most half the budget's candidates of its own and the whole budget's in all. */
+static void decide_first(model_state *s, const ac_context_facts *facts)
 {
     double best = -1.0;
+    int m = 1, slots = s->p.budget / s->p.samples;
+    for (int i = 0; i < facts->nsuggested && m < slots; i++) {
+        int c = facts->suggested[i];
+        if (c > 0 && c < s->n && !s->tried[c]) {
+            s->tried[c] = 1; /* not among its own */
+            m++;
+        }
+    }
     for (int c = 1; c < s->n; c++) {
         double t = predict(s, c);
         if (t >= 0.0 && (best < 0.0 || t < best)) best = t;
     }
-    int k = round_candidates(s, best, 1.0 + s->p.margin, s->p.budget / s->p.samples / 2);
-    if (k < 1) { /* nothing to compare native with */
+    int own = slots / 2 < slots - m ? slots / 2 : slots - m;
+    int k = own > 0 ? round_candidates(s, best, 1.0 + s->p.margin, own) : 0; /* uses pick */
+    if (k + m < 2) { /* nothing to compare native with */
         settle(s, 0);
         return;
     }
     s->pick[0] = 0;
-    memcpy(s->pick + 1, s->order, (size_t)k * sizeof *s->pick);
+    for (int c = 1, j = 1; c < s->n; c++)
+        if (s->tried[c]) s->pick[j++] = c; /* the suggested ones (any order: see decide) */
+    memcpy(s->pick + m, s->order, (size_t)k * sizeof *s->pick);
+    memset(s->tried, 0, (size_t)s->n);
     s->first = 1;
-    decide(s, s->pick, k + 1);
+    decide(s, s->pick, k + m);
 }
 
 /* The best median among the candidates measured in this decision. */
@@ -515,7 +529,7 @@ static void *model_create(const ac_algorithm *const *candidates, int n,
         settle(s, 0);
         return s;
     }
-    decide_first(s);
+    decide_first(s, facts);
     return s;
 }
 
@@ -655,6 +669,7 @@ const ac_strategy ac_strategy_model = {
     .name = "model",
     .learns = 1,
     .uses_nodes = 1,
+    .uses_suggestions = 1,
     .create = model_create,
     .choose = model_choose,
     .observe = model_observe,

@@ -62,6 +62,7 @@ typedef struct ac_context {
     int table_mode;                  /* made in table mode: `rule` decides */
     int rule;                        /* table mode: candidate of the table's rule, -1: none */
     int trial;                       /* table mode: the rule's first candidates race */
+    int suggested; /* a learning strategy measured this many of a table's rule first */
     const ac_algorithm **candidates; /* native first */
     int ncandidates;
     void *state;  /* the strategy's */
@@ -515,7 +516,8 @@ static void context_summary(const ac_context *x, ac_strategy_summary *out, ac_js
                                      .native_seconds = -1.0};
         return;
     }
-    if (x->trial && w) ac_json_integer_value(w, "table_try", sel.table_try);
+    if ((x->trial || x->suggested) && w) ac_json_integer_value(w, "table_try", sel.table_try);
+    if (x->suggested && w) ac_json_integer_value(w, "table_suggested", x->suggested);
     x->strategy->describe(x->state, x->candidates, out, w);
     if (x->table_mode && !x->trial) out->stage = "no_rule";
 }
@@ -570,6 +572,12 @@ static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call,
         source = context_knowledge(x, call->collective, know);
     }
     ac_context_facts facts = context_facts(c, b, call, x->strategy->uses_nodes);
+    int suggest[AC_TABLE_MAX_ALGORITHMS];
+    if (!x->table_mode && !source && x->strategy->uses_suggestions && ac_table_loaded()) {
+        facts.nsuggested = rule_candidates(x, call, suggest, sel.table_try);
+        facts.suggested = suggest;
+        x->suggested = facts.nsuggested;
+    }
     x->state = x->strategy->create(x->candidates, x->ncandidates, source ? know : NULL, &facts);
     free(know);
     if (!x->state) goto fail;

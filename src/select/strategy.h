@@ -49,6 +49,10 @@ typedef struct ac_context_facts {
     int ppn;      /* ranks on its largest node (0: not asked) */
     size_t bytes; /* message size of the context's calls (ac_call.bytes; 0 for alltoallv,
                    * whose contexts are not keyed on it) */
+    const int *suggested; /* candidates a loaded table's rule names for the context, its
+                           * first AUTOCOLL_TABLE_TRY that can run here, best first; a
+                           * strategy that can (model) measures them in its first decision */
+    int nsuggested;
 } ac_context_facts;
 
 /* What a strategy tells selection and the end-of-run report about one of its states. */
@@ -73,6 +77,8 @@ typedef struct ac_strategy {
     int learns;
     /* 1: create() needs the facts' nodes and ppn. */
     int uses_nodes;
+    /* 1: create() measures the facts' suggested candidates (a loaded table's rule) first. */
+    int uses_suggestions;
     /* A new state over `n` candidates (n >= 1, candidates[0] is native), or NULL on no memory.
      * `known` (NULL: nothing) is what earlier runs learned of each candidate (known[n]; samples
      * 0: unknown), equal on every rank (history.c broadcasts it, the table is read by every

@@ -82,7 +82,8 @@ static void make_world(world *w, ac_collective coll, int p, int nodes, size_t by
     ac_algorithm_list list = ac_registry_for_size(coll, p);
     ac_cost_shape shape = {p, nodes, p / nodes, (double)bytes};
     double best = -1.0;
-    w->facts = (ac_context_facts){coll, p, nodes, p / nodes, bytes};
+    w->facts = (ac_context_facts){.collective = coll, .size = p, .nodes = nodes,
+                                  .ppn = p / nodes, .bytes = bytes};
     for (int i = 0; i < list.count && w->n < SIM_MAX_CANDIDATES; i++) {
         const ac_algorithm *a = list.algorithms[i];
         int c = w->n;
@@ -359,6 +360,45 @@ static void test_drift(void)
     sim_free(&run);
 }
 
+/* A table's rule (the facts' suggested) names a candidate whose formula is 20 x pessimistic:
+ * predicted far outside the margin and group_range, it is truly the fastest. Alone the model
+ * never measures it; suggested it is measured in the first decision and wins, within the
+ * budget. Suggestions that are native, out of range or repeated are ignored, and eight of
+ * them still leave the decision within the budget. */
+static void test_suggested(void)
+{
+    world w;
+    sim_run run;
+    set_platform(truth);
+    make_world(&w, AC_ALLREDUCE, 16, 1, 1024, 1.5);
+    int slow = -1, best = true_best(&w, 0);
+    for (int c = 1; c < w.n; c++)
+        if (w.base[c] < 1.0 && w.base[c] > 20.0 * w.base[best] &&
+            (slow < 0 || w.base[c] > w.base[slow]))
+            slow = c;
+    if (!CHECK(slow > 0)) return;
+    w.factor[slow] = 0.5 * w.base[best] / w.base[slow];
+    run_world(&w, 200, NULL, &run);
+    CHECK(w.chosen != slow && run.runs[slow] == 0); /* alone: never measured */
+    sim_free(&run);
+    int suggested[] = {0, slow, slow, -1, w.n, best};
+    w.facts.suggested = suggested;
+    w.facts.nsuggested = 6;
+    run_world(&w, 200, NULL, &run);
+    if (!CHECK(w.chosen == slow && w.decision >= 0 && w.decision <= 20))
+        fprintf(stderr, "  suggested: chose %s after %ld calls, truly fastest %s\n",
+                w.chosen >= 0 ? w.cands[w.chosen]->name : "-", w.decision, w.cands[slow]->name);
+    sim_free(&run);
+    int many[8];
+    for (int i = 0; i < 8; i++) many[i] = w.n - 1 - i;
+    w.facts.suggested = many;
+    w.facts.nsuggested = 8;
+    run_world(&w, 200, NULL, &run);
+    CHECK(w.decision >= 0 && w.decision <= 20);
+    for (int i = 0; i < 8; i++) CHECK(run.runs[many[i]] > 0);
+    sim_free(&run);
+}
+
 /* One candidate: nothing measured, nothing agreed. A failed agreement: native from then on. */
 static void test_edges(void)
 {
@@ -389,6 +429,7 @@ int main(void)
     test_setup();
     test_wrong_platform();
     test_warm();
+    test_suggested();
     test_drift();
     test_edges();
     if (failures) fprintf(stderr, "test_model: %d failures\n", failures);

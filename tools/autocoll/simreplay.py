@@ -15,6 +15,10 @@ MEAN, and the call waits for the longest (a synchronising collective's last rank
 are left out as `AUTOCOLL_TABLE_TRY` leaves out all but a rule's first few); the ratios stay
 against the whole cell's oracle.
 
+`--suggest NAMES` gives the strategies a table's rule for the cell, best first (what the layer
+gives them where `AUTOCOLL_TABLE` has a rule but no cell for the context): the `model`
+strategy measures those first (docs/model.md); the others ignore them.
+
 `--compare` checks the replay against cells that also ran the strategies in the simulation
 (the 16- and 64-rank cells): per strategy, the simulated and the replayed whole-run / oracle,
 steady / oracle, decision length and choice, side by side (docs/simgrid.md says how close they
@@ -114,9 +118,11 @@ def start_seconds(data):
     return max(0.0, layer["times"][0] - native["first_call"])
 
 
-def replay_input(data, layers, calls, agreement, noise, seed, warm=False, candidates=None):
+def replay_input(data, layers, calls, agreement, noise, seed, warm=False, candidates=None,
+                 suggest=()):
     """The replay program's input; with `candidates` (names) the cell's measured calls of
-    those and native only, the others left out of the candidate list."""
+    those and native only, the others left out of the candidate list; `suggest`: a table's
+    rule for the cell (names, best first)."""
     p = data["parameters"]
     lines = [f"collective {p['collective']}", f"ranks {data['machine']['ranks']}",
              f"ppn {data.get('simgrid', {}).get('ppn', 1)}", f"bytes {p['bytes']}",
@@ -127,6 +133,7 @@ def replay_input(data, layers, calls, agreement, noise, seed, warm=False, candid
         lines.append("warm 1")
     if candidates is not None:
         lines.append("subset 1")
+    lines += [f"suggest {name}" for name in suggest]
     for c in data["configurations"]:
         if c["kind"] == "fixed" and candidates is not None and c["name"] not in candidates:
             continue
@@ -200,14 +207,15 @@ def simulated_rows(data, oracle):
 
 
 def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False,
-                settings=None, candidates=None):
+                settings=None, candidates=None, suggest=()):
     """The strategies replayed over one cell. Without noise every ratio is against the cell's
     measured oracle and natives (as `autocoll simgrid report` takes them from a simulated
     cell). With noise the oracle and native are replayed too, their measured calls under the
     same delays (the same seed: call k waits the same in every run), and the ratios are
     against those: the mpich selector's native as the ompi one's plus the difference of their
     medians (the delay adds to whatever runs). `candidates`: the strategies choose among those
-    and native only (replay_input), still against the cell's oracle."""
+    and native only (replay_input), still against the cell's oracle. `suggest`: a table's rule
+    for the cell, best first (the model strategy measures those first)."""
     data = read_cell(path)
     agree = agreement_seconds(path, data, agreement)
     oracle = oracle_of(data)
@@ -219,7 +227,7 @@ def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False
             raise ReplayError(f"{path}: --candidates {','.join(missing)}: not measured there")
     together = baselines if candidates is None else []  # the oracle may not be a candidate
     out = run_replay(program, replay_input(data, list(layers) + together, calls, agree, noise,
-                                           seed, warm, candidates), settings)
+                                           seed, warm, candidates, suggest), settings)
     if baselines and candidates is not None:
         out["layers"] += run_replay(program, replay_input(data, baselines, calls, agree, noise,
                                                           seed), settings)["layers"]
@@ -251,6 +259,7 @@ def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False
             "start_seconds": start_seconds(data), "native_medians": natives,
             "noisy_oracle_median": reference["median"] if noisy else None,
             "candidates": len(out["candidates"]), "candidate_subset": candidates,
+            "suggested": list(suggest),
             "replayed": rows,
             "simulated": {} if noisy else simulated_rows(data, oracle)}
 
@@ -336,6 +345,10 @@ def add_arguments(p):
                    help="comma-separated: the strategies choose among these and native only "
                         "(AUTOCOLL_TABLE_TRY's trial of a rule's first few); ratios against "
                         "the whole cell's oracle")
+    p.add_argument("--suggest", metavar="NAMES",
+                   help="comma-separated, best first: a table's rule for the cell, which the "
+                        "model strategy measures first (as the layer gives it a loaded "
+                        "AUTOCOLL_TABLE's rule at a count the table has no cell for)")
     p.add_argument("--set", action="append", metavar="AUTOCOLL_NAME=VALUE",
                    help="a layer setting for the replayed strategies (repeatable; default: "
                         "every setting's default, whatever the environment says)")
@@ -358,10 +371,11 @@ def main(args):
     settings = parse_settings(args.set)
     candidates = ([x for x in args.candidates.split(",") if x]
                   if args.candidates is not None else None)
+    suggest = [x for x in (args.suggest or "").split(",") if x]
     results = []
     for path in args.cells:
         r = replay_cell(path, program, layers, args.calls, args.agreement, noise, args.seed,
-                        args.warm, settings, candidates)
+                        args.warm, settings, candidates, suggest)
         r["noise"] = args.noise
         r["warm"] = args.warm
         r["settings"] = settings

@@ -124,52 +124,56 @@ def replay(path, candidates, layers, agree, noise, calls=CALLS, warm=False):
                          r["chosen"]) for r in row["replayed"]}
 
 
+def test_cells(set_name, folders):
+    """The set's test cells, as (row, path, the cell's tune entry, the floor's, the chosen
+    model's and the table's list there): row has the cell's platform, collective, ranks, bytes,
+    the model chosen by cross-validation and the cell's oracle."""
+    for platform, where in folders.items():
+        cells = load(where)
+        costs = tune.cost_source(SimpleNamespace(simgrid=platform, ppn=1, build=None,
+                                                 mpi="openmpi"), lambda *a: None)
+        for coll in dict.fromkeys(e["collective"] for _, _, e in cells):
+            train = [e for _, _, e in cells if e["collective"] == coll and e["ranks"] in FITTED]
+            test = [(p, d, e) for p, d, e in cells if e["collective"] == coll and
+                    e["ranks"] not in FITTED and
+                    (set_name == "design" or is_validation_test(e, set_name))]
+            if not train or not test:
+                continue
+            margin = tune.DEFAULTS["margin"]
+            chosen = generalise.choose(generalise.cross_validate(train, 1, margin, costs=costs))
+            models = {"floor": generalise.fit("floor", train, 1, margin),
+                      "model": generalise.fit(chosen, train, 1, margin, costs),
+                      "table": generalise.table_model(chosen, train, 1, margin, costs)}
+            points = [(e["ranks"], e["bytes"]) for _, _, e in test]
+            lists = {k: m.lists(points) for k, m in models.items()}
+            for i, (path, data, e) in enumerate(test):
+                row = {"platform": platform, "collective": coll, "ranks": e["ranks"],
+                       "bytes": e["bytes"], "chosen": chosen,
+                       "oracle": min(e["times"], key=e["times"].get)}
+                yield row, path, e, {k: v[i] for k, v in lists.items()}
+
+
 def cells_of(sets):
     """Per set: rows of every test cell (the scores above)."""
     results = {}
     for set_name, folders in sets.items():
         rows = []
-        for platform, where in folders.items():
-            cells = load(where)
-            costs = tune.cost_source(SimpleNamespace(simgrid=platform, ppn=1, build=None,
-                                                     mpi="openmpi"), lambda *a: None)
-            for coll in dict.fromkeys(e["collective"] for _, _, e in cells):
-                train = [e for _, _, e in cells if e["collective"] == coll and
-                         e["ranks"] in FITTED]
-                test = [(p, d, e) for p, d, e in cells if e["collective"] == coll and
-                        e["ranks"] not in FITTED and
-                        (set_name == "design" or is_validation_test(e, set_name))]
-                if not train or not test:
-                    continue
-                chosen = generalise.choose(generalise.cross_validate(train, 1, tune.DEFAULTS[
-                    "margin"], costs=costs))
-                margin = tune.DEFAULTS["margin"]
-                models = {"floor": generalise.fit("floor", train, 1, margin),
-                          "model": generalise.fit(chosen, train, 1, margin, costs),
-                          "table": generalise.table_model(chosen, train, 1, margin, costs)}
-                points = [(e["ranks"], e["bytes"]) for _, _, e in test]
-                lists = {k: m.lists(points) for k, m in models.items()}
-                for i, (path, data, e) in enumerate(test):
-                    best = min(e["times"].values())
-                    row = {"platform": platform, "collective": coll, "ranks": e["ranks"],
-                           "bytes": e["bytes"], "chosen": chosen,
-                           "oracle": min(e["times"], key=e["times"].get)}
-                    for k in models:
-                        row[k] = e["times"][generalise.pick(lists[k][i], e)] / best
-                    for k in (2, 3, 4):
-                        row[f"try {k}"] = e["times"][generalise.trial_pick(
-                            lists["table"][i], e, k)] / best
-                    tried = [n for n in lists["table"][i] if n in e["times"]][:TRY]
-                    agree = agreement(platform, e["ranks"])
-                    for noise, tag in (((0.0, 0.0), ""), (NOISE, " noise")):
-                        row["replay" + tag] = replay(path, tried, ["race"], agree, noise)["race"]
-                        row["replay warm" + tag] = replay(path, tried, ["race"], agree, noise,
-                                                          warm=True)["race"]
-                        full = replay(path, None, ["race", "model"], agree, noise)
-                        row["race" + tag], row["model strategy" + tag] = \
-                            full["race"], full["model"]
-                    row["tried"] = tried
-                    rows.append(row)
+        for row, path, e, lists in test_cells(set_name, folders):
+            best = min(e["times"].values())
+            for k in ("floor", "model", "table"):
+                row[k] = e["times"][generalise.pick(lists[k], e)] / best
+            for k in (2, 3, 4):
+                row[f"try {k}"] = e["times"][generalise.trial_pick(lists["table"], e, k)] / best
+            tried = [n for n in lists["table"] if n in e["times"]][:TRY]
+            agree = agreement(row["platform"], e["ranks"])
+            for noise, tag in (((0.0, 0.0), ""), (NOISE, " noise")):
+                row["replay" + tag] = replay(path, tried, ["race"], agree, noise)["race"]
+                row["replay warm" + tag] = replay(path, tried, ["race"], agree, noise,
+                                                  warm=True)["race"]
+                full = replay(path, None, ["race", "model"], agree, noise)
+                row["race" + tag], row["model strategy" + tag] = full["race"], full["model"]
+            row["tried"] = tried
+            rows.append(row)
         results[set_name] = rows
     return results
 
