@@ -75,8 +75,8 @@ static const ac_setting settings[] = {
     INTEGER("AUTOCOLL_TABLE_TRY", "1", 1, 8,
             "table: the first N algorithms of a context's rule that can run there race (race's "
             "settings) with native, and the fastest runs; 1: the first runs, nothing measured; "
-            "model with AUTOCOLL_TABLE: its first decision measures them too where the table "
-            "has no cell"),
+            "model with AUTOCOLL_TABLE: its first decision measures them too at a count the "
+            "table has no cell at"),
     PATH("AUTOCOLL_HISTORY", "auto", history_keywords,
          "learned state kept between runs (docs/history.md): read at MPI_Init, merged into the "
          "file at MPI_Finalize, per platform; auto: $XDG_CACHE_HOME/autocoll/history or "

@@ -434,14 +434,18 @@ static ac_history_key context_key(const ac_comm *c, const ac_bucket *b, ac_colle
 
 /* What earlier runs know of a new context's candidates, into know[]: the history file's
  * (history.h), else (not for a table's trial, whose table chose them) the configuration
- * table's measured cell covering it (table.h). The key, the file and the table are the same on
- * every rank, so is the outcome. Returns where it comes from, or NULL when nothing is known. */
+ * table's measured cell covering it (table.h); for a strategy that takes a rule's suggestions
+ * instead (model), only a cell measured at the communicator's size. The key, the file and the
+ * table are the same on every rank, so is the outcome. Returns where it comes from, or NULL
+ * when nothing is known. */
 static const char *context_knowledge(const ac_context *x, ac_collective coll, ac_knowledge *know)
 {
     ac_history_key key = context_key(x->comm, x->bucket, coll, x->site);
     if (ac_history_path() && ac_history_lookup(&key, x->candidates, x->ncandidates, know) > 0)
         return "history";
     if (ac_table_loaded() && !x->trial &&
+        (!x->strategy->uses_suggestions ||
+         ac_table_cell_ranks(ac_table_loaded(), coll, x->comm->size) == x->comm->size) &&
         ac_table_cell_knowledge(ac_table_loaded(), coll, x->comm->size, x->bucket->bytes,
                                 x->candidates, x->ncandidates, know) > 0)
         return "table";

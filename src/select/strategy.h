@@ -77,7 +77,8 @@ typedef struct ac_strategy {
     int learns;
     /* 1: create() needs the facts' nodes and ppn. */
     int uses_nodes;
-    /* 1: create() measures the facts' suggested candidates (a loaded table's rule) first. */
+    /* 1: create() measures the facts' suggested candidates (a loaded table's rule) first;
+     * selection seeds it from a table's cell only at the cell's own process count. */
     int uses_suggestions;
     /* A new state over `n` candidates (n >= 1, candidates[0] is native), or NULL on no memory.
      * `known` (NULL: nothing) is what earlier runs learned of each candidate (known[n]; samples

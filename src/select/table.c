@@ -362,13 +362,24 @@ const ac_algorithm *ac_table_choice(const ac_table *t, const ac_call *call,
 }
 
 /* The covering cell (table.h), or NULL. */
-static const cell *covering_cell(const per_collective *pc, int comm_size,
-                                 unsigned long long bytes)
+static long long covering_ranks(const per_collective *pc, int comm_size)
 {
     long long ranks = -1;
     for (int i = 0; i < pc->ncells; i++)
         if (pc->cells[i].ranks <= comm_size && pc->cells[i].ranks > ranks)
             ranks = pc->cells[i].ranks;
+    return ranks;
+}
+
+int ac_table_cell_ranks(const ac_table *t, ac_collective coll, int comm_size)
+{
+    return (int)covering_ranks(&t->coll[coll], comm_size);
+}
+
+static const cell *covering_cell(const per_collective *pc, int comm_size,
+                                 unsigned long long bytes)
+{
+    long long ranks = covering_ranks(pc, comm_size);
     const cell *below = NULL, *smallest = NULL;
     for (int i = 0; i < pc->ncells; i++) {
         const cell *c = &pc->cells[i];

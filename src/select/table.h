@@ -54,6 +54,10 @@ const ac_algorithm *ac_table_choice(const ac_table *t, const ac_call *call,
  * algorithm, matched by name; samples 1), into know[n] (zeroed first): the cell of the largest
  * measured size <= comm_size and, among those, of the largest measured message size <= bytes
  * (the smallest when bytes is below all). Returns the number of candidates known. */
+/* The process count of the measured cells covering a call on comm_size ranks (the largest
+ * measured count <= comm_size), -1 when none is. */
+int ac_table_cell_ranks(const ac_table *t, ac_collective coll, int comm_size);
+
 int ac_table_cell_knowledge(const ac_table *t, ac_collective coll, int comm_size,
                             unsigned long long bytes, const ac_algorithm *const *candidates,
                             int n, ac_knowledge *know);

@@ -299,6 +299,56 @@ def test_table_try_counts_what_can_run(listed, tried, tmp_path):
             assert nbytes == 4 or set(x["runs"]) == tried, x
 
 
+@pytest.mark.parametrize("mpi,np", [("openmpi", 4), ("mpich", 3)])
+def test_model_measures_a_rules_first_candidates(mpi, np, tmp_path):
+    """AUTOCOLL_STRATEGY=model with AUTOCOLL_TABLE (docs/model.md, "A table's rule"): where the
+    table has no cell for a context, its first decision measures the first AUTOCOLL_TABLE_TRY
+    algorithms of the rule beside its own picks. The rule names the two candidates the model
+    predicts slowest, which it never measures alone (the monitor's epsilon is so large here that
+    no second decision comes after the first); with the table both run, and the first decision
+    stays within the budget (AUTOCOLL_MODEL_BUDGET, 20). Results checked by table_calls."""
+    iterations = 60
+    env = {"AUTOCOLL_STRATEGY": "model", "AUTOCOLL_HISTORY": "off", "AUTOCOLL_MAX_SITES": "0",
+           "AUTOCOLL_MODEL_EPSILON": "1000"}
+    alone = run_mpi(mpi, np, "tests/mpi/table_calls", tmp_path, env=env, args=[str(iterations)])
+    assert f"table_calls: {iterations} iterations, ok" in alone.stdout, alone.stderr
+    x = contexts(alone, "allreduce")[1024]
+    slowest = sorted(x["predicted"], key=x["predicted"].get)[-2:]
+    assert not set(slowest) & set(x["runs"]), x
+    assert "table_suggested" not in x, x
+    table = allreduce_table(mpi, tmp_path, slowest + ["native"])
+    run = run_mpi(mpi, np, "tests/mpi/table_calls", tmp_path, args=[str(iterations)],
+                  env={**env, "AUTOCOLL_TABLE": str(table), "AUTOCOLL_TABLE_TRY": "2"})
+    assert f"table_calls: {iterations} iterations, ok" in run.stdout, run.stdout + run.stderr
+    for nbytes, x in contexts(run, "allreduce").items():
+        if nbytes == 4:  # one call: the first of the decision (native)
+            continue
+        assert x["strategy"] == "model" and x["warm"] is False, x
+        assert x["table_try"] == 2 and x["table_suggested"] == 2, x
+        assert set(slowest) <= set(x["runs"]), x
+        assert 0 < x["decision_calls"] <= 20 and x["decisions"] == 1, x
+    # a measured cell at another process count (2 ranks) does not stand for this one: the rule
+    # is still suggested; a cell at this count seeds the contexts as for the other strategies
+    times = {name: 1e-3 for name in x["predicted"]}
+    times["native"] = 1e-3
+    times[slowest[0]] = 1e-4
+    text = json.loads(table.read_text())
+    for ranks, seeded in ((2, False), (np, True)):
+        text["cells"] = [{"collective": "allreduce", "ranks": ranks, "bytes": 8, "times": times}]
+        table.write_text(json.dumps(text))
+        run = run_mpi(mpi, np, "tests/mpi/table_calls", tmp_path, args=[str(iterations)],
+                      env={**env, "AUTOCOLL_TABLE": str(table), "AUTOCOLL_TABLE_TRY": "2"})
+        assert f"table_calls: {iterations} iterations, ok" in run.stdout, run.stderr
+        for nbytes in (64, 1024, 65536):
+            x = contexts(run, "allreduce")[nbytes]
+            assert x["warm"] is seeded, x
+            if seeded:
+                assert x["warm_from"] == "table" and "table_suggested" not in x, x
+                assert x["decision_calls"] == 0 and x["chosen"] == slowest[0], x
+            else:
+                assert x["table_suggested"] == 2 and set(slowest) <= set(x["runs"]), x
+
+
 def test_bench_table_layer(tmp_path):
     """The driver's `table` layer runs the table's algorithm and is measured against native in
     the same run (benchreport's improvement table); without a usable table it is refused

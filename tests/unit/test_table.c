@@ -176,6 +176,12 @@ static void test_cells(void)
     CHECK(ac_table_cell_knowledge(t, AC_ALLREDUCE, 1, 8, cands, 3, know) == 0);
     CHECK(know[0].samples == 0 && know[1].samples == 0);
     CHECK(ac_table_cell_knowledge(t, AC_REDUCE, 4, 8, cands, 3, know) == 0);
+    /* the covering cells' process count (model takes a cell only where it is the size) */
+    CHECK(ac_table_cell_ranks(t, AC_ALLREDUCE, 2) == 2);
+    CHECK(ac_table_cell_ranks(t, AC_ALLREDUCE, 3) == 2);
+    CHECK(ac_table_cell_ranks(t, AC_ALLREDUCE, 100) == 4);
+    CHECK(ac_table_cell_ranks(t, AC_ALLREDUCE, 1) == -1);
+    CHECK(ac_table_cell_ranks(t, AC_REDUCE, 4) == -1);
     ac_table_free(t);
 }
 

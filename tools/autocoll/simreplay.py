@@ -348,7 +348,7 @@ def add_arguments(p):
     p.add_argument("--suggest", metavar="NAMES",
                    help="comma-separated, best first: a table's rule for the cell, which the "
                         "model strategy measures first (as the layer gives it a loaded "
-                        "AUTOCOLL_TABLE's rule at a count the table has no cell for)")
+                        "AUTOCOLL_TABLE's rule at a count the table has no cell at)")
     p.add_argument("--set", action="append", metavar="AUTOCOLL_NAME=VALUE",
                    help="a layer setting for the replayed strategies (repeatable; default: "
                         "every setting's default, whatever the environment says)")
