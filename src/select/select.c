@@ -452,12 +452,13 @@ static const char *context_knowledge(const ac_context *x, ac_collective coll, ac
     return NULL;
 }
 
-/* Table mode: the candidates that run the covering rule's algorithms, in the rule's order and
- * at most `max` of them, into pick[] (each the algorithm itself, or the twin kept in its place;
- * the candidates are the algorithms applicable to the call); returns how many, 0 when no rule
- * covers the context. A rule none of whose algorithms is applicable to the call is reported
- * (the context runs native). */
-static int rule_candidates(const ac_context *x, const ac_call *call, int *pick, int max)
+/* The candidates that run the covering rule's algorithms, in the rule's order and at most
+ * `max` of them, into pick[] (each the algorithm itself, or the twin kept in its place; the
+ * candidates are the algorithms applicable to the call); returns how many, 0 when no rule
+ * covers the context. A rule none of whose algorithms is applicable to the call is reported,
+ * with what happens `instead`. */
+static int rule_candidates(const ac_context *x, const ac_call *call, int *pick, int max,
+                           const char *instead)
 {
     const ac_table *t = ac_table_loaded();
     int n = 0, found = 0;
@@ -480,9 +481,9 @@ static int rule_candidates(const ac_context *x, const ac_call *call, int *pick, 
     if (n > 1) snprintf(more, sizeof more, " (and the %d after it in its rule)", n - 1);
     if (x->comm->rank == 0)
         ac_log_warn("%s: the table's %s%s for %d ranks and %zu bytes is not applicable here "
-                    "(%s); running native",
+                    "(%s); %s",
                     x->comm->name, rule[0]->name, more, x->comm->size, x->bucket->bytes,
-                    why && why[0] ? why : "its requirements are not met");
+                    why && why[0] ? why : "its requirements are not met", instead);
     return 0;
 }
 
@@ -494,7 +495,7 @@ static int rule_candidates(const ac_context *x, const ac_call *call, int *pick, 
 static void table_context(ac_context *x, const ac_call *call)
 {
     int pick[AC_TABLE_MAX_ALGORITHMS];
-    int found = rule_candidates(x, call, pick, sel.table_try);
+    int found = rule_candidates(x, call, pick, sel.table_try, "running native");
     x->rule = found > 0 ? pick[0] : -1;
     if (found == 0 || sel.table_try < 2) return;
     int m = 0;
@@ -578,7 +579,8 @@ static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call,
     ac_context_facts facts = context_facts(c, b, call, x->strategy->uses_nodes);
     int suggest[AC_TABLE_MAX_ALGORITHMS];
     if (!x->table_mode && !source && x->strategy->uses_suggestions && ac_table_loaded()) {
-        facts.nsuggested = rule_candidates(x, call, suggest, sel.table_try);
+        facts.nsuggested = rule_candidates(x, call, suggest, sel.table_try,
+                                           "the strategy decides without it");
         facts.suggested = suggest;
         x->suggested = facts.nsuggested;
     }

@@ -361,7 +361,7 @@ const ac_algorithm *ac_table_choice(const ac_table *t, const ac_call *call,
     return NULL;
 }
 
-/* The covering cell (table.h), or NULL. */
+/* The largest measured process count <= comm_size, -1 when none is. */
 static long long covering_ranks(const per_collective *pc, int comm_size)
 {
     long long ranks = -1;
@@ -376,6 +376,7 @@ int ac_table_cell_ranks(const ac_table *t, ac_collective coll, int comm_size)
     return (int)covering_ranks(&t->coll[coll], comm_size);
 }
 
+/* The covering cell (table.h), or NULL. */
 static const cell *covering_cell(const per_collective *pc, int comm_size,
                                  unsigned long long bytes)
 {
