@@ -58,6 +58,23 @@
  * m and the unmeasured ones the current fit predicts below m (round 2 may add more). No
  * refresh: a candidate that gets faster without the chosen one getting slower is not noticed.
  *
+ * Challenges (the monitor under noise). A decision reads each candidate from one call after its
+ * first; where nearly every call waits on some rank's delay (the measured noise of
+ * docs/results/simgrid-2026-11-23 at 256 simulated ranks: tens of microseconds against
+ * algorithms a few microseconds apart), that reading ranks candidates by their delays, and the
+ * monitor, comparing the chosen one's window median with those readings, kept finding it
+ * degraded and deciding again. So a window whose median call waited more than epsilon x its
+ * median beyond its fastest call is noisy (a single reading is more likely delayed than not).
+ * After a noisy window, the candidate with the lowest single reading (fewer than WINDOW_MIN
+ * calls behind it in this run) below the window's upper quartile runs the next WINDOW_MIN
+ * calls, a challenge; it becomes the chosen one when its fastest call beats the chosen one's
+ * fastest in that window (with delays that only add, the fastest call is the closest to the
+ * time itself), else the chosen one goes on with its doubled window. Either way both have
+ * WINDOW_MIN calls behind their medians and are not challenged again; at most `challenges`
+ * per context. A noisy window ignores single readings as runners-up and is degraded only by
+ * more than half its interquartile range beyond (1 + epsilon) x the runner-up. Without noise
+ * (median within epsilon of the fastest) the monitor is as before.
+ *
  * Warm start. When create() is given knowledge of native and of at least one other candidate
  * (history or a table's cell), the known times become medians and observations, and the state
  * settles at once on the best known one: a warm decision takes no call. Every decision depends
@@ -79,6 +96,13 @@ enum {
     OBS_MAX = 64,    /* observations kept for the fit (the most recent) */
     WINDOW_MIN = 16, /* the monitor's first window, and the most calls it agrees on */
 };
+
+/* What a window's agreed calls show (window_stats_of). */
+typedef struct window_stats {
+    double fastest; /* the fastest call: the time itself plus the least delay */
+    double median;
+    double q1, q3; /* lower and upper quartiles */
+} window_stats;
 
 typedef struct model_state {
     ac_model_params p;
@@ -113,6 +137,10 @@ typedef struct model_state {
     /* The monitor. */
     int window, window_calls, kept, suspicious;
     double recent[WINDOW_MIN];
+    int challenger;   /* the candidate running a challenge; -1: none */
+    window_stats defender; /* the chosen one's window before the challenge */
+    int resume;       /* the chosen one's window after the challenge */
+    int challenges;   /* challenges run */
     /* Accounting. */
     long first_calls, decide_calls, settled_calls;
     double first_sum; /* agreed seconds of the first decision */
@@ -290,6 +318,7 @@ static void settle(model_state *s, int winner)
     s->window_calls = 0;
     s->kept = 0;
     s->suspicious = 0;
+    s->challenger = -1;
 }
 
 static int stop(model_state *s, int rc)
@@ -416,21 +445,98 @@ static void redecide(model_state *s, double m)
     decide(s, s->pick, k + 1);
 }
 
+/* What a window's agreed calls t[0..k) (1 <= k <= WINDOW_MIN) show (ac_median leaves them
+ * sorted in scratch). */
+static window_stats window_stats_of(const double *t, int k, double *scratch)
+{
+    double median = ac_median(t, k, scratch);
+    return (window_stats){scratch[0], median, scratch[k / 4], scratch[(3 * k) / 4]};
+}
+
+/* Whether candidate c's median is a decision's reading (fewer than WINDOW_MIN calls of this
+ * run; not one known from history or a table). */
+static int single_reading(const model_state *s, int c)
+{
+    return s->median[c] >= 0.0 && s->median_samples[c] > 0 && s->median_samples[c] < WINDOW_MIN;
+}
+
+/* The challenger after a noisy window w of the chosen one: the candidate with the lowest single
+ * reading below w's upper quartile (a delay that large came in at least a quarter of the chosen
+ * one's calls, so the reading may hide a faster candidate), or -1. */
+static int challenger_of(const model_state *s, const window_stats *w)
+{
+    int best = -1;
+    if (s->challenges >= s->p.challenges) return -1;
+    for (int c = 0; c < s->n; c++)
+        if (c != s->chosen && single_reading(s, c) && s->median[c] < w->q3 &&
+            (best < 0 || s->median[c] < s->median[best]))
+            best = c;
+    return best;
+}
+
+static void start_challenge(model_state *s, int c, const window_stats *w)
+{
+    s->challenger = c;
+    s->challenges++;
+    s->defender = *w;
+    s->resume = s->window > s->p.window_max / 2 ? s->p.window_max : 2 * s->window;
+    s->suspicious = 0;
+    s->window = WINDOW_MIN;
+    s->window_calls = 0;
+    s->kept = 0;
+}
+
+/* The end of a challenge whose WINDOW_MIN calls showed w: the challenger is chosen when its
+ * fastest call beats the defender's (under additive delays the fastest call is the best
+ * estimate of a time; both from WINDOW_MIN calls), else the chosen one goes on with its window.
+ * Either way both keep the median of WINDOW_MIN calls, no longer a single reading. */
+static void end_challenge(model_state *s, const window_stats *w)
+{
+    int c = s->challenger, defender = s->chosen;
+    s->challenger = -1;
+    s->median[c] = w->median;
+    s->median_samples[c] += s->kept;
+    s->window_calls = 0;
+    s->kept = 0;
+    s->median[defender] = s->defender.median;
+    s->median_samples[defender] += WINDOW_MIN;
+    if (w->fastest < s->defender.fastest) {
+        settle(s, c);
+    } else {
+        s->window = s->resume;
+    }
+}
+
 static int end_window(model_state *s, const ac_agreement *agree)
 {
     int k = s->kept;
     int rc = agree->max(agree->ctx, s->recent, k);
     s->agreements++;
     if (rc != 0) return stop(s, rc);
-    double m = ac_median(s->recent, k, s->scratch), runner = -1.0;
-    add_observation(s, s->chosen, m);
+    window_stats w = window_stats_of(s->recent, k, s->scratch);
+    double m = w.median, runner = -1.0;
+    add_observation(s, s->challenger >= 0 ? s->challenger : s->chosen, m);
     refit(s);
+    if (s->challenger >= 0) {
+        end_challenge(s, &w);
+        return MPI_SUCCESS;
+    }
+    /* Noisy: the median call waited more than epsilon x m beyond the fastest, so a single
+     * reading is more likely delayed than not. */
+    int noisy = s->p.challenges > 0 && m - w.fastest > s->p.epsilon * m;
+    int c = noisy ? challenger_of(s, &w) : -1;
+    if (c >= 0) {
+        start_challenge(s, c, &w);
+        return MPI_SUCCESS;
+    }
     for (int c = 0; c < s->n; c++)
-        if (c != s->chosen && s->median[c] >= 0.0 && (runner < 0.0 || s->median[c] < runner))
+        if (c != s->chosen && s->median[c] >= 0.0 && !(noisy && single_reading(s, c)) &&
+            (runner < 0.0 || s->median[c] < runner))
             runner = s->median[c];
     s->window_calls = 0;
     s->kept = 0;
-    if (runner >= 0.0 && m > (1.0 + s->p.epsilon) * runner) {
+    double margin = noisy ? (w.q3 - w.q1) / 2.0 : 0.0; /* a noisy median's own error */
+    if (runner >= 0.0 && m > (1.0 + s->p.epsilon) * runner + margin) {
         if (s->suspicious) {
             redecide(s, m);
             return MPI_SUCCESS;
@@ -526,6 +632,7 @@ static void *model_create(const ac_algorithm *const *candidates, int n,
         s->mesh[c] = ac_mesh_first(candidates, c);
     }
     s->chosen = -1;
+    s->challenger = -1;
     if (known && n > 1) s->warm = model_warm(s, known);
     if (s->warm) return s;
     if (n == 1) {
@@ -539,7 +646,9 @@ static void *model_create(const ac_algorithm *const *candidates, int n,
 static int model_choose(void *state)
 {
     model_state *s = state;
-    return s->stage == AC_MODEL_MEASURING ? ac_plan_current(&s->plan) : s->chosen;
+    return s->stage == AC_MODEL_MEASURING ? ac_plan_current(&s->plan)
+           : s->challenger >= 0           ? s->challenger
+                                          : s->chosen;
 }
 
 static int model_step(model_state *s, int index, double seconds, const ac_agreement *agree)
@@ -580,6 +689,7 @@ void ac_model_get_stats(const void *state, ac_model_stats *out)
     out->settled_calls = s->settled_calls;
     out->decisions = s->decisions;
     out->switches = s->switches;
+    out->challenges = s->challenges;
     out->agreements = s->agreements;
     for (int c = 0; c < s->n; c++) out->measured += s->median_samples[c] > 0;
     out->observations = (int)s->observations;
@@ -638,6 +748,7 @@ static void model_describe(const void *state, const ac_algorithm *const *candida
     ac_json_integer_value(w, "decide_calls", st.decide_calls);
     ac_json_integer_value(w, "settled_calls", st.settled_calls);
     ac_json_integer_value(w, "window", s->window);
+    ac_json_integer_value(w, "challenges", st.challenges);
     ac_json_integer_value(w, "agreements", st.agreements);
     ac_json_integer_value(w, "observations", st.observations);
     ac_json_real(w, "o_ms_c_seconds", out->o_ms_c);

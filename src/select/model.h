@@ -23,6 +23,7 @@ typedef struct ac_model_params {
     double epsilon;      /* monitor: degraded when the recent median > (1 + epsilon) x the
                           * runner-up's */
     int window_max;      /* longest monitoring window, calls (windows double from 16) */
+    int challenges;      /* monitor: at most this many challenges per context (model.c) */
     double platform[AC_COST_PARAMS]; /* the parameters before any fit (cost.h order) */
     double prior_weight; /* how strongly a fit keeps the parameters near `platform` */
     double group_range;  /* each round measures first the best predicted of each registry
@@ -46,9 +47,10 @@ typedef struct ac_model_stats {
     int chosen;         /* candidate index, -1 during the first decision */
     long first_calls;   /* calls of the first decision (the decision length) */
     long decide_calls;  /* calls of every decision */
-    long settled_calls; /* calls of the chosen one under the monitor */
+    long settled_calls; /* calls under the monitor (challenges included) */
     int decisions;      /* decisions started (the first one included) */
     int switches;       /* changes of the choice after the first decision */
+    int challenges;     /* challenges run (model.c: the monitor under noise) */
     int agreements;     /* agreement calls so far */
     int measured;       /* candidates measured in this run */
     int observations;   /* agreed timings behind the fit */

@@ -7,7 +7,9 @@
  * whose ranks diverge); the truly fastest wins when the model is right, when its best is 2x
  * slower than predicted, and when the default parameters are 10x off; a chosen candidate that
  * slows down is replaced; where a mesh's first call costs a set-up, the set-up rule
- * (AUTOCOLL_MODEL_HORIZON) makes no more meshes and no longer runs, and fewer in some worlds.
+ * (AUTOCOLL_MODEL_HORIZON) makes no more meshes and no longer runs, and fewer in some worlds;
+ * under a delay larger than the candidates' differences, challenges (AUTOCOLL_MODEL_CHALLENGES)
+ * end on the fastest without deciding again.
  */
 #include "select/model.h"
 #include "coll/common/mesh.h"
@@ -30,6 +32,7 @@ typedef struct world {
     int slow_candidate;                /* from call slow_from on, 3x slower; -1: none */
     long slow_from;
     double noise;
+    double delay; /* every call waits, on every rank alike, 0 to 2 x delay more (noise) */
     double setup_line; /* seconds of each line communicator of a mesh, paid by its first call */
     int mesh[SIM_MAX_CANDIDATES];  /* the first candidate on c's mesh; -1: none */
     int lines[SIM_MAX_CANDIDATES]; /* line communicators of c's mesh */
@@ -37,6 +40,7 @@ typedef struct world {
     /* watched on rank 0 */
     long decision; /* first_calls once settled, -1 before */
     int chosen;
+    int decisions, challenges;
 } world;
 
 static double jitter(long call, int rank, int c)
@@ -55,6 +59,7 @@ static double cost(void *arg, int c, long call, int rank)
     double t = w->base[c] * w->factor[c] * (1.0 + 0.02 * rank);
     if (c == w->slow_candidate && call >= w->slow_from) t *= 3.0;
     t *= 1.0 + w->noise * jitter(call, rank, c);
+    t += w->delay * (1.0 + jitter(call, 0, -1));
     int m = w->mesh[c];
     if (m >= 0 && !w->made[rank][m]) { /* as the layer's cache: made once per mesh */
         w->made[rank][m] = 1;
@@ -71,6 +76,8 @@ static void watch(void *arg, const void *state, long call)
     ac_model_get_stats(state, &st);
     if (w->decision < 0 && st.chosen >= 0) w->decision = st.first_calls;
     w->chosen = st.chosen;
+    w->decisions = st.decisions;
+    w->challenges = st.challenges;
 }
 
 /* A world of the candidates of `coll` for p ranks (the first 32 of its list), native taking
@@ -117,12 +124,13 @@ static int true_best(const world *w, long call)
 
 static double group_range = 3.0; /* AUTOCOLL_MODEL_GROUP_RANGE's default */
 static double horizon = 0.0;      /* AUTOCOLL_MODEL_HORIZON: off but in test_setup */
+static int challenges = 4;        /* AUTOCOLL_MODEL_CHALLENGES's default */
 
 static void set_platform(const double *platform)
 {
     ac_model_params p = {.margin = 0.5, .samples = 2, .budget = 20, .epsilon = 0.05,
                          .window_max = 1024, .prior_weight = 0.1, .group_range = group_range,
-                         .horizon = horizon};
+                         .horizon = horizon, .challenges = challenges};
     memcpy(p.platform, platform, sizeof p.platform);
     ac_model_set_params(&p);
 }
@@ -399,6 +407,44 @@ static void test_suggested(void)
     sim_free(&run);
 }
 
+/* Noise larger than the candidates' differences: every call waits 0 to 4 x the best's time
+ * more, on every rank alike. Native (3 x), the best and one 2 x slower, the two suggested so
+ * that the first decision measures them whatever their formulas say. A decision reads each
+ * once, so its choice is the noise's (here native). Without challenges
+ * (AUTOCOLL_MODEL_CHALLENGES=0) the monitor then compares 16 calls of the chosen one with
+ * those single readings, finds it degraded and decides again. With them it challenges the
+ * single readings with 16 calls each, ends on the best and decides once. */
+static void test_noise(void)
+{
+    world w;
+    sim_run run;
+    int suggested[] = {1, 2};
+    make_world(&w, AC_ALLREDUCE, 16, 1, 1024, 1.0);
+    w.n = 3;
+    w.noise = 0.0;
+    w.factor[2] = 2.0 * w.base[1] / w.base[2];
+    w.base[0] = 3.0 * w.base[1];
+    w.delay = 2.0 * w.base[1];
+    w.facts.suggested = suggested;
+    w.facts.nsuggested = 2;
+    challenges = 0;
+    set_platform(truth);
+    run_world(&w, 1000, NULL, &run);
+    if (!CHECK(w.decisions > 1 && w.challenges == 0))
+        fprintf(stderr, "  noise, no challenges: %d decisions\n", w.decisions);
+    sim_free(&run);
+    challenges = 4;
+    set_platform(truth);
+    run_world(&w, 1000, NULL, &run);
+    int last = 1;
+    CHECK(w.decision >= 0 && run.choice[w.decision] != 1); /* the noise misled the decision */
+    for (long call = 900; call < 1000; call++) last &= run.choice[call] == 1;
+    if (!CHECK(w.decisions == 1 && w.challenges >= 1 && w.challenges <= 2 && last))
+        fprintf(stderr, "  noise: %d decisions, %d challenges, chose %s\n", w.decisions,
+                w.challenges, w.chosen >= 0 ? w.cands[w.chosen]->name : "-");
+    sim_free(&run);
+}
+
 /* One candidate: nothing measured, nothing agreed. A failed agreement: native from then on. */
 static void test_edges(void)
 {
@@ -431,6 +477,7 @@ int main(void)
     test_warm();
     test_suggested();
     test_drift();
+    test_noise();
     test_edges();
     if (failures) fprintf(stderr, "test_model: %d failures\n", failures);
     return failures != 0;
