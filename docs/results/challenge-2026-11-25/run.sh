@@ -6,7 +6,7 @@
 # (4 challenges) and once with AUTOCOLL_MODEL_CHALLENGES=0 (the monitor before them); then the
 # 64- and 256-rank cells under the measured noise with four more seeds of its draws. Writes
 # replay/<setting>-<noise>-<cells>.json and replay/seed<N>/; summary.py prints the tables of
-# README.md. About six minutes of host time here; `run.sh seeds` runs the seeds' part alone.
+# README.md. About seven minutes of host time here; `run.sh seeds` runs the seeds' part alone.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
@@ -14,6 +14,23 @@ sim="$repo/docs/results/simgrid-2026-11-23"
 autocoll="$repo/.venv/bin/autocoll"
 out="$here/replay"
 mkdir -p "$out"
+
+# the 64- and 256-rank cells replayed into $1-64-*.json and $1-256.json; then replay's options
+replay_64_256() {
+  local prefix=$1 d p
+  shift
+  for d in "$sim"/cells64/*/ "$sim"/oracle64/*/; do
+    p=$(basename "$d")
+    agree=()
+    [ -f "$d/allreduce-8-np64-ompi.json" ] ||
+      agree=(--agreement "$sim/cells64/$p/allreduce-8-np64-ompi.json")
+    "$autocoll" simgrid replay "$d"*-ompi.json "${agree[@]}" "$@" \
+      --json "$prefix-64-$p-$(basename "$(dirname "$d")").json" > /dev/null
+  done
+  "$autocoll" simgrid replay "$sim"/cells256/fat-tree-ib/a*-ompi.json \
+    "$sim"/allreduce256clock/{dragonfly,one-switch-gbe}/allreduce-8-np256-ompi.json \
+    "$sim"/cells256clock/*/bcast-*-ompi.json "$@" --json "$prefix-256.json" > /dev/null
+}
 
 for setting in 4 0; do
   [ "${1:-}" = seeds ] && break
@@ -24,38 +41,14 @@ for setting in 4 0; do
       "$autocoll" simgrid replay "$d"*-ompi.json "${each[@]}" \
         --json "$out/$tag-16-$(basename "$d").json" > /dev/null
     done
-    for d in "$sim"/cells64/*/ "$sim"/oracle64/*/; do
-      p=$(basename "$d")
-      agree=()
-      [ -f "$d/allreduce-8-np64-ompi.json" ] ||
-        agree=(--agreement "$sim/cells64/$p/allreduce-8-np64-ompi.json")
-      "$autocoll" simgrid replay "$d"*-ompi.json "${agree[@]}" "${each[@]}" \
-        --json "$out/$tag-64-$p-$(basename "$(dirname "$d")").json" > /dev/null
-    done
-    "$autocoll" simgrid replay "$sim"/cells256/fat-tree-ib/a*-ompi.json \
-      "$sim"/allreduce256clock/{dragonfly,one-switch-gbe}/allreduce-8-np256-ompi.json \
-      "$sim"/cells256clock/*/bcast-*-ompi.json "${each[@]}" \
-      --json "$out/$tag-256.json" > /dev/null
+    replay_64_256 "$out/$tag" "${each[@]}"
   done
 done
 
 for seed in 2 3 4 5; do
   mkdir -p "$out/seed$seed"
   for setting in 4 0; do
-    tag=challenges$setting-detour
-    each=(--layers model --noise detour:0.01:0.00002 --seed "$seed"
-          --set "AUTOCOLL_MODEL_CHALLENGES=$setting")
-    for d in "$sim"/cells64/*/ "$sim"/oracle64/*/; do
-      p=$(basename "$d")
-      agree=()
-      [ -f "$d/allreduce-8-np64-ompi.json" ] ||
-        agree=(--agreement "$sim/cells64/$p/allreduce-8-np64-ompi.json")
-      "$autocoll" simgrid replay "$d"*-ompi.json "${agree[@]}" "${each[@]}" \
-        --json "$out/seed$seed/$tag-64-$p-$(basename "$(dirname "$d")").json" > /dev/null
-    done
-    "$autocoll" simgrid replay "$sim"/cells256/fat-tree-ib/a*-ompi.json \
-      "$sim"/allreduce256clock/{dragonfly,one-switch-gbe}/allreduce-8-np256-ompi.json \
-      "$sim"/cells256clock/*/bcast-*-ompi.json "${each[@]}" \
-      --json "$out/seed$seed/$tag-256.json" > /dev/null
+    replay_64_256 "$out/seed$seed/challenges$setting-detour" --layers model \
+      --noise detour:0.01:0.00002 --seed "$seed" --set "AUTOCOLL_MODEL_CHALLENGES=$setting"
   done
 done
