@@ -9,7 +9,8 @@
  * slows down is replaced; where a mesh's first call costs a set-up, the set-up rule
  * (AUTOCOLL_MODEL_HORIZON) makes no more meshes and no longer runs, and fewer in some worlds;
  * under a delay larger than the candidates' differences, challenges (AUTOCOLL_MODEL_CHALLENGES)
- * end on the fastest without deciding again.
+ * end on the fastest without deciding again, at most AUTOCOLL_MODEL_CHALLENGES of them, and
+ * none of a warm start's known times.
  */
 #include "select/model.h"
 #include "coll/common/mesh.h"
@@ -442,6 +443,23 @@ static void test_noise(void)
     if (!CHECK(w.decisions == 1 && w.challenges >= 1 && w.challenges <= 2 && last))
         fprintf(stderr, "  noise: %d decisions, %d challenges, chose %s\n", w.decisions,
                 w.challenges, w.chosen >= 0 ? w.cands[w.chosen]->name : "-");
+    sim_free(&run);
+    /* The setting bounds them. */
+    challenges = 1;
+    set_platform(truth);
+    run_world(&w, 1000, NULL, &run);
+    CHECK(w.challenges == 1);
+    sim_free(&run);
+    /* Times known from history (medians of a run under the same noise) are no single
+     * readings: a warm start is not challenged. */
+    ac_knowledge know[SIM_MAX_CANDIDATES];
+    for (int c = 0; c < w.n; c++) know[c] = (ac_knowledge){true_time(&w, c, 0) + w.delay, 0.0, 4};
+    challenges = 4;
+    set_platform(truth);
+    run_world(&w, 1000, know, &run);
+    if (!CHECK(run.warm == 1 && w.challenges == 0 && w.decisions == 0 && run.choice[999] == 1))
+        fprintf(stderr, "  noise, warm: warm %d, %d challenges, %d decisions, last %d\n", run.warm,
+                w.challenges, w.decisions, run.choice[999]);
     sim_free(&run);
 }
 
