@@ -198,10 +198,10 @@ static const ac_setting settings[] = {
     INTEGER("AUTOCOLL_MODEL_WINDOW_MAX", "1024", 16, INT_MAX,
             "model: longest monitoring window (windows start at 16 calls and double)"),
     INTEGER("AUTOCOLL_MODEL_CHALLENGES", "4", 0, 100000,
-            "model: challenges per context at most: when the chosen one's last window spreads "
-            "(its interquartile range) more than EPSILON x its median, a candidate measured in "
-            "fewer than 16 calls whose median lies within that spread of the chosen one's runs "
-            "16 calls and is chosen if their median is lower; 0: off"),
+            "model: challenges per context at most: after a window of the chosen one whose "
+            "median call waited more than EPSILON x its median beyond its fastest (noise), the "
+            "candidate with the lowest one-call reading below that window's upper quartile "
+            "runs 16 calls and is chosen if its fastest call beats the chosen one's; 0: off"),
     REAL("AUTOCOLL_MODEL_ALPHA_INTRA", "1e-6", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
          "model: latency inside a node before any fit, seconds"),
     REAL("AUTOCOLL_MODEL_BETA_INTRA", "1e-10", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
