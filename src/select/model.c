@@ -474,16 +474,20 @@ static int challenger_of(const model_state *s, const window_stats *w)
     return best;
 }
 
+/* The monitor's window after one that was not degraded: twice as long, up to window_max. */
+static int next_window(const model_state *s)
+{
+    return s->window > s->p.window_max / 2 ? s->p.window_max : 2 * s->window;
+}
+
 static void start_challenge(model_state *s, int c, const window_stats *w)
 {
     s->challenger = c;
     s->challenges++;
     s->defender = *w;
-    s->resume = s->window > s->p.window_max / 2 ? s->p.window_max : 2 * s->window;
+    s->resume = next_window(s);
     s->suspicious = 0;
     s->window = WINDOW_MIN;
-    s->window_calls = 0;
-    s->kept = 0;
 }
 
 /* The end of a challenge whose WINDOW_MIN calls showed w: the challenger is chosen when its
@@ -495,9 +499,7 @@ static void end_challenge(model_state *s, const window_stats *w)
     int c = s->challenger, defender = s->chosen;
     s->challenger = -1;
     s->median[c] = w->median;
-    s->median_samples[c] += s->kept;
-    s->window_calls = 0;
-    s->kept = 0;
+    s->median_samples[c] += WINDOW_MIN;
     s->median[defender] = s->defender.median;
     s->median_samples[defender] += WINDOW_MIN;
     if (w->fastest < s->defender.fastest) {
@@ -515,6 +517,8 @@ static int end_window(model_state *s, const ac_agreement *agree)
     if (rc != 0) return stop(s, rc);
     window_stats w = window_stats_of(s->recent, k, s->scratch);
     double m = w.median, runner = -1.0;
+    s->window_calls = 0;
+    s->kept = 0;
     add_observation(s, s->challenger >= 0 ? s->challenger : s->chosen, m);
     refit(s);
     if (s->challenger >= 0) {
@@ -533,8 +537,6 @@ static int end_window(model_state *s, const ac_agreement *agree)
         if (c != s->chosen && s->median[c] >= 0.0 && !(noisy && single_reading(s, c)) &&
             (runner < 0.0 || s->median[c] < runner))
             runner = s->median[c];
-    s->window_calls = 0;
-    s->kept = 0;
     double margin = noisy ? (w.q3 - w.q1) / 2.0 : 0.0; /* a noisy median's own error */
     if (runner >= 0.0 && m > (1.0 + s->p.epsilon) * runner + margin) {
         if (s->suspicious) {
@@ -545,7 +547,7 @@ static int end_window(model_state *s, const ac_agreement *agree)
         s->window = WINDOW_MIN;
     } else {
         s->suspicious = 0;
-        s->window = s->window > s->p.window_max / 2 ? s->p.window_max : 2 * s->window;
+        s->window = next_window(s);
     }
     return MPI_SUCCESS;
 }

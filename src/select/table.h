@@ -50,14 +50,14 @@ const ac_algorithm *const *ac_table_rule(const ac_table *t, ac_collective coll, 
 const ac_algorithm *ac_table_choice(const ac_table *t, const ac_call *call,
                                     unsigned long long bytes);
 
-/* What the measured cell covering such a call knows of `candidates` (its statistic per
- * algorithm, matched by name; samples 1), into know[n] (zeroed first): the cell of the largest
- * measured size <= comm_size and, among those, of the largest measured message size <= bytes
- * (the smallest when bytes is below all). Returns the number of candidates known. */
 /* The process count of the measured cells covering a call on comm_size ranks (the largest
  * measured count <= comm_size), -1 when none is. */
 int ac_table_cell_ranks(const ac_table *t, ac_collective coll, int comm_size);
 
+/* What the measured cell covering such a call knows of `candidates` (its statistic per
+ * algorithm, matched by name; samples 1), into know[n] (zeroed first): the cell of the largest
+ * measured size <= comm_size and, among those, of the largest measured message size <= bytes
+ * (the smallest when bytes is below all). Returns the number of candidates known. */
 int ac_table_cell_knowledge(const ac_table *t, ac_collective coll, int comm_size,
                             unsigned long long bytes, const ac_algorithm *const *candidates,
                             int n, ac_knowledge *know);
