@@ -202,6 +202,10 @@ static const ac_setting settings[] = {
             "median call waited more than EPSILON x its median beyond its fastest (noise), the "
             "candidate with the lowest one-call reading below that window's upper quartile "
             "runs 16 calls and is chosen if its fastest call beats the chosen one's; 0: off"),
+    INTEGER("AUTOCOLL_MODEL_REFRESH", "4096", 0, 1000000000,
+            "model: settled calls before a refresh, a decision like the first (native, then "
+            "what the current fit predicts best) against the chosen one's last window; the "
+            "interval doubles, up to 64 x, while the choice holds; 0: never"),
     REAL("AUTOCOLL_MODEL_ALPHA_INTRA", "1e-6", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
          "model: latency inside a node before any fit, seconds"),
     REAL("AUTOCOLL_MODEL_BETA_INTRA", "1e-10", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,

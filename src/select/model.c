@@ -55,8 +55,17 @@
  * runs). The runner-up is the smallest median of the other measured candidates. When m >
  * (1 + epsilon) x runner-up the window is degraded: the first one shortens W to 16, a second in
  * a row starts a decision among the chosen one, the measured candidates whose median is below
- * m and the unmeasured ones the current fit predicts below m (round 2 may add more). No
- * refresh: a candidate that gets faster without the chosen one getting slower is not noticed.
+ * m and the unmeasured ones the current fit predicts below m (round 2 may add more).
+ *
+ * Refresh (as race's). A candidate that gets faster without the chosen one getting slower
+ * never shows in the chosen one's windows. So at the end of the first window after `refresh`
+ * settled calls that is neither degraded nor noisy (see below: a refresh reads candidates
+ * from single calls, which a noisy window says are more likely delayed than not), a refresh
+ * starts: a decision like the first one by the current fit (native, the best predicted of each
+ * group, the others within the margin, at most half the budget's candidates; round 2 as ever)
+ * among the candidates other than the chosen one, whose median of that window stands for it;
+ * another wins only by more than epsilon (the monitor's tolerance). The next refresh comes after twice as many settled calls when the refresh kept the choice
+ * (up to REFRESH_MAX_FACTOR x `refresh`), after `refresh` again when it changed it.
  *
  * Challenges (the monitor under noise). A decision reads each candidate from one call after its
  * first; where nearly every call waits on some rank's delay (the measured noise of
@@ -95,6 +104,7 @@
 enum {
     OBS_MAX = 64,    /* observations kept for the fit (the most recent) */
     WINDOW_MIN = 16, /* the monitor's first window, and the most calls it agrees on */
+    REFRESH_MAX_FACTOR = 64, /* the longest interval between refreshes, x `refresh` */
 };
 
 /* What a window's agreed calls show (window_stats_of). */
@@ -141,6 +151,10 @@ typedef struct model_state {
     window_stats defender; /* the chosen one's window before the challenge */
     int resume;       /* the chosen one's window after the challenge */
     int challenges;   /* challenges run */
+    long since_settle;     /* settled calls since the last decision */
+    long refresh_interval; /* settled calls before the next refresh */
+    int refreshing;        /* the decision in progress is a refresh */
+    int refreshes;         /* refreshes started */
     /* Accounting. */
     long first_calls, decide_calls, settled_calls;
     double first_sum; /* agreed seconds of the first decision */
@@ -311,6 +325,14 @@ static void settle(model_state *s, int winner)
     if (s->first && s->chosen < 0)
         s->o_ms_c = s->first_sum - (double)s->first_count * s->median[winner];
     if (s->chosen >= 0 && winner != s->chosen) s->switches++;
+    if (s->refreshing) {
+        long longest = REFRESH_MAX_FACTOR * (long)s->p.refresh;
+        s->refresh_interval = winner != s->chosen            ? s->p.refresh
+                              : 2 * s->refresh_interval > longest ? longest
+                                                                  : 2 * s->refresh_interval;
+        s->refreshing = 0;
+    }
+    s->since_settle = 0;
     s->first = 0;
     s->stage = AC_MODEL_SETTLED;
     s->chosen = winner;
@@ -416,6 +438,11 @@ static int end_round(model_state *s, const ac_agreement *agree)
     }
     refit(s);
     int best = best_tried(s);
+    /* A refresh keeps the chosen one unless a reading beats its window's median by more than
+     * epsilon: the monitor's tolerance (a single reading's luck is not a change). */
+    if (s->refreshing && best != s->chosen &&
+        (1.0 + s->p.epsilon) * s->median[best] >= s->median[s->chosen])
+        best = s->chosen;
     if (s->round == 1) {
         int m = round_candidates(s, s->median[best], 1.0 + s->p.margin / 2.0, slots_left(s));
         if (m > 0) {
@@ -443,6 +470,36 @@ static void redecide(model_state *s, double m)
     s->pick[0] = s->chosen;
     memcpy(s->pick + 1, s->order, (size_t)k * sizeof *s->pick);
     decide(s, s->pick, k + 1);
+}
+
+/* A refresh (see the top of this file): a decision among native and the candidates a first
+ * decision would measure by the current fit, the chosen one standing on its window median m.
+ * With nothing to measure (native chosen, no modelled candidate) the chosen one goes on. */
+static void refresh(model_state *s, double m)
+{
+    int chosen = s->chosen, natives = chosen != 0, slots = s->p.budget / s->p.samples;
+    double best = -1.0;
+    s->refreshes++;
+    for (int c = 1; c < s->n; c++) {
+        double t = predict(s, c);
+        if (t >= 0.0 && (best < 0.0 || t < best)) best = t;
+    }
+    memset(s->tried, 0, (size_t)s->n);
+    s->tried[chosen] = 1; /* not measured: its window stands for it */
+    int own = slots / 2 < slots - natives ? slots / 2 : slots - natives;
+    int k = best >= 0.0 && own > 0 ? round_candidates(s, best, 1.0 + s->p.margin, own) : 0;
+    if (k + natives == 0) {
+        s->refreshing = 1;
+        settle(s, chosen);
+        return;
+    }
+    s->pick[0] = 0;
+    memcpy(s->pick + natives, s->order, (size_t)k * sizeof *s->pick);
+    decide(s, s->pick, k + natives);
+    s->tried[chosen] = 1;
+    s->median[chosen] = m;
+    s->median_samples[chosen] += WINDOW_MIN; /* a window is never shorter */
+    s->refreshing = 1;
 }
 
 /* What a window's agreed calls t[0..k) (1 <= k <= WINDOW_MIN) show (ac_median leaves them
@@ -527,7 +584,8 @@ static int end_window(model_state *s, const ac_agreement *agree)
     }
     /* Noisy: the median call waited more than epsilon x m beyond the fastest, so a single
      * reading is more likely delayed than not. */
-    int noisy = s->p.challenges > 0 && m - w.fastest > s->p.epsilon * m;
+    int calm = m - w.fastest <= s->p.epsilon * m;
+    int noisy = s->p.challenges > 0 && !calm;
     int c = noisy ? challenger_of(s, &w) : -1;
     if (c >= 0) {
         start_challenge(s, c, &w);
@@ -545,6 +603,8 @@ static int end_window(model_state *s, const ac_agreement *agree)
         }
         s->suspicious = 1;
         s->window = WINDOW_MIN;
+    } else if (s->p.refresh > 0 && calm && s->since_settle >= s->refresh_interval) {
+        refresh(s, m);
     } else {
         s->suspicious = 0;
         s->window = next_window(s);
@@ -635,6 +695,7 @@ static void *model_create(const ac_algorithm *const *candidates, int n,
     }
     s->chosen = -1;
     s->challenger = -1;
+    s->refresh_interval = s->p.refresh;
     if (known && n > 1) s->warm = model_warm(s, known);
     if (s->warm) return s;
     if (n == 1) {
@@ -664,6 +725,7 @@ static int model_step(model_state *s, int index, double seconds, const ac_agreem
         return ac_plan_record(&s->plan, seconds) ? end_round(s, agree) : MPI_SUCCESS;
     }
     s->settled_calls++;
+    s->since_settle++;
     if (s->n == 1) return MPI_SUCCESS; /* nothing to compare with */
     int k = s->window < WINDOW_MIN ? s->window : WINDOW_MIN;
     if (s->window - s->window_calls <= k) s->recent[s->kept++] = seconds;
@@ -692,6 +754,7 @@ void ac_model_get_stats(const void *state, ac_model_stats *out)
     out->decisions = s->decisions;
     out->switches = s->switches;
     out->challenges = s->challenges;
+    out->refreshes = s->refreshes;
     out->agreements = s->agreements;
     for (int c = 0; c < s->n; c++) out->measured += s->median_samples[c] > 0;
     out->observations = (int)s->observations;
@@ -751,6 +814,7 @@ static void model_describe(const void *state, const ac_algorithm *const *candida
     ac_json_integer_value(w, "settled_calls", st.settled_calls);
     ac_json_integer_value(w, "window", s->window);
     ac_json_integer_value(w, "challenges", st.challenges);
+    ac_json_integer_value(w, "refreshes", st.refreshes);
     ac_json_integer_value(w, "agreements", st.agreements);
     ac_json_integer_value(w, "observations", st.observations);
     ac_json_real(w, "o_ms_c_seconds", out->o_ms_c);

@@ -24,6 +24,7 @@ typedef struct ac_model_params {
                           * runner-up's */
     int window_max;      /* longest monitoring window, calls (windows double from 16) */
     int challenges;      /* monitor: at most this many challenges per context (model.c) */
+    int refresh;         /* monitor: settled calls before a refresh (model.c); 0: never */
     double platform[AC_COST_PARAMS]; /* the parameters before any fit (cost.h order) */
     double prior_weight; /* how strongly a fit keeps the parameters near `platform` */
     double group_range;  /* each round measures first the best predicted of each registry
@@ -51,6 +52,7 @@ typedef struct ac_model_stats {
     int decisions;      /* decisions started (the first one included) */
     int switches;       /* changes of the choice after the first decision */
     int challenges;     /* challenges run (model.c: the monitor under noise) */
+    int refreshes;      /* refreshes started (model.c: the monitor's refresh) */
     int agreements;     /* agreement calls so far */
     int measured;       /* candidates measured in this run */
     int observations;   /* agreed timings behind the fit */

@@ -250,6 +250,7 @@ static void model_init(void)
         .epsilon = ac_config_real("AUTOCOLL_MODEL_EPSILON"),
         .window_max = (int)ac_config_int("AUTOCOLL_MODEL_WINDOW_MAX"),
         .challenges = (int)ac_config_int("AUTOCOLL_MODEL_CHALLENGES"),
+        .refresh = (int)ac_config_int("AUTOCOLL_MODEL_REFRESH"),
         .prior_weight = ac_config_real("AUTOCOLL_MODEL_PRIOR_WEIGHT"),
         .group_range = ac_config_real("AUTOCOLL_MODEL_GROUP_RANGE"),
         .horizon = ac_config_real("AUTOCOLL_MODEL_HORIZON"),

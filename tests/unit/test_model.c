@@ -10,7 +10,9 @@
  * (AUTOCOLL_MODEL_HORIZON) makes no more meshes and no longer runs, and fewer in some worlds;
  * under a delay larger than the candidates' differences, challenges (AUTOCOLL_MODEL_CHALLENGES)
  * end on the fastest without deciding again, at most AUTOCOLL_MODEL_CHALLENGES of them, and
- * none of a warm start's known times.
+ * none of a warm start's known times; a candidate that gets faster while the chosen one does not
+ * get slower is found by a refresh (AUTOCOLL_MODEL_REFRESH) and never without one, and refreshes
+ * that keep the choice come at doubling intervals.
  */
 #include "select/model.h"
 #include "coll/common/mesh.h"
@@ -32,6 +34,8 @@ typedef struct world {
     double factor[SIM_MAX_CANDIDATES]; /* the model's error */
     int slow_candidate;                /* from call slow_from on, 3x slower; -1: none */
     long slow_from;
+    int fast_candidate;                /* from call fast_from on, 4x faster; -1: none */
+    long fast_from;
     double noise;
     double delay; /* every call waits, on every rank alike, 0 to 2 x delay more (noise) */
     double setup_line; /* seconds of each line communicator of a mesh, paid by its first call */
@@ -41,7 +45,8 @@ typedef struct world {
     /* watched on rank 0 */
     long decision; /* first_calls once settled, -1 before */
     int chosen;
-    int decisions, challenges;
+    int decisions, challenges, refreshes;
+    long decide_calls;
 } world;
 
 static double jitter(long call, int rank, int c)
@@ -59,6 +64,7 @@ static double cost(void *arg, int c, long call, int rank)
     world *w = arg;
     double t = w->base[c] * w->factor[c] * (1.0 + 0.02 * rank);
     if (c == w->slow_candidate && call >= w->slow_from) t *= 3.0;
+    if (c == w->fast_candidate && call >= w->fast_from) t /= 4.0;
     t *= 1.0 + w->noise * jitter(call, rank, c);
     t += w->delay * (1.0 + jitter(call, 0, -1));
     int m = w->mesh[c];
@@ -79,6 +85,8 @@ static void watch(void *arg, const void *state, long call)
     w->chosen = st.chosen;
     w->decisions = st.decisions;
     w->challenges = st.challenges;
+    w->refreshes = st.refreshes;
+    w->decide_calls = st.decide_calls;
 }
 
 /* A world of the candidates of `coll` for p ranks (the first 32 of its list), native taking
@@ -105,12 +113,14 @@ static void make_world(world *w, ac_collective coll, int p, int nodes, size_t by
     }
     w->base[0] = native_factor * best;
     w->slow_candidate = -1;
+    w->fast_candidate = -1;
     w->noise = 0.01;
 }
 
 static double true_time(const world *w, int c, long call)
 {
-    return w->base[c] * w->factor[c] * (c == w->slow_candidate && call >= w->slow_from ? 3 : 1);
+    return w->base[c] * w->factor[c] * (c == w->slow_candidate && call >= w->slow_from ? 3 : 1) /
+           (c == w->fast_candidate && call >= w->fast_from ? 4 : 1);
 }
 
 /* The truly fastest at `call` (ties: the lower index). */
@@ -126,12 +136,14 @@ static int true_best(const world *w, long call)
 static double group_range = 3.0; /* AUTOCOLL_MODEL_GROUP_RANGE's default */
 static double horizon = 0.0;      /* AUTOCOLL_MODEL_HORIZON: off but in test_setup */
 static int challenges = 4;        /* AUTOCOLL_MODEL_CHALLENGES's default */
+static int refresh = 4096;        /* AUTOCOLL_MODEL_REFRESH's default */
 
 static void set_platform(const double *platform)
 {
     ac_model_params p = {.margin = 0.5, .samples = 2, .budget = 20, .epsilon = 0.05,
                          .window_max = 1024, .prior_weight = 0.1, .group_range = group_range,
-                         .horizon = horizon, .challenges = challenges};
+                         .horizon = horizon, .challenges = challenges,
+                         .refresh = refresh};
     memcpy(p.platform, platform, sizeof p.platform);
     ac_model_set_params(&p);
 }
@@ -463,6 +475,54 @@ static void test_noise(void)
     sim_free(&run);
 }
 
+/* A candidate that gets 4x faster at call 600 (native, then the modelled runner-up) while the
+ * chosen one stays as it was: the monitor never notices; a refresh every 512 settled calls
+ * switches to it. Where nothing changes, refreshes keep the choice at doubling intervals, each
+ * within the budget. */
+static void test_refresh(void)
+{
+    world w;
+    sim_run run;
+    make_world(&w, AC_ALLREDUCE, 16, 1, 65536, 1.5);
+    int best = true_best(&w, 0), runner = -1;
+    for (int c = 1; c < w.n; c++)
+        if (c != best && (runner < 0 || w.base[c] < w.base[runner])) runner = c;
+    CHECK(runner > 0 && w.base[runner] < 1.5 * w.base[best]); /* within the margin */
+    const int faster[] = {0, runner};
+    for (int i = 0; i < 2; i++) {
+        w.fast_candidate = faster[i];
+        w.fast_from = 600;
+        refresh = 0;
+        set_platform(truth);
+        run_world(&w, 4000, NULL, &run);
+        if (!CHECK(run.choice[3999] == best && w.refreshes == 0 && w.decisions == 1))
+            fprintf(stderr, "  no refresh: chose %d, %d refreshes\n", run.choice[3999],
+                    w.refreshes);
+        sim_free(&run);
+        refresh = 512;
+        set_platform(truth);
+        run_world(&w, 4000, NULL, &run);
+        int last = 1;
+        for (long call = 3000; call < 4000; call++) last &= run.choice[call] == faster[i];
+        if (!CHECK(last && w.refreshes >= 1 && w.decide_calls <= 20L * w.decisions))
+            fprintf(stderr, "  refresh: chose %s, %d refreshes, %ld calls in %d decisions\n",
+                    w.chosen >= 0 ? w.cands[w.chosen]->name : "-", w.refreshes, w.decide_calls,
+                    w.decisions);
+        sim_free(&run);
+    }
+    /* Nothing changes: intervals 256, 512, 1024, 2048 (and the windows' ends) in 6000 calls. */
+    w.fast_candidate = -1;
+    refresh = 256;
+    set_platform(truth);
+    run_world(&w, 6000, NULL, &run);
+    if (!CHECK(w.refreshes >= 3 && w.refreshes <= 5 && run.choice[5999] == best &&
+               w.decide_calls <= 20L * w.decisions))
+        fprintf(stderr, "  steady: %d refreshes, %d decisions, chose %d\n", w.refreshes,
+                w.decisions, run.choice[5999]);
+    sim_free(&run);
+    refresh = 4096;
+}
+
 /* One candidate: nothing measured, nothing agreed. A failed agreement: native from then on. */
 static void test_edges(void)
 {
@@ -496,6 +556,7 @@ int main(void)
     test_suggested();
     test_drift();
     test_noise();
+    test_refresh();
     test_edges();
     if (failures) fprintf(stderr, "test_model: %d failures\n", failures);
     return failures != 0;
