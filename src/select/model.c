@@ -43,11 +43,14 @@
  * that first call costs 68 to 326 calls of an 8-byte bcast's best algorithm. Each measured
  * candidate that made a mesh shows its set-up (its first agreed call less its median) per line
  * communicator (see_setup). Once one has been seen, a candidate whose mesh is not made yet is
- * measured only when its prediction at the optimistic end of the round's margin (divided by
- * 1 + margin / 2 in round 2; by 1 against the degraded median of a new decision) plus the
- * estimated set-up spread over `horizon` calls beats the best measured median (pays_back): a
- * layout the margin would measure for a few calls' risk must also be able to repay its
- * set-up. Round 1 of the first decision has seen none, so its candidates are as before.
+ * measured only when its prediction, times its registry group's measured error when the group
+ * measured slower than predicted (group_error: the least median / prediction of its measured
+ * members), at the optimistic end of the round's margin (divided by 1 + margin / 2 in round
+ * 2; by 1 against the degraded median of a new decision) plus the estimated set-up spread over
+ * `horizon` calls beats the best measured median (pays_back): a layout the margin would measure
+ * for a few calls' risk must also be able to repay its set-up, and a formula its family has
+ * shown optimistic is not trusted with a set-up. Round 1 of the first decision has seen none,
+ * so its candidates are as before.
  *
  * The monitor (as race's). Windows of W calls, W = 16 at first, doubling up to window_max. At
  * the end of a window ONE agreement of the local times of its last (at most 16) calls; their
@@ -216,10 +219,25 @@ static double setup_estimate(const model_state *s, int c)
  * `within` x `best`): always, unless its mesh is still to be made at an estimated set-up; then
  * only when the prediction at its most optimistic (predicted / within) plus that set-up spread
  * over the horizon beats `best`. Without a set-up that is the round's own test. */
+/* How much slower than predicted candidate c's registry group measured in this run: the least
+ * median / prediction over its measured members with a model, when above 1; 1 otherwise (no
+ * member measured, or one as fast as predicted or faster). */
+static double group_error(const model_state *s, int c)
+{
+    double least = -1.0;
+    for (int j = 1; j < s->n; j++)
+        if (s->group[j] == s->group[c] && s->has_model[j] && s->median_samples[j] > 0 &&
+            s->median[j] > 0.0 && predict(s, j) > 0.0) {
+            double e = s->median[j] / predict(s, j);
+            if (least < 0.0 || e < least) least = e;
+        }
+    return least > 1.0 ? least : 1.0;
+}
+
 static int pays_back(const model_state *s, int c, double predicted, double best, double within)
 {
     double setup = s->p.horizon > 0.0 ? setup_estimate(s, c) : 0.0;
-    return setup <= 0.0 || predicted / within + setup / s->p.horizon < best;
+    return setup <= 0.0 || predicted * group_error(s, c) / within + setup / s->p.horizon < best;
 }
 
 /* s->order[0..k) sorted by s->key (ties: the lower index); returns k. */
