@@ -18,32 +18,15 @@ autocoll="$repo/.venv/bin/autocoll"
 out="$here/replay"
 mkdir -p "$out"
 
-# every cell, replayed into $1-<cells>.json; then replay's options
-replay_all() {
-  local prefix=$1 d p
-  shift
-  for d in "$sim"/cells16/*/; do
-    "$autocoll" simgrid replay "$d"*-ompi.json "$@" --json "$prefix-16-$(basename "$d").json" \
-      > /dev/null
-  done
-  for d in "$sim"/cells64/*/ "$sim"/oracle64/*/; do
-    p=$(basename "$d")
-    agree=()
-    [ -f "$d/allreduce-8-np64-ompi.json" ] ||
-      agree=(--agreement "$sim/cells64/$p/allreduce-8-np64-ompi.json")
-    "$autocoll" simgrid replay "$d"*-ompi.json "${agree[@]}" "$@" \
-      --json "$prefix-64-$p-$(basename "$(dirname "$d")").json" > /dev/null
-  done
-  "$autocoll" simgrid replay "$sim"/cells256/fat-tree-ib/a*-ompi.json \
-    "$sim"/allreduce256clock/{dragonfly,one-switch-gbe}/allreduce-8-np256-ompi.json \
-    "$sim"/cells256clock/*/bcast-*-ompi.json "$@" --json "$prefix-256.json" > /dev/null
-}
+source "$here/../replay_cells.sh"
 
 for calls in 20000 1000; do
   for setting in 4096 0; do
     for noise in none detour:0.01:0.00002; do
-      replay_all "$out/$calls-refresh$setting-${noise%%:*}" --layers model --calls "$calls" \
-        --noise "$noise" --set "AUTOCOLL_MODEL_REFRESH=$setting"
+      each=(--layers model --calls "$calls" --noise "$noise"
+            --set "AUTOCOLL_MODEL_REFRESH=$setting")
+      replay_16 "$out/$calls-refresh$setting-${noise%%:*}" "${each[@]}"
+      replay_64_256 "$out/$calls-refresh$setting-${noise%%:*}" "${each[@]}"
     done
   done
 done
