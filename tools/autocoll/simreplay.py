@@ -228,9 +228,11 @@ def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False
     together = baselines if candidates is None else []  # the oracle may not be a candidate
     out = run_replay(program, replay_input(data, list(layers) + together, calls, agree, noise,
                                            seed, warm, candidates, suggest), settings)
-    if baselines and candidates is not None:
+    if baselines and candidates is not None:  # the oracle and native alone: the cell may lack
+        # algorithms none of the candidates needs (a cell simulated without its slowest ones)
         out["layers"] += run_replay(program, replay_input(data, baselines, calls, agree, noise,
-                                                          seed), settings)["layers"]
+                                                          seed, candidates=[oracle["name"]]),
+                                    settings)["layers"]
     sel = data.get("simgrid", {}).get("selector")
     natives = {sel: native_median(data)}
     for other in ("ompi", "mpich"):
