@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""alltoall256_cell.py PLATFORM [SHARE] - the 256-rank alltoall cell of 8 B (as run.sh's
+cells256 for alltoall256) without `simple` and `node_aware` (README.md, "The alltoall of 8 B at
+256 ranks"): each keeps p x (p - 1) flows in flight, which SMPI's network model takes hours of
+wall time to share out at 256 ranks (the shares holding them never finished in sessions 20 and
+21), both were 8 x the oracle or slower wherever they were simulated (64 and 128 ranks,
+fat-tree-ib at 256), and on four-switch-gbe `simple` aborts SimGrid 3.32's solver.
+
+The cell's fixed algorithms are dealt into 8 shares as `autocoll bench --jobs 8` deals them;
+each share less those two runs as its own simulation (share 1 with the native layer, as
+run.sh's first share) with run.sh's cells256 options, into
+cells256/PLATFORM/alltoall-8-np256-ompi.parts/part<k>of8-without.json (resumable: a share whose
+result is there is kept; with SHARE, that share alone). Then the shares are merged into
+cells256/PLATFORM/alltoall-8-np256-ompi.json (autocoll.bench.merge_parts: native and the
+calibration must agree to the bit between shares) with the two algorithms listed as skipped,
+"not simulated" and why, and the mpich selector's native alone (run.sh's second command) is
+simulated when its cell is missing. The shares stay committed. A share takes 2 to 4 minutes of
+wall time here."""
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+here = Path(__file__).resolve().parent
+repo = here.parents[2]
+sys.path.insert(0, str(repo / "tools"))
+from autocoll.bench import merge_parts, registry_algorithms, split_algorithms  # noqa: E402
+
+EXCLUDED = {
+    "simple": "not simulated: p x (p - 1) flows in flight take SMPI hours of wall time a call "
+              "at 256 ranks (8 x the oracle on fat-tree-ib at 256 ranks)",
+    "node_aware": "not simulated: with one rank per node the same messages as simple, p x "
+                  "(p - 1) flows in flight (hours of wall time a call at 256 ranks)",
+}
+COMMON = ["--ranks", "256", "--collectives", "alltoall", "--sizes", "8", "--iterations", "20",
+          "--warmup", "1", "--sync", "barrier", "--timeout", "14400"]
+SHARES = 8
+
+
+def bench(platform, out, *args):
+    cmd = [str(repo / ".venv/bin/autocoll"), "bench", "--simgrid", platform, "--out", str(out),
+           *COMMON, *args]
+    print("+", " ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True)
+
+
+def main(platform, only_share=None):
+    cell_dir = here / "cells256" / platform
+    parts_dir = cell_dir / "alltoall-8-np256-ompi.parts"
+    names = registry_algorithms("simgrid", repo / "build/simgrid", 256)["alltoall"]
+    shares = split_algorithms(names, None, SHARES)
+    results = []
+    for k, share in enumerate(shares, 1):
+        result = parts_dir / f"part{k}of{SHARES}-without.json"
+        results.append(result)
+        if result.exists() or (only_share and k != only_share):
+            continue
+        kept = [n for n in share if n not in EXCLUDED]
+        out = parts_dir / f"part{k}-without.tmp"
+        bench(platform, out, "--fixed-iterations", "5", "--selectors", "ompi",
+              "--layers", "native" if k == 1 else "", "--only", ",".join(kept))
+        (out / "alltoall-8-np256-ompi.json").rename(result)
+        shutil.rmtree(out)
+    if only_share:
+        return
+    if not (cell_dir / "alltoall-8-np256-mpich.json").exists():
+        bench(platform, cell_dir, "--layers", "", "--only", "native", "--selectors", "mpich")
+    only = ",".join(n for n in names if n != "native" and n not in EXCLUDED)
+    merged = merge_parts([json.loads(r.read_text()) for r in results], names, only)
+    merged["skipped"] = [s for s in merged["skipped"] if s["name"] not in EXCLUDED]
+    merged["skipped"] += [{"name": n, "kind": "fixed", "reason": why}
+                          for n, why in EXCLUDED.items()]
+    (cell_dir / "alltoall-8-np256-ompi.json").write_text(json.dumps(merged, indent=1) + "\n")
+    print(f"{platform}: merged {len(results)} shares; oracle {merged['oracle']['name']} "
+          f"{merged['oracle']['median'] * 1e6:.2f} us")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else None)
