@@ -51,12 +51,19 @@ done
 replay "256-fat-tree-ib-cells256" "$sim/cells256/fat-tree-ib/allreduce-8-np256-ompi.json" \
   "$sim/cells256/fat-tree-ib/alltoall-8-np256-ompi.json"
 # the other platforms' alltoall (no allreduce beside it: the agreement's time from the native
-# 8-byte allreduce of cells256clock/, measured with --sync clock)
+# 8-byte allreduce of cells256clock/, measured with --sync clock), simulated without `simple`
+# and `node_aware` (../simgrid-2026-11-23/alltoall256_cell.py): the strategies choose among
+# the algorithms the cell measured (--candidates)
 for d in "$sim"/cells256/*/; do
   p=$(basename "$d")
   [ "$p" != fat-tree-ib ] && [ -f "$d"alltoall-8-np256-ompi.json ] || continue
+  names=$("$repo/.venv/bin/python" -c '
+import json, sys
+cell = json.load(open(sys.argv[1]))
+print(",".join(c["name"] for c in cell["configurations"] if c["kind"] == "fixed"))' \
+    "$d"alltoall-8-np256-ompi.json)
   replay "256-$p-cells256" "$d"alltoall-8-np256-ompi.json \
-    --agreement "$sim/cells256clock/$p/allreduce-8-np256-ompi.json"
+    --agreement "$sim/cells256clock/$p/allreduce-8-np256-ompi.json" --candidates "$names"
 done
 for d in "$sim"/allreduce256clock/*/; do
   [ -f "$d"allreduce-8-np256-ompi.json ] || continue
