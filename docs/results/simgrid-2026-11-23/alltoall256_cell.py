@@ -33,47 +33,59 @@ EXCLUDED = {
     "node_aware": "not simulated: with one rank per node the same messages as simple, p x "
                   "(p - 1) flows in flight (hours of wall time a call at 256 ranks)",
 }
-COMMON = ["--ranks", "256", "--collectives", "alltoall", "--sizes", "8", "--iterations", "20",
-          "--warmup", "1", "--sync", "barrier", "--timeout", "14400"]
 SHARES = 8
 
 
-def bench(platform, out, *args):
+def bench(platform, out, common, *args):
     cmd = [str(repo / ".venv/bin/autocoll"), "bench", "--simgrid", platform, "--out", str(out),
-           *COMMON, *args]
+           *common, *args]
     print("+", " ".join(cmd), flush=True)
     subprocess.run(cmd, check=True)
 
 
-def main(platform, only_share=None):
-    cell_dir = here / "cells256" / platform
-    parts_dir = cell_dir / "alltoall-8-np256-ompi.parts"
-    names = registry_algorithms("simgrid", repo / "build/simgrid", 256)["alltoall"]
+def cell_in_shares(collective, sync, folder, excluded, platform, only_share=None):
+    """The 256-rank cell of 8 B of `collective` on `platform` as run.sh's cells256 makes it
+    (`--sync` `sync`, into `folder`/PLATFORM/), its fixed algorithms less `excluded` ({name:
+    why}) simulated in SHARES shares one simulation each (part<k>of8.json, with "-without"
+    when some are excluded; without, the names `autocoll bench --jobs 8` resumes from), then
+    merged; with only_share, that share alone."""
+    common = ["--ranks", "256", "--collectives", collective, "--sizes", "8", "--iterations",
+              "20", "--warmup", "1", "--sync", sync, "--timeout", "14400"]
+    cell_dir = here / folder / platform
+    name = f"{collective}-8-np256-ompi"
+    parts_dir = cell_dir / f"{name}.parts"
+    names = registry_algorithms("simgrid", repo / "build/simgrid", 256)[collective]
     shares = split_algorithms(names, None, SHARES)
+    suffix = "-without" if excluded else ""
     results = []
     for k, share in enumerate(shares, 1):
-        result = parts_dir / f"part{k}of{SHARES}-without.json"
+        result = parts_dir / f"part{k}of{SHARES}{suffix}.json"
         results.append(result)
         if result.exists() or (only_share and k != only_share):
             continue
-        kept = [n for n in share if n not in EXCLUDED]
-        out = parts_dir / f"part{k}-without.tmp"
-        bench(platform, out, "--fixed-iterations", "5", "--selectors", "ompi",
+        kept = [n for n in share if n not in excluded]
+        out = parts_dir / f"part{k}{suffix}.tmp"
+        bench(platform, out, common, "--fixed-iterations", "5", "--selectors", "ompi",
               "--layers", "native" if k == 1 else "", "--only", ",".join(kept))
-        (out / "alltoall-8-np256-ompi.json").rename(result)
+        (out / f"{name}.json").rename(result)
         shutil.rmtree(out)
     if only_share:
         return
-    if not (cell_dir / "alltoall-8-np256-mpich.json").exists():
-        bench(platform, cell_dir, "--layers", "", "--only", "native", "--selectors", "mpich")
-    only = ",".join(n for n in names if n != "native" and n not in EXCLUDED)
+    if not (cell_dir / f"{collective}-8-np256-mpich.json").exists():
+        bench(platform, cell_dir, common, "--layers", "", "--only", "native", "--selectors",
+              "mpich")
+    only = ",".join(n for n in names if n != "native" and n not in excluded)
     merged = merge_parts([json.loads(r.read_text()) for r in results], names, only)
-    merged["skipped"] = [s for s in merged["skipped"] if s["name"] not in EXCLUDED]
+    merged["skipped"] = [s for s in merged["skipped"] if s["name"] not in excluded]
     merged["skipped"] += [{"name": n, "kind": "fixed", "reason": why}
-                          for n, why in EXCLUDED.items()]
-    (cell_dir / "alltoall-8-np256-ompi.json").write_text(json.dumps(merged, indent=1) + "\n")
+                          for n, why in excluded.items()]
+    (cell_dir / f"{name}.json").write_text(json.dumps(merged, indent=1) + "\n")
     print(f"{platform}: merged {len(results)} shares; oracle {merged['oracle']['name']} "
           f"{merged['oracle']['median'] * 1e6:.2f} us")
+
+
+def main(platform, only_share=None):
+    cell_in_shares("alltoall", "barrier", "cells256", EXCLUDED, platform, only_share)
 
 
 if __name__ == "__main__":
