@@ -15,22 +15,7 @@ autocoll="$repo/.venv/bin/autocoll"
 out="$here/replay"
 mkdir -p "$out"
 
-# the 64- and 256-rank cells replayed into $1-64-*.json and $1-256.json; then replay's options
-replay_64_256() {
-  local prefix=$1 d p
-  shift
-  for d in "$sim"/cells64/*/ "$sim"/oracle64/*/; do
-    p=$(basename "$d")
-    agree=()
-    [ -f "$d/allreduce-8-np64-ompi.json" ] ||
-      agree=(--agreement "$sim/cells64/$p/allreduce-8-np64-ompi.json")
-    "$autocoll" simgrid replay "$d"*-ompi.json "${agree[@]}" "$@" \
-      --json "$prefix-64-$p-$(basename "$(dirname "$d")").json" > /dev/null
-  done
-  "$autocoll" simgrid replay "$sim"/cells256/fat-tree-ib/a*-ompi.json \
-    "$sim"/allreduce256clock/{dragonfly,one-switch-gbe}/allreduce-8-np256-ompi.json \
-    "$sim"/cells256clock/*/bcast-*-ompi.json "$@" --json "$prefix-256.json" > /dev/null
-}
+source "$here/../replay_cells.sh"  # replay_64_256
 
 for setting in 4 0; do
   [ "${1:-}" = seeds ] && break
