@@ -67,8 +67,9 @@
  * starts: a decision like the first one by the current fit (native, the best predicted of each
  * group, the others within the margin, at most half the budget's candidates; round 2 as ever)
  * among the candidates other than the chosen one, whose median of that window stands for it;
- * another wins only by more than epsilon (the monitor's tolerance). The next refresh comes after twice as many settled calls when the refresh kept the choice
- * (up to REFRESH_MAX_FACTOR x `refresh`), after `refresh` again when it changed it.
+ * another wins only by more than epsilon (the monitor's tolerance). The next refresh comes
+ * after twice as many settled calls when the refresh kept the choice (up to
+ * REFRESH_MAX_FACTOR x `refresh`), after `refresh` again when it changed it.
  *
  * Challenges (the monitor under noise). A decision reads each candidate from one call after its
  * first; where nearly every call waits on some rank's delay (the measured noise of
@@ -214,11 +215,6 @@ static double setup_estimate(const model_state *s, int c)
     return r < 0 || s->made[r] ? 0.0 : s->setup_line * s->lines[c]; /* 0 until one is seen */
 }
 
-/* Whether candidate c, predicted to take `predicted`, may be measured against `best`, where
- * the round hedges a prediction's error by `within` (it measures what is predicted within
- * `within` x `best`): always, unless its mesh is still to be made at an estimated set-up; then
- * only when the prediction at its most optimistic (predicted / within) plus that set-up spread
- * over the horizon beats `best`. Without a set-up that is the round's own test. */
 /* How much slower than predicted candidate c's registry group measured in this run: the least
  * median / prediction over its measured members with a model, when above 1; 1 otherwise (no
  * member measured, or one as fast as predicted or faster). */
@@ -234,6 +230,11 @@ static double group_error(const model_state *s, int c)
     return least > 1.0 ? least : 1.0;
 }
 
+/* Whether candidate c, predicted to take `predicted`, may be measured against `best`, where
+ * the round hedges a prediction's error by `within` (it measures what is predicted within
+ * `within` x `best`): always, unless its mesh is still to be made at an estimated set-up; then
+ * only when the prediction at its most optimistic (predicted / within) plus that set-up spread
+ * over the horizon beats `best`. Without a set-up that is the round's own test. */
 static int pays_back(const model_state *s, int c, double predicted, double best, double within)
 {
     double setup = s->p.horizon > 0.0 ? setup_estimate(s, c) : 0.0;
