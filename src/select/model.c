@@ -380,13 +380,27 @@ static void decide(model_state *s, const int *cands, int k)
     plan_round(s, cands, k);
 }
 
+/* The candidates a first decision measures of its own, by the current fit, in s->order (uses
+ * pick): round_candidates within the margin of the best prediction, at most half the budget's
+ * candidates and what the budget leaves beside `taken` others; returns how many. */
+static int own_candidates(model_state *s, int taken)
+{
+    double best = -1.0;
+    int slots = s->p.budget / s->p.samples;
+    int own = slots / 2 < slots - taken ? slots / 2 : slots - taken;
+    for (int c = 1; c < s->n; c++) {
+        double t = predict(s, c);
+        if (t >= 0.0 && (best < 0.0 || t < best)) best = t;
+    }
+    return own > 0 ? round_candidates(s, best, 1.0 + s->p.margin, own) : 0;
+}
+
 /* The first decision: native, the table's suggestions (facts->suggested, those not native;
  * with a cost model or without), the best predicted of each group within group_range x the
  * best prediction, then the others within the margin (without group_range: those alone), at
  * most half the budget's candidates of its own and the whole budget's in all. */
 static void decide_first(model_state *s, const ac_context_facts *facts)
 {
-    double best = -1.0;
     int m = 1, slots = s->p.budget / s->p.samples;
     for (int i = 0; i < facts->nsuggested && m < slots; i++) {
         int c = facts->suggested[i];
@@ -395,12 +409,7 @@ static void decide_first(model_state *s, const ac_context_facts *facts)
             m++;
         }
     }
-    for (int c = 1; c < s->n; c++) {
-        double t = predict(s, c);
-        if (t >= 0.0 && (best < 0.0 || t < best)) best = t;
-    }
-    int own = slots / 2 < slots - m ? slots / 2 : slots - m;
-    int k = own > 0 ? round_candidates(s, best, 1.0 + s->p.margin, own) : 0; /* uses pick */
+    int k = own_candidates(s, m);
     if (k + m < 2) { /* nothing to compare native with */
         settle(s, 0);
         return;
@@ -496,17 +505,11 @@ static void redecide(model_state *s, double m)
  * With nothing to measure (native chosen, no modelled candidate) the chosen one goes on. */
 static void refresh(model_state *s, double m)
 {
-    int chosen = s->chosen, natives = chosen != 0, slots = s->p.budget / s->p.samples;
-    double best = -1.0;
+    int chosen = s->chosen, natives = chosen != 0;
     s->refreshes++;
-    for (int c = 1; c < s->n; c++) {
-        double t = predict(s, c);
-        if (t >= 0.0 && (best < 0.0 || t < best)) best = t;
-    }
     memset(s->tried, 0, (size_t)s->n);
     s->tried[chosen] = 1; /* not measured: its window stands for it */
-    int own = slots / 2 < slots - natives ? slots / 2 : slots - natives;
-    int k = best >= 0.0 && own > 0 ? round_candidates(s, best, 1.0 + s->p.margin, own) : 0;
+    int k = own_candidates(s, natives);
     if (k + natives == 0) {
         s->refreshing = 1;
         settle(s, chosen);
