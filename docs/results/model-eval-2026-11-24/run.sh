@@ -37,6 +37,18 @@ replay() {
   done
 }
 
+# --candidates and the fixed algorithms a cell measured, when it left some out ("not
+# simulated": ../simgrid-2026-11-23/alltoall256_cell.py, allreduce256_cell.py), a line each:
+# the strategies choose among those; nothing for a cell that measured every algorithm
+candidates_of() {
+  "$repo/.venv/bin/python" -c '
+import json, sys
+cell = json.load(open(sys.argv[1]))
+if any(s["reason"].startswith("not simulated") for s in cell.get("skipped", [])):
+    print("--candidates")
+    print(",".join(c["name"] for c in cell["configurations"] if c["kind"] == "fixed"))' "$1"
+}
+
 for d in "$sim"/cells16/*/; do
   p=$(basename "$d")
   replay "16-$p" "$d"*-ompi.json
@@ -57,17 +69,16 @@ replay "256-fat-tree-ib-cells256" "$sim/cells256/fat-tree-ib/allreduce-8-np256-o
 for d in "$sim"/cells256/*/; do
   p=$(basename "$d")
   [ "$p" != fat-tree-ib ] && [ -f "$d"alltoall-8-np256-ompi.json ] || continue
-  names=$("$repo/.venv/bin/python" -c '
-import json, sys
-cell = json.load(open(sys.argv[1]))
-print(",".join(c["name"] for c in cell["configurations"] if c["kind"] == "fixed"))' \
-    "$d"alltoall-8-np256-ompi.json)
+  mapfile -t candidates < <(candidates_of "$d"alltoall-8-np256-ompi.json)
   replay "256-$p-cells256" "$d"alltoall-8-np256-ompi.json \
-    --agreement "$sim/cells256clock/$p/allreduce-8-np256-ompi.json" --candidates "$names"
+    --agreement "$sim/cells256clock/$p/allreduce-8-np256-ompi.json" "${candidates[@]}"
 done
+# torus-3d's and four-switch-gbe's without `rabenseifner_simple` (allreduce256_cell.py)
 for d in "$sim"/allreduce256clock/*/; do
   [ -f "$d"allreduce-8-np256-ompi.json ] || continue
-  replay "256-$(basename "$d")-allreduce256clock" "$d"allreduce-8-np256-ompi.json
+  mapfile -t candidates < <(candidates_of "$d"allreduce-8-np256-ompi.json)
+  replay "256-$(basename "$d")-allreduce256clock" "$d"allreduce-8-np256-ompi.json \
+    "${candidates[@]}"
 done
 for d in "$sim"/cells256clock/*/; do
   [ -n "$(ls "$d"bcast-*-ompi.json 2>/dev/null)" ] || continue

@@ -9,8 +9,9 @@ fat-tree-ib at 256), and on four-switch-gbe `simple` aborts SimGrid 3.32's solve
 The cell's fixed algorithms are dealt into 8 shares as `autocoll bench --jobs 8` deals them;
 each share less those two runs as its own simulation (share 1 with the native layer, as
 run.sh's first share) with run.sh's cells256 options, into
-cells256/PLATFORM/alltoall-8-np256-ompi.parts/part<k>of8-without.json (resumable: a share whose
-result is there is kept; with SHARE, that share alone). Then the shares are merged into
+cells256/PLATFORM/alltoall-8-np256-ompi.parts/part<k>of8.json, part<k>of8-without.json for the
+two shares that lose one (resumable: a share whose result is there is kept; with SHARE, that
+share alone). Then the shares are merged into
 cells256/PLATFORM/alltoall-8-np256-ompi.json (autocoll.bench.merge_parts: native and the
 calibration must agree to the bit between shares) with the two algorithms listed as skipped,
 "not simulated" and why, and the mpich selector's native alone (run.sh's second command) is
@@ -46,9 +47,9 @@ def bench(platform, out, common, *args):
 def cell_in_shares(collective, sync, folder, excluded, platform, only_share=None):
     """The 256-rank cell of 8 B of `collective` on `platform` as run.sh's cells256 makes it
     (`--sync` `sync`, into `folder`/PLATFORM/), its fixed algorithms less `excluded` ({name:
-    why}) simulated in SHARES shares one simulation each (part<k>of8.json, with "-without"
-    when some are excluded; without, the names `autocoll bench --jobs 8` resumes from), then
-    merged; with only_share, that share alone."""
+    why}) simulated in SHARES shares one simulation each (part<k>of8.json, the names
+    `autocoll bench --jobs 8` resumes from; part<k>of8-without.json for a share that loses an
+    excluded algorithm), then merged; with only_share, that share alone."""
     common = ["--ranks", "256", "--collectives", collective, "--sizes", "8", "--iterations",
               "20", "--warmup", "1", "--sync", sync, "--timeout", "14400"]
     cell_dir = here / folder / platform
@@ -56,9 +57,9 @@ def cell_in_shares(collective, sync, folder, excluded, platform, only_share=None
     parts_dir = cell_dir / f"{name}.parts"
     names = registry_algorithms("simgrid", repo / "build/simgrid", 256)[collective]
     shares = split_algorithms(names, None, SHARES)
-    suffix = "-without" if excluded else ""
     results = []
     for k, share in enumerate(shares, 1):
+        suffix = "-without" if set(share) & set(excluded) else ""
         result = parts_dir / f"part{k}of{SHARES}{suffix}.json"
         results.append(result)
         if result.exists() or (only_share and k != only_share):
