@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
-"""allreduce256_cell.py PLATFORM [SHARE] - the 256-rank allreduce cell of 8 B as run.sh
-allreduce256 makes it (`--sync clock`, into allreduce256clock/PLATFORM/), less
-`rabenseifner_simple`, its algorithms dealt into 8 shares as `autocoll bench --jobs 8` deals
-them and simulated one share at a time (alltoall256_cell.py's cell_in_shares): a share that
-finishes is kept (part<k>of8.json, the names `JOBS=8 run.sh allreduce256` resumes from;
-part6of8-without.json for the share that held rabenseifner_simple), so a cell that needs more
-than two hours of one core (torus-3d's) can be made over several sessions. With SHARE, that
-share alone; without, every share not done, then the merge.
+"""allreduce256_cell.py PLATFORM [SHARE] [--bytes N] - the 256-rank allreduce cell of N bytes
+(default 8) as run.sh allreduce256 makes the 8-byte one (`--sync clock`, into
+allreduce256clock/PLATFORM/), less `rabenseifner_simple`, its algorithms dealt into 8 shares
+as `autocoll bench --jobs 8` deals them and simulated one share at a time (alltoall256_cell.py's
+cell_in_shares): a share that finishes is kept (part<k>of8.json, the names `JOBS=8 run.sh
+allreduce256` resumes from; part6of8-without.json for the share that held
+rabenseifner_simple), so a cell that needs more than two hours of one core (torus-3d's 8-byte
+one with it) can be made over several sessions. With SHARE, that share alone; without, every
+share not done, then the merge.
 
 `rabenseifner_simple` ends with the simple all-gather, p x (p - 1) flows in flight, as the
 alltoall's `simple` that alltoall256_cell.py leaves out: on torus-3d its share ran for more
 than 40 minutes without finishing (session 26), and on four-switch-gbe the whole cell aborted
 SimGrid 3.32's solver (session 20), as `simple`'s share of the alltoall did there."""
-import sys
+import argparse
 
 from alltoall256_cell import cell_in_shares
 
@@ -23,5 +24,10 @@ EXCLUDED = {
 }
 
 if __name__ == "__main__":
-    cell_in_shares("allreduce", "clock", "allreduce256clock", EXCLUDED, sys.argv[1],
-                   int(sys.argv[2]) if len(sys.argv) > 2 else None)
+    parser = argparse.ArgumentParser(description=__doc__.split(" - ")[0])
+    parser.add_argument("platform")
+    parser.add_argument("share", type=int, nargs="?")
+    parser.add_argument("--bytes", type=int, default=8)
+    args = parser.parse_args()
+    cell_in_shares("allreduce", "clock", "allreduce256clock", EXCLUDED, args.platform,
+                   args.share, args.bytes)

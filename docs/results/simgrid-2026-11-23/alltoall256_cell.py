@@ -44,16 +44,16 @@ def bench(platform, out, common, *args):
     subprocess.run(cmd, check=True)
 
 
-def cell_in_shares(collective, sync, folder, excluded, platform, only_share=None):
-    """The 256-rank cell of 8 B of `collective` on `platform` as run.sh's cells256 makes it
-    (`--sync` `sync`, into `folder`/PLATFORM/), its fixed algorithms less `excluded` ({name:
-    why}) simulated in SHARES shares one simulation each (part<k>of8.json, the names
+def cell_in_shares(collective, sync, folder, excluded, platform, only_share=None, size=8):
+    """The 256-rank cell of `size` bytes of `collective` on `platform` as run.sh's cells256
+    makes it (`--sync` `sync`, into `folder`/PLATFORM/), its fixed algorithms less `excluded`
+    ({name: why}) simulated in SHARES shares one simulation each (part<k>of8.json, the names
     `autocoll bench --jobs 8` resumes from; part<k>of8-without.json for a share that loses an
     excluded algorithm), then merged; with only_share, that share alone."""
-    common = ["--ranks", "256", "--collectives", collective, "--sizes", "8", "--iterations",
-              "20", "--warmup", "1", "--sync", sync, "--timeout", "14400"]
+    common = ["--ranks", "256", "--collectives", collective, "--sizes", str(size),
+              "--iterations", "20", "--warmup", "1", "--sync", sync, "--timeout", "14400"]
     cell_dir = here / folder / platform
-    name = f"{collective}-8-np256-ompi"
+    name = f"{collective}-{size}-np256-ompi"
     parts_dir = cell_dir / f"{name}.parts"
     names = registry_algorithms("simgrid", repo / "build/simgrid", 256)[collective]
     shares = split_algorithms(names, None, SHARES)
@@ -72,7 +72,7 @@ def cell_in_shares(collective, sync, folder, excluded, platform, only_share=None
         shutil.rmtree(out)
     if only_share:
         return
-    if not (cell_dir / f"{collective}-8-np256-mpich.json").exists():
+    if not (cell_dir / f"{collective}-{size}-np256-mpich.json").exists():
         bench(platform, cell_dir, common, "--layers", "", "--only", "native", "--selectors",
               "mpich")
     only = ",".join(n for n in names if n != "native" and n not in excluded)
