@@ -26,7 +26,8 @@ from pathlib import Path
 here = Path(__file__).resolve().parent
 repo = here.parents[2]
 sys.path.insert(0, str(repo / "tools"))
-from autocoll.bench import merge_parts, registry_algorithms, split_algorithms  # noqa: E402
+from autocoll.bench import (cell_name, merge_parts, registry_algorithms,  # noqa: E402
+                            split_algorithms)
 
 EXCLUDED = {
     "simple": "not simulated: p x (p - 1) flows in flight take SMPI hours of wall time a call "
@@ -53,7 +54,7 @@ def cell_in_shares(collective, sync, folder, excluded, platform, only_share=None
     common = ["--ranks", "256", "--collectives", collective, "--sizes", str(size),
               "--iterations", "20", "--warmup", "1", "--sync", sync, "--timeout", "14400"]
     cell_dir = here / folder / platform
-    name = f"{collective}-{size}-np256-ompi"
+    name = cell_name(collective, size, 256, "ompi").removesuffix(".json")
     parts_dir = cell_dir / f"{name}.parts"
     names = registry_algorithms("simgrid", repo / "build/simgrid", 256)[collective]
     shares = split_algorithms(names, None, SHARES)
@@ -72,7 +73,7 @@ def cell_in_shares(collective, sync, folder, excluded, platform, only_share=None
         shutil.rmtree(out)
     if only_share:
         return
-    if not (cell_dir / f"{collective}-{size}-np256-mpich.json").exists():
+    if not (cell_dir / cell_name(collective, size, 256, "mpich")).exists():
         bench(platform, cell_dir, common, "--layers", "", "--only", "native", "--selectors",
               "mpich")
     only = ",".join(n for n in names if n != "native" and n not in excluded)
