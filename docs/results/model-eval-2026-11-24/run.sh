@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # run.sh - issue 21's side-by-side table: the five run-time strategies (model, race, lottery,
 # star_basic, star_enhanced) replayed (`autocoll simgrid replay`, bench/strategy_replay.c) over
-# every simulated cell of ../simgrid-2026-11-23 that measured native and every fixed algorithm:
-# 16 ranks (cells16/), 64 ranks (cells64/, oracle64/) and 256 ranks (cells256/ allreduce and
-# alltoall, allreduce256clock/ allreduce, cells256clock/ bcast), each cold and warm (as from a
-# history file that knows every candidate), without noise and with the measured noise
+# every simulated cell of ../simgrid-2026-11-23 that measured native and the fixed algorithms
+# (at 256 ranks some without the few that SMPI takes hours over): 16 ranks (cells16/), 64 ranks
+# (cells64/, oracle64/) and 256 ranks (cells256/ allreduce and alltoall, allreduce256clock/
+# allreduce of 8 B and 1 KiB, cells256clock/ bcast), each cold and warm (as from a history
+# file that knows every candidate), without noise and with the measured noise
 # (detour:0.01:2e-5); and the model strategy cold once more without its group rule
 # (AUTOCOLL_MODEL_GROUP_RANGE=0, the rule's before: *-groups-off.json) and once without its
 # set-up rule (AUTOCOLL_MODEL_HORIZON=0: *-horizon-off.json). Writes replay/*.json;
@@ -73,12 +74,19 @@ for d in "$sim"/cells256/*/; do
   replay "256-$p-cells256" "$d"alltoall-8-np256-ompi.json \
     --agreement "$sim/cells256clock/$p/allreduce-8-np256-ompi.json" "${candidates[@]}"
 done
-# torus-3d's and four-switch-gbe's without `rabenseifner_simple` (allreduce256_cell.py)
-for d in "$sim"/allreduce256clock/*/; do
-  [ -f "$d"allreduce-8-np256-ompi.json ] || continue
-  mapfile -t candidates < <(candidates_of "$d"allreduce-8-np256-ompi.json)
-  replay "256-$(basename "$d")-allreduce256clock" "$d"allreduce-8-np256-ompi.json \
-    "${candidates[@]}"
+# one cell at a time, each with its own candidates: those made by allreduce256_cell.py (the
+# 8-byte cells of torus-3d and four-switch-gbe, every 1 KiB cell) lack `rabenseifner_simple`;
+# the agreement's time from the 8-byte cell beside it, else (fat-tree-ib) from cells256clock/
+for cell in "$sim"/allreduce256clock/*/allreduce-*-np256-ompi.json; do
+  p=$(basename "$(dirname "$cell")")
+  size=$(basename "$cell"); size=${size#allreduce-}; size=${size%%-*}
+  name="256-$p-allreduce256clock"
+  [ "$size" = 8 ] || name+="-$size"
+  agree=()
+  [ -f "$(dirname "$cell")/allreduce-8-np256-ompi.json" ] ||
+    agree=(--agreement "$sim/cells256clock/$p/allreduce-8-np256-ompi.json")
+  mapfile -t candidates < <(candidates_of "$cell")
+  replay "$name" "$cell" "${agree[@]}" "${candidates[@]}"
 done
 for d in "$sim"/cells256clock/*/; do
   [ -n "$(ls "$d"bcast-*-ompi.json 2>/dev/null)" ] || continue
