@@ -1,22 +1,23 @@
 #!/usr/bin/env python3
-"""alltoall256_cell.py PLATFORM [SHARE] - the 256-rank alltoall cell of 8 B (as run.sh's
-cells256 for alltoall256) without `simple` and `node_aware` (README.md, "The alltoall of 8 B at
-256 ranks"): each keeps p x (p - 1) flows in flight, which SMPI's network model takes hours of
-wall time to share out at 256 ranks (the shares holding them never finished in sessions 20 and
-21), both were 8 x the oracle or slower wherever they were simulated (64 and 128 ranks,
-fat-tree-ib at 256), and on four-switch-gbe `simple` aborts SimGrid 3.32's solver.
+"""alltoall256_cell.py PLATFORM [SHARE] [--bytes N] - the 256-rank alltoall cell of N bytes
+(default 8; as run.sh's cells256 for alltoall256) without `simple` and `node_aware` (README.md,
+"The alltoall of 8 B at 256 ranks"): each keeps p x (p - 1) flows in flight, which SMPI's
+network model takes hours of wall time to share out at 256 ranks (the shares holding them
+never finished in sessions 20 and 21), both were 8 x the oracle or slower wherever they were
+simulated (64 and 128 ranks, fat-tree-ib at 256), and on four-switch-gbe `simple` aborts
+SimGrid 3.32's solver.
 
 The cell's fixed algorithms are dealt into 8 shares as `autocoll bench --jobs 8` deals them;
 each share less those two runs as its own simulation (share 1 with the native layer, as
 run.sh's first share) with run.sh's cells256 options, into
-cells256/PLATFORM/alltoall-8-np256-ompi.parts/part<k>of8.json, part<k>of8-without.json for the
-two shares that lose one (resumable: a share whose result is there is kept; with SHARE, that
-share alone). Then the shares are merged into
-cells256/PLATFORM/alltoall-8-np256-ompi.json (autocoll.bench.merge_parts: native and the
-calibration must agree to the bit between shares) with the two algorithms listed as skipped,
-"not simulated" and why, and the mpich selector's native alone (run.sh's second command) is
-simulated when its cell is missing. The shares stay committed. A share takes 2 to 4 minutes of
-wall time here."""
+cells256/PLATFORM/alltoall-SIZE-np256-ompi.parts/part<k>of8.json, part<k>of8-without.json for
+the two shares that lose one (resumable: a share whose result is there is kept; with SHARE,
+that share alone). Then the shares are merged into cells256/PLATFORM/alltoall-SIZE-np256-ompi.json
+(autocoll.bench.merge_parts: native and the calibration must agree to the bit between shares)
+with the two algorithms listed as skipped, "not simulated" and why, and the mpich selector's
+native alone (run.sh's second command) is simulated when its cell is missing. The shares stay
+committed. A share of the 8-byte cell takes 2 to 4 minutes of wall time here."""
+import argparse
 import json
 import shutil
 import subprocess
@@ -86,9 +87,11 @@ def cell_in_shares(collective, sync, folder, excluded, platform, only_share=None
           f"{merged['oracle']['median'] * 1e6:.2f} us")
 
 
-def main(platform, only_share=None):
-    cell_in_shares("alltoall", "barrier", "cells256", EXCLUDED, platform, only_share)
-
-
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else None)
+    parser = argparse.ArgumentParser(description=__doc__.split(" - ")[0])
+    parser.add_argument("platform")
+    parser.add_argument("share", type=int, nargs="?")
+    parser.add_argument("--bytes", type=int, default=8)
+    args = parser.parse_args()
+    cell_in_shares("alltoall", "barrier", "cells256", EXCLUDED, args.platform, args.share,
+                   args.bytes)
