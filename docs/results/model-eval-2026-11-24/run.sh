@@ -61,32 +61,35 @@ for d in "$sim"/cells64/*/ "$sim"/oracle64/*/; do
   [ -f "$d/allreduce-8-np64-ompi.json" ] || agree=(--agreement "$sim/cells64/$p/allreduce-8-np64-ompi.json")
   replay "64-$p-$set" "$d"*-ompi.json "${agree[@]}"
 done
-replay "256-fat-tree-ib-cells256" "$sim/cells256/fat-tree-ib/allreduce-8-np256-ompi.json" \
-  "$sim/cells256/fat-tree-ib/alltoall-8-np256-ompi.json"
-# the other platforms' alltoall (no allreduce beside it: the agreement's time from the native
-# 8-byte allreduce of cells256clock/, measured with --sync clock), simulated without `simple`
-# and `node_aware` (../simgrid-2026-11-23/alltoall256_cell.py): the strategies choose among
-# the algorithms the cell measured (--candidates)
-for d in "$sim"/cells256/*/; do
-  p=$(basename "$d")
-  [ "$p" != fat-tree-ib ] && [ -f "$d"alltoall-8-np256-ompi.json ] || continue
-  mapfile -t candidates < <(candidates_of "$d"alltoall-8-np256-ompi.json)
-  replay "256-$p-cells256" "$d"alltoall-8-np256-ompi.json \
-    --agreement "$sim/cells256clock/$p/allreduce-8-np256-ompi.json" "${candidates[@]}"
-done
-# one cell at a time, each with its own candidates: those made by allreduce256_cell.py (the
-# 8-byte cells of torus-3d and four-switch-gbe, every 1 KiB cell) lack `rabenseifner_simple`;
-# the agreement's time from the 8-byte cell beside it, else (fat-tree-ib) from cells256clock/
-for cell in "$sim"/allreduce256clock/*/allreduce-*-np256-ompi.json; do
-  p=$(basename "$(dirname "$cell")")
-  size=$(basename "$cell"); size=${size#allreduce-}; size=${size%%-*}
-  name="256-$p-allreduce256clock"
+# $1 a cell replayed alone into 256-<platform>-<folder>[-<size>]: the agreement's time from the
+# 8-byte allreduce beside it, else from cells256clock/ (the native 8-byte allreduce measured
+# with --sync clock); the strategies choose among the algorithms the cell measured where it
+# left some out (candidates_of)
+replay_alone() {
+  local cell=$1 d p folder size name agree candidates
+  d=$(dirname "$cell"); p=$(basename "$d"); folder=$(basename "$(dirname "$d")")
+  size=$(basename "$cell"); size=${size#*-}; size=${size%%-*}
+  name="256-$p-$folder"
   [ "$size" = 8 ] || name+="-$size"
   agree=()
-  [ -f "$(dirname "$cell")/allreduce-8-np256-ompi.json" ] ||
+  [ -f "$d/allreduce-8-np256-ompi.json" ] ||
     agree=(--agreement "$sim/cells256clock/$p/allreduce-8-np256-ompi.json")
   mapfile -t candidates < <(candidates_of "$cell")
   replay "$name" "$cell" "${agree[@]}" "${candidates[@]}"
+}
+
+replay "256-fat-tree-ib-cells256" "$sim/cells256/fat-tree-ib/allreduce-8-np256-ompi.json" \
+  "$sim/cells256/fat-tree-ib/alltoall-8-np256-ompi.json"
+# the other alltoall cells (the other platforms' 8-byte ones and every 1 KiB one), simulated
+# without `simple` and `node_aware` (../simgrid-2026-11-23/alltoall256_cell.py)
+for cell in "$sim"/cells256/*/alltoall-*-np256-ompi.json; do
+  [ "$cell" != "$sim/cells256/fat-tree-ib/alltoall-8-np256-ompi.json" ] || continue
+  replay_alone "$cell"
+done
+# the allreduce cells with --sync clock; those made by allreduce256_cell.py (the 8-byte cells
+# of torus-3d and four-switch-gbe, every 1 KiB cell) lack `rabenseifner_simple`
+for cell in "$sim"/allreduce256clock/*/allreduce-*-np256-ompi.json; do
+  replay_alone "$cell"
 done
 for d in "$sim"/cells256clock/*/; do
   [ -n "$(ls "$d"bcast-*-ompi.json 2>/dev/null)" ] || continue
