@@ -80,7 +80,7 @@ replay_alone() {
 
 replay "256-fat-tree-ib-cells256" "$sim/cells256/fat-tree-ib/allreduce-8-np256-ompi.json" \
   "$sim/cells256/fat-tree-ib/alltoall-8-np256-ompi.json"
-# the other alltoall cells (the other platforms' 8-byte ones and every 1 KiB one), simulated
+# the other alltoall cells (the other platforms' 8-byte ones; any of another size), simulated
 # without `simple` and `node_aware` (../simgrid-2026-11-23/alltoall256_cell.py)
 for cell in "$sim"/cells256/*/alltoall-*-np256-ompi.json; do
   [ "$cell" != "$sim/cells256/fat-tree-ib/alltoall-8-np256-ompi.json" ] || continue
