@@ -4,8 +4,9 @@
 # every simulated cell of ../simgrid-2026-11-23 that measured native and the fixed algorithms
 # (at 256 ranks some without the few that SMPI takes hours over): 16 ranks (cells16/), 64 ranks
 # (cells64/, oracle64/) and 256 ranks (cells256/ allreduce and alltoall, allreduce256clock/
-# allreduce of 8 B and 1 KiB, cells256clock/ bcast), each cold and warm (as from a history
-# file that knows every candidate), without noise and with the measured noise
+# allreduce of 8 B and 1 KiB, cells256clock/ bcast, reduce256clock/ reduce), each cold and
+# warm (as from a history file that knows every candidate), without noise and with the
+# measured noise
 # (detour:0.01:2e-5); and the model strategy cold once more without its group rule
 # (AUTOCOLL_MODEL_GROUP_RANGE=0, the rule's before: *-groups-off.json) and once without its
 # set-up rule (AUTOCOLL_MODEL_HORIZON=0: *-horizon-off.json). Writes replay/*.json;
@@ -89,6 +90,11 @@ done
 # the allreduce cells with --sync clock; those made by allreduce256_cell.py (the 8-byte cells
 # of torus-3d and four-switch-gbe, every 1 KiB cell) lack `rabenseifner_simple`
 for cell in "$sim"/allreduce256clock/*/allreduce-*-np256-ompi.json; do
+  replay_alone "$cell"
+done
+# the reduce cells with --sync clock (reduce256_cell.py, session 27)
+for cell in "$sim"/reduce256clock/*/reduce-*-np256-ompi.json; do
+  [ -f "$cell" ] || continue
   replay_alone "$cell"
 done
 for d in "$sim"/cells256clock/*/; do
