@@ -13,9 +13,7 @@ share not done, then the merge.
 alltoall's `simple` that alltoall256_cell.py leaves out: on torus-3d its share ran for more
 than 40 minutes without finishing (session 26), and on four-switch-gbe the whole cell aborted
 SimGrid 3.32's solver (session 20), as `simple`'s share of the alltoall did there."""
-import argparse
-
-from alltoall256_cell import cell_in_shares
+from alltoall256_cell import cell_main
 
 EXCLUDED = {
     "rabenseifner_simple": "not simulated: its simple all-gather keeps p x (p - 1) flows in "
@@ -24,10 +22,4 @@ EXCLUDED = {
 }
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split(" - ")[0])
-    parser.add_argument("platform")
-    parser.add_argument("share", type=int, nargs="?")
-    parser.add_argument("--bytes", type=int, default=8)
-    args = parser.parse_args()
-    cell_in_shares("allreduce", "clock", "allreduce256clock", EXCLUDED, args.platform,
-                   args.share, args.bytes)
+    cell_main(__doc__, "allreduce", "clock", "allreduce256clock", EXCLUDED)

@@ -87,11 +87,16 @@ def cell_in_shares(collective, sync, folder, excluded, platform, only_share=None
           f"{merged['oracle']['median'] * 1e6:.2f} us")
 
 
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split(" - ")[0])
+def cell_main(doc, collective, sync, folder, excluded):
+    """A script's command line, PLATFORM [SHARE] [--bytes N] (its usage the first part of
+    `doc`), into cell_in_shares."""
+    parser = argparse.ArgumentParser(description=doc.split(" - ")[0])
     parser.add_argument("platform")
     parser.add_argument("share", type=int, nargs="?")
     parser.add_argument("--bytes", type=int, default=8)
     args = parser.parse_args()
-    cell_in_shares("alltoall", "barrier", "cells256", EXCLUDED, args.platform, args.share,
-                   args.bytes)
+    cell_in_shares(collective, sync, folder, excluded, args.platform, args.share, args.bytes)
+
+
+if __name__ == "__main__":
+    cell_main(__doc__, "alltoall", "barrier", "cells256", EXCLUDED)

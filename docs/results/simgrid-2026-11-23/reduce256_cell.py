@@ -4,15 +4,7 @@
 starts at one instant of SMPI's clock, README.md "256 and 1024 ranks with every call started at
 one instant"), into reduce256clock/PLATFORM/, dealt into 8 shares and simulated one share at a
 time as allreduce256_cell.py does (alltoall256_cell.py's cell_in_shares; nothing left out)."""
-import argparse
-
-from alltoall256_cell import cell_in_shares
+from alltoall256_cell import cell_main
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split(" - ")[0])
-    parser.add_argument("platform")
-    parser.add_argument("share", type=int, nargs="?")
-    parser.add_argument("--bytes", type=int, default=8)
-    args = parser.parse_args()
-    cell_in_shares("reduce", "clock", "reduce256clock", {}, args.platform, args.share,
-                   args.bytes)
+    cell_main(__doc__, "reduce", "clock", "reduce256clock", {})
