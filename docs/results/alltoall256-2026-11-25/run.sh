@@ -11,18 +11,17 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 sim="$repo/docs/results/simgrid-2026-11-23"
+autocoll="$repo/.venv/bin/autocoll"
+source "$here/../replay_cells.sh"  # candidates_of
 mkdir -p "$here/replay"
 for p in torus-3d dragonfly one-switch-gbe four-switch-gbe; do
   cell="$sim/cells256/$p/alltoall-8-np256-ompi.json"
-  names=$("$repo/.venv/bin/python" -c '
-import json, sys
-cell = json.load(open(sys.argv[1]))
-print(",".join(c["name"] for c in cell["configurations"] if c["kind"] == "fixed"))' "$cell")
-  common=(--agreement "$sim/cells256clock/$p/allreduce-8-np256-ompi.json" --candidates "$names")
-  "$repo/.venv/bin/autocoll" simgrid replay "$cell" "${common[@]}" \
+  mapfile -t candidates < <(candidates_of "$cell")
+  common=(--agreement "$sim/cells256clock/$p/allreduce-8-np256-ompi.json" "${candidates[@]}")
+  "$autocoll" simgrid replay "$cell" "${common[@]}" \
     --json "$here/replay/none-$p.json" > /dev/null
   for seed in 1 2 3; do
-    "$repo/.venv/bin/autocoll" simgrid replay "$cell" "${common[@]}" \
+    "$autocoll" simgrid replay "$cell" "${common[@]}" \
       --noise detour:0.01:0.00002 --seed "$seed" --json "$here/replay/detour$seed-$p.json" \
       > /dev/null
   done

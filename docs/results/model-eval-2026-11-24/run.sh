@@ -18,6 +18,7 @@ sim="$repo/docs/results/simgrid-2026-11-23"
 autocoll="$repo/.venv/bin/autocoll"
 out="$here/replay"
 mkdir -p "$out"
+source "$here/../replay_cells.sh"  # candidates_of
 
 # $1 name of the output, then the cells and replay options
 replay() {
@@ -37,18 +38,6 @@ replay() {
         --set AUTOCOLL_MODEL_HORIZON=0 --json "$out/$name-$suffix-horizon-off.json" > /dev/null
     done
   done
-}
-
-# --candidates and the fixed algorithms a cell measured, when it left some out ("not
-# simulated": ../simgrid-2026-11-23/alltoall256_cell.py, allreduce256_cell.py), a line each:
-# the strategies choose among those; nothing for a cell that measured every algorithm
-candidates_of() {
-  "$repo/.venv/bin/python" -c '
-import json, sys
-cell = json.load(open(sys.argv[1]))
-if any(s["reason"].startswith("not simulated") for s in cell.get("skipped", [])):
-    print("--candidates")
-    print(",".join(c["name"] for c in cell["configurations"] if c["kind"] == "fixed"))' "$1"
 }
 
 for d in "$sim"/cells16/*/; do
