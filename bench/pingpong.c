@@ -24,7 +24,8 @@
  * one it sent: a mismatch is a failure. Exit status 0, 1 on a failure, 2 on bad arguments or
  * fewer than 2 ranks.
  */
-#include <limits.h>
+#include "bench_args.h"
+
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,41 +34,6 @@
 #define PROG "pingpong"
 #define EXIT_USAGE 2
 #define MAX_SIZES 64
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* "4M" -> 4194304; -1 on anything but a non-negative integer with an optional K or M, or on a
- * size that is not an int count of MPI_BYTE. */
-static long parse_size(const char *text)
-{
-    char *end;
-    long value = strtol(text, &end, 10);
-    long unit = 1;
-    if (end == text || value < 0) return -1;
-    if (*end == 'K' || *end == 'k') unit = 1024, end++;
-    else if (*end == 'M' || *end == 'm') unit = 1024 * 1024, end++;
-    if (*end != '\0' || value > INT_MAX / unit) return -1;
-    return value * unit;
-}
-
-/* A non-negative count; -1 otherwise. */
-static long parse_count(const char *text)
-{
-    char *end;
-    long value = strtol(text, &end, 10);
-    return end == text || *end != '\0' || value < 0 ? -1 : value;
-}
-
-/* The median of n values (sorted in place). */
-static double median(double *values, long n)
-{
-    qsort(values, (size_t)n, sizeof *values, compare_doubles);
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 /* One round trip of `bytes` between ranks 0 and 1. */
 static int round_trip(int rank, char *out, char *in, long bytes)
@@ -101,9 +67,9 @@ int main(int argc, char **argv)
                       : strcmp(argv[i], "--warmup") == 0   ? &warmup
                                                            : NULL;
         if (count) {
-            *count = i + 1 < argc ? parse_count(argv[++i]) : -1;
+            *count = i + 1 < argc ? bench_parse_count(argv[++i]) : -1;
             if (*count < 0 || (count == &iterations && *count == 0)) status = EXIT_USAGE;
-        } else if (nsizes == MAX_SIZES || (sizes[nsizes] = parse_size(argv[i])) < 0) {
+        } else if (nsizes == MAX_SIZES || (sizes[nsizes] = bench_parse_size(argv[i])) < 0) {
             status = EXIT_USAGE;
         } else {
             if (sizes[nsizes] > largest) largest = sizes[nsizes];
@@ -151,7 +117,7 @@ int main(int argc, char **argv)
             status = 1;
             continue; /* rank 1 goes on with the next size */
         }
-        double one_way = median(times, iterations) / 2;
+        double one_way = bench_median(times, iterations) / 2;
         printf("  %12ld %16.3f %16.3f\n", bytes, 1e6 * one_way,
                one_way > 0 ? bytes / one_way / 1e6 : 0.0);
         fflush(stdout);

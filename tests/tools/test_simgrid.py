@@ -90,18 +90,33 @@ def test_strategies_settle_on_a_clear_winner(two_runs):
         assert steady <= 1.02 * best, (spec, steady, best)
 
 
+@pytest.fixture(scope="module")
+def clock_cell(tmp_path_factory):
+    """The same cell with every call started at one instant of the simulated clock (--sync
+    clock). Without it a call's time holds the skew the previous call left between the ranks,
+    and an algorithm's time in the fixed runs (nothing but the computation between calls) is not
+    its time inside the table layer's trial, whose agreements realign the ranks: with the sender
+    paying, recursive_doubling measured 192 us a call in the cell and 137 us in the trial."""
+    simgrid_build()
+    out = tmp_path_factory.mktemp("clock")
+    done = cli("bench", "--out", str(out), *CELL[:CELL.index("--layers")], "--layers", "",
+               "--sync", "clock", timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return json.loads((out / NAME).read_text())
+
+
 @pytest.mark.parametrize("tries", [2, 3])
-def test_table_try_settles_on_the_fastest_it_tries(two_runs, tmp_path, tries):
-    """AUTOCOLL_TABLE_TRY (docs/table.md) on the same cell: a rule listing the fourth best fixed
-    algorithm, the runner-up and the best, in that order. With 3 the trial races them and native
-    and settles on the best (at least 1.2 x ahead: the premise of the test above); with 2 the
-    best never runs and the runner-up wins (its median 1.2 x below the fourth's and native's,
-    checked: back-to-back calls differ from the barrier-synchronised cell's by some percent,
-    so closer ones could swap). Then the layer's calls cost what the winner costs."""
-    confs = configurations(two_runs[0])
+def test_table_try_settles_on_the_fastest_it_tries(clock_cell, tmp_path, tries):
+    """AUTOCOLL_TABLE_TRY (docs/table.md) on the cell timed from a common start: a rule listing
+    a slow fixed algorithm (the fastest one at least 1.2 x behind the runner-up), the runner-up
+    and the best, in that order. With 3 the trial races them and native and settles on the best
+    (at least 1.2 x ahead, checked); with 2 the best never runs and the runner-up wins. Then the
+    layer's calls cost what the winner costs."""
+    confs = configurations(clock_cell)
     ranked = sorted((c["median"], name) for name, c in confs.items()
                     if c["kind"] == "fixed")
-    listed = [ranked[3][1], ranked[1][1], ranked[0][1], "native"]
+    slow = next(name for median, name in ranked if median >= SETTLE_MARGIN * ranked[1][0])
+    listed = [slow, ranked[1][1], ranked[0][1], "native"]
     table = tmp_path / "table.json"
     table.write_text(json.dumps({
         "schema": "autocoll-table", "version": 2,
@@ -113,7 +128,8 @@ def test_table_try_settles_on_the_fastest_it_tries(two_runs, tmp_path, tries):
     expected = min(tried, key=tried.get)
     assert expected == listed[tries - 1]
     assert all(t >= SETTLE_MARGIN * tried[expected] for n, t in tried.items() if n != expected)
-    cell = CELL[:CELL.index("--layers")] + ["--layers", "native,table", "--only", "native"]
+    cell = CELL[:CELL.index("--layers")] + ["--layers", "native,table", "--only", "native",
+                                            "--sync", "clock"]
     done = subprocess.run(
         [sys.executable, "-m", "autocoll.cli", "bench", "--out", str(tmp_path / "run"), *cell],
         env={**os.environ, "AUTOCOLL_TABLE": str(table), "AUTOCOLL_TABLE_TRY": str(tries)},
@@ -273,9 +289,10 @@ def test_bench_refuses_a_file_that_is_no_table(tmp_path):
 @pytest.mark.parametrize("sync", ["none", "barrier"])
 def test_sync_barrier_times_a_bcast_from_ranks_in_step(tmp_path, sync):
     """A bcast does not synchronise its ranks: without --sync barrier they drift apart and,
-    after a few calls, each call costs only the ranks' own overhead (SMPI's per-message 10.29 us
-    on this platform), below one network latency (30.7 us one way, platforms/README.md). With
-    the barrier every call pays the latency to the last of the 16 ranks."""
+    after a few calls, each call costs only the busiest rank's own per-message overheads (the
+    root's sends at 5.69 us each on this platform: 34.15 us), below two network latencies
+    (30.7 us one way, platforms/README.md), where a tree over 16 ranks is at least two deep.
+    With the barrier every call pays the latency to the last of the 16 ranks (323.9 us)."""
     simgrid_build()
     done = cli("bench", "--simgrid", "one-switch-gbe", "--out", str(tmp_path),
                "--collectives", "bcast", "--sizes", "1K", "--ranks", "16", "--iterations", "1000",
@@ -289,7 +306,7 @@ def test_sync_barrier_times_a_bcast_from_ranks_in_step(tmp_path, sync):
     if sync == "barrier":
         assert native["median"] > 30.7e-6 and last > 30.7e-6
     else:
-        assert last < 30.7e-6
+        assert last < 2 * 30.7e-6
 
 
 def test_sync_clock_starts_every_rank_at_one_instant(tmp_path):

@@ -453,6 +453,7 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
                     data["cluster"] = cluster_block(state, np)
                 if simgrid:
                     data["simgrid"] = {"platform": platform.stem, "file": str(platform),
+                                       "overheads": smpi.platform_overheads(platform),
                                        "ppn": ppn, "selector": selector,
                                        "shared_malloc": shared_malloc,
                                        "wall_seconds": round(wall, 3),

@@ -14,8 +14,11 @@ of the project uses:
   --cfg=smpi/coll-selector:<selector>          SMPI's copy of a library's decision logic for
                                                the native collectives (ompi, mpich, ...)
 
-The platform's own network-model settings (bandwidth and latency factors, eager threshold)
-are in its XML file (platforms/README.md). Ranks fill the platform's hosts in the file's order,
+The platform's own network-model settings (bandwidth and latency factors, eager threshold,
+per-message overheads) are in its XML file (platforms/README.md). A platform whose root zone
+declares overheads for messages inside a node (autocoll/shm-os, -ois, -or) is given to smpirun
+as build/simgrid/libnode_overheads.so (platforms/node_overheads.cpp) with the XML file in
+AUTOCOLL_PLATFORM_FILE. Ranks fill the platform's hosts in the file's order,
 `--ppn` ranks per host (processes per node), so rank r runs on host r // ppn.
 
   autocoll simgrid platforms
@@ -92,6 +95,59 @@ def platform_hosts(path):
     return hosts
 
 
+# Per-message host overheads: SMPI's settings in the platform's <config> block (between nodes)
+# and the root zone's properties that platforms/node_overheads.cpp reads (inside a node).
+OVERHEAD_SETTINGS = ("smpi/os", "smpi/ois", "smpi/or")
+NODE_OVERHEAD_PROPERTIES = ("autocoll/shm-os", "autocoll/shm-ois", "autocoll/shm-or")
+NODE_OVERHEADS_LOADER = "libnode_overheads.so"
+
+
+def platform_overheads(path):
+    """{setting: value} of the platform file's per-message overheads: SMPI's smpi/os, smpi/ois
+    and smpi/or (its <config> block) and the node's autocoll/shm-* (its root zone), as written
+    ("size:seconds:seconds-per-byte;..."); a setting the file leaves out is absent."""
+    try:
+        root = ET.parse(path).getroot()
+    except (OSError, ET.ParseError) as e:
+        raise SimgridError(f"{path}: {e}") from e
+    found = {}
+    for config in root.findall("config"):
+        for prop in config.findall("prop"):
+            if prop.get("id") in OVERHEAD_SETTINGS:
+                found[prop.get("id")] = prop.get("value")
+    zone = root.find("zone")
+    if zone is not None:
+        for prop in zone.findall("prop"):
+            if prop.get("id") in NODE_OVERHEAD_PROPERTIES:
+                found[prop.get("id")] = prop.get("value")
+    return found
+
+
+def node_overheads_loader():
+    """The platform loader that gives messages inside a node their own overheads
+    (platforms/node_overheads.cpp, built by scripts/build as build/simgrid/libnode_overheads.so;
+    $AUTOCOLL_BUILD/simgrid first)."""
+    roots = [Path(os.environ["AUTOCOLL_BUILD"])] if os.environ.get("AUTOCOLL_BUILD") else []
+    for root in roots + [REPO / "build"]:
+        candidate = root / "simgrid" / NODE_OVERHEADS_LOADER
+        if candidate.is_file():
+            return candidate.resolve()
+    raise SimgridError(f"{NODE_OVERHEADS_LOADER} not found in build/simgrid: the platform's "
+                       f"shared-memory overheads need it (run scripts/build)")
+
+
+def platform_arguments(path):
+    """What smpirun is given as the platform: the XML file itself, or, where its root zone
+    declares node overheads (autocoll/shm-*), the loader with the file in
+    AUTOCOLL_PLATFORM_FILE (an `env` prefix, so the command line says it) and SMPI's warning
+    that the loader's functions replace smpi/os, smpi/ois and smpi/or silenced (they read those
+    settings: nothing is replaced)."""
+    if not any(k in platform_overheads(path) for k in NODE_OVERHEAD_PROPERTIES):
+        return [], ["-platform", str(path)], []
+    return (["env", f"AUTOCOLL_PLATFORM_FILE={path}"],
+            ["-platform", str(node_overheads_loader())], ["--log=smpi_host.thresh:error"])
+
+
 def platform_summary(path):
     """The first line of the platform file's opening comment (what it models)."""
     text = Path(path).read_text()
@@ -149,9 +205,11 @@ def smpirun_command(platform, ranks, program, args=(), ppn=1, selector=DEFAULT_S
     workdir = Path(workdir or tempfile.mkdtemp(prefix="autocoll-smpi-"))
     hostfile = workdir / "hostfile"
     hostfile.write_text("\n".join(hostfile_lines(platform_hosts(path), ranks, ppn)) + "\n")
-    cmd = ["smpirun", "-np", str(ranks), "-platform", str(path), "-hostfile", str(hostfile),
+    prefix, platform_args, logs = platform_arguments(path)
+    cmd = prefix + ["smpirun", "-np", str(ranks)] + platform_args + [
+           "-hostfile", str(hostfile),
            "--cfg=smpi/simulate-computation:no", f"--cfg=smpi/coll-selector:{selector}",
-           LOG_SETTING]
+           LOG_SETTING] + logs
     library = autocoll_library(program)
     if library:
         cmd.append(f"--cfg=smpi/privatize-libs:{library}")

@@ -1,0 +1,108 @@
+"""The simulated platforms' per-message overheads (platforms/README.md): the sender pays, and a
+message inside a node pays a shared-memory transport's overheads, not the network's.
+
+- Every file of platforms/ charges send-side (smpi/os, smpi/ois) and receive-side (smpi/or)
+  overheads above zero, and declares the node's (autocoll/shm-*) below the network's.
+- bench/msgrate measures them back: rank 0's time per message in a fan-out is the platform's
+  smpi/ois between nodes and autocoll/shm-ois inside one (--ppn), and the receivers' time
+  holds the rest.
+- Through `autocoll simgrid run` (the platform loader, platforms/node_overheads.cpp) an 8-byte
+  ping-pong inside a node costs the loopback plus the shared-memory overheads; with the XML file
+  alone SMPI charges the network's, so the loader is what makes the difference.
+"""
+
+import os
+import shutil
+import subprocess
+import tempfile
+
+import pytest
+
+from conftest import ROOT, autocoll_cli as cli
+
+from autocoll import simgrid
+
+PLATFORMS = sorted((ROOT / "platforms").glob("*.xml"))
+OVERHEADS = ("smpi/os", "smpi/ois", "smpi/or")
+NODE = ("autocoll/shm-os", "autocoll/shm-ois", "autocoll/shm-or")
+
+
+def seconds(value):
+    """The seconds of a one-section overhead setting "0:SECONDS:0" (all the files use one)."""
+    size, fixed, per_byte = value.split(":")
+    assert size == "0" and float(per_byte) == 0, value
+    return float(fixed)
+
+
+def build():
+    program = ROOT / "build/simgrid/bench/msgrate"
+    if shutil.which("smpirun") is None or not program.exists() or \
+            not (ROOT / "build/simgrid/libnode_overheads.so").exists():
+        pytest.fail("SimGrid or build/simgrid is missing: run scripts/setup")
+    return program
+
+
+@pytest.mark.parametrize("path", PLATFORMS, ids=lambda p: p.stem)
+def test_every_platform_charges_both_sides(path):
+    found = simgrid.platform_overheads(path)
+    assert set(found) == set(OVERHEADS + NODE), found
+    for name in OVERHEADS + NODE:
+        assert seconds(found[name]) > 0, (name, found[name])
+    for network, node in zip(OVERHEADS, NODE):
+        assert seconds(found[node]) < seconds(found[network]), (network, node, found)
+
+
+def fan_out(platform, ranks, ppn):
+    """{receivers: (per-message sender us, last receiver us)} of bench/msgrate."""
+    done = cli("simgrid", "run", "--platform", platform, "-n", str(ranks), "--ppn", str(ppn),
+               str(build()), "--iterations", "3", "1", str(ranks - 1), timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = [line.split() for line in done.stdout.splitlines() if not line.startswith("#")]
+    return {int(r[0]): (float(r[2]), float(r[4])) for r in rows if r}
+
+
+@pytest.mark.parametrize("platform", ["fat-tree-ib", "one-switch-gbe"])
+@pytest.mark.parametrize("ppn", [1, 8])
+def test_the_sender_pays_each_message(platform, ppn):
+    """Rank 0 sends to 7 others: its time per message is the isend overhead (the node's
+    inside one node, the network's between nodes), within 5 % (the first message also waits
+    for the clock agreement's last bytes)."""
+    found = simgrid.platform_overheads(simgrid.platform_path(platform))
+    isend = seconds(found["autocoll/shm-ois" if ppn > 1 else "smpi/ois"])
+    rows = fan_out(platform, 8, ppn)
+    per_message, last = rows[7]
+    assert per_message == pytest.approx(1e6 * isend, rel=0.05), (rows, isend)
+    # the last receiver gets its message after the sender's 7 sends
+    assert last > 7 * 1e6 * isend, (rows, isend)
+
+
+def pingpong_8b(cmd, env):
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (latency,) = [float(line.split()[1]) for line in done.stdout.splitlines()
+                  if line.split()[:1] == ["8"]]
+    return latency
+
+
+def test_inside_a_node_the_loader_charges_shared_memory():
+    pingpong = ROOT / "build/simgrid/bench/pingpong"
+    build()
+    path = simgrid.platform_path("fat-tree-ib")
+    found = simgrid.platform_overheads(path)
+    loopback = 0.2  # us, the <cluster>'s loopback_lat
+    with tempfile.TemporaryDirectory() as work:
+        env = simgrid.run_environment(work)
+        with_loader = simgrid.smpirun_command("fat-tree-ib", 2, pingpong, ["8"], ppn=2,
+                                              workdir=work)
+        assert with_loader[0] == "env" and "-platform" in with_loader
+        assert with_loader[with_loader.index("-platform") + 1].endswith("libnode_overheads.so")
+        node = pingpong_8b(with_loader, env)
+        xml_only = ["smpirun", "-np", "2", "-platform", str(path), "-hostfile",
+                    os.path.join(work, "hostfile"), "--cfg=smpi/simulate-computation:no",
+                    "--log=root.thresh:warning", str(pingpong), "8"]
+        network = pingpong_8b(xml_only, env)
+    expected_node = loopback + 1e6 * (seconds(found["autocoll/shm-os"]) +
+                                      seconds(found["autocoll/shm-or"]))
+    expected_network = loopback + 1e6 * (seconds(found["smpi/os"]) + seconds(found["smpi/or"]))
+    assert node == pytest.approx(expected_node, abs=0.01), (node, expected_node)
+    assert network == pytest.approx(expected_network, abs=0.01), (network, expected_network)
