@@ -214,10 +214,23 @@ def reduce_scatter_block(p):
              G + "326-329", "is_commutative=yes, total_msg_size=any")]
 
 
+def neighbor(collective, first_line):
+    """MPIR_Neighbor_<c>_allcomm_nb: MPIR_Ineighbor_<c> and a wait, whose Csel choice
+    (generic.json lines 945-964) is MPIR_Ineighbor_<c>_allcomm_sched_linear: every send and
+    receive of the rank in one schedule step, as autocoll's isend_irecv posts them."""
+    name = "MPIR_Neighbor_" + collective.split("_", 1)[1] + "_allcomm_nb"
+    return lambda p: [(0, None, ["isend_irecv"], name,
+                       G + f"{first_line}-{first_line + 3}", "no condition")]
+
+
 COLLECTIVES = {"allreduce": allreduce, "bcast": bcast, "reduce": reduce,
                "allgather": allgather, "allgatherv": allgatherv, "alltoall": alltoall,
                "alltoallv": alltoallv, "gather": gather, "scatter": scatter, "barrier": barrier,
-               "reduce_scatter": reduce_scatter, "reduce_scatter_block": reduce_scatter_block}
+               "reduce_scatter": reduce_scatter, "reduce_scatter_block": reduce_scatter_block,
+               **{c: neighbor(c, line) for c, line in (
+                   ("neighbor_allgather", 513), ("neighbor_allgatherv", 517),
+                   ("neighbor_alltoall", 521), ("neighbor_alltoallv", 525),
+                   ("neighbor_alltoallw", 529))}}
 
 
 def breakpoints():

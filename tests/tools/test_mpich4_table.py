@@ -140,6 +140,7 @@ SPOT = [
     ("reduce_scatter", 16, 524287, "recursive_halving", "total < 524288, l. 283-286"),
     ("reduce_scatter", 16, 524288, "pairwise", "l. 287-290"),
     ("reduce_scatter_block", 12, 8, "recursive_halving", "l. 322-325"),
+    ("neighbor_alltoall", 12, 4096, "isend_irecv", "allcomm_nb: sched_linear, l. 521-524"),
 ]
 
 
