@@ -1,16 +1,17 @@
 /*
  * osu_collective.c - the latency of one native collective as the OSU micro-benchmarks measure it
- * (osu_allreduce, osu_bcast, osu_alltoall): for each message size, `warmup` untimed calls, then
- * `iterations` calls, each after an MPI_Barrier and timed on every rank around the call alone;
- * a rank's latency is its mean, and the figure is the mean of the ranks' latencies (OSU's "Avg
- * Latency"), with the smallest and largest rank's beside it.
+ * (osu_allreduce, osu_bcast, osu_alltoall, osu_allgather): for each message size, `warmup`
+ * untimed calls, then `iterations` calls, each after an MPI_Barrier and timed on every rank
+ * around the call alone; a rank's latency is its mean, and the figure is the mean of the ranks'
+ * latencies (OSU's "Avg Latency"), with the smallest and largest rank's beside it.
  *
- *   osu_collective [--iterations 100] [--warmup 10] allreduce|bcast|alltoall BYTES [BYTES...]
+ *   osu_collective [--iterations 100] [--warmup 10] allreduce|bcast|alltoall|allgather BYTES...
  *
  * BYTES as OSU counts them: the whole vector of an allreduce (MPI_FLOAT, MPI_SUM, BYTES / 4
  * elements) and of a bcast (MPI_CHAR, root 0), the block each rank sends to each other rank in
- * an alltoall (MPI_CHAR). Output (rank 0): a header line starting with '#', then a line per
- * size: the size, the average, smallest and largest latency in microseconds.
+ * an alltoall and the block each rank contributes to an allgather (MPI_CHAR). Output (rank 0):
+ * a header line starting with '#', then a line per size: the size, the average, smallest and
+ * largest latency in microseconds.
  *
  * Plain MPI on MPI_COMM_WORLD, linked without autocoll: under SMPI it measures the native
  * selector on the platform's model (platforms/README.md, "Validation"); at many ranks and large
@@ -29,13 +30,16 @@
 #define EXIT_USAGE 2
 #define MAX_SIZES 64
 
-/* One call of `collective` ("allreduce", "bcast" or "alltoall") of `bytes`. */
+/* One call of `collective` ("allreduce", "bcast", "alltoall" or "allgather") of `bytes`. */
 static int collective_call(const char *collective, char *send, char *recv, long bytes)
 {
     if (strcmp(collective, "allreduce") == 0)
         return MPI_Allreduce(send, recv, (int)(bytes / 4), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
     if (strcmp(collective, "bcast") == 0)
         return MPI_Bcast(send, (int)bytes, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (strcmp(collective, "allgather") == 0)
+        return MPI_Allgather(send, (int)bytes, MPI_CHAR, recv, (int)bytes, MPI_CHAR,
+                             MPI_COMM_WORLD);
     return MPI_Alltoall(send, (int)bytes, MPI_CHAR, recv, (int)bytes, MPI_CHAR, MPI_COMM_WORLD);
 }
 
@@ -61,7 +65,7 @@ int main(int argc, char **argv)
         } else if (!collective) {
             collective = argv[i];
             if (strcmp(collective, "allreduce") && strcmp(collective, "bcast") &&
-                strcmp(collective, "alltoall"))
+                strcmp(collective, "alltoall") && strcmp(collective, "allgather"))
                 status = EXIT_USAGE;
         } else if (nsizes == MAX_SIZES || (sizes[nsizes] = bench_parse_size(argv[i])) < 0) {
             status = EXIT_USAGE;
@@ -74,14 +78,16 @@ int main(int argc, char **argv)
     if (status) {
         if (rank == 0)
             fprintf(stderr,
-                    "usage: " PROG " [--iterations N>0] [--warmup N] allreduce|bcast|alltoall "
-                    "BYTES [BYTES...] (at most %d sizes, K or M allowed)\n",
+                    "usage: " PROG " [--iterations N>0] [--warmup N] "
+                    "allreduce|bcast|alltoall|allgather BYTES [BYTES...] "
+                    "(at most %d sizes, K or M allowed)\n",
                     MAX_SIZES);
         goto done;
     }
 
-    /* An alltoall's buffers hold a block for every rank. */
-    size_t buffer = (size_t)largest * (strcmp(collective, "alltoall") == 0 ? (size_t)size : 1);
+    /* An alltoall's and an allgather's buffers hold a block for every rank. */
+    int per_rank = strcmp(collective, "alltoall") == 0 || strcmp(collective, "allgather") == 0;
+    size_t buffer = (size_t)largest * (per_rank ? (size_t)size : 1);
     send = malloc(buffer + 1);
     recv = malloc(buffer + 1);
     if (!send || !recv) {

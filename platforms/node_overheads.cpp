@@ -126,16 +126,14 @@ void load_platform(const simgrid::s4u::Engine& e)
         std::fprintf(stderr, "node_overheads: %s: %s\n", file, x.what());
         std::exit(2);
     }
-    smpi_register_op_cost_callback(SmpiOperation::SEND,
-                                   [](size_t size, simgrid::s4u::Host* src, simgrid::s4u::Host* dst) {
-                                       return cost(send_blocking, size, src, dst);
-                                   });
-    smpi_register_op_cost_callback(SmpiOperation::ISEND,
-                                   [](size_t size, simgrid::s4u::Host* src, simgrid::s4u::Host* dst) {
-                                       return cost(send_nonblocking, size, src, dst);
-                                   });
-    smpi_register_op_cost_callback(SmpiOperation::RECV,
-                                   [](size_t size, simgrid::s4u::Host* src, simgrid::s4u::Host* dst) {
-                                       return cost(receive, size, src, dst);
-                                   });
+    using simgrid::s4u::Host;
+    smpi_register_op_cost_callback(SmpiOperation::SEND, [](size_t size, Host* src, Host* dst) {
+        return cost(send_blocking, size, src, dst);
+    });
+    smpi_register_op_cost_callback(SmpiOperation::ISEND, [](size_t size, Host* src, Host* dst) {
+        return cost(send_nonblocking, size, src, dst);
+    });
+    smpi_register_op_cost_callback(SmpiOperation::RECV, [](size_t size, Host* src, Host* dst) {
+        return cost(receive, size, src, dst);
+    });
 }

@@ -106,3 +106,22 @@ def test_inside_a_node_the_loader_charges_shared_memory():
     expected_network = loopback + 1e6 * (seconds(found["smpi/os"]) + seconds(found["smpi/or"]))
     assert node == pytest.approx(expected_node, abs=0.01), (node, expected_node)
     assert network == pytest.approx(expected_network, abs=0.01), (network, expected_network)
+
+
+def test_cyclic_placement_puts_neighbours_on_different_nodes():
+    hosts = [(f"n{i}", 4) for i in range(4)]
+    assert simgrid.hostfile_lines(hosts, 6, 2) == ["n0", "n0", "n1", "n1", "n2", "n2"]
+    assert simgrid.hostfile_lines(hosts, 6, 2, "cyclic") == ["n0", "n1", "n2", "n0", "n1", "n2"]
+    with pytest.raises(simgrid.SimgridError, match="placement"):
+        simgrid.hostfile_lines(hosts, 6, 2, "scatter")
+    # rank 0's one message to rank 1: inside its node by block, across the network cyclic
+    found = simgrid.platform_overheads(simgrid.platform_path("fat-tree-ib"))
+    for placement, setting in (("block", "autocoll/shm-ois"), ("cyclic", "smpi/ois")):
+        done = cli("simgrid", "run", "--platform", "fat-tree-ib", "-n", "4", "--ppn", "2",
+                   "--placement", placement, str(build()), "--iterations", "3", "1",
+                   timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+        (row,) = [line.split() for line in done.stdout.splitlines()
+                  if line.split()[:1] == ["1"]]
+        assert float(row[2]) == pytest.approx(1e6 * seconds(found[setting]), rel=0.1), \
+            (placement, row)

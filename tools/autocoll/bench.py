@@ -321,7 +321,7 @@ def run_parts(path, parts, names, only, layers, timeout, simulation):
 def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives"],
                sizes=DEFAULTS["sizes"], ranks=DEFAULTS["ranks"], layers=DEFAULTS["layers"],
                iterations=500, fixed_iterations=100, warmup=10, factor=5.0, timeout=1800,
-               history=None, only=None, cluster=None, simgrid=None, ppn=1,
+               history=None, only=None, cluster=None, simgrid=None, ppn=1, placement="block",
                selectors="ompi,mpich", noise="none", noise_seed=1, shared_malloc=1 << 20,
                sync="none", table=None, jobs=1, log=print):
     """Runs every missing cell; returns the list of cell JSON paths (in matrix order).
@@ -402,7 +402,8 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
                 try:
                     cmd = smpi.smpirun_command(platform, np, program,
                                                driver_args(out, layer_list, only_list),
-                                               ppn=ppn, selector=selector, workdir=folder,
+                                               ppn=ppn, placement=placement,
+                                               selector=selector, workdir=folder,
                                                shared_malloc=shared_malloc)
                 except smpi.SimgridError as e:
                     shutil.rmtree(folder, ignore_errors=True)
@@ -454,7 +455,8 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
                 if simgrid:
                     data["simgrid"] = {"platform": platform.stem, "file": str(platform),
                                        "overheads": smpi.platform_overheads(platform),
-                                       "ppn": ppn, "selector": selector,
+                                       "ppn": ppn, "placement": placement,
+                                       "selector": selector,
                                        "shared_malloc": shared_malloc,
                                        "wall_seconds": round(wall, 3),
                                        "simulations": max(len(parts), 1)}
@@ -476,7 +478,8 @@ def main(args):
                    iterations=args.iterations, fixed_iterations=args.fixed_iterations,
                    warmup=args.warmup, factor=args.factor, timeout=args.timeout,
                    history=args.history, only=args.only, cluster=args.cluster, simgrid=args.simgrid,
-                   ppn=args.ppn, selectors=args.selectors, noise=args.noise,
+                   ppn=args.ppn, placement=args.placement, selectors=args.selectors,
+                   noise=args.noise,
                    noise_seed=args.noise_seed, shared_malloc=args.shared_malloc,
                    sync=args.sync, table=args.table, jobs=args.jobs)
     except BenchError as e:

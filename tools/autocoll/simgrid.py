@@ -19,10 +19,13 @@ per-message overheads) are in its XML file (platforms/README.md). A platform who
 declares overheads for messages inside a node (autocoll/shm-os, -ois, -or) is given to smpirun
 as build/simgrid/libnode_overheads.so (platforms/node_overheads.cpp) with the XML file in
 AUTOCOLL_PLATFORM_FILE. Ranks fill the platform's hosts in the file's order,
-`--ppn` ranks per host (processes per node), so rank r runs on host r // ppn.
+`--ppn` ranks per host (processes per node), so rank r runs on host r // ppn (`--placement
+block`, the default) or, with `--placement cyclic`, on host r mod nodes (nodes = ceil(ranks /
+ppn): the ranks of a node are not neighbours in MPI_COMM_WORLD).
 
   autocoll simgrid platforms
-  autocoll simgrid run --platform one-switch-gbe -n 16 [--ppn 1] [--selector ompi] PROGRAM ARGS
+  autocoll simgrid run --platform one-switch-gbe -n 16 [--ppn 1] [--placement block|cyclic]
+                       [--selector ompi] PROGRAM ARGS
 """
 
 import argparse
@@ -155,8 +158,14 @@ def platform_summary(path):
     return m.group(1) if m else ""
 
 
-def hostfile_lines(hosts, ranks, ppn):
-    """One host name per rank: rank r on host r // ppn."""
+PLACEMENTS = ("block", "cyclic")
+
+
+def hostfile_lines(hosts, ranks, ppn, placement="block"):
+    """One host name per rank: rank r on host r // ppn (block), or on host r mod nodes
+    (cyclic), nodes = ceil(ranks / ppn)."""
+    if placement not in PLACEMENTS:
+        raise SimgridError(f"unknown placement {placement!r} ({', '.join(PLACEMENTS)})")
     if ranks < 1 or ppn < 1:
         raise SimgridError(f"ranks ({ranks}) and processes per node ({ppn}) must be >= 1")
     nodes = -(-ranks // ppn)
@@ -167,6 +176,8 @@ def hostfile_lines(hosts, ranks, ppn):
     if too_small:
         raise SimgridError(f"{ppn} processes per node, but host {too_small[0]} has "
                            f"{dict(hosts)[too_small[0]]} cores")
+    if placement == "cyclic":
+        return [hosts[r % nodes][0] for r in range(ranks)]
     return [hosts[r // ppn][0] for r in range(ranks)]
 
 
@@ -191,7 +202,7 @@ def autocoll_library(program):
 
 
 def smpirun_command(platform, ranks, program, args=(), ppn=1, selector=DEFAULT_SELECTOR,
-                    workdir=None, shared_malloc=None, cfg=()):
+                    workdir=None, shared_malloc=None, cfg=(), placement="block"):
     """The smpirun command line for `ranks` ranks of `program` on `platform` (a name or a
     path), writing the hostfile into `workdir`. `shared_malloc` (bytes): every allocation at
     least that large is shared by all ranks (SMPI's auto-shared-malloc: timings stay right,
@@ -204,7 +215,8 @@ def smpirun_command(platform, ranks, program, args=(), ppn=1, selector=DEFAULT_S
     path = platform_path(platform)
     workdir = Path(workdir or tempfile.mkdtemp(prefix="autocoll-smpi-"))
     hostfile = workdir / "hostfile"
-    hostfile.write_text("\n".join(hostfile_lines(platform_hosts(path), ranks, ppn)) + "\n")
+    hostfile.write_text("\n".join(hostfile_lines(platform_hosts(path), ranks, ppn, placement))
+                        + "\n")
     prefix, platform_args, logs = platform_arguments(path)
     cmd = prefix + ["smpirun", "-np", str(ranks)] + platform_args + [
            "-hostfile", str(hostfile),
@@ -240,14 +252,15 @@ def deadlocked(stderr):
 
 
 def run(platform, ranks, program, args=(), ppn=1, selector=DEFAULT_SELECTOR,
-        shared_malloc=None, cfg=(), capture=False, env_changes=None):
+        shared_malloc=None, cfg=(), capture=False, env_changes=None, placement="block"):
     """Runs one simulation in a temporary folder of its own; returns the CompletedProcess.
     Its stderr is passed through line by line and kept in the result's stderr (with `capture`
     stdout is captured too); a simulation SMPI ended on a deadlock gets the exit status
     DEADLOCK_EXIT. `env_changes`: as for run_environment."""
     with tempfile.TemporaryDirectory(prefix="autocoll-smpi-") as workdir:
         cmd = smpirun_command(platform, ranks, program, args, ppn=ppn, selector=selector,
-                              workdir=workdir, shared_malloc=shared_malloc, cfg=cfg)
+                              workdir=workdir, shared_malloc=shared_malloc, cfg=cfg,
+                              placement=placement)
         if capture:
             done = subprocess.run(cmd, env=run_environment(workdir, env_changes),
                                   capture_output=True, text=True)
@@ -291,7 +304,8 @@ def main(args):
         if not Path(args.program).exists():
             raise SimgridError(f"{args.program}: no such program")
         done = run(args.platform, args.n, args.program, args.args, ppn=args.ppn,
-                   selector=args.selector, shared_malloc=args.shared_malloc, cfg=args.cfg)
+                   selector=args.selector, shared_malloc=args.shared_malloc, cfg=args.cfg,
+                   placement=args.placement)
         if deadlocked(done.stderr):
             print(f"autocoll simgrid: the simulation deadlocked (exit status {DEADLOCK_EXIT})",
                   file=sys.stderr)
@@ -302,13 +316,16 @@ def main(args):
 
 
 def add_platform_arguments(p):
-    """--simgrid and --ppn, for the commands that run cells on a simulated platform (bench,
-    tune)."""
+    """--simgrid, --ppn and --placement, for the commands that run cells on a simulated
+    platform (bench, tune)."""
     p.add_argument("--simgrid", metavar="PLATFORM",
                    help="run the cells on this simulated platform (SimGrid's SMPI: platforms/ "
                         "name or a file; build/simgrid; docs/simgrid.md)")
     p.add_argument("--ppn", type=int, default=1,
                    help="--simgrid: processes per node (default 1)")
+    p.add_argument("--placement", choices=PLACEMENTS, default="block",
+                   help="--simgrid: rank r on node r // ppn (block, the default) or on node "
+                        "r mod nodes (cyclic)")
 
 
 def add_arguments(p):
@@ -318,6 +335,9 @@ def add_arguments(p):
     r.add_argument("--platform", required=True, help="a file of platforms/ (name) or a path")
     r.add_argument("-n", type=int, required=True, help="ranks")
     r.add_argument("--ppn", type=int, default=1, help="processes per node (default 1)")
+    r.add_argument("--placement", choices=PLACEMENTS, default="block",
+                   help="rank r on node r // ppn (block, the default) or on node r mod nodes "
+                        "(cyclic)")
     r.add_argument("--selector", default=DEFAULT_SELECTOR, choices=SELECTORS,
                    help="SMPI's native collective selector (default ompi)")
     r.add_argument("--shared-malloc", type=int, metavar="BYTES",

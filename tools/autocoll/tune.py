@@ -472,6 +472,9 @@ def main(args):
     try:
         if args.test_ranks and args.profile:
             raise TuneError("--test-ranks needs --ranks, not --profile")
+        if args.placement != "block":
+            raise TuneError("--placement: a table's cost models place ranks by block "
+                            "(ceil(ranks / ppn) nodes in order); tune with block placement")
         cells, results, reg, collectives, sizes, rank_counts = sweep_cells(args, log)
         if not cells:
             raise TuneError("no cell to tune (every size left out)")
