@@ -45,8 +45,10 @@ def main(out):
         ob, oa = b["oracle"], a["oracle"]
         ranked = sorted(fa, key=fa.get)
         rank = ranked.index(ob["name"]) + 1
-        old_now = (f"{ob['name']}: #{rank}, {fa[ob['name']] / oa['median']:.2f} x"
-                   if ob["name"] != oa["name"] else "same")
+        ratio = fa[ob["name"]] / oa["median"]
+        old_now = ("same" if ob["name"] == oa["name"]
+                   else f"{ob['name']}: tied" if ratio < 1 + 1e-9
+                   else f"{ob['name']}: #{rank}, {ratio:.2f} x")
         wb, wa = b["simgrid"]["wall_seconds"], a["simgrid"]["wall_seconds"]
         wall[0] += wb
         wall[1] += wa

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""summary.py CELLS REPLAY - summary.md of run.sh: per cell (collective, size, ranks per node)
+the oracle, the three baselines and every replayed strategy against them; then per strategy
+and start the goals of issue 38 (steady within 1.02 of the oracle, whole run of 1000 calls
+within 1.05) and the tuned layer against each baseline (geomean and worst cell).
+
+The baselines, each measured in the same simulation set-up (20 calls, medians):
+  ompi     SMPI's copy of Open MPI's coll/tuned fixed rules (the `ompi` selector's native);
+  mpich    SMPI's `mpich` selector (MPICH 2/3-era thresholds, MVAPICH2 algorithms);
+  mpich4   the table layer with tables/mpich4-defaults.json: MPICH 4's Csel defaults run by
+           autocoll's own algorithms (docs/baselines.md; its layer's median).
+The oracle is the fastest of every fixed algorithm and `ompi` native. A strategy's steady time
+is the replay's median of its last calls, its whole run the mean of its 1000 calls."""
+
+import json
+import math
+import sys
+from pathlib import Path
+
+BASELINES = ("ompi", "mpich", "mpich4")
+
+
+def load(path):
+    return json.loads(Path(path).read_text())
+
+
+def native_median(cell):
+    (n,) = [c["median"] for c in cell["configurations"] if c["kind"] == "native"]
+    return n
+
+
+def table_layer(cell):
+    """(median, algorithms it ran) of the table layer in a cell of the mpich4 run."""
+    (layer,) = [c for c in cell["configurations"] if c["name"] == "layer:table"]
+    ran = sorted({a for a, _ in layer["layer"]["algorithm_runs"]})
+    return layer["median"], ran
+
+
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+def main(cells_root, replay_root):
+    cells_root, replay_root = Path(cells_root), Path(replay_root)
+    rows = []
+    for replay_file in sorted(replay_root.glob("*.json")):
+        stem = replay_file.stem  # <platform>-ppn<N>-<cold|warm>
+        platform_ppn, start = stem.rsplit("-", 1)
+        ppn = int(platform_ppn.rsplit("ppn", 1)[1])
+        folder = cells_root / platform_ppn
+        for r in load(replay_file)["cells"]:
+            name = r["cell"]
+            mpich = native_median(load(folder.parent / f"{platform_ppn}-mpich" /
+                                       name.replace("-ompi.json", "-mpich.json")))
+            mpich4, ran = table_layer(load(folder.parent / f"{platform_ppn}-mpich4" / name))
+            base = {"ompi": r["native_medians"]["ompi"], "mpich": mpich, "mpich4": mpich4}
+            for s in r["replayed"]:
+                rows.append({"cell": name.removesuffix("-ompi.json"), "ppn": ppn,
+                             "start": start, "oracle": r["oracle"],
+                             "oracle_median": r["oracle_median"], "base": base,
+                             "mpich4_ran": ran, **s})
+    if not rows:
+        sys.exit("no replay rows")
+
+    print("## Per cell (cold start, 1000 calls)\n")
+    print("| ppn | cell | oracle (us) | ompi / oracle | mpich / oracle | mpich4 / oracle "
+          "(runs) | strategy | steady / oracle | whole / oracle | calls to decide |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for x in rows:
+        if x["start"] != "cold":
+            continue
+        o = x["oracle_median"]
+        b = x["base"]
+        print(f"| {x['ppn']} | {x['cell']} | {x['oracle']} {1e6 * o:.2f} "
+              f"| {b['ompi'] / o:.2f} | {b['mpich'] / o:.2f} "
+              f"| {b['mpich4'] / o:.2f} ({', '.join(x['mpich4_ran'])}) "
+              f"| {x['layer']} | {x['steady_vs_oracle']:.3f} | {x['whole_vs_oracle']:.3f} "
+              f"| {x['decision']} |")
+
+    print("\n## Per strategy, start and ranks per node\n")
+    print("Goals: steady / oracle <= 1.02 in every cell, whole run / oracle <= 1.05. "
+          "\"x faster\" is the baseline's median over the layer's time (geomean over the "
+          "cells; > 1: the layer is faster); \"worst\" is the cell where it is smallest.\n")
+    print("| strategy | start | ppn | cells | steady <= 1.02 | whole <= 1.05 | median decision "
+          "| steady: x faster than ompi / mpich / mpich4 / best baseline (worst) "
+          "| whole run: x faster than best baseline (worst) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    groups = {}
+    for x in rows:
+        groups.setdefault((x["layer"], x["start"], x["ppn"]), []).append(x)
+    for (layer, start, ppn), xs in sorted(groups.items()):
+        steady = [x["steady_seconds"] for x in xs]
+        whole = [x["mean_seconds"] for x in xs]
+        best = [min(x["base"].values()) for x in xs]
+        speed = {b: geomean([x["base"][b] / s for x, s in zip(xs, steady)]) for b in BASELINES}
+        vs_best = [b / s for b, s in zip(best, steady)]
+        whole_best = [b / w for b, w in zip(best, whole)]
+        decisions = sorted(x["decision"] for x in xs)
+        print(f"| {layer} | {start} | {ppn} | {len(xs)} "
+              f"| {sum(x['steady_vs_oracle'] <= 1.02 for x in xs)} "
+              f"| {sum(x['whole_vs_oracle'] <= 1.05 for x in xs)} "
+              f"| {decisions[len(decisions) // 2]} "
+              f"| {speed['ompi']:.2f} / {speed['mpich']:.2f} / {speed['mpich4']:.2f} / "
+              f"{geomean(vs_best):.2f} ({min(vs_best):.2f}) "
+              f"| {geomean(whole_best):.2f} ({min(whole_best):.2f}) |")
+
+    print("\n## The baselines against each other (geomean of baseline / oracle)\n")
+    print("| ppn | cells | ompi | mpich | mpich4 | best of the three |")
+    print("|---|---|---|---|---|---|")
+    seen = {}
+    for x in rows:
+        seen[(x["ppn"], x["cell"])] = x
+    for ppn in sorted({p for p, _ in seen}):
+        xs = [x for (p, _), x in seen.items() if p == ppn]
+        g = {b: geomean([x["base"][b] / x["oracle_median"] for x in xs]) for b in BASELINES}
+        best = geomean([min(x["base"].values()) / x["oracle_median"] for x in xs])
+        print(f"| {ppn} | {len(xs)} | {g['ompi']:.2f} | {g['mpich']:.2f} | {g['mpich4']:.2f} "
+              f"| {best:.2f} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])
