@@ -1,6 +1,7 @@
 /*
  * bench_args.h - what the plain-MPI micro-benchmarks of bench/ (pingpong.c, msgrate.c,
- * osu_collective.c) share: reading sizes and counts from the command line, and the median.
+ * osu_collective.c) share: reading sizes, counts and their loop options from the command line,
+ * and the median.
  * They link no autocoll code, so these are static inline functions of each program.
  */
 #ifndef AUTOCOLL_BENCH_ARGS_H
@@ -8,6 +9,7 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 static inline int bench_compare_doubles(const void *a, const void *b)
 {
@@ -35,6 +37,20 @@ static inline long bench_parse_count(const char *text)
     char *end;
     long value = strtol(text, &end, 10);
     return end == text || *end != '\0' || value < 0 ? -1 : value;
+}
+
+/* The options every program here takes: `--iterations N` (N > 0) and `--warmup N`. At
+ * argv[*i]: 1 when it was one of them (its value read into *iterations or *warmup, *i moved
+ * past it), 0 when it is something else, -1 on a missing or bad value. */
+static inline int bench_loop_option(int argc, char **argv, int *i, long *iterations,
+                                    long *warmup)
+{
+    long *count = strcmp(argv[*i], "--iterations") == 0 ? iterations
+                  : strcmp(argv[*i], "--warmup") == 0   ? warmup
+                                                        : NULL;
+    if (!count) return 0;
+    *count = *i + 1 < argc ? bench_parse_count(argv[++*i]) : -1;
+    return *count < 0 || (count == iterations && *count == 0) ? -1 : 1;
 }
 
 /* The median of n > 0 values (sorted in place). */

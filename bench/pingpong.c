@@ -63,12 +63,9 @@ int main(int argc, char **argv)
 
     /* Every rank has the same arguments: every rank reaches the same verdict. */
     for (int i = 1; i < argc && status == 0; i++) {
-        long *count = strcmp(argv[i], "--iterations") == 0 ? &iterations
-                      : strcmp(argv[i], "--warmup") == 0   ? &warmup
-                                                           : NULL;
-        if (count) {
-            *count = i + 1 < argc ? bench_parse_count(argv[++i]) : -1;
-            if (*count < 0 || (count == &iterations && *count == 0)) status = EXIT_USAGE;
+        int option = bench_loop_option(argc, argv, &i, &iterations, &warmup);
+        if (option) {
+            if (option < 0) status = EXIT_USAGE;
         } else if (nsizes == MAX_SIZES || (sizes[nsizes] = bench_parse_size(argv[i])) < 0) {
             status = EXIT_USAGE;
         } else {
