@@ -125,3 +125,24 @@ def test_cyclic_placement_puts_neighbours_on_different_nodes():
                   if line.split()[:1] == ["1"]]
         assert float(row[2]) == pytest.approx(1e6 * seconds(found[setting]), rel=0.1), \
             (placement, row)
+
+
+@pytest.mark.parametrize("collective", ["allreduce", "bcast", "alltoall", "allgather"])
+def test_osu_collective_times_each_size(collective):
+    """bench/osu_collective (the collectives of the validation): a line per size, the average
+    between the smallest and largest rank's, growing with the size; a bad name is refused."""
+    program = ROOT / "build/simgrid/bench/osu_collective"
+    build()
+    done = cli("simgrid", "run", "--platform", "fat-tree-ib", "-n", "4", "--ppn", "2",
+               str(program), "--iterations", "3", "--warmup", "1", collective, "8", "64K",
+               timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = [[float(x) for x in line.split()] for line in done.stdout.splitlines()
+            if line.strip() and not line.startswith("#")]
+    assert [r[0] for r in rows] == [8, 65536], rows
+    for size, avg, least, most in rows:
+        assert 0 < least <= avg <= most, rows
+    assert rows[1][1] > rows[0][1], rows
+    bad = cli("simgrid", "run", "--platform", "fat-tree-ib", "-n", "2", str(program),
+              "scan", "8", timeout=120)
+    assert bad.returncode == 2 and "usage: osu_collective" in bad.stderr, bad.stderr
