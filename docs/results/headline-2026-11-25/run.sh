@@ -10,8 +10,8 @@
 #      (docs/baselines.md), 20 calls, to learn which algorithm it runs in each cell;
 #   3. the strategies replayed over the cells (`autocoll simgrid replay`: their own code over
 #      the measured per-call times), 1000 calls, cold and warm.
-# The alltoall of 64 KiB is left out: its 8-ranks-per-node simulation grew past 24 GB of memory
-# (the VM's) and was killed; not traced.
+# The alltoall of 64 KiB is left out: its simulation (every fixed algorithm) grew past 18 GB of
+# memory at one rank per node and past 24 GB (the VM's) at 8, and was killed; not traced.
 # Cells go to results/headline-2026-11-25/ (outside the tree; resumable), then into
 # cells.tar.xz here with its checksum; replays into replay/; summary.py prints summary.md.
 # PPNS="1" or "8" runs one half (two halves side by side use both cores).
