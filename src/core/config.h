@@ -79,8 +79,8 @@ typedef void ac_unknown_fn(const char *name, const char *value, const ac_setting
 const char *const *ac_config_tooling_names(void);
 
 /* Calls fn for every AUTOCOLL_* variable of the environment that no setting declares and that
- * is not the test tooling's (AUTOCOLL_TEST_*, AUTOCOLL_BUILD, AUTOCOLL_VENV,
- * AUTOCOLL_FUZZ_SEEDS: config.c, tooling_names). */
+ * is not the tooling's (AUTOCOLL_TEST_*, AUTOCOLL_BUILD, AUTOCOLL_VENV, AUTOCOLL_FUZZ_SEEDS,
+ * AUTOCOLL_PLATFORM_FILE: config.c, tooling_names). */
 void ac_config_each_unknown(ac_unknown_fn *fn, void *arg);
 
 /* The type's name: "switch", "integer", "real", "keyword", "path" or "algorithm". */

@@ -146,3 +146,14 @@ def test_osu_collective_times_each_size(collective):
     bad = cli("simgrid", "run", "--platform", "fat-tree-ib", "-n", "2", str(program),
               "scan", "8", timeout=120)
     assert bad.returncode == 2 and "usage: osu_collective" in bad.stderr, bad.stderr
+
+
+def test_the_loader_variable_is_no_warning_to_the_layer():
+    """The loader's AUTOCOLL_PLATFORM_FILE reaches every simulated rank's environment: the layer
+    counts it as tooling, not as a misspelt setting (src/core/config.c, tooling_names)."""
+    build()
+    done = cli("simgrid", "run", "--platform", "fat-tree-ib", "-n", "4", "--ppn", "2",
+               str(ROOT / "build/simgrid/demo"), "2", timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "results correct (0 wrong values)" in done.stdout, done.stdout
+    assert "not an autocoll setting" not in done.stderr, done.stderr
