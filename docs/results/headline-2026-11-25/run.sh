@@ -14,13 +14,14 @@
 # memory at one rank per node and past 24 GB (the VM's) at 8, and was killed; not traced.
 # Cells go to results/headline-2026-11-25/ (outside the tree; resumable), then into
 # cells.tar.xz here with its checksum; replays into replay/; summary.py prints summary.md.
-# PPNS="1" or "8" runs one half (two halves side by side use both cores).
+# PPNS="1" or "8" runs one half (two halves side by side use both cores); PLATFORM=NAME another
+# platform of platforms/ (default fat-tree-ib).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 autocoll="$repo/.venv/bin/autocoll"
 out="$repo/results/headline-2026-11-25"
-platform=fat-tree-ib
+platform=${PLATFORM:-fat-tree-ib}
 ranks=64
 matrix=("--collectives allreduce,bcast,reduce,allgather --sizes 8,64K"
         "--collectives alltoall --sizes 8")
