@@ -157,3 +157,26 @@ def test_the_loader_variable_is_no_warning_to_the_layer():
     assert done.returncode == 0, done.stdout + done.stderr
     assert "results correct (0 wrong values)" in done.stdout, done.stdout
     assert "not an autocoll setting" not in done.stderr, done.stderr
+
+
+def test_the_loader_fails_loudly_on_a_bad_platform(tmp_path):
+    """No AUTOCOLL_PLATFORM_FILE, or a node overhead it cannot read: the loader says which and
+    the run stops (exit status 2), before any rank starts."""
+    pingpong = ROOT / "build/simgrid/bench/pingpong"
+    build()
+    text = (ROOT / "platforms/fat-tree-ib.xml").read_text()
+    assert 'id="autocoll/shm-or" value="0:0.1e-6:0"' in text
+    bad = tmp_path / "bad.xml"
+    bad.write_text(text.replace('id="autocoll/shm-or" value="0:0.1e-6:0"',
+                                'id="autocoll/shm-or" value="0.1us"'))
+    cmd = simgrid.smpirun_command(bad, 2, pingpong, ["8"], ppn=2, workdir=tmp_path)
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120,
+                          env=simgrid.run_environment(tmp_path))
+    assert done.returncode != 0
+    assert 'autocoll/shm-or: "0.1us" is not SIZE:SECONDS:PER_BYTE' in done.stderr, done.stderr
+    unset = cmd[2:]  # without the `env AUTOCOLL_PLATFORM_FILE=...` prefix
+    env = {k: v for k, v in simgrid.run_environment(tmp_path).items()
+           if k != "AUTOCOLL_PLATFORM_FILE"}
+    done = subprocess.run(unset, capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode != 0
+    assert "AUTOCOLL_PLATFORM_FILE names no platform file" in done.stderr, done.stderr
