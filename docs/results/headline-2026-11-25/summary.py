@@ -46,7 +46,8 @@ def main(cells_root, replay_root):
     for replay_file in sorted(replay_root.glob("*.json")):
         stem = replay_file.stem  # <platform>-ppn<N>-<cold|warm>
         platform_ppn, start = stem.rsplit("-", 1)
-        ppn = int(platform_ppn.rsplit("ppn", 1)[1])
+        platform, ppn = platform_ppn.rsplit("-ppn", 1)
+        ppn = int(ppn)
         folder = cells_root / platform_ppn
         for r in load(replay_file)["cells"]:
             name = r["cell"]
@@ -55,7 +56,8 @@ def main(cells_root, replay_root):
             mpich4, ran = table_layer(load(folder.parent / f"{platform_ppn}-mpich4" / name))
             base = {"ompi": r["native_medians"]["ompi"], "mpich": mpich, "mpich4": mpich4}
             for s in r["replayed"]:
-                rows.append({"cell": name.removesuffix("-ompi.json"), "ppn": ppn,
+                rows.append({"platform": platform, "cell": name.removesuffix("-ompi.json"),
+                             "ppn": ppn,
                              "start": start, "oracle": r["oracle"],
                              "oracle_median": r["oracle_median"], "base": base,
                              "mpich4_ran": ran, **s})
@@ -63,15 +65,15 @@ def main(cells_root, replay_root):
         sys.exit("no replay rows")
 
     print("## Per cell (cold start, 1000 calls)\n")
-    print("| ppn | cell | oracle (us) | ompi / oracle | mpich / oracle | mpich4 / oracle "
-          "(runs) | strategy | steady / oracle | whole / oracle | calls to decide |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| platform | ppn | cell | oracle (us) | ompi / oracle | mpich / oracle | mpich4 / "
+          "oracle (runs) | strategy | steady / oracle | whole / oracle | calls to decide |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for x in rows:
         if x["start"] != "cold":
             continue
         o = x["oracle_median"]
         b = x["base"]
-        print(f"| {x['ppn']} | {x['cell']} | {x['oracle']} {1e6 * o:.2f} "
+        print(f"| {x['platform']} | {x['ppn']} | {x['cell']} | {x['oracle']} {1e6 * o:.2f} "
               f"| {b['ompi'] / o:.2f} | {b['mpich'] / o:.2f} "
               f"| {b['mpich4'] / o:.2f} ({', '.join(x['mpich4_ran'])}) "
               f"| {x['layer']} | {x['steady_vs_oracle']:.3f} | {x['whole_vs_oracle']:.3f} "
@@ -81,14 +83,14 @@ def main(cells_root, replay_root):
     print("Goals: steady / oracle <= 1.02 in every cell, whole run / oracle <= 1.05. "
           "\"x faster\" is the baseline's median over the layer's time (geomean over the "
           "cells; > 1: the layer is faster); \"worst\" is the cell where it is smallest.\n")
-    print("| strategy | start | ppn | cells | steady <= 1.02 | whole <= 1.05 | median decision "
-          "| steady: x faster than ompi / mpich / mpich4 / best baseline (worst) "
-          "| whole run: x faster than best baseline (worst) |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| platform | strategy | start | ppn | cells | steady <= 1.02 | whole <= 1.05 "
+          "| median decision | steady: x faster than ompi / mpich / mpich4 / best baseline "
+          "(worst) | whole run: x faster than best baseline (worst) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     groups = {}
     for x in rows:
-        groups.setdefault((x["layer"], x["start"], x["ppn"]), []).append(x)
-    for (layer, start, ppn), xs in sorted(groups.items()):
+        groups.setdefault((x["platform"], x["layer"], x["start"], x["ppn"]), []).append(x)
+    for (platform, layer, start, ppn), xs in sorted(groups.items()):
         steady = [x["steady_seconds"] for x in xs]
         whole = [x["mean_seconds"] for x in xs]
         best = [min(x["base"].values()) for x in xs]
@@ -96,7 +98,7 @@ def main(cells_root, replay_root):
         vs_best = [b / s for b, s in zip(best, steady)]
         whole_best = [b / w for b, w in zip(best, whole)]
         decisions = sorted(x["decision"] for x in xs)
-        print(f"| {layer} | {start} | {ppn} | {len(xs)} "
+        print(f"| {platform} | {layer} | {start} | {ppn} | {len(xs)} "
               f"| {sum(x['steady_vs_oracle'] <= 1.02 for x in xs)} "
               f"| {sum(x['whole_vs_oracle'] <= 1.05 for x in xs)} "
               f"| {decisions[len(decisions) // 2]} "
@@ -105,16 +107,17 @@ def main(cells_root, replay_root):
               f"| {geomean(whole_best):.2f} ({min(whole_best):.2f}) |")
 
     print("\n## The baselines against each other (geomean of baseline / oracle)\n")
-    print("| ppn | cells | ompi | mpich | mpich4 | best of the three |")
-    print("|---|---|---|---|---|---|")
+    print("| platform | ppn | cells | ompi | mpich | mpich4 | best of the three |")
+    print("|---|---|---|---|---|---|---|")
     seen = {}
     for x in rows:
-        seen[(x["ppn"], x["cell"])] = x
-    for ppn in sorted({p for p, _ in seen}):
-        xs = [x for (p, _), x in seen.items() if p == ppn]
+        seen[(x["platform"], x["ppn"], x["cell"])] = x
+    for platform, ppn in sorted({(p, n) for p, n, _ in seen}):
+        xs = [x for (p, n, _), x in seen.items() if (p, n) == (platform, ppn)]
         g = {b: geomean([x["base"][b] / x["oracle_median"] for x in xs]) for b in BASELINES}
         best = geomean([min(x["base"].values()) / x["oracle_median"] for x in xs])
-        print(f"| {ppn} | {len(xs)} | {g['ompi']:.2f} | {g['mpich']:.2f} | {g['mpich4']:.2f} "
+        print(f"| {platform} | {ppn} | {len(xs)} | {g['ompi']:.2f} | {g['mpich']:.2f} "
+              f"| {g['mpich4']:.2f} "
               f"| {best:.2f} |")
 
 
