@@ -9,13 +9,16 @@ import pytest
 
 from conftest import ROOT, autocoll_cli, build_dir
 
-CELLS = ROOT / "docs/results/simgrid-2026-11-23"
+# copies of cells of docs/results/simgrid-2026-11-23 and model-eval-2026-11-24 (tests read
+# fixtures from tests/, never from docs/)
+FIXTURES = ROOT / "tests/fixtures/simreplay"
+CELLS = FIXTURES / "simgrid-2026-11-23"
 CELL16 = CELLS / "cells16/fat-tree-ib/allreduce-8-np16-ompi.json"
 CELL64 = CELLS / "cells64/fat-tree-ib/allreduce-8-np64-ompi.json"
 # made after the driver recorded first calls: the replay charges the set-up costs too
 VALIDATE64 = CELLS / "validate64/fat-tree-ib/allreduce-8-np64-ompi.json"
 # the model layer simulated since AUTOCOLL_MODEL_HORIZON (model-eval's validate.sh)
-MODEL64 = ROOT / "docs/results/model-eval-2026-11-24/validate64"
+MODEL64 = FIXTURES / "model-eval-2026-11-24/validate64"
 
 
 @pytest.fixture(autouse=True)
