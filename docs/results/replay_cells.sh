@@ -4,7 +4,8 @@
 # cells64/ where a folder has no 8-byte allreduce) and 256 ranks (fat-tree-ib's allreduce and
 # alltoall, the dragonfly's and one-switch-gbe's allreduce, every platform's bcast), each
 # folder's cells into one --json file; candidates_of, a cell's --candidates. Needs $sim
-# (docs/results/simgrid-2026-11-23) and $autocoll (the venv's autocoll).
+# (docs/results/simgrid-2026-11-23, its cells extracted: `tar -xJf raw-json.tar.xz` there) and
+# $autocoll (the venv's autocoll).
 
 # the 16-rank cells into $1-16-<platform>.json; then replay's options
 replay_16() {
