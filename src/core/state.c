@@ -6,6 +6,7 @@
 #include "core/log.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,20 @@ ac_global ac_g;
 
 static int comm_keyval = MPI_KEYVAL_INVALID;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The hot path's shortcut past PMPI_Comm_get_attr (about 140 instructions a call in Open MPI):
+ * each thread remembers the last communicator it entered and its attribute value. A
+ * communicator's handle can be reused once it is freed, so the entry holds only while no
+ * attribute of ours has been deleted since it was made: comm_delete (called by MPI for every
+ * communicator that carries ours, when it is freed) advances `deletions`, which invalidates
+ * every thread's entry at once. */
+static atomic_ulong deletions;
+static _Thread_local struct {
+    MPI_Comm comm;
+    void *value;
+    unsigned long deletions;
+    int valid;
+} last_comm;
 
 void ac_state_init(int check)
 {
@@ -48,6 +63,7 @@ static int comm_delete(MPI_Comm comm, int keyval, void *value, void *extra)
     (void)comm;
     (void)keyval;
     (void)extra;
+    atomic_fetch_add(&deletions, 1);
     if (c == &unusable) return MPI_SUCCESS;
     if (c->pcomm != MPI_COMM_NULL) PMPI_Comm_free(&c->pcomm);
     c->freed = 1; /* statistics stay in ac_g.comms for the report */
@@ -129,10 +145,19 @@ ac_comm *ac_comm_enter(MPI_Comm comm, ac_collective coll)
             PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, comm_delete, &comm_keyval, NULL);
         pthread_mutex_unlock(&lock);
     }
-    if (PMPI_Comm_get_attr(comm, comm_keyval, &value, &found) != MPI_SUCCESS) return NULL;
-    if (!found) {
-        value = comm_create(comm);
-        PMPI_Comm_set_attr(comm, comm_keyval, value);
+    unsigned long now = atomic_load(&deletions);
+    if (last_comm.valid && last_comm.comm == comm && last_comm.deletions == now) {
+        value = last_comm.value;
+    } else {
+        if (PMPI_Comm_get_attr(comm, comm_keyval, &value, &found) != MPI_SUCCESS) return NULL;
+        if (!found) {
+            value = comm_create(comm);
+            PMPI_Comm_set_attr(comm, comm_keyval, value);
+        }
+        last_comm.comm = comm;
+        last_comm.value = value;
+        last_comm.deletions = now;
+        last_comm.valid = 1;
     }
     ac_comm *c = value;
     if (c == &unusable) {

@@ -33,6 +33,8 @@ typedef struct ac_coll_stats {
                           * size) lists them, allocated at the first call; NULL without memory
                           * (the report then lacks the per-algorithm counts) */
     double *alg_seconds; /* time per algorithm, allocated with alg_calls */
+    const void *indexed; /* the algorithm of the last call, whose index in that list is */
+    int index;           /* `index` (-1: not listed): the next call of it skips the lookup */
     ac_size_bin *sizes;  /* [AC_PROFILE_BINS], allocated at the first call; NULL without memory
                           * (the profile then misses those calls: local, changes no choice) */
 } ac_coll_stats;

@@ -780,16 +780,26 @@ static int agree_max(void *ctx, double *values, int n)
     return rc;
 }
 
-static const MPI_Op builtin_ops[] = {MPI_MAX,    MPI_MIN,    MPI_SUM,     MPI_PROD, MPI_LAND,
-                                     MPI_BAND,   MPI_LOR,    MPI_BOR,     MPI_LXOR, MPI_BXOR,
-                                     MPI_MINLOC, MPI_MAXLOC, MPI_REPLACE, MPI_NO_OP};
+/* The predefined reduction operations, commutative by definition (MPI 4.1, section 6.9.2): the
+ * common case is told without asking the library. Most used first. */
+static const MPI_Op builtin_reductions[] = {MPI_SUM,  MPI_MAX, MPI_MIN,  MPI_PROD,
+                                            MPI_LAND, MPI_BAND, MPI_LOR, MPI_BOR,
+                                            MPI_LXOR, MPI_BXOR, MPI_MINLOC, MPI_MAXLOC};
+/* The other predefined operations (one-sided's): their commutativity is the library's word. */
+static const MPI_Op builtin_others[] = {MPI_REPLACE, MPI_NO_OP};
 
 void ac_call_set_op(ac_call *call, MPI_Op op)
 {
     call->op = op;
+    for (size_t i = 0; i < sizeof builtin_reductions / sizeof builtin_reductions[0]; i++)
+        if (op == builtin_reductions[i]) {
+            call->op_builtin = 1;
+            call->op_commutative = 1;
+            return;
+        }
     call->op_builtin = 0;
-    for (size_t i = 0; i < sizeof builtin_ops / sizeof builtin_ops[0]; i++)
-        if (op == builtin_ops[i]) call->op_builtin = 1;
+    for (size_t i = 0; i < sizeof builtin_others / sizeof builtin_others[0]; i++)
+        if (op == builtin_others[i]) call->op_builtin = 1;
     call->op_commutative = 0;
     PMPI_Op_commutative(op, &call->op_commutative);
 }
@@ -849,21 +859,25 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
 {
     double end = ac_now(), seconds = end - start;
     ac_coll_stats *s = &c->stats[call->collective];
-    ac_algorithm_list r = ac_registry_for_size(call->collective, c->size);
-    int index = ac_algorithm_list_index(r, alg);
+    if (alg != s->indexed || !s->alg_calls) {
+        ac_algorithm_list r = ac_registry_for_size(call->collective, c->size);
+        s->index = ac_algorithm_list_index(r, alg);
+        s->indexed = alg;
+        if (!s->alg_calls) {
+            s->alg_calls = calloc((size_t)r.count, sizeof *s->alg_calls);
+            s->alg_seconds = calloc((size_t)r.count, sizeof *s->alg_seconds);
+            if (!s->alg_calls || !s->alg_seconds) {
+                free(s->alg_calls);
+                free(s->alg_seconds);
+                s->alg_calls = NULL;
+                s->alg_seconds = NULL;
+            }
+        }
+    }
+    int index = s->index;
     s->calls++;
     s->bytes += (double)call->bytes;
     s->seconds += seconds;
-    if (!s->alg_calls) {
-        s->alg_calls = calloc((size_t)r.count, sizeof *s->alg_calls);
-        s->alg_seconds = calloc((size_t)r.count, sizeof *s->alg_seconds);
-        if (!s->alg_calls || !s->alg_seconds) {
-            free(s->alg_calls);
-            free(s->alg_seconds);
-            s->alg_calls = NULL;
-            s->alg_seconds = NULL;
-        }
-    }
     if (s->alg_calls && index >= 0) {
         s->alg_calls[index]++;
         s->alg_seconds[index] += seconds;
