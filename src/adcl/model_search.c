@@ -30,10 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Static_assert(AC_ADCL_MODEL_PARAMS == AC_COST_PARAMS, "the fit's vectors are the model's");
-_Static_assert(AC_ADCL_MODEL_PARAMS == AC_HALO_COST_PARAMS, "the halo model's parameters");
-
-enum { P = AC_ADCL_MODEL_PARAMS };
+enum { P = AC_COST_PARAMS }; /* the fit's vectors: the halo model's slots (halo/cost.h) */
 
 static double predict(const ac_adcl_search *s, int f)
 {

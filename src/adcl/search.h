@@ -32,6 +32,8 @@
 #ifndef AUTOCOLL_ADCL_SEARCH_H
 #define AUTOCOLL_ADCL_SEARCH_H
 
+#include "coll/cost.h"
+
 #include <mpi.h>
 
 typedef enum ac_adcl_method {
@@ -42,8 +44,6 @@ typedef enum ac_adcl_method {
     AC_ADCL_MODEL,
     AC_ADCL_FORCED
 } ac_adcl_method;
-
-#define AC_ADCL_MODEL_PARAMS 6 /* the cost model's parameters (halo/cost.h) */
 
 typedef struct ac_adcl_search {
     ac_adcl_method method;
@@ -70,9 +70,9 @@ typedef struct ac_adcl_search {
     int selection_calls;      /* calls measured before the decision */
     int measured;             /* functions measured */
     int warm;                 /* started warm from history (ac_adcl_search_warm) */
-    /* model (model_search.c): */
-    double *features;         /* features[f * AC_ADCL_MODEL_PARAMS + j]; NULL: no model */
-    double prior[AC_ADCL_MODEL_PARAMS], params[AC_ADCL_MODEL_PARAMS]; /* default, fitted */
+    /* model (model_search.c; AC_COST_PARAMS: the fit's vectors, whose slots halo/cost.h names): */
+    double *features;         /* features[f * AC_COST_PARAMS + j]; NULL: no model */
+    double prior[AC_COST_PARAMS], params[AC_COST_PARAMS]; /* default, fitted */
     double prior_weight, model_margin;
     int model_round;          /* rounds measured so far */
 } ac_adcl_search;
@@ -105,7 +105,7 @@ int ac_adcl_search_start_round(ac_adcl_search *s, const int *set, int n);
 
 /* The model search (model_search.c). After ac_adcl_search_init(AC_ADCL_MODEL, ...), which
  * leaves the search undecided and measuring nothing yet: the feature vectors of the n functions
- * (n x AC_ADCL_MODEL_PARAMS, equal on every rank; NULL: no model, every function is measured),
+ * (n x AC_COST_PARAMS, equal on every rank; NULL: no model, every function is measured),
  * the default parameters, the weight that keeps a fit near them and the margin. Starts the
  * first round. Returns an MPI error code. */
 int ac_adcl_model_start(ac_adcl_search *s, const double *features, const double *prior,

@@ -83,6 +83,7 @@ typedef enum ac_tree_kind {
 
 struct ac_params;
 struct ac_neighbors;
+struct ac_cost_model;
 
 typedef int ac_allgather_fn(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                             int rcount, MPI_Datatype rtype, MPI_Comm comm,
@@ -202,6 +203,8 @@ typedef struct ac_algorithm {
         ac_neighbor_alltoallw_fn *neighbor_alltoallw;
     } fn;
     const ac_params *params;
+    const struct ac_cost_model *cost; /* its cost model (cost_terms.h, beside the entry); NULL:
+                                       * none, it is measured (native, the library's phases) */
     const char *summary;
 } ac_algorithm;
 

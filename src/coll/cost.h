@@ -7,22 +7,24 @@
  * message (messages posted at once overlap their latencies, not their overheads). Every
  * algorithm's time is linear in them: time = f . params, where the feature vector f (seconds
  * per unit of each parameter) depends on the communicator's shape (size, nodes x ranks per
- * node) and the message size only. cost.c keeps, per algorithm function, a short list of
- * terms {quantity, parameter, link, multiplier}: the quantity is one of a few enumerated
- * functions of the shape (ceil(log2 p), p-1, (p-1)/p n, pipeline steps of a tree, ...), the
- * link says whether it counts inside a node or between nodes. Composed algorithms
- * add the cost of the inner collectives their parameters name (the all-gather of a
- * Rabenseifner allreduce, the phase algorithm of an orthogonal instance, evaluated on the
- * mesh's lines), so a family instance gets its cost from its parameters, not from a table row
- * of its own. The library's own algorithms (native, and whatever runs one) have no model:
- * they are measured, never predicted.
+ * node) and the message size only. Every registry entry carries its algorithm's model
+ * (`.cost`, beside the entry; cost_terms.h), a short list of terms {quantity, parameter, link,
+ * multiplier}: the quantity is one of a few enumerated functions of the shape (ceil(log2 p),
+ * p-1, (p-1)/p n, pipeline steps of a tree, ...), the link says whether it counts inside a node
+ * or between nodes; cost.c evaluates them. Composed algorithms add the cost of the inner
+ * collectives their parameters name (the all-gather of a Rabenseifner allreduce, the phase
+ * algorithm of an orthogonal instance, evaluated on the mesh's lines), so a family instance
+ * gets its cost from its parameters, not from a model of its own. The library's own algorithms
+ * (native, and whatever runs one) have no model: they are measured, never predicted.
  */
 #ifndef AUTOCOLL_COST_H
 #define AUTOCOLL_COST_H
 
 #include "coll/coll.h"
 
-/* The platform parameters, in this order in every vector of AC_COST_PARAMS doubles. */
+/* The platform parameters, in this order in every vector of AC_COST_PARAMS doubles. Their
+ * count is that of every vector ac_cost_fit fits: the ADCL halo model's (adcl/halo/cost.h)
+ * names the same slots. */
 enum {
     AC_COST_ALPHA_INTRA, /* seconds per message inside a node */
     AC_COST_BETA_INTRA,  /* seconds per byte inside a node */

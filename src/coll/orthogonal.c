@@ -26,6 +26,7 @@
  * and shared by every size and by ac_registry_find, so an algorithm has one address.
  */
 #include "coll/algorithms.h"
+#include "coll/cost_terms.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -34,8 +35,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The instances' cost models (cost_terms.h): no terms of their own, their phase algorithm on
+ * each dimension's lines, with the bytes each phase moves: the whole message (bcast, reduce,
+ * allreduce), the runs gathered so far (gather, allgather; scatter is the same phases in
+ * reverse), or p / n[d] blocks per pair (alltoall). */
+static const ac_cost_model whole_cost = {.inner = {{PART_PHASES, BLOCK_UNIT}},
+                                         .phases = PHASES_WHOLE};
+static const ac_cost_model growing_cost = {.inner = {{PART_PHASES, BLOCK_UNIT}},
+                                           .phases = PHASES_GROWING};
+static const ac_cost_model blocks_cost = {.inner = {{PART_PHASES, BLOCK_UNIT}},
+                                          .phases = PHASES_BLOCKS};
+
 /* What every family of this file shares: how instances are named, grouped and described. */
-#define ORTHOGONAL_FAMILY(coll, member, fn_, requires_, summary_, ...)                           \
+#define ORTHOGONAL_FAMILY(coll, member, fn_, requires_, cost_, summary_, ...)                   \
     {.name = "orthogonal",                                                                     \
      .names = "orthogonal_<p1>xn_<phase>, orthogonal_<p1>x<p2>xn_<phase>",                     \
      .layouts = "every factorization of the communicator size p with every size >= 2: the 2D " \
@@ -47,32 +59,37 @@
      .base = {.collective = coll,                                                              \
               .requires = AC_REQ_MESH_LAYOUT | (requires_),                                    \
               .fn.member = fn_,                                                                \
+              .cost = &cost_,                                                                  \
               .summary = summary_},                                                            \
      .phases = {__VA_ARGS__}}
 
 static const ac_family families[] = {
-    ORTHOGONAL_FAMILY(AC_BCAST, bcast, ac_bcast_orthogonal, AC_REQ_MESSAGE_FITS_INT,
+    ORTHOGONAL_FAMILY(AC_BCAST, bcast, ac_bcast_orthogonal, AC_REQ_MESSAGE_FITS_INT, whole_cost,
                       "bcast along the root's column (the leader group), then along every row",
                       "native", "flat_tree", "binomial_tree", "chain_tree"),
-    ORTHOGONAL_FAMILY(AC_GATHER, gather, ac_gather_orthogonal, AC_REQ_BLOCKS_FIT_INT,
+    ORTHOGONAL_FAMILY(AC_GATHER, gather, ac_gather_orthogonal, AC_REQ_BLOCKS_FIT_INT, growing_cost,
                       "gather in every row at the root's column, then in the root's column",
                       "native", "flat_tree", "binomial_tree", "chain_tree"),
     ORTHOGONAL_FAMILY(AC_SCATTER, scatter, ac_scatter_orthogonal, AC_REQ_BLOCKS_FIT_INT,
+                      growing_cost,
                       "scatter rows' runs along the root's column, then within every row",
                       "native", "flat_tree", "binomial_tree", "chain_tree"),
     ORTHOGONAL_FAMILY(AC_ALLGATHER, allgather, ac_allgather_orthogonal, AC_REQ_BLOCKS_FIT_INT,
+                      growing_cost,
                       "all-gather in every row, then the rows' runs in every column", "native",
                       "ring", "recursive_doubling", "bruck"),
     ORTHOGONAL_FAMILY(AC_ALLGATHERV, allgatherv, ac_allgatherv_orthogonal, AC_REQ_MESSAGE_FITS_INT,
+                      growing_cost,
                       "all-gather in every row, then the rows' runs in every column", "native",
                       "ring", "recursive_doubling", "bruck"),
-    ORTHOGONAL_FAMILY(AC_REDUCE, reduce, ac_reduce_orthogonal, 0,
+    ORTHOGONAL_FAMILY(AC_REDUCE, reduce, ac_reduce_orthogonal, 0, whole_cost,
                       "reduce in every row at the root's column, then in the root's column",
                       "native", "flat_tree", "binomial_tree", "chain_tree"),
-    ORTHOGONAL_FAMILY(AC_ALLREDUCE, allreduce, ac_allreduce_orthogonal, 0,
+    ORTHOGONAL_FAMILY(AC_ALLREDUCE, allreduce, ac_allreduce_orthogonal, 0, whole_cost,
                       "all-reduce in every row, then in every column, in place", "native",
                       "recursive_doubling", "ring", "rabenseifner_recursive_doubling"),
     ORTHOGONAL_FAMILY(AC_ALLTOALL, alltoall, ac_alltoall_orthogonal, AC_REQ_BLOCKS_FIT_INT,
+                      blocks_cost,
                       "all-to-all in every row of the blocks for each column, then in every column",
                       "native", "pair", "ring", "bruck"),
 };

@@ -1,9 +1,10 @@
 /*
- * test_cost.c - the cost models (src/coll/cost.c) without MPI: feature vectors of several
- * algorithms against hand-computed values at p = 1, 2, 3, 7, 16, 64 and on several nodes;
- * every registry entry, static or family instance, at several sizes and shapes has a finite,
- * non-negative cost unless it runs the library's collective (so an algorithm added without a
- * cost fails here); and the non-negative least squares fit recovers known parameters from
+ * test_cost.c - the cost models (the registry entries' .cost, evaluated by src/coll/cost.c)
+ * without MPI: feature vectors of several algorithms against hand-computed values at p = 1, 2,
+ * 3, 7, 16, 64 and on several nodes; every registry entry, static or family instance, at
+ * several sizes and shapes has a finite, non-negative cost unless it runs the library's
+ * collective (so an algorithm added without a cost fails here); the entries of one function
+ * share one model; and the non-negative least squares fit recovers known parameters from
  * noise-free and noisy observations.
  */
 #include "check.h"
@@ -183,6 +184,24 @@ static void test_every_entry(void)
     CHECK(models > 1000);
 }
 
+/* Every static entry of one function has one cost model: a composed algorithm's parameters
+ * name its inner collective by function, and cost.c takes the model of the first entry that
+ * runs it. */
+static void test_one_model_per_function(void)
+{
+    for (int c = 0; c < AC_NUM_COLLECTIVES; c++) {
+        ac_registry r = ac_registry_of((ac_collective)c);
+        for (int i = 0; i < r.count; i++)
+            for (int j = i + 1; j < r.count; j++) {
+                const ac_algorithm *a = &r.algorithms[i], *b = &r.algorithms[j];
+                /* the union's members are all function pointers: compare one as the others */
+                if (a->fn.bcast == b->fn.bcast && !CHECK(a->cost == b->cost))
+                    fprintf(stderr, "  %s %s and %s: one function, two models\n",
+                            ac_collective_name((ac_collective)c), a->name, b->name);
+            }
+    }
+}
+
 /* Observations of several algorithms and shapes under known parameters. */
 enum { OBS = 56 };
 static int observations(const double *truth, double noise, double *rows, double *t)
@@ -269,6 +288,7 @@ int main(void)
 {
     test_formulas();
     test_every_entry();
+    test_one_model_per_function();
     test_fit();
     if (failures) fprintf(stderr, "test_cost: %d failures\n", failures);
     return failures != 0;

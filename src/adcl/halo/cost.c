@@ -42,8 +42,11 @@ static const struct {
     {OVERLAPPED, 1, 2}, /* neighbor_collective */
 };
 
-static const char *const param_names[AC_HALO_COST_PARAMS] = {"latency", "byte", "overhead",
-                                                             "copy", "fence", "handshake"};
+static const char *const param_names[AC_HALO_COST_PARAMS] = {
+    [AC_HALO_COST_LATENCY] = "latency", [AC_HALO_COST_BYTE] = "byte",
+    [AC_HALO_COST_OVERHEAD] = "overhead", [AC_HALO_COST_COPY] = "copy",
+    [AC_HALO_COST_FENCE] = "fence", [AC_HALO_COST_HANDSHAKE] = "handshake",
+};
 
 const char *ac_halo_cost_param_name(int param)
 {

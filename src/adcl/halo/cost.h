@@ -4,15 +4,18 @@
  * where the feature vector f (seconds per unit of each parameter) follows from the exchange's
  * shape (which neighbours exist, the bytes of each face, whether faces are contiguous) and the
  * implementation's attributes only: one rule per attribute value, not one per name (cost.c).
- * The parameters are fitted to measurements with ac_cost_fit (coll/cost.h), whose vectors have
- * the same length.
+ * The parameters are fitted to measurements with ac_cost_fit (coll/cost.h): they are the
+ * AC_COST_PARAMS slots of its vectors, named for the exchange.
  */
 #ifndef AUTOCOLL_ADCL_HALO_COST_H
 #define AUTOCOLL_ADCL_HALO_COST_H
 
 #include "adcl/halo/halo.h"
+#include "coll/cost.h"
 
-/* The platform parameters, in this order in every vector of AC_HALO_COST_PARAMS doubles. */
+/* The platform parameters, in this order in every vector of AC_HALO_COST_PARAMS doubles: the
+ * slots of ac_cost_fit's vectors, so their count is that of coll/cost.h (a name more than it
+ * has slots overflows param_names in cost.c, a compile error). */
 enum {
     AC_HALO_COST_LATENCY,   /* seconds per message on the critical path (Hockney's alpha) */
     AC_HALO_COST_BYTE,      /* seconds per byte through a process's link (Hockney's beta) */
@@ -21,7 +24,7 @@ enum {
                              * derived datatype */
     AC_HALO_COST_FENCE,     /* seconds per round of a fence (a barrier: ceil(log2 p) rounds) */
     AC_HALO_COST_HANDSHAKE, /* seconds per round of a post/start/complete/wait handshake */
-    AC_HALO_COST_PARAMS
+    AC_HALO_COST_PARAMS = AC_COST_PARAMS
 };
 
 /* "latency", "byte", "overhead", "copy", "fence", "handshake". */

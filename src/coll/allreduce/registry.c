@@ -7,6 +7,7 @@
  * then all-gather, 6 pairs). Recursive doubling and the ring complete the repository.
  */
 #include "coll/algorithms.h"
+#include "coll/cost_terms.h"
 
 /* Parameters of the inner all-gathers and all-to-alls. */
 static const ac_params sync_none = {.sync = AC_SYNC_NONE};
@@ -52,6 +53,39 @@ static const ac_params a2a_ring_barrier_ag_ring_barrier = {.alltoallv = ac_allto
                                                            .allgatherv = ac_allgatherv_ring,
                                                            .inner = &sync_barrier};
 
+/* The cost models of the algorithms below (each entry's .cost, in the terms of cost_terms.h):
+ * their files' "Cost: ..." corrected where SimGrid disagreed on a contention-free platform. */
+
+/* the inner all-gather of the whole vectors, then their local reduction */
+static const ac_cost_model allgather_cost = {
+    AC_TERMS(AC_TERM(Q_N_P1, P_GAMMA, L_WORST, 1)),
+    .inner = {{PART_ALLGATHERV, BLOCK_UNIT}}};
+/* recursive halving on p' ranks after the fold of the ranks above p' (Rabenseifner), then
+ * the inner all-gather of the p blocks */
+static const ac_cost_model rabenseifner_cost = {
+    AC_TERMS(AC_TERM(Q_FLOOR_LOG, P_MESSAGE, L_SPLIT, 1),
+             AC_TERM(Q_N_FRACTION_P2, P_BETA, L_SPLIT, 1),
+             AC_TERM(Q_N_FRACTION_P2, P_GAMMA, L_WORST, 1),
+             AC_TERM(Q_NOT_POW2, P_MESSAGE, L_WORST, 1),
+             AC_TERM(Q_N_NOT_POW2, P_BETA, L_WORST, 1),
+             AC_TERM(Q_N_NOT_POW2, P_GAMMA, L_WORST, 1)),
+    .inner = {{PART_ALLGATHERV, BLOCK_FRACTION}}};
+/* the inner all-to-all of the p blocks, their local reduction, the inner all-gather */
+static const ac_cost_model alltoall_allgather_cost = {
+    AC_TERMS(AC_TERM(Q_N_FRACTION, P_GAMMA, L_WORST, 1)),
+    .inner = {{PART_ALLTOALLV, BLOCK_FRACTION}, {PART_ALLGATHERV, BLOCK_FRACTION}}};
+static const ac_cost_model recursive_doubling_cost = {
+    AC_TERMS(AC_TERM(Q_FLOOR_LOG, P_MESSAGE, L_SPLIT, 1),
+             AC_TERM(Q_N_FLOOR_LOG, P_BETA, L_SPLIT, 1),
+             AC_TERM(Q_N_FLOOR_LOG, P_GAMMA, L_WORST, 1),
+             AC_TERM(Q_NOT_POW2, P_MESSAGE, L_WORST, 2),
+             AC_TERM(Q_N_NOT_POW2, P_BETA, L_WORST, 2),
+             AC_TERM(Q_N_NOT_POW2, P_GAMMA, L_WORST, 1))};
+static const ac_cost_model ring_cost = {
+    AC_TERMS(AC_TERM(Q_P1, P_MESSAGE, L_WORST, 2),
+             AC_TERM(Q_N_FRACTION, P_BETA, L_WORST, 2),
+             AC_TERM(Q_N_FRACTION, P_GAMMA, L_WORST, 1))};
+
 static const ac_algorithm algorithms[] = {
     {.name = "native",
      .collective = AC_ALLREDUCE,
@@ -68,6 +102,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "family=allgather_reduce allgather=bruck sync=none order=rank data=pack",
      .fn.allreduce = ac_allreduce_allgather,
      .params = &ag_bruck,
+     .cost = &allgather_cost,
      .summary = "Bruck all-gather of all vectors, then local reduction in rank order"},
     {.name = "allgather_mesh_2d",
      .collective = AC_ALLREDUCE,
@@ -76,6 +111,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "family=allgather_reduce allgather=mesh dims=2 sync=none order=rank data=pack",
      .fn.allreduce = ac_allreduce_allgather,
      .params = &ag_mesh_2d,
+     .cost = &allgather_cost,
      .summary = "2D mesh all-gather of all vectors, then local reduction in rank order"},
     {.name = "allgather_mesh_3d",
      .collective = AC_ALLREDUCE,
@@ -84,6 +120,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "family=allgather_reduce allgather=mesh dims=3 sync=none order=rank data=pack",
      .fn.allreduce = ac_allreduce_allgather,
      .params = &ag_mesh_3d,
+     .cost = &allgather_cost,
      .summary = "3D mesh all-gather of all vectors, then local reduction in rank order"},
     {.name = "allgather_recursive_doubling",
      .collective = AC_ALLREDUCE,
@@ -93,6 +130,7 @@ static const ac_algorithm algorithms[] = {
                    "data=pack",
      .fn.allreduce = ac_allreduce_allgather,
      .params = &ag_recursive_doubling,
+     .cost = &allgather_cost,
      .summary = "recursive doubling all-gather of all vectors, then local reduction in rank "
                 "order"},
     {.name = "allgather_ring",
@@ -102,6 +140,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "family=allgather_reduce allgather=ring sync=none order=rank data=ddt",
      .fn.allreduce = ac_allreduce_allgather,
      .params = &ag_ring,
+     .cost = &allgather_cost,
      .summary = "ring all-gather of all vectors, then local reduction in rank order"},
 
     /* STAR-MPI type 2 (Rab1-x): recursive halving reduce-scatter, then an all-gather. */
@@ -113,6 +152,7 @@ static const ac_algorithm algorithms[] = {
      .requires = AC_REQ_COMMUTATIVE,
      .fn.allreduce = ac_allreduce_rabenseifner,
      .params = &ag_simple,
+     .cost = &rabenseifner_cost,
      .summary = "recursive halving reduce-scatter, then simple (all at once) all-gather"},
     {.name = "rabenseifner_mesh_2d",
      .collective = AC_ALLREDUCE,
@@ -122,6 +162,7 @@ static const ac_algorithm algorithms[] = {
      .requires = AC_REQ_COMMUTATIVE | AC_REQ_MESSAGE_FITS_INT,
      .fn.allreduce = ac_allreduce_rabenseifner,
      .params = &ag_mesh_2d,
+     .cost = &rabenseifner_cost,
      .summary = "recursive halving reduce-scatter, then 2D mesh all-gather"},
     {.name = "rabenseifner_mesh_3d",
      .collective = AC_ALLREDUCE,
@@ -131,6 +172,7 @@ static const ac_algorithm algorithms[] = {
      .requires = AC_REQ_COMMUTATIVE | AC_REQ_MESSAGE_FITS_INT,
      .fn.allreduce = ac_allreduce_rabenseifner,
      .params = &ag_mesh_3d,
+     .cost = &rabenseifner_cost,
      .summary = "recursive halving reduce-scatter, then 3D mesh all-gather"},
     {.name = "rabenseifner_recursive_doubling",
      .collective = AC_ALLREDUCE,
@@ -140,6 +182,7 @@ static const ac_algorithm algorithms[] = {
      .requires = AC_REQ_COMMUTATIVE | AC_REQ_MESSAGE_FITS_INT,
      .fn.allreduce = ac_allreduce_rabenseifner,
      .params = &ag_recursive_doubling,
+     .cost = &rabenseifner_cost,
      .summary = "recursive halving reduce-scatter, then recursive doubling all-gather"},
     {.name = "rabenseifner_bruck",
      .collective = AC_ALLREDUCE,
@@ -149,6 +192,7 @@ static const ac_algorithm algorithms[] = {
      .requires = AC_REQ_COMMUTATIVE | AC_REQ_MESSAGE_FITS_INT,
      .fn.allreduce = ac_allreduce_rabenseifner,
      .params = &ag_bruck,
+     .cost = &rabenseifner_cost,
      .summary = "recursive halving reduce-scatter, then Bruck all-gather"},
     {.name = "rabenseifner_ring",
      .collective = AC_ALLREDUCE,
@@ -158,6 +202,7 @@ static const ac_algorithm algorithms[] = {
      .requires = AC_REQ_COMMUTATIVE,
      .fn.allreduce = ac_allreduce_rabenseifner,
      .params = &ag_ring,
+     .cost = &rabenseifner_cost,
      .summary = "recursive halving reduce-scatter, then ring all-gather"},
     {.name = "rabenseifner_ring_light_barrier",
      .collective = AC_ALLREDUCE,
@@ -167,6 +212,7 @@ static const ac_algorithm algorithms[] = {
      .requires = AC_REQ_COMMUTATIVE,
      .fn.allreduce = ac_allreduce_rabenseifner,
      .params = &ag_ring_light,
+     .cost = &rabenseifner_cost,
      .summary = "recursive halving reduce-scatter, then ring all-gather with light barriers"},
     {.name = "rabenseifner_ring_mpi_barrier",
      .collective = AC_ALLREDUCE,
@@ -176,6 +222,7 @@ static const ac_algorithm algorithms[] = {
      .requires = AC_REQ_COMMUTATIVE,
      .fn.allreduce = ac_allreduce_rabenseifner,
      .params = &ag_ring_barrier,
+     .cost = &rabenseifner_cost,
      .summary = "recursive halving reduce-scatter, then ring all-gather with MPI barriers"},
     {.name = "rabenseifner_node_ring",
      .collective = AC_ALLREDUCE,
@@ -185,6 +232,7 @@ static const ac_algorithm algorithms[] = {
      .requires = AC_REQ_COMMUTATIVE,
      .fn.allreduce = ac_allreduce_rabenseifner,
      .params = &ag_node_ring,
+     .cost = &rabenseifner_cost,
      .summary = "recursive halving reduce-scatter, then node-ordered logical ring all-gather"},
 
     /* STAR-MPI type 3 (Rab2-(x, y)): all-to-all reduce-scatter, then an all-gather. */
@@ -196,6 +244,7 @@ static const ac_algorithm algorithms[] = {
                    "data=ddt",
      .fn.allreduce = ac_allreduce_alltoall_allgather,
      .params = &a2a_ring_ag_node_ring,
+     .cost = &alltoall_allgather_cost,
      .summary = "ring all-to-all reduce-scatter, then node-ordered logical ring all-gather"},
     {.name = "alltoall_ring_light_barrier_allgather_node_ring",
      .collective = AC_ALLREDUCE,
@@ -205,6 +254,7 @@ static const ac_algorithm algorithms[] = {
                    "data=ddt",
      .fn.allreduce = ac_allreduce_alltoall_allgather,
      .params = &a2a_ring_light_ag_node_ring,
+     .cost = &alltoall_allgather_cost,
      .summary = "ring all-to-all (light barriers) reduce-scatter, then node-ordered ring "
                 "all-gather"},
     {.name = "alltoall_ring_mpi_barrier_allgather_node_ring",
@@ -215,6 +265,7 @@ static const ac_algorithm algorithms[] = {
                    "order=rank data=ddt",
      .fn.allreduce = ac_allreduce_alltoall_allgather,
      .params = &a2a_ring_barrier_ag_node_ring,
+     .cost = &alltoall_allgather_cost,
      .summary = "ring all-to-all (MPI barriers) reduce-scatter, then node-ordered ring "
                 "all-gather"},
     {.name = "alltoall_ring_allgather_ring",
@@ -224,6 +275,7 @@ static const ac_algorithm algorithms[] = {
                    "allgather_sync=none sync=none order=rank data=ddt",
      .fn.allreduce = ac_allreduce_alltoall_allgather,
      .params = &a2a_ring_ag_ring,
+     .cost = &alltoall_allgather_cost,
      .summary = "ring all-to-all reduce-scatter, then ring all-gather"},
     {.name = "alltoall_ring_light_barrier_allgather_ring_light_barrier",
      .collective = AC_ALLREDUCE,
@@ -232,6 +284,7 @@ static const ac_algorithm algorithms[] = {
                    "allgather_sync=light sync=light order=rank data=ddt",
      .fn.allreduce = ac_allreduce_alltoall_allgather,
      .params = &a2a_ring_light_ag_ring_light,
+     .cost = &alltoall_allgather_cost,
      .summary = "ring all-to-all reduce-scatter, then ring all-gather, both with light "
                 "barriers"},
     {.name = "alltoall_ring_mpi_barrier_allgather_ring_mpi_barrier",
@@ -241,6 +294,7 @@ static const ac_algorithm algorithms[] = {
                    "allgather=ring allgather_sync=barrier sync=barrier order=rank data=ddt",
      .fn.allreduce = ac_allreduce_alltoall_allgather,
      .params = &a2a_ring_barrier_ag_ring_barrier,
+     .cost = &alltoall_allgather_cost,
      .summary = "ring all-to-all reduce-scatter, then ring all-gather, both with MPI barriers"},
 
     {.name = "recursive_doubling",
@@ -249,6 +303,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "family=recursive_doubling partners=pair sync=none order=rank "
                    "primitive=blocking data=ddt",
      .fn.allreduce = ac_allreduce_recursive_doubling,
+     .cost = &recursive_doubling_cost,
      .summary = "recursive doubling exchange of whole vectors, rank-ordered (MPICH)"},
     {.name = "ring",
      .collective = AC_ALLREDUCE,
@@ -257,6 +312,7 @@ static const ac_algorithm algorithms[] = {
                    "primitive=blocking data=ddt",
      .requires = AC_REQ_COMMUTATIVE,
      .fn.allreduce = ac_allreduce_ring,
+     .cost = &ring_cost,
      .summary = "ring reduce-scatter then ring all-gather (bandwidth-optimal)"},
 };
 

@@ -8,6 +8,7 @@
  * phased algorithms (ring, pair) by their phase synchronisation; the topology-aware ones.
  */
 #include "coll/algorithms.h"
+#include "coll/cost_terms.h"
 
 static const ac_params sync_none = {.sync = AC_SYNC_NONE};
 static const ac_params sync_light = {.sync = AC_SYNC_LIGHT};
@@ -16,6 +17,35 @@ static const ac_params mesh_2d = {.dims = 2};
 static const ac_params mesh_3d = {.dims = 3};
 static const ac_params leaders_simple = {.alltoallv = ac_alltoallv_simple};
 static const ac_params leaders_ring = {.alltoallv = ac_alltoallv_ring, .inner2 = &sync_none};
+
+/* The cost models of the algorithms below (each entry's .cost, in the terms of cost_terms.h):
+ * their files' "Cost: ..." corrected where SimGrid disagreed on a contention-free platform. */
+
+/* every message posted at once: the latencies overlap, the rank's link carries the bytes */
+static const ac_cost_model simple_cost = {
+    AC_TERMS(AC_TERM(Q_ONE, P_ALPHA, L_WORST, 1),
+             AC_TERM(Q_P1, P_OVERHEAD, L_WORST, 1),
+             AC_TERM(Q_N_P1, P_BETA, L_WORST, 1))};
+/* p - 1 steps one after the other, plus the phase synchronisation's (params->sync) */
+static const ac_cost_model phased_cost = {
+    AC_TERMS(AC_TERM(Q_P1, P_MESSAGE, L_WORST, 1),
+             AC_TERM(Q_N_P1, P_BETA, L_WORST, 1),
+             AC_TERM(Q_SYNC, P_MESSAGE, L_WORST, 1))};
+static const ac_cost_model mesh_cost = {
+    AC_TERMS(AC_TERM(Q_MESH_PHASES, P_ALPHA, L_WORST, 1),
+             AC_TERM(Q_MESH_STEPS, P_OVERHEAD, L_WORST, 1),
+             AC_TERM(Q_N_MESH, P_BETA, L_WORST, 1))};
+static const ac_cost_model recursive_doubling_cost = {
+    AC_TERMS(AC_TERM(Q_LOG, P_MESSAGE, L_SPLIT, 1),
+             AC_TERM(Q_N_P1_P, P_BETA, L_SPLIT, 1))};
+static const ac_cost_model bruck_cost = {
+    AC_TERMS(AC_TERM(Q_LOG, P_MESSAGE, L_SPLIT, 1),
+             AC_TERM(Q_N_HALF_P_LOG, P_BETA, L_SPLIT, 1))};
+/* through the node's leader and back; the leaders' exchange is an inner part */
+static const ac_cost_model node_aware_cost = {
+    AC_TERMS(AC_TERM(Q_PPN1, P_MESSAGE, L_INTRA, 2),
+             AC_TERM(Q_N_PPN1_P, P_BETA, L_INTRA, 2)),
+    .inner = {{PART_LEADERS, BLOCK_UNIT}}};
 
 static const ac_algorithm algorithms[] = {
     {.name = "native",
@@ -29,6 +59,7 @@ static const ac_algorithm algorithms[] = {
      .group = "simple",
      .attributes = "partners=all sync=none primitive=nonblocking data=ddt",
      .fn.alltoall = ac_alltoall_simple,
+     .cost = &simple_cost,
      .summary = "post every receive and send at once (i->i+1, i->i+2, ...), then wait"},
     {.name = "mesh_2d",
      .collective = AC_ALLTOALL,
@@ -37,6 +68,7 @@ static const ac_algorithm algorithms[] = {
      .max_bytes = 256,
      .fn.alltoall = ac_alltoall_mesh,
      .params = &mesh_2d,
+     .cost = &mesh_cost,
      .summary = "x*y mesh, combined blocks exchanged along x then along y"},
     {.name = "mesh_3d",
      .collective = AC_ALLTOALL,
@@ -45,6 +77,7 @@ static const ac_algorithm algorithms[] = {
      .max_bytes = 256,
      .fn.alltoall = ac_alltoall_mesh,
      .params = &mesh_3d,
+     .cost = &mesh_cost,
      .summary = "x*y*z mesh, combined blocks exchanged one dimension at a time"},
     {.name = "recursive_doubling",
      .collective = AC_ALLTOALL,
@@ -53,6 +86,7 @@ static const ac_algorithm algorithms[] = {
      .requires = AC_REQ_POWER_OF_TWO,
      .max_bytes = 256,
      .fn.alltoall = ac_alltoall_recursive_doubling,
+     .cost = &recursive_doubling_cost,
      .summary = "all-gather of every block by recursive doubling, then keep one's own"},
     {.name = "bruck",
      .collective = AC_ALLTOALL,
@@ -60,6 +94,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=shift sync=none primitive=blocking data=pack",
      .max_bytes = 256,
      .fn.alltoall = ac_alltoall_bruck,
+     .cost = &bruck_cost,
      .summary = "Bruck: rotate, ceil(lg p) steps of blocks with bit k set, rotate back"},
     {.name = "ring",
      .collective = AC_ALLTOALL,
@@ -67,6 +102,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=ring sync=none primitive=blocking data=ddt",
      .fn.alltoall = ac_alltoall_ring,
      .params = &sync_none,
+     .cost = &phased_cost,
      .summary = "p-1 phases, phase i sends to r+i and receives from r-i"},
     {.name = "ring_light_barrier",
      .collective = AC_ALLTOALL,
@@ -74,6 +110,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=ring sync=light primitive=blocking data=ddt",
      .fn.alltoall = ac_alltoall_ring,
      .params = &sync_light,
+     .cost = &phased_cost,
      .summary = "ring phases separated by zero-byte ready tokens"},
     {.name = "ring_mpi_barrier",
      .collective = AC_ALLTOALL,
@@ -81,6 +118,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=ring sync=barrier primitive=blocking data=ddt",
      .fn.alltoall = ac_alltoall_ring,
      .params = &sync_barrier,
+     .cost = &phased_cost,
      .summary = "ring phases separated by MPI_Barrier (lock-step)"},
     {.name = "pair",
      .collective = AC_ALLTOALL,
@@ -88,6 +126,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=pair sync=none primitive=blocking data=ddt",
      .fn.alltoall = ac_alltoall_pair,
      .params = &sync_none,
+     .cost = &phased_cost,
      .summary = "pairwise exchange, phase i with r XOR i (idle phases if p is not 2^k)"},
     {.name = "pair_light_barrier",
      .collective = AC_ALLTOALL,
@@ -95,6 +134,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=pair sync=light primitive=blocking data=ddt",
      .fn.alltoall = ac_alltoall_pair,
      .params = &sync_light,
+     .cost = &phased_cost,
      .summary = "pairwise exchange with a zero-byte token between phases"},
     {.name = "pair_mpi_barrier",
      .collective = AC_ALLTOALL,
@@ -102,6 +142,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=pair sync=barrier primitive=blocking data=ddt",
      .fn.alltoall = ac_alltoall_pair,
      .params = &sync_barrier,
+     .cost = &phased_cost,
      .summary = "pairwise exchange with MPI_Barrier between phases (lock-step)"},
     {.name = "node_aware",
      .collective = AC_ALLTOALL,
@@ -110,6 +151,7 @@ static const ac_algorithm algorithms[] = {
                    "data=pack",
      .fn.alltoall = ac_alltoall_node_aware,
      .params = &leaders_simple,
+     .cost = &node_aware_cost,
      .summary = "gather to node leaders, leaders exchange (simple), scatter on the node"},
     {.name = "node_aware_ring",
      .collective = AC_ALLTOALL,
@@ -118,6 +160,7 @@ static const ac_algorithm algorithms[] = {
                    "data=pack",
      .fn.alltoall = ac_alltoall_node_aware,
      .params = &leaders_ring,
+     .cost = &node_aware_cost,
      .summary = "gather to node leaders, leaders exchange (ring), scatter on the node"},
 };
 

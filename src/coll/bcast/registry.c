@@ -10,11 +10,20 @@
  * rank). scatter_<allgather>_allgather: van de Geijn's scatter then all-gather.
  */
 #include "coll/algorithms.h"
+#include "coll/cost_terms.h"
 #include "coll/common/tree.h"
 
 static const ac_params scatter_ring = {.allgatherv = ac_allgatherv_ring};
 static const ac_params scatter_recursive_doubling = {.allgatherv =
                                                          ac_allgatherv_recursive_doubling};
+
+/* The cost model of the tree instances (TREE_COST, in the terms of cost_terms.h; the shape of
+ * each tree is cost.c's tree_shape): the engine's "Cost: ..." corrected where SimGrid disagreed
+ * on a contention-free platform. */
+static const ac_cost_model tree_cost = {
+    AC_TERMS(AC_TERM(Q_TREE_STEPS, P_ALPHA, L_TREE, 1),
+             AC_TERM(Q_TREE_MESSAGES, P_OVERHEAD, L_TREE, 1),
+             AC_TERM(Q_TREE_BYTES, P_BETA, L_TREE, 1))};
 
 /* What this collective's tree instances (tree_instances.def) have of their own. */
 #define TREE_COLLECTIVE AC_BCAST
@@ -25,6 +34,16 @@ static const ac_params scatter_recursive_doubling = {.allgatherv =
 #define TREE_ATTRIBUTES " partners=tree sync=none primitive=nonblocking data=pack"
 /* the unsegmented binomial tree up to 12 KiB, van de Geijn's scatter_*_allgather from there */
 #define TREE_MAX_BYTES(kind, segment) ((kind) == AC_TREE_BINOMIAL && (segment) == 0 ? 12288 : 0)
+#define TREE_COST tree_cost
+
+/* The cost models of the algorithms below (each entry's .cost, in the terms of cost_terms.h):
+ * their files' "Cost: ..." corrected where SimGrid disagreed on a contention-free platform. */
+
+/* the binomial scatter of the p blocks, then the inner all-gather of them */
+static const ac_cost_model scatter_allgather_cost = {
+    AC_TERMS(AC_TERM(Q_LOG, P_MESSAGE, L_SPLIT, 1),
+             AC_TERM(Q_N_SCATTER, P_BETA, L_SPLIT, 1)),
+    .inner = {{PART_ALLGATHERV, BLOCK_FRACTION}}};
 
 static const ac_algorithm algorithms[] = {
     {.name = "native",
@@ -45,6 +64,7 @@ static const ac_algorithm algorithms[] = {
      .min_bytes = 12288,
      .fn.bcast = ac_bcast_scatter_allgather,
      .params = &scatter_ring,
+     .cost = &scatter_allgather_cost,
      .summary = "van de Geijn: binomial scatter of p chunks, then ring all-gather"},
     {.name = "scatter_recursive_doubling_allgather",
      .collective = AC_BCAST,
@@ -55,6 +75,7 @@ static const ac_algorithm algorithms[] = {
      .min_bytes = 12288,
      .fn.bcast = ac_bcast_scatter_allgather,
      .params = &scatter_recursive_doubling,
+     .cost = &scatter_allgather_cost,
      .summary = "van de Geijn: binomial scatter of p chunks, then recursive doubling all-gather"},
 };
 

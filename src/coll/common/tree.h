@@ -88,6 +88,7 @@ const char *ac_tree_name(ac_tree_kind kind);
  *   TREE_SUMMARY(shape, segmentation)  the summary from the shape's and segmentation's words
  *   TREE_ATTRIBUTES                    the attributes after tree= and segment=
  *   TREE_MAX_BYTES(kind, segment)      the advisory upper message size (0: none)
+ *   TREE_COST                          the instances' cost model (an ac_cost_model, cost_terms.h)
  * A segmented instance is advised from two segments up (min_bytes). */
 #define AC_TREE_ENTRY(id, group_, kind, k, segment, shape, attributes_, segmentation)          \
     {.name = #id,                                                                              \
@@ -99,6 +100,7 @@ const char *ac_tree_name(ac_tree_kind kind);
      .max_bytes = TREE_MAX_BYTES(kind, segment),                                               \
      .TREE_ENGINE,                                                                             \
      .params = &ac_##id,                                                                       \
+     .cost = &TREE_COST,                                                                       \
      .summary = TREE_SUMMARY(shape, segmentation)},
 
 #endif

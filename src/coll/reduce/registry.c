@@ -11,7 +11,17 @@
  * binomial reduce. rabenseifner: reduce-scatter by recursive halving, then gather to the root.
  */
 #include "coll/algorithms.h"
+#include "coll/cost_terms.h"
 #include "coll/common/tree.h"
+
+/* The cost model of the tree instances (TREE_COST, in the terms of cost_terms.h; the shape of
+ * each tree is cost.c's tree_shape): the engine's "Cost: ..." corrected where SimGrid disagreed
+ * on a contention-free platform. */
+static const ac_cost_model tree_cost = {
+    AC_TERMS(AC_TERM(Q_REDUCE_STEPS, P_ALPHA, L_TREE, 1),
+             AC_TERM(Q_REDUCE_MESSAGES, P_OVERHEAD, L_TREE, 1),
+             AC_TERM(Q_REDUCE_BYTES, P_BETA, L_TREE, 1),
+             AC_TERM(Q_REDUCE_BYTES, P_GAMMA, L_WORST, 1))};
 
 /* What this collective's tree instances (tree_instances.def) have of their own. */
 #define TREE_COLLECTIVE AC_REDUCE
@@ -22,6 +32,24 @@
     shape ", " segmentation "; rank order (non-commutative: via rank 0)"
 #define TREE_ATTRIBUTES " partners=tree sync=none order=rank primitive=nonblocking data=ddt"
 #define TREE_MAX_BYTES(kind, segment) 0
+#define TREE_COST tree_cost
+
+/* The cost models of the algorithms below (each entry's .cost, in the terms of cost_terms.h):
+ * their files' "Cost: ..." corrected where SimGrid disagreed on a contention-free platform. */
+
+/* recursive halving on p' ranks after the fold of the ranks above p' (as allreduce's
+ * rabenseifner), then a binomial gather of the p' blocks */
+static const ac_cost_model rabenseifner_cost = {
+    AC_TERMS(AC_TERM(Q_FLOOR_LOG, P_MESSAGE, L_SPLIT, 2),
+             AC_TERM(Q_N_FRACTION_P2, P_BETA, L_SPLIT, 2),
+             AC_TERM(Q_N_FRACTION_P2, P_GAMMA, L_WORST, 1),
+             AC_TERM(Q_NOT_POW2, P_MESSAGE, L_WORST, 1),
+             AC_TERM(Q_N_NOT_POW2, P_BETA, L_WORST, 1),
+             AC_TERM(Q_N_NOT_POW2, P_GAMMA, L_WORST, 1))};
+static const ac_cost_model linear_ordered_cost = {
+    AC_TERMS(AC_TERM(Q_P1, P_MESSAGE, L_WORST, 1),
+             AC_TERM(Q_N_P1, P_BETA, L_WORST, 1),
+             AC_TERM(Q_N_P1, P_GAMMA, L_WORST, 1))};
 
 static const ac_algorithm algorithms[] = {
     {.name = "native",
@@ -39,6 +67,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "family=rabenseifner reduce_scatter=recursive_halving gather=binomial "
                    "partners=pair sync=none order=rank primitive=blocking data=ddt",
      .fn.reduce = ac_reduce_rabenseifner,
+     .cost = &rabenseifner_cost,
      .summary = "recursive halving reduce-scatter (rank order kept), then binomial gather to "
                 "the root"},
     {.name = "linear_ordered",
@@ -46,6 +75,7 @@ static const ac_algorithm algorithms[] = {
      .group = "linear",
      .attributes = "tree=flat partners=all sync=none order=rank primitive=blocking data=ddt",
      .fn.reduce = ac_reduce_linear_ordered,
+     .cost = &linear_ordered_cost,
      .summary = "the root receives every vector and combines them in rank order"},
 };
 

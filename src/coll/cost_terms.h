@@ -1,0 +1,141 @@
+/*
+ * cost_terms.h - the vocabulary of an algorithm's cost model: what a registry entry's `.cost`
+ * (coll.h) points to. Each collective's registry.c keeps the models of its algorithms beside
+ * their entries (its tree instances' model is its TREE_COST, common/tree.h; the orthogonal
+ * family's are in orthogonal.c), so that an entry, its algorithm file and its formula read
+ * together; cost.c evaluates them (cost.h). An entry without a model (native, and whatever
+ * runs the library's collective) is measured, never predicted.
+ *
+ * A model is a short list of terms {quantity, parameter, link, multiplier} and at most two inner
+ * collectives. The quantity is one of the enumerated functions of the shape below (in the unit
+ * of its collective: the block for allgather, alltoall, gather, scatter; the vector for
+ * allreduce, reduce, bcast and the reduce-scatters; for allgatherv and alltoallv the total over
+ * p, the block), the parameter (P_MESSAGE: messages one after the other, each a latency alpha
+ * and an overhead o; P_ALPHA and P_OVERHEAD apart for messages posted at once, which share one
+ * latency and pay every overhead; P_BETA, P_GAMMA), and the link says which of the intra- and
+ * inter-node parameters it counts against:
+ *   worst  inter-node as soon as the ranks span nodes (a step of a ring or a pairwise exchange
+ *          ends when its slowest pair does, and some pair crosses a node boundary);
+ *   split  steps at partner distances 1, 2, 4, ... (recursive doubling, Bruck, binomial trees):
+ *          with consecutive ranks on a node, the first floor(log2 ppn) of the ceil(log2 p)
+ *          steps stay inside a node; the term is shared between the links in that proportion;
+ *   intra, inter: the term says (node-aware algorithms).
+ * The terms are those of each algorithm file's header comment ("Cost: ..."), corrected where
+ * SimGrid disagreed on a contention-free platform (scripts/cost_check, docs/model.md: sends
+ * posted at once, trees level by level, reductions child by child); where a header gives
+ * only the leading terms, so does the model. Composed algorithms add their inner
+ * collectives (params->allgatherv with params->inner, params->alltoallv with params->inner2:
+ * the model of the registry entry that runs that function) evaluated on blocks of the vector;
+ * orthogonal instances add their phase algorithm (params->phase) on each dimension of the mesh,
+ * with the bytes each phase moves (the whole vector, growing runs of blocks, or p / n[d] blocks
+ * per pair). A phase line is taken as inter-node whenever the communicator spans nodes (lines
+ * may cross nodes whatever their dimension).
+ */
+#ifndef AUTOCOLL_COST_TERMS_H
+#define AUTOCOLL_COST_TERMS_H
+
+#include "coll/coll.h"
+
+/* Quantities: functions of the shape; p' is the largest power of two <= p, m the unit bytes. */
+typedef enum ac_cost_quantity {
+    Q_ONE,           /* 1 when there is anyone to talk to (p > 1), else 0 */
+    Q_LOG,           /* ceil(log2 p) */
+    Q_FLOOR_LOG,     /* log2 p' */
+    Q_NOT_POW2,      /* 1 when p is not a power of two (the extra fold steps), else 0 */
+    Q_P1,            /* p - 1 */
+    Q_SYNC,          /* steps of phase synchronisation (params->sync): light p - 2 token
+                      * exchanges, barrier p - 2 barriers of ceil(log2 p) steps, none 0 */
+    Q_MESH_PHASES,   /* mesh dimensions (params->dims, default 2) of size d_k > 1 */
+    Q_MESH_STEPS,    /* sum over the mesh dimensions of d_k - 1: the messages of a rank */
+    Q_N,             /* m */
+    Q_N_LOG,         /* m ceil(log2 p) */
+    Q_N_FLOOR_LOG,   /* m log2 p' */
+    Q_N_NOT_POW2,    /* m when p is not a power of two, else 0 */
+    Q_N_FRACTION,    /* (p - 1) / p m */
+    Q_N_FRACTION_P2, /* (p' - 1) / p' m */
+    Q_N_P1,          /* (p - 1) m */
+    Q_N_P1_P,        /* (p - 1) p m */
+    Q_N_HALF_P_LOG,  /* p / 2 ceil(log2 p) m */
+    Q_N_MESH,        /* sum over the mesh dimensions of (d_k - 1) p / d_k m */
+    Q_N_SCATTER,     /* the bytes on a binomial scatter's critical path: each level waits
+                      * for the whole of its subtree's data, sum over the levels l = 1 .. L of
+                      * (2^l - 1) / p m, L = ceil(log2 p) */
+    Q_TREE_STEPS,    /* latencies of a pipelined tree (cost.c, tree_shape): L + m - 1 */
+    Q_TREE_MESSAGES, /* messages of a pipelined tree's critical path: S + F (m - 1) */
+    Q_TREE_BYTES,    /* bytes of a pipelined tree: (S + F (m - 1)) x the bytes of a step (a
+                      * segment, or the message whole) */
+    Q_REDUCE_STEPS,  /* latencies of a pipelined reduction tree (tree_shape, reduce) */
+    Q_REDUCE_MESSAGES, /* messages of a pipelined reduction tree: S + F (m - 1) */
+    Q_REDUCE_BYTES,  /* bytes of a pipelined reduction tree: (S + F (m - 1)) x a step's */
+    Q_ROOT_STEPS,    /* gather / scatter trees: the levels, plus one latency per further
+                      * segment of a block */
+    Q_ROOT_MESSAGES, /* gather / scatter trees: the root's messages, F per segment of a block */
+    Q_ROOT_BYTES,    /* gather / scatter trees: (p - 1) m through the root's link; the chain
+                      * forwards p (p - 1) / 2 m in sequence unless its segment is at most a
+                      * block (then it pipelines) */
+    Q_PPN1,          /* ranks per node - 1 */
+    Q_N_PPN1_P       /* (ppn - 1) p m */
+
+} ac_cost_quantity;
+
+/* P_MESSAGE: a message on the critical path, one after the other: a latency and an overhead.
+ * P_ALPHA: a latency alone (messages posted at once share one), P_OVERHEAD: an overhead alone
+ * (each of those messages still costs its own, LogP's o). */
+typedef enum ac_cost_param { P_MESSAGE, P_ALPHA, P_OVERHEAD, P_BETA, P_GAMMA } ac_cost_param;
+typedef enum ac_cost_link { L_WORST, L_SPLIT, L_TREE, L_INTRA, L_INTER } ac_cost_link;
+/* L_TREE: split for the trees whose partners are at distances 1, 2, 4, ... (binomial,
+ * k-nomial), worst for the others. */
+
+typedef struct ac_cost_term {
+    ac_cost_quantity q;
+    ac_cost_param param;
+    ac_cost_link link;
+    double mult;
+} ac_cost_term;
+
+/* An inner collective of a composed algorithm. */
+typedef enum ac_cost_part {
+    PART_NONE,
+    PART_ALLGATHERV, /* params->allgatherv with params->inner */
+    PART_ALLTOALLV,  /* params->alltoallv with params->inner2 */
+    PART_PHASES,     /* orthogonal: params->phase on each mesh dimension */
+    PART_LEADERS     /* params->alltoallv with params->inner2 among the node leaders, one per
+                      * node, with blocks of ppn^2 units (what two nodes exchange) */
+} ac_cost_part;
+
+typedef enum ac_cost_block {
+    BLOCK_UNIT,     /* each rank's block is the whole unit (all-gather of whole vectors) */
+    BLOCK_FRACTION  /* each rank's block is the unit over p (the vector in p blocks) */
+} ac_cost_block;
+
+typedef struct ac_cost_inner {
+    ac_cost_part part;
+    ac_cost_block block;
+} ac_cost_inner;
+
+/* What the bytes of one orthogonal phase are (PART_PHASES), per collective. */
+typedef enum ac_cost_phases {
+    PHASES_NONE,    /* no phases */
+    PHASES_WHOLE,   /* every phase moves the whole message (bcast, reduce, allreduce) */
+    PHASES_GROWING, /* the last dimension's phase moves one block per rank, each earlier one the
+                     * runs gathered by the phases before it (gather, allgather; scatter is the
+                     * same phases in reverse) */
+    PHASES_BLOCKS   /* the phase on n[d] ranks moves p / n[d] blocks per pair (alltoall) */
+} ac_cost_phases;
+
+typedef struct ac_cost_model {
+    const ac_cost_term *terms;
+    int nterms;
+    ac_cost_inner inner[2]; /* the inner collectives, in this order; PART_NONE: none */
+    ac_cost_phases phases;  /* PART_PHASES: the bytes of each phase */
+} ac_cost_model;
+
+/* A term, and a model's list of them:
+ *   static const ac_cost_model ring_cost = {AC_TERMS(AC_TERM(Q_P1, P_MESSAGE, L_WORST, 2),
+ *                                                    ...)}; */
+#define AC_TERM(q, param, link, mult) {q, param, link, mult}
+#define AC_TERMS(...)                                                                          \
+    .terms = (const ac_cost_term[]){__VA_ARGS__},                                              \
+    .nterms = (int)(sizeof((const ac_cost_term[]){__VA_ARGS__}) / sizeof(ac_cost_term))
+
+#endif
