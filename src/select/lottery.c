@@ -93,6 +93,7 @@
  *   MPI_ERR_ARG and changes nothing. A negative or NaN local time counts as 0.
  */
 #include "select/lottery.h"
+#include "select/monitor.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -296,7 +297,7 @@ static void lottery_refresh(lottery_state *s)
             s->cand[j].interval = base;
         } else if (s->rechecked[j]) {
             long cap = base * AC_LOTTERY_RECHECK_CAP;
-            s->cand[j].interval = s->cand[j].interval > cap / 2 ? cap : 2 * s->cand[j].interval;
+            s->cand[j].interval = (long)ac_doubled(s->cand[j].interval, cap);
         }
         s->rechecked[j] = 0;
     }

@@ -99,6 +99,7 @@
  */
 #include "select/model.h"
 #include "coll/common/mesh.h"
+#include "select/monitor.h"
 #include "select/plan.h"
 
 #include <math.h>
@@ -106,9 +107,8 @@
 #include <string.h>
 
 enum {
-    OBS_MAX = 64,    /* observations kept for the fit (the most recent) */
-    WINDOW_MIN = 16, /* the monitor's first window, and the most calls it agrees on */
-    REFRESH_MAX_FACTOR = 64, /* the longest interval between refreshes, x `refresh` */
+    OBS_MAX = 64, /* observations kept for the fit (the most recent) */
+    WINDOW_MIN = AC_MONITOR_WINDOW_MIN, /* the monitor's first window (monitor.h) */
 };
 
 /* What a window's agreed calls show (window_stats_of). */
@@ -149,14 +149,11 @@ typedef struct model_state {
     int first;      /* it is the first decision */
     double scratch[WINDOW_MIN];
     /* The monitor. */
-    int window, window_calls, kept, suspicious;
-    double recent[WINDOW_MIN];
+    ac_monitor monitor; /* of the chosen one or the challenger (monitor.h) */
     int challenger;   /* the candidate running a challenge; -1: none */
     window_stats defender; /* the chosen one's window before the challenge */
     int resume;       /* the chosen one's window after the challenge */
     int challenges;   /* challenges run */
-    long since_settle;     /* settled calls since the last decision */
-    long refresh_interval; /* settled calls before the next refresh */
     int refreshing;        /* the decision in progress is a refresh */
     int refreshes;         /* refreshes started */
     /* Accounting. */
@@ -345,20 +342,13 @@ static void settle(model_state *s, int winner)
         s->o_ms_c = s->first_sum - (double)s->first_count * s->median[winner];
     if (s->chosen >= 0 && winner != s->chosen) s->switches++;
     if (s->refreshing) {
-        long longest = REFRESH_MAX_FACTOR * (long)s->p.refresh;
-        s->refresh_interval = winner != s->chosen            ? s->p.refresh
-                              : 2 * s->refresh_interval > longest ? longest
-                                                                  : 2 * s->refresh_interval;
+        ac_monitor_refreshed(&s->monitor, winner == s->chosen);
         s->refreshing = 0;
     }
-    s->since_settle = 0;
     s->first = 0;
     s->stage = AC_MODEL_SETTLED;
     s->chosen = winner;
-    s->window = WINDOW_MIN;
-    s->window_calls = 0;
-    s->kept = 0;
-    s->suspicious = 0;
+    ac_monitor_settle(&s->monitor);
     s->challenger = -1;
 }
 
@@ -553,20 +543,14 @@ static int challenger_of(const model_state *s, const window_stats *w)
     return best;
 }
 
-/* The monitor's window after one that was not degraded: twice as long, up to window_max. */
-static int next_window(const model_state *s)
-{
-    return s->window > s->p.window_max / 2 ? s->p.window_max : 2 * s->window;
-}
-
 static void start_challenge(model_state *s, int c, const window_stats *w)
 {
     s->challenger = c;
     s->challenges++;
     s->defender = *w;
-    s->resume = next_window(s);
-    s->suspicious = 0;
-    s->window = WINDOW_MIN;
+    s->resume = ac_monitor_next_window(&s->monitor);
+    s->monitor.suspicious = 0;
+    s->monitor.window = WINDOW_MIN;
 }
 
 /* The end of a challenge whose WINDOW_MIN calls showed w: the challenger is chosen when its
@@ -584,20 +568,18 @@ static void end_challenge(model_state *s, const window_stats *w)
     if (w->fastest < s->defender.fastest) {
         settle(s, c);
     } else {
-        s->window = s->resume;
+        s->monitor.window = s->resume;
     }
 }
 
 static int end_window(model_state *s, const ac_agreement *agree)
 {
-    int k = s->kept;
-    int rc = agree->max(agree->ctx, s->recent, k);
+    int k;
+    int rc = ac_monitor_agree(&s->monitor, agree, &k);
     s->agreements++;
     if (rc != 0) return stop(s, rc);
-    window_stats w = window_stats_of(s->recent, k, s->scratch);
+    window_stats w = window_stats_of(s->monitor.recent, k, s->scratch);
     double m = w.median, runner = -1.0;
-    s->window_calls = 0;
-    s->kept = 0;
     add_observation(s, s->challenger >= 0 ? s->challenger : s->chosen, m);
     refit(s);
     if (s->challenger >= 0) {
@@ -619,17 +601,14 @@ static int end_window(model_state *s, const ac_agreement *agree)
             runner = s->median[c];
     double margin = noisy ? (w.q3 - w.q1) / 2.0 : 0.0; /* a noisy median's own error */
     if (runner >= 0.0 && m > (1.0 + s->p.epsilon) * runner + margin) {
-        if (s->suspicious) {
+        if (ac_monitor_degraded(&s->monitor)) {
             redecide(s, m);
             return MPI_SUCCESS;
         }
-        s->suspicious = 1;
-        s->window = WINDOW_MIN;
-    } else if (s->p.refresh > 0 && calm && s->since_settle >= s->refresh_interval) {
+    } else if (calm && ac_monitor_refresh_due(&s->monitor)) {
         refresh(s, m);
     } else {
-        s->suspicious = 0;
-        s->window = next_window(s);
+        ac_monitor_calm(&s->monitor);
     }
     return MPI_SUCCESS;
 }
@@ -717,7 +696,7 @@ static void *model_create(const ac_algorithm *const *candidates, int n,
     }
     s->chosen = -1;
     s->challenger = -1;
-    s->refresh_interval = s->p.refresh;
+    ac_monitor_init(&s->monitor, s->p.window_max, s->p.refresh);
     if (known && n > 1) s->warm = model_warm(s, known);
     if (s->warm) return s;
     if (n == 1) {
@@ -747,12 +726,9 @@ static int model_step(model_state *s, int index, double seconds, const ac_agreem
         return ac_plan_record(&s->plan, seconds) ? end_round(s, agree) : MPI_SUCCESS;
     }
     s->settled_calls++;
-    s->since_settle++;
     if (s->n == 1) return MPI_SUCCESS; /* nothing to compare with */
-    int k = s->window < WINDOW_MIN ? s->window : WINDOW_MIN;
-    if (s->window - s->window_calls <= k) s->recent[s->kept++] = seconds;
-    s->window_calls++;
-    return s->window_calls == s->window ? end_window(s, agree) : MPI_SUCCESS;
+    return ac_monitor_record(&s->monitor, seconds, WINDOW_MIN) ? end_window(s, agree)
+                                                               : MPI_SUCCESS;
 }
 
 static int model_observe(void *state, int index, double seconds, const ac_agreement *agree,
@@ -834,7 +810,7 @@ static void model_describe(const void *state, const ac_algorithm *const *candida
     ac_json_integer_value(w, "decisions", st.decisions);
     ac_json_integer_value(w, "decide_calls", st.decide_calls);
     ac_json_integer_value(w, "settled_calls", st.settled_calls);
-    ac_json_integer_value(w, "window", s->window);
+    ac_json_integer_value(w, "window", s->monitor.window);
     ac_json_integer_value(w, "challenges", st.challenges);
     ac_json_integer_value(w, "refreshes", st.refreshes);
     ac_json_integer_value(w, "agreements", st.agreements);

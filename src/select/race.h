@@ -31,7 +31,6 @@ typedef struct ac_race_params {
 } ac_race_params;
 
 #define AC_RACE_FINALISTS 3
-#define AC_RACE_WINDOW_MIN 16
 
 /* Stages reported by ac_race_get_stats(). */
 enum {

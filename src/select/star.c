@@ -87,6 +87,7 @@
  *   time counts as 0.
  */
 #include "select/star.h"
+#include "select/monitor.h"
 #include "select/plan.h"
 
 #include <stdlib.h>
@@ -232,7 +233,7 @@ static void star_end_recheck(star_state *s, int c)
         return;
     }
     long long cap = (long long)s->p.recheck * AC_STAR_RECHECK_CAP;
-    s->interval[c] = s->interval[c] > cap / 2 ? cap : 2 * s->interval[c];
+    s->interval[c] = ac_doubled(s->interval[c], cap);
     s->phase = PHASE_NONE; /* back to the chosen one, delta as it was */
     star_reset_window(s);
 }
@@ -320,7 +321,7 @@ static int star_end_window(star_state *s, const ac_agreement *agree)
     s->last_ave = ave[0];
 
     if (ave[0] < limit) {
-        s->delta = s->delta > s->p.delta_max / 2 ? s->p.delta_max : 2 * s->delta;
+        s->delta = (int)ac_doubled(s->delta, s->p.delta_max);
     } else if (ave[1] >= limit) {
         s->best_time[s->chosen] = ave[0];
         s->median_time[s->chosen] = ave[0];
