@@ -758,18 +758,6 @@ void ac_model_get_stats(const void *state, ac_model_stats *out)
     out->observations = (int)s->observations;
 }
 
-double ac_model_prediction(const void *state, int index)
-{
-    const model_state *s = state;
-    return index >= 0 && index < s->n ? predict(s, index) : -1.0;
-}
-
-void ac_model_get_platform(const void *state, double *out)
-{
-    const model_state *s = state;
-    memcpy(out, s->platform, sizeof s->platform);
-}
-
 void ac_model_get_learned(const void *state, double *value, double *weight)
 {
     const model_state *s = state;

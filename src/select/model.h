@@ -65,12 +65,6 @@ void ac_model_get_params(ac_model_params *out);
 /* A snapshot of a state made by ac_strategy_model.create. */
 void ac_model_get_stats(const void *state, ac_model_stats *out);
 
-/* The predicted time of candidate `index` under the current fit; negative without a model. */
-double ac_model_prediction(const void *state, int index);
-
-/* The fitted platform parameters into out[AC_COST_PARAMS]. */
-void ac_model_get_platform(const void *state, double *out);
-
 /* What the state learned of the platform, for the history file: the fitted parameters into
  * value[AC_COST_PARAMS], and into weight[AC_COST_PARAMS] how many observations' worth of
  * evidence stands behind each: the sum over the kept observations of the share of the

@@ -412,17 +412,11 @@ int ac_table_cell_knowledge(const ac_table *t, ac_collective coll, int comm_size
 
 static struct {
     ac_table *table;
-    char path[PATH_MAX];
 } loaded;
 
 const ac_table *ac_table_loaded(void)
 {
     return loaded.table;
-}
-
-const char *ac_table_path(void)
-{
-    return loaded.table ? loaded.path : NULL;
 }
 
 void ac_table_unload(void)
@@ -472,7 +466,5 @@ void ac_table_load(void)
     free(text);
     if (!loaded.table) {
         if (rank == 0) ac_log_warn("AUTOCOLL_TABLE=%s: %s; the table is ignored", setting, why);
-        return;
     }
-    snprintf(loaded.path, sizeof loaded.path, "%s", setting);
 }
