@@ -10,15 +10,16 @@
  *   context <collective> <comm size> <bytes> <count> <op builtin> <op commutative>
  *           <site, 16 hex digits> <n> then n times: <algorithm> <seconds> <variance> <samples>
  *   adcl <request key> <n> then n times: <function> <seconds> <variance> <samples>
- *   model <n> then n times: <parameter> <value> <variance> <samples>
+ *   <record> <n> then n times: <name> <value> <variance> <samples>
  *
  * (a context is one line). An adcl line is an ADCL request's knowledge (src/adcl/history.c
  * builds its key: one token of printable characters naming the function set, topology and
  * vector); it is matched by the key's text, its functions by name, and merged like a context.
- * The model line (at most one a section) is what the `model` strategy learned of the platform:
- * its cost models' parameters (coll/cost.h names), each with the evidence behind it as its
- * samples (select/model.h: ac_model_get_learned), merged like a context's candidates.
- * Context, adcl and model lines belong to the platform line above them. Anything
+ * A record line (at most one of each record a section) is what a strategy learned beyond its
+ * contexts, under the tag its ops name (strategy.h: `record`; the `model` strategy's is its
+ * cost models' parameters, each with the evidence behind it as its samples), merged like a
+ * context's candidates; the file accepts the tags of the strategies that have one.
+ * Context, adcl and record lines belong to the platform line above them. Anything
  * else, a second header, a context before any platform line or a number that does not parse
  * makes the whole file corrupt: it is reported, ignored, and never overwritten (it may not be
  * ours). A header with another format number is treated the same way.
@@ -61,10 +62,9 @@
 #define LOCK_SECONDS 30                /* the longest wait for another writer */
 #define DESCRIPTION_LEN 2048
 #define ADCL_LINE "adcl"
-#define MODEL_LINE "model"
 
 /* What a line records. */
-enum { CONTEXT_ENTRY, ADCL_ENTRY, MODEL_ENTRY };
+enum { CONTEXT_ENTRY, ADCL_ENTRY, RECORD_ENTRY };
 
 typedef struct hcand {
     char name[NAME_MAX_LEN];
@@ -73,9 +73,9 @@ typedef struct hcand {
 } hcand;
 
 typedef struct hentry {
-    int kind;   /* CONTEXT_ENTRY, ADCL_ENTRY or MODEL_ENTRY */
+    int kind;   /* CONTEXT_ENTRY, ADCL_ENTRY or RECORD_ENTRY */
     ac_history_key key; /* a context's */
-    char *adcl; /* an ADCL request's key, NULL for the other kinds */
+    char *adcl; /* an ADCL request's key, a record's tag; NULL for a context */
     int n;
     hcand *cand;
 } hentry;
@@ -125,15 +125,14 @@ static int key_equal(const ac_history_key *a, const ac_history_key *b)
            a->op_commutative == b->op_commutative && a->site == b->site;
 }
 
-/* The entry of `kind` with a context's key, an ADCL request's key (adcl) or the model line,
+/* The entry of `kind` with a context's key, an ADCL request's key or a record's tag (adcl),
  * or NULL. */
 static hentry *list_find(hlist *l, int kind, const ac_history_key *key, const char *adcl)
 {
     for (int i = 0; i < l->n; i++) {
         const hentry *e = &l->e[i];
         if (e->kind == kind &&
-            (kind == MODEL_ENTRY || (kind == ADCL_ENTRY ? strcmp(e->adcl, adcl) == 0
-                                                         : key_equal(&e->key, key))))
+            (kind == CONTEXT_ENTRY ? key_equal(&e->key, key) : strcmp(e->adcl, adcl) == 0))
             return &l->e[i];
     }
     return NULL;
@@ -332,12 +331,26 @@ static int parse_adcl(char *rest, hentry *out)
     return -1;
 }
 
-/* A model line after "model", in place; 0, or -1 (not valid). */
-static int parse_model(char *rest, hentry *out)
+/* Whether `kind` is the tag of a strategy's record (strategy.h). */
+static int is_record(const char *kind)
+{
+    int n;
+    const ac_strategy *const *all = ac_strategies(&n);
+    for (int i = 0; i < n; i++)
+        if (all[i]->record && strcmp(all[i]->record, kind) == 0) return 1;
+    return 0;
+}
+
+/* A record line after its tag `kind`, in place; 0, or -1 (not valid). */
+static int parse_record(const char *kind, char *rest, hentry *out)
 {
     memset(out, 0, sizeof *out);
-    out->kind = MODEL_ENTRY;
-    return parse_candidates(rest, out);
+    out->kind = RECORD_ENTRY;
+    if (!(out->adcl = strdup(kind))) return -1;
+    if (parse_candidates(rest, out) == 0) return 0;
+    free(out->adcl);
+    out->adcl = NULL;
+    return -1;
 }
 
 /* Parse text (a whole file when `whole`, else context lines only, into one section). */
@@ -395,12 +408,12 @@ static int parse_text(const char *text, int whole, hfile *out, char *why, size_t
             while (*rest == ' ' || *rest == '\t') rest++;
             if (!(s->description = strdup(rest))) goto nomem;
         } else if ((strcmp(kind, "context") == 0 || strcmp(kind, ADCL_LINE) == 0 ||
-                    strcmp(kind, MODEL_LINE) == 0) &&
+                    is_record(kind)) &&
                    out->n > 0) {
             hentry e;
-            int bad = strcmp(kind, ADCL_LINE) == 0    ? parse_adcl(rest, &e)
-                      : strcmp(kind, MODEL_LINE) == 0 ? parse_model(rest, &e)
-                                                      : parse_context(rest, &e);
+            int bad = strcmp(kind, ADCL_LINE) == 0 ? parse_adcl(rest, &e)
+                      : is_record(kind)            ? parse_record(kind, rest, &e)
+                                                   : parse_context(rest, &e);
             if (bad) {
                 ac_why_printf(why, why_len, "line %ld: a bad %s line", line, kind);
                 goto fail;
@@ -432,8 +445,8 @@ static void write_entry(FILE *f, const hentry *e)
     if (!known) return;
     if (e->kind == ADCL_ENTRY)
         fprintf(f, "%s %s %d", ADCL_LINE, e->adcl, known);
-    else if (e->kind == MODEL_ENTRY)
-        fprintf(f, "%s %d", MODEL_LINE, known);
+    else if (e->kind == RECORD_ENTRY)
+        fprintf(f, "%s %d", e->adcl, known);
     else
         fprintf(f, "context %s %d %llu %d %d %d %016llx %d",
                 ac_collective_name(e->key.collective), e->key.comm_size, e->key.bytes,
@@ -493,17 +506,11 @@ void ac_history_write_adcl(FILE *f, const char *key, const char *const *names, i
     if (valid_key(key)) write_known(f, ADCL_ENTRY, &none, key, names, n, know);
 }
 
-void ac_history_write_model(FILE *f, const double *value, const double *weight)
+void ac_history_write_record(FILE *f, const char *tag, const char *const *names, int n,
+                             const ac_knowledge *know)
 {
     const ac_history_key none = {0};
-    const char *names[AC_COST_PARAMS];
-    ac_knowledge know[AC_COST_PARAMS] = {{0}};
-    for (int j = 0; j < AC_COST_PARAMS; j++) {
-        names[j] = ac_cost_param_name(j);
-        know[j].seconds = value[j];
-        know[j].samples = weight[j] >= 0.5 ? (long)floor(weight[j] + 0.5) : 0;
-    }
-    write_known(f, MODEL_ENTRY, &none, NULL, names, AC_COST_PARAMS, know);
+    if (is_record(tag)) write_known(f, RECORD_ENTRY, &none, tag, names, n, know);
 }
 
 int ac_history_parse(const char *text, uint64_t fingerprint, char **section, char *why,
@@ -929,11 +936,12 @@ int ac_history_lookup_adcl(const char *key, const char *const *names, int n,
     return known;
 }
 
-int ac_history_lookup_model(ac_knowledge *know)
+int ac_history_lookup_record(const char *tag, const char *const *names, int n,
+                             ac_knowledge *know)
 {
     int known = 0;
-    const hentry *e = h.on ? list_find(&h.known, MODEL_ENTRY, NULL, NULL) : NULL;
-    for (int j = 0; j < AC_COST_PARAMS; j++) known += lookup(e, ac_cost_param_name(j), &know[j]);
+    const hentry *e = h.on ? list_find(&h.known, RECORD_ENTRY, NULL, tag) : NULL;
+    for (int i = 0; i < n; i++) known += lookup(e, names[i], &know[i]);
     return known;
 }
 

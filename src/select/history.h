@@ -15,7 +15,6 @@
 #define AUTOCOLL_HISTORY_H
 
 #include "coll/coll.h"
-#include "coll/cost.h"
 #include "select/strategy.h"
 
 #include <stdint.h>
@@ -59,13 +58,16 @@ int ac_history_lookup_adcl(const char *key, const char *const *names, int n,
 void ac_history_write_adcl(FILE *f, const char *key, const char *const *names, int n,
                            const ac_knowledge *know);
 
-/* The `model` strategy's platform parameters (coll/cost.h, in its order): what history knows
- * of each (seconds: its value, samples: the evidence behind it) into know[AC_COST_PARAMS];
- * returns how many are known. */
-int ac_history_lookup_model(ac_knowledge *know);
-/* The model line: the parameters' values and the evidence behind each (weights below 0.5 are
- * left out, the others rounded to samples; select/model.h: ac_model_get_learned). */
-void ac_history_write_model(FILE *f, const double *value, const double *weight);
+/* A strategy's own record (strategy.h: its `record` tag; at most one of a tag a section): named
+ * values, each with the evidence behind it as its samples (e.g. the model's platform
+ * parameters), merged like a context's candidates. What history knows of names[n] into know[n]
+ * (zeroed first, seconds: the value); returns how many are known (0 when history is off). */
+int ac_history_lookup_record(const char *tag, const char *const *names, int n,
+                             ac_knowledge *know);
+/* The record as a line of the file format (names with samples == 0 are left out; nothing is
+ * written when none is known or no strategy's record has that tag). */
+void ac_history_write_record(FILE *f, const char *tag, const char *const *names, int n,
+                             const ac_knowledge *know);
 /* Keeps lines (as written above) until ac_history_store, which adds them to this rank's; does
  * nothing when history is off. */
 void ac_history_keep(const char *lines);

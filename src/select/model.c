@@ -99,6 +99,8 @@
  */
 #include "select/model.h"
 #include "coll/common/mesh.h"
+#include "core/config.h"
+#include "select/history.h"
 #include "select/monitor.h"
 #include "select/plan.h"
 
@@ -831,11 +833,89 @@ static void model_save(const void *state, ac_knowledge *out)
     }
 }
 
+/* The settings of the platform parameters, in coll/cost.h's order. */
+static const char *const platform_settings[AC_COST_PARAMS] = {
+    [AC_COST_ALPHA_INTRA] = "AUTOCOLL_MODEL_ALPHA_INTRA",
+    [AC_COST_BETA_INTRA] = "AUTOCOLL_MODEL_BETA_INTRA",
+    [AC_COST_ALPHA_INTER] = "AUTOCOLL_MODEL_ALPHA_INTER",
+    [AC_COST_BETA_INTER] = "AUTOCOLL_MODEL_BETA_INTER",
+    [AC_COST_GAMMA] = "AUTOCOLL_MODEL_GAMMA",
+    [AC_COST_OVERHEAD] = "AUTOCOLL_MODEL_OVERHEAD",
+};
+
+/* The parameters from the AUTOCOLL_MODEL_* settings (core/config.c checks them). */
+static void model_configure(void)
+{
+    ac_model_params model = {
+        .margin = ac_config_real("AUTOCOLL_MODEL_MARGIN"),
+        .samples = (int)ac_config_int("AUTOCOLL_MODEL_SAMPLES"),
+        .budget = (int)ac_config_int("AUTOCOLL_MODEL_BUDGET"),
+        .epsilon = ac_config_real("AUTOCOLL_MODEL_EPSILON"),
+        .window_max = (int)ac_config_int("AUTOCOLL_MODEL_WINDOW_MAX"),
+        .challenges = (int)ac_config_int("AUTOCOLL_MODEL_CHALLENGES"),
+        .refresh = (int)ac_config_int("AUTOCOLL_MODEL_REFRESH"),
+        .prior_weight = ac_config_real("AUTOCOLL_MODEL_PRIOR_WEIGHT"),
+        .group_range = ac_config_real("AUTOCOLL_MODEL_GROUP_RANGE"),
+        .horizon = ac_config_real("AUTOCOLL_MODEL_HORIZON"),
+    };
+    for (int j = 0; j < AC_COST_PARAMS; j++)
+        model.platform[j] = ac_config_real(platform_settings[j]);
+    ac_model_set_params(&model);
+}
+
+/* The tag of the model's history line (history.h: ac_history_write_record). */
+#define RECORD "model"
+
+/* The platform parameters that history knows and the environment does not set become the
+ * parameters new states start from (the same on every rank: the section is rank 0's,
+ * broadcast). */
+static void model_load_history(void)
+{
+    const char *names[AC_COST_PARAMS];
+    ac_knowledge know[AC_COST_PARAMS] = {{0}};
+    for (int j = 0; j < AC_COST_PARAMS; j++) names[j] = ac_cost_param_name(j);
+    if (!ac_history_lookup_record(RECORD, names, AC_COST_PARAMS, know)) return;
+    ac_model_params p;
+    ac_model_get_params(&p);
+    for (int j = 0; j < AC_COST_PARAMS; j++) {
+        ac_setting_source source;
+        const char *given;
+        ac_setting_current(ac_setting_find(platform_settings[j]), &source, &given);
+        if (know[j].samples > 0 && know[j].seconds > 0.0 && source != AC_SOURCE_ENVIRONMENT)
+            p.platform[j] = know[j].seconds;
+    }
+    ac_model_set_params(&p);
+}
+
+void ac_model_write_learned(FILE *f, const double *value, const double *weight)
+{
+    const char *names[AC_COST_PARAMS];
+    ac_knowledge know[AC_COST_PARAMS] = {{0}};
+    for (int j = 0; j < AC_COST_PARAMS; j++) {
+        names[j] = ac_cost_param_name(j);
+        know[j].seconds = value[j];
+        know[j].samples = weight[j] >= 0.5 ? (long)floor(weight[j] + 0.5) : 0;
+    }
+    ac_history_write_record(f, RECORD, names, AC_COST_PARAMS, know);
+}
+
+/* What a state learned of the platform, after its context's line (the file merges them all). */
+static void model_write_history(const void *state, FILE *f)
+{
+    double value[AC_COST_PARAMS], weight[AC_COST_PARAMS];
+    ac_model_get_learned(state, value, weight);
+    ac_model_write_learned(f, value, weight);
+}
+
 const ac_strategy ac_strategy_model = {
     .name = "model",
     .learns = 1,
     .uses_nodes = 1,
     .uses_suggestions = 1,
+    .configure = model_configure,
+    .record = RECORD,
+    .load_history = model_load_history,
+    .write_history = model_write_history,
     .create = model_create,
     .choose = model_choose,
     .observe = model_observe,

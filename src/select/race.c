@@ -75,6 +75,7 @@
  * NaN local time counts as 0. With one candidate nothing is measured or agreed.
  */
 #include "select/race.h"
+#include "core/config.h"
 #include "select/monitor.h"
 #include "select/plan.h"
 
@@ -546,9 +547,26 @@ static int race_observe(void *state, int index, double seconds, const ac_agreeme
     return rc;
 }
 
+/* The parameters from the AUTOCOLL_RACE_* settings (core/config.c checks them). */
+static void race_configure(void)
+{
+    ac_race_params race = {
+        .samples = (int)ac_config_int("AUTOCOLL_RACE_SAMPLES"),
+        .rounds = (int)ac_config_int("AUTOCOLL_RACE_ROUNDS"),
+        .margin = ac_config_real("AUTOCOLL_RACE_MARGIN"),
+        .epsilon = ac_config_real("AUTOCOLL_RACE_EPSILON"),
+        .window_max = (int)ac_config_int("AUTOCOLL_RACE_WINDOW_MAX"),
+        .refresh = ac_config_int("AUTOCOLL_RACE_REFRESH"),
+        .grouping = ac_config_switch("AUTOCOLL_RACE_GROUPING"),
+        .final = (int)ac_config_int("AUTOCOLL_RACE_FINAL"),
+    };
+    ac_race_set_params(&race);
+}
+
 const ac_strategy ac_strategy_race = {
     .name = "race",
     .learns = 1,
+    .configure = race_configure,
     .create = race_create,
     .choose = race_choose,
     .observe = race_observe,

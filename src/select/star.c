@@ -87,6 +87,7 @@
  *   time counts as 0.
  */
 #include "select/star.h"
+#include "core/config.h"
 #include "select/monitor.h"
 #include "select/plan.h"
 
@@ -584,9 +585,24 @@ static int star_observe(void *state, int index, double seconds, const ac_agreeme
     return rc;
 }
 
+/* The parameters from the AUTOCOLL_STAR_* settings (core/config.c checks them). */
+static void star_configure(void)
+{
+    ac_star_params star = {
+        .iter = (int)ac_config_int("AUTOCOLL_STAR_ITER"),
+        .epsilon = ac_config_real("AUTOCOLL_STAR_EPSILON"),
+        .delta_init = AC_STAR_DELTA_INIT,
+        .delta_max = (int)ac_config_int("AUTOCOLL_STAR_DELTA_MAX"),
+        .grouping = ac_config_switch("AUTOCOLL_STAR_GROUPING"),
+        .recheck = (int)ac_config_int("AUTOCOLL_STAR_RECHECK"),
+    };
+    ac_star_set_params(&star);
+}
+
 const ac_strategy ac_strategy_star = {
     .name = "star",
     .learns = 1,
+    .configure = star_configure,
     .create = star_create,
     .choose = star_choose,
     .observe = star_observe,

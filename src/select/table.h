@@ -68,4 +68,9 @@ void ac_table_load(void);
 const ac_table *ac_table_loaded(void);
 void ac_table_unload(void);
 
+/* AUTOCOLL_STRATEGY=table (select.c): in each context the rule covering it runs; where none
+ * does, native; a rule's first AUTOCOLL_TABLE_TRY candidates race with native (`trial`: race)
+ * when that is more than one. */
+extern const ac_strategy ac_strategy_table;
+
 #endif

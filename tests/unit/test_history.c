@@ -7,6 +7,7 @@
  */
 #include "check.h"
 #include "select/history.h"
+#include "select/model.h"
 #include "select/strategy.h"
 
 #include <dirent.h>
@@ -215,13 +216,14 @@ static void test_adcl_lines(void)
     free(both);
 }
 
-/* The model line of values v[] and weights w[] (ac_history_write_model). */
+/* The model line of values v[] and weights w[] (ac_model_write_learned: the model strategy's
+ * record, ac_history_write_record). */
 static char *model_line(const double *v, const double *w)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
-    ac_history_write_model(m, v, w);
+    ac_model_write_learned(m, v, w);
     fclose(m);
     return buf;
 }
