@@ -863,8 +863,9 @@ static void model_configure(void)
     ac_model_set_params(&model);
 }
 
-/* The tag of the model's history line (history.h: ac_history_write_record). */
-#define RECORD "model"
+/* The kind of the model's history line (history.h: ac_history_write_record): one a section,
+ * without a key. */
+static const ac_store_kind model_record = {"model", 0, NULL};
 
 /* The platform parameters that history knows and the environment does not set become the
  * parameters new states start from (the same on every rank: the section is rank 0's,
@@ -874,7 +875,7 @@ static void model_load_history(void)
     const char *names[AC_COST_PARAMS];
     ac_knowledge know[AC_COST_PARAMS] = {{0}};
     for (int j = 0; j < AC_COST_PARAMS; j++) names[j] = ac_cost_param_name(j);
-    if (!ac_history_lookup_record(RECORD, names, AC_COST_PARAMS, know)) return;
+    if (!ac_history_lookup_record(&model_record, "", names, AC_COST_PARAMS, know)) return;
     ac_model_params p;
     ac_model_get_params(&p);
     for (int j = 0; j < AC_COST_PARAMS; j++) {
@@ -896,7 +897,7 @@ void ac_model_write_learned(FILE *f, const double *value, const double *weight)
         know[j].seconds = value[j];
         know[j].samples = weight[j] >= 0.5 ? (long)floor(weight[j] + 0.5) : 0;
     }
-    ac_history_write_record(f, RECORD, names, AC_COST_PARAMS, know);
+    ac_history_write_record(f, &model_record, "", names, AC_COST_PARAMS, know);
 }
 
 /* What a state learned of the platform, after its context's line (the file merges them all). */
@@ -913,7 +914,7 @@ const ac_strategy ac_strategy_model = {
     .uses_nodes = 1,
     .uses_suggestions = 1,
     .configure = model_configure,
-    .record = RECORD,
+    .record = &model_record,
     .load_history = model_load_history,
     .write_history = model_write_history,
     .create = model_create,

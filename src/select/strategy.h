@@ -19,6 +19,7 @@
 
 #include "coll/coll.h"
 #include "core/json_writer.h"
+#include "core/store.h"
 
 #include <stdio.h>
 
@@ -33,15 +34,12 @@ typedef struct ac_agreement {
     int rank;
 } ac_agreement;
 
-/* What a strategy knows of one candidate: the learned state kept between runs (history.h), or
- * a configuration table's measured cell (table.h). `seconds` is the strategy's own agreed
- * statistic of one call (star: the best of ITER; race: the median; lottery: the exponential
- * average), `var` its variance where the strategy keeps one (else 0), `samples` the agreed
- * calls behind it; samples == 0: nothing known. */
-typedef struct ac_knowledge {
-    double seconds, var;
-    long samples;
-} ac_knowledge;
+/* What a strategy knows of one candidate (ac_knowledge, core/store.h: a record's named value):
+ * the learned state kept between runs (history.h), or a configuration table's measured cell
+ * (table.h). `seconds` is the strategy's own agreed statistic of one call (star: the best of
+ * ITER; race: the median; lottery: the exponential average), `var` its variance where the
+ * strategy keeps one (else 0), `samples` the agreed calls behind it; samples == 0: nothing
+ * known. */
 
 /* What every rank knows alike of a context, for strategies that predict (model.c): given to
  * create(). nodes and ppn are 0 unless the strategy declares uses_nodes (finding them is a
@@ -120,9 +118,9 @@ typedef struct ac_strategy {
     /* Read its AUTOCOLL_* settings into the parameters of states created from now on
      * (ac_select_init, for every strategy: the benchmark driver switches them at run time). */
     void (*configure)(void);
-    /* The tag of its own history line (history.h: ac_history_write_record), which the file
+    /* The kind of its own history line (history.h: ac_history_write_record), which the file
      * accepts for it. */
-    const char *record;
+    const ac_store_kind *record;
     /* After the history file was loaded (ac_select_load): take from its record what states
      * created from now on start from (the same on every rank). */
     void (*load_history)(void);

@@ -6,6 +6,7 @@
  * lines beside the contexts.
  */
 #include "check.h"
+#include "adcl/adcl.h"
 #include "select/history.h"
 #include "select/model.h"
 #include "select/strategy.h"
@@ -150,7 +151,7 @@ static void test_round_trip_and_merge(void)
     free(l3);
 }
 
-/* An ADCL request's line for `key` (ac_history_write_adcl): functions alpha, beta and "bad
+/* An ADCL request's line for `key` (its kind's record): functions alpha, beta and "bad
  * name" (not a name the format holds) with times t[3] and samples n[3]. */
 static char *adcl_line(const char *key, const double *t, const long *n)
 {
@@ -160,7 +161,7 @@ static char *adcl_line(const char *key, const double *t, const long *n)
     FILE *m = open_memstream(&buf, &len);
     ac_knowledge know[3];
     for (int i = 0; i < 3; i++) know[i] = (ac_knowledge){t[i], 0, n[i]};
-    ac_history_write_adcl(m, key, names, 3, know);
+    ac_history_write_record(m, &ac_adcl_history_kind, key, names, 3, know);
     fclose(m);
     return buf;
 }
@@ -493,6 +494,7 @@ static void test_platform_key(void)
 
 int main(void)
 {
+    ac_adcl_history_declare(); /* as MPI_Init does: the file's request lines */
     snprintf(dir, sizeof dir, "%s/autocoll-history-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(dir)) {
         perror("mkdtemp");
