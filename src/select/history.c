@@ -75,20 +75,20 @@ void ac_history_declare(const ac_store_kind *kind)
     if (declared.n < MAX_DECLARED) declared.kind[declared.n++] = kind;
 }
 
-/* Every kind the file holds, into kinds[] (room for 1 + MAX_DECLARED + the strategies'):
- * contexts, the strategies' records, the kinds declared. Returns how many. */
+enum { MAX_KINDS = 1 + MAX_DECLARED + 16 }; /* contexts, declared, the strategies' records */
+
+/* Every kind the file holds, into kinds[MAX_KINDS]: contexts, the strategies' records, the
+ * kinds declared. Returns how many. */
 static int kinds_of(const ac_store_kind **kinds)
 {
     int n = 0, count;
     const ac_strategy *const *all = ac_strategies(&count);
     kinds[n++] = &context_kind;
-    for (int i = 0; i < count; i++)
+    for (int i = 0; i < count && n < MAX_KINDS - MAX_DECLARED; i++)
         if (all[i]->record) kinds[n++] = all[i]->record;
     for (int i = 0; i < declared.n; i++) kinds[n++] = declared.kind[i];
     return n;
 }
-
-enum { MAX_KINDS = 1 + MAX_DECLARED + 16 };
 
 void ac_history_write_context(FILE *f, const ac_history_key *key,
                               const ac_algorithm *const *candidates, int n,
