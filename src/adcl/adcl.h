@@ -13,6 +13,7 @@
 #include "adcl/halo/halo.h"
 #include "adcl/search.h"
 #include "coll/coll.h"
+#include "core/store.h"
 #include "select/select.h"
 
 #include <mpi.h>
@@ -175,6 +176,10 @@ void ac_adcl_collective_release(ADCL_Fnctset set);
 int ac_adcl_history_prepare(ADCL_Request r);
 void ac_adcl_history_start(ADCL_Request r);
 void ac_adcl_history_save(ADCL_Request r);
+/* A request's kind of record in the history file, declared to history (select/history.h) at
+ * MPI_Init, before the file is loaded, so that the file's request lines are read and kept. */
+extern const ac_store_kind ac_adcl_history_kind;
+void ac_adcl_history_declare(void);
 
 /* At MPI_Finalize: the report of a run whose program did not call ADCL_Finalize. */
 void ac_adcl_at_mpi_finalize(void);

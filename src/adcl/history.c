@@ -19,25 +19,58 @@
  * written by rank 0 of the request's communicator when the request is freed, or at
  * ADCL_Finalize / MPI_Finalize for requests still live: only what this run measured (a warm
  * request measures nothing and adds nothing).
+ *
+ * Its record in the file (core/store.h), declared to history at MPI_Init (ac_adcl_history_declare):
+ *   adcl <request key> <n> then n times: <function> <seconds> <variance> <samples>
+ * matched by the key's text (one token of printable characters, shorter than KEY_MAX), its
+ * functions by name, and merged like a context.
  */
 #include "adcl/adcl.h"
 #include "select/history.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Appends to key[AC_HISTORY_KEY_MAX]; *room is set to 0 when it overflows. */
+#define KEY_MAX 512 /* a request's key, with its NUL */
+
+/* Whether t is a request key: 1 to KEY_MAX - 1 printable characters, no blank. */
+static int valid_key(const char *t)
+{
+    size_t n = strlen(t);
+    if (n == 0 || n >= KEY_MAX) return 0;
+    for (; *t; t++)
+        if (!isgraph((unsigned char)*t)) return 0;
+    return 1;
+}
+
+/* The kind of a request's record: its key is one token, kept as it is. */
+static int adcl_key(char *const *t, char *key, size_t size)
+{
+    if (!valid_key(t[0]) || strlen(t[0]) >= size) return -1;
+    strcpy(key, t[0]);
+    return 0;
+}
+
+const ac_store_kind ac_adcl_history_kind = {"adcl", 1, adcl_key};
+
+void ac_adcl_history_declare(void)
+{
+    ac_history_declare(&ac_adcl_history_kind);
+}
+
+/* Appends to key[KEY_MAX]; *room is set to 0 when it overflows. */
 static void add(char *key, int *room, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void add(char *key, int *room, const char *fmt, ...)
 {
     size_t used = strlen(key);
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(key + used, AC_HISTORY_KEY_MAX - used, fmt, ap);
+    int n = vsnprintf(key + used, KEY_MAX - used, fmt, ap);
     va_end(ap);
-    if (n < 0 || (size_t)n >= AC_HISTORY_KEY_MAX - used) *room = 0;
+    if (n < 0 || (size_t)n >= KEY_MAX - used) *room = 0;
 }
 
 /* A name as key characters: letters, digits and "_-." kept, anything else '_'. */
@@ -127,7 +160,7 @@ static int add_vector(char *key, int *room, ADCL_Vector v)
 
 int ac_adcl_history_prepare(ADCL_Request r)
 {
-    char key[AC_HISTORY_KEY_MAX] = "";
+    char key[KEY_MAX] = "";
     int room = 1, rc;
     r->history_key = NULL;
     if (!ac_history_path()) return MPI_SUCCESS; /* off: the same on every rank */
@@ -136,10 +169,10 @@ int ac_adcl_history_prepare(ADCL_Request r)
     if ((rc = add_topology(key, &room, r)) != MPI_SUCCESS) return rc;
     if ((rc = add_vector(key, &room, r->vec)) != MPI_SUCCESS) return rc;
     if (!room) key[0] = '\0'; /* too long for the file: rank 0's decides for every rank */
-    if ((rc = PMPI_Bcast(key, AC_HISTORY_KEY_MAX, MPI_CHAR, 0, r->comm)) != MPI_SUCCESS)
+    if ((rc = PMPI_Bcast(key, KEY_MAX, MPI_CHAR, 0, r->comm)) != MPI_SUCCESS)
         return rc;
     /* ";timer=N" is added at the first call: room for it */
-    if (!key[0] || strlen(key) + 16 >= AC_HISTORY_KEY_MAX) return MPI_SUCCESS;
+    if (!key[0] || strlen(key) + 16 >= KEY_MAX) return MPI_SUCCESS;
     if (!(r->history_key = malloc(sizeof key))) return MPI_ERR_NO_MEM;
     memcpy(r->history_key, key, sizeof key);
     return MPI_SUCCESS;
@@ -167,7 +200,7 @@ void ac_adcl_history_start(ADCL_Request r)
         ac_adcl_fail(ADCL_NO_MEMORY, __func__, "out of memory for the history of a request");
         PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
     }
-    ac_history_lookup_adcl(r->history_key, names, n, know);
+    ac_history_lookup_record(&ac_adcl_history_kind, r->history_key, names, n, know);
     for (int f = 0; f < n; f++) known[f] = know[f].samples > 0 ? know[f].seconds : -1.0;
     ac_adcl_search_warm(&r->search, known);
     free(names);
@@ -192,7 +225,7 @@ void ac_adcl_history_save(ADCL_Request r)
                 know[f].seconds = s->agreed[f];
                 know[f].samples = s->count[f];
             }
-        ac_history_write_adcl(m, r->history_key, names, n, know);
+        ac_history_write_record(m, &ac_adcl_history_kind, r->history_key, names, n, know);
         fclose(m);
         ac_history_keep(lines);
     }

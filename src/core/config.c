@@ -1,9 +1,13 @@
 /*
  * config.c - the declaration of every AUTOCOLL_* setting (name, type, default, range, help), and
  * the one place that parses and checks their values. `autocoll-info` prints the declaration;
- * nothing else keeps a list of settings, their defaults or their ranges.
+ * nothing else keeps a list of settings, their defaults or their ranges. Two parts of it come
+ * from the lists they describe: the settings that force an algorithm, one per collective of the
+ * registry (coll/coll.h), and AUTOCOLL_STRATEGY's keywords, the strategies' names, which
+ * selection gives (ac_config_set_keywords: select/strategies.c is above this layer).
  */
 #include "core/config.h"
+#include "coll/coll.h"
 #include "core/log.h"
 #include "core/spelling.h"
 
@@ -12,6 +16,7 @@
 #include <limits.h>
 #include <math.h>
 #include <mpi.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +26,6 @@ static const char *const on_off[] = {"on", "off", NULL};
 static const char *const report_keywords[] = {"off", "stderr", NULL};
 static const char *const history_keywords[] = {"auto", "off", NULL};
 static const char *const platform_keywords[] = {"auto", NULL};
-static const char *const strategy_names[] = {"native", "star", "lottery", "race",
-                                             "model", "table", NULL};
 static const char *const spread_names[] = {"uniform", "inverse", NULL};
 static const char *const draw_names[] = {"seed", "broadcast", NULL};
 /* in the order of src/adcl/search.h's ac_adcl_method */
@@ -47,21 +50,19 @@ static const char *const adcl_search_names[] = {"brute_force", "attribute", "fac
 #define NAME(n, def, names, help)                                                               \
     {.name = n, .type = AC_SETTING_NAME, .default_value = def, .keywords = names,              \
      .summary = help}
-#define FORCE(collective, mpi_name)                                                             \
-    {.name = "AUTOCOLL_" collective, .type = AC_SETTING_ALGORITHM, .default_value = "auto",    \
-     .summary = "force the MPI_" mpi_name " algorithm"}
 
 /* 0 < x < 1, 0 < x <= 1 */
 #define OPEN_UNIT (AC_REAL_MIN_EXCLUSIVE | AC_REAL_MAX_BOUNDED | AC_REAL_MAX_EXCLUSIVE)
 #define HALF_OPEN_UNIT (AC_REAL_MIN_EXCLUSIVE | AC_REAL_MAX_BOUNDED)
 
-static const ac_setting settings[] = {
+/* The settings before the forced algorithms (ac_settings). */
+static const ac_setting declared_first[] = {
     SWITCH("AUTOCOLL", "on", "off makes the layer a pure pass-through to the MPI library"),
     PATH("AUTOCOLL_REPORT", "off", report_keywords,
          "end-of-run report: text on stderr from rank 0, or JSON written by rank 0 to <path>"),
     INTEGER("AUTOCOLL_VERBOSE", "1", 0, 2,
             "0 errors only, 1 warnings (default), 2 also information about every decision"),
-    KEYWORD("AUTOCOLL_STRATEGY", "native", strategy_names,
+    KEYWORD("AUTOCOLL_STRATEGY", "native", NULL, /* the strategies' names: select's */
             "how unforced calls choose: native (the library's own), star (STAR-MPI's run-time "
             "tuning: Measure_Select, then Monitor_Adapt), lottery (the Berkeley lottery "
             "scheduler), race (autocoll's own: candidates race in rounds, the clearly slower "
@@ -221,32 +222,58 @@ static const ac_setting settings[] = {
     REAL("AUTOCOLL_MODEL_PRIOR_WEIGHT", "0.1", 0.0, 0.0, 0,
          "model: how strongly a fit keeps the parameters near their defaults (relative to one "
          "observation); 0: the observations alone"),
-    FORCE("ALLGATHER", "Allgather"),
-    FORCE("ALLGATHERV", "Allgatherv"),
-    FORCE("ALLREDUCE", "Allreduce"),
-    FORCE("ALLTOALL", "Alltoall"),
-    FORCE("ALLTOALLV", "Alltoallv"),
-    FORCE("BARRIER", "Barrier"),
-    FORCE("BCAST", "Bcast"),
-    FORCE("GATHER", "Gather"),
-    FORCE("REDUCE", "Reduce"),
-    FORCE("REDUCE_SCATTER", "Reduce_scatter"),
-    FORCE("REDUCE_SCATTER_BLOCK", "Reduce_scatter_block"),
-    FORCE("SCATTER", "Scatter"),
-    FORCE("NEIGHBOR_ALLGATHER", "Neighbor_allgather"),
-    FORCE("NEIGHBOR_ALLGATHERV", "Neighbor_allgatherv"),
-    FORCE("NEIGHBOR_ALLTOALL", "Neighbor_alltoall"),
-    FORCE("NEIGHBOR_ALLTOALLV", "Neighbor_alltoallv"),
-    FORCE("NEIGHBOR_ALLTOALLW", "Neighbor_alltoallw"),
+};
+
+/* The settings after them. */
+static const ac_setting declared_last[] = {
     INTEGER("AUTOCOLL_TEST_RANKS_PER_NODE", "0", 0, INT_MAX,
             "testing only: treat consecutive blocks of n ranks as nodes (0: real shared-memory "
             "nodes)"),
 };
 
+enum {
+    DECLARED_FIRST = sizeof declared_first / sizeof declared_first[0],
+    DECLARED_LAST = sizeof declared_last / sizeof declared_last[0],
+    SETTINGS = DECLARED_FIRST + AC_NUM_COLLECTIVES + DECLARED_LAST
+};
+
+/* The whole declaration, in display order: `declared_first`, one setting per collective that forces
+ * its algorithm (AUTOCOLL_ALLREDUCE: "force the MPI_Allreduce algorithm"), `declared_last`. */
+static ac_setting settings[SETTINGS];
+static char force_summaries[AC_NUM_COLLECTIVES][64];
+static pthread_once_t settings_once = PTHREAD_ONCE_INIT;
+
+static void settings_build(void)
+{
+    memcpy(settings, declared_first, sizeof declared_first);
+    for (int c = 0; c < AC_NUM_COLLECTIVES; c++) {
+        char *summary = force_summaries[c];
+        size_t initial = strlen("force the MPI_"); /* MPI_Allreduce: the name capitalised */
+        snprintf(summary, sizeof force_summaries[c], "force the MPI_%s algorithm",
+                 ac_collective_name((ac_collective)c));
+        summary[initial] = (char)toupper((unsigned char)summary[initial]);
+        settings[DECLARED_FIRST + c] = (ac_setting){.name = ac_collective_env((ac_collective)c),
+                                              .type = AC_SETTING_ALGORITHM,
+                                              .default_value = "auto",
+                                              .summary = summary};
+    }
+    memcpy(settings + DECLARED_FIRST + AC_NUM_COLLECTIVES, declared_last, sizeof declared_last);
+}
+
 const ac_setting *ac_settings(int *count)
 {
-    *count = (int)(sizeof(settings) / sizeof(settings[0]));
+    pthread_once(&settings_once, settings_build);
+    *count = SETTINGS;
     return settings;
+}
+
+void ac_config_set_keywords(const char *name, const char *const *keywords)
+{
+    int n;
+    ac_setting *s = (ac_setting *)ac_settings(&n);
+    for (int i = 0; i < n; i++)
+        if (strcmp(s[i].name, name) == 0 && s[i].type == AC_SETTING_KEYWORD)
+            s[i].keywords = keywords;
 }
 
 const ac_setting *ac_setting_find(const char *name)

@@ -46,6 +46,11 @@ typedef struct ac_setting {
 /* The declaration, in display order. */
 const ac_setting *ac_settings(int *count);
 
+/* The keywords of the KEYWORD setting `name` where a higher layer owns the list
+ * (AUTOCOLL_STRATEGY: the strategies' names, select/strategy.h: ac_strategies_declare),
+ * NULL-terminated, kept, not copied; given before the setting is read. */
+void ac_config_set_keywords(const char *name, const char *const *keywords);
+
 /* The entry of `name`, or NULL for a name not declared. */
 const ac_setting *ac_setting_find(const char *name);
 

@@ -14,11 +14,6 @@ void ac_log_set_level(int l)
     level = l;
 }
 
-int ac_log_level(void)
-{
-    return level;
-}
-
 static void emit(int at, const char *kind, const char *fmt, va_list ap)
 {
     int initialized = 0, finalized = 0, rank = -1;

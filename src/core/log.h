@@ -5,7 +5,6 @@
 #define AUTOCOLL_LOG_H
 
 void ac_log_set_level(int level);
-int ac_log_level(void);
 void ac_log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ac_log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ac_log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

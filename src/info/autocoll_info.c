@@ -19,6 +19,7 @@
 #include "core/json_writer.h"
 #include "core/spelling.h"
 #include "report/lines.h"
+#include "select/strategy.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -818,6 +819,7 @@ int main(int argc, char **argv)
         [TEXT] = print_text, [PARSABLE] = print_parsable, [JSON] = print_json};
     options o = {.bytes = -1};
     char why[512];
+    ac_strategies_declare(); /* AUTOCOLL_STRATEGY's keywords */
     if (parse(argc, argv, &o, why, sizeof why) != 0) {
         fprintf(stderr, "autocoll-info: %s\n", why);
         return 2;

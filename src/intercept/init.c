@@ -16,7 +16,8 @@ static void start(void)
     ac_state_init(1);
     if (!ac_g.enabled) return;
     ac_select_init();
-    ac_select_load(); /* collective over MPI_COMM_WORLD */
+    ac_adcl_history_declare(); /* the requests' lines of the history file */
+    ac_select_load();          /* collective over MPI_COMM_WORLD */
 }
 
 ac_comm *ac_enter(MPI_Comm comm, ac_collective coll)

@@ -1,38 +1,18 @@
 /*
- * history.c - the history file: learned state kept between runs (see history.h).
+ * history.c - the run's history (see history.h): what selection and its clients keep in the
+ * keyed record store (core/store.h) between runs, loaded and stored collectively.
  *
- * The file is text, one record a line, so that a person can read it and a partial write is
- * easy to detect:
+ * Its kinds of record line (the file's format is the store's):
  *
- *   autocoll-history 1
- *   # comments and blank lines are ignored
- *   platform <fingerprint, 16 hex digits> <description: np=.. nodes=.. ppn=.. mpi=.. ...>
  *   context <collective> <comm size> <bytes> <count> <op builtin> <op commutative>
  *           <site, 16 hex digits> <n> then n times: <algorithm> <seconds> <variance> <samples>
- *   adcl <request key> <n> then n times: <function> <seconds> <variance> <samples>
- *   model <n> then n times: <parameter> <value> <variance> <samples>
+ *   <record> <n> then n times: <name> <value> <variance> <samples>
  *
- * (a context is one line). An adcl line is an ADCL request's knowledge (src/adcl/history.c
- * builds its key: one token of printable characters naming the function set, topology and
- * vector); it is matched by the key's text, its functions by name, and merged like a context.
- * The model line (at most one a section) is what the `model` strategy learned of the platform:
- * its cost models' parameters (coll/cost.h names), each with the evidence behind it as its
- * samples (select/model.h: ac_model_get_learned), merged like a context's candidates.
- * Context, adcl and model lines belong to the platform line above them. Anything
- * else, a second header, a context before any platform line or a number that does not parse
- * makes the whole file corrupt: it is reported, ignored, and never overwritten (it may not be
- * ours). A header with another format number is treated the same way.
- *
- * Merging. Two records of one context (the file's and this job's, or two communicators' of one
- * job) are merged candidate by candidate, matched by name: seconds and variance become the mean
- * of the two weighted by min(samples, WEIGHT_CAP), samples add up. The cap keeps a long history
- * from outweighing what a new run measured: after a change of the platform the file follows
- * within a few runs. Candidates only one record knows are kept as they are.
- *
- * Concurrency. A writer takes an exclusive fcntl() lock on "<path>.lock" (a lock on the file
- * itself would be lost by the rename), waiting up to LOCK_SECONDS; then it reads the file as
- * it is now, merges, writes "<path>.tmp.<host>.<pid>", fsyncs it and renames it over the path.
- * Readers never lock: rename is atomic, so they see the old file or the new one, whole.
+ * (a context is one line) and those its clients declare (ac_history_declare), e.g. an ADCL
+ * request's `adcl <request key> <n> ...` (src/adcl/history.c). A record line (at most one of a
+ * tag a section) is what a strategy learned beyond its contexts, under the kind its ops name
+ * (strategy.h: `record`; the `model` strategy's is its cost models' parameters, each with the
+ * evidence behind it as its samples), merged like a context's candidates.
  */
 #include "select/history.h"
 #include "core/config.h"
@@ -42,614 +22,106 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <math.h>
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#define HEADER "autocoll-history"
-#define FORMAT 1
-#define NAME_MAX_LEN 64                /* algorithm names are shorter */
-#define MAX_CANDIDATES 4096            /* per context line */
-#define MAX_FILE_BYTES (64L << 20)     /* a larger file is not read */
-#define WEIGHT_CAP 64                  /* samples that count in a merge (see above) */
-#define LOCK_SECONDS 30                /* the longest wait for another writer */
 #define DESCRIPTION_LEN 2048
-#define ADCL_LINE "adcl"
-#define MODEL_LINE "model"
+#define MAX_DECLARED 8 /* kinds the clients declare */
 
-/* What a line records. */
-enum { CONTEXT_ENTRY, ADCL_ENTRY, MODEL_ENTRY };
+/* ---- the kinds of record ------------------------------------------------------------------ */
 
-typedef struct hcand {
-    char name[NAME_MAX_LEN];
-    double seconds, var;
-    long samples;
-} hcand;
-
-typedef struct hentry {
-    int kind;   /* CONTEXT_ENTRY, ADCL_ENTRY or MODEL_ENTRY */
-    ac_history_key key; /* a context's */
-    char *adcl; /* an ADCL request's key, NULL for the other kinds */
-    int n;
-    hcand *cand;
-} hentry;
-
-typedef struct hlist {
-    hentry *e;
-    int n, cap;
-} hlist;
-
-typedef struct hsection {
-    uint64_t fingerprint;
-    char *description;
-    hlist contexts;
-} hsection;
-
-typedef struct hfile {
-    hsection *s;
-    int n, cap;
-} hfile;
-
-/* ---- records ----------------------------------------------------------------------------- */
-
-static void list_free(hlist *l)
+/* A context's key: its collective by name, five integers and its site in 16 hex digits. */
+static int context_key_text(const ac_history_key *k, char *key, size_t size)
 {
-    for (int i = 0; i < l->n; i++) {
-        free(l->e[i].cand);
-        free(l->e[i].adcl);
-    }
-    free(l->e);
-    memset(l, 0, sizeof *l);
+    int n = snprintf(key, size, "%s %d %llu %d %d %d %016llx",
+                     ac_collective_name(k->collective), k->comm_size, k->bytes, k->count,
+                     k->op_builtin, k->op_commutative, (unsigned long long)k->site);
+    return n >= 0 && (size_t)n < size ? 0 : -1;
 }
 
-static void file_free(hfile *f)
+static int context_key(char *const *t, char *key, size_t size)
 {
-    for (int i = 0; i < f->n; i++) {
-        free(f->s[i].description);
-        list_free(&f->s[i].contexts);
-    }
-    free(f->s);
-    memset(f, 0, sizeof *f);
-}
-
-static int key_equal(const ac_history_key *a, const ac_history_key *b)
-{
-    return a->collective == b->collective && a->comm_size == b->comm_size &&
-           a->bytes == b->bytes && a->count == b->count && a->op_builtin == b->op_builtin &&
-           a->op_commutative == b->op_commutative && a->site == b->site;
-}
-
-/* The entry of `kind` with a context's key, an ADCL request's key (adcl) or the model line,
- * or NULL. */
-static hentry *list_find(hlist *l, int kind, const ac_history_key *key, const char *adcl)
-{
-    for (int i = 0; i < l->n; i++) {
-        const hentry *e = &l->e[i];
-        if (e->kind == kind &&
-            (kind == MODEL_ENTRY || (kind == ADCL_ENTRY ? strcmp(e->adcl, adcl) == 0
-                                                         : key_equal(&e->key, key))))
-            return &l->e[i];
-    }
-    return NULL;
-}
-
-static long weight(long samples)
-{
-    return samples < WEIGHT_CAP ? samples : WEIGHT_CAP;
-}
-
-/* Merge src's candidates into dst (see the header comment). -1 on no memory. */
-static int entry_merge(hentry *dst, const hentry *src)
-{
-    for (int i = 0; i < src->n; i++) {
-        const hcand *s = &src->cand[i];
-        hcand *d = NULL;
-        for (int j = 0; j < dst->n && !d; j++)
-            if (strcmp(dst->cand[j].name, s->name) == 0) d = &dst->cand[j];
-        if (!d) {
-            hcand *grown = realloc(dst->cand, sizeof *grown * (size_t)(dst->n + 1));
-            if (!grown) return -1;
-            dst->cand = grown;
-            dst->cand[dst->n++] = *s;
-            continue;
-        }
-        double wd = (double)weight(d->samples), ws = (double)weight(s->samples);
-        if (wd + ws > 0.0) {
-            d->seconds = (d->seconds * wd + s->seconds * ws) / (wd + ws);
-            d->var = (d->var * wd + s->var * ws) / (wd + ws);
-        }
-        d->samples = d->samples > LONG_MAX / 2 - s->samples ? LONG_MAX / 2
-                                                              : d->samples + s->samples;
-    }
-    return 0;
-}
-
-/* Add e to l, merging with a record of the same key. Takes e's candidates. -1 on no memory. */
-static int list_add(hlist *l, hentry *e)
-{
-    hentry *old = list_find(l, e->kind, &e->key, e->adcl);
-    if (old) {
-        int rc = entry_merge(old, e);
-        free(e->cand);
-        free(e->adcl);
-        e->cand = NULL;
-        e->adcl = NULL;
-        return rc;
-    }
-    if (l->n == l->cap) {
-        int cap = l->cap ? 2 * l->cap : 16;
-        hentry *grown = realloc(l->e, sizeof *grown * (size_t)cap);
-        if (!grown) {
-            free(e->cand);
-            free(e->adcl);
-            return -1;
-        }
-        l->e = grown;
-        l->cap = cap;
-    }
-    l->e[l->n++] = *e;
-    e->cand = NULL;
-    e->adcl = NULL;
-    return 0;
-}
-
-/* ---- the text format --------------------------------------------------------------------- */
-
-static int parse_long(const char *t, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(t, &end, 10);
-    if (errno || end == t || *end || v < lo || v > hi) return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_hex64(const char *t, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    if (strlen(t) != 16) return -1;
-    unsigned long long v = strtoull(t, &end, 16);
-    if (errno || *end) return -1;
-    *out = (uint64_t)v;
-    return 0;
-}
-
-static int parse_time(const char *t, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(t, &end);
-    if (errno || end == t || *end || !isfinite(v) || v < 0.0) return -1;
-    *out = v;
-    return 0;
-}
-
-static int valid_name(const char *t)
-{
-    size_t n = strlen(t);
-    if (n == 0 || n >= NAME_MAX_LEN) return 0;
-    for (; *t; t++)
-        if (!((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9') ||
-              *t == '_' || *t == '-' || *t == '.'))
-            return 0;
-    return 1;
-}
-
-/* The next space-separated token of *p (NUL-terminated in place), or NULL. */
-static char *token(char **p)
-{
-    char *s = *p;
-    while (*s == ' ' || *s == '\t') s++;
-    if (!*s) return NULL;
-    char *t = s;
-    while (*s && *s != ' ' && *s != '\t') s++;
-    if (*s) *s++ = '\0';
-    *p = s;
-    return t;
-}
-
-/* A context line after "context", in place; 0, or -1 (not valid). */
-static int parse_candidates(char *rest, hentry *out);
-
-static int parse_context(char *rest, hentry *out)
-{
-    long v[6];
-    char *t;
-    memset(out, 0, sizeof *out);
-    if (!(t = token(&rest)) || (out->key.collective = ac_collective_from_name(t)) < 0) return -1;
-    static const long lo[6] = {1, 0, 0, 0, 0, 0};
-    static const long hi[6] = {INT_MAX, LONG_MAX, INT_MAX, 1, 1, 0};
+    ac_history_key k;
+    long v[5];
+    static const long lo[5] = {1, 0, 0, 0, 0};
+    static const long hi[5] = {INT_MAX, LONG_MAX, INT_MAX, 1, 1};
+    if ((k.collective = ac_collective_from_name(t[0])) < 0) return -1;
     for (int i = 0; i < 5; i++)
-        if (!(t = token(&rest)) || parse_long(t, lo[i], hi[i], &v[i])) return -1;
-    out->key.comm_size = (int)v[0];
-    out->key.bytes = (unsigned long long)v[1];
-    out->key.count = (int)v[2];
-    out->key.op_builtin = (int)v[3];
-    out->key.op_commutative = (int)v[4];
-    if (!(t = token(&rest)) || parse_hex64(t, &out->key.site)) return -1;
-    return parse_candidates(rest, out);
+        if (ac_store_parse_long(t[1 + i], lo[i], hi[i], &v[i])) return -1;
+    k.comm_size = (int)v[0];
+    k.bytes = (unsigned long long)v[1];
+    k.count = (int)v[2];
+    k.op_builtin = (int)v[3];
+    k.op_commutative = (int)v[4];
+    if (ac_store_parse_hex64(t[6], &k.site)) return -1;
+    return context_key_text(&k, key, size);
 }
 
-/* The rest of a context or adcl line: <n> and n candidates, into out->cand (which it owns on
- * success); 0, or -1 (not valid). */
-static int parse_candidates(char *rest, hentry *out)
+static const ac_store_kind context_kind = {"context", 7, context_key};
+
+static struct {
+    const ac_store_kind *kind[MAX_DECLARED];
+    int n;
+} declared;
+
+void ac_history_declare(const ac_store_kind *kind)
 {
-    long n;
-    char *t;
-    if (!(t = token(&rest)) || parse_long(t, 1, MAX_CANDIDATES, &n)) return -1;
-    out->cand = calloc((size_t)n, sizeof *out->cand);
-    if (!out->cand) return -1;
-    for (int i = 0; i < n; i++) {
-        hcand *c = &out->cand[i];
-        long samples;
-        if (!(t = token(&rest)) || !valid_name(t)) goto bad;
-        strcpy(c->name, t);
-        if (!(t = token(&rest)) || parse_time(t, &c->seconds)) goto bad;
-        if (!(t = token(&rest)) || parse_time(t, &c->var)) goto bad;
-        if (!(t = token(&rest)) || parse_long(t, 1, LONG_MAX, &samples)) goto bad;
-        c->samples = samples;
-        for (int j = 0; j < i; j++)
-            if (strcmp(out->cand[j].name, c->name) == 0) goto bad;
-    }
-    if (token(&rest)) goto bad;
-    out->n = (int)n;
-    return 0;
-bad:
-    free(out->cand);
-    out->cand = NULL;
-    return -1;
+    for (int i = 0; i < declared.n; i++)
+        if (declared.kind[i] == kind) return;
+    if (declared.n < MAX_DECLARED) declared.kind[declared.n++] = kind;
 }
 
-/* Whether t is an ADCL request key: 1 to AC_HISTORY_KEY_MAX - 1 printable characters, no
- * blank. */
-static int valid_key(const char *t)
-{
-    size_t n = strlen(t);
-    if (n == 0 || n >= AC_HISTORY_KEY_MAX) return 0;
-    for (; *t; t++)
-        if (!isgraph((unsigned char)*t)) return 0;
-    return 1;
-}
+enum { MAX_KINDS = 1 + MAX_DECLARED + 16 }; /* contexts, declared, the strategies' records */
 
-/* An adcl line after "adcl", in place; 0, or -1 (not valid). */
-static int parse_adcl(char *rest, hentry *out)
+/* Every kind the file holds, into kinds[MAX_KINDS]: contexts, the strategies' records, the
+ * kinds declared. Returns how many. */
+static int kinds_of(const ac_store_kind **kinds)
 {
-    char *t;
-    memset(out, 0, sizeof *out);
-    out->kind = ADCL_ENTRY;
-    if (!(t = token(&rest)) || !valid_key(t) || !(out->adcl = strdup(t))) return -1;
-    if (parse_candidates(rest, out) == 0) return 0;
-    free(out->adcl);
-    out->adcl = NULL;
-    return -1;
-}
-
-/* A model line after "model", in place; 0, or -1 (not valid). */
-static int parse_model(char *rest, hentry *out)
-{
-    memset(out, 0, sizeof *out);
-    out->kind = MODEL_ENTRY;
-    return parse_candidates(rest, out);
-}
-
-/* Parse text (a whole file when `whole`, else context lines only, into one section). */
-static int parse_text(const char *text, int whole, hfile *out, char *why, size_t why_len)
-{
-    memset(out, 0, sizeof *out);
-    char *copy = strdup(text ? text : "");
-    if (!copy) {
-        ac_why_printf(why, why_len, "out of memory");
-        return -1;
-    }
-    int header = !whole;
-    long line = 0;
-    if (!whole) {
-        out->s = calloc(1, sizeof *out->s);
-        if (!out->s) goto nomem;
-        out->n = out->cap = 1;
-    }
-    for (char *p = copy, *next; p && *p; p = next) {
-        next = strchr(p, '\n');
-        if (next) *next++ = '\0';
-        line++;
-        char *rest = p, *kind = token(&rest);
-        if (!kind || kind[0] == '#') continue;
-        if (!header) {
-            long format;
-            char *v = token(&rest);
-            if (strcmp(kind, HEADER) != 0 || !v || parse_long(v, 0, INT_MAX, &format) ||
-                token(&rest)) {
-                ac_why_printf(why, why_len, "line %ld is not an autocoll history header", line);
-                goto fail;
-            }
-            if (format != FORMAT) {
-                ac_why_printf(why, why_len, "format %ld, this version reads %d", format, FORMAT);
-                goto fail;
-            }
-            header = 1;
-        } else if (whole && strcmp(kind, "platform") == 0) {
-            char *fp = token(&rest);
-            uint64_t f;
-            if (!fp || parse_hex64(fp, &f)) {
-                ac_why_printf(why, why_len, "line %ld: a bad platform line", line);
-                goto fail;
-            }
-            if (out->n == out->cap) {
-                int cap = out->cap ? 2 * out->cap : 4;
-                hsection *grown = realloc(out->s, sizeof *grown * (size_t)cap);
-                if (!grown) goto nomem;
-                out->s = grown;
-                out->cap = cap;
-            }
-            hsection *s = &out->s[out->n++];
-            memset(s, 0, sizeof *s);
-            s->fingerprint = f;
-            while (*rest == ' ' || *rest == '\t') rest++;
-            if (!(s->description = strdup(rest))) goto nomem;
-        } else if ((strcmp(kind, "context") == 0 || strcmp(kind, ADCL_LINE) == 0 ||
-                    strcmp(kind, MODEL_LINE) == 0) &&
-                   out->n > 0) {
-            hentry e;
-            int bad = strcmp(kind, ADCL_LINE) == 0    ? parse_adcl(rest, &e)
-                      : strcmp(kind, MODEL_LINE) == 0 ? parse_model(rest, &e)
-                                                      : parse_context(rest, &e);
-            if (bad) {
-                ac_why_printf(why, why_len, "line %ld: a bad %s line", line, kind);
-                goto fail;
-            }
-            if (list_add(&out->s[out->n - 1].contexts, &e)) goto nomem;
-        } else {
-            ac_why_printf(why, why_len, "line %ld: unexpected \"%.40s\"", line, kind);
-            goto fail;
-        }
-    }
-    if (!header) {
-        ac_why_printf(why, why_len, "empty (no header)");
-        goto fail;
-    }
-    free(copy);
-    return out->n;
-nomem:
-    ac_why_printf(why, why_len, "out of memory");
-fail:
-    free(copy);
-    file_free(out);
-    return -1;
-}
-
-static void write_entry(FILE *f, const hentry *e)
-{
-    int known = 0;
-    for (int i = 0; i < e->n; i++) known += e->cand[i].samples > 0;
-    if (!known) return;
-    if (e->kind == ADCL_ENTRY)
-        fprintf(f, "%s %s %d", ADCL_LINE, e->adcl, known);
-    else if (e->kind == MODEL_ENTRY)
-        fprintf(f, "%s %d", MODEL_LINE, known);
-    else
-        fprintf(f, "context %s %d %llu %d %d %d %016llx %d",
-                ac_collective_name(e->key.collective), e->key.comm_size, e->key.bytes,
-                e->key.count, e->key.op_builtin, e->key.op_commutative,
-                (unsigned long long)e->key.site, known);
-    for (int i = 0; i < e->n; i++)
-        if (e->cand[i].samples > 0)
-            fprintf(f, " %s %.17g %.17g %ld", e->cand[i].name, e->cand[i].seconds,
-                    e->cand[i].var, e->cand[i].samples);
-    fputc('\n', f);
-}
-
-static void write_section(FILE *f, const hsection *s)
-{
-    fprintf(f, "platform %016llx %s\n", (unsigned long long)s->fingerprint, s->description);
-    for (int i = 0; i < s->contexts.n; i++) write_entry(f, &s->contexts.e[i]);
-}
-
-/* One line of a kind: the known candidates of names[n] (a context's algorithms, an ADCL
- * request's functions or the model's parameters). */
-static void write_known(FILE *f, int kind, const ac_history_key *key, const char *adcl,
-                        const char *const *names, int n, const ac_knowledge *know)
-{
-    hcand small[64];
-    hentry e = {kind, *key, (char *)adcl, 0,
-                n <= 64 ? small : malloc(sizeof(hcand) * (size_t)n)};
-    if (!e.cand) return;
-    for (int i = 0; i < n; i++) {
-        if (know[i].samples <= 0 || !valid_name(names[i]) || !(know[i].seconds >= 0.0) ||
-            !isfinite(know[i].seconds))
-            continue;
-        hcand *c = &e.cand[e.n++];
-        strcpy(c->name, names[i]);
-        c->seconds = know[i].seconds;
-        c->var = know[i].var >= 0.0 && isfinite(know[i].var) ? know[i].var : 0.0;
-        c->samples = know[i].samples;
-    }
-    write_entry(f, &e);
-    if (e.cand != small) free(e.cand);
+    int n = 0, count;
+    const ac_strategy *const *all = ac_strategies(&count);
+    kinds[n++] = &context_kind;
+    for (int i = 0; i < count && n < MAX_KINDS - MAX_DECLARED; i++)
+        if (all[i]->record) kinds[n++] = all[i]->record;
+    for (int i = 0; i < declared.n; i++) kinds[n++] = declared.kind[i];
+    return n;
 }
 
 void ac_history_write_context(FILE *f, const ac_history_key *key,
                               const ac_algorithm *const *candidates, int n,
                               const ac_knowledge *know)
 {
+    char text[AC_STORE_KEY_MAX];
     const char *small[64] = {NULL}, **names = n <= 64 ? small : malloc(sizeof *names * (size_t)n);
     if (!names) return;
     for (int i = 0; i < n; i++) names[i] = candidates[i]->name;
-    write_known(f, CONTEXT_ENTRY, key, NULL, names, n, know);
+    if (context_key_text(key, text, sizeof text) == 0)
+        ac_store_write(f, &context_kind, text, names, n, know);
     if (names != small) free(names);
 }
 
-void ac_history_write_adcl(FILE *f, const char *key, const char *const *names, int n,
-                           const ac_knowledge *know)
+void ac_history_write_record(FILE *f, const ac_store_kind *kind, const char *key,
+                             const char *const *names, int n, const ac_knowledge *know)
 {
-    const ac_history_key none = {0};
-    if (valid_key(key)) write_known(f, ADCL_ENTRY, &none, key, names, n, know);
-}
-
-void ac_history_write_model(FILE *f, const double *value, const double *weight)
-{
-    const ac_history_key none = {0};
-    const char *names[AC_COST_PARAMS];
-    ac_knowledge know[AC_COST_PARAMS] = {{0}};
-    for (int j = 0; j < AC_COST_PARAMS; j++) {
-        names[j] = ac_cost_param_name(j);
-        know[j].seconds = value[j];
-        know[j].samples = weight[j] >= 0.5 ? (long)floor(weight[j] + 0.5) : 0;
-    }
-    write_known(f, MODEL_ENTRY, &none, NULL, names, AC_COST_PARAMS, know);
+    ac_store_write(f, kind, key, names, n, know);
 }
 
 int ac_history_parse(const char *text, uint64_t fingerprint, char **section, char *why,
                      size_t why_len)
 {
-    hfile f;
-    *section = NULL;
-    int n = parse_text(text, 1, &f, why, why_len);
-    if (n < 0) return -1;
-    for (int i = 0; i < f.n; i++) {
-        if (f.s[i].fingerprint != fingerprint) continue;
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *m = open_memstream(&buf, &len);
-        if (!m) break;
-        for (int k = 0; k < f.s[i].contexts.n; k++) write_entry(m, &f.s[i].contexts.e[k]);
-        fclose(m);
-        *section = buf;
-        break;
-    }
-    file_free(&f);
-    return n;
-}
-
-/* ---- the file ---------------------------------------------------------------------------- */
-
-static int lock_file(const char *path, int *fd_out, char *why, size_t why_len)
-{
-    char lock[PATH_MAX];
-    if (snprintf(lock, sizeof lock, "%s.lock", path) >= (int)sizeof lock) {
-        ac_why_printf(why, why_len, "the path is too long");
-        return -1;
-    }
-    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        ac_why_printf(why, why_len, "cannot open %s: %s", lock, strerror(errno));
-        return -1;
-    }
-    struct flock fl;
-    memset(&fl, 0, sizeof fl);
-    fl.l_type = F_WRLCK;
-    fl.l_whence = SEEK_SET;
-    for (long waited_ms = 0;; waited_ms += 10) {
-        if (fcntl(fd, F_SETLK, &fl) == 0) break;
-        if ((errno != EACCES && errno != EAGAIN && errno != EINTR) ||
-            waited_ms >= LOCK_SECONDS * 1000L) {
-            ac_why_printf(why, why_len, "cannot lock %s: %s", lock,
-                          errno == EACCES || errno == EAGAIN ? "another job held it too long"
-                                                             : strerror(errno));
-            close(fd);
-            return -1;
-        }
-        struct timespec ts = {0, 10 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    *fd_out = fd;
-    return 0;
-}
-
-static void unlock_file(int fd)
-{
-    struct flock fl;
-    memset(&fl, 0, sizeof fl);
-    fl.l_type = F_UNLCK;
-    fl.l_whence = SEEK_SET;
-    fcntl(fd, F_SETLK, &fl);
-    close(fd);
-}
-
-/* Write f to a temporary file beside path, then rename it over path. */
-static int replace_file(const char *path, const hfile *f, char *why, size_t why_len)
-{
-    char tmp[PATH_MAX], host[64] = "host";
-    gethostname(host, sizeof host - 1);
-    host[sizeof host - 1] = '\0';
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%s.%ld", path, host, (long)getpid()) >=
-        (int)sizeof tmp) {
-        ac_why_printf(why, why_len, "the path is too long");
-        return -1;
-    }
-    FILE *out = fopen(tmp, "w");
-    if (!out) {
-        ac_why_printf(why, why_len, "cannot create %s: %s", tmp, strerror(errno));
-        return -1;
-    }
-    fprintf(out, "%s %d\n# autocoll's learned state (docs/history.md); safe to delete\n", HEADER,
-            FORMAT);
-    for (int i = 0; i < f->n; i++) write_section(out, &f->s[i]);
-    int failed = fflush(out) != 0 || ferror(out) || fsync(fileno(out)) != 0;
-    int e = errno;
-    failed |= fclose(out) != 0;
-    if (failed || rename(tmp, path) != 0) {
-        if (!failed) e = errno;
-        ac_why_printf(why, why_len, "cannot write it: %s", strerror(e));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    const ac_store_kind *kinds[MAX_KINDS];
+    return ac_store_section(text, fingerprint, kinds, kinds_of(kinds), section, why, why_len);
 }
 
 int ac_history_merge_file(const char *path, uint64_t fingerprint, const char *description,
                           const char *contexts, char *why, size_t why_len)
 {
-    int fd, rc = -1;
-    hfile file, job;
-    memset(&file, 0, sizeof file);
-    if (parse_text(contexts, 0, &job, why, why_len) < 0) return -1;
-    if (lock_file(path, &fd, why, why_len) != 0) {
-        file_free(&job);
-        return -1;
-    }
-    char *text = ac_read_text_file(path, MAX_FILE_BYTES);
-    if (!text && errno != ENOENT) {
-        ac_why_printf(why, why_len, "cannot read it: %s", strerror(errno));
-        goto out;
-    }
-    if (text && parse_text(text, 1, &file, why, why_len) < 0) goto out; /* never overwritten */
-    hsection *mine = NULL;
-    for (int i = 0; i < file.n && !mine; i++)
-        if (file.s[i].fingerprint == fingerprint) mine = &file.s[i];
-    if (!mine) {
-        if (file.n == file.cap) {
-            int cap = file.cap ? 2 * file.cap : 4;
-            hsection *grown = realloc(file.s, sizeof *grown * (size_t)cap);
-            if (!grown) goto nomem;
-            file.s = grown;
-            file.cap = cap;
-        }
-        mine = &file.s[file.n];
-        memset(mine, 0, sizeof *mine);
-        mine->fingerprint = fingerprint;
-        if (!(mine->description = strdup(description))) goto nomem;
-        file.n++;
-    }
-    for (int i = 0; i < job.s[0].contexts.n; i++)
-        if (list_add(&mine->contexts, &job.s[0].contexts.e[i])) goto nomem;
-    rc = replace_file(path, &file, why, why_len);
-    goto out;
-nomem:
-    ac_why_printf(why, why_len, "out of memory");
-out:
-    unlock_file(fd);
-    free(text);
-    file_free(&file);
-    file_free(&job);
-    return rc;
+    const ac_store_kind *kinds[MAX_KINDS];
+    return ac_store_merge_file(path, fingerprint, description, contexts, kinds, kinds_of(kinds),
+                               why, why_len);
 }
 
 /* ---- the run's history: MPI ---------------------------------------------------------------- */
@@ -661,7 +133,7 @@ static struct {
     int default_path;               /* AUTOCOLL_HISTORY=auto */
     uint64_t fingerprint;           /* rank 0 */
     char description[DESCRIPTION_LEN];
-    hlist known;                    /* every rank: this platform's contexts */
+    ac_store_records *known;        /* every rank: this platform's records */
     char *kept;                     /* lines handed over before the end (ac_history_keep) */
     size_t kept_len;
     MPI_Comm comm;                  /* private duplicate of MPI_COMM_WORLD */
@@ -796,7 +268,7 @@ static char *load_section(void)
                     "will not be updated",
                     h.path, why);
     }
-    char *text = ac_read_text_file(h.path, MAX_FILE_BYTES);
+    char *text = ac_read_text_file(h.path, AC_STORE_MAX_FILE_BYTES);
     if (!text) {
         if (errno == ENOENT && h.default_path) {
             ac_log_info("history %s: not found; starting cold (it is written at MPI_Finalize)",
@@ -835,7 +307,8 @@ void ac_history_load(void)
 {
     const char *setting = ac_config_get("AUTOCOLL_HISTORY");
     int rank = 0, np = 1;
-    list_free(&h.known);
+    ac_store_records_free(h.known);
+    h.known = NULL;
     h.on = strcmp(setting, "off") != 0;
     if (!h.on) return;
     /* From here on collective over MPI_COMM_WORLD on every rank (the setting is the same). */
@@ -882,59 +355,37 @@ void ac_history_load(void)
         PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, h.comm);
         if (all) {
             PMPI_Bcast(section, (int)size[0], MPI_CHAR, 0, h.comm);
-            hfile f;
+            const ac_store_kind *kinds[MAX_KINDS];
             char why[256];
             /* the same text on every rank: the same outcome on every rank */
-            if (parse_text(section, 0, &f, why, sizeof why) >= 0) {
-                h.known = f.s[0].contexts;
-                memset(&f.s[0].contexts, 0, sizeof f.s[0].contexts);
-                file_free(&f);
-            }
+            ac_store_read(section, kinds, kinds_of(kinds), &h.known, why, sizeof why);
         }
     }
     free(section);
     if (!h.on) PMPI_Comm_free(&h.comm);
 }
 
-/* What e (NULL: nothing) knows of the candidate called `name`, into *know (zeroed when
- * nothing); returns whether it is known. */
-static int lookup(const hentry *e, const char *name, ac_knowledge *know)
-{
-    memset(know, 0, sizeof *know);
-    for (int j = 0; e && j < e->n; j++)
-        if (strcmp(name, e->cand[j].name) == 0) {
-            know->seconds = e->cand[j].seconds;
-            know->var = e->cand[j].var;
-            know->samples = e->cand[j].samples;
-            return 1;
-        }
-    return 0;
-}
-
 int ac_history_lookup(const ac_history_key *key, const ac_algorithm *const *candidates, int n,
                       ac_knowledge *know)
 {
+    char text[AC_STORE_KEY_MAX] = "";
+    const char *small[64] = {NULL}, **names = n <= 64 ? small : malloc(sizeof *names * (size_t)n);
     int known = 0;
-    const hentry *e = h.on ? list_find(&h.known, CONTEXT_ENTRY, key, NULL) : NULL;
-    for (int i = 0; i < n; i++) known += lookup(e, candidates[i]->name, &know[i]);
+    if (!names) {
+        memset(know, 0, sizeof *know * (size_t)n);
+        return 0;
+    }
+    for (int i = 0; i < n; i++) names[i] = candidates[i]->name;
+    context_key_text(key, text, sizeof text);
+    known = ac_store_lookup(h.on ? h.known : NULL, &context_kind, text, names, n, know);
+    if (names != small) free(names);
     return known;
 }
 
-int ac_history_lookup_adcl(const char *key, const char *const *names, int n,
-                           ac_knowledge *know)
+int ac_history_lookup_record(const ac_store_kind *kind, const char *key,
+                             const char *const *names, int n, ac_knowledge *know)
 {
-    int known = 0;
-    const hentry *e = h.on ? list_find(&h.known, ADCL_ENTRY, NULL, key) : NULL;
-    for (int i = 0; i < n; i++) known += lookup(e, names[i], &know[i]);
-    return known;
-}
-
-int ac_history_lookup_model(ac_knowledge *know)
-{
-    int known = 0;
-    const hentry *e = h.on ? list_find(&h.known, MODEL_ENTRY, NULL, NULL) : NULL;
-    for (int j = 0; j < AC_COST_PARAMS; j++) known += lookup(e, ac_cost_param_name(j), &know[j]);
-    return known;
+    return ac_store_lookup(h.on ? h.known : NULL, kind, key, names, n, know);
 }
 
 void ac_history_keep(const char *lines)
@@ -1012,7 +463,8 @@ void ac_history_store(const char *contexts, size_t contexts_len)
     free(h.kept);
     h.kept = NULL;
     h.kept_len = 0;
-    list_free(&h.known);
+    ac_store_records_free(h.known);
+    h.known = NULL;
     PMPI_Comm_free(&h.comm);
     h.on = 0;
 }

@@ -9,13 +9,15 @@
  * its contexts warm from the same knowledge (invariant 1). Writers take a lock, re-read what
  * other jobs wrote meanwhile, merge, and replace the file atomically. A missing, unreadable,
  * corrupt, foreign or unwritable file is reported once by rank 0 and ignored: the run starts
- * cold, and a file that does not parse is never overwritten.
+ * cold, and a file that does not parse is never overwritten. The file is core/store.h's keyed
+ * record store; its kinds of record belong to their clients: contexts (here), a strategy's own
+ * record (strategy.h: `record`), and the kinds other layers declare (ADCL's requests).
  */
 #ifndef AUTOCOLL_HISTORY_H
 #define AUTOCOLL_HISTORY_H
 
 #include "coll/coll.h"
-#include "coll/cost.h"
+#include "core/store.h"
 #include "select/strategy.h"
 
 #include <stdint.h>
@@ -46,26 +48,23 @@ int ac_history_lookup(const ac_history_key *key, const ac_algorithm *const *cand
  * them into the file. */
 void ac_history_store(const char *contexts, size_t len);
 
-/* ADCL requests (src/adcl/history.c). A request's key: one token of printable characters
- * without blanks, shorter than AC_HISTORY_KEY_MAX; its functions are matched by name. */
-#define AC_HISTORY_KEY_MAX 512
-/* What history knows of the request of `key`'s functions names[n], into know[n] (zeroed first);
- * returns the number of functions known (0 when history is off). */
-int ac_history_lookup_adcl(const char *key, const char *const *names, int n,
-                           ac_knowledge *know);
-/* One request's knowledge as a line of the file format (functions with samples == 0 and names
- * the format cannot hold are left out; nothing is written when none is known or the key is
- * not valid). */
-void ac_history_write_adcl(FILE *f, const char *key, const char *const *names, int n,
-                           const ac_knowledge *know);
+/* A kind of record of a client beside selection (ADCL's requests: src/adcl/history.c), so that
+ * the file's lines of that kind are read and kept: declared before ac_history_load (MPI_Init)
+ * and any merge. The kinds of the strategies' own records need no declaration. */
+void ac_history_declare(const ac_store_kind *kind);
 
-/* The `model` strategy's platform parameters (coll/cost.h, in its order): what history knows
- * of each (seconds: its value, samples: the evidence behind it) into know[AC_COST_PARAMS];
- * returns how many are known. */
-int ac_history_lookup_model(ac_knowledge *know);
-/* The model line: the parameters' values and the evidence behind each (weights below 0.5 are
- * left out, the others rounded to samples; select/model.h: ac_model_get_learned). */
-void ac_history_write_model(FILE *f, const double *value, const double *weight);
+/* A record of a client's kind (a strategy's `record`, a declared kind): named values, each with
+ * the evidence behind it as its samples (e.g. the model's platform parameters, an ADCL
+ * request's functions), merged like a context's candidates. What history knows of the record
+ * of `key` ("" for a kind without one) of names[n] into know[n] (zeroed first, seconds: the
+ * value); returns how many are known (0 when history is off). */
+int ac_history_lookup_record(const ac_store_kind *kind, const char *key,
+                             const char *const *names, int n, ac_knowledge *know);
+/* The record as a line of the file format (names with samples == 0 and names the format
+ * cannot hold are left out; nothing is written when none is known). `key` as the kind writes
+ * it. */
+void ac_history_write_record(FILE *f, const ac_store_kind *kind, const char *key,
+                             const char *const *names, int n, const ac_knowledge *know);
 /* Keeps lines (as written above) until ac_history_store, which adds them to this rank's; does
  * nothing when history is off. */
 void ac_history_keep(const char *lines);

@@ -93,6 +93,8 @@
  *   MPI_ERR_ARG and changes nothing. A negative or NaN local time counts as 0.
  */
 #include "select/lottery.h"
+#include "core/config.h"
+#include "select/monitor.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -296,7 +298,7 @@ static void lottery_refresh(lottery_state *s)
             s->cand[j].interval = base;
         } else if (s->rechecked[j]) {
             long cap = base * AC_LOTTERY_RECHECK_CAP;
-            s->cand[j].interval = s->cand[j].interval > cap / 2 ? cap : 2 * s->cand[j].interval;
+            s->cand[j].interval = (long)ac_doubled(s->cand[j].interval, cap);
         }
         s->rechecked[j] = 0;
     }
@@ -617,9 +619,28 @@ static int lottery_observe(void *state, int index, double seconds, const ac_agre
     return rc;
 }
 
+/* The parameters from the AUTOCOLL_LOTTERY_* settings (core/config.c checks them). */
+static void lottery_configure(void)
+{
+    ac_lottery_params lottery = {
+        .alpha = ac_config_real("AUTOCOLL_LOTTERY_ALPHA"),
+        .spread = ac_config_keyword("AUTOCOLL_LOTTERY_SPREAD"), /* AC_LOTTERY_UNIFORM, ... */
+        .explore_sigmas = ac_config_real("AUTOCOLL_LOTTERY_EXPLORE_SIGMAS"),
+        .ema = ac_config_real("AUTOCOLL_LOTTERY_EMA"),
+        .ttl = (int)ac_config_int("AUTOCOLL_LOTTERY_TTL"),
+        .window = (int)ac_config_int("AUTOCOLL_LOTTERY_WINDOW"),
+        .init = (int)ac_config_int("AUTOCOLL_LOTTERY_INIT"),
+        .recheck = (int)ac_config_int("AUTOCOLL_LOTTERY_RECHECK"),
+        .draw = ac_config_keyword("AUTOCOLL_LOTTERY_DRAW"), /* AC_LOTTERY_SEED, ... */
+        .seed = (uint64_t)ac_config_int("AUTOCOLL_LOTTERY_SEED"),
+    };
+    ac_lottery_set_params(&lottery);
+}
+
 const ac_strategy ac_strategy_lottery = {
     .name = "lottery",
     .learns = 1,
+    .configure = lottery_configure,
     .create = lottery_create,
     .choose = lottery_choose,
     .observe = lottery_observe,

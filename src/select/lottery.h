@@ -21,8 +21,9 @@ enum {
     AC_LOTTERY_BROADCAST = 1 /* rank 0 draws; one agreement per time-to-live carries it */
 };
 
-/* Parameters, read by create(). The caller fills them from the AUTOCOLL_LOTTERY_* settings,
- * whose declaration (core/config.c) holds their defaults and ranges. */
+/* Parameters, read by create(). The strategy's configure() fills them from the
+ * AUTOCOLL_LOTTERY_* settings, whose declaration (core/config.c) holds their defaults and
+ * ranges. */
 typedef struct ac_lottery_params {
     double alpha;          /* share of the tickets of the candidate with the smallest average */
     int spread;            /* AC_LOTTERY_UNIFORM or AC_LOTTERY_INVERSE */
@@ -86,7 +87,7 @@ typedef struct ac_lottery_candidate {
     long recheck_in; /* excluded: calls until it may be explored again (-1: never) */
 } ac_lottery_candidate;
 
-/* Parameters for states created from now on (the caller fills them from AUTOCOLL_LOTTERY_*;
+/* Parameters for states created from now on (configure() fills them from AUTOCOLL_LOTTERY_*;
  * set them before the first create()), and the ones create() will use. */
 void ac_lottery_set_params(const ac_lottery_params *p);
 void ac_lottery_get_params(ac_lottery_params *out);

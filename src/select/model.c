@@ -99,6 +99,9 @@
  */
 #include "select/model.h"
 #include "coll/common/mesh.h"
+#include "core/config.h"
+#include "select/history.h"
+#include "select/monitor.h"
 #include "select/plan.h"
 
 #include <math.h>
@@ -106,9 +109,8 @@
 #include <string.h>
 
 enum {
-    OBS_MAX = 64,    /* observations kept for the fit (the most recent) */
-    WINDOW_MIN = 16, /* the monitor's first window, and the most calls it agrees on */
-    REFRESH_MAX_FACTOR = 64, /* the longest interval between refreshes, x `refresh` */
+    OBS_MAX = 64, /* observations kept for the fit (the most recent) */
+    WINDOW_MIN = AC_MONITOR_WINDOW_MIN, /* the monitor's first window (monitor.h) */
 };
 
 /* What a window's agreed calls show (window_stats_of). */
@@ -149,14 +151,11 @@ typedef struct model_state {
     int first;      /* it is the first decision */
     double scratch[WINDOW_MIN];
     /* The monitor. */
-    int window, window_calls, kept, suspicious;
-    double recent[WINDOW_MIN];
+    ac_monitor monitor; /* of the chosen one or the challenger (monitor.h) */
     int challenger;   /* the candidate running a challenge; -1: none */
     window_stats defender; /* the chosen one's window before the challenge */
     int resume;       /* the chosen one's window after the challenge */
     int challenges;   /* challenges run */
-    long since_settle;     /* settled calls since the last decision */
-    long refresh_interval; /* settled calls before the next refresh */
     int refreshing;        /* the decision in progress is a refresh */
     int refreshes;         /* refreshes started */
     /* Accounting. */
@@ -345,20 +344,13 @@ static void settle(model_state *s, int winner)
         s->o_ms_c = s->first_sum - (double)s->first_count * s->median[winner];
     if (s->chosen >= 0 && winner != s->chosen) s->switches++;
     if (s->refreshing) {
-        long longest = REFRESH_MAX_FACTOR * (long)s->p.refresh;
-        s->refresh_interval = winner != s->chosen            ? s->p.refresh
-                              : 2 * s->refresh_interval > longest ? longest
-                                                                  : 2 * s->refresh_interval;
+        ac_monitor_refreshed(&s->monitor, winner == s->chosen);
         s->refreshing = 0;
     }
-    s->since_settle = 0;
     s->first = 0;
     s->stage = AC_MODEL_SETTLED;
     s->chosen = winner;
-    s->window = WINDOW_MIN;
-    s->window_calls = 0;
-    s->kept = 0;
-    s->suspicious = 0;
+    ac_monitor_settle(&s->monitor);
     s->challenger = -1;
 }
 
@@ -553,20 +545,14 @@ static int challenger_of(const model_state *s, const window_stats *w)
     return best;
 }
 
-/* The monitor's window after one that was not degraded: twice as long, up to window_max. */
-static int next_window(const model_state *s)
-{
-    return s->window > s->p.window_max / 2 ? s->p.window_max : 2 * s->window;
-}
-
 static void start_challenge(model_state *s, int c, const window_stats *w)
 {
     s->challenger = c;
     s->challenges++;
     s->defender = *w;
-    s->resume = next_window(s);
-    s->suspicious = 0;
-    s->window = WINDOW_MIN;
+    s->resume = ac_monitor_next_window(&s->monitor);
+    s->monitor.suspicious = 0;
+    s->monitor.window = WINDOW_MIN;
 }
 
 /* The end of a challenge whose WINDOW_MIN calls showed w: the challenger is chosen when its
@@ -584,20 +570,18 @@ static void end_challenge(model_state *s, const window_stats *w)
     if (w->fastest < s->defender.fastest) {
         settle(s, c);
     } else {
-        s->window = s->resume;
+        s->monitor.window = s->resume;
     }
 }
 
 static int end_window(model_state *s, const ac_agreement *agree)
 {
-    int k = s->kept;
-    int rc = agree->max(agree->ctx, s->recent, k);
+    int k;
+    int rc = ac_monitor_agree(&s->monitor, agree, &k);
     s->agreements++;
     if (rc != 0) return stop(s, rc);
-    window_stats w = window_stats_of(s->recent, k, s->scratch);
+    window_stats w = window_stats_of(s->monitor.recent, k, s->scratch);
     double m = w.median, runner = -1.0;
-    s->window_calls = 0;
-    s->kept = 0;
     add_observation(s, s->challenger >= 0 ? s->challenger : s->chosen, m);
     refit(s);
     if (s->challenger >= 0) {
@@ -619,17 +603,14 @@ static int end_window(model_state *s, const ac_agreement *agree)
             runner = s->median[c];
     double margin = noisy ? (w.q3 - w.q1) / 2.0 : 0.0; /* a noisy median's own error */
     if (runner >= 0.0 && m > (1.0 + s->p.epsilon) * runner + margin) {
-        if (s->suspicious) {
+        if (ac_monitor_degraded(&s->monitor)) {
             redecide(s, m);
             return MPI_SUCCESS;
         }
-        s->suspicious = 1;
-        s->window = WINDOW_MIN;
-    } else if (s->p.refresh > 0 && calm && s->since_settle >= s->refresh_interval) {
+    } else if (calm && ac_monitor_refresh_due(&s->monitor)) {
         refresh(s, m);
     } else {
-        s->suspicious = 0;
-        s->window = next_window(s);
+        ac_monitor_calm(&s->monitor);
     }
     return MPI_SUCCESS;
 }
@@ -717,7 +698,7 @@ static void *model_create(const ac_algorithm *const *candidates, int n,
     }
     s->chosen = -1;
     s->challenger = -1;
-    s->refresh_interval = s->p.refresh;
+    ac_monitor_init(&s->monitor, s->p.window_max, s->p.refresh);
     if (known && n > 1) s->warm = model_warm(s, known);
     if (s->warm) return s;
     if (n == 1) {
@@ -747,12 +728,9 @@ static int model_step(model_state *s, int index, double seconds, const ac_agreem
         return ac_plan_record(&s->plan, seconds) ? end_round(s, agree) : MPI_SUCCESS;
     }
     s->settled_calls++;
-    s->since_settle++;
     if (s->n == 1) return MPI_SUCCESS; /* nothing to compare with */
-    int k = s->window < WINDOW_MIN ? s->window : WINDOW_MIN;
-    if (s->window - s->window_calls <= k) s->recent[s->kept++] = seconds;
-    s->window_calls++;
-    return s->window_calls == s->window ? end_window(s, agree) : MPI_SUCCESS;
+    return ac_monitor_record(&s->monitor, seconds, WINDOW_MIN) ? end_window(s, agree)
+                                                               : MPI_SUCCESS;
 }
 
 static int model_observe(void *state, int index, double seconds, const ac_agreement *agree,
@@ -780,18 +758,6 @@ void ac_model_get_stats(const void *state, ac_model_stats *out)
     out->agreements = s->agreements;
     for (int c = 0; c < s->n; c++) out->measured += s->median_samples[c] > 0;
     out->observations = (int)s->observations;
-}
-
-double ac_model_prediction(const void *state, int index)
-{
-    const model_state *s = state;
-    return index >= 0 && index < s->n ? predict(s, index) : -1.0;
-}
-
-void ac_model_get_platform(const void *state, double *out)
-{
-    const model_state *s = state;
-    memcpy(out, s->platform, sizeof s->platform);
 }
 
 void ac_model_get_learned(const void *state, double *value, double *weight)
@@ -834,7 +800,7 @@ static void model_describe(const void *state, const ac_algorithm *const *candida
     ac_json_integer_value(w, "decisions", st.decisions);
     ac_json_integer_value(w, "decide_calls", st.decide_calls);
     ac_json_integer_value(w, "settled_calls", st.settled_calls);
-    ac_json_integer_value(w, "window", s->window);
+    ac_json_integer_value(w, "window", s->monitor.window);
     ac_json_integer_value(w, "challenges", st.challenges);
     ac_json_integer_value(w, "refreshes", st.refreshes);
     ac_json_integer_value(w, "agreements", st.agreements);
@@ -867,11 +833,90 @@ static void model_save(const void *state, ac_knowledge *out)
     }
 }
 
+/* The settings of the platform parameters, in coll/cost.h's order. */
+static const char *const platform_settings[AC_COST_PARAMS] = {
+    [AC_COST_ALPHA_INTRA] = "AUTOCOLL_MODEL_ALPHA_INTRA",
+    [AC_COST_BETA_INTRA] = "AUTOCOLL_MODEL_BETA_INTRA",
+    [AC_COST_ALPHA_INTER] = "AUTOCOLL_MODEL_ALPHA_INTER",
+    [AC_COST_BETA_INTER] = "AUTOCOLL_MODEL_BETA_INTER",
+    [AC_COST_GAMMA] = "AUTOCOLL_MODEL_GAMMA",
+    [AC_COST_OVERHEAD] = "AUTOCOLL_MODEL_OVERHEAD",
+};
+
+/* The parameters from the AUTOCOLL_MODEL_* settings (core/config.c checks them). */
+static void model_configure(void)
+{
+    ac_model_params model = {
+        .margin = ac_config_real("AUTOCOLL_MODEL_MARGIN"),
+        .samples = (int)ac_config_int("AUTOCOLL_MODEL_SAMPLES"),
+        .budget = (int)ac_config_int("AUTOCOLL_MODEL_BUDGET"),
+        .epsilon = ac_config_real("AUTOCOLL_MODEL_EPSILON"),
+        .window_max = (int)ac_config_int("AUTOCOLL_MODEL_WINDOW_MAX"),
+        .challenges = (int)ac_config_int("AUTOCOLL_MODEL_CHALLENGES"),
+        .refresh = (int)ac_config_int("AUTOCOLL_MODEL_REFRESH"),
+        .prior_weight = ac_config_real("AUTOCOLL_MODEL_PRIOR_WEIGHT"),
+        .group_range = ac_config_real("AUTOCOLL_MODEL_GROUP_RANGE"),
+        .horizon = ac_config_real("AUTOCOLL_MODEL_HORIZON"),
+    };
+    for (int j = 0; j < AC_COST_PARAMS; j++)
+        model.platform[j] = ac_config_real(platform_settings[j]);
+    ac_model_set_params(&model);
+}
+
+/* The kind of the model's history line (history.h: ac_history_write_record): one a section,
+ * without a key. */
+static const ac_store_kind model_record = {"model", 0, NULL};
+
+/* The platform parameters that history knows and the environment does not set become the
+ * parameters new states start from (the same on every rank: the section is rank 0's,
+ * broadcast). */
+static void model_load_history(void)
+{
+    const char *names[AC_COST_PARAMS];
+    ac_knowledge know[AC_COST_PARAMS] = {{0}};
+    for (int j = 0; j < AC_COST_PARAMS; j++) names[j] = ac_cost_param_name(j);
+    if (!ac_history_lookup_record(&model_record, "", names, AC_COST_PARAMS, know)) return;
+    ac_model_params p;
+    ac_model_get_params(&p);
+    for (int j = 0; j < AC_COST_PARAMS; j++) {
+        ac_setting_source source;
+        const char *given;
+        ac_setting_current(ac_setting_find(platform_settings[j]), &source, &given);
+        if (know[j].samples > 0 && know[j].seconds > 0.0 && source != AC_SOURCE_ENVIRONMENT)
+            p.platform[j] = know[j].seconds;
+    }
+    ac_model_set_params(&p);
+}
+
+void ac_model_write_learned(FILE *f, const double *value, const double *weight)
+{
+    const char *names[AC_COST_PARAMS];
+    ac_knowledge know[AC_COST_PARAMS] = {{0}};
+    for (int j = 0; j < AC_COST_PARAMS; j++) {
+        names[j] = ac_cost_param_name(j);
+        know[j].seconds = value[j];
+        know[j].samples = weight[j] >= 0.5 ? (long)floor(weight[j] + 0.5) : 0;
+    }
+    ac_history_write_record(f, &model_record, "", names, AC_COST_PARAMS, know);
+}
+
+/* What a state learned of the platform, after its context's line (the file merges them all). */
+static void model_write_history(const void *state, FILE *f)
+{
+    double value[AC_COST_PARAMS], weight[AC_COST_PARAMS];
+    ac_model_get_learned(state, value, weight);
+    ac_model_write_learned(f, value, weight);
+}
+
 const ac_strategy ac_strategy_model = {
     .name = "model",
     .learns = 1,
     .uses_nodes = 1,
     .uses_suggestions = 1,
+    .configure = model_configure,
+    .record = &model_record,
+    .load_history = model_load_history,
+    .write_history = model_write_history,
     .create = model_create,
     .choose = model_choose,
     .observe = model_observe,

@@ -12,8 +12,9 @@
 #include "coll/cost.h"
 #include "select/strategy.h"
 
-/* Parameters, read by create(). The caller fills them from the AUTOCOLL_MODEL_* settings,
- * whose declaration (core/config.c) holds their defaults and ranges. */
+/* Parameters, read by create(). The strategy's configure() fills them from the
+ * AUTOCOLL_MODEL_* settings, whose declaration (core/config.c) holds their defaults and
+ * ranges. */
 typedef struct ac_model_params {
     double margin;       /* round 1 measures the candidates predicted within (1 + margin) x
                           * the best prediction; round 2 those the refitted model predicts
@@ -65,18 +66,16 @@ void ac_model_get_params(ac_model_params *out);
 /* A snapshot of a state made by ac_strategy_model.create. */
 void ac_model_get_stats(const void *state, ac_model_stats *out);
 
-/* The predicted time of candidate `index` under the current fit; negative without a model. */
-double ac_model_prediction(const void *state, int index);
-
-/* The fitted platform parameters into out[AC_COST_PARAMS]. */
-void ac_model_get_platform(const void *state, double *out);
-
 /* What the state learned of the platform, for the history file: the fitted parameters into
  * value[AC_COST_PARAMS], and into weight[AC_COST_PARAMS] how many observations' worth of
  * evidence stands behind each: the sum over the kept observations of the share of the
  * predicted time that parameter accounts for (a parameter no observation involves: 0; one
  * that explains all of k observations: k). */
 void ac_model_get_learned(const void *state, double *value, double *weight);
+
+/* The model's history line: the parameters' values and the evidence behind each (weights
+ * below 0.5 are left out, the others rounded to samples). */
+void ac_model_write_learned(FILE *f, const double *value, const double *weight);
 
 extern const ac_strategy ac_strategy_model;
 

@@ -75,13 +75,14 @@
  * NaN local time counts as 0. With one candidate nothing is measured or agreed.
  */
 #include "select/race.h"
+#include "core/config.h"
+#include "select/monitor.h"
 #include "select/plan.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 enum { RACE_FIRST, RACE_DEGRADED, RACE_REFRESH };
-enum { REFRESH_MAX_FACTOR = 64 };
 
 typedef struct race_state {
     ac_race_params p;
@@ -109,10 +110,7 @@ typedef struct race_state {
     int race_best;                   /* the race's best, which the final confirms or overturns */
     double *final_times;             /* [call], call i ran finalist[i / final] */
     int finals, overturned;
-    /* The monitor. */
-    int window, window_calls, kept, suspicious;
-    double recent[AC_RACE_WINDOW_MIN];
-    long since_race, refresh_interval;
+    ac_monitor monitor; /* of the winner (monitor.h) */
     /* Accounting. */
     long first_race_calls, race_calls, settled_calls;
     double first_sum; /* agreed seconds of the first race */
@@ -147,7 +145,7 @@ static double fastest(const race_state *s, int c)
 static int recent_len(const race_state *s)
 {
     int k = 3 * s->p.samples;
-    return k > AC_RACE_WINDOW_MIN ? AC_RACE_WINDOW_MIN : k;
+    return k > AC_MONITOR_WINDOW_MIN ? AC_MONITOR_WINDOW_MIN : k;
 }
 
 static void plan_round(race_state *s)
@@ -180,12 +178,7 @@ static void race_start(race_state *s, int kind, int representatives)
 
 static void settle(race_state *s, int winner)
 {
-    if (s->kind == RACE_REFRESH) {
-        long longest = REFRESH_MAX_FACTOR * s->p.refresh;
-        s->refresh_interval = winner != s->chosen            ? s->p.refresh
-                              : 2 * s->refresh_interval > longest ? longest
-                                                                  : 2 * s->refresh_interval;
-    }
+    if (s->kind == RACE_REFRESH) ac_monitor_refreshed(&s->monitor, winner == s->chosen);
     if (s->chosen >= 0 && winner != s->chosen) s->switches++;
     if (s->kind == RACE_FIRST) {
         int k = s->nsamples[winner];
@@ -195,11 +188,7 @@ static void settle(race_state *s, int winner)
     }
     s->stage = AC_RACE_SETTLED;
     s->chosen = winner;
-    s->window = AC_RACE_WINDOW_MIN;
-    s->window_calls = 0;
-    s->kept = 0;
-    s->suspicious = 0;
-    s->since_race = 0;
+    ac_monitor_settle(&s->monitor);
 }
 
 static int stop(race_state *s, int rc)
@@ -315,31 +304,26 @@ static int end_round(race_state *s, const ac_agreement *agree)
 /* The end of a monitoring window. */
 static int end_window(race_state *s, const ac_agreement *agree)
 {
-    int k = s->kept;
-    int rc = agree->max(agree->ctx, s->recent, k);
+    int k;
+    int rc = ac_monitor_agree(&s->monitor, agree, &k);
     s->agreements++;
     if (rc != 0) return stop(s, rc);
-    double m = ac_median(s->recent, k, s->scratch), runner = -1.0;
+    double m = ac_median(s->monitor.recent, k, s->scratch), runner = -1.0;
     for (int c = 0; c < s->n; c++)
         if (c != s->chosen && s->median[c] >= 0.0 && (runner < 0.0 || s->median[c] < runner))
             runner = s->median[c];
-    s->window_calls = 0;
-    s->kept = 0;
 
     if (runner >= 0.0 && m > (1.0 + s->p.epsilon) * runner) {
-        if (s->suspicious) {
+        if (ac_monitor_degraded(&s->monitor)) {
             for (int c = 0; c < s->n; c++)
                 s->racing[c] = c == s->chosen || (s->median[c] >= 0.0 && s->median[c] < m);
             race_start(s, RACE_DEGRADED, 0);
             return MPI_SUCCESS;
         }
-        s->suspicious = 1;
-        s->window = AC_RACE_WINDOW_MIN;
     } else {
-        s->suspicious = 0;
-        s->window = s->window > s->p.window_max / 2 ? s->p.window_max : 2 * s->window;
+        ac_monitor_calm(&s->monitor);
     }
-    if (s->p.refresh > 0 && s->since_race >= s->refresh_interval) {
+    if (ac_monitor_refresh_due(&s->monitor)) {
         memset(s->racing, 1, (size_t)s->n);
         race_start(s, RACE_REFRESH, s->grouping);
     }
@@ -377,7 +361,8 @@ static void *race_create_cold(const ac_algorithm *const *candidates, int n)
     s->nsamples = calloc(un, sizeof *s->nsamples);
     s->median = malloc(un * sizeof *s->median);
     s->median_samples = calloc(un, sizeof *s->median_samples);
-    s->scratch = calloc(cap > AC_RACE_WINDOW_MIN ? cap : AC_RACE_WINDOW_MIN, sizeof *s->scratch);
+    s->scratch =
+        calloc(cap > AC_MONITOR_WINDOW_MIN ? cap : AC_MONITOR_WINDOW_MIN, sizeof *s->scratch);
     s->final_times = calloc((size_t)(AC_RACE_FINALISTS * s->p.final + 1), sizeof *s->final_times);
     if (!s->racing || !s->group || planned != 0 || !s->samples || !s->nsamples || !s->median ||
         !s->median_samples || !s->scratch || !s->final_times) {
@@ -388,7 +373,7 @@ static void *race_create_cold(const ac_algorithm *const *candidates, int n)
     for (int c = 0; c < n; c++) s->median[c] = -1.0;
     s->grouping = s->p.grouping && ngroups > 1 && ngroups < n;
     s->chosen = -1;
-    s->refresh_interval = s->p.refresh;
+    ac_monitor_init(&s->monitor, s->p.window_max, s->p.refresh);
     if (n == 1) {
         s->kind = RACE_FIRST;
         settle(s, 0);
@@ -425,11 +410,8 @@ static int race_step(void *state, int index, double seconds, const ac_agreement 
 
     s->settled_calls++;
     if (s->n == 1) return MPI_SUCCESS; /* nothing to compare with */
-    s->since_race++;
-    int k = recent_len(s) < s->window ? recent_len(s) : s->window;
-    if (s->window - s->window_calls <= k) s->recent[s->kept++] = seconds;
-    s->window_calls++;
-    return s->window_calls == s->window ? end_window(s, agree) : MPI_SUCCESS;
+    return ac_monitor_record(&s->monitor, seconds, recent_len(s)) ? end_window(s, agree)
+                                                                  : MPI_SUCCESS;
 }
 
 static int race_deciding(const void *state)
@@ -465,7 +447,7 @@ void ac_race_get_stats(const void *state, ac_race_stats *out)
     out->settled_calls = s->settled_calls;
     out->races = s->races;
     out->switches = s->switches;
-    out->window = s->window;
+    out->window = s->monitor.window;
     out->agreements = s->agreements;
     out->o_ms_c = s->chosen >= 0 ? s->o_ms_c : 0.0;
     out->finals = s->finals;
@@ -565,9 +547,26 @@ static int race_observe(void *state, int index, double seconds, const ac_agreeme
     return rc;
 }
 
+/* The parameters from the AUTOCOLL_RACE_* settings (core/config.c checks them). */
+static void race_configure(void)
+{
+    ac_race_params race = {
+        .samples = (int)ac_config_int("AUTOCOLL_RACE_SAMPLES"),
+        .rounds = (int)ac_config_int("AUTOCOLL_RACE_ROUNDS"),
+        .margin = ac_config_real("AUTOCOLL_RACE_MARGIN"),
+        .epsilon = ac_config_real("AUTOCOLL_RACE_EPSILON"),
+        .window_max = (int)ac_config_int("AUTOCOLL_RACE_WINDOW_MAX"),
+        .refresh = ac_config_int("AUTOCOLL_RACE_REFRESH"),
+        .grouping = ac_config_switch("AUTOCOLL_RACE_GROUPING"),
+        .final = (int)ac_config_int("AUTOCOLL_RACE_FINAL"),
+    };
+    ac_race_set_params(&race);
+}
+
 const ac_strategy ac_strategy_race = {
     .name = "race",
     .learns = 1,
+    .configure = race_configure,
     .create = race_create,
     .choose = race_choose,
     .observe = race_observe,

@@ -14,8 +14,9 @@
 
 #include "select/strategy.h"
 
-/* Parameters, read by create(). The caller fills them from the AUTOCOLL_RACE_* settings, whose
- * declaration (core/config.c) holds their defaults and ranges. */
+/* Parameters, read by create(). The strategy's configure() fills them from the
+ * AUTOCOLL_RACE_* settings, whose declaration (core/config.c) holds their defaults and
+ * ranges. */
 typedef struct ac_race_params {
     int samples;       /* calls of each racing candidate per round */
     int rounds;        /* rounds at most; the best median after the last one wins */
@@ -31,7 +32,6 @@ typedef struct ac_race_params {
 } ac_race_params;
 
 #define AC_RACE_FINALISTS 3
-#define AC_RACE_WINDOW_MIN 16
 
 /* Stages reported by ac_race_get_stats(). */
 enum {
@@ -60,7 +60,7 @@ typedef struct ac_race_stats {
     double o_ms_c;
 } ac_race_stats;
 
-/* Parameters for states created from now on (the caller fills them from AUTOCOLL_RACE_*; set
+/* Parameters for states created from now on (configure() fills them from AUTOCOLL_RACE_*; set
  * them before the first create()), and the ones create() will use. */
 void ac_race_set_params(const ac_race_params *p);
 void ac_race_get_params(ac_race_params *out);

@@ -15,8 +15,10 @@
  *
  * In table mode a context runs the candidate of the table's rule covering it (chosen when the
  * context is made), or, where no rule does, its strategy: native. With AUTOCOLL_TABLE_TRY = k
- * > 1 the rule's first k candidates and native become the context's candidates and `race`
- * (race.c) chooses among them: a trial.
+ * > 1 the rule's first k candidates and native become the context's candidates and the table
+ * strategy's `trial` strategy (race) chooses among them: a trial.
+ *
+ * Strategies are the list of strategies.c, by their ops (strategy.h): this file names none.
  *
  * Accounting per context (the report): calls, runs per candidate, time inside the algorithms,
  * and the layer's own time around them (choosing, site agreements, observing, the strategy's
@@ -32,11 +34,7 @@
 #include "core/log.h"
 #include "core/spelling.h"
 #include "select/history.h"
-#include "select/lottery.h"
-#include "select/model.h"
-#include "select/race.h"
 #include "select/site.h"
-#include "select/star.h"
 #include "select/table.h"
 
 #include <stdlib.h>
@@ -95,41 +93,23 @@ typedef struct comm_select {
     unsigned long ticks; /* tuned calls, for sampling the bookkeeping time once settled */
 } comm_select;
 
-typedef struct strategy_entry {
-    const char *name;
-    const ac_strategy *ops;
-    int table_mode; /* the table's rules first, `ops` where none covers a call */
-} strategy_entry;
-
-static const strategy_entry strategies[] = {
-    {"native", &ac_strategy_native, 0},
-    {"star", &ac_strategy_star, 0},
-    {"lottery", &ac_strategy_lottery, 0},
-    {"race", &ac_strategy_race, 0},
-    {"model", &ac_strategy_model, 0},
-    {"table", &ac_strategy_native, 1},
-};
-
 /* The settings of selection (ac_select_init; the strategy also ac_select_use_strategy). */
 static struct {
     const ac_algorithm *forced[AC_NUM_COLLECTIVES]; /* AUTOCOLL_<COLL>, NULL = auto */
-    const strategy_entry *strategy;                 /* AUTOCOLL_STRATEGY */
+    const ac_strategy *strategy;                    /* AUTOCOLL_STRATEGY */
     int max_sizes;                                  /* AUTOCOLL_MAX_SIZES */
     int max_sites;                                  /* AUTOCOLL_MAX_SITES */
     int table_try;                                  /* AUTOCOLL_TABLE_TRY */
     const ac_algorithm *last_algorithm;             /* of the last call the layer ran */
-} sel = {.strategy = &strategies[0], .max_sizes = 1};
+} sel = {.strategy = &ac_strategy_native, .max_sizes = 1};
 
 enum { OVERHEAD_SAMPLE = 16 }; /* settled calls per timed bookkeeping (ac_select) */
 
 int ac_select_use_strategy(const char *name)
 {
-    for (size_t i = 0; i < sizeof strategies / sizeof strategies[0]; i++)
-        if (strcmp(strategies[i].name, name) == 0) {
-            sel.strategy = &strategies[i];
-            return 1;
-        }
-    return 0;
+    const ac_strategy *s = ac_strategy_find(name);
+    if (s) sel.strategy = s;
+    return s != NULL;
 }
 
 const char *ac_select_strategy_name(void)
@@ -139,7 +119,7 @@ const char *ac_select_strategy_name(void)
 
 int ac_select_uses_contexts(void)
 {
-    return sel.strategy->table_mode || sel.strategy->ops->learns;
+    return sel.strategy->table_mode || sel.strategy->learns;
 }
 
 const ac_algorithm *ac_select_last_algorithm(void)
@@ -185,89 +165,16 @@ static void read_forced(int rank)
     }
 }
 
-/* The strategies' parameters from their settings (core/config.c checks them). */
-static void star_init(void)
-{
-    ac_star_params star = {
-        .iter = (int)ac_config_int("AUTOCOLL_STAR_ITER"),
-        .epsilon = ac_config_real("AUTOCOLL_STAR_EPSILON"),
-        .delta_init = AC_STAR_DELTA_INIT,
-        .delta_max = (int)ac_config_int("AUTOCOLL_STAR_DELTA_MAX"),
-        .grouping = ac_config_switch("AUTOCOLL_STAR_GROUPING"),
-        .recheck = (int)ac_config_int("AUTOCOLL_STAR_RECHECK"),
-    };
-    ac_star_set_params(&star);
-}
-
-static void lottery_init(void)
-{
-    ac_lottery_params lottery = {
-        .alpha = ac_config_real("AUTOCOLL_LOTTERY_ALPHA"),
-        .spread = ac_config_keyword("AUTOCOLL_LOTTERY_SPREAD"), /* AC_LOTTERY_UNIFORM, ... */
-        .explore_sigmas = ac_config_real("AUTOCOLL_LOTTERY_EXPLORE_SIGMAS"),
-        .ema = ac_config_real("AUTOCOLL_LOTTERY_EMA"),
-        .ttl = (int)ac_config_int("AUTOCOLL_LOTTERY_TTL"),
-        .window = (int)ac_config_int("AUTOCOLL_LOTTERY_WINDOW"),
-        .init = (int)ac_config_int("AUTOCOLL_LOTTERY_INIT"),
-        .recheck = (int)ac_config_int("AUTOCOLL_LOTTERY_RECHECK"),
-        .draw = ac_config_keyword("AUTOCOLL_LOTTERY_DRAW"), /* AC_LOTTERY_SEED, ... */
-        .seed = (uint64_t)ac_config_int("AUTOCOLL_LOTTERY_SEED"),
-    };
-    ac_lottery_set_params(&lottery);
-}
-
-static void race_init(void)
-{
-    ac_race_params race = {
-        .samples = (int)ac_config_int("AUTOCOLL_RACE_SAMPLES"),
-        .rounds = (int)ac_config_int("AUTOCOLL_RACE_ROUNDS"),
-        .margin = ac_config_real("AUTOCOLL_RACE_MARGIN"),
-        .epsilon = ac_config_real("AUTOCOLL_RACE_EPSILON"),
-        .window_max = (int)ac_config_int("AUTOCOLL_RACE_WINDOW_MAX"),
-        .refresh = ac_config_int("AUTOCOLL_RACE_REFRESH"),
-        .grouping = ac_config_switch("AUTOCOLL_RACE_GROUPING"),
-        .final = (int)ac_config_int("AUTOCOLL_RACE_FINAL"),
-    };
-    ac_race_set_params(&race);
-}
-
-/* The settings of the model strategy's platform parameters, in coll/cost.h's order. */
-static const char *const model_platform_settings[AC_COST_PARAMS] = {
-    [AC_COST_ALPHA_INTRA] = "AUTOCOLL_MODEL_ALPHA_INTRA",
-    [AC_COST_BETA_INTRA] = "AUTOCOLL_MODEL_BETA_INTRA",
-    [AC_COST_ALPHA_INTER] = "AUTOCOLL_MODEL_ALPHA_INTER",
-    [AC_COST_BETA_INTER] = "AUTOCOLL_MODEL_BETA_INTER",
-    [AC_COST_GAMMA] = "AUTOCOLL_MODEL_GAMMA",
-    [AC_COST_OVERHEAD] = "AUTOCOLL_MODEL_OVERHEAD",
-};
-
-static void model_init(void)
-{
-    ac_model_params model = {
-        .margin = ac_config_real("AUTOCOLL_MODEL_MARGIN"),
-        .samples = (int)ac_config_int("AUTOCOLL_MODEL_SAMPLES"),
-        .budget = (int)ac_config_int("AUTOCOLL_MODEL_BUDGET"),
-        .epsilon = ac_config_real("AUTOCOLL_MODEL_EPSILON"),
-        .window_max = (int)ac_config_int("AUTOCOLL_MODEL_WINDOW_MAX"),
-        .challenges = (int)ac_config_int("AUTOCOLL_MODEL_CHALLENGES"),
-        .refresh = (int)ac_config_int("AUTOCOLL_MODEL_REFRESH"),
-        .prior_weight = ac_config_real("AUTOCOLL_MODEL_PRIOR_WEIGHT"),
-        .group_range = ac_config_real("AUTOCOLL_MODEL_GROUP_RANGE"),
-        .horizon = ac_config_real("AUTOCOLL_MODEL_HORIZON"),
-    };
-    for (int j = 0; j < AC_COST_PARAMS; j++)
-        model.platform[j] = ac_config_real(model_platform_settings[j]);
-    ac_model_set_params(&model);
-}
-
 void ac_select_init(void)
 {
+    ac_strategies_declare(); /* AUTOCOLL_STRATEGY's keywords */
     const ac_setting *strategy = ac_setting_find("AUTOCOLL_STRATEGY");
     const char *name = strategy->keywords[ac_config_keyword(strategy->name)];
-    int rank = 0;
+    int rank = 0, n;
+    const ac_strategy *const *all = ac_strategies(&n);
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     read_forced(rank);
-    sel.strategy = &strategies[0];
+    sel.strategy = &ac_strategy_native;
     if (!ac_select_use_strategy(name))
         ac_log_error("AUTOCOLL_STRATEGY=%s is declared (core/config.c) but not a strategy here; "
                      "using native",
@@ -276,40 +183,21 @@ void ac_select_init(void)
     sel.max_sites = (int)ac_config_int("AUTOCOLL_MAX_SITES");
     sel.table_try = (int)ac_config_int("AUTOCOLL_TABLE_TRY");
     ac_coll_set_test_ranks_per_node((int)ac_config_int("AUTOCOLL_TEST_RANKS_PER_NODE"));
-    star_init();
-    lottery_init();
-    race_init();
-    model_init();
-}
-
-/* The model strategy's platform parameters that history knows and the environment does not
- * set become the parameters new contexts start from (the same on every rank: the section is
- * rank 0's, broadcast). */
-static void model_from_history(void)
-{
-    ac_knowledge know[AC_COST_PARAMS] = {{0}};
-    if (!ac_history_lookup_model(know)) return;
-    ac_model_params p;
-    ac_model_get_params(&p);
-    for (int j = 0; j < AC_COST_PARAMS; j++) {
-        ac_setting_source source;
-        const char *given;
-        ac_setting_current(ac_setting_find(model_platform_settings[j]), &source, &given);
-        if (know[j].samples > 0 && know[j].seconds > 0.0 && source != AC_SOURCE_ENVIRONMENT)
-            p.platform[j] = know[j].seconds;
-    }
-    ac_model_set_params(&p);
+    for (int i = 0; i < n; i++) /* every one: the benchmark driver switches them */
+        if (all[i]->configure) all[i]->configure();
 }
 
 void ac_select_load(void)
 {
-    int rank = 0;
+    int rank = 0, n;
+    const ac_strategy *const *all = ac_strategies(&n);
     /* The history file: with a strategy that learns (the table's trials learn), or when a path
      * was given (the benchmark driver switches strategies after MPI_Init). */
-    if ((sel.strategy->table_mode ? sel.table_try > 1 : sel.strategy->ops->learns) ||
+    if ((sel.strategy->table_mode ? sel.table_try > 1 : sel.strategy->learns) ||
         strcmp(ac_config_get("AUTOCOLL_HISTORY"), "auto") != 0)
         ac_history_load();
-    model_from_history();
+    for (int i = 0; i < n; i++) /* what each strategy keeps beyond its contexts */
+        if (all[i]->load_history) all[i]->load_history();
     ac_table_load(); /* nothing without AUTOCOLL_TABLE */
     if (sel.strategy->table_mode && !ac_table_loaded()) {
         PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -511,7 +399,7 @@ static void table_context(ac_context *x, const ac_call *call)
     x->ncandidates = m;
     x->rule = -1;
     x->trial = 1;
-    x->strategy = &ac_strategy_race;
+    x->strategy = x->strategy->trial;
 }
 
 /* The summary of a context's choice: the strategy's, or in table mode the rule's. With w, the
@@ -569,7 +457,7 @@ static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call,
     x->bucket = b;
     x->comm = c;
     x->site = site;
-    x->strategy = sel.strategy->ops;
+    x->strategy = sel.strategy;
     x->table_mode = sel.strategy->table_mode;
     x->rule = -1;
     if (x->table_mode) table_context(x, call);
@@ -618,8 +506,8 @@ static ac_context *context_get(ac_comm *c, ac_bucket *b, const ac_call *call, ui
 }
 
 /* The knowledge of every tuning context this rank speaks for (it is rank 0 of the context's
- * communicator), as history file lines (history.h); after each context of the model strategy,
- * what it learned of the platform (a model line: the file merges them all). Table mode's
+ * communicator), as history file lines (history.h); after each context, its strategy's own
+ * record where it keeps one (the model's platform: the file merges them all). Table mode's
  * contexts keep what their trials measured, the others nothing. */
 static void write_history(FILE *f)
 {
@@ -636,11 +524,7 @@ static void write_history(FILE *f)
                     ac_history_key key = context_key(c, b, (ac_collective)k, x->site);
                     ac_history_write_context(f, &key, x->candidates, x->ncandidates, know);
                     free(know);
-                    if (x->strategy == &ac_strategy_model) {
-                        double value[AC_COST_PARAMS], weight[AC_COST_PARAMS];
-                        ac_model_get_learned(x->state, value, weight);
-                        ac_history_write_model(f, value, weight);
-                    }
+                    if (x->strategy->write_history) x->strategy->write_history(x->state, f);
                 }
     }
 }

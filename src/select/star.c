@@ -87,6 +87,8 @@
  *   time counts as 0.
  */
 #include "select/star.h"
+#include "core/config.h"
+#include "select/monitor.h"
 #include "select/plan.h"
 
 #include <stdlib.h>
@@ -232,7 +234,7 @@ static void star_end_recheck(star_state *s, int c)
         return;
     }
     long long cap = (long long)s->p.recheck * AC_STAR_RECHECK_CAP;
-    s->interval[c] = s->interval[c] > cap / 2 ? cap : 2 * s->interval[c];
+    s->interval[c] = ac_doubled(s->interval[c], cap);
     s->phase = PHASE_NONE; /* back to the chosen one, delta as it was */
     star_reset_window(s);
 }
@@ -320,7 +322,7 @@ static int star_end_window(star_state *s, const ac_agreement *agree)
     s->last_ave = ave[0];
 
     if (ave[0] < limit) {
-        s->delta = s->delta > s->p.delta_max / 2 ? s->p.delta_max : 2 * s->delta;
+        s->delta = (int)ac_doubled(s->delta, s->p.delta_max);
     } else if (ave[1] >= limit) {
         s->best_time[s->chosen] = ave[0];
         s->median_time[s->chosen] = ave[0];
@@ -583,9 +585,24 @@ static int star_observe(void *state, int index, double seconds, const ac_agreeme
     return rc;
 }
 
+/* The parameters from the AUTOCOLL_STAR_* settings (core/config.c checks them). */
+static void star_configure(void)
+{
+    ac_star_params star = {
+        .iter = (int)ac_config_int("AUTOCOLL_STAR_ITER"),
+        .epsilon = ac_config_real("AUTOCOLL_STAR_EPSILON"),
+        .delta_init = AC_STAR_DELTA_INIT,
+        .delta_max = (int)ac_config_int("AUTOCOLL_STAR_DELTA_MAX"),
+        .grouping = ac_config_switch("AUTOCOLL_STAR_GROUPING"),
+        .recheck = (int)ac_config_int("AUTOCOLL_STAR_RECHECK"),
+    };
+    ac_star_set_params(&star);
+}
+
 const ac_strategy ac_strategy_star = {
     .name = "star",
     .learns = 1,
+    .configure = star_configure,
     .create = star_create,
     .choose = star_choose,
     .observe = star_observe,

@@ -9,8 +9,9 @@
 
 #include "select/strategy.h"
 
-/* Parameters, read by create(). The caller fills them from the AUTOCOLL_STAR_* settings, whose
- * declaration (core/config.c) holds their defaults and ranges. */
+/* Parameters, read by create(). The strategy's configure() fills them from the
+ * AUTOCOLL_STAR_* settings, whose declaration (core/config.c) holds their defaults and
+ * ranges. */
 typedef struct ac_star_params {
     int iter;       /* ITER: calls per candidate in a measurement, and the "last ITER" check */
     double epsilon; /* tolerance against the second best time in Monitor_Adapt */
@@ -52,7 +53,7 @@ typedef struct ac_star_stats {
     double o_ms_c;
 } ac_star_stats;
 
-/* Parameters for states created from now on (the caller fills them from AUTOCOLL_STAR_*; set
+/* Parameters for states created from now on (configure() fills them from AUTOCOLL_STAR_*; set
  * them before the first create()), and the ones create() will use. */
 void ac_star_set_params(const ac_star_params *p);
 void ac_star_get_params(ac_star_params *out);

@@ -9,12 +9,17 @@
  * same choices (invariant 1). Local timings may differ between ranks; they may influence a
  * choice only after they were combined through `agree`, which is collective over the context's
  * communicator and must be called at the same call on every rank.
+ *
+ * A strategy is one file: its ops struct below names it, reads its own settings (configure),
+ * and keeps in history what it learns beyond the common ac_knowledge (its own record). The
+ * list of strategies is strategies.c: adding one is its file and one line there.
  */
 #ifndef AUTOCOLL_STRATEGY_H
 #define AUTOCOLL_STRATEGY_H
 
 #include "coll/coll.h"
 #include "core/json_writer.h"
+#include "core/store.h"
 
 #include <stdio.h>
 
@@ -29,15 +34,12 @@ typedef struct ac_agreement {
     int rank;
 } ac_agreement;
 
-/* What a strategy knows of one candidate: the learned state kept between runs (history.h), or
- * a configuration table's measured cell (table.h). `seconds` is the strategy's own agreed
- * statistic of one call (star: the best of ITER; race: the median; lottery: the exponential
- * average), `var` its variance where the strategy keeps one (else 0), `samples` the agreed
- * calls behind it; samples == 0: nothing known. */
-typedef struct ac_knowledge {
-    double seconds, var;
-    long samples;
-} ac_knowledge;
+/* What a strategy knows of one candidate (ac_knowledge, core/store.h: a record's named value):
+ * the learned state kept between runs (history.h), or a configuration table's measured cell
+ * (table.h). `seconds` is the strategy's own agreed statistic of one call (star: the best of
+ * ITER; race: the median; lottery: the exponential average), `var` its variance where the
+ * strategy keeps one (else 0), `samples` the agreed calls behind it; samples == 0: nothing
+ * known. */
 
 /* What every rank knows alike of a context, for strategies that predict (model.c): given to
  * create(). nodes and ppn are 0 unless the strategy declares uses_nodes (finding them is a
@@ -70,11 +72,16 @@ typedef struct ac_strategy_summary {
                             * estimate of time saved), negative while unknown */
 } ac_strategy_summary;
 
-/* A strategy: six operations on a state of one tuning context. */
+/* A strategy: six operations on a state of one tuning context, and its hooks. */
 typedef struct ac_strategy {
-    const char *name;
+    const char *name; /* its AUTOCOLL_STRATEGY keyword */
     /* 0: the choice never changes (native): selection keeps no tuning contexts for it. */
     int learns;
+    /* 1: the table strategy: the rules of a loaded table choose; the operations below run
+     * where no rule covers a context, and `trial` where a rule's first candidates race
+     * (AUTOCOLL_TABLE_TRY > 1). */
+    int table_mode;
+    const struct ac_strategy *trial;
     /* 1: create() needs the facts' nodes and ppn. */
     int uses_nodes;
     /* 1: create() measures the facts' suggested candidates (a loaded table's rule) first;
@@ -106,7 +113,32 @@ typedef struct ac_strategy {
     void (*describe)(const void *state, const ac_algorithm *const *candidates,
                      ac_strategy_summary *out, ac_json_writer *w);
     void (*destroy)(void *state);
+
+    /* Hooks, each NULL where the strategy has nothing to do. */
+    /* Read its AUTOCOLL_* settings into the parameters of states created from now on
+     * (ac_select_init, for every strategy: the benchmark driver switches them at run time). */
+    void (*configure)(void);
+    /* The kind of its own history line (history.h: ac_history_write_record), which the file
+     * accepts for it. */
+    const ac_store_kind *record;
+    /* After the history file was loaded (ac_select_load): take from its record what states
+     * created from now on start from (the same on every rank). */
+    void (*load_history)(void);
+    /* After each of its contexts' history line (ac_select_finalize, rank 0 of the context's
+     * communicator): write its record of what `state` learned beyond the ac_knowledge. */
+    void (*write_history)(const void *state, FILE *f);
 } ac_strategy;
+
+/* Every strategy, in the order of AUTOCOLL_STRATEGY's keywords (strategies.c), and their
+ * number in *count. */
+const ac_strategy *const *ac_strategies(int *count);
+
+/* The strategy of that name, or NULL. */
+const ac_strategy *ac_strategy_find(const char *name);
+
+/* Gives core/config.c AUTOCOLL_STRATEGY's keywords: the strategies' names, in their order.
+ * Before any reading of AUTOCOLL_STRATEGY (ac_select_init; autocoll-info). */
+void ac_strategies_declare(void);
 
 /* The library's own algorithm for every call: candidate 0, never measured. */
 extern const ac_strategy ac_strategy_native;

@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "core/state.h"
 #include "core/textfile.h"
+#include "select/race.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -412,17 +413,11 @@ int ac_table_cell_knowledge(const ac_table *t, ac_collective coll, int comm_size
 
 static struct {
     ac_table *table;
-    char path[PATH_MAX];
 } loaded;
 
 const ac_table *ac_table_loaded(void)
 {
     return loaded.table;
-}
-
-const char *ac_table_path(void)
-{
-    return loaded.table ? loaded.path : NULL;
 }
 
 void ac_table_unload(void)
@@ -472,7 +467,54 @@ void ac_table_load(void)
     free(text);
     if (!loaded.table) {
         if (rank == 0) ac_log_warn("AUTOCOLL_TABLE=%s: %s; the table is ignored", setting, why);
-        return;
     }
-    snprintf(loaded.path, sizeof loaded.path, "%s", setting);
 }
+
+/* ---- the `table` strategy ----------------------------------------------------------------- */
+
+/* Where no rule covers a context it runs native: native's operations. */
+static void *table_create(const ac_algorithm *const *candidates, int n, const ac_knowledge *known,
+                          const ac_context_facts *facts)
+{
+    return ac_strategy_native.create(candidates, n, known, facts);
+}
+
+static int table_choose(void *state)
+{
+    return ac_strategy_native.choose(state);
+}
+
+static int table_observe(void *state, int index, double seconds, const ac_agreement *agree,
+                         int *deciding)
+{
+    return ac_strategy_native.observe(state, index, seconds, agree, deciding);
+}
+
+static void table_save(const void *state, ac_knowledge *out)
+{
+    ac_strategy_native.save(state, out);
+}
+
+static void table_describe(const void *state, const ac_algorithm *const *candidates,
+                           ac_strategy_summary *out, ac_json_writer *w)
+{
+    ac_strategy_native.describe(state, candidates, out, w);
+}
+
+static void table_destroy(void *state)
+{
+    ac_strategy_native.destroy(state);
+}
+
+const ac_strategy ac_strategy_table = {
+    .name = "table",
+    .learns = 0,
+    .table_mode = 1,
+    .trial = &ac_strategy_race,
+    .create = table_create,
+    .choose = table_choose,
+    .observe = table_observe,
+    .save = table_save,
+    .describe = table_describe,
+    .destroy = table_destroy,
+};

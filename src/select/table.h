@@ -64,9 +64,13 @@ int ac_table_cell_knowledge(const ac_table *t, ac_collective coll, int comm_size
 
 /* Collective over MPI_COMM_WORLD, from ac_init when AUTOCOLL_TABLE is set. */
 void ac_table_load(void);
-/* The table loaded at MPI_Init, or NULL; its path. */
+/* The table loaded at MPI_Init, or NULL. */
 const ac_table *ac_table_loaded(void);
-const char *ac_table_path(void);
 void ac_table_unload(void);
+
+/* AUTOCOLL_STRATEGY=table (select.c): in each context the rule covering it runs; where none
+ * does, native; a rule's first AUTOCOLL_TABLE_TRY candidates race with native (`trial`: race)
+ * when that is more than one. */
+extern const ac_strategy ac_strategy_table;
 
 #endif

@@ -10,6 +10,7 @@
 #include "core/spelling.h"
 #include "select/lottery.h"
 #include "select/select.h"
+#include "select/strategy.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -272,8 +273,9 @@ static void test_values(void)
                        "<= 1000); using the default 10\n") == 0);
 }
 
-/* The indices of keywords are the values of the lottery's enums; every strategy name is one
- * select.c knows. */
+/* The indices of keywords are the values of the lottery's enums; the strategy's keywords are the
+ * names of the strategies' list (strategies.c), in its order, each one select.c takes; every
+ * collective has its forcing setting, help text from its name. */
 static void test_keywords_agree(void)
 {
     const ac_setting *spread = ac_setting_find("AUTOCOLL_LOTTERY_SPREAD");
@@ -283,9 +285,20 @@ static void test_keywords_agree(void)
     CHECK(strcmp(spread->keywords[AC_LOTTERY_INVERSE], "inverse") == 0);
     CHECK(strcmp(draw->keywords[AC_LOTTERY_SEED], "seed") == 0);
     CHECK(strcmp(draw->keywords[AC_LOTTERY_BROADCAST], "broadcast") == 0);
-    for (int i = 0; strategy->keywords[i]; i++)
-        CHECK(ac_select_use_strategy(strategy->keywords[i]));
+    int n, k = 0;
+    const ac_strategy *const *all = ac_strategies(&n);
+    for (; strategy->keywords[k]; k++) {
+        CHECK(k < n && strcmp(strategy->keywords[k], all[k]->name) == 0);
+        CHECK(ac_select_use_strategy(strategy->keywords[k]));
+    }
+    CHECK(k == n && n >= 6);
     CHECK(!ac_select_use_strategy("fastest"));
+    const ac_setting *forced = ac_setting_find("AUTOCOLL_REDUCE_SCATTER_BLOCK");
+    CHECK(forced && forced->type == AC_SETTING_ALGORITHM &&
+          strcmp(forced->default_value, "auto") == 0 &&
+          strcmp(forced->summary, "force the MPI_Reduce_scatter_block algorithm") == 0);
+    for (int c = 0; c < AC_NUM_COLLECTIVES; c++)
+        CHECK(ac_setting_find(ac_collective_env((ac_collective)c)) != NULL);
 }
 
 /* Edit distance, suggestions, and the report of AUTOCOLL_* names no setting declares. */
@@ -402,6 +415,7 @@ static void test_current(void)
 
 int main(void)
 {
+    ac_strategies_declare(); /* AUTOCOLL_STRATEGY's keywords, as ac_select_init gives them */
     test_declaration();
     test_values_text();
     test_defaults();

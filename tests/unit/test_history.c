@@ -6,7 +6,9 @@
  * lines beside the contexts.
  */
 #include "check.h"
+#include "adcl/adcl.h"
 #include "select/history.h"
+#include "select/model.h"
 #include "select/strategy.h"
 
 #include <dirent.h>
@@ -149,7 +151,7 @@ static void test_round_trip_and_merge(void)
     free(l3);
 }
 
-/* An ADCL request's line for `key` (ac_history_write_adcl): functions alpha, beta and "bad
+/* An ADCL request's line for `key` (its kind's record): functions alpha, beta and "bad
  * name" (not a name the format holds) with times t[3] and samples n[3]. */
 static char *adcl_line(const char *key, const double *t, const long *n)
 {
@@ -159,7 +161,7 @@ static char *adcl_line(const char *key, const double *t, const long *n)
     FILE *m = open_memstream(&buf, &len);
     ac_knowledge know[3];
     for (int i = 0; i < 3; i++) know[i] = (ac_knowledge){t[i], 0, n[i]};
-    ac_history_write_adcl(m, key, names, 3, know);
+    ac_history_write_record(m, &ac_adcl_history_kind, key, names, 3, know);
     fclose(m);
     return buf;
 }
@@ -215,13 +217,14 @@ static void test_adcl_lines(void)
     free(both);
 }
 
-/* The model line of values v[] and weights w[] (ac_history_write_model). */
+/* The model line of values v[] and weights w[] (ac_model_write_learned: the model strategy's
+ * record, ac_history_write_record). */
 static char *model_line(const double *v, const double *w)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
-    ac_history_write_model(m, v, w);
+    ac_model_write_learned(m, v, w);
     fclose(m);
     return buf;
 }
@@ -491,6 +494,7 @@ static void test_platform_key(void)
 
 int main(void)
 {
+    ac_adcl_history_declare(); /* as MPI_Init does: the file's request lines */
     snprintf(dir, sizeof dir, "%s/autocoll-history-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(dir)) {
         perror("mkdtemp");

@@ -2,6 +2,7 @@
  * test_race.c - the `race` strategy (src/select/race.c) without MPI: simulated ranks (sim.h)
  * with a fake clock and synthetic cost models.
  */
+#include "select/monitor.h"
 #include "select/race.h"
 #include "select/star.h"
 #include "sim.h"
@@ -242,7 +243,7 @@ static void test_lasting_degradation(void)
     long moved = -1;
     for (long c = 1000; c < 3000 && moved < 0; c++)
         if (g_watch->stats[c].races == 2) moved = c;
-    CHECK(moved > 1000 && moved < 1000 + 1024 + 2 * AC_RACE_WINDOW_MIN);
+    CHECK(moved > 1000 && moved < 1000 + 1024 + 2 * AC_MONITOR_WINDOW_MIN);
     /* the new race: the degraded one and every candidate whose median is below its recent
      * one (native 2.0 and pair 1.3, both below 3.0) */
     CHECK(r.runs[0] >= 2 * 3);

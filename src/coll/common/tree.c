@@ -15,23 +15,6 @@ ac_tree ac_tree_of(const ac_params *p)
     return t;
 }
 
-const char *ac_tree_name(ac_tree_kind kind)
-{
-    switch (kind) {
-    case AC_TREE_BINOMIAL:
-        return "binomial";
-    case AC_TREE_BINARY:
-        return "binary";
-    case AC_TREE_CHAIN:
-        return "chain";
-    case AC_TREE_FLAT:
-        return "flat";
-    case AC_TREE_KNOMIAL:
-        return "knomial";
-    }
-    return "?";
-}
-
 static int radix(ac_tree t)
 {
     return t.kind == AC_TREE_KNOMIAL ? t.k : 2;

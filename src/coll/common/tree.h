@@ -69,9 +69,6 @@ int ac_tree_subtree(ac_tree tree, int v, int size);
 int ac_tree_nchildren(ac_tree tree, int v, int size);
 int ac_tree_child(ac_tree tree, int v, int size, int i);
 
-/* The name of a shape: "binomial", "binary", "chain", "flat", "knomial". */
-const char *ac_tree_name(ac_tree_kind kind);
-
 /* The parameters of the registered tree instances (tree_instances.def, tree_params.c), named
  * as they are: ac_binomial_tree, ac_knomial_tree_k4_segment_8k, ... */
 #define AC_TREE_INSTANCE(id, ...) extern const ac_params ac_##id;

@@ -1,0 +1,88 @@
+/*
+ * store.h - a keyed record store in a text file: what is learned between runs (the history
+ * file, select/history.h; docs/history.md), by platform section, one record a line. The store
+ * knows the file (header, sections, locking, merging, atomic replacement) and the shape of a
+ * record line; its clients own their kinds of record: a kind is a tag, the number of tokens of
+ * its key and how a key is checked and written (select/history.c: tuning contexts; a
+ * strategy's own record, e.g. the model's platform line; adcl/history.c: ADCL requests).
+ *
+ *   autocoll-history 1
+ *   # comments and blank lines are ignored
+ *   platform <fingerprint, 16 hex digits> <description>
+ *   <tag> <key: the kind's tokens> <n> then n times: <name> <value> <variance> <samples>
+ *
+ * A record line belongs to the platform line above it; anything else (an unknown tag, a record
+ * before any platform line, a second header, a key its kind refuses, a number that does not
+ * parse) makes the whole file corrupt. Two records of one kind and key are merged entry by
+ * entry, matched by name (store.c).
+ */
+#ifndef AUTOCOLL_STORE_H
+#define AUTOCOLL_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* One named value of a record: what a strategy knows of one candidate (select/strategy.h), an
+ * ADCL request of one function, the model of one platform parameter. `seconds` is the value,
+ * `var` its variance (else 0), `samples` the evidence behind it; samples == 0: nothing known. */
+typedef struct ac_knowledge {
+    double seconds, var;
+    long samples;
+} ac_knowledge;
+
+/* A kind of record line. */
+typedef struct ac_store_kind {
+    const char *tag; /* its first token */
+    int key_tokens;  /* tokens of its key between the tag and the count (0: one record) */
+    /* Checks the key tokens[0..key_tokens) and writes the key as it is kept and written (its
+     * tokens one space apart, each in one spelling: records of equal keys merge) into
+     * key[size]; 0, or -1 when they are not a key of the kind. NULL: the tokens as they are. */
+    int (*key)(char *const *tokens, char *key, size_t size);
+} ac_store_kind;
+
+/* The longest key, with its terminating NUL. */
+#define AC_STORE_KEY_MAX 1024
+
+/* Numbers of a key: a base-10 integer in [lo, hi], 16 hex digits; 0, or -1 (not valid). */
+int ac_store_parse_long(const char *t, long lo, long hi, long *out);
+int ac_store_parse_hex64(const char *t, uint64_t *out);
+
+/* The records of one section, parsed (every rank keeps its platform's for lookups). */
+typedef struct ac_store_records ac_store_records;
+
+/* Parses record lines of `kinds` (no header, no platform line) into *out (free it with
+ * ac_store_records_free); 0, or -1 with a reason in `why`. */
+int ac_store_read(const char *lines, const ac_store_kind *const *kinds, int nkinds,
+                  ac_store_records **out, char *why, size_t why_len);
+void ac_store_records_free(ac_store_records *r);
+
+/* What the record of `kind` and `key` knows of names[n], into know[n] (zeroed first, matched by
+ * name); returns the number of names known (0 without records). */
+int ac_store_lookup(const ac_store_records *r, const ac_store_kind *kind, const char *key,
+                    const char *const *names, int n, ac_knowledge *know);
+
+/* One record as a line: the known values of names[n] (samples > 0, a name the format can hold:
+ * letters, digits, _ - ., shorter than 64; a finite value >= 0); nothing is written when none
+ * is known or `key` is not a key of the kind as it writes it ("" for a kind without one). */
+void ac_store_write(FILE *f, const ac_store_kind *kind, const char *key,
+                    const char *const *names, int n, const ac_knowledge *know);
+
+/* Parses a whole file's text; returns the number of sections, or -1 with a reason in `why`.
+ * The section of `fingerprint`, if any, is copied to *section (malloc'd record lines; NULL if
+ * none). */
+int ac_store_section(const char *text, uint64_t fingerprint, const ac_store_kind *const *kinds,
+                     int nkinds, char **section, char *why, size_t why_len);
+
+/* Lock `path`, read it, merge `lines` (record lines of `kinds`) into the section of
+ * `fingerprint` (created with `description` if new), write a temporary file beside it and
+ * rename it over `path`, unlock. Returns 0, or -1 with a reason in `why` (nothing was changed
+ * then). No MPI: many processes may merge into one file at once. */
+int ac_store_merge_file(const char *path, uint64_t fingerprint, const char *description,
+                        const char *lines, const ac_store_kind *const *kinds, int nkinds,
+                        char *why, size_t why_len);
+
+/* A file of more bytes is not read. */
+#define AC_STORE_MAX_FILE_BYTES (64L << 20)
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * strategies.c - the list of strategies (strategy.h): AUTOCOLL_STRATEGY's keywords are their
+ * names, in this order. Adding a strategy is its file and one line here.
+ */
+#include "core/config.h"
+#include "select/lottery.h"
+#include "select/model.h"
+#include "select/race.h"
+#include "select/star.h"
+#include "select/table.h"
+
+#include <string.h>
+
+static const ac_strategy *const strategies[] = {
+    &ac_strategy_native, &ac_strategy_star,  &ac_strategy_lottery,
+    &ac_strategy_race,   &ac_strategy_model, &ac_strategy_table,
+};
+
+enum { STRATEGIES = sizeof strategies / sizeof strategies[0] };
+
+const ac_strategy *const *ac_strategies(int *count)
+{
+    *count = STRATEGIES;
+    return strategies;
+}
+
+const ac_strategy *ac_strategy_find(const char *name)
+{
+    for (int i = 0; i < STRATEGIES; i++)
+        if (strcmp(strategies[i]->name, name) == 0) return strategies[i];
+    return NULL;
+}
+
+void ac_strategies_declare(void)
+{
+    static const char *names[STRATEGIES + 1];
+    for (int i = 0; i < STRATEGIES; i++) names[i] = strategies[i]->name;
+    ac_config_set_keywords("AUTOCOLL_STRATEGY", names);
+}
