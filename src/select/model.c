@@ -140,7 +140,8 @@ typedef struct model_state {
     unsigned char *made;      /* [n] by mesh[c]: the mesh was made in this run */
     double setup_line;        /* the set-up seen per line communicator, mean */
     int setups;               /* set-ups seen */
-    double platform[AC_COST_PARAMS]; /* the current fit */
+    double platform[AC_COST_PARAMS]; /* the current fit (read it through fitted()) */
+    int stale;                       /* observations came since the fit: fitted() redoes it */
     double obs_rows[OBS_MAX * AC_COST_PARAMS], obs_seconds[OBS_MAX];
     int nobs, obs_next;
     long observations;
@@ -178,15 +179,33 @@ void ac_model_get_params(ac_model_params *out)
     *out = model_params;
 }
 
+/* The platform parameters fitted to the observations so far. add_observation() marks the fit
+ * stale and the fit is made here, when something reads it: a settled context adds an
+ * observation at the end of every window, and one fit (64 least-squares solves) per window was
+ * most of a settled call's cost. The fit depends on the observations and the prior alone, never
+ * fails once there is an observation, and every place that adds observations adds them all
+ * before anything reads a prediction, so the values are those of a fit made at each addition. */
+static const double *fitted(const model_state *cs)
+{
+    model_state *s = (model_state *)cs; /* the fit is a cache: not part of the state's value */
+    double x[AC_COST_PARAMS];
+    if (s->stale &&
+        ac_cost_fit(s->obs_rows, s->obs_seconds, s->nobs, s->p.platform, s->p.prior_weight, x) == 0)
+        memcpy(s->platform, x, sizeof x);
+    s->stale = 0;
+    return s->platform;
+}
+
 static double predict(const model_state *s, int c)
 {
     if (!s->has_model[c]) return -1.0;
+    const double *platform = fitted(s);
     double t = 0.0;
-    for (int j = 0; j < AC_COST_PARAMS; j++) t += s->feat[c * AC_COST_PARAMS + j] * s->platform[j];
+    for (int j = 0; j < AC_COST_PARAMS; j++) t += s->feat[c * AC_COST_PARAMS + j] * platform[j];
     return t;
 }
 
-/* One agreed timing of candidate c; the fit is redone by refit(). */
+/* One agreed timing of candidate c; the fit is redone when next read (fitted()). */
 static void add_observation(model_state *s, int c, double seconds)
 {
     if (!s->has_model[c] || !(seconds > 0.0)) return;
@@ -196,14 +215,7 @@ static void add_observation(model_state *s, int c, double seconds)
     s->obs_next = (s->obs_next + 1) % OBS_MAX;
     if (s->nobs < OBS_MAX) s->nobs++;
     s->observations++;
-}
-
-static void refit(model_state *s)
-{
-    double x[AC_COST_PARAMS];
-    if (s->nobs > 0 &&
-        ac_cost_fit(s->obs_rows, s->obs_seconds, s->nobs, s->p.platform, s->p.prior_weight, x) == 0)
-        memcpy(s->platform, x, sizeof x);
+    s->stale = 1;
 }
 
 /* The set-up candidate c's first call would cost: the line communicators of a mesh not made
@@ -456,7 +468,6 @@ static int end_round(model_state *s, const ac_agreement *agree)
         add_observation(s, s->plan.cand[i], s->median[c]);
         see_setup(s, c, t[0]);
     }
-    refit(s);
     int best = best_tried(s);
     /* A refresh keeps the chosen one unless a reading beats its window's median by more than
      * epsilon: the monitor's tolerance (a single reading's luck is not a change). */
@@ -583,7 +594,6 @@ static int end_window(model_state *s, const ac_agreement *agree)
     window_stats w = window_stats_of(s->monitor.recent, k, s->scratch);
     double m = w.median, runner = -1.0;
     add_observation(s, s->challenger >= 0 ? s->challenger : s->chosen, m);
-    refit(s);
     if (s->challenger >= 0) {
         end_challenge(s, &w);
         return MPI_SUCCESS;
@@ -648,7 +658,6 @@ static int model_warm(model_state *s, const ac_knowledge *know)
             add_observation(s, c, know[c].seconds);
             if (best < 0 || s->median[c] < s->median[best]) best = c;
         }
-    refit(s);
     settle(s, best);
     return 1;
 }
@@ -763,14 +772,15 @@ void ac_model_get_stats(const void *state, ac_model_stats *out)
 void ac_model_get_learned(const void *state, double *value, double *weight)
 {
     const model_state *s = state;
-    memcpy(value, s->platform, sizeof s->platform);
+    const double *platform = fitted(s);
+    memcpy(value, platform, sizeof s->platform);
     for (int j = 0; j < AC_COST_PARAMS; j++) weight[j] = 0.0;
     for (int i = 0; i < s->nobs; i++) {
         const double *row = s->obs_rows + i * AC_COST_PARAMS;
         double total = 0.0;
-        for (int j = 0; j < AC_COST_PARAMS; j++) total += row[j] * s->platform[j];
+        for (int j = 0; j < AC_COST_PARAMS; j++) total += row[j] * platform[j];
         if (!(total > 0.0)) continue;
-        for (int j = 0; j < AC_COST_PARAMS; j++) weight[j] += row[j] * s->platform[j] / total;
+        for (int j = 0; j < AC_COST_PARAMS; j++) weight[j] += row[j] * platform[j] / total;
     }
 }
 
@@ -807,7 +817,7 @@ static void model_describe(const void *state, const ac_algorithm *const *candida
     ac_json_integer_value(w, "observations", st.observations);
     ac_json_real(w, "o_ms_c_seconds", out->o_ms_c);
     ac_json_object_begin(w, "platform");
-    for (int j = 0; j < AC_COST_PARAMS; j++) ac_json_real(w, ac_cost_param_name(j), s->platform[j]);
+    for (int j = 0; j < AC_COST_PARAMS; j++) ac_json_real(w, ac_cost_param_name(j), fitted(s)[j]);
     ac_json_object_end(w);
     ac_json_object_begin(w, "platform_prior");
     for (int j = 0; j < AC_COST_PARAMS; j++)
