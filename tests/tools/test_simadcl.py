@@ -1,4 +1,4 @@
-"""`autocoll simgrid adcl` (tools/autocoll/simadcl.py): ADCL's Tables 2 to 5 from simulated
+"""`autocoll simgrid adcl` (tools/autocoll/analysis/simadcl.py): ADCL's Tables 2 to 5 from simulated
 runs of examples/adcl_jacobi.c. One small cell really simulated (every implementation forced, two
 searches, then a third added on resume), the tables' arithmetic on cells whose answers are
 known, and bad input."""
@@ -9,7 +9,7 @@ import pytest
 
 from conftest import ROOT, autocoll_cli, build_dir
 
-from autocoll import simadcl
+from autocoll.analysis import simadcl
 
 
 @pytest.fixture(autouse=True)

@@ -34,17 +34,14 @@ OUT (also with --tables-only):
            functions measured, the calls selection took, and whether it found the best.
 """
 
-import argparse
 import json
 import re
-import sys
 import time
 from pathlib import Path
 
-from . import simgrid
-from .schemas import ADCL_TABLES_SCHEMA, ADCL_TABLES_VERSION
+from ..formats.schemas import ADCL_TABLES_SCHEMA, ADCL_TABLES_VERSION
+from ..run import simgrid
 
-ROOT = Path(__file__).resolve().parents[2]
 SEARCHES = ("brute_force", "attribute", "factorial", "race", "model")
 SHORT_ITERATIONS = 10
 RESULT = re.compile(r"adcl_jacobi: (\d+) processes .* ([0-9.eE+-]+) s per iteration, "
@@ -341,81 +338,3 @@ def tables(cells, searches):
                      table5(cells, present) +
                      [f"{len(cells)} cells, {wall:.0f} s of wall time on this machine to "
                       f"simulate them."]) + "\n"
-
-
-def add_arguments(p):
-    p.add_argument("--platforms", default="one-switch-gbe,four-switch-gbe,fat-tree-ib,torus-3d,"
-                   "dragonfly", help="platforms/ names, comma-separated (default: all five)")
-    p.add_argument("--ranks", default="16,32", help="process counts (default 16,32)")
-    p.add_argument("--sizes", default="32x32x32,64x32x32,64x64x32",
-                   help="points per process, NXxNYxNZ, comma-separated (default: ADCL's three)")
-    p.add_argument("--iterations", type=int, default=700,
-                   help="iterations of each search's solve (default 700, ADCL's)")
-    p.add_argument("--fixed-iterations", type=int, default=100,
-                   help=f"iterations of each forced implementation's longer run (default 100; "
-                        f"the shorter one: {SHORT_ITERATIONS})")
-    p.add_argument("--searches", default=",".join(SEARCHES),
-                   help=f"AUTOCOLL_ADCL_SEARCH values (default {','.join(SEARCHES)})")
-    p.add_argument("--out", required=True, help="folder of the cells' JSON files and tables.md")
-    p.add_argument("--tables-only", action="store_true",
-                   help="print the tables of the cells in --out, run nothing")
-    p.add_argument("--program", help="the solver built for SMPI (default "
-                   "build/simgrid/adcl_jacobi)")
-
-
-def main(args):
-    try:
-        searches = [s for s in args.searches.split(",") if s]
-        out = Path(args.out)
-        if not args.tables_only:
-            platforms = [p for p in args.platforms.split(",") if p]
-            try:
-                ranks = [int(r) for r in args.ranks.split(",") if r]
-            except ValueError:
-                raise AdclTablesError(f"--ranks {args.ranks!r}: want integers, e.g. 16,32")
-            if not ranks or min(ranks) < 1:
-                raise AdclTablesError("--ranks: at least one count >= 1")
-            sizes = [parse_size(s) for s in args.sizes.split(",") if s]
-            if args.iterations < 1 or args.fixed_iterations <= SHORT_ITERATIONS:
-                raise AdclTablesError(f"--iterations must be >= 1 and --fixed-iterations > "
-                                      f"{SHORT_ITERATIONS}")
-            for p in platforms:
-                simgrid.platform_path(p)
-            program = Path(args.program or ROOT / "build" / "simgrid" / "adcl_jacobi")
-            if not program.exists():
-                raise AdclTablesError(f"{program}: not built (scripts/build, or cmake --build "
-                                      "build/simgrid)")
-            names = implementations(program)
-            out.mkdir(parents=True, exist_ok=True)
-            todo = []
-            for p in platforms:
-                for r in ranks:
-                    for s in sizes:
-                        path = cell_path(out, p, r, s)
-                        old = json.loads(path.read_text()) if path.exists() else None
-                        if (old is None or "fixed_full" not in old or
-                                any(x not in old["searches"] for x in searches)):
-                            todo.append((p, r, s, old))
-            for i, (p, r, s, old) in enumerate(todo, 1):
-                print(f"[{i}/{len(todo)}] {p} {r} processes {size_name(s)}"
-                      f"{' (completing it)' if old else ''}", file=sys.stderr, flush=True)
-                cell = run_cell(program, p, r, s, args.iterations, args.fixed_iterations,
-                                searches, names, old)
-                path = cell_path(out, p, r, s)
-                tmp = path.with_suffix(".tmp")
-                tmp.write_text(json.dumps(cell, indent=1) + "\n")
-                tmp.replace(path)
-        text = tables(read_cells(out), searches)
-        if not args.tables_only:
-            (out / "tables.md").write_text(text)
-        sys.stdout.write(text)
-        return 0
-    except (AdclTablesError, simgrid.SimgridError) as e:
-        print(f"autocoll simgrid adcl: {e}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__)
-    add_arguments(parser)
-    sys.exit(main(parser.parse_args()))
