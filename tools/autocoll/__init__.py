@@ -11,11 +11,12 @@ docs/architecture.md, "Python tools", says what each module holds). Bottom first
              finds the repository, the builds ($AUTOCOLL_BUILD, build/<mpi>, PATH) and the
              platforms
   run/       running programs: bench.py (the matrix runner), simgrid.py (SMPI), cluster.py (the
-             emulated cluster), programs.py (hpcc, LAMMPS), info.py (autocoll-info),
-             progress.py
+             emulated cluster), programs.py (hpcc, LAMMPS), adcl.py (ADCL's solver under
+             SMPI), info.py (autocoll-info), progress.py
   analysis/  turning results into tables, models and reports: tune.py (the sweep and the
              configuration table), generalise.py, export.py, report.py, benchreport.py,
-             programsreport.py, sweepseries.py, simreport.py, simreplay.py, simadcl.py
+             programsreport.py, sweepseries.py, simreport.py, simreplay.py, simadcl.py; a
+             module here may have run/ make what it analyses (tune.py's sweep)
   plot/      drawing, with matplotlib: plotstyle.py, plot.py, benchplot.py, simplot.py
   commands/  one module per `autocoll` subcommand: its arguments and its entry point (main),
              calling the layers below
@@ -24,7 +25,8 @@ docs/architecture.md, "Python tools", says what each module holds). Bottom first
 
 Only optional third-party packages are imported inside functions, on purpose: matplotlib
 (plot/plotstyle.py) and scikit-learn (analysis/generalise.py) are slow to import and needed by
-a few commands; tqdm (run/progress.py) is optional, so that the package imports without it.
+a few commands; tqdm (run/progress.py, a progress bar on a terminal only) is optional, so
+that the package imports without it.
 """
 
 __version__ = "0.1.0"

@@ -33,9 +33,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..analysis.simadcl import (SEARCHES, SHORT_ITERATIONS, AdclTablesError, cell_path,
-                                implementations, parse_size, read_cells, run_cell, size_name,
-                                tables)
+from ..analysis.simadcl import read_cells, tables
 from ..analysis.simreplay import (LAYERS, ReplayError, agreement_summary, parse_noise,
                                   parse_settings, print_cell, replay_cell, replay_program)
 from ..analysis.simreport import SimReportError, render
@@ -43,6 +41,8 @@ from ..formats.paths import checkout_build, platform_files, platform_path
 from ..formats.platforms import SimgridError, platform_hosts, platform_summary
 from ..formats.schemas import REPLAY_SCHEMA, REPLAY_VERSION
 from ..plot.simplot import write_plots
+from ..run.adcl import (SEARCHES, SHORT_ITERATIONS, AdclTablesError, cell_path, implementations,
+                       parse_size, run_cell, size_name)
 from ..run.simgrid import (DEADLOCK_EXIT, DEFAULT_SELECTOR, PLACEMENTS, SELECTORS, deadlocked,
                            run)
 
