@@ -53,7 +53,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "tables" / "mpich4-defaults.json"
 sys.path.insert(0, str(ROOT / "tools"))
-from autocoll.schemas import TABLE_SCHEMA, TABLE_VERSION  # noqa: E402
+from autocoll.formats.schemas import TABLE_SCHEMA, TABLE_VERSION  # noqa: E402
 
 MPICH = {"library": "MPICH", "version": "4.3.2",
          "commit": "15f59ab2b740539472dfd130f7fe01b61c28bba4",

@@ -6,7 +6,9 @@ import statistics
 
 import pytest
 
-from autocoll import benchreport
+from autocoll.analysis import benchreport
+from autocoll.formats.cells import valid_result
+from autocoll.run import bench
 
 from conftest import autocoll_cli as cli
 
@@ -127,15 +129,13 @@ def _job(tmp_path, after):
 def test_job_stopped_when_finalize_hangs_keeps_the_result(tmp_path, monkeypatch):
     """MPICH's MPI_Finalize can hang across emulated nodes (ucx#8738): a job whose result is
     written but that does not exit within FINALIZE_GRACE is stopped, and the result kept."""
-    from autocoll import bench
     monkeypatch.setattr(bench, "FINALIZE_GRACE", 2)
     cmd, path = _job(tmp_path, "sleep 600")
     status, output, stopped = bench.run_job(cmd, path, 60, None)
-    assert stopped >= 2 and "driver output" in output and bench.valid_result(path)
+    assert stopped >= 2 and "driver output" in output and valid_result(path)
 
 
 def test_job_without_result_times_out_and_exit_status_is_kept(tmp_path, monkeypatch):
-    from autocoll import bench
     monkeypatch.setattr(bench, "FINALIZE_GRACE", 2)
     status, output, stopped = bench.run_job(["sh", "-c", "sleep 600"], tmp_path / "none.json",
                                             3, None)

@@ -3,7 +3,8 @@ collective and topology, the platform label, and the best-algorithm map per plat
 
 import pytest
 
-from autocoll import benchplot, benchreport
+from autocoll.analysis import benchreport
+from autocoll.plot import benchplot
 
 MBIT = 1e6
 

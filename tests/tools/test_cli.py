@@ -2,7 +2,7 @@
 
 import json
 
-from autocoll import report
+from autocoll.analysis import report
 
 from conftest import autocoll_cli as cli
 

@@ -12,7 +12,8 @@ import sys
 
 import pytest
 
-from autocoll import __version__, progress
+from autocoll import __version__
+from autocoll.run import progress
 
 from conftest import ROOT, autocoll_cli as cli, registry
 

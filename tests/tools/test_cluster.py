@@ -1,4 +1,4 @@
-"""The emulated cluster (tools/autocoll/cluster.py, docs/cluster.md): namespaces, bridges and tbf
+"""The emulated cluster (tools/autocoll/run/cluster.py, docs/cluster.md): namespaces, bridges and tbf
 built and removed without leftovers (also after a failed `up`), both topologies, the shaping
 measured with iperf3 in each direction, Open MPI and MPICH across the nodes, an MPI transfer
 slowed as the rate says, bad input refused. Needs root, iproute2 and iperf3 (scripts/setup);
@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from autocoll import bench, cluster
+from autocoll.run import bench, cluster
 
 from conftest import ROOT, autocoll_cli
 

@@ -10,8 +10,8 @@ import subprocess
 
 import pytest
 
-from autocoll import export
-from autocoll.bench import mpirun_command
+from autocoll.analysis import export
+from autocoll.run.bench import mpirun_command
 
 from conftest import ROOT, autocoll_cli as cli
 

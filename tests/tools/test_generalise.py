@@ -1,4 +1,4 @@
-"""Models that generalise across process counts (tools/autocoll/generalise.py, docs/table.md):
+"""Models that generalise across process counts (tools/autocoll/analysis/generalise.py, docs/table.md):
 on synthetic cells whose right answer is known, the floor lookup, the learned models and the
 leave-one-count-out cross-validation; the compiled rules (table version 2) cover every count
 and size, each with an ordered list that ends in native; `autocoll tune --model` and
@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from autocoll import generalise, tune
+from autocoll.analysis import generalise, tune
 
 from conftest import autocoll_cli as cli, registry
 

@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from autocoll import report
+from autocoll.analysis import report
 from conftest import MPIS, build_dir, registry
 
 CONSUMER = ('#include <autocoll.h>\n#include <mpi.h>\n'

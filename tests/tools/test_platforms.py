@@ -20,7 +20,8 @@ import pytest
 
 from conftest import ROOT, autocoll_cli as cli
 
-from autocoll import simgrid
+from autocoll.formats import paths, platforms
+from autocoll.run import simgrid
 
 PLATFORMS = sorted((ROOT / "platforms").glob("*.xml"))
 OVERHEADS = ("smpi/os", "smpi/ois", "smpi/or")
@@ -44,7 +45,7 @@ def build():
 
 @pytest.mark.parametrize("path", PLATFORMS, ids=lambda p: p.stem)
 def test_every_platform_charges_both_sides(path):
-    found = simgrid.platform_overheads(path)
+    found = platforms.platform_overheads(path)
     assert set(found) == set(OVERHEADS + NODE), found
     for name in OVERHEADS + NODE:
         assert seconds(found[name]) > 0, (name, found[name])
@@ -67,7 +68,7 @@ def test_the_sender_pays_each_message(platform, ppn):
     """Rank 0 sends to 7 others: its time per message is the isend overhead (the node's
     inside one node, the network's between nodes), within 5 % (the first message also waits
     for the clock agreement's last bytes)."""
-    found = simgrid.platform_overheads(simgrid.platform_path(platform))
+    found = platforms.platform_overheads(paths.platform_path(platform))
     isend = seconds(found["autocoll/shm-ois" if ppn > 1 else "smpi/ois"])
     rows = fan_out(platform, 8, ppn)
     per_message, last = rows[7]
@@ -87,8 +88,8 @@ def pingpong_8b(cmd, env):
 def test_inside_a_node_the_loader_charges_shared_memory():
     pingpong = ROOT / "build/simgrid/bench/pingpong"
     build()
-    path = simgrid.platform_path("fat-tree-ib")
-    found = simgrid.platform_overheads(path)
+    path = paths.platform_path("fat-tree-ib")
+    found = platforms.platform_overheads(path)
     loopback = 0.2  # us, the <cluster>'s loopback_lat
     with tempfile.TemporaryDirectory() as work:
         env = simgrid.run_environment(work)
@@ -112,10 +113,10 @@ def test_cyclic_placement_puts_neighbours_on_different_nodes():
     hosts = [(f"n{i}", 4) for i in range(4)]
     assert simgrid.hostfile_lines(hosts, 6, 2) == ["n0", "n0", "n1", "n1", "n2", "n2"]
     assert simgrid.hostfile_lines(hosts, 6, 2, "cyclic") == ["n0", "n1", "n2", "n0", "n1", "n2"]
-    with pytest.raises(simgrid.SimgridError, match="placement"):
+    with pytest.raises(platforms.SimgridError, match="placement"):
         simgrid.hostfile_lines(hosts, 6, 2, "scatter")
     # rank 0's one message to rank 1: inside its node by block, across the network cyclic
-    found = simgrid.platform_overheads(simgrid.platform_path("fat-tree-ib"))
+    found = platforms.platform_overheads(paths.platform_path("fat-tree-ib"))
     for placement, setting in (("block", "autocoll/shm-ois"), ("cyclic", "smpi/ois")):
         done = cli("simgrid", "run", "--platform", "fat-tree-ib", "-n", "4", "--ppn", "2",
                    "--placement", placement, str(build()), "--iterations", "3", "1",

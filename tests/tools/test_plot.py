@@ -9,8 +9,9 @@ import json
 import matplotlib
 import pytest
 
-from autocoll import plot, sweepseries
-from autocoll.bench import cell_name
+from autocoll.analysis import sweepseries
+from autocoll.formats.cells import cell_name
+from autocoll.plot import plot
 
 from conftest import autocoll_cli as cli
 

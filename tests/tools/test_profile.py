@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from autocoll import report
+from autocoll.analysis import report
 from conftest import ROOT, autocoll_cli, build_dir, registry, run_mpi
 
 SOURCE = ROOT / "tests/mpi/call_sites.c"

@@ -9,7 +9,8 @@ import subprocess
 
 import pytest
 
-from autocoll import programs
+from autocoll.analysis import programsreport
+from autocoll.run import programs
 
 from conftest import ROOT, autocoll_cli as cli, registry
 
@@ -205,7 +206,7 @@ def test_render_figures_and_old_files():
                      run("hpcc", "table", {"MPIFFT_Gflops": 6.0, "MPIRandomAccess_GUPs": 0.002}),
                      run("hpcc", "table", {"MPIFFT_Gflops": 6.0, "MPIRandomAccess_GUPs": 0.002})],
             "failures": []}
-    text = programs.render(data)
+    text = programsreport.render(data)
     rows = {(line.split()[1], line.split()[2]): line for line in
             text.split("the programs' own figures")[1].splitlines()[2:] if line.strip()
             and line.startswith("hpcc")}
@@ -217,7 +218,7 @@ def test_render_figures_and_old_files():
     del data["table"]
     for r in data["runs"]:
         del r["metrics"]
-    text = programs.render(data)
+    text = programsreport.render(data)
     assert "own figures" not in text and "layer `table`" not in text
 
 

@@ -1,7 +1,7 @@
-"""`autocoll simgrid adcl` (tools/autocoll/simadcl.py): ADCL's Tables 2 to 5 from simulated
-runs of examples/adcl_jacobi.c. One small cell really simulated (every implementation forced, two
-searches, then a third added on resume), the tables' arithmetic on cells whose answers are
-known, and bad input."""
+"""`autocoll simgrid adcl` (tools/autocoll/run/adcl.py, analysis/simadcl.py): ADCL's Tables 2 to
+5 from simulated runs of examples/adcl_jacobi.c. One small cell really simulated (every
+implementation forced, two searches, then a third added on resume), the tables' arithmetic on
+cells whose answers are known, and bad input."""
 
 import json
 
@@ -9,7 +9,8 @@ import pytest
 
 from conftest import ROOT, autocoll_cli, build_dir
 
-from autocoll import simadcl
+from autocoll.analysis import simadcl
+from autocoll.run import adcl
 
 
 @pytest.fixture(autouse=True)
@@ -26,7 +27,7 @@ def test_one_cell_end_to_end(tmp_path):
     (path,) = tmp_path.glob("*.json")
     assert path.name == "one-switch-gbe-np4-8x8x4.json"
     cell = json.loads(path.read_text())
-    names = simadcl.implementations(ROOT / "build/simgrid/adcl_jacobi")
+    names = adcl.implementations(ROOT / "build/simgrid/adcl_jacobi")
     assert len(names) == 21
     # every implementation ran forced, except the one SMPI cannot run (docs/adcl.md)
     assert cell["not_applicable"] == ["Neighbor_alltoallw"]
@@ -61,7 +62,7 @@ def test_one_cell_end_to_end(tmp_path):
     # its 10- and 20-iteration runs, is that of a 120-iteration run within 0.1 %: the simulation
     # has no noise and every iteration after the first costs about the same
     for name in (min(cell["fixed"], key=cell["fixed"].get), "SendIrecv_pair"):
-        whole = simadcl.run_solver(ROOT / "build/simgrid/adcl_jacobi", "one-switch-gbe", 4,
+        whole = adcl.run_solver(ROOT / "build/simgrid/adcl_jacobi", "one-switch-gbe", 4,
                                    (8, 8, 4), 120, {"AUTOCOLL_ADCL_FUNCTION": name,
                                                     "AUTOCOLL_HISTORY": "off"})
         assert whole[1] == name
@@ -77,14 +78,14 @@ def synthetic(platform, ranks, size, fixed, searches=None):
 
 def test_finalists():
     est = {"a": 1.0, "b": 1.04, "c": 1.06, "d": 1.01, "e": 1.02, "f": 1.03}
-    assert simadcl.finalists(est) == ["a", "d", "e", "f"]
-    assert simadcl.finalists({"x": 2.0}) == ["x"]
+    assert adcl.finalists(est) == ["a", "d", "e", "f"]
+    assert adcl.finalists({"x": 2.0}) == ["x"]
 
 
 def test_extrapolation():
     # 10 iterations at 1.5 (the first costs 6), 60 at 1.0833...: 1 per later iteration
-    assert simadcl.extrapolate(10, 1.5, 60, 65 / 60, 700) == pytest.approx(705 / 700)
-    assert simadcl.extrapolate(10, 2.0, 10, 2.0, 700) == 2.0
+    assert adcl.extrapolate(10, 1.5, 60, 65 / 60, 700) == pytest.approx(705 / 700)
+    assert adcl.extrapolate(10, 2.0, 10, 2.0, 700) == 2.0
 
 
 def test_tables_arithmetic():

@@ -6,7 +6,8 @@ import math
 
 import pytest
 
-from autocoll import cli, simreport
+from autocoll import cli
+from autocoll.analysis import simreport
 from conftest import autocoll_cli
 
 K1 = ("allreduce", 8, 4)

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from autocoll.analysis import benchreport
 from conftest import build_dir, registry, run_mpi
 
 ITERATIONS = 20
@@ -353,7 +354,6 @@ def test_bench_table_layer(tmp_path):
     """The driver's `table` layer runs the table's algorithm and is measured against native in
     the same run (benchreport's improvement table); without a usable table it is refused
     rather than measuring native under another name."""
-    from autocoll import benchreport
     mpi, np = "openmpi", 4
     table = tmp_path / "table.json"
     table.write_text(table_text(mpi, [rule("bcast", [1, None], [0, None],

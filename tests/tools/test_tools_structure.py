@@ -1,6 +1,7 @@
-"""The structure of the Python tools (tools/autocoll): matplotlib is set up in plotstyle.py only
-(the analysis modules never import it; the drawing modules get pyplot from plotstyle), and the
-JSON schema names and versions are defined in schemas.py only."""
+"""The structure of the Python tools (tools/autocoll): matplotlib is set up in plot/plotstyle.py
+only (the analysis modules never import it; the drawing modules get pyplot from plotstyle), and
+the JSON schema names and versions are defined in formats/schemas.py only. (The layers and
+their imports: test_python_layers.py.)"""
 
 import ast
 
@@ -10,7 +11,8 @@ PACKAGE = ROOT / "tools/autocoll"
 
 
 def modules():
-    return {p.name: ast.parse(p.read_text(), str(p)) for p in sorted(PACKAGE.glob("*.py"))}
+    return {p.relative_to(PACKAGE).as_posix(): ast.parse(p.read_text(), str(p))
+            for p in sorted(PACKAGE.rglob("*.py"))}
 
 
 def imported(tree):
@@ -24,7 +26,7 @@ def imported(tree):
 def test_only_plotstyle_imports_matplotlib():
     importers = sorted(name for name, tree in modules().items()
                        if any(m.split(".")[0] == "matplotlib" for m in imported(tree)))
-    assert importers == ["plotstyle.py"]
+    assert importers == ["plot/plotstyle.py"]
 
 
 def literal_schemas(tree):
@@ -44,6 +46,6 @@ def literal_schemas(tree):
 
 def test_schema_names_are_defined_in_schemas_only():
     elsewhere = {name: list(literal_schemas(tree)) for name, tree in modules().items()
-                 if name != "schemas.py"}
+                 if name != "formats/schemas.py"}
     assert {name: found for name, found in elsewhere.items() if found} == {}
-    assert list(literal_schemas(modules()["schemas.py"]))
+    assert list(literal_schemas(modules()["formats/schemas.py"]))

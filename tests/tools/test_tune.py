@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from autocoll import generalise, tune
+from autocoll.analysis import generalise, tune
 
 from conftest import autocoll_cli as cli, registry
 

@@ -5,10 +5,9 @@ import argparse
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-from . import (__version__, bench, benchplot, benchreport, cluster, export, plot, programs,
-               registry, report, simgrid, tune)
+from . import __version__
+from .commands import bench, cluster, export, info, plot, programs, report, simgrid, tune
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -18,61 +17,6 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def error(self, message):
         self.exit(2, f"{self.prog}: {message} ({self.prog} --help)\n")
-
-
-def positive_int(text):
-    """An argument that counts something: 1, 2, ..."""
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
-    return int(text)
-
-
-def cmd_info(args):
-    data = registry.load(args.mpi, size=args.size)
-    by = registry.algorithms_by_collective(data)
-    families = {f["collective"]: f for f in data.get("families", [])}
-    print(f"autocoll {data['autocoll_version']} for {data['mpi']}, "
-          f"registry {data['registry_fingerprint']}"
-          + (f", {args.size} ranks" if args.size else ""))
-    for coll, names in by.items():
-        print(f"{coll:22} {len(names):3d}  {' '.join(names)}")
-        if coll in families and not args.size:
-            f = families[coll]
-            print(f"{'':26}family {f['family']}: {f['names']} ({', '.join(f['phases'])})")
-    return 0
-
-
-def cmd_report(args):
-    """End-of-run reports one by one; benchmark results (files or folders) as one matrix."""
-    status = 0
-    program_paths = [p for p in args.reports if programs.is_programs(p)]
-    bench_paths = [p for p in args.reports if p not in program_paths and
-                   (Path(p).is_dir() or benchreport.is_bench(p))]
-    for path in program_paths:
-        try:
-            print(programs.render(programs.load(path)))
-        except (OSError, ValueError, programs.ProgramsError) as e:
-            print(f"autocoll report: {e}", file=sys.stderr)
-            status = 1
-    for path in args.reports:
-        if path in bench_paths or path in program_paths:
-            continue
-        try:
-            print(report.render(report.load(path)))
-        except report.ReportError as e:
-            print(f"autocoll report: {e}", file=sys.stderr)
-            status = 1
-    if bench_paths:
-        try:
-            text, cells = benchreport.render(bench_paths)
-            print(text)
-            if args.plots:
-                for name in benchplot.plot(cells, args.plots):
-                    print(f"plot: {name}")
-        except benchreport.BenchReportError as e:
-            print(f"autocoll report: {e}", file=sys.stderr)
-            status = 1
-    return status
 
 
 # The commands whose module brings its own arguments (add_arguments) and entry point (main).
@@ -94,16 +38,11 @@ def parser_of_commands():
     parser.add_argument("--version", action="version", version=f"autocoll {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("info", help="algorithms per collective (from autocoll-info --json)")
-    p.add_argument("--mpi", default="openmpi", choices=["openmpi", "mpich"])
-    p.add_argument("--size", type=positive_int, help="every algorithm for a communicator of SIZE ranks, "
-                   "the orthogonal mesh instances that factor it included")
-    p.set_defaults(func=cmd_info)
+    info.add_arguments(p)
+    p.set_defaults(func=info.main)
     p = sub.add_parser("report", help="render end-of-run reports and benchmark results")
-    p.add_argument("reports", nargs="+",
-                   help="AUTOCOLL_REPORT=<path> files, autocoll_bench JSON files, or folders "
-                        "of them (`autocoll bench --out`), `autocoll programs --out` folders")
-    p.add_argument("--plots", help="benchmark results: write the plots (PNG) to this folder")
-    p.set_defaults(func=cmd_report)
+    report.add_arguments(p)
+    p.set_defaults(func=report.main)
     for name, module, text in TOOL_COMMANDS:
         extra = {} if module is bench else {"formatter_class":
                                              argparse.RawDescriptionHelpFormatter}

@@ -1,5 +1,5 @@
 """The manual pages, generated from what the programs declare: autocoll(7) from the settings'
-declaration (`autocoll-info --json`) and the report's columns (report.py), autocoll-info(1) from its option table (`autocoll-info
+declaration (`autocoll-info --json`) and the report's columns (analysis/report.py), autocoll-info(1) from its option table (`autocoll-info
 --help`), autocoll(1) from the command line's parsers (cli.py). The build runs it (CMake, with
 the standard library only) and installs the pages:
 
@@ -12,7 +12,8 @@ import re
 import subprocess
 from pathlib import Path
 
-from . import __version__, cli, report
+from . import __version__, cli
+from .analysis import report
 
 SEE_ALSO = {"autocoll.7": ["autocoll-info(1)", "autocoll(1)", "mpirun(1)"],
             "autocoll-info.1": ["autocoll(7)", "autocoll(1)", "ompi_info(1)"],

@@ -22,7 +22,7 @@ from types import SimpleNamespace
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2] / "tools"))
 
-from autocoll import generalise, tune  # noqa: E402
+from autocoll.analysis import generalise, tune  # noqa: E402
 
 FITTED = (16, 32, 64)
 PLATFORMS = {"fat-tree-ib": HERE / "cells"}

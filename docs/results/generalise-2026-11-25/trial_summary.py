@@ -51,7 +51,7 @@ from types import SimpleNamespace
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2] / "tools"))
 
-from autocoll import generalise, simreplay, tune  # noqa: E402
+from autocoll.analysis import generalise, simreplay, tune  # noqa: E402
 
 FITTED = (16, 32, 64)
 BEFORE = HERE.parent / "generalise-2026-11-24"

@@ -14,7 +14,7 @@ for p in fat-tree-ib one-switch-gbe; do
   echo "== $p, 256 ranks"
   PYTHONPATH="$repo/tools" "$repo/.venv/bin/python" -c '
 import subprocess, sys
-from autocoll import simgrid
+from autocoll.run import simgrid
 sys.exit(subprocess.run(simgrid.smpirun_command(sys.argv[1], 256, sys.argv[2],
                                                 workdir=sys.argv[3])).returncode)' \
     "$p" "$work/comm_costs" "$work" 2>/dev/null | grep -v '^\['

@@ -19,7 +19,7 @@ import math
 import statistics
 from pathlib import Path
 
-from autocoll.benchreport import geomean
+from autocoll.analysis.benchreport import geomean
 
 HERE = Path(__file__).resolve().parent
 SOURCES = {

@@ -29,7 +29,7 @@ measured 16.8 Gbit/s, docs/cluster.md).
 import argparse
 from pathlib import Path
 
-from autocoll.cluster import switch_sizes
+from autocoll.run.cluster import switch_sizes
 
 HERE = Path(__file__).resolve().parent
 HEADER = """<?xml version='1.0'?>

@@ -13,7 +13,7 @@ run.sh's first share) with run.sh's cells256 options, into
 cells256/PLATFORM/alltoall-SIZE-np256-ompi.parts/part<k>of8.json, part<k>of8-without.json for
 the two shares that lose one (resumable: a share whose result is there is kept; with SHARE,
 that share alone). Then the shares are merged into cells256/PLATFORM/alltoall-SIZE-np256-ompi.json
-(autocoll.bench.merge_parts: native and the calibration must agree to the bit between shares)
+(autocoll.run.bench.merge_parts: native and the calibration must agree to the bit between shares)
 with the two algorithms listed as skipped, "not simulated" and why, and the mpich selector's
 native alone (run.sh's second command) is simulated when its cell is missing. The shares stay
 committed. A share of the 8-byte cell takes 2 to 4 minutes of wall time here."""
@@ -27,8 +27,8 @@ from pathlib import Path
 here = Path(__file__).resolve().parent
 repo = here.parents[2]
 sys.path.insert(0, str(repo / "tools"))
-from autocoll.bench import (cell_name, merge_parts, registry_algorithms,  # noqa: E402
-                            split_algorithms)
+from autocoll.formats.cells import cell_name  # noqa: E402
+from autocoll.run.bench import merge_parts, registry_algorithms, split_algorithms  # noqa: E402
 
 EXCLUDED = {
     "simple": "not simulated: p x (p - 1) flows in flight take SMPI hours of wall time a call "

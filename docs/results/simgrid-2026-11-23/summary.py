@@ -16,7 +16,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2] / "tools"))
 
-from autocoll import benchreport, simreport  # noqa: E402
+from autocoll.analysis import benchreport, simreport  # noqa: E402
 
 # big16 (two 1 MiB cells) is left out: README.md gives it apart, and the 16-rank rows stay
 # those of the 8 B to 64 KiB matrix

@@ -35,7 +35,7 @@ sys.path.insert(0, str(HERE.parents[2] / "tools"))
 sys.path.insert(0, str(HERE.parent / "generalise-2026-11-25"))
 
 import trial_summary as ts  # noqa: E402
-from autocoll import generalise, simreplay  # noqa: E402
+from autocoll.analysis import generalise, simreplay  # noqa: E402
 
 NOISES = (((0.0, 0.0), ""), (ts.NOISE, " noise"))
 SUGGEST = (1, 2, 3)

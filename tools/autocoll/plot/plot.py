@@ -1,27 +1,14 @@
-"""`autocoll plot`: figures of a tune sweep folder (`autocoll tune --out`), docs/plots.md.
-
-  candidates  per collective and process count: the time of native and of every fixed
-              algorithm against message size (the Tianhe-2 paper's Figure 2);
-  best map    per collective: the winning algorithm at every (message size, process count),
-              its marker's area proportional to its speedup over native (Figure 3);
-  mesh        per collective and process count with orthogonal-decomposition candidates:
-              throughput of each mesh layout against message size, with native and the best
-              non-mesh algorithm (the decomposition paper's Figures 5-7).
-
-The series come from sweepseries (the analysis: the cells as tune keeps them, winners,
-speedups, mesh layouts); this module only draws them, in plotstyle's look. Every figure carries
-the machine the sweep ran on (host, cores online, MPI library).
-"""
+"""The figures of a tune sweep folder (`autocoll plot`, commands/plot.py, says which): the
+drawing only; the series come from analysis/sweepseries.py, the look from plotstyle."""
 
 import math
-import sys
 import textwrap
 from pathlib import Path
 
+from ..analysis.sweepseries import (NATIVE, best_map_series, candidate_series, mesh_series,
+                                   only_collectives, platform_note)
+from ..formats.cells import size_label
 from . import plotstyle
-from .bench import size_label
-from .sweepseries import (NATIVE, PlotError, best_map_series, candidate_series, mesh_series,
-                          only_collectives, platform_note, read_sweep)
 
 
 def bytes_axis(ax, sizes):
@@ -161,27 +148,3 @@ def write_plots(cells, results, settings, folder, collectives=None):
         written.append(save(draw_mesh(s, note, plt),
                             folder / f"mesh-{s['collective']}-np{s['ranks']}.png", note, plt))
     return written
-
-
-def main(args):
-    collectives = [c.strip() for text in args.collective or [] for c in text.split(",")
-                   if c.strip()]
-    try:
-        cells, results, settings = read_sweep(args.sweep)
-        written = write_plots(cells, results, settings, args.out, collectives)
-    except PlotError as e:
-        print(f"autocoll plot: {e}", file=sys.stderr)
-        return 1
-    for path in written:
-        print(path)
-    if not written:
-        print("autocoll plot: nothing to draw (only cells of 0 bytes)", file=sys.stderr)
-        return 1
-    return 0
-
-
-def add_arguments(p):
-    p.add_argument("sweep", metavar="SWEEP_FOLDER", help="an `autocoll tune --out` folder")
-    p.add_argument("--out", required=True, help="folder for the PNG files")
-    p.add_argument("--collective", action="append", metavar="NAME",
-                   help="only this collective (repeat it, or a comma list; default: all)")

@@ -11,9 +11,10 @@ import math
 import re
 from pathlib import Path
 
-from . import jsonfile, tune
-from .bench import valid_result
-from .schemas import TABLE_SCHEMA, TABLE_VERSIONS
+from ..formats import jsonfile
+from ..formats.cells import valid_result
+from ..formats.schemas import TABLE_SCHEMA, TABLE_VERSIONS
+from . import tune
 
 NATIVE = tune.NATIVE
 MAX_LINES = 12            # candidates plot: lines in colour and in the legend, native included

@@ -16,9 +16,9 @@ import math
 import statistics
 from pathlib import Path
 
-from . import jsonfile
-from .cluster import TBF_MIN_BURST_BYTES
-from .schemas import BENCH_SCHEMA, BENCH_VERSION
+from ..formats import jsonfile
+from ..formats.schemas import BENCH_SCHEMA, BENCH_VERSION
+from ..run.cluster import TBF_MIN_BURST_BYTES
 
 
 class BenchReportError(ValueError):

@@ -42,12 +42,13 @@ algorithm is the floor's unless it cannot run at the count; the model's come in 
 import math
 import re
 
+from ..formats.registry import COST_KEYS
+
 NATIVE = "native"
 MAX_ALGORITHMS = 8        # src/select/table.h, AC_TABLE_MAX_ALGORITHMS
 TRIAL = 3                 # the AUTOCOLL_TABLE_TRY that docs/table.md recommends; --test-ranks
                           # scores it
 MODELS = ("floor", "trees", "curve", "cost", "ensemble")
-COST_KEYS = ("alpha_intra", "beta_intra", "alpha_inter", "beta_inter", "gamma", "overhead")
 RANKS_REACH = 4           # learned rules are made count by count up to this x the largest swept
                           # count; above it one open band takes the ranking there
 

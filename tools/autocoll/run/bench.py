@@ -1,20 +1,7 @@
-"""`autocoll bench`: run the benchmark driver (bench/autocoll_bench.c) over a matrix of
-collectives x message sizes x rank counts, one `mpirun` per cell, each cell's JSON in one folder.
-
-A cell whose JSON is already there (and valid) is not run again, so an interrupted matrix
-resumes where it stopped. Cells run one after another: they share the machine's cores.
-
-With `--cluster NAME` the cells run on an emulated cluster (`autocoll cluster up`,
-docs/cluster.md), rank r on node r mod nodes, instead of on local ranks.
-
-With `--simgrid PLATFORM` the cells run on a simulated platform (SimGrid's SMPI, platforms/,
-docs/simgrid.md) with the driver of build/simgrid: once per native selector of `--selectors`
-(SMPI's copies of Open MPI's and MPICH's decision logic, the native baselines), cells named
-`<coll>-<size>-np<ranks>-<selector>.json`. The computation between calls is simulated time
-(`--compute sleep`), `--noise` adds the driver's random delays, and buffers of at least
-`--shared-malloc` bytes are shared between the simulated ranks (timings stay right, data does
-not), so that 256 and 1024 ranks fit in memory.
-"""
+"""Running the benchmark driver (bench/autocoll_bench.c) over a matrix of collectives x
+message sizes x rank counts: one job per cell (local ranks, an emulated cluster or a simulated
+platform), each cell's JSON in one folder, resumable (run_matrix; `autocoll bench`,
+commands/bench.py, says more)."""
 
 import concurrent.futures
 import functools
@@ -22,20 +9,21 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+from ..formats.cells import cell_name, size_label, valid_result
+from ..formats.paths import build_folder, platform_path
+from ..formats.platforms import SimgridError, platform_overheads
+from ..formats.registry import algorithms_by_collective
+from ..formats.schemas import TABLE_SCHEMA
+from . import simgrid as smpi
 from .cluster import (ClusterError, kill_namespace_processes, launch_command, load_state,
                       rank_nodes)
-from . import simgrid as smpi
-from .jsonfile import schema_of
+from .info import load as load_registry
 from .progress import Progress
-from .registry import algorithms_by_collective, load as load_registry
-from .schemas import BENCH_SCHEMA, BENCH_VERSION, TABLE_SCHEMA
 
-REPO = Path(__file__).resolve().parents[2]
 CLUSTER_TIMEOUT_MARGIN = 30   # s: the launcher's own timeout (and its SIGKILL 10 s later) first
 # s: once a cell's JSON is written, its job has this long to exit. MPICH's MPI_Finalize over
 # UCX TCP sometimes hangs across the emulated cluster's nodes (openucx/ucx#8738, docs/cluster.md);
@@ -168,17 +156,6 @@ def parse_size(text):
     return int(digits) * mult
 
 
-def size_label(nbytes):
-    for unit, div in (("M", 1024 * 1024), ("K", 1024)):
-        if nbytes >= div and nbytes % div == 0:
-            return f"{nbytes // div}{unit}"
-    return str(nbytes)
-
-
-def cell_name(coll, nbytes, ranks, selector=None):
-    return f"{coll}-{size_label(nbytes)}-np{ranks}{'-' + selector if selector else ''}.json"
-
-
 def mpirun_command(mpi, ranks, program, args):
     """The launcher command for `ranks` local ranks (as tests/mpirun.sh does)."""
     cores = os.cpu_count() or 1
@@ -241,10 +218,6 @@ def table_block(path):
     cluster = where.get("cluster") or {}
     return {"path": str(path), "platform": simulated.get("platform"),
             "cluster": cluster.get("name"), "created": data.get("created")}
-
-
-def valid_result(path):
-    return schema_of(path) == (BENCH_SCHEMA, BENCH_VERSION)
 
 
 def run_job(cmd, path, timeout, env, state=None):
@@ -342,8 +315,8 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
     if simgrid:
         mpi = "simgrid"
         try:
-            platform = smpi.platform_path(simgrid)
-        except smpi.SimgridError as e:
+            platform = platform_path(simgrid)
+        except SimgridError as e:
             raise BenchError(str(e)) from e
     # Every argument is checked before any cell runs.
     if sync == "clock" and not simgrid:
@@ -353,7 +326,7 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
     byte_counts = parse_list(sizes, "sizes", parse_size)
     rank_counts = parse_list(ranks, "rank counts", parse_ranks)
     sels = parse_list(selectors, "selectors", str) if simgrid else [None]
-    build = Path(build) if build else REPO / "build" / mpi
+    build = build_folder(mpi, build)
     program = build / "bench" / "autocoll_bench"
     if not program.exists():
         raise BenchError(f"{program} is missing: build autocoll first (scripts/build)")
@@ -405,7 +378,7 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
                                                ppn=ppn, placement=placement,
                                                selector=selector, workdir=folder,
                                                shared_malloc=shared_malloc)
-                except smpi.SimgridError as e:
+                except SimgridError as e:
                     shutil.rmtree(folder, ignore_errors=True)
                     raise BenchError(str(e)) from e
                 env = smpi.run_environment(folder)
@@ -454,7 +427,7 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
                     data["cluster"] = cluster_block(state, np)
                 if simgrid:
                     data["simgrid"] = {"platform": platform.stem, "file": str(platform),
-                                       "overheads": smpi.platform_overheads(platform),
+                                       "overheads": platform_overheads(platform),
                                        "ppn": ppn, "placement": placement,
                                        "selector": selector,
                                        "shared_malloc": shared_malloc,
@@ -469,74 +442,3 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
                 path.write_text(json.dumps(data, indent=1) + "\n")
             progress.step(i, f"{path.name}: {time.time() - start:.0f} s")
     return paths
-
-
-def main(args):
-    try:
-        run_matrix(args.out, mpi=args.mpi, build=args.build, collectives=args.collectives,
-                   sizes=args.sizes, ranks=args.ranks, layers=args.layers,
-                   iterations=args.iterations, fixed_iterations=args.fixed_iterations,
-                   warmup=args.warmup, factor=args.factor, timeout=args.timeout,
-                   history=args.history, only=args.only, cluster=args.cluster, simgrid=args.simgrid,
-                   ppn=args.ppn, placement=args.placement, selectors=args.selectors,
-                   noise=args.noise,
-                   noise_seed=args.noise_seed, shared_malloc=args.shared_malloc,
-                   sync=args.sync, table=args.table, jobs=args.jobs)
-    except BenchError as e:
-        print(f"autocoll bench: {e}", file=sys.stderr)
-        return 1
-    print(f"results in {args.out}; `autocoll report {args.out}` makes the tables and plots")
-    return 0
-
-
-def add_arguments(p):
-    p.add_argument("--out", required=True, help="folder for the cells' JSON (resumable)")
-    p.add_argument("--mpi", default="openmpi", choices=["openmpi", "mpich"])
-    p.add_argument("--build", help="build folder (default: build/<mpi> of this checkout)")
-    p.add_argument("--collectives", default=DEFAULTS["collectives"])
-    p.add_argument("--sizes", default=DEFAULTS["sizes"], help="e.g. 1K,8K,64K,1M")
-    p.add_argument("--ranks", default=DEFAULTS["ranks"], help="e.g. 2,4,8")
-    p.add_argument("--only", metavar="NAME[,NAME...]",
-                   help="fixed algorithms to run (native always runs; default: every applicable "
-                        "one); e.g. `--only native --layers ''` measures native alone")
-    p.add_argument("--history",
-                   help="history file: the layers start warm from it and add what they learn "
-                        "(default: off, every layer starts cold)")
-    p.add_argument("--layers", default=DEFAULTS["layers"],
-                   help="layer configurations (autocoll_bench --help lists them)")
-    p.add_argument("--iterations", type=int, default=500,
-                   help="invocations of native and of each layer configuration")
-    p.add_argument("--fixed-iterations", type=int, default=100,
-                   help="invocations of each fixed algorithm (the oracle's candidates)")
-    p.add_argument("--warmup", type=int, default=10)
-    p.add_argument("--factor", type=float, default=5.0,
-                   help="computation per iteration, in multiples of the native time")
-    p.add_argument("--timeout", type=int, default=1800, help="seconds per cell")
-    smpi.add_platform_arguments(p)
-    p.add_argument("--selectors", default="ompi,mpich",
-                   help="--simgrid: SMPI's native selectors, one run of each cell per selector")
-    p.add_argument("--shared-malloc", type=int, default=1 << 20, metavar="BYTES",
-                   help="--simgrid: share allocations of at least BYTES between the simulated "
-                        "ranks (default 1 MiB, above the driver's and the layer's own tables; "
-                        "0: none)")
-    p.add_argument("--jobs", type=int, default=1,
-                   help="--simgrid: share each cell's fixed algorithms among this many "
-                        "simulations side by side (one core each), merged into the cell; "
-                        "times within 0.3 %% of one simulation's (docs/simgrid.md)")
-    p.add_argument("--noise", default="none",
-                   help="the driver's random delay before every call: none, exp:MEAN or "
-                        "detour:PROB:MEAN (seconds; docs/simgrid.md)")
-    p.add_argument("--noise-seed", type=int, default=1)
-    p.add_argument("--sync", default="none", choices=["none", "barrier", "clock"],
-                   help="barrier: an untimed barrier before every call, so that calls that do "
-                        "not synchronise (bcast, reduce, ...) are timed from ranks in step; "
-                        "clock (with --simgrid): every call starts at one instant of the "
-                        "simulated clock, so that its time ends at the last rank "
-                        "(bench/autocoll_bench.c)")
-    p.add_argument("--table", metavar="TABLE.json",
-                   help="run the jobs with AUTOCOLL_TABLE set to this configuration table "
-                        "(for the `table` layer); each cell records the table and the "
-                        "platform it was tuned on")
-    p.add_argument("--cluster", metavar="NAME",
-                   help="run the cells on this emulated cluster (`autocoll cluster up`, "
-                        "docs/cluster.md; root) instead of on local ranks")

@@ -31,8 +31,8 @@ import statistics
 import subprocess
 from pathlib import Path
 
-from .bench import REPO
-from .schemas import BENCH_SCHEMA, REPLAY_SCHEMA, REPLAY_VERSION
+from ..formats import paths
+from ..formats.schemas import BENCH_SCHEMA
 
 LAYERS = ("star_enhanced", "star_basic", "lottery", "race", "model")
 MAX_MEASURED = 64   # per candidate, as bench/strategy_replay.c reads them
@@ -44,8 +44,7 @@ class ReplayError(Exception):
 
 
 def replay_program(build=None):
-    b = Path(build) if build else Path(os.environ.get("AUTOCOLL_BUILD", REPO / "build")) / "openmpi"
-    program = b / "bench" / "strategy_replay"
+    program = paths.environment_build("openmpi", build) / "bench" / "strategy_replay"
     if not program.exists():
         raise ReplayError(f"{program} not found: run scripts/build")
     return program
@@ -327,65 +326,3 @@ def agreement_summary(results):
                      f"{statistics.median(steady):+.3f}, "
                      f"{max(steady, key=abs):+.3f}")
     return lines
-
-
-def add_arguments(p):
-    p.add_argument("cells", nargs="+", help="cells of `autocoll bench --simgrid` (JSON)")
-    p.add_argument("--layers", default=",".join(LAYERS),
-                   help=f"strategies to replay (default {','.join(LAYERS)})")
-    p.add_argument("--calls", type=int, default=1000, help="calls per strategy (default 1000)")
-    p.add_argument("--agreement", metavar="SECONDS|CELL",
-                   help="seconds of one agreement, or a cell (an 8-byte allreduce on the same "
-                        "platform and ranks) whose native median it is (default: the "
-                        "allreduce-8 cell beside the cell)")
-    p.add_argument("--noise", default="none", help="none or detour:PROB:MEAN (the driver's model)")
-    p.add_argument("--seed", type=int, default=1, help="of the noise draws")
-    p.add_argument("--warm", action="store_true",
-                   help="start every strategy warm, as from a history file that knows every "
-                        "candidate's median")
-    p.add_argument("--candidates", metavar="NAMES",
-                   help="comma-separated: the strategies choose among these and native only "
-                        "(AUTOCOLL_TABLE_TRY's trial of a rule's first few); ratios against "
-                        "the whole cell's oracle")
-    p.add_argument("--suggest", metavar="NAMES",
-                   help="comma-separated, best first: a table's rule for the cell, which the "
-                        "model strategy measures first (as the layer gives it a loaded "
-                        "AUTOCOLL_TABLE's rule at a count the table has no cell at)")
-    p.add_argument("--set", action="append", metavar="AUTOCOLL_NAME=VALUE",
-                   help="a layer setting for the replayed strategies (repeatable; default: "
-                        "every setting's default, whatever the environment says)")
-    p.add_argument("--compare", action="store_true",
-                   help="side by side with the strategies the cell ran in the simulation")
-    p.add_argument("--json", metavar="FILE", help="write every row as JSON here too")
-    p.add_argument("--build", help="build folder with bench/strategy_replay (default "
-                                   "build/openmpi)")
-
-
-def main(args):
-    layers = [x for x in args.layers.split(",") if x]
-    bad = [x for x in layers if x not in LAYERS]
-    if bad or not layers:
-        raise ReplayError(f"--layers: {','.join(bad) or 'empty'}: choose from {','.join(LAYERS)}")
-    if args.calls < 1:
-        raise ReplayError("--calls must be at least 1")
-    program = replay_program(args.build)
-    noise = parse_noise(args.noise)
-    settings = parse_settings(args.set)
-    candidates = ([x for x in args.candidates.split(",") if x]
-                  if args.candidates is not None else None)
-    suggest = [x for x in (args.suggest or "").split(",") if x]
-    results = []
-    for path in args.cells:
-        r = replay_cell(path, program, layers, args.calls, args.agreement, noise, args.seed,
-                        args.warm, settings, candidates, suggest)
-        r["noise"] = args.noise
-        r["warm"] = args.warm
-        r["settings"] = settings
-        results.append(r)
-        print_cell(r, args.compare)
-    if args.compare and len(results) > 1:
-        print("\n".join(agreement_summary(results)))
-    if args.json:
-        Path(args.json).write_text(json.dumps({"schema": REPLAY_SCHEMA, "version": REPLAY_VERSION,
-                                               "cells": results}, indent=1) + "\n")
-    return 0

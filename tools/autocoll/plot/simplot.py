@@ -1,5 +1,5 @@
 """Learning curves of `autocoll simgrid report --plots DIR`: the drawing only; the series come
-from simreport.learning_curves (analysis).
+from analysis/simreport.py's learning_curves.
 
 One PNG per (noise setting, platform, ranks, collective), one panel per message size: for each
 strategy, the mean time of its first i calls over the oracle's mean time against i (log x),
@@ -11,8 +11,9 @@ whole run (1.10).
 import re
 from pathlib import Path
 
+from ..analysis.simreport import by_noise, learning_curves, read_cells
+from ..formats.cells import size_label
 from . import plotstyle
-from .bench import size_label
 
 WHOLE_RUN_GOAL = 1.10   # the issue's goal for a whole run of 1000 calls / oracle
 
@@ -56,3 +57,10 @@ def write_learning_curves(groups, folder):
     return [draw_learning(noise, platform, ranks, coll, panels, folder, plt)
             for noise, curves in groups
             for (platform, ranks, coll), panels in curves.items()]
+
+
+def write_plots(paths, folder):
+    """The learning curves (simplot) of every noise setting into `folder`; the paths."""
+    cells, _ = read_cells(paths)
+    return write_learning_curves(
+        [(noise, learning_curves(group)) for noise, group in by_noise(cells)], folder)

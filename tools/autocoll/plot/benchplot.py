@@ -3,9 +3,9 @@ drawing only; the series come from benchreport (analysis), the look from plotsty
 
 from pathlib import Path
 
+from ..analysis.benchreport import best_map_panels, decision_lengths, tree_series
+from ..formats.cells import size_label
 from . import plotstyle
-from .bench import size_label
-from .benchreport import best_map_panels, decision_lengths, tree_series
 
 
 def save(fig, path, plt):

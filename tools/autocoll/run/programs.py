@@ -1,67 +1,20 @@
-"""`autocoll programs`: real programs nobody here wrote, run natively and under autocoll, with
-their results checked equal, their end-to-end times, their time inside collectives and the
-algorithms the layer chose.
-
-The programs are Debian's (linked against Open MPI only, so the runs are Open MPI's):
-  hpcc            HPC Challenge with its shipped small input (`_hpccinf.txt`, N = 1000; the
-                  process grid P x Q is set to the most square factorization of the rank
-                  count). MPIFFT and MPIRandomAccess call MPI_Alltoall(v); HPL, PTRANS and
-                  the ring tests bcast and allreduce. Its results are its own checks.
-  lammps-melt     LAMMPS `examples/melt` (Lennard-Jones liquid, 4000 atoms, 250 steps, fix
-                  nve): allreduce and bcast.
-  lammps-peptide  LAMMPS `examples/peptide` (solvated peptide, PPPM, fix nvt, 300 steps).
-
-Layer configurations (LAYERS): `none` is the program alone (no autocoll: the reference of the
-result checks and of the end-to-end ratios); `native` is autocoll with the library's own
-algorithms (what the layer costs, and the time inside collectives it measures); `race`,
-`star`, `lottery` are the strategies from a cold start (AUTOCOLL_HISTORY=off); `table` is the
-configuration table given with `--table PATH` (AUTOCOLL_STRATEGY=table AUTOCOLL_TABLE=<its
-absolute path>, docs/table.md): every tuning context runs the rule covering it, native where
-none does. `table` in --layers without --table, or a --table that is not a file, is refused
-before anything runs. A table the layer refuses (another registry fingerprint, malformed,
-unreadable) makes the layer run every call native; the layer's JSON report does not say so, so
-its warning on the run's stderr is looked for, and a `table` run with it fails (the command
-exits 1 naming the program and the configuration) rather than measure native under the name
-`table`. Every configuration runs `repeat` times, the repetitions interleaved (repetition 1 of
-every configuration, then 2, ...) so that a drift of the machine touches them all alike.
-
-Result checks (CHECKS): each program's outputs are parsed into named values, and every value
-of every run is compared with the same value of the first `none` run by a rule:
-  exact        equal (counts of errors, failed checks, printed thermo values of an NVE run);
-  rel:X        |a - b| <= X |b| (LAMMPS peptide: its thermostat feeds an allreduced sum back
-               into the dynamics, so an MPI-valid change of summation order changes the last
-               bits, which 300 steps of molecular dynamics amplify; see docs/programs.md);
-  max:X        both at most X (hpcc's residuals, which it checks against a threshold itself).
-A run whose values do not all pass, or that fails, makes the whole command fail.
-
-Performance figures (PROGRAMS' `metrics`), measured and never checked: each run's `metrics`
-are the program's own: hpcc's MPIFFT_Gflops, MPIFFT_time (the sum of its MPIFFT_time0..6, the
-forward transform's stages; hpcc prints no single MPIFFT time), MPIRandomAccess_GUPs and
-MPIRandomAccess_time (seconds); LAMMPS's `loop_s` (its "Loop time of X on N procs", summed
-over the run commands of the input). The report gives their median (min-max) per
-configuration and the ratio of medians to `none`'s.
-
-Output: `<out>/programs.json` (schema autocoll-programs, version 1; its `table` member is the
-`table` configuration's table, `{"path", "registry_fingerprint"}`, or null) and every run's
-folder (`<out>/<program>/<layer>-<k>/`: its input, output, stdout/stderr and the layer's JSON
-report). `autocoll report <out>` renders the tables. With `--cluster NAME` the runs go to an
-emulated cluster (tools/autocoll/cluster.py) instead of local ranks.
-"""
+"""Real programs (hpcc, LAMMPS) run natively and under autocoll, their results checked equal
+(run_programs; `autocoll programs`, commands/programs.py, says more; analysis/programsreport.py
+renders the results)."""
 
 import json
 import math
 import os
 import re
 import shutil
-import statistics
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-from . import bench, cluster, jsonfile
+from ..formats.paths import build_folder
+from ..formats.schemas import PROGRAMS_SCHEMA, PROGRAMS_VERSION
+from . import bench, cluster
 from .progress import Progress
-from .schemas import PROGRAMS_SCHEMA, PROGRAMS_VERSION
 LIBRARY_MPI = "openmpi"  # Debian's hpcc and lammps are linked against Open MPI only
 
 LAYERS = {
@@ -442,7 +395,7 @@ def run_programs(out, programs=DEFAULT_PROGRAMS, layers=DEFAULT_LAYERS, ranks=4,
         table = Path(table).expanduser().resolve()
         if not table.is_file():
             raise ProgramsError(f"--table {table}: no such file")
-    build = Path(build) if build else bench.REPO / "build" / LIBRARY_MPI
+    build = build_folder(LIBRARY_MPI, build)
     launch = launch or local_launch
     out = Path(out).resolve()  # the ranks run in each run's folder: the report path is absolute
     out.mkdir(parents=True, exist_ok=True)
@@ -476,147 +429,3 @@ def run_programs(out, programs=DEFAULT_PROGRAMS, layers=DEFAULT_LAYERS, ranks=4,
         raise ProgramsError("results differ from the program's own (no autocoll):\n  " +
                             "\n  ".join(failures))
     return data
-
-
-# ----------------------------------------------------------------------------------------------
-# The report.
-
-
-def results_file(path):
-    """`programs.json` in an `--out` folder, or the file itself."""
-    p = Path(path)
-    return p / "programs.json" if p.is_dir() else p
-
-
-def is_programs(path):
-    return jsonfile.schema_of(results_file(path))[0] == PROGRAMS_SCHEMA
-
-
-def load(path):
-    return jsonfile.load(results_file(path), PROGRAMS_SCHEMA, ProgramsError, PROGRAMS_VERSION)
-
-
-def _spread(v):
-    return f"{statistics.median(v):8.3f} ({min(v):.3f}-{max(v):.3f})"
-
-
-def main_algorithms(runs):
-    """Per collective, the algorithm that ran most calls over the runs, with its share."""
-    total = {}
-    for r in runs:
-        for coll, per in r.get("algorithms", {}).items():
-            t = total.setdefault(coll, {})
-            for name, calls in per.items():
-                t[name] = t.get(name, 0) + calls
-    parts = []
-    for coll, per in sorted(total.items()):
-        n = sum(per.values())
-        if n == 0:
-            continue
-        name, calls = max(per.items(), key=lambda kv: kv[1])
-        parts.append(f"{coll} {name} {100 * calls / n:.0f}%")
-    return ", ".join(parts)
-
-
-def render(data):
-    m = data["machine"]
-    lines = [f"programs on {m['hostname']} ({m['cores_online']} cores), {m['mpi']}, "
-             f"{data['ranks']} ranks, launcher {data['launcher']}, {data['repeat']} runs each "
-             "(median, min-max)", "",
-             f"{'program':15} {'layer':8} {'wall s':>22} {'wall/none':>9} {'coll s (rank 0)':>24}"
-             f" {'calls':>7} {'results':>8}  algorithms (most calls)"]
-    for program in data["programs"]:
-        base = [r["wall_seconds"] for r in data["runs"]
-                if r["program"] == program and r["layer"] == "none"]
-        for layer in data["layers"]:
-            rs = [r for r in data["runs"] if r["program"] == program and r["layer"] == layer]
-            wall = [r["wall_seconds"] for r in rs]
-            coll = [r["collective_seconds"] for r in rs if "collective_seconds" in r]
-            calls = rs[0].get("collective_calls")
-            ok = all(not r.get("check") for r in rs)
-            lines.append(
-                f"{program:15} {layer:8} {_spread(wall):>22} "
-                f"{statistics.median(wall) / statistics.median(base):9.3f} "
-                f"{_spread(coll) if coll else '-':>24} {calls if calls is not None else '-':>7} "
-                f"{'equal' if ok else 'DIFFER':>8}  {main_algorithms(rs)}")
-    lines += render_metrics(data)
-    table = data.get("table")  # absent from files written before the `table` configuration
-    if table:
-        lines += ["", f"layer `table`: {table['path']} (registry fingerprint "
-                      f"{table.get('registry_fingerprint') or '?'})"]
-    if data.get("failures"):
-        lines += ["", "result differences:"] + [f"  {f}" for f in data["failures"]]
-    return "\n".join(lines)
-
-
-def _spread_g(v):
-    return f"{statistics.median(v):.4g} ({min(v):.4g}-{max(v):.4g})"
-
-
-def render_metrics(data):
-    """The programs' own performance figures (PROGRAMS' `shown`): per program, figure and
-    configuration, median (min-max) and the ratio of medians to `none`'s. No lines when no run
-    has them (files written before they were recorded)."""
-    rows = []
-    for program in data["programs"]:
-        for key, label in PROGRAMS.get(program, {}).get("shown", []):
-            def values(layer):
-                return [r["metrics"][key] for r in data["runs"]
-                        if r["program"] == program and r["layer"] == layer
-                        and key in r.get("metrics", {})]
-            base = values("none")
-            for layer in data["layers"]:
-                v = values(layer)
-                if not v:
-                    continue
-                ratio = (f"{statistics.median(v) / statistics.median(base):9.3f}"
-                         if base and statistics.median(base) else f"{'-':>9}")
-                rows.append(f"{program:15} {layer:8} {label:22} {_spread_g(v):>32} {ratio}")
-    if not rows:
-        return []
-    return ["", "the programs' own figures (median, min-max; x none: ratio of medians)",
-            f"{'program':15} {'layer':8} {'figure':22} {'value':>32} {'x none':>9}"] + rows
-
-
-# ----------------------------------------------------------------------------------------------
-# Command line.
-
-
-def main(args):
-    launch, launcher = None, "local"
-    if args.cluster:
-        launch = cluster_launch(args.cluster, args.timeout)
-        try:
-            launcher = f"cluster {args.cluster}: {cluster.describe(cluster.load_state(args.cluster))}"
-        except cluster.ClusterError as e:
-            print(f"autocoll programs: {e}", file=sys.stderr)
-            return 1
-    try:
-        run_programs(args.out, programs=args.programs, layers=args.layers, ranks=args.ranks,
-                     repeat=args.repeat, build=args.build, timeout=args.timeout, launch=launch,
-                     launcher=launcher, table=args.table)
-    except ProgramsError as e:
-        print(f"autocoll programs: {e}", file=sys.stderr)
-        return 1
-    print(render(load(args.out)))
-    return 0
-
-
-def add_arguments(p):
-    p.add_argument("--out", required=True, help="folder for the runs and programs.json")
-    p.add_argument("--programs", default=DEFAULT_PROGRAMS,
-                   help=f"comma-separated, of {', '.join(PROGRAMS)}")
-    p.add_argument("--layers", default=DEFAULT_LAYERS,
-                   help=f"configurations, of {', '.join(LAYERS)} (`none`, the program alone, "
-                        "is the reference and must be there; `table` runs the layer with "
-                        "AUTOCOLL_STRATEGY=table and the --table; default: "
-                        f"{DEFAULT_LAYERS})")
-    p.add_argument("--ranks", type=int, default=4)
-    p.add_argument("--repeat", type=int, default=3, help="runs of each configuration")
-    p.add_argument("--build", help="autocoll's Open MPI build folder (default build/openmpi)")
-    p.add_argument("--table", metavar="PATH",
-                   help="the configuration table of the `table` layer configuration "
-                        "(`autocoll tune`, docs/table.md); required with it")
-    p.add_argument("--timeout", type=int, default=600, help="seconds per run")
-    p.add_argument("--cluster", help="run on this emulated cluster (`autocoll cluster up`, "
-                   "docs/cluster.md) instead of local ranks")

@@ -2,7 +2,7 @@
 
 import json
 
-from .schemas import REPORT_SCHEMA, REPORT_VERSION
+from ..formats.schemas import REPORT_SCHEMA, REPORT_VERSION
 
 
 class ReportError(ValueError):

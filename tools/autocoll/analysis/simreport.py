@@ -17,16 +17,15 @@ cell. Per noise setting (none first) the report has:
 A cell whose `table` layer ran with a configuration table (`autocoll bench --table`) reports it
 as `table_same` (tuned on the cell's platform) or `table_other` (tuned on another), its ratios
 against the oracle of the platform's reference cell. Tables are built as data (lists of rows)
-and rendered apart; the learning curves (`--plots`) are drawn by simplot.
+and rendered apart; the learning curves (`--plots`) are drawn by plot/simplot.py.
 """
 
 import math
 import statistics
-import sys
 from pathlib import Path
 
-from . import benchreport, simplot
-from .bench import size_label
+from ..formats.cells import size_label
+from . import benchreport
 
 REFERENCE_SELECTOR = "ompi"  # its full cell gives the oracle; the map's x native is its native
 NEAR_ORACLE = 1.02           # steady / oracle at most this: the strategy found the oracle
@@ -586,13 +585,6 @@ def noise_section(noise, cells):
             + penalty_lines(cells) + wall_lines(cells) + learning_lines(cells))
 
 
-def write_plots(paths, folder):
-    """The learning curves (simplot) of every noise setting into `folder`; the paths."""
-    cells, _ = read_cells(paths)
-    return simplot.write_learning_curves(
-        [(noise, learning_curves(group)) for noise, group in by_noise(cells)], folder)
-
-
 def render(paths):
     cells, notes = read_cells(paths)
     lines = ["# SimGrid benchmark report", "", "Definitions:", ""]
@@ -602,38 +594,3 @@ def render(paths):
     for noise, group in by_noise(cells):
         lines += noise_section(noise, group)
     return "\n".join(lines).rstrip() + "\n"
-
-
-def main(args):
-    try:
-        text = render(args.dirs)
-    except SimReportError as e:
-        print(f"autocoll simgrid report: {e}", file=sys.stderr)
-        return 2
-    if args.plots:
-        try:
-            written = write_plots(args.dirs, args.plots)
-        except OSError as e:
-            print(f"autocoll simgrid report: {args.plots}: {e}", file=sys.stderr)
-            return 1
-        print(f"autocoll simgrid report: {len(written)} learning-curve figure(s) in "
-              f"{args.plots}", file=sys.stderr if not args.out else sys.stdout)
-    if not args.out:
-        sys.stdout.write(text)
-        return 0
-    try:
-        Path(args.out).write_text(text)
-    except OSError as e:
-        print(f"autocoll simgrid report: {args.out}: {e}", file=sys.stderr)
-        return 1
-    print(f"autocoll simgrid report: wrote {args.out}")
-    return 0
-
-
-def add_arguments(p):
-    p.add_argument("dirs", nargs="+", metavar="DIR",
-                   help="folders of `autocoll bench --simgrid` cells (or cell files)")
-    p.add_argument("--out", metavar="FILE.md", help="write the report here (default: stdout)")
-    p.add_argument("--plots", metavar="DIR",
-                   help="also draw the learning curves (one PNG per noise setting, platform, "
-                        "rank count and collective) into DIR")
