@@ -414,7 +414,7 @@ static void print_parsable(const options *o)
     ac_config_each_unknown(parsable_unknown, NULL);
 }
 
-/* ---- JSON (schema autocoll-info, version 1): what the tools read (tools/autocoll/registry.py).
+/* ---- JSON (schema autocoll-info, version 1): what the tools read (tools/autocoll/formats/registry.py).
  * ---- */
 
 /* "a=b c=d" -> {"a": "b", "c": "d"} */
