@@ -15,6 +15,7 @@
  * that does not parse is never overwritten (it may not be ours).
  */
 #include "core/store.h"
+#include "core/safefile.h"
 #include "core/textfile.h"
 
 #include <errno.h>
@@ -495,7 +496,7 @@ static int lock_file(const char *path, int *fd_out, char *why, size_t why_len)
         ac_why_printf(why, why_len, "the path is too long");
         return -1;
     }
-    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0666);
     if (fd < 0) {
         ac_why_printf(why, why_len, "cannot open %s: %s", lock, strerror(errno));
         return -1;
@@ -531,44 +532,29 @@ static void unlock_file(int fd)
     close(fd);
 }
 
-/* Write f to a temporary file beside path, then rename it over path. */
+/* Write f to a temporary file beside path, then rename it over path (safefile.h: made
+ * exclusively, the file's mode and group kept, a symbolic link's target replaced). */
 static int replace_file(const char *path, const hfile *f, char *why, size_t why_len)
 {
-    char tmp[PATH_MAX], host[64] = "host";
-    gethostname(host, sizeof host - 1);
-    host[sizeof host - 1] = '\0';
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%s.%ld", path, host, (long)getpid()) >=
-        (int)sizeof tmp) {
-        ac_why_printf(why, why_len, "the path is too long");
-        return -1;
-    }
-    FILE *out = fopen(tmp, "w");
-    if (!out) {
-        ac_why_printf(why, why_len, "cannot create %s: %s", tmp, strerror(errno));
-        return -1;
-    }
-    fprintf(out, "%s %d\n# autocoll's learned state (docs/history.md); safe to delete\n", HEADER,
+    ac_file_writer w;
+    if (ac_file_begin(&w, path, why, why_len) != 0) return -1;
+    fprintf(w.f, "%s %d\n# autocoll's learned state (docs/history.md); safe to delete\n", HEADER,
             FORMAT);
-    for (int i = 0; i < f->n; i++) write_section(out, &f->s[i]);
-    int failed = fflush(out) != 0 || ferror(out) || fsync(fileno(out)) != 0;
-    int e = errno;
-    failed |= fclose(out) != 0;
-    if (failed || rename(tmp, path) != 0) {
-        if (!failed) e = errno;
-        ac_why_printf(why, why_len, "cannot write it: %s", strerror(e));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    for (int i = 0; i < f->n; i++) write_section(w.f, &f->s[i]);
+    return ac_file_commit(&w, why, why_len);
 }
 
-int ac_store_merge_file(const char *path, uint64_t fingerprint, const char *description,
+int ac_store_merge_file(const char *path_in, uint64_t fingerprint, const char *description,
                         const char *lines, const ac_store_kind *const *kinds, int nkinds,
                         char *why, size_t why_len)
 {
     int fd, rc = -1;
     hfile file, job;
+    char final[PATH_MAX];
     memset(&file, 0, sizeof file);
+    /* one lock for every name of the file: a symbolic link's jobs and its target's lock alike */
+    if (ac_file_resolve(path_in, final, why, why_len) != 0) return -1;
+    const char *path = final;
     if (parse_text(lines, 0, kinds, nkinds, &job, why, why_len) < 0) return -1;
     if (lock_file(path, &fd, why, why_len) != 0) {
         file_free(&job);
@@ -576,7 +562,7 @@ int ac_store_merge_file(const char *path, uint64_t fingerprint, const char *desc
     }
     char *text = ac_read_text_file(path, AC_STORE_MAX_FILE_BYTES);
     if (!text && errno != ENOENT) {
-        ac_why_printf(why, why_len, "cannot read it: %s", strerror(errno));
+        ac_why_printf(why, why_len, "cannot read it: %s", ac_file_error(errno));
         goto out;
     }
     if (text && parse_text(text, 1, kinds, nkinds, &file, why, why_len) < 0)

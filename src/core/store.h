@@ -74,9 +74,10 @@ void ac_store_write(FILE *f, const ac_store_kind *kind, const char *key,
 int ac_store_section(const char *text, uint64_t fingerprint, const ac_store_kind *const *kinds,
                      int nkinds, char **section, char *why, size_t why_len);
 
-/* Lock `path`, read it, merge `lines` (record lines of `kinds`) into the section of
- * `fingerprint` (created with `description` if new), write a temporary file beside it and
- * rename it over `path`, unlock. Returns 0, or -1 with a reason in `why` (nothing was changed
+/* Lock `path` (a symbolic link: its target), read it, merge `lines` (record lines of `kinds`)
+ * into the section of `fingerprint` (created with `description` if new), write a temporary
+ * file beside it and rename it over `path` (core/safefile.h: mode and group kept, a read-only
+ * file refused), unlock. Returns 0, or -1 with a reason in `why` (nothing was changed
  * then). No MPI: many processes may merge into one file at once. */
 int ac_store_merge_file(const char *path, uint64_t fingerprint, const char *description,
                         const char *lines, const ac_store_kind *const *kinds, int nkinds,

@@ -2,6 +2,7 @@
  * textfile.c - reading a whole text file (textfile.h).
  */
 #include "core/textfile.h"
+#include "core/safefile.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -9,16 +10,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 char *ac_read_text_file(const char *path, long max_bytes)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+    int fd = ac_open_regular(path); /* never blocks on a FIFO */
+    if (fd < 0) return NULL;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return NULL;
+    }
     struct stat st;
-    int e = fstat(fileno(f), &st) != 0 ? errno
-            : !S_ISREG(st.st_mode)     ? EISDIR /* not a regular file */
-            : st.st_size > max_bytes   ? EFBIG
-                                       : 0;
+    int e = fstat(fileno(f), &st) != 0 ? errno : st.st_size > max_bytes ? EFBIG : 0;
     if (e) {
         fclose(f);
         errno = e;

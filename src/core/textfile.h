@@ -8,8 +8,9 @@
 #include <stddef.h>
 
 /* The whole file in a malloc'd NUL-terminated string; NULL with errno: ENOENT (missing),
- * EISDIR (not a regular file), EFBIG (larger than max_bytes), EILSEQ (a NUL inside: not text),
- * EIO, ENOMEM, or fopen's. */
+ * EISDIR (a directory), EINVAL (a FIFO, device or socket: opened without blocking and refused),
+ * EFBIG (larger than max_bytes), EILSEQ (a NUL inside: not text), EIO, ENOMEM, or open's.
+ * ac_file_error (safefile.h) says each in words. */
 char *ac_read_text_file(const char *path, long max_bytes);
 
 /* Writes the reason a file was refused into why[len] (nothing when why is NULL or len 0) and

@@ -8,11 +8,13 @@
 #include "core/config.h"
 #include "core/json_writer.h"
 #include "core/log.h"
+#include "core/safefile.h"
 #include "core/state.h"
 #include "report/site_name.h"
 #include "select/select.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -477,21 +479,19 @@ void ac_report_write(void)
         free(comms);
         return;
     }
-    /* JSON: write a temporary file beside the target, then rename, so a reader never sees a
-     * half-written report. */
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        ac_log_error("cannot write the report to %s: %s", path, strerror(errno));
+    /* JSON: written to a temporary file beside the target, then renamed over it, so that a
+     * reader never sees a half-written report (core/safefile.h: made exclusively, never through
+     * a planted link; a symbolic link's target replaced; mode and group kept). */
+    ac_file_writer out;
+    char why[PATH_MAX + 256] = "";
+    if (ac_file_begin(&out, path, why, sizeof why) != 0) {
+        ac_log_error("cannot write the report to %s: %s", path, why);
         free(comms);
         return;
     }
-    write_json(f, comms, n);
+    write_json(out.f, comms, n);
     ac_site_names_done();
-    if (fclose(f) != 0 || rename(tmp, path) != 0) {
-        ac_log_error("cannot write the report to %s: %s", path, strerror(errno));
-        unlink(tmp);
-    }
+    if (ac_file_commit(&out, why, sizeof why) != 0)
+        ac_log_error("cannot write the report to %s: %s", path, why);
     free(comms);
 }

@@ -17,6 +17,7 @@
 #include "select/history.h"
 #include "core/config.h"
 #include "core/log.h"
+#include "core/safefile.h"
 #include "core/state.h"
 #include "core/textfile.h"
 
@@ -235,38 +236,19 @@ static void resolve_path(const char *setting, char *why, size_t why_len)
         snprintf(why, why_len, "neither XDG_CACHE_HOME nor HOME is set");
 }
 
-/* Whether the directory of path takes a new file (the rename); else the reason in why. */
-static int directory_writable(const char *path, char *why, size_t why_len)
-{
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        strcpy(dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
-    if (access(dir, W_OK | X_OK) == 0) return 1;
-    ac_why_printf(why, why_len, "%s: %s", dir, strerror(errno));
-    return 0;
-}
-
 /* Rank 0: the section of this platform from the file, or NULL; reports what is wrong once.
  * (The default location's directory is made at the end, so it is not checked here.) */
 static char *load_section(void)
 {
-    char why[PATH_MAX + 256] = "", *section = NULL;
-    if (!h.default_path && !directory_writable(h.path, why, sizeof why)) {
+    char why[PATH_MAX + 256] = "", unwritable[PATH_MAX + 256] = "", *section = NULL;
+    if (!h.default_path &&
+        ac_file_check_writable(h.path, unwritable, sizeof unwritable) != 0) {
         h.writable = 0;
         if (access(h.path, R_OK) != 0) {
             ac_log_warn("history %s: cannot be read or created (%s); no history for this run",
-                        h.path, why);
+                        h.path, unwritable);
             return NULL;
         }
-        ac_log_warn("history %s: its directory is not writable (%s); the file is read but "
-                    "will not be updated",
-                    h.path, why);
     }
     char *text = ac_read_text_file(h.path, AC_STORE_MAX_FILE_BYTES);
     if (!text) {
@@ -279,11 +261,15 @@ static char *load_section(void)
         } else {
             ac_log_warn("history %s: cannot read it (%s); starting cold, and it will not be "
                         "written",
-                        h.path, strerror(errno));
+                        h.path, ac_file_error(errno));
             h.writable = 0;
         }
         return NULL;
     }
+    if (unwritable[0]) /* said once: a file that cannot be read was reported above */
+        ac_log_warn("history %s: cannot be updated (%s); the file is read but will not be "
+                    "updated",
+                    h.path, unwritable);
     int n = ac_history_parse(text, h.fingerprint, &section, why, sizeof why);
     free(text);
     if (n < 0) {

@@ -6,6 +6,7 @@
 #include "core/config.h"
 #include "core/json.h"
 #include "core/log.h"
+#include "core/safefile.h"
 #include "core/state.h"
 #include "core/textfile.h"
 #include "select/race.h"
@@ -432,9 +433,7 @@ static char *read_table(const char *path, char *why, size_t why_len)
     char *text = ac_read_text_file(path, MAX_FILE_BYTES);
     if (!text)
         ac_why_printf(why, why_len, "%s",
-                      errno == EFBIG    ? "larger than 64 MiB"
-                      : errno == EILSEQ ? "not a text file"
-                                        : strerror(errno));
+                      errno == EFBIG ? "larger than 64 MiB" : ac_file_error(errno));
     return text;
 }
 

@@ -42,8 +42,9 @@ class Run:
 
 
 def run_mpi(mpi, np, program, tmp_path, env=None, preload=True, report=True, timeout=300,
-            args=()):
-    """Run `program` (a path relative to the build dir) on np ranks of `mpi`."""
+            args=(), wrapper=()):
+    """Run `program` (a path relative to the build dir) on np ranks of `mpi`; `wrapper`: a
+    command the launcher runs under (e.g. unshare)."""
     b = build_dir(mpi)
     e = {k: v for k, v in os.environ.items() if not k.startswith("AUTOCOLL")}
     report_path = tmp_path / f"report-{mpi}-{np}.json"
@@ -56,7 +57,8 @@ def run_mpi(mpi, np, program, tmp_path, env=None, preload=True, report=True, tim
     if mpi == "mpich":
         e["AUTOCOLL_TEST_YIELD"] = str(b / "tests/mpi/libyield_progress.so")
     e.update(env or {})
-    proc = subprocess.run([str(ROOT / "tests/mpirun.sh"), mpi, str(np), str(b / program), *args],
+    proc = subprocess.run([*wrapper, str(ROOT / "tests/mpirun.sh"), mpi, str(np), str(b / program),
+                           *args],
                           env=e, capture_output=True, text=True, timeout=timeout)
     return Run(proc, report_path if report else None)
 

@@ -120,7 +120,7 @@ def bad_tables(mpi, tmp_path):
                                                     "quantum")]),
                               "rule 0: allreduce has no algorithm \"quantum\""),
         "version": (json.dumps({**fine, "version": 3}), "version other than 1 to 2"),
-        "directory": ("", "Is a directory"),
+        "directory": ("", "a directory"),
         # tuned under the other MPI library: both builds have the same registry fingerprint
         "other_mpi": (json.dumps({**fine, "mpi_library": OTHER_LIBRARY[mpi]}),
                       f"tuned under \"{OTHER_LINE[mpi]}\", this run's MPI library is "),
