@@ -12,17 +12,42 @@ void ac_json_writer_init(ac_json_writer *w, FILE *f)
     w->count[0] = 0;
 }
 
-static void write_escaped(FILE *f, const char *s)
+/* The length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong forms, no
+ * surrogates, nothing above U+10FFFF), or 0 where s starts none. */
+static int utf8_length(const unsigned char *s)
 {
+    unsigned char c = s[0];
+    int n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+                           : c >= 0xF0 && c <= 0xF4                         ? 4
+                                                                            : 0;
+    /* the second byte's range where the first narrows it */
+    unsigned char lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+    unsigned char hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+    for (int i = 1; i < n; i++)
+        if (s[i] < (i == 1 ? lo : 0x80) || s[i] > (i == 1 ? hi : 0xBF)) return 0;
+    return n;
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped, and any byte that is not
+ * part of well-formed UTF-8 (a communicator named in Latin-1, say) written as U+FFFD, so that
+ * the file is always valid JSON (RFC 8259 requires UTF-8). */
+static void write_escaped(FILE *f, const char *text)
+{
+    const unsigned char *s = (const unsigned char *)text;
     fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 32)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
+    while (*s) {
+        int n = utf8_length(s);
+        if (n == 0) {
+            fputs("\\ufffd", f);
+            s++;
+        } else if (*s == '"' || *s == '\\') {
+            fprintf(f, "\\%c", *s++);
+        } else if (*s < 32) {
+            fprintf(f, "\\u%04x", *s++);
+        } else {
+            fwrite(s, 1, (size_t)n, f);
+            s += n;
+        }
     }
     fputc('"', f);
 }

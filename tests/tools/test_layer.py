@@ -1,6 +1,7 @@
 """The layer seen from an unmodified MPI program (examples/demo.c, tests/mpi/passthrough.c):
 transparency, forcing, bad settings, the report. Under both MPIs."""
 
+import json
 import re
 import subprocess
 
@@ -162,6 +163,19 @@ def test_report_unwritable_is_reported_and_harmless(tmp_path):
     assert run.rc == 0
     checksum(run)
     assert f"cannot write the report to {bad}" in run.stderr
+
+
+@pytest.mark.parametrize("mpi", MPIS)
+def test_report_is_valid_utf8_whatever_the_names(mpi, tmp_path):
+    """A communicator named with bytes that are not UTF-8: the JSON report stays valid (read
+    back strictly), the invalid bytes each become U+FFFD and the valid letter stays."""
+    run = run_mpi(mpi, 2, "tests/mpi/comm_name", tmp_path, report=False,
+                  env={"AUTOCOLL_REPORT": str(tmp_path / "r.json")})
+    assert run.rc == 0 and "comm_name: ok" in run.stdout, run.stdout + run.stderr
+    raw = (tmp_path / "r.json").read_bytes()
+    report = json.loads(raw.decode("utf-8", errors="strict"))
+    names = [c["name"] for c in report["communicators"]]
+    assert "caf\u00e9 na\ufffdve \ufffd\ufffd \ufffd\ufffd\ufffd end\ufffd\ufffd" in names, names
 
 
 @pytest.mark.parametrize("mpi", MPIS)
