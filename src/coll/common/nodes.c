@@ -47,10 +47,20 @@ static int nodes_build(MPI_Comm comm, ac_nodes **out)
     n->local = n->leaders = MPI_COMM_NULL;
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
-    if (per_node > 0)
+    if (per_node > 0) {
         rc = PMPI_Comm_split(comm, rank / per_node, rank, &n->local);
-    else
-        rc = PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &n->local);
+    } else {
+        /* The node communicator's ranks must follow comm's (its rank 0 is the node's lowest
+         * rank of comm, its leader): MPI_Comm_split_type orders by the key, but SMPI's ignores
+         * it and orders by world rank (../shared/FACTS.md), which on a communicator not in
+         * world order (a reversed split) made a leader that is not local rank 0. A split of the
+         * node communicator by comm's rank restores the order whatever the library did. */
+        MPI_Comm shared = MPI_COMM_NULL;
+        rc = PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared);
+        if (rc != MPI_SUCCESS) goto fail;
+        rc = PMPI_Comm_split(shared, 0, rank, &n->local);
+        PMPI_Comm_free(&shared);
+    }
     if (rc != MPI_SUCCESS) goto fail;
     PMPI_Comm_rank(n->local, &n->local_rank);
     PMPI_Comm_size(n->local, &n->local_size);
