@@ -37,6 +37,31 @@ static int nodes_delete(MPI_Comm comm, int keyval, void *value, void *extra)
     return MPI_SUCCESS;
 }
 
+/* Whether the ranks of sub (a communicator of some of comm's processes) are in comm's order:
+ * 1 or 0, -1 without memory. Local: group rank translation, no message. Every rank of sub
+ * finds the same answer (the groups are the same on all). */
+static int in_comm_order(MPI_Comm sub, MPI_Comm comm)
+{
+    MPI_Group gs, gc;
+    int n, ordered = 1;
+    PMPI_Comm_group(sub, &gs);
+    PMPI_Comm_group(comm, &gc);
+    PMPI_Group_size(gs, &n);
+    int *in = malloc(sizeof(int) * (size_t)n), *out = malloc(sizeof(int) * (size_t)n);
+    if (!in || !out) {
+        ordered = -1;
+    } else {
+        for (int i = 0; i < n; i++) in[i] = i;
+        PMPI_Group_translate_ranks(gs, n, in, gc, out);
+        for (int i = 1; i < n; i++) ordered &= out[i - 1] < out[i];
+    }
+    free(in);
+    free(out);
+    PMPI_Group_free(&gs);
+    PMPI_Group_free(&gc);
+    return ordered;
+}
+
 static int nodes_build(MPI_Comm comm, ac_nodes **out)
 {
     int rc, rank, size;
@@ -53,13 +78,21 @@ static int nodes_build(MPI_Comm comm, ac_nodes **out)
         /* The node communicator's ranks must follow comm's (its rank 0 is the node's lowest
          * rank of comm, its leader): MPI_Comm_split_type orders by the key, but SMPI's ignores
          * it and orders by world rank (../shared/FACTS.md), which on a communicator not in
-         * world order (a reversed split) made a leader that is not local rank 0. A split of the
-         * node communicator by comm's rank restores the order whatever the library did. */
-        MPI_Comm shared = MPI_COMM_NULL;
-        rc = PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared);
+         * world order (a reversed split) made a leader that is not local rank 0. Where the
+         * order is not comm's (told locally, from the groups), a split by comm's rank restores
+         * it; otherwise nothing more is sent. */
+        rc = PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &n->local);
         if (rc != MPI_SUCCESS) goto fail;
-        rc = PMPI_Comm_split(shared, 0, rank, &n->local);
-        PMPI_Comm_free(&shared);
+        int ordered = in_comm_order(n->local, comm);
+        if (ordered < 0) {
+            rc = MPI_ERR_NO_MEM;
+            goto fail;
+        }
+        if (!ordered) {
+            MPI_Comm shared = n->local;
+            rc = PMPI_Comm_split(shared, 0, rank, &n->local);
+            PMPI_Comm_free(&shared);
+        }
     }
     if (rc != MPI_SUCCESS) goto fail;
     PMPI_Comm_rank(n->local, &n->local_rank);
