@@ -71,27 +71,15 @@ static void attribute_advance(void *state)
     ac_rounds_attribute_advance(&s->r, &s->a);
 }
 
-static void attribute_destroy(void *state)
-{
-    attribute_state *s = state;
-    if (!s) return;
-    ac_rounds_free(&s->r);
-    free(s);
-}
-
 static void *attribute_create(const ac_algorithm *const *candidates, int n,
                               const ac_knowledge *known, const ac_context_facts *facts)
 {
-    attribute_state *s = calloc(1, sizeof *s);
     int decided;
+    attribute_state *s =
+        ac_rounds_new(sizeof *s, n, facts, facts->samples, facts->samples, &decided);
     (void)candidates;
-    if (!s) return NULL;
-    if (ac_rounds_init(&s->r, n, facts, facts->samples, facts->samples, &decided) != 0) {
-        free(s);
-        return NULL;
-    }
-    if (!decided) attribute_advance(s);
-    ac_rounds_warm(&s->r, known);
+    if (s && !decided) attribute_advance(s);
+    if (s) ac_rounds_warm(&s->r, known);
     return s;
 }
 
@@ -109,5 +97,5 @@ const ac_strategy ac_strategy_attribute = {
     .observe = attribute_observe,
     .save = ac_rounds_save,
     .describe = ac_rounds_describe,
-    .destroy = attribute_destroy,
+    .destroy = ac_rounds_destroy,
 };

@@ -96,15 +96,14 @@ static void factorial_destroy(void *state)
 static void *factorial_create(const ac_algorithm *const *candidates, int n,
                               const ac_knowledge *known, const ac_context_facts *facts)
 {
-    factorial_state *s = calloc(1, sizeof *s);
     int decided;
+    factorial_state *s =
+        ac_rounds_new(sizeof *s, n, facts, facts->samples, facts->samples, &decided);
     (void)candidates;
     if (!s) return NULL;
     s->level = malloc((size_t)(facts->nattrs > 0 ? facts->nattrs : 1) * sizeof *s->level);
-    if (!s->level ||
-        ac_rounds_init(&s->r, n, facts, facts->samples, facts->samples, &decided) != 0) {
-        free(s->level);
-        free(s);
+    if (!s->level) {
+        ac_rounds_destroy(s);
         return NULL;
     }
     if (!decided) factorial_advance(s);

@@ -1081,14 +1081,11 @@ static void model_rounds_destroy(void *state)
 static void *model_rounds_create(const ac_algorithm *const *candidates, int n,
                                  const ac_knowledge *known, const ac_context_facts *facts)
 {
-    model_rounds_state *s = calloc(1, sizeof *s);
     int decided;
+    model_rounds_state *s =
+        ac_rounds_new(sizeof *s, n, facts, facts->samples, facts->samples, &decided);
     (void)candidates;
     if (!s) return NULL;
-    if (ac_rounds_init(&s->r, n, facts, facts->samples, facts->samples, &decided) != 0) {
-        free(s);
-        return NULL;
-    }
     if (facts->prior) memcpy(s->prior, facts->prior, sizeof s->prior);
     memcpy(s->params, s->prior, sizeof s->params);
     s->prior_weight = facts->prior_weight;
@@ -1097,7 +1094,7 @@ static void *model_rounds_create(const ac_algorithm *const *candidates, int n,
         if (facts->features && facts->nfeatures == MP) {
             s->features = malloc((size_t)n * MP * sizeof *s->features);
             if (!s->features) {
-                model_rounds_destroy(s);
+                ac_rounds_destroy(s);
                 return NULL;
             }
             memcpy(s->features, facts->features, (size_t)n * MP * sizeof *s->features);

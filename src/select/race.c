@@ -619,29 +619,17 @@ static void race_rounds_advance(void *state)
     r->current = r->round[0];
 }
 
-static void race_rounds_destroy(void *state)
-{
-    race_rounds_state *s = state;
-    if (!s) return;
-    ac_rounds_free(&s->r);
-    free(s);
-}
-
 static void *race_rounds_create(const ac_algorithm *const *candidates, int n,
                                 const ac_knowledge *known, const ac_context_facts *facts)
 {
-    race_rounds_state *s = calloc(1, sizeof *s);
     int decided;
+    race_rounds_state *s = ac_rounds_new(sizeof *s, n, facts, facts->samples * facts->rounds,
+                                         facts->samples, &decided);
     (void)candidates;
     if (!s) return NULL;
     s->samples = facts->samples;
     s->rounds = facts->rounds;
     s->margin = facts->margin;
-    if (ac_rounds_init(&s->r, n, facts, facts->samples * facts->rounds, facts->samples,
-                       &decided) != 0) {
-        free(s);
-        return NULL;
-    }
     if (!decided) race_rounds_advance(s);
     ac_rounds_warm(&s->r, known);
     return s;
@@ -661,5 +649,5 @@ const ac_strategy ac_strategy_race_rounds = {
     .observe = race_rounds_observe,
     .save = ac_rounds_save,
     .describe = ac_rounds_describe,
-    .destroy = race_rounds_destroy,
+    .destroy = ac_rounds_destroy,
 };

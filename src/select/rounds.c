@@ -80,8 +80,8 @@ void ac_rounds_free(ac_rounds *r)
     memset(r, 0, sizeof *r);
 }
 
-int ac_rounds_init(ac_rounds *r, int n, const ac_context_facts *facts, int capacity, int target,
-                   int *decided)
+static int rounds_init(ac_rounds *r, int n, const ac_context_facts *facts, int capacity,
+                       int target, int *decided)
 {
     int first = -1, napplicable = 0;
     memset(r, 0, sizeof *r);
@@ -118,6 +118,24 @@ int ac_rounds_init(ac_rounds *r, int n, const ac_context_facts *facts, int capac
     }
     *decided = r->decided;
     return MPI_SUCCESS;
+}
+
+void *ac_rounds_new(size_t size, int n, const ac_context_facts *facts, int capacity, int target,
+                    int *decided)
+{
+    ac_rounds *r = calloc(1, size);
+    if (r && rounds_init(r, n, facts, capacity, target, decided) != MPI_SUCCESS) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void ac_rounds_destroy(void *state)
+{
+    if (!state) return;
+    ac_rounds_free(state);
+    free(state);
 }
 
 int ac_rounds_warm(ac_rounds *r, const ac_knowledge *known)

@@ -70,12 +70,14 @@ static inline const ac_rounds *ac_rounds_of(const void *state)
     return (const ac_rounds *)state;
 }
 
-/* Prepares r over n candidates from the facts (applicable, forced, nattrs, values); `capacity`
- * measurements of each candidate are kept, `target` make a round. Decides at once when a
- * candidate is forced or at most one may run (then returns 1 in *decided). Returns 0, or
- * MPI_ERR_NO_MEM (r freed). */
-int ac_rounds_init(ac_rounds *r, int n, const ac_context_facts *facts, int capacity, int target,
-                   int *decided);
+/* A new state of `size` bytes (the strategy's state, its ac_rounds first, the rest zero) over
+ * n candidates from the facts (applicable, forced, nattrs, values): `capacity` measurements of
+ * each candidate are kept, `target` make a round. Decides at once when a candidate is forced or
+ * at most one may run (*decided then 1). NULL: no memory. */
+void *ac_rounds_new(size_t size, int n, const ac_context_facts *facts, int capacity, int target,
+                    int *decided);
+/* Frees a state made by ac_rounds_new that owns nothing else (else: ac_rounds_free, then it). */
+void ac_rounds_destroy(void *state);
 /* A warm start before the first call (known: create()'s, NULL: nothing; samples 0: unknown,
  * equal on every rank): the applicable candidate of the smallest known time runs from the
  * first call and nothing is measured (no rounds search monitors after its decision, so the
