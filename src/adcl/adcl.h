@@ -11,9 +11,10 @@
 
 #include "ADCL.h"
 #include "adcl/halo/halo.h"
-#include "adcl/search.h"
 #include "coll/coll.h"
+#include "coll/cost.h"
 #include "core/store.h"
+#include "select/rounds.h"
 #include "select/select.h"
 
 #include <mpi.h>
@@ -99,7 +100,14 @@ struct ADCL_request_s {
     MPI_Comm comm;               /* private duplicate of the topology's communicator */
     int rank, size;
     ac_halo halo;                /* the neighbourhood exchange's plan (predefined set only) */
-    ac_adcl_search search;       /* which function runs; what selection measured */
+    const ac_strategy *strategy; /* its search: a rounds strategy (select/rounds.h) */
+    void *search;                /* its state: which function runs (ac_rounds_of(search)->current),
+                                  * what selection measured */
+    const char *search_name;     /* AUTOCOLL_ADCL_SEARCH's keyword, or "forced" */
+    ac_context_facts facts;      /* what the search was created from (again for a warm start) */
+    int *applicable;             /* facts.applicable: the functions that may run */
+    double *features;            /* facts.features (model search of the neighbourhood set) */
+    double prior[AC_COST_PARAMS]; /* facts.prior (model search) */
     const int **values;          /* the functions' attribute values, for the search */
     ADCL_Timer timer;            /* the timer the request is attached to, or NULL */
     double t_init;               /* start of the running call (ADCL_Request_init) */
@@ -156,10 +164,8 @@ int ac_adcl_neighborhood_build(void);
  * search; the decision is logged at AUTOCOLL_VERBOSE=2 (request.c). An MPI error code. */
 int ac_adcl_request_measured(ADCL_Request req, double seconds);
 
-/* AUTOCOLL_ADCL_SEARCH=model (model_search.c): the features of the request's functions
- * (the neighbourhood set's cost model, agreed over its communicator: collective) and the
- * first round. An MPI error code. */
-int ac_adcl_model_request(ADCL_Request r);
+/* The function running now (the search's current one). */
+ADCL_Function ac_adcl_current(ADCL_Request r);
 
 /* The predefined collective sets (collective.c): whether set is one; the request's own set of
  * the applicable algorithms (r->fnctset replaced; an ADCL error code and *why on failure); one

@@ -14,8 +14,9 @@
  * key is completed, and the warm start decided, at the request's first call.
  *
  * A request of a known key starts warm: the best known applicable function runs from the first
- * call (search.c, ac_adcl_search_warm). Every rank read the same section at MPI_Init (rank 0's
- * broadcast), so every rank makes the same choice. A forced function still wins. Knowledge is
+ * call (its search is created again from what history knows: select/rounds.h, ac_rounds_warm).
+ * Every rank read the same section at MPI_Init (rank 0's broadcast), so every rank makes the
+ * same choice. A forced function still wins. Knowledge is
  * written by rank 0 of the request's communicator when the request is freed, or at
  * ADCL_Finalize / MPI_Finalize for requests still live: only what this run measured (a warm
  * request measures nothing and adds nothing).
@@ -188,29 +189,35 @@ static const char **function_names(ADCL_Request r)
 
 void ac_adcl_history_start(ADCL_Request r)
 {
-    if (!r->history_key || r->search.calls > 0 || r->history_started) return;
+    if (!r->history_key || ac_rounds_of(r->search)->calls > 0 || r->history_started) return;
     r->history_started = 1;
     strcat(r->history_key, r->timer ? ";timer=1" : ";timer=0");
     int n = r->fnctset->n;
     const char **names = function_names(r);
     ac_knowledge *know = calloc((size_t)n, sizeof *know);
-    double *known = malloc((size_t)n * sizeof *known);
+    void *warm = NULL;
+    int known = 0;
     /* Out of memory on some rank: its search would diverge from the others'. Fail loudly. */
-    if (!names || !know || !known) {
+    if (!names || !know) {
         ac_adcl_fail(ADCL_NO_MEMORY, __func__, "out of memory for the history of a request");
         PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
     }
     ac_history_lookup_record(&ac_adcl_history_kind, r->history_key, names, n, know);
-    for (int f = 0; f < n; f++) known[f] = know[f].samples > 0 ? know[f].seconds : -1.0;
-    ac_adcl_search_warm(&r->search, known);
+    for (int f = 0; f < n; f++) known += know[f].samples > 0;
+    if (known) { /* the search again, from what history knows (no call ran yet) */
+        if (!(warm = r->strategy->create(NULL, n, know, &r->facts))) {
+            ac_adcl_fail(ADCL_NO_MEMORY, __func__, "out of memory for the history of a request");
+            PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+        }
+        r->strategy->destroy(r->search);
+        r->search = warm;
+    }
     free(names);
     free(know);
-    free(known);
 }
 
 void ac_adcl_history_save(ADCL_Request r)
 {
-    const ac_adcl_search *s = &r->search;
     if (!r->history_key || !r->history_started || r->history_saved || r->rank != 0) return;
     r->history_saved = 1;
     int n = r->fnctset->n;
@@ -220,11 +227,7 @@ void ac_adcl_history_save(ADCL_Request r)
     size_t len = 0;
     FILE *m = names && know ? open_memstream(&lines, &len) : NULL;
     if (m) { /* what this run measured: the agreed value and the measurements behind it */
-        for (int f = 0; f < n; f++)
-            if (s->agreed[f] >= 0 && s->count[f] > 0) {
-                know[f].seconds = s->agreed[f];
-                know[f].samples = s->count[f];
-            }
+        r->strategy->save(r->search, know);
         ac_history_write_record(m, &ac_adcl_history_kind, r->history_key, names, n, know);
         fclose(m);
         ac_history_keep(lines);

@@ -89,19 +89,17 @@ int ADCL_Init(void)
 
 void ac_adcl_record(ADCL_Request req)
 {
-    static const char *const methods[] = {"brute_force", "attribute", "factorial", "race",
-                                          "model",       "forced"};
     if (req->recorded) return;
     req->recorded = 1;
     ac_adcl_outcome *grown = realloc(outcomes, (size_t)(noutcomes + 1) * sizeof *grown);
     if (!grown) return; /* the report misses one line */
     outcomes = grown;
     ac_adcl_outcome *o = &outcomes[noutcomes++];
-    const ac_adcl_search *s = &req->search;
+    const ac_rounds *s = ac_rounds_of(req->search);
     o->id = req->id;
     snprintf(o->set, sizeof o->set, "%s", req->fnctset->name);
-    snprintf(o->winner, sizeof o->winner, "%s", req->fnctset->fncts[s->current]->name);
-    o->method = methods[s->method];
+    snprintf(o->winner, sizeof o->winner, "%s", ac_adcl_current(req)->name);
+    o->method = req->search_name;
     o->selection_calls = s->selection_calls;
     o->calls = s->calls;
     o->measured = s->measured;

@@ -1,6 +1,9 @@
 /*
  * request.c - ADCL_Request: a vector, a topology and a function set; each start runs the
- * function the search (search.c) says, the same on every rank, and times it.
+ * function its search says, the same on every rank, and times it. The search is a rounds
+ * strategy of src/select (rounds.h: AUTOCOLL_ADCL_SEARCH's keyword, brute force for a forced
+ * function), whose candidates are the set's functions; its agreement is an MPI_Allreduce(MAX)
+ * over the request's communicator.
  *
  * A request works on a private duplicate of the topology's communicator (DESIGN.md invariant
  * 3), which ADCL_Request_get_comm hands to user functions. With ADCL_FNCTSET_NEIGHBORHOOD the
@@ -9,6 +12,7 @@
  * rank has the same candidates.
  */
 #include "adcl/adcl.h"
+#include "adcl/halo/cost.h"
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/log.h"
@@ -53,6 +57,102 @@ static void attribute_values(ADCL_Fnctset set, int *nattrs, const int ***values)
     if (!*values) return; /* the search then ignores the attributes */
     for (int f = 0; f < set->n; f++) (*values)[f] = set->fncts[f]->attrvals;
     *nattrs = common->n;
+}
+
+/* The prior parameters of the halo model (model search): the collectives' platform settings
+ * (inter-node latency and time per byte, overhead, and the local time per byte for copies); a
+ * fence or handshake round costs a latency. */
+static void halo_prior(double *prior)
+{
+    prior[AC_HALO_COST_LATENCY] = ac_config_real("AUTOCOLL_MODEL_ALPHA_INTER");
+    prior[AC_HALO_COST_BYTE] = ac_config_real("AUTOCOLL_MODEL_BETA_INTER");
+    prior[AC_HALO_COST_OVERHEAD] = ac_config_real("AUTOCOLL_MODEL_OVERHEAD");
+    prior[AC_HALO_COST_COPY] = ac_config_real("AUTOCOLL_MODEL_GAMMA");
+    prior[AC_HALO_COST_FENCE] = prior[AC_HALO_COST_LATENCY];
+    prior[AC_HALO_COST_HANDSHAKE] = prior[AC_HALO_COST_LATENCY];
+}
+
+/* The model search's predictions of the neighbourhood set's functions, as data for the
+ * strategy: each function's feature vector of the halo cost model (halo/cost.h), the slowest
+ * process's (an MPI_Allreduce(MAX) over the communicator: equal on every rank), into
+ * r->features. Other sets have no model (r->features NULL). */
+static int model_features(ADCL_Request r)
+{
+    enum { P = AC_COST_PARAMS };
+    ac_halo_shape shape;
+    if (r->fnctset != ADCL_FNCTSET_NEIGHBORHOOD) return MPI_SUCCESS;
+    r->features = malloc((size_t)r->fnctset->n * P * sizeof *r->features);
+    if (!r->features) return MPI_ERR_NO_MEM;
+    int rc = ac_halo_cost_shape(&r->halo, &shape);
+    for (int f = 0; f < r->fnctset->n && rc == MPI_SUCCESS; f++)
+        ac_halo_cost_features(r->fnctset->fncts[f]->halo, &shape, &r->features[f * P]);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Allreduce(MPI_IN_PLACE, r->features, r->fnctset->n * P, MPI_DOUBLE, MPI_MAX,
+                            r->comm);
+    return rc;
+}
+
+/* The search's agreement: the maximum over the request's communicator. */
+static int agree_max(void *ctx, double *values, int n)
+{
+    return PMPI_Allreduce(MPI_IN_PLACE, values, n, MPI_DOUBLE, MPI_MAX, *(MPI_Comm *)ctx);
+}
+
+/* The search over the request's functions (r->applicable): AUTOCOLL_ADCL_SEARCH's strategy
+ * with the facts it reads, or brute force deciding at once on a forced function. */
+static int create_search(ADCL_Request r, int nattrs, const int **values)
+{
+    int n = r->fnctset->n, forced = forced_index(r, r->applicable), napplicable = 0, count;
+    const ac_strategy *const *searches = ac_rounds_strategies(&count);
+    /* AUTOCOLL_ADCL_SEARCH's keywords, in the order of the rounds strategies */
+    const ac_strategy *st =
+        forced >= 0 ? &ac_strategy_brute_force
+                    : searches[ac_config_keyword("AUTOCOLL_ADCL_SEARCH")];
+    int race = forced < 0 && st == &ac_strategy_race_rounds;
+    int model = forced < 0 && st == &ac_strategy_model_rounds;
+    int rc = MPI_SUCCESS;
+    for (int f = 0; f < n; f++) napplicable += r->applicable[f] != 0;
+    r->strategy = st;
+    r->search_name = forced >= 0 ? "forced" : st->name;
+    r->facts = (ac_context_facts){
+        .size = r->size,
+        .applicable = r->applicable,
+        .forced = forced,
+        .samples = (int)ac_config_int(race    ? "AUTOCOLL_RACE_SAMPLES"
+                                      : model ? "AUTOCOLL_ADCL_MODEL_SAMPLES"
+                                              : "AUTOCOLL_ADCL_SAMPLES"),
+        .rounds = race ? (int)ac_config_int("AUTOCOLL_RACE_ROUNDS") : 1,
+        .margin = race    ? ac_config_real("AUTOCOLL_RACE_MARGIN")
+                  : model ? ac_config_real("AUTOCOLL_ADCL_MODEL_MARGIN")
+                          : 0.0,
+        .nattrs = nattrs,
+        .values = (const int *const *)values,
+    };
+    if (model) {
+        halo_prior(r->prior);
+        if (napplicable > 1) rc = model_features(r); /* nothing to choose: no model */
+        r->facts.features = r->features;
+        r->facts.nfeatures = r->features ? AC_COST_PARAMS : 0;
+        r->facts.prior = r->prior;
+        r->facts.prior_weight = ac_config_real("AUTOCOLL_ADCL_MODEL_PRIOR_WEIGHT");
+    }
+    if (rc == MPI_SUCCESS && !(r->search = st->create(NULL, n, NULL, &r->facts)))
+        rc = MPI_ERR_NO_MEM;
+    return rc;
+}
+
+/* Frees what create_search made. */
+static void free_search(ADCL_Request r)
+{
+    if (r->search) r->strategy->destroy(r->search);
+    r->search = NULL;
+    free(r->applicable);
+    free(r->features);
+}
+
+ADCL_Function ac_adcl_current(ADCL_Request r)
+{
+    return r->fnctset->fncts[ac_rounds_of(r->search)->current];
 }
 
 static int mpi_failure(int rc, const char *function, const char *what)
@@ -155,28 +255,15 @@ int ADCL_Request_create(ADCL_Vector vec, ADCL_Topology topo, ADCL_Fnctset fnctse
                 applicable[f] = ac_halo_applicable(fnctset->fncts[f]->halo, h);
         }
     }
+    r->applicable = applicable; /* the search's, freed with it */
     if (rc == MPI_SUCCESS) {
-        int nattrs, forced = forced_index(r, applicable);
-        /* AUTOCOLL_ADCL_SEARCH's keywords, in the order of ac_adcl_method */
-        ac_adcl_method method = forced >= 0 ? AC_ADCL_FORCED
-                                            : (ac_adcl_method)ac_config_keyword(
-                                                  "AUTOCOLL_ADCL_SEARCH");
+        int nattrs;
         attribute_values(fnctset, &nattrs, &values);
-        int race = method == AC_ADCL_RACE;
-        const char *samples = race                        ? "AUTOCOLL_RACE_SAMPLES"
-                              : method == AC_ADCL_MODEL ? "AUTOCOLL_ADCL_MODEL_SAMPLES"
-                                                        : "AUTOCOLL_ADCL_SAMPLES";
-        rc = ac_adcl_search_init(
-            &r->search, method, fnctset->n, nattrs, (const int *const *)values, applicable,
-            forced, (int)ac_config_int(samples),
-            race ? (int)ac_config_int("AUTOCOLL_RACE_ROUNDS") : 1,
-            race ? ac_config_real("AUTOCOLL_RACE_MARGIN") : 0.0, r->comm);
-        if (rc == MPI_SUCCESS && method == AC_ADCL_MODEL) rc = ac_adcl_model_request(r);
+        rc = create_search(r, nattrs, values);
     }
     if (rc == MPI_SUCCESS) rc = ac_adcl_history_prepare(r);
-    free(applicable);
     if (rc != MPI_SUCCESS || ac_adcl_live_add(AC_ADCL_KIND_REQUEST, r) != ADCL_SUCCESS) {
-        ac_adcl_search_free(&r->search);
+        free_search(r);
         free(values);
         free(r->history_key);
         if (predefined) ac_halo_release(&r->halo);
@@ -202,7 +289,7 @@ int ADCL_Request_init(ADCL_Request req)
         return ac_adcl_fail(ADCL_INVALID_REQUEST, __func__,
                             "the request was started and not waited for");
     ac_adcl_history_start(req); /* before the first call: a warm start when history knows it */
-    ADCL_Function f = req->fnctset->fncts[req->search.current];
+    ADCL_Function f = ac_adcl_current(req);
     int rc = MPI_SUCCESS;
     req->t_init = ac_now();
     req->in_progress = 1;
@@ -219,12 +306,14 @@ int ADCL_Request_init(ADCL_Request req)
 
 int ac_adcl_request_measured(ADCL_Request req, double seconds)
 {
-    int deciding = !req->search.decided;
-    int rc = ac_adcl_search_record(&req->search, seconds, req->comm);
-    if (rc == MPI_SUCCESS && deciding && req->search.decided && req->rank == 0)
+    const ac_rounds *s = ac_rounds_of(req->search);
+    ac_agreement agree = {.max = agree_max, .ctx = &req->comm, .rank = req->rank};
+    int was_deciding = !s->decided, deciding;
+    int rc = req->strategy->observe(req->search, s->current, seconds, &agree, &deciding);
+    if (rc == MPI_SUCCESS && was_deciding && !deciding && req->rank == 0)
         ac_log_info("ADCL request %d (%s): %s after %d calls, %d functions measured", req->id,
-                    req->fnctset->name, req->fnctset->fncts[req->search.current]->name,
-                    req->search.selection_calls, req->search.measured);
+                    req->fnctset->name, ac_adcl_current(req)->name, s->selection_calls,
+                    s->measured);
     return rc;
 }
 
@@ -234,7 +323,7 @@ int ADCL_Request_wait(ADCL_Request req)
         return ac_adcl_fail(ADCL_INVALID_REQUEST, __func__, "not a live request");
     if (!req->in_progress)
         return ac_adcl_fail(ADCL_INVALID_REQUEST, __func__, "the request was not started");
-    ADCL_Function f = req->fnctset->fncts[req->search.current];
+    ADCL_Function f = ac_adcl_current(req);
     int rc = MPI_SUCCESS;
     if (f->halo && f->halo->wait) rc = f->halo->wait(&req->halo);
     req->in_progress = 0;
@@ -266,7 +355,7 @@ int ADCL_Request_free(ADCL_Request *req)
             if (r->timer->reqs[i] == r) r->timer->reqs[i] = ADCL_REQUEST_NULL;
     if (r->fnctset == ADCL_FNCTSET_NEIGHBORHOOD) ac_halo_release(&r->halo);
     if (r->fnctset->owned) ac_adcl_collective_release(r->fnctset);
-    ac_adcl_search_free(&r->search);
+    free_search(r);
     free(r->values);
     free(r->history_key);
     PMPI_Comm_free(&r->comm);
@@ -306,7 +395,7 @@ int ADCL_Request_get_curr_function(ADCL_Request req, char **name, char ***attr_n
     if (!ac_adcl_live(AC_ADCL_KIND_REQUEST, req))
         return ac_adcl_fail(ADCL_INVALID_REQUEST, __func__, "not a live request");
     ac_adcl_history_start(req); /* the function of the first call is the warm start's */
-    ADCL_Function f = req->fnctset->fncts[req->search.current];
+    ADCL_Function f = ac_adcl_current(req);
     int n = f->attrset ? f->attrset->n : 0;
     const char *anames[AC_HALO_MAXDIMS * 4 + 1], *vnames[AC_HALO_MAXDIMS * 4 + 1];
     const char **an = n <= AC_HALO_MAXDIMS * 4 ? anames : malloc((size_t)n * sizeof *an);

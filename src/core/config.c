@@ -28,7 +28,7 @@ static const char *const history_keywords[] = {"auto", "off", NULL};
 static const char *const platform_keywords[] = {"auto", NULL};
 static const char *const spread_names[] = {"uniform", "inverse", NULL};
 static const char *const draw_names[] = {"seed", "broadcast", NULL};
-/* in the order of src/adcl/search.h's ac_adcl_method */
+/* in the order of src/select/strategies.c's rounds strategies (ac_rounds_strategies) */
 static const char *const adcl_search_names[] = {"brute_force", "attribute", "factorial", "race",
                                                 "model",       NULL};
 

@@ -103,6 +103,7 @@
 #include "select/history.h"
 #include "select/monitor.h"
 #include "select/plan.h"
+#include "select/rounds.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -933,4 +934,200 @@ const ac_strategy ac_strategy_model = {
     .save = model_save,
     .describe = model_describe,
     .destroy = model_destroy,
+};
+
+/* The model-guided search in measured rounds (rounds.h): the model search of the ADCL requests
+ * (AUTOCOLL_ADCL_SEARCH=model), a request's functions as candidates. Measure few candidates:
+ * those the cost model cannot rule out. Every applicable candidate has a feature vector
+ * (facts->features, AC_COST_PARAMS each, equal on every rank: its predicted time is
+ * features . params), and the parameters start at facts->prior. Rounds of the rounds engine
+ * (facts->samples calls of each candidate, ADCL's outlier filter, one agreement per round):
+ *   round 1: the candidate predicted fastest, and for every structure (the set of parameters a
+ *            candidate's time depends on) its predicted fastest, when predicted within
+ *            (1 + margin) x the best prediction: one observation of every parameter that can
+ *            matter.
+ *   then:    the parameters are fitted to every agreed time so far (ac_cost_fit, drawn towards
+ *            the prior by facts->prior_weight), every candidate is predicted again, and the
+ *            next round measures the candidates not yet measured that are predicted within
+ *            (1 + margin) x the best measured time, the best predicted first. When there is
+ *            none, the fastest measured wins.
+ * A candidate predicted best is always measured, so a prediction never wins by itself, and the
+ * winner is the fastest agreed time. Without features every applicable candidate is measured
+ * once, as brute force does. */
+enum { MP = AC_COST_PARAMS };
+
+typedef struct model_rounds_state {
+    ac_rounds r;       /* first: ac_rounds_of */
+    double *features;  /* features[f * MP + j]; NULL: no model */
+    double prior[MP], params[MP];
+    double prior_weight, margin;
+    int round;         /* rounds measured so far */
+} model_rounds_state;
+
+static double mr_predict(const model_rounds_state *s, int f)
+{
+    double t = 0.0;
+    for (int j = 0; j < MP; j++) t += s->features[f * MP + j] * s->params[j];
+    return t;
+}
+
+/* The parameters a candidate's time depends on, as a bit mask: its structure. */
+static unsigned mr_structure(const model_rounds_state *s, int f)
+{
+    unsigned mask = 0;
+    for (int j = 0; j < MP; j++)
+        if (s->features[f * MP + j] > 0.0) mask |= 1u << j;
+    return mask;
+}
+
+/* Measures set[0..n) (none measured yet) next, with a model sorted by prediction (then
+ * index). */
+static void mr_measure(model_rounds_state *s, int *set, int n)
+{
+    for (int i = 1; i < n && s->features; i++)
+        for (int j = i; j > 0 && mr_predict(s, set[j]) < mr_predict(s, set[j - 1]); j--) {
+            int t = set[j];
+            set[j] = set[j - 1];
+            set[j - 1] = t;
+        }
+    ac_rounds_start_round(&s->r, set, n);
+    s->round++;
+}
+
+/* The measured candidate with the smallest agreed time, or -1. */
+static int mr_fastest_measured(const model_rounds_state *s)
+{
+    const ac_rounds *r = &s->r;
+    int best = -1;
+    for (int f = 0; f < r->n; f++)
+        if (r->applicable[f] && r->agreed[f] >= 0 && (best < 0 || r->agreed[f] < r->agreed[best]))
+            best = f;
+    return best;
+}
+
+/* Refits the parameters to every agreed time; they stay as they are when nothing fits. */
+static void mr_fit(model_rounds_state *s)
+{
+    const ac_rounds *r = &s->r;
+    double *rows = malloc((size_t)r->n * MP * sizeof *rows);
+    double *seconds = malloc((size_t)r->n * sizeof *seconds), out[MP];
+    int k = 0;
+    for (int f = 0; f < r->n && rows && seconds; f++) {
+        if (!r->applicable[f] || r->agreed[f] < 0) continue;
+        memcpy(&rows[k * MP], &s->features[f * MP], MP * sizeof *rows);
+        seconds[k++] = r->agreed[f];
+    }
+    if (rows && seconds && ac_cost_fit(rows, seconds, k, s->prior, s->prior_weight, out) == 0)
+        memcpy(s->params, out, sizeof out);
+    free(rows);
+    free(seconds);
+}
+
+/* Whether f is the best predicted candidate of its structure (the lower index on a tie). */
+static int mr_structure_best(const model_rounds_state *s, int f)
+{
+    for (int g = 0; g < s->r.n; g++)
+        if (g != f && s->r.applicable[g] && mr_structure(s, g) == mr_structure(s, f) &&
+            (mr_predict(s, g) < mr_predict(s, f) ||
+             (mr_predict(s, g) == mr_predict(s, f) && g < f)))
+            return 0;
+    return 1;
+}
+
+/* Whether an applicable candidate with f's feature vector was measured or comes before f:
+ * measuring f would teach the model nothing new. */
+static int mr_twin(const model_rounds_state *s, int f)
+{
+    for (int g = 0; g < s->r.n; g++)
+        if (g != f && s->r.applicable[g] && (s->r.agreed[g] >= 0 || g < f) &&
+            memcmp(&s->features[g * MP], &s->features[f * MP], MP * sizeof *s->features) == 0)
+            return 1;
+    return 0;
+}
+
+static void model_rounds_advance(void *state)
+{
+    model_rounds_state *s = state;
+    ac_rounds *r = &s->r;
+    int n = 0, best = -1;
+    if (!s->features) { /* no model: every applicable candidate, once */
+        for (int f = 0; f < r->n; f++)
+            if (r->applicable[f] && r->agreed[f] < 0) r->set[n++] = f;
+    } else if (s->round == 0) { /* the best predicted, and each structure's best near it */
+        for (int f = 0; f < r->n; f++)
+            if (r->applicable[f] && (best < 0 || mr_predict(s, f) < mr_predict(s, best))) best = f;
+        r->set[n++] = best;
+        for (int f = 0; f < r->n; f++)
+            if (r->applicable[f] && mr_structure(s, f) != mr_structure(s, best) &&
+                mr_predict(s, f) <= (1 + s->margin) * mr_predict(s, best) &&
+                mr_structure_best(s, f))
+                r->set[n++] = f;
+    } else { /* what the refitted model cannot rule out against the best measured */
+        mr_fit(s);
+        double bound = (1 + s->margin) * r->agreed[mr_fastest_measured(s)];
+        for (int f = 0; f < r->n; f++) /* first one of each feature vector not measured yet */
+            if (r->applicable[f] && r->agreed[f] < 0 && mr_predict(s, f) <= bound &&
+                !mr_twin(s, f))
+                r->set[n++] = f;
+        for (int f = 0; f < r->n && n == 0; f++) /* then the twins the model cannot separate */
+            if (r->applicable[f] && r->agreed[f] < 0 && mr_predict(s, f) <= bound)
+                r->set[n++] = f;
+    }
+    if (n)
+        mr_measure(s, r->set, n);
+    else
+        ac_rounds_decide(r, mr_fastest_measured(s));
+}
+
+static void model_rounds_destroy(void *state)
+{
+    model_rounds_state *s = state;
+    if (!s) return;
+    ac_rounds_free(&s->r);
+    free(s->features);
+    free(s);
+}
+
+static void *model_rounds_create(const ac_algorithm *const *candidates, int n,
+                                 const ac_knowledge *known, const ac_context_facts *facts)
+{
+    int decided;
+    model_rounds_state *s =
+        ac_rounds_new(sizeof *s, n, facts, facts->samples, facts->samples, &decided);
+    (void)candidates;
+    if (!s) return NULL;
+    if (facts->prior) memcpy(s->prior, facts->prior, sizeof s->prior);
+    memcpy(s->params, s->prior, sizeof s->params);
+    s->prior_weight = facts->prior_weight;
+    s->margin = facts->margin;
+    if (!decided) {
+        if (facts->features && facts->nfeatures == MP) {
+            s->features = malloc((size_t)n * MP * sizeof *s->features);
+            if (!s->features) {
+                ac_rounds_destroy(s);
+                return NULL;
+            }
+            memcpy(s->features, facts->features, (size_t)n * MP * sizeof *s->features);
+        }
+        model_rounds_advance(s);
+    }
+    ac_rounds_warm(&s->r, known);
+    return s;
+}
+
+static int model_rounds_observe(void *state, int index, double seconds,
+                                const ac_agreement *agree, int *deciding)
+{
+    return ac_rounds_observe(state, index, seconds, agree, model_rounds_advance, state, deciding);
+}
+
+const ac_strategy ac_strategy_model_rounds = {
+    .name = "model",
+    .learns = 1,
+    .create = model_rounds_create,
+    .choose = ac_rounds_choose,
+    .observe = model_rounds_observe,
+    .save = ac_rounds_save,
+    .describe = ac_rounds_describe,
+    .destroy = model_rounds_destroy,
 };

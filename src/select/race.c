@@ -78,6 +78,7 @@
 #include "core/config.h"
 #include "select/monitor.h"
 #include "select/plan.h"
+#include "select/rounds.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -573,4 +574,80 @@ const ac_strategy ac_strategy_race = {
     .save = race_save,
     .describe = race_describe,
     .destroy = race_destroy,
+};
+
+/* The race in measured rounds (rounds.h): the race of the ADCL requests' searches
+ * (AUTOCOLL_ADCL_SEARCH=race), a request's functions as candidates. Its rounds are those of the
+ * rounds engine (each rank's outlier-filtered mean per candidate, one agreement per round)
+ * rather than the per-call medians above, and it settles for good: every alive candidate runs
+ * facts->samples more calls per round; after a round, those slower than (1 + margin) x the
+ * fastest agreed value drop out, and the margin halves. The fastest wins when one is left or
+ * after facts->rounds rounds. A candidate's value covers all its measurements so far. */
+typedef struct race_rounds_state {
+    ac_rounds r; /* first: ac_rounds_of */
+    int samples, rounds, round;
+    double margin;
+} race_rounds_state;
+
+static void race_rounds_advance(void *state)
+{
+    race_rounds_state *s = state;
+    ac_rounds *r = &s->r;
+    int n = 0;
+    if (s->round > 0) { /* a round is over: drop the clearly slower */
+        for (int f = 0; f < r->n; f++)
+            if (r->alive[f]) r->set[n++] = f;
+        int best = ac_rounds_fastest(r, r->set, n);
+        for (int i = 0; i < n; i++)
+            if (r->agreed[r->set[i]] > (1 + s->margin) * r->agreed[best])
+                r->alive[r->set[i]] = 0;
+        s->margin /= 2;
+        n = 0;
+    }
+    for (int f = 0; f < r->n; f++)
+        if (r->alive[f]) r->set[n++] = f;
+    if (n == 1 || s->round == s->rounds) {
+        int best = ac_rounds_fastest(r, r->set, n);
+        ac_rounds_decide(r, best >= 0 ? best : r->set[0]);
+        return;
+    }
+    s->round++;
+    r->target = s->samples * s->round;
+    memcpy(r->round, r->set, (size_t)n * sizeof *r->round); /* measured again, every one */
+    r->nround = n;
+    r->pos = 0;
+    r->current = r->round[0];
+}
+
+static void *race_rounds_create(const ac_algorithm *const *candidates, int n,
+                                const ac_knowledge *known, const ac_context_facts *facts)
+{
+    int decided;
+    race_rounds_state *s = ac_rounds_new(sizeof *s, n, facts, facts->samples * facts->rounds,
+                                         facts->samples, &decided);
+    (void)candidates;
+    if (!s) return NULL;
+    s->samples = facts->samples;
+    s->rounds = facts->rounds;
+    s->margin = facts->margin;
+    if (!decided) race_rounds_advance(s);
+    ac_rounds_warm(&s->r, known);
+    return s;
+}
+
+static int race_rounds_observe(void *state, int index, double seconds,
+                               const ac_agreement *agree, int *deciding)
+{
+    return ac_rounds_observe(state, index, seconds, agree, race_rounds_advance, state, deciding);
+}
+
+const ac_strategy ac_strategy_race_rounds = {
+    .name = "race",
+    .learns = 1,
+    .create = race_rounds_create,
+    .choose = ac_rounds_choose,
+    .observe = race_rounds_observe,
+    .save = ac_rounds_save,
+    .describe = ac_rounds_describe,
+    .destroy = ac_rounds_destroy,
 };

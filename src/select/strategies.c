@@ -1,11 +1,14 @@
 /*
  * strategies.c - the list of strategies (strategy.h): AUTOCOLL_STRATEGY's keywords are their
- * names, in this order. Adding a strategy is its file and one line here.
+ * names, in this order. Adding a strategy is its file and one line here. The rounds strategies
+ * (rounds.h), which the ADCL requests run, are a list of their own: AUTOCOLL_ADCL_SEARCH's
+ * keywords, in that order (forced, its last keyword, is no search).
  */
 #include "core/config.h"
 #include "select/lottery.h"
 #include "select/model.h"
 #include "select/race.h"
+#include "select/rounds.h"
 #include "select/star.h"
 #include "select/table.h"
 
@@ -17,6 +20,17 @@ static const ac_strategy *const strategies[] = {
 };
 
 enum { STRATEGIES = sizeof strategies / sizeof strategies[0] };
+
+static const ac_strategy *const rounds_strategies[] = {
+    &ac_strategy_brute_force, &ac_strategy_attribute,    &ac_strategy_factorial,
+    &ac_strategy_race_rounds, &ac_strategy_model_rounds,
+};
+
+const ac_strategy *const *ac_rounds_strategies(int *count)
+{
+    *count = sizeof rounds_strategies / sizeof rounds_strategies[0];
+    return rounds_strategies;
+}
 
 const ac_strategy *const *ac_strategies(int *count)
 {

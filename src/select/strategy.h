@@ -55,6 +55,23 @@ typedef struct ac_context_facts {
                            * first AUTOCOLL_TABLE_TRY that can run here, best first; a
                            * strategy that can (model) measures them in its first decision */
     int nsuggested;
+    /* Candidates measured in rounds (rounds.h: the ADCL requests' searches, whose candidates
+     * are a request's functions): which may run, one forced from the start, measurements of
+     * each, and what the searches that need them read. Unused (zero) elsewhere. */
+    const int *applicable;     /* applicable[c]: candidate c may run (equal on every rank) */
+    int forced;                /* a candidate that runs from the start, or -1 */
+    int samples;               /* measurements of each candidate (race: per round) */
+    int rounds;                /* race: rounds at most */
+    double margin;             /* race: first margin; model: (1 + margin) x the best */
+    int nattrs;                /* attributes of each candidate (0: none) */
+    const int *const *values;  /* values[c][a]: attribute a of candidate c (NULL: none) */
+    /* model: each candidate's feature vector, nfeatures (AC_COST_PARAMS, coll/cost.h) per
+     * candidate, its predicted time the dot product with the parameters (NULL: no model);
+     * the default parameters and the weight that keeps a fit near them */
+    const double *features;
+    int nfeatures;
+    const double *prior;
+    double prior_weight;
 } ac_context_facts;
 
 /* What a strategy tells selection and the end-of-run report about one of its states. */

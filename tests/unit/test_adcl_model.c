@@ -1,5 +1,6 @@
 /*
- * test_adcl_model.c - the model-guided search of ADCL requests (src/adcl/model_search.c) and
+ * test_adcl_model.c - the model-guided search of ADCL requests (the `model` rounds strategy,
+ * src/select/model.c, given the halo cost model's features as data) and
  * the exchange's cost model (src/adcl/halo/cost.c) on one rank, without MPI:
  *   - feature vectors of the implementations against hand-computed values (a 2x2x2 grid's
  *     corner: one neighbour per dimension; a periodic one: two), contiguous and not;
@@ -9,22 +10,21 @@
  *     2 % of a 700-call run where the defaults are not far off;
  *   - with times the model cannot explain it still settles on the fastest it measured;
  *   - an inapplicable function is never run; without a model every function is measured.
- * The agreement's MPI_Allreduce is replaced below (one rank: the maximum is the value itself).
+ * The agreement is one rank's (the maximum is the value itself).
  */
 #include "adcl/halo/cost.h"
-#include "adcl/search.h"
 #include "check.h"
+#include "select/rounds.h"
 
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
 
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                   MPI_Comm comm)
+static int agree_self(void *ctx, double *values, int n)
 {
-    (void)sendbuf, (void)recvbuf, (void)count, (void)type, (void)op, (void)comm;
-    return MPI_SUCCESS; /* in place on one rank */
+    (void)ctx, (void)values, (void)n;
+    return MPI_SUCCESS;
 }
 
 enum {
@@ -108,17 +108,28 @@ static void set_features(const ac_halo_shape *x)
 
 /* Runs the model search to its decision; returns the calls it took, or -1 when it ran an
  * inapplicable function or did not decide. */
-static int run(ac_adcl_search *s, const int *applicable, double (*cost)(int), int with_model)
+static int run(void **state, const int *applicable, double (*cost)(int), int with_model)
 {
     static const double prior[P] = {5e-6, 1e-9, 5e-7, 5e-10, 5e-6, 5e-6};
-    if (ac_adcl_search_init(s, AC_ADCL_MODEL, nfunctions, 0, NULL, applicable, -1, SAMPLES, 1,
-                            0.0, MPI_COMM_SELF) != MPI_SUCCESS ||
-        ac_adcl_model_start(s, with_model ? features : NULL, prior, 0.001, 0.1) != MPI_SUCCESS)
-        return -1;
+    const ac_strategy *st = &ac_strategy_model_rounds;
+    const ac_agreement agree = {.max = agree_self};
+    ac_context_facts facts = {.size = 1,
+                              .applicable = applicable,
+                              .forced = -1,
+                              .samples = SAMPLES,
+                              .rounds = 1,
+                              .margin = 0.1,
+                              .features = with_model ? features : NULL,
+                              .nfeatures = with_model ? P : 0,
+                              .prior = prior,
+                              .prior_weight = 0.001};
+    if (!(*state = st->create(NULL, nfunctions, NULL, &facts))) return -1;
+    const ac_rounds *s = ac_rounds_of(*state);
     for (int call = 0; call < 10000; call++) {
+        int deciding;
         if (s->decided) return call;
         if (!applicable[s->current]) return -1;
-        ac_adcl_search_record(s, cost(s->current), MPI_COMM_SELF);
+        st->observe(*state, s->current, cost(s->current), &agree, &deciding);
     }
     return -1;
 }
@@ -138,9 +149,10 @@ static int fastest(const int *applicable, double (*cost)(int))
 static void finds(const char *platform, const double params[P], const int *applicable,
                   double most)
 {
-    ac_adcl_search s;
+    void *st;
     memcpy(truth, params, sizeof truth);
-    int calls = run(&s, applicable, model_cost, 1), want = fastest(applicable, model_cost);
+    int calls = run(&st, applicable, model_cost, 1), want = fastest(applicable, model_cost);
+    ac_rounds s = *ac_rounds_of(st);
     double excess = 0.0;
     for (int f = 0; f < nfunctions; f++)
         if (s.agreed[f] >= 0) excess += SAMPLES * (model_cost(f) - model_cost(want));
@@ -154,7 +166,7 @@ static void finds(const char *platform, const double params[P], const int *appli
                 s.measured, calls);
     printf("%s: %s after %d functions, %d calls, %.2f %% of 700 calls more\n", platform,
            names[s.current], s.measured, calls, 100 * excess);
-    ac_adcl_search_free(&s);
+    ac_strategy_model_rounds.destroy(st);
 }
 
 int main(void)
@@ -207,28 +219,31 @@ int main(void)
 
     /* Times the model cannot explain (the slowest predicted is the fastest): the search still
      * ends on the fastest function it measured, and measured it. */
-    ac_adcl_search s;
+    void *st;
+    const ac_rounds *s;
     set_features(&corner);
     for (int f = 0; f < nfunctions; f++) table[f] = 1e-3 / (1 + f);
-    CHECK(run(&s, all, table_cost, 1) > 0);
+    CHECK(run(&st, all, table_cost, 1) > 0);
+    s = ac_rounds_of(st);
     int best_measured = -1;
     for (int f = 0; f < nfunctions; f++)
-        if (s.agreed[f] >= 0 && (best_measured < 0 || table[f] < table[best_measured]))
+        if (s->agreed[f] >= 0 && (best_measured < 0 || table[f] < table[best_measured]))
             best_measured = f;
-    CHECK(s.decided && s.current == best_measured && s.agreed[s.current] == table[s.current]);
-    ac_adcl_search_free(&s);
+    CHECK(s->decided && s->current == best_measured && s->agreed[s->current] == table[s->current]);
+    ac_strategy_model_rounds.destroy(st);
 
     /* Without a model: every applicable function once, the fastest wins. */
     for (int f = 0; f < nfunctions; f++) applicable[f] = f != 3;
-    CHECK(run(&s, applicable, table_cost, 0) == (nfunctions - 1) * SAMPLES);
-    CHECK(s.current == nfunctions - 1 && s.measured == nfunctions - 1);
-    ac_adcl_search_free(&s);
+    CHECK(run(&st, applicable, table_cost, 0) == (nfunctions - 1) * SAMPLES);
+    s = ac_rounds_of(st);
+    CHECK(s->current == nfunctions - 1 && s->measured == nfunctions - 1);
+    ac_strategy_model_rounds.destroy(st);
 
     /* One applicable function: decided at once, nothing measured. */
     int one[MAXF] = {0};
     one[5] = 1;
-    CHECK(run(&s, one, table_cost, 1) == 0 && s.current == 5);
-    ac_adcl_search_free(&s);
+    CHECK(run(&st, one, table_cost, 1) == 0 && ac_rounds_of(st)->current == 5);
+    ac_strategy_model_rounds.destroy(st);
 
     if (failures == 0) printf("test_adcl_model: ok\n");
     return failures != 0;
