@@ -16,12 +16,7 @@ static const ac_params sync_barrier = {.sync = AC_SYNC_BARRIER};
  * engines they run, shared in common/cost_models.c. */
 
 static const ac_algorithm algorithms[] = {
-    {.name = "native",
-     .collective = AC_ALLGATHER,
-     .group = "native",
-     .attributes = "library=native",
-     .fn.allgather = ac_allgather_native,
-     .summary = "the MPI library's own MPI_Allgather"},
+    {AC_NATIVE(allgather, ALLGATHER, Allgather)},
     {.name = "simple",
      .collective = AC_ALLGATHER,
      .group = "simple",

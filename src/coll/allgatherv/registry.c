@@ -16,12 +16,7 @@ static const ac_params sync_barrier = {.sync = AC_SYNC_BARRIER};
  * runs these engines, in common/cost_models.c (simple and phased also with the all-to-alls). */
 
 static const ac_algorithm algorithms[] = {
-    {.name = "native",
-     .collective = AC_ALLGATHERV,
-     .group = "native",
-     .attributes = "library=native",
-     .fn.allgatherv = ac_allgatherv_native,
-     .summary = "the MPI library's own MPI_Allgatherv"},
+    {AC_NATIVE(allgatherv, ALLGATHERV, Allgatherv)},
     {.name = "simple",
      .collective = AC_ALLGATHERV,
      .group = "simple",

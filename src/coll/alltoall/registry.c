@@ -39,12 +39,7 @@ static const ac_cost_model node_aware_cost = {
     .inner = {{PART_LEADERS, BLOCK_UNIT}}};
 
 static const ac_algorithm algorithms[] = {
-    {.name = "native",
-     .collective = AC_ALLTOALL,
-     .group = "native",
-     .attributes = "library=native",
-     .fn.alltoall = ac_alltoall_native,
-     .summary = "the MPI library's own MPI_Alltoall"},
+    {AC_NATIVE(alltoall, ALLTOALL, Alltoall)},
     {.name = "simple",
      .collective = AC_ALLTOALL,
      .group = "simple",

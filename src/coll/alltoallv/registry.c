@@ -16,12 +16,7 @@ static const ac_params sync_barrier = {.sync = AC_SYNC_BARRIER};
  * all-gathers, in common/cost_models.c. */
 
 static const ac_algorithm algorithms[] = {
-    {.name = "native",
-     .collective = AC_ALLTOALLV,
-     .group = "native",
-     .attributes = "library=native",
-     .fn.alltoallv = ac_alltoallv_native,
-     .summary = "the MPI library's own MPI_Alltoallv"},
+    {AC_NATIVE(alltoallv, ALLTOALLV, Alltoallv)},
     {.name = "simple",
      .collective = AC_ALLTOALLV,
      .group = "simple",

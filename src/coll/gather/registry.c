@@ -24,12 +24,7 @@
 #define TREE_COST ac_gather_scatter_tree_cost /* scatter's too: common/cost_models.c */
 
 static const ac_algorithm algorithms[] = {
-    {.name = "native",
-     .collective = AC_GATHER,
-     .group = "native",
-     .attributes = "library=native",
-     .fn.gather = ac_gather_native,
-     .summary = "the MPI library's own MPI_Gather"},
+    {AC_NATIVE(gather, GATHER, Gather)},
 #define AC_TREE_INSTANCE AC_TREE_ENTRY
 #include "coll/common/tree_instances.def"
 #undef AC_TREE_INSTANCE

@@ -9,12 +9,7 @@
  * reduce_scatter_block, which runs these engines, in common/cost_models.c. */
 
 static const ac_algorithm algorithms[] = {
-    {.name = "native",
-     .collective = AC_REDUCE_SCATTER,
-     .group = "native",
-     .attributes = "library=native",
-     .fn.reduce_scatter = ac_reduce_scatter_native,
-     .summary = "the MPI library's own MPI_Reduce_scatter"},
+    {AC_NATIVE(reduce_scatter, REDUCE_SCATTER, Reduce_scatter)},
     {.name = "reduce_then_scatter",
      .collective = AC_REDUCE_SCATTER,
      .group = "reduce_scatter",

@@ -9,12 +9,7 @@
  * engines they run, shared in common/cost_models.c. */
 
 static const ac_algorithm algorithms[] = {
-    {.name = "native",
-     .collective = AC_REDUCE_SCATTER_BLOCK,
-     .group = "native",
-     .attributes = "library=native",
-     .fn.reduce_scatter_block = ac_reduce_scatter_block_native,
-     .summary = "the MPI library's own MPI_Reduce_scatter_block"},
+    {AC_NATIVE(reduce_scatter_block, REDUCE_SCATTER_BLOCK, Reduce_scatter_block)},
     {.name = "reduce_then_scatter",
      .collective = AC_REDUCE_SCATTER_BLOCK,
      .group = "reduce_scatter",

@@ -24,12 +24,7 @@
 #define TREE_COST ac_gather_scatter_tree_cost /* gather's too: common/cost_models.c */
 
 static const ac_algorithm algorithms[] = {
-    {.name = "native",
-     .collective = AC_SCATTER,
-     .group = "native",
-     .attributes = "library=native",
-     .fn.scatter = ac_scatter_native,
-     .summary = "the MPI library's own MPI_Scatter"},
+    {AC_NATIVE(scatter, SCATTER, Scatter)},
 #define AC_TREE_INSTANCE AC_TREE_ENTRY
 #include "coll/common/tree_instances.def"
 #undef AC_TREE_INSTANCE
