@@ -58,10 +58,7 @@ int ac_allreduce_rabenseifner(const void *sbuf, void *rbuf, int count, MPI_Datat
         goto out;
     }
     /* Block b is [bdispl[b], bdispl[b+1]): count split among the p' survivors. */
-    for (int b = 0, d = 0; b <= pof2; b++) {
-        bdispl[b] = d;
-        d += count / pof2 + (b < count % pof2);
-    }
+    ac_even_blocks(count, pof2, NULL, bdispl);
     for (int r = 0; r < size; r++) {
         int dropped = r < 2 * rem && r % 2 == 0;
         int nr = r < 2 * rem ? r / 2 : r - rem;

@@ -65,14 +65,7 @@ int ac_allreduce_recursive_doubling(const void *sbuf, void *rbuf, int count, MPI
         rc = PMPI_Sendrecv(acc, count, dtype, dst, AC_TAG_DATA, other, count, dtype, dst,
                            AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS) goto out;
-        if (dst < rank) {
-            rc = ac_reduce_local(other, acc, count, dtype, op);
-        } else {
-            char *t = acc;
-            rc = ac_reduce_local(acc, other, count, dtype, op);
-            acc = other;
-            other = t;
-        }
+        rc = ac_reduce_ordered(&acc, &other, 0, dst < rank, count, dtype, op);
         if (rc != MPI_SUCCESS) goto out;
     }
     if (acc != (char *)rbuf) {

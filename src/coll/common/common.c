@@ -165,6 +165,29 @@ int ac_reduce_local(const void *in, void *inout, int count, MPI_Datatype dtype, 
     return PMPI_Reduce_local(in, inout, count, dtype, op);
 }
 
+int ac_reduce_ordered(char **acc, char **other, MPI_Aint offset, int partner_below, int count,
+                      MPI_Datatype dtype, MPI_Op op)
+{
+    if (partner_below) return ac_reduce_local(*other + offset, *acc + offset, count, dtype, op);
+    char *t = *acc;
+    int rc = ac_reduce_local(*acc + offset, *other + offset, count, dtype, op);
+    *acc = *other;
+    *other = t;
+    return rc;
+}
+
+void ac_even_blocks(int count, int n, int *counts, int *displs)
+{
+    int d = 0;
+    for (int b = 0; b < n; b++) {
+        int c = count / n + (b < count % n);
+        if (counts) counts[b] = c;
+        displs[b] = d;
+        d += c;
+    }
+    displs[n] = d;
+}
+
 int ac_sync_phase(MPI_Comm comm, ac_sync sync, int to, int from)
 {
     switch (sync) {
