@@ -44,11 +44,8 @@ int ac_allreduce_rabenseifner(const void *sbuf, void *rbuf, int count, MPI_Datat
     const ac_params *inner = p && p->allgatherv ? p->inner : NULL;
 
     if (count == 0) return MPI_SUCCESS;
-    rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
+    rc = ac_fold_ranks(comm, &rank, &size, &pof2, &rem);
     if (rc != MPI_SUCCESS) return rc;
-    pof2 = ac_pow2_floor(size);
-    rem = size - pof2;
 
     bdispl = malloc((size_t)(pof2 + 1) * sizeof *bdispl);
     counts = malloc((size_t)size * sizeof *counts);

@@ -26,11 +26,8 @@ int ac_allreduce_recursive_doubling(const void *sbuf, void *rbuf, int count, MPI
     (void)p;
 
     if (count == 0) return MPI_SUCCESS;
-    rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
+    rc = ac_fold_ranks(comm, &rank, &size, &pof2, &rem);
     if (rc != MPI_SUCCESS) return rc;
-    pof2 = ac_pow2_floor(size);
-    rem = size - pof2;
 
     if (rank < 2 * rem && rank % 2 == 0) {
         /* Paired even rank: hand the input to rank+1, get the result back at the end. */

@@ -176,6 +176,16 @@ int ac_reduce_ordered(char **acc, char **other, MPI_Aint offset, int partner_bel
     return rc;
 }
 
+int ac_fold_ranks(MPI_Comm comm, int *rank, int *size, int *pof2, int *rem)
+{
+    int rc = PMPI_Comm_rank(comm, rank);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, size);
+    if (rc != MPI_SUCCESS) return rc;
+    *pof2 = ac_pow2_floor(*size);
+    *rem = *size - *pof2;
+    return MPI_SUCCESS;
+}
+
 void ac_even_blocks(int count, int n, int *counts, int *displs)
 {
     int d = 0;

@@ -72,6 +72,10 @@ int ac_reduce_local(const void *in, void *inout, int count, MPI_Datatype dtype, 
 int ac_reduce_ordered(char **acc, char **other, MPI_Aint offset, int partner_below, int count,
                       MPI_Datatype dtype, MPI_Op op);
 
+/* The rank and size of comm, and the fold of the ranks above the largest power of two
+ * p' <= size of the recursive doubling and halving algorithms: *pof2 = p', *rem = size - p'. */
+int ac_fold_ranks(MPI_Comm comm, int *rank, int *size, int *pof2, int *rem);
+
 /* count elements in n blocks, as even as can be, the first count % n one element larger: block
  * b has counts[b] elements (counts may be NULL) and is elements [displs[b], displs[b+1])
  * (displs has n + 1 entries). */

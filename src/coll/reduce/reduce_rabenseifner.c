@@ -55,11 +55,8 @@ int ac_reduce_rabenseifner(const void *sbuf, void *rbuf, int count, MPI_Datatype
     (void)p;
 
     if (count == 0) return MPI_SUCCESS;
-    rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
+    rc = ac_fold_ranks(comm, &rank, &size, &pof2, &rem);
     if (rc != MPI_SUCCESS) return rc;
-    pof2 = ac_pow2_floor(size);
-    rem = size - pof2;
     steps = ac_ceil_log2(pof2);
 
     /* Pairs below 2 rem: the one that is not the survivor sends its vector and is done. */
