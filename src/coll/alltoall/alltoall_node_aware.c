@@ -133,10 +133,7 @@ int ac_alltoall_node_aware(const void *sbuf, int scount, MPI_Datatype stype, voi
     }
     rc = ac_alltoall_unpack(local, bytes, 0, size, rbuf, rcount, rtype, comm);
 out:
-    if (nreq > 0) {
-        int wrc = PMPI_Waitall(nreq, reqs, stats);
-        if (rc == MPI_SUCCESS) rc = wrc;
-    }
+    rc = ac_wait_pending(rc, nreq, reqs, stats);
     PMPI_Type_free(&slot);
     free(stats);
     free(reqs);

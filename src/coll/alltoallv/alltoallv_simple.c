@@ -49,10 +49,7 @@ int ac_alltoallv_simple(const void *sbuf, const int *scounts, const int *sdispls
         nreq++;
     }
 out:
-    if (nreq > 0) {
-        int wrc = PMPI_Waitall(nreq, reqs, stats);
-        if (rc == MPI_SUCCESS) rc = wrc;
-    }
+    rc = ac_wait_pending(rc, nreq, reqs, stats);
     free(stats);
     free(reqs);
     free(f.copy);

@@ -176,6 +176,15 @@ int ac_reduce_ordered(char **acc, char **other, MPI_Aint offset, int partner_bel
     return rc;
 }
 
+int ac_wait_pending(int rc, int nreq, MPI_Request *reqs, MPI_Status *stats)
+{
+    if (nreq > 0) {
+        int wrc = PMPI_Waitall(nreq, reqs, stats);
+        if (rc == MPI_SUCCESS) rc = wrc;
+    }
+    return rc;
+}
+
 int ac_fold_ranks(MPI_Comm comm, int *rank, int *size, int *pof2, int *rem)
 {
     int rc = PMPI_Comm_rank(comm, rank);

@@ -72,6 +72,10 @@ int ac_reduce_local(const void *in, void *inout, int count, MPI_Datatype dtype, 
 int ac_reduce_ordered(char **acc, char **other, MPI_Aint offset, int partner_below, int count,
                       MPI_Datatype dtype, MPI_Op op);
 
+/* At an algorithm's end: completes the nreq requests it still has posted (after an error too,
+ * before their buffers are freed); returns rc, or the wait's error when rc is MPI_SUCCESS. */
+int ac_wait_pending(int rc, int nreq, MPI_Request *reqs, MPI_Status *stats);
+
 /* The rank and size of comm, and the fold of the ranks above the largest power of two
  * p' <= size of the recursive doubling and halving algorithms: *pof2 = p', *rem = size - p'. */
 int ac_fold_ranks(MPI_Comm comm, int *rank, int *size, int *pof2, int *rem);
