@@ -311,4 +311,13 @@ extern const ac_registry ac_registry_neighbor_alltoallw;
 #define AC_REGISTRY(coll, table)                                                               \
     const ac_registry ac_registry_##coll = {table, (int)(sizeof(table) / sizeof(table[0]))}
 
+/* The fields of a registry's entry for the MPI library's own collective, `native` (every
+ * registry's first), from the collective's name in lower and upper case and the MPI routine's
+ * name after MPI_: {AC_NATIVE(allgather, ALLGATHER, Allgather)}; a registry adds what else its
+ * native has (the neighbourhood collectives' requirement). */
+#define AC_NATIVE(coll, COLL, Routine)                                                         \
+    .name = "native", .collective = AC_##COLL, .group = "native",                              \
+    .attributes = "library=native", .fn.coll = ac_##coll##_native,                             \
+    .summary = "the MPI library's own MPI_" #Routine
+
 #endif

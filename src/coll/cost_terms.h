@@ -2,8 +2,9 @@
  * cost_terms.h - the vocabulary of an algorithm's cost model: what a registry entry's `.cost`
  * (coll.h) points to. Each collective's registry.c keeps the models of its algorithms beside
  * their entries (its tree instances' model is its TREE_COST, common/tree.h; the orthogonal
- * family's are in orthogonal.c), so that an entry, its algorithm file and its formula read
- * together; cost.c evaluates them (cost.h). An entry without a model (native, and whatever
+ * family's are in orthogonal.c; those that several collectives share, algorithms of the same
+ * shape, once in common/cost_models.c), so that an entry, its algorithm file and its formula
+ * read together; cost.c evaluates them (cost.h). An entry without a model (native, and whatever
  * runs the library's collective) is measured, never predicted.
  *
  * A model is a short list of terms {quantity, parameter, link, multiplier} and at most two inner

@@ -18,10 +18,7 @@ int ac_allgatherv_at(const void *caller, const void *sbuf, int scount, MPI_Datat
     c = ac_enter(comm, AC_ALLGATHERV);
     if (!c) return PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
     ac_call call = ac_call_make(c, AC_ALLGATHERV);
-    long total = 0;
-    for (int i = 0; i < c->size; i++)
-        total += rcounts[i];
-    call.bytes = ac_signature_bytes(total, rtype);
+    call.bytes = ac_counts_bytes(rcounts, c->size, rtype);
     const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, c->pcomm,

@@ -20,10 +20,7 @@ int ac_alltoallv_at(const void *caller, const void *sbuf, const int scounts[], c
     if (!c)
         return PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
     ac_call call = ac_call_make(c, AC_ALLTOALLV);
-    long total = 0;
-    for (int i = 0; i < c->size; i++)
-        total += rcounts[i];
-    call.bytes = ac_signature_bytes(total, rtype);
+    call.bytes = ac_counts_bytes(rcounts, c->size, rtype);
     const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,

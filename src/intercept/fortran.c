@@ -105,15 +105,20 @@ static void set_ierr(MPI_Fint *ierr, int rc)
     if (ierr) *ierr = (MPI_Fint)rc;
 }
 
+/* The four aliases of ompi_<name>_f (of type `type`), one per name mangling: mpi_<name>,
+ * mpi_<name>_, mpi_<name>__ and MPI_<NAME>. */
+#define F_ALIASES(type, name, NAME)                                                            \
+    type mpi_##name __attribute__((alias("ompi_" #name "_f")));                                \
+    type mpi_##name##_ __attribute__((alias("ompi_" #name "_f")));                             \
+    type mpi_##name##__ __attribute__((alias("ompi_" #name "_f")));                            \
+    type MPI_##NAME __attribute__((alias("ompi_" #name "_f")));
+
 f_init ompi_init_f;
 void ompi_init_f(MPI_Fint *ierr)
 {
     set_ierr(ierr, MPI_Init(NULL, NULL));
 }
-f_init mpi_init __attribute__((alias("ompi_init_f")));
-f_init mpi_init_ __attribute__((alias("ompi_init_f")));
-f_init mpi_init__ __attribute__((alias("ompi_init_f")));
-f_init MPI_INIT __attribute__((alias("ompi_init_f")));
+F_ALIASES(f_init, init, INIT)
 
 f_init_thread ompi_init_thread_f;
 void ompi_init_thread_f(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
@@ -123,20 +128,14 @@ void ompi_init_thread_f(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
     if (rc == MPI_SUCCESS) *provided = (MPI_Fint)c_provided;
     set_ierr(ierr, rc);
 }
-f_init_thread mpi_init_thread __attribute__((alias("ompi_init_thread_f")));
-f_init_thread mpi_init_thread_ __attribute__((alias("ompi_init_thread_f")));
-f_init_thread mpi_init_thread__ __attribute__((alias("ompi_init_thread_f")));
-f_init_thread MPI_INIT_THREAD __attribute__((alias("ompi_init_thread_f")));
+F_ALIASES(f_init_thread, init_thread, INIT_THREAD)
 
 f_finalize ompi_finalize_f;
 void ompi_finalize_f(MPI_Fint *ierr)
 {
     set_ierr(ierr, MPI_Finalize());
 }
-f_finalize mpi_finalize __attribute__((alias("ompi_finalize_f")));
-f_finalize mpi_finalize_ __attribute__((alias("ompi_finalize_f")));
-f_finalize mpi_finalize__ __attribute__((alias("ompi_finalize_f")));
-f_finalize MPI_FINALIZE __attribute__((alias("ompi_finalize_f")));
+F_ALIASES(f_finalize, finalize, FINALIZE)
 
 f_allgather ompi_allgather_f;
 void ompi_allgather_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, MPI_Fint *rcount,
@@ -146,10 +145,7 @@ void ompi_allgather_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf,
              ac_allgather_at(AC_CALLER, c_buf_in_place(sbuf), *scount, PMPI_Type_f2c(*stype),
                              c_buf(rbuf), *rcount, PMPI_Type_f2c(*rtype), PMPI_Comm_f2c(*comm)));
 }
-f_allgather mpi_allgather __attribute__((alias("ompi_allgather_f")));
-f_allgather mpi_allgather_ __attribute__((alias("ompi_allgather_f")));
-f_allgather mpi_allgather__ __attribute__((alias("ompi_allgather_f")));
-f_allgather MPI_ALLGATHER __attribute__((alias("ompi_allgather_f")));
+F_ALIASES(f_allgather, allgather, ALLGATHER)
 
 f_allgatherv ompi_allgatherv_f;
 void ompi_allgatherv_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, MPI_Fint *rcounts,
@@ -159,10 +155,7 @@ void ompi_allgatherv_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf
                                     c_buf(rbuf), rcounts, displs, PMPI_Type_f2c(*rtype),
                                     PMPI_Comm_f2c(*comm)));
 }
-f_allgatherv mpi_allgatherv __attribute__((alias("ompi_allgatherv_f")));
-f_allgatherv mpi_allgatherv_ __attribute__((alias("ompi_allgatherv_f")));
-f_allgatherv mpi_allgatherv__ __attribute__((alias("ompi_allgatherv_f")));
-f_allgatherv MPI_ALLGATHERV __attribute__((alias("ompi_allgatherv_f")));
+F_ALIASES(f_allgatherv, allgatherv, ALLGATHERV)
 
 f_allreduce ompi_allreduce_f;
 void ompi_allreduce_f(char *sbuf, char *rbuf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *op,
@@ -171,10 +164,7 @@ void ompi_allreduce_f(char *sbuf, char *rbuf, MPI_Fint *count, MPI_Fint *dtype, 
     set_ierr(ierr, ac_allreduce_at(AC_CALLER, c_buf_in_place(sbuf), c_buf(rbuf), *count,
                                    PMPI_Type_f2c(*dtype), PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
 }
-f_allreduce mpi_allreduce __attribute__((alias("ompi_allreduce_f")));
-f_allreduce mpi_allreduce_ __attribute__((alias("ompi_allreduce_f")));
-f_allreduce mpi_allreduce__ __attribute__((alias("ompi_allreduce_f")));
-f_allreduce MPI_ALLREDUCE __attribute__((alias("ompi_allreduce_f")));
+F_ALIASES(f_allreduce, allreduce, ALLREDUCE)
 
 f_alltoall ompi_alltoall_f;
 void ompi_alltoall_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, MPI_Fint *rcount,
@@ -184,10 +174,7 @@ void ompi_alltoall_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, 
              ac_alltoall_at(AC_CALLER, c_buf_in_place(sbuf), *scount, PMPI_Type_f2c(*stype),
                             c_buf(rbuf), *rcount, PMPI_Type_f2c(*rtype), PMPI_Comm_f2c(*comm)));
 }
-f_alltoall mpi_alltoall __attribute__((alias("ompi_alltoall_f")));
-f_alltoall mpi_alltoall_ __attribute__((alias("ompi_alltoall_f")));
-f_alltoall mpi_alltoall__ __attribute__((alias("ompi_alltoall_f")));
-f_alltoall MPI_ALLTOALL __attribute__((alias("ompi_alltoall_f")));
+F_ALIASES(f_alltoall, alltoall, ALLTOALL)
 
 f_alltoallv ompi_alltoallv_f;
 void ompi_alltoallv_f(char *sbuf, MPI_Fint *scounts, MPI_Fint *sdispls, MPI_Fint *stype, char *rbuf,
@@ -198,20 +185,14 @@ void ompi_alltoallv_f(char *sbuf, MPI_Fint *scounts, MPI_Fint *sdispls, MPI_Fint
                                    PMPI_Type_f2c(*stype), c_buf(rbuf), rcounts, rdispls,
                                    PMPI_Type_f2c(*rtype), PMPI_Comm_f2c(*comm)));
 }
-f_alltoallv mpi_alltoallv __attribute__((alias("ompi_alltoallv_f")));
-f_alltoallv mpi_alltoallv_ __attribute__((alias("ompi_alltoallv_f")));
-f_alltoallv mpi_alltoallv__ __attribute__((alias("ompi_alltoallv_f")));
-f_alltoallv MPI_ALLTOALLV __attribute__((alias("ompi_alltoallv_f")));
+F_ALIASES(f_alltoallv, alltoallv, ALLTOALLV)
 
 f_barrier ompi_barrier_f;
 void ompi_barrier_f(MPI_Fint *comm, MPI_Fint *ierr)
 {
     set_ierr(ierr, ac_barrier_at(AC_CALLER, PMPI_Comm_f2c(*comm)));
 }
-f_barrier mpi_barrier __attribute__((alias("ompi_barrier_f")));
-f_barrier mpi_barrier_ __attribute__((alias("ompi_barrier_f")));
-f_barrier mpi_barrier__ __attribute__((alias("ompi_barrier_f")));
-f_barrier MPI_BARRIER __attribute__((alias("ompi_barrier_f")));
+F_ALIASES(f_barrier, barrier, BARRIER)
 
 f_bcast ompi_bcast_f;
 void ompi_bcast_f(char *buf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *root, MPI_Fint *comm,
@@ -220,10 +201,7 @@ void ompi_bcast_f(char *buf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *root, M
     set_ierr(ierr, ac_bcast_at(AC_CALLER, c_buf(buf), *count, PMPI_Type_f2c(*dtype), *root,
                                PMPI_Comm_f2c(*comm)));
 }
-f_bcast mpi_bcast __attribute__((alias("ompi_bcast_f")));
-f_bcast mpi_bcast_ __attribute__((alias("ompi_bcast_f")));
-f_bcast mpi_bcast__ __attribute__((alias("ompi_bcast_f")));
-f_bcast MPI_BCAST __attribute__((alias("ompi_bcast_f")));
+F_ALIASES(f_bcast, bcast, BCAST)
 
 f_gather ompi_gather_f;
 void ompi_gather_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, MPI_Fint *rcount,
@@ -233,10 +211,7 @@ void ompi_gather_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, MP
                                 c_buf(rbuf), *rcount, PMPI_Type_f2c(*rtype), *root,
                                 PMPI_Comm_f2c(*comm)));
 }
-f_gather mpi_gather __attribute__((alias("ompi_gather_f")));
-f_gather mpi_gather_ __attribute__((alias("ompi_gather_f")));
-f_gather mpi_gather__ __attribute__((alias("ompi_gather_f")));
-f_gather MPI_GATHER __attribute__((alias("ompi_gather_f")));
+F_ALIASES(f_gather, gather, GATHER)
 
 f_reduce ompi_reduce_f;
 void ompi_reduce_f(char *sbuf, char *rbuf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *op,
@@ -246,10 +221,7 @@ void ompi_reduce_f(char *sbuf, char *rbuf, MPI_Fint *count, MPI_Fint *dtype, MPI
              ac_reduce_at(AC_CALLER, c_buf_in_place(sbuf), c_buf(rbuf), *count,
                           PMPI_Type_f2c(*dtype), PMPI_Op_f2c(*op), *root, PMPI_Comm_f2c(*comm)));
 }
-f_reduce mpi_reduce __attribute__((alias("ompi_reduce_f")));
-f_reduce mpi_reduce_ __attribute__((alias("ompi_reduce_f")));
-f_reduce mpi_reduce__ __attribute__((alias("ompi_reduce_f")));
-f_reduce MPI_REDUCE __attribute__((alias("ompi_reduce_f")));
+F_ALIASES(f_reduce, reduce, REDUCE)
 
 f_reduce_scatter ompi_reduce_scatter_f;
 void ompi_reduce_scatter_f(char *sbuf, char *rbuf, MPI_Fint *rcounts, MPI_Fint *dtype, MPI_Fint *op,
@@ -259,10 +231,7 @@ void ompi_reduce_scatter_f(char *sbuf, char *rbuf, MPI_Fint *rcounts, MPI_Fint *
              ac_reduce_scatter_at(AC_CALLER, c_buf_in_place(sbuf), c_buf(rbuf), rcounts,
                                   PMPI_Type_f2c(*dtype), PMPI_Op_f2c(*op), PMPI_Comm_f2c(*comm)));
 }
-f_reduce_scatter mpi_reduce_scatter __attribute__((alias("ompi_reduce_scatter_f")));
-f_reduce_scatter mpi_reduce_scatter_ __attribute__((alias("ompi_reduce_scatter_f")));
-f_reduce_scatter mpi_reduce_scatter__ __attribute__((alias("ompi_reduce_scatter_f")));
-f_reduce_scatter MPI_REDUCE_SCATTER __attribute__((alias("ompi_reduce_scatter_f")));
+F_ALIASES(f_reduce_scatter, reduce_scatter, REDUCE_SCATTER)
 
 f_reduce_scatter_block ompi_reduce_scatter_block_f;
 void ompi_reduce_scatter_block_f(char *sbuf, char *rbuf, MPI_Fint *rcount, MPI_Fint *dtype,
@@ -272,14 +241,7 @@ void ompi_reduce_scatter_block_f(char *sbuf, char *rbuf, MPI_Fint *rcount, MPI_F
                                               PMPI_Type_f2c(*dtype), PMPI_Op_f2c(*op),
                                               PMPI_Comm_f2c(*comm)));
 }
-f_reduce_scatter_block mpi_reduce_scatter_block
-    __attribute__((alias("ompi_reduce_scatter_block_f")));
-f_reduce_scatter_block mpi_reduce_scatter_block_
-    __attribute__((alias("ompi_reduce_scatter_block_f")));
-f_reduce_scatter_block mpi_reduce_scatter_block__
-    __attribute__((alias("ompi_reduce_scatter_block_f")));
-f_reduce_scatter_block MPI_REDUCE_SCATTER_BLOCK
-    __attribute__((alias("ompi_reduce_scatter_block_f")));
+F_ALIASES(f_reduce_scatter_block, reduce_scatter_block, REDUCE_SCATTER_BLOCK)
 
 f_scatter ompi_scatter_f;
 void ompi_scatter_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, MPI_Fint *rcount,
@@ -289,10 +251,7 @@ void ompi_scatter_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf, M
                                  c_buf_in_place(rbuf), *rcount, PMPI_Type_f2c(*rtype), *root,
                                  PMPI_Comm_f2c(*comm)));
 }
-f_scatter mpi_scatter __attribute__((alias("ompi_scatter_f")));
-f_scatter mpi_scatter_ __attribute__((alias("ompi_scatter_f")));
-f_scatter mpi_scatter__ __attribute__((alias("ompi_scatter_f")));
-f_scatter MPI_SCATTER __attribute__((alias("ompi_scatter_f")));
+F_ALIASES(f_scatter, scatter, SCATTER)
 
 /* The neighbourhood collectives: the same argument lists as allgather, allgatherv, alltoall and
  * alltoallv (no MPI_IN_PLACE there: the C wrapper passes it to the library, which rejects it);
@@ -306,10 +265,7 @@ void ompi_neighbor_allgather_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, ch
                                             PMPI_Type_f2c(*stype), c_buf(rbuf), *rcount,
                                             PMPI_Type_f2c(*rtype), PMPI_Comm_f2c(*comm)));
 }
-f_allgather mpi_neighbor_allgather __attribute__((alias("ompi_neighbor_allgather_f")));
-f_allgather mpi_neighbor_allgather_ __attribute__((alias("ompi_neighbor_allgather_f")));
-f_allgather mpi_neighbor_allgather__ __attribute__((alias("ompi_neighbor_allgather_f")));
-f_allgather MPI_NEIGHBOR_ALLGATHER __attribute__((alias("ompi_neighbor_allgather_f")));
+F_ALIASES(f_allgather, neighbor_allgather, NEIGHBOR_ALLGATHER)
 
 f_allgatherv ompi_neighbor_allgatherv_f;
 void ompi_neighbor_allgatherv_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf,
@@ -320,10 +276,7 @@ void ompi_neighbor_allgatherv_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, c
                                              PMPI_Type_f2c(*stype), c_buf(rbuf), rcounts, displs,
                                              PMPI_Type_f2c(*rtype), PMPI_Comm_f2c(*comm)));
 }
-f_allgatherv mpi_neighbor_allgatherv __attribute__((alias("ompi_neighbor_allgatherv_f")));
-f_allgatherv mpi_neighbor_allgatherv_ __attribute__((alias("ompi_neighbor_allgatherv_f")));
-f_allgatherv mpi_neighbor_allgatherv__ __attribute__((alias("ompi_neighbor_allgatherv_f")));
-f_allgatherv MPI_NEIGHBOR_ALLGATHERV __attribute__((alias("ompi_neighbor_allgatherv_f")));
+F_ALIASES(f_allgatherv, neighbor_allgatherv, NEIGHBOR_ALLGATHERV)
 
 f_alltoall ompi_neighbor_alltoall_f;
 void ompi_neighbor_alltoall_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, char *rbuf,
@@ -333,10 +286,7 @@ void ompi_neighbor_alltoall_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, cha
                                            PMPI_Type_f2c(*stype), c_buf(rbuf), *rcount,
                                            PMPI_Type_f2c(*rtype), PMPI_Comm_f2c(*comm)));
 }
-f_alltoall mpi_neighbor_alltoall __attribute__((alias("ompi_neighbor_alltoall_f")));
-f_alltoall mpi_neighbor_alltoall_ __attribute__((alias("ompi_neighbor_alltoall_f")));
-f_alltoall mpi_neighbor_alltoall__ __attribute__((alias("ompi_neighbor_alltoall_f")));
-f_alltoall MPI_NEIGHBOR_ALLTOALL __attribute__((alias("ompi_neighbor_alltoall_f")));
+F_ALIASES(f_alltoall, neighbor_alltoall, NEIGHBOR_ALLTOALL)
 
 f_alltoallv ompi_neighbor_alltoallv_f;
 void ompi_neighbor_alltoallv_f(char *sbuf, MPI_Fint *scounts, MPI_Fint *sdispls, MPI_Fint *stype,
@@ -347,10 +297,7 @@ void ompi_neighbor_alltoallv_f(char *sbuf, MPI_Fint *scounts, MPI_Fint *sdispls,
                                             PMPI_Type_f2c(*stype), c_buf(rbuf), rcounts, rdispls,
                                             PMPI_Type_f2c(*rtype), PMPI_Comm_f2c(*comm)));
 }
-f_alltoallv mpi_neighbor_alltoallv __attribute__((alias("ompi_neighbor_alltoallv_f")));
-f_alltoallv mpi_neighbor_alltoallv_ __attribute__((alias("ompi_neighbor_alltoallv_f")));
-f_alltoallv mpi_neighbor_alltoallv__ __attribute__((alias("ompi_neighbor_alltoallv_f")));
-f_alltoallv MPI_NEIGHBOR_ALLTOALLV __attribute__((alias("ompi_neighbor_alltoallv_f")));
+F_ALIASES(f_alltoallv, neighbor_alltoallv, NEIGHBOR_ALLTOALLV)
 
 /* n Fortran datatype handles as C handles (a fresh array: free it); NULL without memory. */
 static MPI_Datatype *c_types(const MPI_Fint *types, int n)
@@ -377,7 +324,4 @@ void ompi_neighbor_alltoallw_f(char *sbuf, MPI_Fint *scounts, MPI_Aint *sdispls,
     free(cr);
     set_ierr(ierr, rc);
 }
-f_neighbor_alltoallw mpi_neighbor_alltoallw __attribute__((alias("ompi_neighbor_alltoallw_f")));
-f_neighbor_alltoallw mpi_neighbor_alltoallw_ __attribute__((alias("ompi_neighbor_alltoallw_f")));
-f_neighbor_alltoallw mpi_neighbor_alltoallw__ __attribute__((alias("ompi_neighbor_alltoallw_f")));
-f_neighbor_alltoallw MPI_NEIGHBOR_ALLTOALLW __attribute__((alias("ompi_neighbor_alltoallw_f")));
+F_ALIASES(f_neighbor_alltoallw, neighbor_alltoallw, NEIGHBOR_ALLTOALLW)

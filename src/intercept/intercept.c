@@ -13,6 +13,24 @@ ac_call ac_call_make(const ac_comm *c, ac_collective coll)
     return call;
 }
 
+ac_call ac_call_reduction(const ac_comm *c, ac_collective coll, long count, MPI_Datatype dtype,
+                          MPI_Op op)
+{
+    ac_call call = ac_call_make(c, coll);
+    call.count = count > INT_MAX ? INT_MAX : (int)count;
+    ac_call_set_op(&call, op);
+    call.bytes = ac_signature_bytes(count, dtype);
+    return call;
+}
+
+size_t ac_counts_bytes(const int counts[], int n, MPI_Datatype type)
+{
+    long total = 0;
+    for (int i = 0; i < n; i++)
+        total += counts[i];
+    return ac_signature_bytes(total, type);
+}
+
 ac_comm *ac_enter_neighbor(MPI_Comm comm, ac_collective coll, const void *sbuf, ac_neighbors **nb,
                            ac_call *call)
 {

@@ -83,6 +83,15 @@ int ac_neighbor_degrees(MPI_Comm comm, int *indegree, int *outdegree);
 /* A call's facts, with the communicator size filled in. */
 ac_call ac_call_make(const ac_comm *c, ac_collective coll);
 
+/* A reduction's facts (allreduce, reduce, reduce_scatter): `count` elements of dtype combined
+ * by op (the call's count capped at INT_MAX, its bytes not). */
+ac_call ac_call_reduction(const ac_comm *c, ac_collective coll, long count, MPI_Datatype dtype,
+                          MPI_Op op);
+
+/* The bytes of a v-collective's call (its ac_call's bytes): n blocks of counts[i] elements of
+ * `type`. */
+size_t ac_counts_bytes(const int counts[], int n, MPI_Datatype type);
+
 /* Valid root for comm (else the library reports the error). */
 int ac_root_ok(MPI_Comm comm, int root);
 

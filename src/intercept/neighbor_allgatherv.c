@@ -22,10 +22,7 @@ int ac_neighbor_allgatherv_at(const void *caller, const void *sbuf, int scount, 
     }
     if (!c)
         return PMPI_Neighbor_allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
-    long total = 0;
-    for (int j = 0; j < nb->indegree; j++)
-        total += rcounts[j];
-    call.bytes = ac_signature_bytes(total, rtype);
+    call.bytes = ac_counts_bytes(rcounts, nb->indegree, rtype);
     const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.neighbor_allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype,

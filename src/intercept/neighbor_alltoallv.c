@@ -22,10 +22,7 @@ int ac_neighbor_alltoallv_at(const void *caller, const void *sbuf, const int sco
     if (!c)
         return PMPI_Neighbor_alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
                                        comm);
-    long total = 0;
-    for (int j = 0; j < nb->indegree; j++)
-        total += rcounts[j];
-    call.bytes = ac_signature_bytes(total, rtype);
+    call.bytes = ac_counts_bytes(rcounts, nb->indegree, rtype);
     const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.neighbor_alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls,

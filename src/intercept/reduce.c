@@ -13,10 +13,7 @@ int ac_reduce_at(const void *caller, const void *sbuf, void *rbuf, int count, MP
     }
     c = ac_enter(comm, AC_REDUCE);
     if (!c) return PMPI_Reduce(sbuf, rbuf, count, dtype, op, root, comm);
-    ac_call call = ac_call_make(c, AC_REDUCE);
-    call.count = count;
-    ac_call_set_op(&call, op);
-    call.bytes = ac_signature_bytes(count, dtype);
+    ac_call call = ac_call_reduction(c, AC_REDUCE, count, dtype, op);
     const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.reduce(sbuf, rbuf, count, dtype, op, root, c->pcomm, alg->params);

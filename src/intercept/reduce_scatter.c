@@ -3,7 +3,6 @@
  */
 #include "intercept/intercept.h"
 
-#include <limits.h>
 #include <stdlib.h>
 
 int ac_reduce_scatter_at(const void *caller, const void *sbuf, void *rbuf, const int rcounts[],
@@ -16,13 +15,10 @@ int ac_reduce_scatter_at(const void *caller, const void *sbuf, void *rbuf, const
     }
     c = ac_enter(comm, AC_REDUCE_SCATTER);
     if (!c) return PMPI_Reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm);
-    ac_call call = ac_call_make(c, AC_REDUCE_SCATTER);
     long total = 0;
     for (int i = 0; i < c->size; i++)
         total += rcounts[i];
-    call.count = total > INT_MAX ? INT_MAX : (int)total;
-    ac_call_set_op(&call, op);
-    call.bytes = ac_signature_bytes(total, dtype);
+    ac_call call = ac_call_reduction(c, AC_REDUCE_SCATTER, total, dtype, op);
     const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.reduce_scatter(sbuf, rbuf, rcounts, dtype, op, c->pcomm, alg->params);

@@ -41,18 +41,14 @@ int ac_allreduce_alltoall_allgather(const void *sbuf, void *rbuf, int count, MPI
     if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
     if (rc != MPI_SUCCESS) return rc;
     counts = malloc((size_t)size * sizeof *counts);
-    displs = malloc((size_t)size * sizeof *displs);
+    displs = malloc((size_t)(size + 1) * sizeof *displs);
     rcounts = malloc((size_t)size * sizeof *rcounts);
     rdispls = malloc((size_t)size * sizeof *rdispls);
     if (!counts || !displs || !rcounts || !rdispls) {
         rc = MPI_ERR_NO_MEM;
         goto out;
     }
-    for (int i = 0, d = 0; i < size; i++) {
-        counts[i] = count / size + (i < count % size);
-        displs[i] = d;
-        d += counts[i];
-    }
+    ac_even_blocks(count, size, counts, displs);
     mine = counts[rank];
     for (int i = 0; i < size; i++) {
         rcounts[i] = mine;

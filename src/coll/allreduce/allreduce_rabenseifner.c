@@ -44,11 +44,8 @@ int ac_allreduce_rabenseifner(const void *sbuf, void *rbuf, int count, MPI_Datat
     const ac_params *inner = p && p->allgatherv ? p->inner : NULL;
 
     if (count == 0) return MPI_SUCCESS;
-    rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
+    rc = ac_fold_ranks(comm, &rank, &size, &pof2, &rem);
     if (rc != MPI_SUCCESS) return rc;
-    pof2 = ac_pow2_floor(size);
-    rem = size - pof2;
 
     bdispl = malloc((size_t)(pof2 + 1) * sizeof *bdispl);
     counts = malloc((size_t)size * sizeof *counts);
@@ -58,10 +55,7 @@ int ac_allreduce_rabenseifner(const void *sbuf, void *rbuf, int count, MPI_Datat
         goto out;
     }
     /* Block b is [bdispl[b], bdispl[b+1]): count split among the p' survivors. */
-    for (int b = 0, d = 0; b <= pof2; b++) {
-        bdispl[b] = d;
-        d += count / pof2 + (b < count % pof2);
-    }
+    ac_even_blocks(count, pof2, NULL, bdispl);
     for (int r = 0; r < size; r++) {
         int dropped = r < 2 * rem && r % 2 == 0;
         int nr = r < 2 * rem ? r / 2 : r - rem;

@@ -26,11 +26,8 @@ int ac_allreduce_recursive_doubling(const void *sbuf, void *rbuf, int count, MPI
     (void)p;
 
     if (count == 0) return MPI_SUCCESS;
-    rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
+    rc = ac_fold_ranks(comm, &rank, &size, &pof2, &rem);
     if (rc != MPI_SUCCESS) return rc;
-    pof2 = ac_pow2_floor(size);
-    rem = size - pof2;
 
     if (rank < 2 * rem && rank % 2 == 0) {
         /* Paired even rank: hand the input to rank+1, get the result back at the end. */
@@ -65,14 +62,7 @@ int ac_allreduce_recursive_doubling(const void *sbuf, void *rbuf, int count, MPI
         rc = PMPI_Sendrecv(acc, count, dtype, dst, AC_TAG_DATA, other, count, dtype, dst,
                            AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS) goto out;
-        if (dst < rank) {
-            rc = ac_reduce_local(other, acc, count, dtype, op);
-        } else {
-            char *t = acc;
-            rc = ac_reduce_local(acc, other, count, dtype, op);
-            acc = other;
-            other = t;
-        }
+        rc = ac_reduce_ordered(&acc, &other, 0, dst < rank, count, dtype, op);
         if (rc != MPI_SUCCESS) goto out;
     }
     if (acc != (char *)rbuf) {

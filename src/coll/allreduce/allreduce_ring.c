@@ -40,16 +40,12 @@ int ac_allreduce_ring(const void *sbuf, void *rbuf, int count, MPI_Datatype dtyp
     if (size == 1) return MPI_SUCCESS;
 
     counts = malloc((size_t)size * sizeof *counts);
-    displs = malloc((size_t)size * sizeof *displs);
+    displs = malloc((size_t)(size + 1) * sizeof *displs);
     if (!counts || !displs) {
         rc = MPI_ERR_NO_MEM;
         goto out;
     }
-    for (int i = 0, d = 0; i < size; i++) {
-        counts[i] = count / size + (i < count % size);
-        displs[i] = d;
-        d += counts[i];
-    }
+    ac_even_blocks(count, size, counts, displs);
     maxblock = counts[0];
     rc = ac_tmp_alloc(&tmp, maxblock, dtype);
     if (rc != MPI_SUCCESS) goto out;

@@ -87,12 +87,7 @@ static const ac_cost_model ring_cost = {
              AC_TERM(Q_N_FRACTION, P_GAMMA, L_WORST, 1))};
 
 static const ac_algorithm algorithms[] = {
-    {.name = "native",
-     .collective = AC_ALLREDUCE,
-     .group = "native",
-     .attributes = "library=native",
-     .fn.allreduce = ac_allreduce_native,
-     .summary = "the MPI library's own MPI_Allreduce"},
+    {AC_NATIVE(allreduce, ALLREDUCE, Allreduce)},
 
     /* STAR-MPI type 1: all-gather of the whole vectors, then a local reduction in rank order. */
     {.name = "allgather_bruck",

@@ -24,6 +24,14 @@ int ac_alltoall_pack(const void *buf, int count, MPI_Datatype dtype, int first, 
 int ac_alltoall_unpack(const char *in, MPI_Aint bytes, int first, int n, void *buf, int count,
                        MPI_Datatype dtype, MPI_Comm comm);
 
+/* The start of the algorithms that move packed slots (mesh, recursive doubling, Bruck,
+ * node-aware): *rank and *size of comm, and the slot's bytes (rcount elements of rtype),
+ * returned; with MPI_IN_PLACE the send arguments become the receive ones (every outgoing block
+ * is packed before anything arrives). */
+MPI_Aint ac_alltoall_slots_start(MPI_Comm comm, const void **sbuf, int *scount,
+                                 MPI_Datatype *stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                                 int *rank, int *size);
+
 /* One packed slot of `bytes` bytes as an MPI datatype (committed; free with PMPI_Type_free). */
 int ac_alltoall_slot_type(MPI_Aint bytes, MPI_Datatype *type);
 

@@ -23,20 +23,13 @@
 int ac_alltoall_bruck(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                       MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
 {
-    int rc = MPI_SUCCESS, rank, size, rsize;
+    int rc = MPI_SUCCESS, rank, size;
     MPI_Datatype slot = MPI_DATATYPE_NULL;
     char *rot = NULL, *out = NULL, *sendb = NULL, *recvb = NULL;
     (void)p;
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
-    PMPI_Type_size(rtype, &rsize);
-    MPI_Aint bytes = (MPI_Aint)rcount * rsize;
+    MPI_Aint bytes =
+        ac_alltoall_slots_start(comm, &sbuf, &scount, &stype, rbuf, rcount, rtype, &rank, &size);
     if (bytes == 0) return MPI_SUCCESS;
-    if (sbuf == MPI_IN_PLACE) {
-        sbuf = rbuf;
-        scount = rcount;
-        stype = rtype;
-    }
     rot = malloc((size_t)(size * bytes));
     out = malloc((size_t)(size * bytes));
     sendb = malloc((size_t)((size / 2 + 1) * bytes));

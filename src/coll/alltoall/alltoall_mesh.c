@@ -27,22 +27,15 @@
 int ac_alltoall_mesh(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                      MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
 {
-    int rc = MPI_SUCCESS, rank, size, rsize, nreq = 0, dims[3];
+    int rc = MPI_SUCCESS, rank, size, nreq = 0, dims[3];
     int ndims = p && p->dims == 3 ? 3 : 2;
     MPI_Datatype slot = MPI_DATATYPE_NULL, runs = MPI_DATATYPE_NULL;
     char *cur = NULL, *next = NULL;
     MPI_Request *reqs = NULL;
     MPI_Status *stats = NULL; /* not MPI_STATUSES_IGNORE: gcc 12 -Wstringop-overflow with MPICH */
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
-    PMPI_Type_size(rtype, &rsize);
-    MPI_Aint bytes = (MPI_Aint)rcount * rsize;
+    MPI_Aint bytes =
+        ac_alltoall_slots_start(comm, &sbuf, &scount, &stype, rbuf, rcount, rtype, &rank, &size);
     if (bytes == 0) return MPI_SUCCESS;
-    if (sbuf == MPI_IN_PLACE) {
-        sbuf = rbuf;
-        scount = rcount;
-        stype = rtype;
-    }
     ac_mesh_dims(size, ndims, dims);
     cur = malloc((size_t)(size * bytes));
     next = malloc((size_t)(size * bytes));

@@ -48,7 +48,7 @@ out:
 int ac_alltoall_node_aware(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                            int rcount, MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
 {
-    int rc = MPI_SUCCESS, rank, size, rsize, nreq = 0;
+    int rc = MPI_SUCCESS, rank, size, nreq = 0;
     const ac_nodes *nodes;
     ac_alltoallv_fn *exchange = p && p->alltoallv ? p->alltoallv : ac_alltoallv_simple;
     MPI_Datatype slot = MPI_DATATYPE_NULL;
@@ -56,16 +56,9 @@ int ac_alltoall_node_aware(const void *sbuf, int scount, MPI_Datatype stype, voi
     int *first = NULL, *counts = NULL, *displs = NULL;
     MPI_Request *reqs = NULL;
     MPI_Status *stats = NULL; /* not MPI_STATUSES_IGNORE: gcc 12 -Wstringop-overflow with MPICH */
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
-    PMPI_Type_size(rtype, &rsize);
-    MPI_Aint bytes = (MPI_Aint)rcount * rsize;
+    MPI_Aint bytes =
+        ac_alltoall_slots_start(comm, &sbuf, &scount, &stype, rbuf, rcount, rtype, &rank, &size);
     if (bytes == 0) return MPI_SUCCESS;
-    if (sbuf == MPI_IN_PLACE) {
-        sbuf = rbuf;
-        scount = rcount;
-        stype = rtype;
-    }
     rc = ac_nodes_get(comm, &nodes);
     if (rc != MPI_SUCCESS) return rc;
     rc = ac_alltoall_slot_type(bytes, &slot);
@@ -140,10 +133,7 @@ int ac_alltoall_node_aware(const void *sbuf, int scount, MPI_Datatype stype, voi
     }
     rc = ac_alltoall_unpack(local, bytes, 0, size, rbuf, rcount, rtype, comm);
 out:
-    if (nreq > 0) {
-        int wrc = PMPI_Waitall(nreq, reqs, stats);
-        if (rc == MPI_SUCCESS) rc = wrc;
-    }
+    rc = ac_wait_pending(rc, nreq, reqs, stats);
     PMPI_Type_free(&slot);
     free(stats);
     free(reqs);

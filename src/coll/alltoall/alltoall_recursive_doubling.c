@@ -23,21 +23,15 @@ int ac_alltoall_recursive_doubling(const void *sbuf, int scount, MPI_Datatype st
                                    int rcount, MPI_Datatype rtype, MPI_Comm comm,
                                    const ac_params *p)
 {
-    int rc = MPI_SUCCESS, rank, size, rsize;
+    int rc = MPI_SUCCESS, rank, size;
     MPI_Datatype slot = MPI_DATATYPE_NULL, segment = MPI_DATATYPE_NULL;
     char *table = NULL, *mine = NULL;
     (void)p;
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
-    PMPI_Type_size(rtype, &rsize);
+    MPI_Aint bytes =
+        ac_alltoall_slots_start(comm, &sbuf, &scount, &stype, rbuf, rcount, rtype, &rank, &size);
+    MPI_Aint seg = size * bytes;
     if (!ac_is_pow2(size)) return MPI_ERR_COMM;
-    MPI_Aint bytes = (MPI_Aint)rcount * rsize, seg = size * bytes;
     if (bytes == 0) return MPI_SUCCESS;
-    if (sbuf == MPI_IN_PLACE) {
-        sbuf = rbuf;
-        scount = rcount;
-        stype = rtype;
-    }
     table = malloc((size_t)(size * seg));
     mine = malloc((size_t)seg);
     if (!table || !mine) {

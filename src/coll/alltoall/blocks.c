@@ -1,6 +1,7 @@
 /*
- * blocks.c - helpers shared by the alltoall algorithms of this folder: packed block slots and
- * the uniform-count bridge to the alltoallv engines.
+ * blocks.c - helpers shared by the alltoall algorithms of this folder: packed block slots (and
+ * the start of the algorithms that move them) and the uniform-count bridge to the alltoallv
+ * engines.
  *
  * Packed slots: a block is packed with the sender's datatype and unpacked with the receiver's,
  * so intermediate ranks (mesh, recursive doubling, Bruck, node leaders) move plain bytes and
@@ -12,6 +13,22 @@
 
 #include <limits.h>
 #include <stdlib.h>
+
+MPI_Aint ac_alltoall_slots_start(MPI_Comm comm, const void **sbuf, int *scount,
+                                 MPI_Datatype *stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                                 int *rank, int *size)
+{
+    int rsize;
+    PMPI_Comm_rank(comm, rank);
+    PMPI_Comm_size(comm, size);
+    PMPI_Type_size(rtype, &rsize);
+    if (*sbuf == MPI_IN_PLACE) {
+        *sbuf = rbuf;
+        *scount = rcount;
+        *stype = rtype;
+    }
+    return (MPI_Aint)rcount * rsize;
+}
 
 int ac_alltoall_pack(const void *buf, int count, MPI_Datatype dtype, int first, int n, char *out,
                      MPI_Aint bytes, MPI_Comm comm)

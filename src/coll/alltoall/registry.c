@@ -9,6 +9,7 @@
  */
 #include "coll/algorithms.h"
 #include "coll/cost_terms.h"
+#include "coll/common/cost_models.h"
 
 static const ac_params sync_none = {.sync = AC_SYNC_NONE};
 static const ac_params sync_light = {.sync = AC_SYNC_LIGHT};
@@ -19,18 +20,8 @@ static const ac_params leaders_simple = {.alltoallv = ac_alltoallv_simple};
 static const ac_params leaders_ring = {.alltoallv = ac_alltoallv_ring, .inner2 = &sync_none};
 
 /* The cost models of the algorithms below (each entry's .cost, in the terms of cost_terms.h):
- * their files' "Cost: ..." corrected where SimGrid disagreed on a contention-free platform. */
-
-/* every message posted at once: the latencies overlap, the rank's link carries the bytes */
-static const ac_cost_model simple_cost = {
-    AC_TERMS(AC_TERM(Q_ONE, P_ALPHA, L_WORST, 1),
-             AC_TERM(Q_P1, P_OVERHEAD, L_WORST, 1),
-             AC_TERM(Q_N_P1, P_BETA, L_WORST, 1))};
-/* p - 1 steps one after the other, plus the phase synchronisation's (params->sync) */
-static const ac_cost_model phased_cost = {
-    AC_TERMS(AC_TERM(Q_P1, P_MESSAGE, L_WORST, 1),
-             AC_TERM(Q_N_P1, P_BETA, L_WORST, 1),
-             AC_TERM(Q_SYNC, P_MESSAGE, L_WORST, 1))};
+ * their files' "Cost: ..." corrected where SimGrid disagreed on a contention-free platform.
+ * Simple and phased are shared with the all-gathers and alltoallv: common/cost_models.c. */
 static const ac_cost_model mesh_cost = {
     AC_TERMS(AC_TERM(Q_MESH_PHASES, P_ALPHA, L_WORST, 1),
              AC_TERM(Q_MESH_STEPS, P_OVERHEAD, L_WORST, 1),
@@ -48,18 +39,13 @@ static const ac_cost_model node_aware_cost = {
     .inner = {{PART_LEADERS, BLOCK_UNIT}}};
 
 static const ac_algorithm algorithms[] = {
-    {.name = "native",
-     .collective = AC_ALLTOALL,
-     .group = "native",
-     .attributes = "library=native",
-     .fn.alltoall = ac_alltoall_native,
-     .summary = "the MPI library's own MPI_Alltoall"},
+    {AC_NATIVE(alltoall, ALLTOALL, Alltoall)},
     {.name = "simple",
      .collective = AC_ALLTOALL,
      .group = "simple",
      .attributes = "partners=all sync=none primitive=nonblocking data=ddt",
      .fn.alltoall = ac_alltoall_simple,
-     .cost = &simple_cost,
+     .cost = &ac_simple_cost,
      .summary = "post every receive and send at once (i->i+1, i->i+2, ...), then wait"},
     {.name = "mesh_2d",
      .collective = AC_ALLTOALL,
@@ -102,7 +88,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=ring sync=none primitive=blocking data=ddt",
      .fn.alltoall = ac_alltoall_ring,
      .params = &sync_none,
-     .cost = &phased_cost,
+     .cost = &ac_phased_cost,
      .summary = "p-1 phases, phase i sends to r+i and receives from r-i"},
     {.name = "ring_light_barrier",
      .collective = AC_ALLTOALL,
@@ -110,7 +96,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=ring sync=light primitive=blocking data=ddt",
      .fn.alltoall = ac_alltoall_ring,
      .params = &sync_light,
-     .cost = &phased_cost,
+     .cost = &ac_phased_cost,
      .summary = "ring phases separated by zero-byte ready tokens"},
     {.name = "ring_mpi_barrier",
      .collective = AC_ALLTOALL,
@@ -118,7 +104,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=ring sync=barrier primitive=blocking data=ddt",
      .fn.alltoall = ac_alltoall_ring,
      .params = &sync_barrier,
-     .cost = &phased_cost,
+     .cost = &ac_phased_cost,
      .summary = "ring phases separated by MPI_Barrier (lock-step)"},
     {.name = "pair",
      .collective = AC_ALLTOALL,
@@ -126,7 +112,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=pair sync=none primitive=blocking data=ddt",
      .fn.alltoall = ac_alltoall_pair,
      .params = &sync_none,
-     .cost = &phased_cost,
+     .cost = &ac_phased_cost,
      .summary = "pairwise exchange, phase i with r XOR i (idle phases if p is not 2^k)"},
     {.name = "pair_light_barrier",
      .collective = AC_ALLTOALL,
@@ -134,7 +120,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=pair sync=light primitive=blocking data=ddt",
      .fn.alltoall = ac_alltoall_pair,
      .params = &sync_light,
-     .cost = &phased_cost,
+     .cost = &ac_phased_cost,
      .summary = "pairwise exchange with a zero-byte token between phases"},
     {.name = "pair_mpi_barrier",
      .collective = AC_ALLTOALL,
@@ -142,7 +128,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=pair sync=barrier primitive=blocking data=ddt",
      .fn.alltoall = ac_alltoall_pair,
      .params = &sync_barrier,
-     .cost = &phased_cost,
+     .cost = &ac_phased_cost,
      .summary = "pairwise exchange with MPI_Barrier between phases (lock-step)"},
     {.name = "node_aware",
      .collective = AC_ALLTOALL,

@@ -23,34 +23,24 @@ int ac_alltoallv_pair(const void *sbuf, const int *scounts, const int *sdispls,
                       MPI_Datatype stype, void *rbuf, const int *rcounts, const int *rdispls,
                       MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
 {
-    int rc = MPI_SUCCESS, rank, size, ssize, rsize;
     ac_sync sync = p ? p->sync : AC_SYNC_NONE;
-    void *copy = NULL;
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
-    rc = ac_alltoallv_start(&sbuf, &scounts, &sdispls, &stype, rbuf, rcounts, rdispls, rtype,
-                            size, rank, &copy);
+    ac_alltoallv_frame f;
+    int rc = ac_alltoallv_start(&f, sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
+                                comm);
     if (rc != MPI_SUCCESS) goto out;
-    MPI_Aint sext = ac_extent(stype), rext = ac_extent(rtype);
-    PMPI_Type_size(stype, &ssize);
-    PMPI_Type_size(rtype, &rsize);
-    int phases = 1 << ac_ceil_log2(size);
+    int phases = 1 << ac_ceil_log2(f.size);
     for (int i = 1; i < phases; i++) {
-        int peer = rank ^ i;
-        if (peer >= size) peer = MPI_PROC_NULL;
+        int peer = f.rank ^ i;
+        if (peer >= f.size) peer = MPI_PROC_NULL;
         if (i > 1) {
             rc = ac_sync_phase(comm, sync, peer, peer);
             if (rc != MPI_SUCCESS) goto out;
         }
         if (peer == MPI_PROC_NULL) continue;
-        int sendto = scounts[peer] == 0 || ssize == 0 ? MPI_PROC_NULL : peer;
-        int recvfrom = rcounts[peer] == 0 || rsize == 0 ? MPI_PROC_NULL : peer;
-        rc = PMPI_Sendrecv((const char *)sbuf + sdispls[peer] * sext, scounts[peer], stype,
-                           sendto, AC_TAG_DATA, (char *)rbuf + rdispls[peer] * rext,
-                           rcounts[peer], rtype, recvfrom, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
+        rc = ac_alltoallv_exchange(&f, peer, peer, comm);
         if (rc != MPI_SUCCESS) goto out;
     }
 out:
-    free(copy);
+    free(f.copy);
     return rc;
 }

@@ -23,31 +23,21 @@ int ac_alltoallv_ring(const void *sbuf, const int *scounts, const int *sdispls,
                       MPI_Datatype stype, void *rbuf, const int *rcounts, const int *rdispls,
                       MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
 {
-    int rc = MPI_SUCCESS, rank, size, ssize, rsize;
     ac_sync sync = p ? p->sync : AC_SYNC_NONE;
-    void *copy = NULL;
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
-    rc = ac_alltoallv_start(&sbuf, &scounts, &sdispls, &stype, rbuf, rcounts, rdispls, rtype,
-                            size, rank, &copy);
+    ac_alltoallv_frame f;
+    int rc = ac_alltoallv_start(&f, sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
+                                comm);
     if (rc != MPI_SUCCESS) goto out;
-    MPI_Aint sext = ac_extent(stype), rext = ac_extent(rtype);
-    PMPI_Type_size(stype, &ssize);
-    PMPI_Type_size(rtype, &rsize);
-    for (int i = 1; i < size; i++) {
-        int to = (rank + i) % size, from = (rank - i + size) % size;
+    for (int i = 1; i < f.size; i++) {
+        int to = (f.rank + i) % f.size, from = (f.rank - i + f.size) % f.size;
         if (i > 1) {
             rc = ac_sync_phase(comm, sync, from, to);
             if (rc != MPI_SUCCESS) goto out;
         }
-        int sendto = scounts[to] == 0 || ssize == 0 ? MPI_PROC_NULL : to;
-        int recvfrom = rcounts[from] == 0 || rsize == 0 ? MPI_PROC_NULL : from;
-        rc = PMPI_Sendrecv((const char *)sbuf + sdispls[to] * sext, scounts[to], stype, sendto,
-                           AC_TAG_DATA, (char *)rbuf + rdispls[from] * rext, rcounts[from], rtype,
-                           recvfrom, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
+        rc = ac_alltoallv_exchange(&f, to, from, comm);
         if (rc != MPI_SUCCESS) goto out;
     }
 out:
-    free(copy);
+    free(f.copy);
     return rc;
 }

@@ -18,48 +18,40 @@ int ac_alltoallv_simple(const void *sbuf, const int *scounts, const int *sdispls
                         MPI_Datatype stype, void *rbuf, const int *rcounts, const int *rdispls,
                         MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
 {
-    int rc = MPI_SUCCESS, rank, size, ssize, rsize, nreq = 0;
-    void *copy = NULL;
+    int nreq = 0;
     MPI_Request *reqs = NULL;
     MPI_Status *stats = NULL; /* not MPI_STATUSES_IGNORE: gcc 12 -Wstringop-overflow with MPICH */
+    ac_alltoallv_frame f;
     (void)p;
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
-    rc = ac_alltoallv_start(&sbuf, &scounts, &sdispls, &stype, rbuf, rcounts, rdispls, rtype,
-                            size, rank, &copy);
+    int rc = ac_alltoallv_start(&f, sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
+                                comm);
     if (rc != MPI_SUCCESS) goto out;
-    MPI_Aint sext = ac_extent(stype), rext = ac_extent(rtype);
-    PMPI_Type_size(stype, &ssize);
-    PMPI_Type_size(rtype, &rsize);
-    reqs = malloc(sizeof(MPI_Request) * (size_t)(2 * size));
-    stats = malloc(sizeof(MPI_Status) * (size_t)(2 * size));
+    reqs = malloc(sizeof(MPI_Request) * (size_t)(2 * f.size));
+    stats = malloc(sizeof(MPI_Status) * (size_t)(2 * f.size));
     if (!reqs || !stats) {
         rc = MPI_ERR_NO_MEM;
         goto out;
     }
-    for (int i = 1; i < size; i++) {
-        int from = (rank - i + size) % size;
-        if (rcounts[from] == 0 || rsize == 0) continue;
-        rc = PMPI_Irecv((char *)rbuf + rdispls[from] * rext, rcounts[from], rtype, from,
+    for (int i = 1; i < f.size; i++) {
+        int from = (f.rank - i + f.size) % f.size;
+        if (f.rcounts[from] == 0 || f.rsize == 0) continue;
+        rc = PMPI_Irecv((char *)f.rbuf + f.rdispls[from] * f.rext, f.rcounts[from], f.rtype, from,
                         AC_TAG_DATA, comm, &reqs[nreq]);
         if (rc != MPI_SUCCESS) goto out;
         nreq++;
     }
-    for (int i = 1; i < size; i++) {
-        int to = (rank + i) % size;
-        if (scounts[to] == 0 || ssize == 0) continue;
-        rc = PMPI_Isend((const char *)sbuf + sdispls[to] * sext, scounts[to], stype, to,
+    for (int i = 1; i < f.size; i++) {
+        int to = (f.rank + i) % f.size;
+        if (f.scounts[to] == 0 || f.ssize == 0) continue;
+        rc = PMPI_Isend((const char *)f.sbuf + f.sdispls[to] * f.sext, f.scounts[to], f.stype, to,
                         AC_TAG_DATA, comm, &reqs[nreq]);
         if (rc != MPI_SUCCESS) goto out;
         nreq++;
     }
 out:
-    if (nreq > 0) {
-        int wrc = PMPI_Waitall(nreq, reqs, stats);
-        if (rc == MPI_SUCCESS) rc = wrc;
-    }
+    rc = ac_wait_pending(rc, nreq, reqs, stats);
     free(stats);
     free(reqs);
-    free(copy);
+    free(f.copy);
     return rc;
 }

@@ -1,6 +1,6 @@
 /*
  * inplace.c - the start shared by the alltoallv engines of this folder: the rank's own block,
- * and MPI_IN_PLACE support.
+ * and MPI_IN_PLACE support; and the phased engines' exchange of one phase.
  *
  * With MPI_IN_PLACE the outgoing data lives in the receive buffer and is overwritten by the
  * incoming data, so the engines send from a copy. The copy is one memcpy of the byte range that
@@ -44,18 +44,42 @@ int ac_alltoallv_inplace_copy(const void *rbuf, const int *rcounts, const int *r
     return MPI_SUCCESS;
 }
 
-int ac_alltoallv_start(const void **sbuf, const int **scounts, const int **sdispls,
-                       MPI_Datatype *stype, void *rbuf, const int *rcounts, const int *rdispls,
-                       MPI_Datatype rtype, int size, int rank, void **copy)
+int ac_alltoallv_start(ac_alltoallv_frame *f, const void *sbuf, const int *scounts,
+                       const int *sdispls, MPI_Datatype stype, void *rbuf, const int *rcounts,
+                       const int *rdispls, MPI_Datatype rtype, MPI_Comm comm)
 {
-    *copy = NULL;
-    if (*sbuf != MPI_IN_PLACE)
-        return ac_copy((const char *)*sbuf + (*sdispls)[rank] * ac_extent(*stype),
-                       (*scounts)[rank], *stype, (char *)rbuf + rdispls[rank] * ac_extent(rtype),
-                       rcounts[rank], rtype);
-    /* In place: the own block is already where it belongs; send from a copy of the rest. */
-    *scounts = rcounts;
-    *sdispls = rdispls;
-    *stype = rtype;
-    return ac_alltoallv_inplace_copy(rbuf, rcounts, rdispls, rtype, size, rank, copy, sbuf);
+    int rc;
+    *f = (ac_alltoallv_frame){.sbuf = sbuf, .scounts = scounts, .sdispls = sdispls,
+                              .stype = stype, .rbuf = rbuf, .rcounts = rcounts,
+                              .rdispls = rdispls, .rtype = rtype};
+    PMPI_Comm_rank(comm, &f->rank);
+    PMPI_Comm_size(comm, &f->size);
+    if (sbuf != MPI_IN_PLACE) {
+        rc = ac_copy((const char *)sbuf + sdispls[f->rank] * ac_extent(stype), scounts[f->rank],
+                     stype, (char *)rbuf + rdispls[f->rank] * ac_extent(rtype), rcounts[f->rank],
+                     rtype);
+    } else {
+        /* In place: the own block is already where it belongs; send from a copy of the rest. */
+        f->scounts = rcounts;
+        f->sdispls = rdispls;
+        f->stype = rtype;
+        rc = ac_alltoallv_inplace_copy(rbuf, rcounts, rdispls, rtype, f->size, f->rank, &f->copy,
+                                       &f->sbuf);
+    }
+    if (rc != MPI_SUCCESS) return rc;
+    f->sext = ac_extent(f->stype);
+    f->rext = ac_extent(rtype);
+    PMPI_Type_size(f->stype, &f->ssize);
+    PMPI_Type_size(rtype, &f->rsize);
+    return MPI_SUCCESS;
+}
+
+int ac_alltoallv_exchange(const ac_alltoallv_frame *f, int to, int from, MPI_Comm comm)
+{
+    int sendto = f->scounts[to] == 0 || f->ssize == 0 ? MPI_PROC_NULL : to;
+    int recvfrom = f->rcounts[from] == 0 || f->rsize == 0 ? MPI_PROC_NULL : from;
+    return PMPI_Sendrecv((const char *)f->sbuf + f->sdispls[to] * f->sext, f->scounts[to],
+                         f->stype, sendto, AC_TAG_DATA,
+                         (char *)f->rbuf + f->rdispls[from] * f->rext, f->rcounts[from],
+                         f->rtype, recvfrom, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
 }

@@ -6,39 +6,23 @@
  * algorithms (ring, pair) are grouped by their phase synchronisation.
  */
 #include "coll/algorithms.h"
-#include "coll/cost_terms.h"
+#include "coll/common/cost_models.h"
 
 static const ac_params sync_none = {.sync = AC_SYNC_NONE};
 static const ac_params sync_light = {.sync = AC_SYNC_LIGHT};
 static const ac_params sync_barrier = {.sync = AC_SYNC_BARRIER};
 
-/* The cost models of the algorithms below (each entry's .cost, in the terms of cost_terms.h):
- * their files' "Cost: ..." corrected where SimGrid disagreed on a contention-free platform. */
-
-/* every message posted at once: the latencies overlap, the rank's link carries the bytes */
-static const ac_cost_model simple_cost = {
-    AC_TERMS(AC_TERM(Q_ONE, P_ALPHA, L_WORST, 1),
-             AC_TERM(Q_P1, P_OVERHEAD, L_WORST, 1),
-             AC_TERM(Q_N_P1, P_BETA, L_WORST, 1))};
-/* p - 1 steps one after the other, plus the phase synchronisation's (params->sync) */
-static const ac_cost_model phased_cost = {
-    AC_TERMS(AC_TERM(Q_P1, P_MESSAGE, L_WORST, 1),
-             AC_TERM(Q_N_P1, P_BETA, L_WORST, 1),
-             AC_TERM(Q_SYNC, P_MESSAGE, L_WORST, 1))};
+/* The cost models of the algorithms below (each entry's .cost) are shared with alltoall and the
+ * all-gathers, in common/cost_models.c. */
 
 static const ac_algorithm algorithms[] = {
-    {.name = "native",
-     .collective = AC_ALLTOALLV,
-     .group = "native",
-     .attributes = "library=native",
-     .fn.alltoallv = ac_alltoallv_native,
-     .summary = "the MPI library's own MPI_Alltoallv"},
+    {AC_NATIVE(alltoallv, ALLTOALLV, Alltoallv)},
     {.name = "simple",
      .collective = AC_ALLTOALLV,
      .group = "simple",
      .attributes = "partners=all sync=none primitive=nonblocking data=ddt",
      .fn.alltoallv = ac_alltoallv_simple,
-     .cost = &simple_cost,
+     .cost = &ac_simple_cost,
      .summary = "post every receive and send at once (i->i+1, i->i+2, ...), then wait"},
     {.name = "ring",
      .collective = AC_ALLTOALLV,
@@ -46,7 +30,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=ring sync=none primitive=blocking data=ddt",
      .fn.alltoallv = ac_alltoallv_ring,
      .params = &sync_none,
-     .cost = &phased_cost,
+     .cost = &ac_phased_cost,
      .summary = "p-1 phases, phase i sends to r+i and receives from r-i"},
     {.name = "ring_light_barrier",
      .collective = AC_ALLTOALLV,
@@ -54,7 +38,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=ring sync=light primitive=blocking data=ddt",
      .fn.alltoallv = ac_alltoallv_ring,
      .params = &sync_light,
-     .cost = &phased_cost,
+     .cost = &ac_phased_cost,
      .summary = "ring phases separated by zero-byte ready tokens"},
     {.name = "ring_mpi_barrier",
      .collective = AC_ALLTOALLV,
@@ -62,7 +46,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=ring sync=barrier primitive=blocking data=ddt",
      .fn.alltoallv = ac_alltoallv_ring,
      .params = &sync_barrier,
-     .cost = &phased_cost,
+     .cost = &ac_phased_cost,
      .summary = "ring phases separated by MPI_Barrier (lock-step)"},
     {.name = "pair",
      .collective = AC_ALLTOALLV,
@@ -70,7 +54,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=pair sync=none primitive=blocking data=ddt",
      .fn.alltoallv = ac_alltoallv_pair,
      .params = &sync_none,
-     .cost = &phased_cost,
+     .cost = &ac_phased_cost,
      .summary = "pairwise exchange, phase i with r XOR i (idle phases if p is not 2^k)"},
     {.name = "pair_light_barrier",
      .collective = AC_ALLTOALLV,
@@ -78,7 +62,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=pair sync=light primitive=blocking data=ddt",
      .fn.alltoallv = ac_alltoallv_pair,
      .params = &sync_light,
-     .cost = &phased_cost,
+     .cost = &ac_phased_cost,
      .summary = "pairwise exchange with a zero-byte token between phases"},
     {.name = "pair_mpi_barrier",
      .collective = AC_ALLTOALLV,
@@ -86,7 +70,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=pair sync=barrier primitive=blocking data=ddt",
      .fn.alltoallv = ac_alltoallv_pair,
      .params = &sync_barrier,
-     .cost = &phased_cost,
+     .cost = &ac_phased_cost,
      .summary = "pairwise exchange with MPI_Barrier between phases (lock-step)"},
 };
 

@@ -47,10 +47,7 @@ int ac_barrier_linear(MPI_Comm comm, const ac_params *p)
         nreq++;
     }
 out:
-    if (nreq > 0) {
-        int wrc = PMPI_Waitall(nreq, reqs, stats);
-        if (rc == MPI_SUCCESS) rc = wrc;
-    }
+    rc = ac_wait_pending(rc, nreq, reqs, stats);
     free(reqs);
     free(stats);
     return rc;

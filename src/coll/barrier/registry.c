@@ -17,12 +17,7 @@ static const ac_cost_model linear_cost = {
     AC_TERMS(AC_TERM(Q_P1, P_MESSAGE, L_WORST, 2))};
 
 static const ac_algorithm algorithms[] = {
-    {.name = "native",
-     .collective = AC_BARRIER,
-     .group = "native",
-     .attributes = "library=native",
-     .fn.barrier = ac_barrier_native,
-     .summary = "the MPI library's own MPI_Barrier"},
+    {AC_NATIVE(barrier, BARRIER, Barrier)},
     {.name = "dissemination",
      .collective = AC_BARRIER,
      .group = "dissemination",

@@ -46,12 +46,7 @@ static const ac_cost_model scatter_allgather_cost = {
     .inner = {{PART_ALLGATHERV, BLOCK_FRACTION}}};
 
 static const ac_algorithm algorithms[] = {
-    {.name = "native",
-     .collective = AC_BCAST,
-     .group = "native",
-     .attributes = "library=native",
-     .fn.bcast = ac_bcast_native,
-     .summary = "the MPI library's own MPI_Bcast"},
+    {AC_NATIVE(bcast, BCAST, Bcast)},
 #define AC_TREE_INSTANCE AC_TREE_ENTRY
 #include "coll/common/tree_instances.def"
 #undef AC_TREE_INSTANCE

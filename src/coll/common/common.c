@@ -165,6 +165,48 @@ int ac_reduce_local(const void *in, void *inout, int count, MPI_Datatype dtype, 
     return PMPI_Reduce_local(in, inout, count, dtype, op);
 }
 
+int ac_reduce_ordered(char **acc, char **other, MPI_Aint offset, int partner_below, int count,
+                      MPI_Datatype dtype, MPI_Op op)
+{
+    if (partner_below) return ac_reduce_local(*other + offset, *acc + offset, count, dtype, op);
+    char *t = *acc;
+    int rc = ac_reduce_local(*acc + offset, *other + offset, count, dtype, op);
+    *acc = *other;
+    *other = t;
+    return rc;
+}
+
+int ac_wait_pending(int rc, int nreq, MPI_Request *reqs, MPI_Status *stats)
+{
+    if (nreq > 0) {
+        int wrc = PMPI_Waitall(nreq, reqs, stats);
+        if (rc == MPI_SUCCESS) rc = wrc;
+    }
+    return rc;
+}
+
+int ac_fold_ranks(MPI_Comm comm, int *rank, int *size, int *pof2, int *rem)
+{
+    int rc = PMPI_Comm_rank(comm, rank);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, size);
+    if (rc != MPI_SUCCESS) return rc;
+    *pof2 = ac_pow2_floor(*size);
+    *rem = *size - *pof2;
+    return MPI_SUCCESS;
+}
+
+void ac_even_blocks(int count, int n, int *counts, int *displs)
+{
+    int d = 0;
+    for (int b = 0; b < n; b++) {
+        int c = count / n + (b < count % n);
+        if (counts) counts[b] = c;
+        displs[b] = d;
+        d += c;
+    }
+    displs[n] = d;
+}
+
 int ac_sync_phase(MPI_Comm comm, ac_sync sync, int to, int from)
 {
     switch (sync) {

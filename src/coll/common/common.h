@@ -65,6 +65,26 @@ int ac_bytes_release(ac_bytes *b, void *buf, int count, MPI_Datatype dtype, int 
 /* inout = in op inout (MPI_Reduce_local order: `in` is the left operand). */
 int ac_reduce_local(const void *in, void *inout, int count, MPI_Datatype dtype, MPI_Op op);
 
+/* Combines a partner's operand, received at *other + offset, with this rank's at *acc + offset,
+ * in rank order: other op acc when the partner's is below (partner_below), else acc op other,
+ * which lands in *other: then the two buffers swap roles, so that *acc holds the result either
+ * way. */
+int ac_reduce_ordered(char **acc, char **other, MPI_Aint offset, int partner_below, int count,
+                      MPI_Datatype dtype, MPI_Op op);
+
+/* At an algorithm's end: completes the nreq requests it still has posted (after an error too,
+ * before their buffers are freed); returns rc, or the wait's error when rc is MPI_SUCCESS. */
+int ac_wait_pending(int rc, int nreq, MPI_Request *reqs, MPI_Status *stats);
+
+/* The rank and size of comm, and the fold of the ranks above the largest power of two
+ * p' <= size of the recursive doubling and halving algorithms: *pof2 = p', *rem = size - p'. */
+int ac_fold_ranks(MPI_Comm comm, int *rank, int *size, int *pof2, int *rem);
+
+/* count elements in n blocks, as even as can be, the first count % n one element larger: block
+ * b has counts[b] elements (counts may be NULL) and is elements [displs[b], displs[b+1])
+ * (displs has n + 1 entries). */
+void ac_even_blocks(int count, int n, int *counts, int *displs);
+
 /* Phase synchronisation between a phase's communications (STAR-MPI): LIGHT exchanges a
  * zero-byte token (send to `to`, receive from `from`); BARRIER calls MPI_Barrier; NONE does
  * nothing. Call it between phases, not before the first one. */

@@ -43,18 +43,31 @@ static int neighbors_delete(MPI_Comm comm, int keyval, void *value, void *extra)
     return MPI_SUCCESS;
 }
 
+/* A call that may fail without ending the run: errors_return() makes comm's errors return
+ * (MPI_ERRORS_RETURN), keeping its handler in *previous, which errors_restore() puts back. */
+static int errors_return(MPI_Comm comm, MPI_Errhandler *previous)
+{
+    int rc = PMPI_Comm_get_errhandler(comm, previous);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    return rc;
+}
+
+static void errors_restore(MPI_Comm comm, MPI_Errhandler previous)
+{
+    PMPI_Comm_set_errhandler(comm, previous);
+    PMPI_Errhandler_free(&previous);
+}
+
 /* SimGrid 3.32's SMPI aborts in MPI_Topo_test (and in MPI_Dist_graph_create*, so only Cartesian
  * communicators exist there): a Cartesian one is told by MPI_Cartdim_get, which returns
  * MPI_ERR_TOPOLOGY on any other (SMPI logs a warning then). */
 static int cartesian_probe(MPI_Comm comm, ac_topology *out)
 {
     MPI_Errhandler previous;
-    int ndims, rc = PMPI_Comm_get_errhandler(comm, &previous);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    int ndims, rc = errors_return(comm, &previous);
     if (rc != MPI_SUCCESS) return rc;
     *out = PMPI_Cartdim_get(comm, &ndims) == MPI_SUCCESS ? AC_TOPOLOGY_CARTESIAN : AC_TOPOLOGY_NONE;
-    PMPI_Comm_set_errhandler(comm, previous);
-    PMPI_Errhandler_free(&previous);
+    errors_restore(comm, previous);
     return MPI_SUCCESS;
 }
 
@@ -110,13 +123,11 @@ static int dist_graph_neighbors(MPI_Comm comm, ac_neighbors *nb)
 static int make_window(MPI_Comm comm, ac_neighbors *nb)
 {
     MPI_Errhandler previous;
-    int ok, rc = PMPI_Comm_get_errhandler(comm, &previous);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    int ok, rc = errors_return(comm, &previous);
     if (rc != MPI_SUCCESS) return rc;
     ok = PMPI_Win_create_dynamic(MPI_INFO_NULL, comm, &nb->win) == MPI_SUCCESS;
     if (!ok) nb->win = MPI_WIN_NULL;
-    PMPI_Comm_set_errhandler(comm, previous);
-    PMPI_Errhandler_free(&previous);
+    errors_restore(comm, previous);
     return PMPI_Allreduce(&ok, &nb->window, 1, MPI_INT, MPI_MIN, comm);
 }
 

@@ -13,13 +13,8 @@ static const ac_params sendrecv_pair = {.exchange = ac_neighbor_sendrecv_pair};
 static const ac_params win_fence_put = {.exchange = ac_neighbor_win_fence_put};
 
 static const ac_algorithm algorithms[] = {
-    {.name = "native",
-     .collective = AC_NEIGHBOR_ALLTOALL,
-     .group = "native",
-     .attributes = "library=native",
-     .requires = AC_REQ_LIBRARY_NEIGHBOR,
-     .fn.neighbor_alltoall = ac_neighbor_alltoall_native,
-     .summary = "the MPI library's own MPI_Neighbor_alltoall"},
+    {AC_NATIVE(neighbor_alltoall, NEIGHBOR_ALLTOALL, Neighbor_alltoall),
+     .requires = AC_REQ_LIBRARY_NEIGHBOR},
     {.name = "isend_irecv",
      .collective = AC_NEIGHBOR_ALLTOALL,
      .group = "nonblocking",

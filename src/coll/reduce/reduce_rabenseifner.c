@@ -55,11 +55,8 @@ int ac_reduce_rabenseifner(const void *sbuf, void *rbuf, int count, MPI_Datatype
     (void)p;
 
     if (count == 0) return MPI_SUCCESS;
-    rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
+    rc = ac_fold_ranks(comm, &rank, &size, &pof2, &rem);
     if (rc != MPI_SUCCESS) return rc;
-    pof2 = ac_pow2_floor(size);
-    rem = size - pof2;
     steps = ac_ceil_log2(pof2);
 
     /* Pairs below 2 rem: the one that is not the survivor sends its vector and is done. */
@@ -76,10 +73,7 @@ int ac_reduce_rabenseifner(const void *sbuf, void *rbuf, int count, MPI_Datatype
         goto out;
     }
     /* Block b is elements [bdispl[b], bdispl[b+1]). */
-    for (int b = 0, d = 0; b <= pof2; b++) {
-        bdispl[b] = d;
-        d += count / pof2 + (b < count % pof2);
-    }
+    ac_even_blocks(count, pof2, NULL, bdispl);
     rc = ac_tmp_alloc(&buf[0], count, dtype);
     if (rc == MPI_SUCCESS) rc = ac_tmp_alloc(&buf[1], count, dtype);
     if (rc == MPI_SUCCESS) rc = ac_copy(own, count, dtype, buf[0].buf, count, dtype);
@@ -92,14 +86,7 @@ int ac_reduce_rabenseifner(const void *sbuf, void *rbuf, int count, MPI_Datatype
         int partner = rank ^ 1;
         rc = PMPI_Recv(tmp, count, dtype, partner, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS) goto out;
-        if (partner < rank) {
-            rc = ac_reduce_local(tmp, res, count, dtype, op);
-        } else {
-            char *t = res;
-            rc = ac_reduce_local(res, tmp, count, dtype, op);
-            res = tmp;
-            tmp = t;
-        }
+        rc = ac_reduce_ordered(&res, &tmp, 0, partner < rank, count, dtype, op);
         if (rc != MPI_SUCCESS) goto out;
     }
 
@@ -118,16 +105,9 @@ int ac_reduce_rabenseifner(const void *sbuf, void *rbuf, int count, MPI_Datatype
                            AC_TAG_DATA, tmp + koff, kcount, dtype, partner, AC_TAG_DATA, comm,
                            MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS) goto out;
-        if (upper) {
-            /* the partner's run is below ours: partner op mine */
-            rc = ac_reduce_local(tmp + koff, res + koff, kcount, dtype, op);
-        } else {
-            /* ours is below: mine op partner, which lands in tmp; the buffers swap roles */
-            char *t = res;
-            rc = ac_reduce_local(res + koff, tmp + koff, kcount, dtype, op);
-            res = tmp;
-            tmp = t;
-        }
+        /* upper: the partner's run is below ours (partner op mine); else mine op partner,
+         * which lands in tmp, and the buffers swap roles */
+        rc = ac_reduce_ordered(&res, &tmp, koff, upper, kcount, dtype, op);
         if (rc != MPI_SUCCESS) goto out;
         keep_lo[k] = lo = klo;
         keep_hi[k] = hi = khi;

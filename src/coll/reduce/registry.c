@@ -52,12 +52,7 @@ static const ac_cost_model linear_ordered_cost = {
              AC_TERM(Q_N_P1, P_GAMMA, L_WORST, 1))};
 
 static const ac_algorithm algorithms[] = {
-    {.name = "native",
-     .collective = AC_REDUCE,
-     .group = "native",
-     .attributes = "library=native",
-     .fn.reduce = ac_reduce_native,
-     .summary = "the MPI library's own MPI_Reduce"},
+    {AC_NATIVE(reduce, REDUCE, Reduce)},
 #define AC_TREE_INSTANCE AC_TREE_ENTRY
 #include "coll/common/tree_instances.def"
 #undef AC_TREE_INSTANCE

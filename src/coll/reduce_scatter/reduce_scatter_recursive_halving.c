@@ -28,11 +28,8 @@ int ac_reduce_scatter_recursive_halving(const void *sbuf, void *rbuf, const int 
     ac_tmp result = {0}, incoming = {0};
     (void)p;
 
-    rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
+    rc = ac_fold_ranks(comm, &rank, &size, &pof2, &rem);
     if (rc != MPI_SUCCESS) return rc;
-    pof2 = ac_pow2_floor(size);
-    rem = size - pof2;
     displs = malloc((size_t)(size + 1) * sizeof *displs);
     newdispls = malloc((size_t)(pof2 + 1) * sizeof *newdispls);
     if (!displs || !newdispls) {

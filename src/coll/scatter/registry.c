@@ -10,16 +10,8 @@
  * block directly).
  */
 #include "coll/algorithms.h"
-#include "coll/cost_terms.h"
+#include "coll/common/cost_models.h"
 #include "coll/common/tree.h"
-
-/* The cost model of the tree instances (TREE_COST, in the terms of cost_terms.h; the shape of
- * each tree is cost.c's tree_shape): the engine's "Cost: ..." corrected where SimGrid disagreed
- * on a contention-free platform. */
-static const ac_cost_model tree_cost = {
-    AC_TERMS(AC_TERM(Q_ROOT_STEPS, P_ALPHA, L_TREE, 1),
-             AC_TERM(Q_ROOT_MESSAGES, P_OVERHEAD, L_TREE, 1),
-             AC_TERM(Q_ROOT_BYTES, P_BETA, L_TREE, 1))};
 
 /* What this collective's tree instances (tree_instances.def) have of their own. */
 #define TREE_COLLECTIVE AC_SCATTER
@@ -29,15 +21,10 @@ static const ac_cost_model tree_cost = {
 #define TREE_SUMMARY(shape, segmentation) shape ", subtrees forwarded packed, " segmentation
 #define TREE_ATTRIBUTES " partners=tree sync=none primitive=nonblocking data=pack"
 #define TREE_MAX_BYTES(kind, segment) 0
-#define TREE_COST tree_cost
+#define TREE_COST ac_gather_scatter_tree_cost /* gather's too: common/cost_models.c */
 
 static const ac_algorithm algorithms[] = {
-    {.name = "native",
-     .collective = AC_SCATTER,
-     .group = "native",
-     .attributes = "library=native",
-     .fn.scatter = ac_scatter_native,
-     .summary = "the MPI library's own MPI_Scatter"},
+    {AC_NATIVE(scatter, SCATTER, Scatter)},
 #define AC_TREE_INSTANCE AC_TREE_ENTRY
 #include "coll/common/tree_instances.def"
 #undef AC_TREE_INSTANCE

@@ -1,0 +1,56 @@
+/*
+ * cost_models.c - the cost models several collectives' registries share (cost_models.h), in
+ * the terms of cost_terms.h: their algorithm files' "Cost: ..." corrected where SimGrid
+ * disagreed on a contention-free platform.
+ */
+#include "coll/common/cost_models.h"
+
+/* allgather, allgatherv, alltoall, alltoallv */
+
+/* every message posted at once: the latencies overlap, the rank's link carries the bytes */
+const ac_cost_model ac_simple_cost = {
+    AC_TERMS(AC_TERM(Q_ONE, P_ALPHA, L_WORST, 1),
+             AC_TERM(Q_P1, P_OVERHEAD, L_WORST, 1),
+             AC_TERM(Q_N_P1, P_BETA, L_WORST, 1))};
+/* p - 1 steps one after the other, plus the phase synchronisation's (params->sync) */
+const ac_cost_model ac_phased_cost = {
+    AC_TERMS(AC_TERM(Q_P1, P_MESSAGE, L_WORST, 1),
+             AC_TERM(Q_N_P1, P_BETA, L_WORST, 1),
+             AC_TERM(Q_SYNC, P_MESSAGE, L_WORST, 1))};
+
+/* allgather, allgatherv */
+const ac_cost_model ac_allgather_recursive_doubling_cost = {
+    AC_TERMS(AC_TERM(Q_FLOOR_LOG, P_MESSAGE, L_SPLIT, 1),
+             AC_TERM(Q_NOT_POW2, P_MESSAGE, L_WORST, 2),
+             AC_TERM(Q_N_P1, P_BETA, L_SPLIT, 1))};
+const ac_cost_model ac_allgather_bruck_cost = {
+    AC_TERMS(AC_TERM(Q_LOG, P_MESSAGE, L_SPLIT, 1),
+             AC_TERM(Q_N_P1, P_BETA, L_SPLIT, 1))};
+const ac_cost_model ac_allgather_mesh_cost = {
+    AC_TERMS(AC_TERM(Q_MESH_PHASES, P_ALPHA, L_WORST, 1),
+             AC_TERM(Q_MESH_STEPS, P_OVERHEAD, L_WORST, 1),
+             AC_TERM(Q_N_P1, P_BETA, L_WORST, 1))};
+
+/* reduce_scatter, reduce_scatter_block */
+const ac_cost_model ac_reduce_scatter_pairwise_cost = {
+    AC_TERMS(AC_TERM(Q_P1, P_MESSAGE, L_WORST, 1),
+             AC_TERM(Q_N_FRACTION, P_BETA, L_WORST, 1),
+             AC_TERM(Q_N_FRACTION, P_GAMMA, L_WORST, 1))};
+const ac_cost_model ac_reduce_scatter_recursive_halving_cost = {
+    AC_TERMS(AC_TERM(Q_LOG, P_MESSAGE, L_SPLIT, 1),
+             AC_TERM(Q_N_FRACTION, P_BETA, L_SPLIT, 1),
+             AC_TERM(Q_N_FRACTION, P_GAMMA, L_WORST, 1),
+             AC_TERM(Q_N_NOT_POW2, P_BETA, L_WORST, 1),
+             AC_TERM(Q_N_NOT_POW2, P_GAMMA, L_WORST, 1))};
+const ac_cost_model ac_reduce_scatter_reduce_then_scatter_cost = {
+    AC_TERMS(AC_TERM(Q_LOG, P_MESSAGE, L_SPLIT, 2),
+             AC_TERM(Q_N_LOG, P_BETA, L_SPLIT, 1),
+             AC_TERM(Q_N_LOG, P_GAMMA, L_WORST, 1),
+             AC_TERM(Q_N_FRACTION, P_BETA, L_SPLIT, 1))};
+
+/* gather, scatter: the model of the tree instances (TREE_COST; the shape of each tree is cost.c's
+ * tree_shape) */
+const ac_cost_model ac_gather_scatter_tree_cost = {
+    AC_TERMS(AC_TERM(Q_ROOT_STEPS, P_ALPHA, L_TREE, 1),
+             AC_TERM(Q_ROOT_MESSAGES, P_OVERHEAD, L_TREE, 1),
+             AC_TERM(Q_ROOT_BYTES, P_BETA, L_TREE, 1))};
