@@ -105,14 +105,9 @@ static int check_final(const char *final, struct stat *st, int *exists, char *wh
     const char *base;
     *exists = stat(final, st) == 0;
     if (*exists) {
-        if (S_ISDIR(st->st_mode)) {
-            ac_why_printf(why, why_len, "a directory");
-            return -1;
-        }
-        if (!S_ISREG(st->st_mode)) {
-            ac_why_printf(why, why_len, "not a regular file (a FIFO, a device or a socket)");
-            return -1;
-        }
+        if (!S_ISREG(st->st_mode))
+            return ac_why_printf(why, why_len, "%s",
+                                 ac_file_error(S_ISDIR(st->st_mode) ? EISDIR : EINVAL));
         if (!mode_writable(st)) {
             ac_why_printf(why, why_len, "its mode %04o does not let this user write it",
                      (unsigned)(st->st_mode & 07777));

@@ -7,22 +7,6 @@
 #include <limits.h>
 #include <stdlib.h>
 
-ac_call ac_call_make(const ac_comm *c, ac_collective coll)
-{
-    ac_call call = {.collective = coll, .size = c->size, .op = MPI_OP_NULL};
-    return call;
-}
-
-ac_call ac_call_reduction(const ac_comm *c, ac_collective coll, long count, MPI_Datatype dtype,
-                          MPI_Op op)
-{
-    ac_call call = ac_call_make(c, coll);
-    call.count = count > INT_MAX ? INT_MAX : (int)count;
-    ac_call_set_op(&call, op);
-    call.bytes = ac_signature_bytes(count, dtype);
-    return call;
-}
-
 size_t ac_counts_bytes(const int counts[], int n, MPI_Datatype type)
 {
     long total = 0;

@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "select/select.h"
 
+#include <limits.h>
 #include <mpi.h>
 
 /* The state of `comm` for a call of `coll` (ac_comm_enter), the layer's settings read first if
@@ -80,13 +81,25 @@ int ac_blocks_ok(const int counts[], const MPI_Datatype types[], MPI_Datatype ty
  * neighbourhood v- or w-collective; 0 for any other (pass through). */
 int ac_neighbor_degrees(MPI_Comm comm, int *indegree, int *outdegree);
 
-/* A call's facts, with the communicator size filled in. */
-ac_call ac_call_make(const ac_comm *c, ac_collective coll);
+/* A call's facts, with the communicator size filled in. Inline, as the next one: they run on
+ * every call, and built in place the facts are not copied on the way back. */
+static inline ac_call ac_call_make(const ac_comm *c, ac_collective coll)
+{
+    ac_call call = {.collective = coll, .size = c->size, .op = MPI_OP_NULL};
+    return call;
+}
 
 /* A reduction's facts (allreduce, reduce, reduce_scatter): `count` elements of dtype combined
  * by op (the call's count capped at INT_MAX, its bytes not). */
-ac_call ac_call_reduction(const ac_comm *c, ac_collective coll, long count, MPI_Datatype dtype,
-                          MPI_Op op);
+static inline ac_call ac_call_reduction(const ac_comm *c, ac_collective coll, long count,
+                                        MPI_Datatype dtype, MPI_Op op)
+{
+    ac_call call = ac_call_make(c, coll);
+    call.count = count > INT_MAX ? INT_MAX : (int)count;
+    ac_call_set_op(&call, op);
+    call.bytes = ac_signature_bytes(count, dtype);
+    return call;
+}
 
 /* The bytes of a v-collective's call (its ac_call's bytes): n blocks of counts[i] elements of
  * `type`. */
