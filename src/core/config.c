@@ -417,7 +417,7 @@ static void name_describe(const ac_setting *s, char *buf, size_t size)
 static void integer_describe(const ac_setting *s, char *buf, size_t size)
 {
     if (s->min_integer == LONG_MIN && s->max_integer == LONG_MAX)
-        append(buf, size, "any integer");
+        append(buf, size, "an integer from %ld to %ld", LONG_MIN, LONG_MAX);
     else if (s->max_integer == LONG_MAX)
         append(buf, size, "n >= %ld", s->min_integer);
     else if (s->min_integer == LONG_MIN)
@@ -548,7 +548,12 @@ void ac_config_each_unknown(ac_unknown_fn *fn, void *arg)
         char name[128];
         const char *eq = strchr(*e, '=');
         size_t len = eq ? (size_t)(eq - *e) : strlen(*e);
-        if (strncmp(*e, "AUTOCOLL_", 9) != 0 || len >= sizeof name) continue;
+        if (strncmp(*e, "AUTOCOLL_", 9) != 0) continue;
+        if (len >= sizeof name) { /* longer than any setting: unknown, named by its start */
+            snprintf(name, sizeof name, "%.*s...", (int)sizeof name - 4, *e);
+            fn(name, eq ? eq + 1 : "", NULL, arg);
+            continue;
+        }
         memcpy(name, *e, len);
         name[len] = '\0';
         if (ac_setting_find(name) || is_tooling_name(name)) continue;
@@ -604,12 +609,24 @@ const char *ac_config_name(const char *name)
     return s ? checked_value(s) : "";
 }
 
+/* The settings that only shape this rank's own output, never a choice nor a collective step:
+ * they may differ between ranks (ac_config_hash leaves them out). */
+static const char *const rank_local[] = {"AUTOCOLL_REPORT", "AUTOCOLL_VERBOSE"};
+
+static int is_rank_local(const char *name)
+{
+    for (size_t i = 0; i < sizeof rank_local / sizeof rank_local[0]; i++)
+        if (strcmp(rank_local[i], name) == 0) return 1;
+    return 0;
+}
+
 int ac_config_hash(void)
 {
     unsigned long h = 5381;
     int n;
     const ac_setting *s = ac_settings(&n);
     for (int i = 0; i < n; i++) {
+        if (is_rank_local(s[i].name)) continue;
         const char *v = ac_config_get(s[i].name);
         for (const char *c = v; *c; c++)
             h = h * 33 + (unsigned char)*c;

@@ -217,6 +217,31 @@ static int push(parser *s, ac_json *container, int *cap, ac_json **slot)
     return 0;
 }
 
+static int cmp_key(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The object just closed has no member name twice: JSON leaves a repeated name's meaning to
+ * the reader, and ours would silently take one of them (a table with two "rules"). Sorted
+ * names, so that an object of many members costs n log n. */
+static int unique_members(parser *s, const ac_json *object)
+{
+    if (object->n < 2) return 0;
+    char **names = malloc(sizeof *names * (size_t)object->n);
+    if (!names) return out_of_memory(s);
+    for (int i = 0; i < object->n; i++)
+        names[i] = object->items[i].key;
+    qsort(names, (size_t)object->n, sizeof *names, cmp_key);
+    int rc = 0;
+    for (int i = 1; i < object->n && rc == 0; i++)
+        if (strcmp(names[i - 1], names[i]) == 0)
+            rc = fail(s, "the member \"%.64s\" appears twice in the object closed here",
+                      names[i]);
+    free(names);
+    return rc;
+}
+
 /* An array or an object after its opening bracket. */
 static int container(parser *s, ac_json *out, int depth, int object)
 {
@@ -248,6 +273,7 @@ static int container(parser *s, ac_json *out, int depth, int object)
             continue;
         }
         if (s->p < s->end && *s->p == close) {
+            if (object && unique_members(s, out)) return -1;
             s->p++;
             return 0;
         }

@@ -6,6 +6,7 @@
 #include "core/log.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,36 @@ static _Thread_local struct {
     int valid;
 } last_comm;
 
+/* The agreement of settings at MPI_Init (below) waits this long before it says why it may never
+ * end: ranks without the layer (an MPMD launch that preloads it for one application context
+ * only) run the program's first collective on MPI_COMM_WORLD against it, and both hang. */
+enum { AGREEMENT_WARN_SECONDS = 30 };
+
+/* The settings' agreement: all[] = the maximum of mine[] over MPI_COMM_WORLD. */
+static int agree_settings(int *mine, int *all)
+{
+#if AUTOCOLL_SIMULATED
+    return PMPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+#else
+    MPI_Request request;
+    int done = 0, warned = 0, rc;
+    rc = PMPI_Iallreduce(mine, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &request);
+    double start = PMPI_Wtime();
+    while (rc == MPI_SUCCESS && !(rc = PMPI_Test(&request, &done, MPI_STATUS_IGNORE)) && !done) {
+        if (!warned && PMPI_Wtime() - start > AGREEMENT_WARN_SECONDS) {
+            ac_log_error("MPI_Init has waited %d s for the other ranks' autocoll settings: is "
+                         "autocoll loaded in every rank? In an MPMD launch (mpirun A : B) every "
+                         "application context needs the preload and the same AUTOCOLL_* "
+                         "settings; a rank without it hangs with this one. Still waiting.",
+                         AGREEMENT_WARN_SECONDS);
+            warned = 1;
+        }
+        sched_yield();
+    }
+    return rc;
+#endif
+}
+
 void ac_state_init(int check)
 {
     int mine[2], all[2], rank;
@@ -43,8 +74,7 @@ void ac_state_init(int check)
      * decide choices. If ranks were configured differently, everything passes through. */
     mine[0] = ac_config_hash();
     mine[1] = -mine[0];
-    if (PMPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS ||
-        all[0] != -all[1]) {
+    if (agree_settings(mine, all) != MPI_SUCCESS || all[0] != -all[1]) {
         PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
         if (rank == 0)
             ac_log_error("the AUTOCOLL_* settings differ between ranks; the layer is disabled "
@@ -57,6 +87,107 @@ void ac_state_init(int check)
  * rank passes its calls through (agreed in comm_create). */
 static ac_comm unusable;
 
+/* ---- freed communicators: the top AC_FREED_KEPT kept, the others folded (state.h) --------- */
+
+static void (*fold_release)(ac_comm *c);
+static int freed_kept; /* freed communicators in ac_g.comms, summaries aside */
+
+void ac_state_on_fold(void (*release)(ac_comm *c))
+{
+    fold_release = release;
+}
+
+static double comm_seconds(const ac_comm *c)
+{
+    double s = 0.0;
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
+        s += c->stats[k].seconds;
+    return s;
+}
+
+/* The summary of freed communicators like c (size, inter or intra), made at the first need;
+ * NULL without memory (c's statistics are then lost to the report: local, no choice
+ * changes). */
+static ac_comm *summary_of(const ac_comm *c)
+{
+    for (ac_comm *s = ac_g.comms; s; s = s->next)
+        if (s->folded && s->size == c->size && s->inter == c->inter) return s;
+    ac_comm *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->pcomm = MPI_COMM_NULL;
+    s->rank = -1; /* speaks for no context in the history file */
+    s->size = c->size;
+    s->inter = c->inter;
+    s->freed = 1;
+    s->id = -1;
+    s->next = ac_g.comms;
+    ac_g.comms = s;
+    return s;
+}
+
+/* Adds src's per-algorithm and per-size counts to dst's (allocated at the first need); the
+ * lists of algorithms match, as both communicators have the same size. */
+static void stats_add(ac_coll_stats *dst, const ac_coll_stats *src, int nalg)
+{
+    dst->calls += src->calls;
+    dst->passthrough += src->passthrough;
+    dst->bytes += src->bytes;
+    dst->seconds += src->seconds;
+    if (src->alg_calls && !dst->alg_calls) {
+        dst->alg_calls = calloc((size_t)nalg, sizeof *dst->alg_calls);
+        dst->alg_seconds = calloc((size_t)nalg, sizeof *dst->alg_seconds);
+        if (!dst->alg_calls || !dst->alg_seconds) {
+            free(dst->alg_calls);
+            free(dst->alg_seconds);
+            dst->alg_calls = NULL;
+            dst->alg_seconds = NULL;
+        }
+    }
+    for (int a = 0; a < nalg && src->alg_calls && dst->alg_calls; a++) {
+        dst->alg_calls[a] += src->alg_calls[a];
+        dst->alg_seconds[a] += src->alg_seconds[a];
+    }
+    if (src->sizes && !dst->sizes) dst->sizes = calloc(AC_PROFILE_BINS, sizeof *dst->sizes);
+    for (int b = 0; b < AC_PROFILE_BINS && src->sizes && dst->sizes; b++) {
+        dst->sizes[b].calls += src->sizes[b].calls;
+        dst->sizes[b].seconds += src->sizes[b].seconds;
+    }
+}
+
+/* Folds c (already out of ac_g.comms) into its summary and releases it. */
+static void fold(ac_comm *c)
+{
+    if (fold_release) fold_release(c);
+    ac_comm *s = summary_of(c);
+    if (s) {
+        s->folded++;
+        snprintf(s->name, sizeof s->name, "(%ld freed%s)", s->folded, c->inter ? " inter" : "");
+    }
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
+        ac_coll_stats *st = &c->stats[k];
+        if (s) stats_add(&s->stats[k], st, ac_registry_for_size((ac_collective)k, c->size).count);
+        free(st->alg_calls);
+        free(st->alg_seconds);
+        free(st->sizes);
+    }
+    free(c);
+}
+
+/* c was just freed: keeps it if it is among the AC_FREED_KEPT freed communicators the layer
+ * spent most time on, else folds the one that is not (the newest of equals). */
+static void keep_or_fold(void)
+{
+    if (++freed_kept <= AC_FREED_KEPT) return;
+    ac_comm **least = NULL;
+    for (ac_comm **p = &ac_g.comms; *p; p = &(*p)->next)
+        if ((*p)->freed && !(*p)->folded && (!least || comm_seconds(*p) < comm_seconds(*least)))
+            least = p;
+    ac_comm *out = *least;
+    *least = out->next;
+    freed_kept--;
+    fold(out);
+}
+
 static int comm_delete(MPI_Comm comm, int keyval, void *value, void *extra)
 {
     ac_comm *c = value;
@@ -66,7 +197,12 @@ static int comm_delete(MPI_Comm comm, int keyval, void *value, void *extra)
     atomic_fetch_add(&deletions, 1);
     if (c == &unusable) return MPI_SUCCESS;
     if (c->pcomm != MPI_COMM_NULL) PMPI_Comm_free(&c->pcomm);
-    c->freed = 1; /* statistics stay in ac_g.comms for the report */
+    pthread_mutex_lock(&lock);
+    c->freed = 1;
+    /* Freed by the application during the run (not the predefined ones at the end, which the
+     * report names). */
+    if (!ac_g.finalized) keep_or_fold();
+    pthread_mutex_unlock(&lock);
     return MPI_SUCCESS;
 }
 

@@ -45,11 +45,20 @@ typedef struct ac_comm {
     int inter; /* intercommunicator: everything passes through */
     int id;    /* creation order on this rank */
     int freed; /* the application freed it; kept for the report */
+    long folded; /* > 0: not a communicator but the summary of this many freed ones of this
+                  * size (state.c: beyond AC_FREED_KEPT); its name says so, it has no
+                  * selection state and rank -1 */
     char name[MPI_MAX_OBJECT_NAME];
     ac_coll_stats stats[AC_NUM_COLLECTIVES];
     void *select; /* selection's own state of this communicator (select.c), NULL until then */
     struct ac_comm *next; /* every ac_comm ever created, newest first */
 } ac_comm;
+
+/* Freed communicators kept whole for the report, their tuning contexts included: those the
+ * layer spent most time on. Each one freed beyond them is folded into the summary of its size
+ * (statistics summed, ac_comm.folded) and its state released, so a run that makes and frees a
+ * communicator per solve keeps bounded memory and a bounded report. */
+enum { AC_FREED_KEPT = 16 };
 
 typedef struct ac_global {
     int initialized; /* ac_state_init ran */
@@ -78,6 +87,11 @@ ac_comm *ac_comm_enter(MPI_Comm comm, ac_collective coll);
 
 /* The state of `comm` if it has one, else NULL (creates nothing). */
 ac_comm *ac_comm_find(MPI_Comm comm);
+
+/* Called, under the state's lock, for each freed communicator about to be folded (above):
+ * selection saves what the history file needs of it and releases its state. Set once at
+ * initialisation. */
+void ac_state_on_fold(void (*release)(ac_comm *c));
 
 /* Count a call passed through before any state was looked up (e.g. invalid arguments). */
 void ac_count_passthrough(MPI_Comm comm, ac_collective coll);

@@ -350,10 +350,8 @@ static int parse_text(const char *text, int whole, const ac_store_kind *const *k
             goto fail;
         }
     }
-    if (!header) {
-        ac_why_printf(why, why_len, "empty (no header)");
-        goto fail;
-    }
+    /* No header: nothing but blank lines and comments (an empty file made with touch), which
+     * holds no section yet and is used and written like a missing file. */
     free(copy);
     return out->n;
 nomem:
@@ -437,6 +435,24 @@ int ac_store_section(const char *text, uint64_t fingerprint, const ac_store_kind
     }
     file_free(&f);
     return n;
+}
+
+char *ac_store_merged(const char *lines, const ac_store_kind *const *kinds, int nkinds)
+{
+    hfile f;
+    char why[64], *buf = NULL;
+    size_t len = 0;
+    if (parse_text(lines, 0, kinds, nkinds, &f, why, sizeof why) < 0) return NULL;
+    FILE *m = open_memstream(&buf, &len);
+    if (m) {
+        for (int k = 0; k < f.s[0].records.n; k++) write_entry(m, &f.s[0].records.e[k]);
+        if (fclose(m) != 0) {
+            free(buf);
+            buf = NULL;
+        }
+    }
+    file_free(&f);
+    return buf;
 }
 
 /* What one record knows of `name` into *know (zeroed first; a NULL record knows nothing);

@@ -74,6 +74,11 @@ void ac_store_write(FILE *f, const ac_store_kind *kind, const char *key,
 int ac_store_section(const char *text, uint64_t fingerprint, const ac_store_kind *const *kinds,
                      int nkinds, char **section, char *why, size_t why_len);
 
+/* Record lines of `kinds` with the records of one kind and key merged, in order of first
+ * appearance (what a merge into a file does with them first): a malloc'd string, or NULL
+ * (lines that do not parse, no memory). */
+char *ac_store_merged(const char *lines, const ac_store_kind *const *kinds, int nkinds);
+
 /* Lock `path` (a symbolic link: its target), read it, merge `lines` (record lines of `kinds`)
  * into the section of `fingerprint` (created with `description` if new), write a temporary
  * file beside it and rename it over `path` (core/safefile.h: mode and group kept, a read-only

@@ -218,11 +218,11 @@ static void write_profile(ac_json_writer *w, ac_comm **comms, int n)
         for (int i = 0; i < n; i++) {
             if (!comms[i]->stats[k].sizes || profile_seen(comms, i, k)) continue;
             ac_size_bin bins[AC_PROFILE_BINS] = {{0, 0.0}};
-            int ncomms = 0;
+            long ncomms = 0;
             for (int j = i; j < n; j++) {
                 const ac_coll_stats *s = &comms[j]->stats[k];
                 if (comms[j]->size != comms[i]->size || !s->sizes) continue;
-                ncomms++;
+                ncomms += comms[j]->folded ? (int)comms[j]->folded : 1;
                 for (int b = 0; b < AC_PROFILE_BINS; b++) {
                     bins[b].calls += s->sizes[b].calls;
                     bins[b].seconds += s->sizes[b].seconds;
@@ -442,6 +442,7 @@ static void write_json(FILE *f, ac_comm **comms, int n)
         ac_json_integer_value(&w, "id", c->id);
         ac_json_integer_value(&w, "size", c->size);
         ac_json_boolean(&w, "freed", c->freed);
+        if (c->folded) ac_json_integer_value(&w, "communicators", c->folded);
         ac_json_object_begin(&w, "collectives");
         for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
             if (c->stats[k].calls || c->stats[k].passthrough)

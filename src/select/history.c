@@ -135,7 +135,8 @@ static struct {
     uint64_t fingerprint;           /* rank 0 */
     char description[DESCRIPTION_LEN];
     ac_store_records *known;        /* every rank: this platform's records */
-    char *kept;                     /* lines handed over before the end (ac_history_keep) */
+    char *kept;                     /* lines handed over before the end (ac_history_keep),
+                                     * records of one key merged */
     size_t kept_len;
     MPI_Comm comm;                  /* private duplicate of MPI_COMM_WORLD */
 } h = {.comm = MPI_COMM_NULL};
@@ -376,12 +377,20 @@ int ac_history_lookup_record(const ac_store_kind *kind, const char *key,
 
 void ac_history_keep(const char *lines)
 {
+    const ac_store_kind *kinds[MAX_KINDS];
     size_t n = strlen(lines);
     char *grown = h.on && n ? realloc(h.kept, h.kept_len + n + 1) : NULL;
     if (!grown) return; /* off, nothing, or out of memory: this knowledge is not kept */
     memcpy(grown + h.kept_len, lines, n + 1);
+    /* Records of one key merged now, as the file's merge would: what is kept grows with the
+     * keys, not with the communicators or requests released. */
+    char *merged = ac_store_merged(grown, kinds, kinds_of(kinds));
+    if (merged) {
+        free(grown);
+        grown = merged;
+    }
     h.kept = grown;
-    h.kept_len += n;
+    h.kept_len = strlen(grown);
 }
 
 /* mkdir -p of path's directory (the default location's). */

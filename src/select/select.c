@@ -37,6 +37,7 @@
 #include "select/site.h"
 #include "select/table.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -165,6 +166,8 @@ static void read_forced(int rank)
     }
 }
 
+static void comm_folded(ac_comm *c); /* below, with the history */
+
 void ac_select_init(void)
 {
     ac_strategies_declare(); /* AUTOCOLL_STRATEGY's keywords */
@@ -185,6 +188,7 @@ void ac_select_init(void)
     ac_coll_set_test_ranks_per_node((int)ac_config_int("AUTOCOLL_TEST_RANKS_PER_NODE"));
     for (int i = 0; i < n; i++) /* every one: the benchmark driver switches them */
         if (all[i]->configure) all[i]->configure();
+    ac_state_on_fold(comm_folded);
 }
 
 void ac_select_load(void)
@@ -382,10 +386,16 @@ static int rule_candidates(const ac_context *x, const ac_call *call, int *pick, 
  * table_try candidates and native become the context's candidates (in candidate order, native
  * first) and race among them (x->trial, the race strategy); the best median runs. A trial of
  * native alone is no trial: the rule runs it. */
+/* Table mode's contexts on this rank, and those a rule covered: a table that covers none of a
+ * run's calls is said so at the end (table_coverage), not left silent. */
+static atomic_long table_contexts, table_covered;
+
 static void table_context(ac_context *x, const ac_call *call)
 {
     int pick[AC_TABLE_MAX_ALGORITHMS];
     int found = rule_candidates(x, call, pick, sel.table_try, "running native");
+    atomic_fetch_add(&table_contexts, 1);
+    if (found > 0) atomic_fetch_add(&table_covered, 1);
     x->rule = found > 0 ? pick[0] : -1;
     if (found == 0 || sel.table_try < 2) return;
     int m = 0;
@@ -505,28 +515,26 @@ static ac_context *context_get(ac_comm *c, ac_bucket *b, const ac_call *call, ui
     return x;
 }
 
-/* The knowledge of every tuning context this rank speaks for (it is rank 0 of the context's
- * communicator), as history file lines (history.h); after each context, its strategy's own
- * record where it keeps one (the model's platform: the file merges them all). Table mode's
- * contexts keep what their trials measured, the others nothing. */
-static void write_history(FILE *f)
+/* The knowledge of c's tuning contexts, if this rank speaks for them (it is rank 0 of c), as
+ * history file lines (history.h); after each context, its strategy's own record where it keeps
+ * one (the model's platform: the file merges them all). Table mode's contexts keep what their
+ * trials measured, the others nothing. */
+static void write_comm_history(FILE *f, const ac_comm *c)
 {
-    for (const ac_comm *c = ac_g.comms; c; c = c->next) {
-        const comm_select *cs = c->select;
-        if (c->rank != 0 || c->inter || !cs) continue;
-        for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
-            for (const ac_bucket *b = cs->buckets[k]; b; b = b->next)
-                for (const ac_context *x = b->contexts; x; x = x->next) {
-                    if (x->table_mode && !x->trial) continue;
-                    ac_knowledge *know = calloc((size_t)x->ncandidates, sizeof *know);
-                    if (!know) continue; /* rank 0 only: no divergence */
-                    x->strategy->save(x->state, know);
-                    ac_history_key key = context_key(c, b, (ac_collective)k, x->site);
-                    ac_history_write_context(f, &key, x->candidates, x->ncandidates, know);
-                    free(know);
-                    if (x->strategy->write_history) x->strategy->write_history(x->state, f);
-                }
-    }
+    const comm_select *cs = c->select;
+    if (c->rank != 0 || c->inter || !cs) return;
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
+        for (const ac_bucket *b = cs->buckets[k]; b; b = b->next)
+            for (const ac_context *x = b->contexts; x; x = x->next) {
+                if (x->table_mode && !x->trial) continue;
+                ac_knowledge *know = calloc((size_t)x->ncandidates, sizeof *know);
+                if (!know) continue; /* rank 0 only: no divergence */
+                x->strategy->save(x->state, know);
+                ac_history_key key = context_key(c, b, (ac_collective)k, x->site);
+                ac_history_write_context(f, &key, x->candidates, x->ncandidates, know);
+                free(know);
+                if (x->strategy->write_history) x->strategy->write_history(x->state, f);
+            }
 }
 
 /* Release selection's state of c: its contexts (their strategies' states), buckets and
@@ -552,14 +560,55 @@ static void comm_state_free(ac_comm *c)
     c->select = NULL;
 }
 
+/* A freed communicator folded into the report's summary (core/state.h): what it learned goes
+ * to the history file's lines kept for the end, which merge records of one key, so that memory
+ * stays bounded by the keys, not the communicators. */
+static void comm_folded(ac_comm *c)
+{
+    char *lines = NULL;
+    size_t len = 0;
+    if (c->select && c->rank == 0 && ac_history_path()) {
+        FILE *m = open_memstream(&lines, &len);
+        if (m) {
+            write_comm_history(m, c);
+            fclose(m);
+        }
+        if (lines) ac_history_keep(lines);
+        free(lines);
+    }
+    comm_state_free(c);
+}
+
+/* World rank 0 says how much of its run the table covered: a warning when no rule covered any
+ * of its contexts (every call ran native: a table made for other process counts or
+ * collectives), else, at AUTOCOLL_VERBOSE=2, how many. */
+static void table_coverage(void)
+{
+    int rank = 0;
+    long n = atomic_load(&table_contexts), covered = atomic_load(&table_covered);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank != 0 || !ac_table_loaded() || n == 0) return;
+    if (covered == 0)
+        ac_log_warn("AUTOCOLL_TABLE=%s: no rule ran in any of rank 0's %ld tuning contexts "
+                    "(collective, communicator size, message size): none covered them or none "
+                    "applied, so every call ran native. Was the table made for other process "
+                    "counts or collectives?",
+                    ac_config_get("AUTOCOLL_TABLE"), n);
+    else
+        ac_log_info("AUTOCOLL_TABLE=%s: rules ran in %ld of rank 0's %ld tuning contexts",
+                    ac_config_get("AUTOCOLL_TABLE"), covered, n);
+}
+
 void ac_select_finalize(void)
 {
+    table_coverage();
     char *lines = NULL;
     size_t len = 0;
     if (ac_history_path()) {
         FILE *m = open_memstream(&lines, &len);
         if (m) {
-            write_history(m);
+            for (const ac_comm *c = ac_g.comms; c; c = c->next)
+                write_comm_history(m, c);
             fclose(m);
         }
     }

@@ -203,6 +203,19 @@ def test_corrupt_file_is_reported_once_and_left_alone(tmp_path):
     assert x["warm"] is False and x["stage"] == "monitor_adapt", x
 
 
+@pytest.mark.parametrize("text", ["", "\n\n# made by hand\n"])
+def test_empty_file_is_used_and_replaced(text, tmp_path):
+    """A file with nothing in it (touch, or blank lines and comments) is a history without any
+    section yet: the run says it starts cold and writes its knowledge into it."""
+    history = tmp_path / "history"
+    history.write_text(text)
+    run = demo_with(history, tmp_path)
+    (line,) = reported(run.stderr)
+    assert "nothing for this platform" in line and "the file has 0 others" in line, line
+    (contexts,) = sections(history).values()
+    assert any(k[0] == "allreduce" for k in contexts), contexts
+
+
 def test_foreign_platform_is_reported_and_kept(tmp_path):
     history = tmp_path / "history"
     other = ("autocoll-history 1\nplatform 0123456789abcdef np=64 nodes=8 ppn=8 elsewhere\n"

@@ -26,6 +26,17 @@ def test_unknown_setting_is_reported_with_the_closest_name(mpi, tmp_path):
         "(autocoll-info --settings lists them); ignored"]
 
 
+def test_unknown_setting_of_any_length_is_reported(tmp_path):
+    """A name longer than any setting (here 300 characters) is reported by its start."""
+    long_name = "AUTOCOLL_" + "X" * 291
+    run = run_mpi("openmpi", 2, PROGRAM, tmp_path, report=False, args=["20"],
+                  env={long_name: "1"})
+    assert run.rc == 0, run.stderr
+    assert warnings(run) == [
+        f"autocoll[0]: warning: {long_name[:124]}...=1 is not an autocoll setting "
+        "(autocoll-info --settings lists them); ignored"], run.stderr
+
+
 def test_out_of_range_value_is_reported_with_the_value_used(tmp_path):
     """Read by a strategy that is not the one in use, and still reported at MPI_Init."""
     run = run_mpi("openmpi", 2, PROGRAM, tmp_path, report=False, args=["20"],

@@ -67,6 +67,22 @@ def test_table_strategy_runs_the_rules(mpi, np, tmp_path):
         assert "power-of-two communicator size" in run.stderr, run.stderr
 
 
+def test_table_that_covers_no_call_says_so(tmp_path):
+    """A table whose rules are all for other process counts: every call runs native, and the
+    run says so once at the end instead of staying silent; at AUTOCOLL_VERBOSE=2 a table that
+    covers the run says how much of it."""
+    table = tmp_path / "table.json"
+    table.write_text(table_text("openmpi", [rule("allreduce", [64, None], [0, None], "ring")]))
+    env = {"AUTOCOLL_STRATEGY": "table", "AUTOCOLL_TABLE": str(table), "AUTOCOLL_MAX_SITES": "0"}
+    run = run_calls("openmpi", 2, tmp_path, env)
+    assert run.stderr.count("no rule ran in any of rank 0's 6 tuning contexts") == 1, run.stderr
+    assert all(x["chosen"] == "native" for x in contexts(run, "allreduce").values())
+    table.write_text(table_text("openmpi", RULES))
+    run = run_calls("openmpi", 2, tmp_path, {**env, "AUTOCOLL_VERBOSE": "2"})
+    assert "no rule ran" not in run.stderr, run.stderr
+    assert "rules ran in 5 of rank 0's 6 tuning contexts" in run.stderr, run.stderr
+
+
 def test_table_rules_beyond_the_context_limits(tmp_path):
     """The table strategy has no call sites (the rules do not depend on them), and a call beyond
     AUTOCOLL_MAX_SIZES contexts is still looked up in the table rather than run native."""
@@ -121,6 +137,9 @@ def bad_tables(mpi, tmp_path):
                               "rule 0: allreduce has no algorithm \"quantum\""),
         "version": (json.dumps({**fine, "version": 3}), "version other than 1 to 2"),
         "directory": ("", "a directory"),
+        # JSON leaves a repeated member's meaning open: the first, the last? Refused.
+        "two_rules": (table_text(mpi, RULES)[:-1] + ", \"rules\": []}",
+                      "the member \"rules\" appears twice"),
         # tuned under the other MPI library: both builds have the same registry fingerprint
         "other_mpi": (json.dumps({**fine, "mpi_library": OTHER_LIBRARY[mpi]}),
                       f"tuned under \"{OTHER_LINE[mpi]}\", this run's MPI library is "),

@@ -122,7 +122,8 @@ static void test_values_text(void)
         {"AUTOCOLL_LOTTERY_ALPHA", "0 < x < 1", "real"},
         {"AUTOCOLL_LOTTERY_EMA", "0 < x <= 1", "real"},
         {"AUTOCOLL_LOTTERY_EXPLORE_SIGMAS", "x >= 0 | inf", "real"},
-        {"AUTOCOLL_LOTTERY_SEED", "any integer", "integer"},
+        {"AUTOCOLL_LOTTERY_SEED", "an integer from -9223372036854775808 to 9223372036854775807",
+         "integer"},
         {"AUTOCOLL_ALLREDUCE", "auto, or an algorithm name from autocoll-info", "algorithm"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

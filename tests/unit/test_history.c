@@ -290,7 +290,6 @@ static void test_refuses_what_does_not_parse(void)
         size_t len; /* 0: strlen */
     } bad[] = {
         {"garbage", "hello world\n", 0},
-        {"empty", "", 0},
         {"format 2", "autocoll-history 2\n", 0},
         {"context before platform", "autocoll-history 1\ncontext allreduce 4 8 1 1 1 "
                                     "0000000000000000 1 alpha 1e-05 0 3\n",

@@ -21,13 +21,13 @@ static void test_values(void)
 {
     char why[128] = "";
     ac_json *v = parse(" {\"a\": [1, -2.5e3, 0, true, false, null], \"b\": {\"c\": \"x\"},"
-                       " \"a\": 7}\n", why, sizeof why);
+                       " \"A\": 7}\n", why, sizeof why);
     if (!CHECK(v != NULL)) {
         fprintf(stderr, "  %s\n", why);
         return;
     }
     CHECK(v->type == AC_JSON_OBJECT && v->n == 3);
-    const ac_json *a = ac_json_member(v, "a"); /* the first of a repeated member */
+    const ac_json *a = ac_json_member(v, "a"); /* names are case-sensitive */
     CHECK(a && a->type == AC_JSON_ARRAY && a->n == 6);
     CHECK(a->items[0].type == AC_JSON_NUMBER && a->items[0].number == 1.0);
     CHECK(a->items[1].number == -2500.0 && a->items[2].number == 0.0);
@@ -36,6 +36,7 @@ static void test_values(void)
     const ac_json *c = ac_json_member(ac_json_member(v, "b"), "c");
     CHECK(c && c->type == AC_JSON_STRING && strcmp(c->string, "x") == 0);
     CHECK(ac_json_member(v, "missing") == NULL && ac_json_member(a, "a") == NULL);
+    CHECK(ac_json_member(v, "A") && ac_json_member(v, "A")->number == 7.0);
     ac_json_free(v);
 
     v = parse("[]", why, sizeof why);
@@ -105,6 +106,8 @@ static void test_malformed(void)
         {"tru", "column 1", "unexpected character"},
         {"[1]\n  x", "line 2, column 3", "after the value"},
         {"// comment\n1", "column 1", "unexpected character"},
+        {"{\"a\": 1, \"b\": 2, \"a\": 3}", "column 24", "\"a\" appears twice"},
+        {"[{\"x\": {}, \"x\": []}]", "column 19", "\"x\" appears twice"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char why[128] = "";
