@@ -120,25 +120,54 @@ def test_second_run_starts_warm(mpi, np, strategy, tmp_path):
         assert x["chosen"] in x["runs"] or x["chosen"] in contexts[key], x
 
 
+def rewrite_context(history, key, seconds):
+    """The history file with the context `key`'s known candidates given `seconds` (name ->
+    seconds; samples and variance kept): what a warm run starts from, set by the test instead
+    of by this machine's timings."""
+    out = []
+    for line in history.read_text().splitlines():
+        t = line.split()
+        if t[:1] == ["context"] and tuple(t[1:8]) == key:
+            for i in range(9, len(t), 4):
+                t[i + 1] = repr(seconds[t[i]])
+            line = " ".join(t)
+        out.append(line)
+    history.write_text("\n".join(out) + "\n")
+
+
 @pytest.mark.parametrize("mpi,np", [("openmpi", 4), ("mpich", 3)])
 def test_second_run_completes_the_best_group(mpi, np, tmp_path):
     """With grouping (the default) the cold run knows one candidate of every group and the
     members of the group it chose. The warm run starts from the best known median, which may lie
-    in another group than the one the cold run chose by Sort_Alg's best time: star then measures
-    just that group's unknown members, ITER calls each. (Monitor_Adapt may later probe another
-    group's unknown members, ITER calls each too, before switching to it.)"""
-    contexts, warm, after = cold_then_warm(mpi, np, "star", tmp_path)
-    x, key = siteless(warm)
-    assert x["warm"] is True, x
+    in another group than the one the cold run chose: star then measures just that group's
+    unknown members, ITER calls each. (Monitor_Adapt may later probe another group's unknown
+    members, ITER calls each too, before switching to it.) Which candidate is best is set in
+    the file (rewrite_context), so that the verdict does not hang on this machine's timings:
+    the known candidate of a group with unknown members, the others 1000 times slower."""
+    history = tmp_path / "history"
+    _, cold = agree_run(mpi, np, tmp_path, "star", history, tag="cold")
+    _, key = siteless(cold)
+    (contexts,) = sections(history).values()
+    known = contexts[key]
     group = {a["name"]: a["group"] for a in registry(mpi, np)["algorithms"]
              if a["collective"] == "allreduce"}
-    known = contexts[key]
-    best = min(known, key=lambda name: known[name][0])
-    new = set(after[key]) - set(known)
+    unknown_in = {g: {n for n in group if group[n] == g and n not in known}
+                  for g in set(group.values())}
+    best = min((n for n in known if unknown_in[group[n]]),
+               key=lambda n: (-len(unknown_in[group[n]]), n))
+    rewrite_context(history, key, {n: 1e-7 if n == best else 1e-4 for n in known})
+    _, warm = agree_run(mpi, np, tmp_path, "star", history, tag="warm")
+    check_ranks_alike(warm, np)
+    x, _ = siteless(warm)
+    assert x["warm"] is True, x
+    (after_contexts,) = sections(history).values()
+    after = after_contexts[key]
+    new = set(after) - set(known)
     in_best = {name for name in new if group[name] == group[best]}
+    assert in_best == unknown_in[group[best]], (best, new, x)  # every one of them, measured
     assert x["decision_calls"] == STAR_ITER * len(in_best), (best, new, x)
     assert STAR_ITER * len(new) == x["decision_calls"] + x["probe_calls"], (best, new, x)
-    assert set(x["runs"]) <= set(after[key]), x
+    assert set(x["runs"]) <= set(after), x
 
 
 def call_cost_job(np, history, tmp_path, tag, env_extra=None):
