@@ -26,6 +26,7 @@ static const char *const on_off[] = {"on", "off", NULL};
 static const char *const report_keywords[] = {"off", "stderr", NULL};
 static const char *const history_keywords[] = {"auto", "off", NULL};
 static const char *const platform_keywords[] = {"auto", NULL};
+static const char *const clock_keywords[] = {"auto", "mpi", NULL};
 static const char *const spread_names[] = {"uniform", "inverse", NULL};
 static const char *const draw_names[] = {"seed", "broadcast", NULL};
 /* in the order of src/select/strategies.c's rounds strategies (ac_rounds_strategies) */
@@ -62,6 +63,9 @@ static const ac_setting declared_first[] = {
          "end-of-run report: text on stderr from rank 0, or JSON written by rank 0 to <path>"),
     INTEGER("AUTOCOLL_VERBOSE", "1", 0, 2,
             "0 errors only, 1 warnings (default), 2 also information about every decision"),
+    KEYWORD("AUTOCOLL_CLOCK", "auto", clock_keywords,
+            "the layer's clock: auto (the CPU's time-stamp counter on x86-64 where the kernel "
+            "keeps time with it, else MPI_Wtime; MPI_Wtime under SimGrid) or mpi (MPI_Wtime)"),
     KEYWORD("AUTOCOLL_STRATEGY", "native", NULL, /* the strategies' names: select's */
             "how unforced calls choose: native (the library's own), star (STAR-MPI's run-time "
             "tuning: Measure_Select, then Monitor_Adapt), lottery (the Berkeley lottery "

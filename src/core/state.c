@@ -2,6 +2,7 @@
  * state.c - the layer's own settings, per-communicator state with its private duplicate.
  */
 #include "core/state.h"
+#include "core/clock.h"
 #include "core/config.h"
 #include "core/log.h"
 
@@ -68,6 +69,7 @@ void ac_state_init(int check)
     ac_g.initialized = 1;
     ac_log_set_level((int)ac_config_int("AUTOCOLL_VERBOSE"));
     ac_g.enabled = ac_config_switch("AUTOCOLL");
+    ac_clock_init();
     ac_config_check_environment();
     if (!check) return;
     /* Invariant 1: a choice may only depend on values equal on every rank, and the settings
