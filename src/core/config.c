@@ -22,215 +22,82 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const on_off[] = {"on", "off", NULL};
+const char *const ac_on_off[] = {"on", "off", NULL};
 static const char *const report_keywords[] = {"off", "stderr", NULL};
 static const char *const history_keywords[] = {"auto", "off", NULL};
 static const char *const platform_keywords[] = {"auto", NULL};
 static const char *const clock_keywords[] = {"auto", "mpi", NULL};
-static const char *const spread_names[] = {"uniform", "inverse", NULL};
-static const char *const draw_names[] = {"seed", "broadcast", NULL};
-/* in the order of src/select/strategies.c's rounds strategies (ac_rounds_strategies) */
-static const char *const adcl_search_names[] = {"brute_force", "attribute", "factorial", "race",
-                                                "model",       NULL};
-
-#define SWITCH(n, def, help)                                                                    \
-    {.name = n, .type = AC_SETTING_SWITCH, .default_value = def, .keywords = on_off,           \
-     .summary = help}
-#define INTEGER(n, def, lo, hi, help)                                                           \
-    {.name = n, .type = AC_SETTING_INTEGER, .default_value = def, .min_integer = lo,           \
-     .max_integer = hi, .summary = help}
-#define REAL(n, def, lo, hi, bounds, help)                                                      \
-    {.name = n, .type = AC_SETTING_REAL, .default_value = def, .min_real = lo, .max_real = hi,  \
-     .real_bounds = bounds, .summary = help}
-#define KEYWORD(n, def, names, help)                                                            \
-    {.name = n, .type = AC_SETTING_KEYWORD, .default_value = def, .keywords = names,           \
-     .summary = help}
-#define PATH(n, def, names, help)                                                               \
-    {.name = n, .type = AC_SETTING_PATH, .default_value = def, .keywords = names,              \
-     .summary = help}
-#define NAME(n, def, names, help)                                                               \
-    {.name = n, .type = AC_SETTING_NAME, .default_value = def, .keywords = names,              \
-     .summary = help}
-
-/* 0 < x < 1, 0 < x <= 1 */
-#define OPEN_UNIT (AC_REAL_MIN_EXCLUSIVE | AC_REAL_MAX_BOUNDED | AC_REAL_MAX_EXCLUSIVE)
-#define HALF_OPEN_UNIT (AC_REAL_MIN_EXCLUSIVE | AC_REAL_MAX_BOUNDED)
-
 /* The settings before the forced algorithms (ac_settings). */
 static const ac_setting declared_first[] = {
-    SWITCH("AUTOCOLL", "on", "off makes the layer a pure pass-through to the MPI library"),
-    PATH("AUTOCOLL_REPORT", "off", report_keywords,
+    AC_DECLARE_SWITCH("AUTOCOLL", "on", "off makes the layer a pure pass-through to the MPI library"),
+    AC_DECLARE_PATH("AUTOCOLL_REPORT", "off", report_keywords,
          "end-of-run report: text on stderr from rank 0, or JSON written by rank 0 to <path>"),
-    INTEGER("AUTOCOLL_VERBOSE", "1", 0, 2,
+    AC_DECLARE_INTEGER("AUTOCOLL_VERBOSE", "1", 0, 2,
             "0 errors only, 1 warnings (default), 2 also information about every decision"),
-    KEYWORD("AUTOCOLL_CLOCK", "auto", clock_keywords,
+    AC_DECLARE_KEYWORD("AUTOCOLL_CLOCK", "auto", clock_keywords,
             "the layer's clock: auto (the CPU's time-stamp counter on x86-64 where the kernel "
             "keeps time with it, else MPI_Wtime; MPI_Wtime under SimGrid) or mpi (MPI_Wtime)"),
-    KEYWORD("AUTOCOLL_STRATEGY", "native", NULL, /* the strategies' names: select's */
+    AC_DECLARE_KEYWORD("AUTOCOLL_STRATEGY", "native", NULL, /* the strategies' names: select's */
             "how unforced calls choose: native (the library's own), star (STAR-MPI's run-time "
             "tuning: Measure_Select, then Monitor_Adapt), lottery (the Berkeley lottery "
             "scheduler), race (autocoll's own: candidates race in rounds, the clearly slower "
             "drop out, medians compared with medians), model (cost models rank the candidates, "
             "only the predicted best few are measured, the fit follows every agreed timing) or "
             "table (the rules of AUTOCOLL_TABLE, no run-time tuning)"),
-    PATH("AUTOCOLL_TABLE", "", NULL,
+    AC_DECLARE_PATH("AUTOCOLL_TABLE", "", NULL,
          "a configuration table from `autocoll tune` (docs/table.md): the rules of the table "
          "strategy; with another strategy its measured cells seed contexts history does not "
          "know; empty: none"),
-    INTEGER("AUTOCOLL_TABLE_TRY", "1", 1, 8,
+    AC_DECLARE_INTEGER("AUTOCOLL_TABLE_TRY", "1", 1, 8,
             "table: the first N algorithms of a context's rule that can run there race (race's "
             "settings) with native, and the fastest runs; 1: the first runs, nothing measured; "
             "model with AUTOCOLL_TABLE: its first decision measures them too at a count the "
             "table has no cell at"),
-    PATH("AUTOCOLL_HISTORY", "auto", history_keywords,
+    AC_DECLARE_PATH("AUTOCOLL_HISTORY", "auto", history_keywords,
          "learned state kept between runs (docs/history.md): read at MPI_Init, merged into the "
          "file at MPI_Finalize, per platform; auto: $XDG_CACHE_HOME/autocoll/history or "
          "~/.cache/autocoll/history, used when a strategy measures (star, lottery, race, model, "
          "table with AUTOCOLL_TABLE_TRY > 1; a path: "
          "always)"),
-    NAME("AUTOCOLL_PLATFORM", "auto", platform_keywords,
+    AC_DECLARE_NAME("AUTOCOLL_PLATFORM", "auto", platform_keywords,
          "the network part of the platform that history is kept for (docs/history.md): auto, "
          "the host names with their digits masked (node017 and node112 are both node#, so a "
          "new allocation on the same cluster starts warm); a name, e.g. the cluster's, to "
          "share what was learned between clusters of other host names or keep apart "
          "partitions of one"),
-    INTEGER("AUTOCOLL_MAX_SITES", "8", 0, INT_MAX,
+    AC_DECLARE_INTEGER("AUTOCOLL_MAX_SITES", "8", 0, INT_MAX,
             "call sites tuned apart per communicator (N); further sites run native; 0: one "
             "site-less context per message size (no call-site agreements)"),
-    INTEGER("AUTOCOLL_MAX_SIZES", "8", 1, INT_MAX,
+    AC_DECLARE_INTEGER("AUTOCOLL_MAX_SIZES", "8", 1, INT_MAX,
             "tuning contexts (message sizes) per call site and collective (X); further sizes "
             "run native"),
-    INTEGER("AUTOCOLL_STAR_ITER", "10", 1, 1000, "star: measurements of each candidate (ITER)"),
-    REAL("AUTOCOLL_STAR_EPSILON", "0.10", 0.0, 0.0, 0,
-         "star: tolerance over the second best before Monitor_Adapt switches (epsilon)"),
-    INTEGER("AUTOCOLL_STAR_DELTA_MAX", "64", 2, INT_MAX,
-            "star: upper bound of the monitoring factor delta (window = delta * ITER calls; "
-            "delta starts at 2)"),
-    SWITCH("AUTOCOLL_STAR_GROUPING", "on",
-           "star: enhanced AEOS, measure one algorithm per group first (STAR-MPI section 3.3)"),
-    INTEGER("AUTOCOLL_STAR_RECHECK", "2000", 0, 100000000,
-            "star: calls before an algorithm left for a degradation is measured again (doubling "
-            "while it stays slower, up to 16x); 0: never (STAR-MPI as published)"),
-    REAL("AUTOCOLL_LOTTERY_ALPHA", "0.8", 0.0, 1.0, OPEN_UNIT,
-         "lottery: share of the tickets of the candidate with the smallest average time "
-         "(alpha)"),
-    KEYWORD("AUTOCOLL_LOTTERY_SPREAD", "uniform", spread_names,
-            "lottery: how the other 1 - alpha of the tickets are spread over the other "
-            "candidates: equally, or in inverse proportion to their average time"),
-    REAL("AUTOCOLL_LOTTERY_EXPLORE_SIGMAS", "2", 0.0, 0.0, AC_REAL_INFINITY,
-         "lottery: explore only candidates whose average is within this many standard "
-         "deviations of the best's; inf: every candidate"),
-    REAL("AUTOCOLL_LOTTERY_EMA", "0.25", 0.0, 1.0, HALF_OPEN_UNIT,
-         "lottery: weight of a new agreed time in a candidate's exponential average"),
-    INTEGER("AUTOCOLL_LOTTERY_TTL", "20", 1, 1000000,
-            "lottery: longest time-to-live; a draw with a share s of the tickets holds "
-            "ceil(s * n) calls"),
-    INTEGER("AUTOCOLL_LOTTERY_WINDOW", "64", 1, 100000,
-            "lottery: calls between two agreements of the timings (one allreduce each)"),
-    INTEGER("AUTOCOLL_LOTTERY_INIT", "1", 0, 1000,
-            "lottery: calls of each candidate, in order, before the first draw; 0: the paper's "
-            "cold start (unmeasured candidates are found by exploration)"),
-    INTEGER("AUTOCOLL_LOTTERY_RECHECK", "1000", 0, 100000000,
-            "lottery: calls after which a candidate excluded by EXPLORE_SIGMAS may be explored "
-            "again (doubling while it stays excluded, up to 16x); 0: never"),
-    KEYWORD("AUTOCOLL_LOTTERY_DRAW", "seed", draw_names,
-            "lottery: how ranks draw alike: the same generator on every rank (no "
-            "communication), or rank 0's draw carried by one agreement per time-to-live (the "
-            "paper's broadcast)"),
-    INTEGER("AUTOCOLL_LOTTERY_SEED", "1", LONG_MIN, LONG_MAX,
-            "lottery: seed of the generator of the draws"),
-    INTEGER("AUTOCOLL_RACE_SAMPLES", "3", 1, 50, "race: calls of each candidate per round"),
-    INTEGER("AUTOCOLL_RACE_ROUNDS", "4", 1, 20,
-            "race: rounds at most; the best median after the last one wins"),
-    REAL("AUTOCOLL_RACE_MARGIN", "0.5", 0.0, 0.0, 0,
-         "race: after round 1 a candidate slower than (1 + margin) x the best median drops "
-         "out; the margin halves every round"),
-    REAL("AUTOCOLL_RACE_EPSILON", "0.05", 0.0, 0.0, 0,
-         "race: the chosen one is degraded when its recent median exceeds (1 + epsilon) x the "
-         "runner-up's; two degraded windows in a row start a new race"),
-    INTEGER("AUTOCOLL_RACE_WINDOW_MAX", "1024", 16, INT_MAX,
-            "race: longest monitoring window (windows start at 16 calls and double)"),
-    INTEGER("AUTOCOLL_RACE_REFRESH", "4096", 0, 1000000000,
-            "race: settled calls before every candidate races again (doubles while the choice "
-            "holds); 0: never"),
-    SWITCH("AUTOCOLL_RACE_GROUPING", "on",
-           "race: round 1 runs one algorithm per group, and every group whose representative "
-           "stays in the race joins round 2"),
-    /* default 0, no final: no measured gain on the emulated cluster (docs/race.md) */
-    INTEGER("AUTOCOLL_RACE_FINAL", "0", 0, 100,
-            "race: when a race's best is not native, it, the runner-up and native run n fresh "
-            "calls each, and the best median of those wins; 0: no final"),
-    PATH("AUTOCOLL_ADCL_FUNCTION", "", NULL,
+    AC_DECLARE_PATH("AUTOCOLL_ADCL_FUNCTION", "", NULL,
          "ADCL requests: run this function of the request's set (e.g. IsendIrecv_aao) instead "
          "of selecting; before config.adcl's ADCL_EMETHOD_SELECTION; an unknown name: one "
          "warning and selection; empty: none"),
-    KEYWORD("AUTOCOLL_ADCL_SEARCH", "brute_force", adcl_search_names,
+    AC_DECLARE_KEYWORD("AUTOCOLL_ADCL_SEARCH", "brute_force", NULL, /* rounds strategies' */
             "ADCL requests: how a request selects its function: brute_force (every function), "
             "attribute (ADCL's attribute-based search: one attribute at a time, pruning) or "
             "factorial (a two-level factorial screening of the attributes, then attribute) or "
             "race (autocoll's race: AUTOCOLL_RACE_SAMPLES, _ROUNDS and _MARGIN) or model "
             "(autocoll's model-guided search: AUTOCOLL_ADCL_MODEL_SAMPLES and _MARGIN)"),
-    INTEGER("AUTOCOLL_ADCL_SAMPLES", "30", 1, 10000,
+    AC_DECLARE_INTEGER("AUTOCOLL_ADCL_SAMPLES", "30", 1, 10000,
             "ADCL requests: measurements of each function during selection (ADCL's default 30)"),
-    INTEGER("AUTOCOLL_ADCL_MODEL_SAMPLES", "3", 1, 10000,
+    AC_DECLARE_INTEGER("AUTOCOLL_ADCL_MODEL_SAMPLES", "3", 1, 10000,
             "ADCL requests, model search: measurements of each function it measures"),
-    REAL("AUTOCOLL_ADCL_MODEL_MARGIN", "0.1", 0.0, 0.0, 0,
+    AC_DECLARE_REAL("AUTOCOLL_ADCL_MODEL_MARGIN", "0.1", 0.0, 0.0, 0,
          "ADCL requests, model search: measure the functions the cost model predicts within "
          "(1 + margin) x the best prediction (first round: the best of each structure), then "
          "those the refitted model predicts within (1 + margin) x the best measured time"),
-    REAL("AUTOCOLL_ADCL_MODEL_PRIOR_WEIGHT", "0.001", 0.0, 0.0, 0,
+    AC_DECLARE_REAL("AUTOCOLL_ADCL_MODEL_PRIOR_WEIGHT", "0.001", 0.0, 0.0, 0,
          "ADCL requests, model search: how strongly a fit keeps the cost model's parameters "
          "near their defaults (the AUTOCOLL_MODEL_* platform settings); small: the "
          "measurements decide what they determine"),
-    REAL("AUTOCOLL_MODEL_MARGIN", "0.5", 0.0, 0.0, 0,
-         "model: measure the candidates predicted within (1 + margin) x the best prediction, "
-         "then those the refitted model predicts within (1 + margin / 2) x the best measured"),
-    REAL("AUTOCOLL_MODEL_GROUP_RANGE", "3", 0.0, 0.0, 0,
-         "model: each round of a decision measures first the best predicted candidate of each "
-         "registry group not measured yet that is predicted within this many times the best "
-         "prediction (round 1) or the best measured time (round 2); 0: the predictions alone"),
-    REAL("AUTOCOLL_MODEL_HORIZON", "300", 0.0, 0.0, 0,
-         "model: calls a mesh's set-up (its line communicators, seen on a layout's first call) "
-         "must pay back within: once a set-up has been seen, a layout whose mesh is not made "
-         "yet is measured only when its prediction at the optimistic end of the round's margin "
-         "plus its set-up / horizon beats the best measured time; 0: set-up ignored"),
-    INTEGER("AUTOCOLL_MODEL_SAMPLES", "2", 1, 50, "model: calls of each measured candidate"),
-    INTEGER("AUTOCOLL_MODEL_BUDGET", "20", 2, 100000,
-            "model: calls of one decision at most, native included"),
-    REAL("AUTOCOLL_MODEL_EPSILON", "0.05", 0.0, 0.0, 0,
-         "model: the chosen one is degraded when its recent median exceeds (1 + epsilon) x the "
-         "runner-up's; two degraded windows in a row start a new decision"),
-    INTEGER("AUTOCOLL_MODEL_WINDOW_MAX", "1024", 16, INT_MAX,
-            "model: longest monitoring window (windows start at 16 calls and double)"),
-    INTEGER("AUTOCOLL_MODEL_CHALLENGES", "4", 0, 100000,
-            "model: challenges per context at most: after a window of the chosen one whose "
-            "median call waited more than EPSILON x its median beyond its fastest (noise), the "
-            "candidate with the lowest one-call reading below that window's upper quartile "
-            "runs 16 calls and is chosen if its fastest call beats the chosen one's; 0: off"),
-    INTEGER("AUTOCOLL_MODEL_REFRESH", "4096", 0, 1000000000,
-            "model: settled calls before a refresh, a decision like the first (native, then "
-            "what the current fit predicts best) against the chosen one's last window; the "
-            "interval doubles, up to 64 x, while the choice holds; 0: never"),
-    REAL("AUTOCOLL_MODEL_ALPHA_INTRA", "1e-6", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
-         "model: latency inside a node before any fit, seconds"),
-    REAL("AUTOCOLL_MODEL_BETA_INTRA", "1e-10", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
-         "model: time per byte inside a node before any fit, seconds"),
-    REAL("AUTOCOLL_MODEL_ALPHA_INTER", "5e-6", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
-         "model: latency between nodes before any fit, seconds"),
-    REAL("AUTOCOLL_MODEL_BETA_INTER", "1e-9", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
-         "model: time per byte between nodes before any fit, seconds"),
-    REAL("AUTOCOLL_MODEL_GAMMA", "5e-10", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
-         "model: time per byte of a local reduction before any fit, seconds"),
-    REAL("AUTOCOLL_MODEL_OVERHEAD", "5e-7", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
-         "model: time a rank spends on each message (LogP's o) before any fit, seconds"),
-    REAL("AUTOCOLL_MODEL_PRIOR_WEIGHT", "0.1", 0.0, 0.0, 0,
-         "model: how strongly a fit keeps the parameters near their defaults (relative to one "
-         "observation); 0: the observations alone"),
 };
 
 /* The settings after them. */
 static const ac_setting declared_last[] = {
-    INTEGER("AUTOCOLL_TEST_RANKS_PER_NODE", "0", 0, INT_MAX,
+    AC_DECLARE_INTEGER("AUTOCOLL_TEST_RANKS_PER_NODE", "0", 0, INT_MAX,
             "testing only: treat consecutive blocks of n ranks as nodes (0: real shared-memory "
             "nodes)"),
 };
@@ -238,36 +105,76 @@ static const ac_setting declared_last[] = {
 enum {
     DECLARED_FIRST = sizeof declared_first / sizeof declared_first[0],
     DECLARED_LAST = sizeof declared_last / sizeof declared_last[0],
-    SETTINGS = DECLARED_FIRST + AC_NUM_COLLECTIVES + DECLARED_LAST
+    MAX_GROUPS = 16,
+    MAX_SETTINGS = 256
 };
 
-/* The whole declaration, in display order: `declared_first`, one setting per collective that forces
- * its algorithm (AUTOCOLL_ALLREDUCE: "force the MPI_Allreduce algorithm"), `declared_last`. */
-static ac_setting settings[SETTINGS];
+/* The groups the layers above declare (ac_config_declare), in order. */
+static struct {
+    const ac_setting *settings;
+    int n;
+} groups[MAX_GROUPS];
+static int ngroups, built;
+
+/* The whole declaration, in display order: `declared_first`, the groups, one setting per
+ * collective that forces its algorithm (AUTOCOLL_ALLREDUCE: "force the MPI_Allreduce
+ * algorithm"), `declared_last`. */
+static ac_setting settings[MAX_SETTINGS];
+static int nsettings;
 static char force_summaries[AC_NUM_COLLECTIVES][64];
 static pthread_once_t settings_once = PTHREAD_ONCE_INIT;
 
+void ac_config_declare(const ac_setting *group, int n)
+{
+    for (int i = 0; i < ngroups; i++)
+        if (groups[i].settings == group) return;
+    if (built || ngroups == MAX_GROUPS) {
+        ac_log_error("settings from %s on are declared %s; they are unknown to this run "
+                     "(core/config.h: ac_config_declare)",
+                     n > 0 ? group[0].name : "(none)",
+                     built ? "after the settings were read" : "in too many groups");
+        return;
+    }
+    groups[ngroups].settings = group;
+    groups[ngroups++].n = n;
+}
+
+static void add(const ac_setting *s)
+{
+    if (nsettings < MAX_SETTINGS)
+        settings[nsettings++] = *s;
+    else
+        ac_log_error("more than %d settings declared; %s is unknown to this run (core/config.c)",
+                     MAX_SETTINGS, s->name);
+}
+
 static void settings_build(void)
 {
-    memcpy(settings, declared_first, sizeof declared_first);
+    built = 1;
+    for (int i = 0; i < DECLARED_FIRST; i++)
+        add(&declared_first[i]);
+    for (int g = 0; g < ngroups; g++)
+        for (int i = 0; i < groups[g].n; i++)
+            add(&groups[g].settings[i]);
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++) {
         char *summary = force_summaries[c];
         size_t initial = strlen("force the MPI_"); /* MPI_Allreduce: the name capitalised */
         snprintf(summary, sizeof force_summaries[c], "force the MPI_%s algorithm",
                  ac_collective_name((ac_collective)c));
         summary[initial] = (char)toupper((unsigned char)summary[initial]);
-        settings[DECLARED_FIRST + c] = (ac_setting){.name = ac_collective_env((ac_collective)c),
-                                              .type = AC_SETTING_ALGORITHM,
-                                              .default_value = "auto",
-                                              .summary = summary};
+        add(&(ac_setting){.name = ac_collective_env((ac_collective)c),
+                          .type = AC_SETTING_ALGORITHM,
+                          .default_value = "auto",
+                          .summary = summary});
     }
-    memcpy(settings + DECLARED_FIRST + AC_NUM_COLLECTIVES, declared_last, sizeof declared_last);
+    for (int i = 0; i < DECLARED_LAST; i++)
+        add(&declared_last[i]);
 }
 
 const ac_setting *ac_settings(int *count)
 {
     pthread_once(&settings_once, settings_build);
-    *count = SETTINGS;
+    *count = nsettings;
     return settings;
 }
 

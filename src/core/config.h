@@ -46,6 +46,36 @@ typedef struct ac_setting {
 /* The declaration, in display order. */
 const ac_setting *ac_settings(int *count);
 
+/* Declarations of settings, for config.c's own and for the groups the layers above declare
+ * (ac_config_declare: the strategies' settings, select/strategy.h). */
+extern const char *const ac_on_off[]; /* a SWITCH's keywords */
+#define AC_DECLARE_SWITCH(n, def, help)                                                         \
+    {.name = n, .type = AC_SETTING_SWITCH, .default_value = def, .keywords = ac_on_off,        \
+     .summary = help}
+#define AC_DECLARE_INTEGER(n, def, lo, hi, help)                                                \
+    {.name = n, .type = AC_SETTING_INTEGER, .default_value = def, .min_integer = lo,           \
+     .max_integer = hi, .summary = help}
+#define AC_DECLARE_REAL(n, def, lo, hi, bounds, help)                                           \
+    {.name = n, .type = AC_SETTING_REAL, .default_value = def, .min_real = lo, .max_real = hi,  \
+     .real_bounds = bounds, .summary = help}
+#define AC_DECLARE_KEYWORD(n, def, names, help)                                                 \
+    {.name = n, .type = AC_SETTING_KEYWORD, .default_value = def, .keywords = names,           \
+     .summary = help}
+#define AC_DECLARE_PATH(n, def, names, help)                                                    \
+    {.name = n, .type = AC_SETTING_PATH, .default_value = def, .keywords = names,              \
+     .summary = help}
+#define AC_DECLARE_NAME(n, def, names, help)                                                    \
+    {.name = n, .type = AC_SETTING_NAME, .default_value = def, .keywords = names,              \
+     .summary = help}
+/* 0 < x < 1, 0 < x <= 1 */
+#define AC_REAL_OPEN_UNIT (AC_REAL_MIN_EXCLUSIVE | AC_REAL_MAX_BOUNDED | AC_REAL_MAX_EXCLUSIVE)
+#define AC_REAL_HALF_OPEN_UNIT (AC_REAL_MIN_EXCLUSIVE | AC_REAL_MAX_BOUNDED)
+
+/* A group of settings declared by a layer above (a strategy's, select/strategy.h), shown after
+ * config.c's own first ones: called before any setting is read (ac_strategies_declare, at the
+ * start of MPI_Init and of the tools); a group given twice counts once. Kept, not copied. */
+void ac_config_declare(const ac_setting *group, int n);
+
 /* The keywords of the KEYWORD setting `name` where a higher layer owns the list
  * (AUTOCOLL_STRATEGY: the strategies' names, select/strategy.h: ac_strategies_declare),
  * NULL-terminated, kept, not copied; given before the setting is read. */

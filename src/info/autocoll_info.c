@@ -311,7 +311,8 @@ static void print_text(const options *o)
     if (!shows_settings(o)) return;
     int n;
     const ac_setting *settings = ac_settings(&n);
-    printf("\nsettings (environment variables, equal on every rank)\n");
+    printf("\nsettings (environment variables, equal on every rank but AUTOCOLL_REPORT and "
+           "AUTOCOLL_VERBOSE)\n");
     for (int i = 0; i < n; i++)
         if (shows_setting(o, &settings[i])) text_setting(&settings[i]);
     ac_config_each_unknown(text_unknown, &unknown);

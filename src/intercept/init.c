@@ -13,6 +13,7 @@
 
 static void start(void)
 {
+    ac_strategies_declare(); /* their settings, before any is read */
     ac_state_init(1);
     if (!ac_g.enabled) return;
     ac_select_init();
@@ -25,6 +26,7 @@ ac_comm *ac_enter(MPI_Comm comm, ac_collective coll)
     /* MPI was initialised behind the layer's back (a library calling PMPI_Init): the settings
      * are read without the check that needs a collective. */
     if (!ac_g.initialized) {
+        ac_strategies_declare();
         ac_state_init(0);
         if (ac_g.enabled) ac_select_init();
     }

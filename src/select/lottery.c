@@ -96,6 +96,7 @@
 #include "core/config.h"
 #include "select/monitor.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -637,8 +638,46 @@ static void lottery_configure(void)
     ac_lottery_set_params(&lottery);
 }
 
+/* The strategy's settings (strategy.h: `settings`), shown by autocoll-info and the README's
+ * table among the others. */
+static const char *const spread_names[] = {"uniform", "inverse", NULL};
+static const char *const draw_names[] = {"seed", "broadcast", NULL};
+
+static const ac_setting lottery_settings[] = {
+    AC_DECLARE_REAL("AUTOCOLL_LOTTERY_ALPHA", "0.8", 0.0, 1.0, AC_REAL_OPEN_UNIT,
+         "lottery: share of the tickets of the candidate with the smallest average time "
+         "(alpha)"),
+    AC_DECLARE_KEYWORD("AUTOCOLL_LOTTERY_SPREAD", "uniform", spread_names,
+            "lottery: how the other 1 - alpha of the tickets are spread over the other "
+            "candidates: equally, or in inverse proportion to their average time"),
+    AC_DECLARE_REAL("AUTOCOLL_LOTTERY_EXPLORE_SIGMAS", "2", 0.0, 0.0, AC_REAL_INFINITY,
+         "lottery: explore only candidates whose average is within this many standard "
+         "deviations of the best's; inf: every candidate"),
+    AC_DECLARE_REAL("AUTOCOLL_LOTTERY_EMA", "0.25", 0.0, 1.0, AC_REAL_HALF_OPEN_UNIT,
+         "lottery: weight of a new agreed time in a candidate's exponential average"),
+    AC_DECLARE_INTEGER("AUTOCOLL_LOTTERY_TTL", "20", 1, 1000000,
+            "lottery: longest time-to-live; a draw with a share s of the tickets holds "
+            "ceil(s * n) calls"),
+    AC_DECLARE_INTEGER("AUTOCOLL_LOTTERY_WINDOW", "64", 1, 100000,
+            "lottery: calls between two agreements of the timings (one allreduce each)"),
+    AC_DECLARE_INTEGER("AUTOCOLL_LOTTERY_INIT", "1", 0, 1000,
+            "lottery: calls of each candidate, in order, before the first draw; 0: the paper's "
+            "cold start (unmeasured candidates are found by exploration)"),
+    AC_DECLARE_INTEGER("AUTOCOLL_LOTTERY_RECHECK", "1000", 0, 100000000,
+            "lottery: calls after which a candidate excluded by EXPLORE_SIGMAS may be explored "
+            "again (doubling while it stays excluded, up to 16x); 0: never"),
+    AC_DECLARE_KEYWORD("AUTOCOLL_LOTTERY_DRAW", "seed", draw_names,
+            "lottery: how ranks draw alike: the same generator on every rank (no "
+            "communication), or rank 0's draw carried by one agreement per time-to-live (the "
+            "paper's broadcast)"),
+    AC_DECLARE_INTEGER("AUTOCOLL_LOTTERY_SEED", "1", LONG_MIN, LONG_MAX,
+            "lottery: seed of the generator of the draws"),
+};
+
 const ac_strategy ac_strategy_lottery = {
     .name = "lottery",
+    .settings = lottery_settings,
+    .nsettings = sizeof lottery_settings / sizeof lottery_settings[0],
     .learns = 1,
     .configure = lottery_configure,
     .create = lottery_create,

@@ -105,6 +105,7 @@
 #include "select/plan.h"
 #include "select/rounds.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -919,8 +920,59 @@ static void model_write_history(const void *state, FILE *f)
     ac_model_write_learned(f, value, weight);
 }
 
+/* The strategy's settings (strategy.h: `settings`), shown by autocoll-info and the README's
+ * table among the others. */
+static const ac_setting model_settings[] = {
+    AC_DECLARE_REAL("AUTOCOLL_MODEL_MARGIN", "0.5", 0.0, 0.0, 0,
+         "model: measure the candidates predicted within (1 + margin) x the best prediction, "
+         "then those the refitted model predicts within (1 + margin / 2) x the best measured"),
+    AC_DECLARE_REAL("AUTOCOLL_MODEL_GROUP_RANGE", "3", 0.0, 0.0, 0,
+         "model: each round of a decision measures first the best predicted candidate of each "
+         "registry group not measured yet that is predicted within this many times the best "
+         "prediction (round 1) or the best measured time (round 2); 0: the predictions alone"),
+    AC_DECLARE_REAL("AUTOCOLL_MODEL_HORIZON", "300", 0.0, 0.0, 0,
+         "model: calls a mesh's set-up (its line communicators, seen on a layout's first call) "
+         "must pay back within: once a set-up has been seen, a layout whose mesh is not made "
+         "yet is measured only when its prediction at the optimistic end of the round's margin "
+         "plus its set-up / horizon beats the best measured time; 0: set-up ignored"),
+    AC_DECLARE_INTEGER("AUTOCOLL_MODEL_SAMPLES", "2", 1, 50, "model: calls of each measured candidate"),
+    AC_DECLARE_INTEGER("AUTOCOLL_MODEL_BUDGET", "20", 2, 100000,
+            "model: calls of one decision at most, native included"),
+    AC_DECLARE_REAL("AUTOCOLL_MODEL_EPSILON", "0.05", 0.0, 0.0, 0,
+         "model: the chosen one is degraded when its recent median exceeds (1 + epsilon) x the "
+         "runner-up's; two degraded windows in a row start a new decision"),
+    AC_DECLARE_INTEGER("AUTOCOLL_MODEL_WINDOW_MAX", "1024", 16, INT_MAX,
+            "model: longest monitoring window (windows start at 16 calls and double)"),
+    AC_DECLARE_INTEGER("AUTOCOLL_MODEL_CHALLENGES", "4", 0, 100000,
+            "model: challenges per context at most: after a window of the chosen one whose "
+            "median call waited more than EPSILON x its median beyond its fastest (noise), the "
+            "candidate with the lowest one-call reading below that window's upper quartile "
+            "runs 16 calls and is chosen if its fastest call beats the chosen one's; 0: off"),
+    AC_DECLARE_INTEGER("AUTOCOLL_MODEL_REFRESH", "4096", 0, 1000000000,
+            "model: settled calls before a refresh, a decision like the first (native, then "
+            "what the current fit predicts best) against the chosen one's last window; the "
+            "interval doubles, up to 64 x, while the choice holds; 0: never"),
+    AC_DECLARE_REAL("AUTOCOLL_MODEL_ALPHA_INTRA", "1e-6", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
+         "model: latency inside a node before any fit, seconds"),
+    AC_DECLARE_REAL("AUTOCOLL_MODEL_BETA_INTRA", "1e-10", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
+         "model: time per byte inside a node before any fit, seconds"),
+    AC_DECLARE_REAL("AUTOCOLL_MODEL_ALPHA_INTER", "5e-6", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
+         "model: latency between nodes before any fit, seconds"),
+    AC_DECLARE_REAL("AUTOCOLL_MODEL_BETA_INTER", "1e-9", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
+         "model: time per byte between nodes before any fit, seconds"),
+    AC_DECLARE_REAL("AUTOCOLL_MODEL_GAMMA", "5e-10", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
+         "model: time per byte of a local reduction before any fit, seconds"),
+    AC_DECLARE_REAL("AUTOCOLL_MODEL_OVERHEAD", "5e-7", 0.0, 0.0, AC_REAL_MIN_EXCLUSIVE,
+         "model: time a rank spends on each message (LogP's o) before any fit, seconds"),
+    AC_DECLARE_REAL("AUTOCOLL_MODEL_PRIOR_WEIGHT", "0.1", 0.0, 0.0, 0,
+         "model: how strongly a fit keeps the parameters near their defaults (relative to one "
+         "observation); 0: the observations alone"),
+};
+
 const ac_strategy ac_strategy_model = {
     .name = "model",
+    .settings = model_settings,
+    .nsettings = sizeof model_settings / sizeof model_settings[0],
     .learns = 1,
     .uses_nodes = 1,
     .uses_suggestions = 1,

@@ -80,6 +80,7 @@
 #include "select/plan.h"
 #include "select/rounds.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -564,8 +565,36 @@ static void race_configure(void)
     ac_race_set_params(&race);
 }
 
+/* The strategy's settings (strategy.h: `settings`), shown by autocoll-info and the README's
+ * table among the others. */
+static const ac_setting race_settings[] = {
+    AC_DECLARE_INTEGER("AUTOCOLL_RACE_SAMPLES", "3", 1, 50, "race: calls of each candidate per round"),
+    AC_DECLARE_INTEGER("AUTOCOLL_RACE_ROUNDS", "4", 1, 20,
+            "race: rounds at most; the best median after the last one wins"),
+    AC_DECLARE_REAL("AUTOCOLL_RACE_MARGIN", "0.5", 0.0, 0.0, 0,
+         "race: after round 1 a candidate slower than (1 + margin) x the best median drops "
+         "out; the margin halves every round"),
+    AC_DECLARE_REAL("AUTOCOLL_RACE_EPSILON", "0.05", 0.0, 0.0, 0,
+         "race: the chosen one is degraded when its recent median exceeds (1 + epsilon) x the "
+         "runner-up's; two degraded windows in a row start a new race"),
+    AC_DECLARE_INTEGER("AUTOCOLL_RACE_WINDOW_MAX", "1024", 16, INT_MAX,
+            "race: longest monitoring window (windows start at 16 calls and double)"),
+    AC_DECLARE_INTEGER("AUTOCOLL_RACE_REFRESH", "4096", 0, 1000000000,
+            "race: settled calls before every candidate races again (doubles while the choice "
+            "holds); 0: never"),
+    AC_DECLARE_SWITCH("AUTOCOLL_RACE_GROUPING", "on",
+           "race: round 1 runs one algorithm per group, and every group whose representative "
+           "stays in the race joins round 2"),
+    /* default 0, no final: no measured gain on the emulated cluster (docs/race.md) */
+    AC_DECLARE_INTEGER("AUTOCOLL_RACE_FINAL", "0", 0, 100,
+            "race: when a race's best is not native, it, the runner-up and native run n fresh "
+            "calls each, and the best median of those wins; 0: no final"),
+};
+
 const ac_strategy ac_strategy_race = {
     .name = "race",
+    .settings = race_settings,
+    .nsettings = sizeof race_settings / sizeof race_settings[0],
     .learns = 1,
     .configure = race_configure,
     .create = race_create,

@@ -91,6 +91,7 @@
 #include "select/monitor.h"
 #include "select/plan.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -599,8 +600,26 @@ static void star_configure(void)
     ac_star_set_params(&star);
 }
 
+/* The strategy's settings (strategy.h: `settings`), shown by autocoll-info and the README's
+ * table among the others. */
+static const ac_setting star_settings[] = {
+    AC_DECLARE_INTEGER("AUTOCOLL_STAR_ITER", "10", 1, 1000, "star: measurements of each candidate (ITER)"),
+    AC_DECLARE_REAL("AUTOCOLL_STAR_EPSILON", "0.10", 0.0, 0.0, 0,
+         "star: tolerance over the second best before Monitor_Adapt switches (epsilon)"),
+    AC_DECLARE_INTEGER("AUTOCOLL_STAR_DELTA_MAX", "64", 2, INT_MAX,
+            "star: upper bound of the monitoring factor delta (window = delta * ITER calls; "
+            "delta starts at 2)"),
+    AC_DECLARE_SWITCH("AUTOCOLL_STAR_GROUPING", "on",
+           "star: enhanced AEOS, measure one algorithm per group first (STAR-MPI section 3.3)"),
+    AC_DECLARE_INTEGER("AUTOCOLL_STAR_RECHECK", "2000", 0, 100000000,
+            "star: calls before an algorithm left for a degradation is measured again (doubling "
+            "while it stays slower, up to 16x); 0: never (STAR-MPI as published)"),
+};
+
 const ac_strategy ac_strategy_star = {
     .name = "star",
+    .settings = star_settings,
+    .nsettings = sizeof star_settings / sizeof star_settings[0],
     .learns = 1,
     .configure = star_configure,
     .create = star_create,

@@ -18,6 +18,7 @@
 #define AUTOCOLL_STRATEGY_H
 
 #include "coll/coll.h"
+#include "core/config.h"
 #include "core/json_writer.h"
 #include "core/store.h"
 
@@ -92,6 +93,10 @@ typedef struct ac_strategy_summary {
 /* A strategy: six operations on a state of one tuning context, and its hooks. */
 typedef struct ac_strategy {
     const char *name; /* its AUTOCOLL_STRATEGY keyword */
+    /* Its settings (AUTOCOLL_<NAME>_*), declared here and collected by core/config.c at
+     * ac_strategies_declare: autocoll-info, the README's table and the checks see them. */
+    const ac_setting *settings;
+    int nsettings;
     /* 0: the choice never changes (native): selection keeps no tuning contexts for it. */
     int learns;
     /* 1: the table strategy: the rules of a loaded table choose; the operations below run
