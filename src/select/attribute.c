@@ -76,17 +76,12 @@ static void *attribute_create(const ac_algorithm *const *candidates, int n,
 {
     int decided;
     attribute_state *s =
-        ac_rounds_new(sizeof *s, n, facts, facts->samples, facts->samples, &decided);
+        ac_rounds_new(sizeof *s, n, facts, facts->samples, facts->samples, attribute_advance,
+                      &decided);
     (void)candidates;
     if (s && !decided) attribute_advance(s);
     if (s) ac_rounds_warm(&s->r, known);
     return s;
-}
-
-static int attribute_observe(void *state, int index, double seconds, const ac_agreement *agree,
-                             int *deciding)
-{
-    return ac_rounds_observe(state, index, seconds, agree, attribute_advance, state, deciding);
 }
 
 const ac_strategy ac_strategy_attribute = {
@@ -94,7 +89,7 @@ const ac_strategy ac_strategy_attribute = {
     .learns = 1,
     .create = attribute_create,
     .choose = ac_rounds_choose,
-    .observe = attribute_observe,
+    .observe = ac_rounds_observe,
     .save = ac_rounds_save,
     .describe = ac_rounds_describe,
     .destroy = ac_rounds_destroy,

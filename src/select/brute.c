@@ -19,17 +19,12 @@ static void *brute_create(const ac_algorithm *const *candidates, int n, const ac
                           const ac_context_facts *facts)
 {
     int decided;
-    ac_rounds *r = ac_rounds_new(sizeof *r, n, facts, facts->samples, facts->samples, &decided);
+    ac_rounds *r = ac_rounds_new(sizeof *r, n, facts, facts->samples, facts->samples,
+                                 brute_advance, &decided);
     (void)candidates;
     if (r && !decided) brute_advance(r);
     if (r) ac_rounds_warm(r, known);
     return r;
-}
-
-static int brute_observe(void *state, int index, double seconds, const ac_agreement *agree,
-                         int *deciding)
-{
-    return ac_rounds_observe(state, index, seconds, agree, brute_advance, state, deciding);
 }
 
 const ac_strategy ac_strategy_brute_force = {
@@ -37,7 +32,7 @@ const ac_strategy ac_strategy_brute_force = {
     .learns = 1,
     .create = brute_create,
     .choose = ac_rounds_choose,
-    .observe = brute_observe,
+    .observe = ac_rounds_observe,
     .save = ac_rounds_save,
     .describe = ac_rounds_describe,
     .destroy = ac_rounds_destroy,

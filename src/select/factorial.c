@@ -98,7 +98,8 @@ static void *factorial_create(const ac_algorithm *const *candidates, int n,
 {
     int decided;
     factorial_state *s =
-        ac_rounds_new(sizeof *s, n, facts, facts->samples, facts->samples, &decided);
+        ac_rounds_new(sizeof *s, n, facts, facts->samples, facts->samples, factorial_advance,
+                      &decided);
     (void)candidates;
     if (!s) return NULL;
     s->level = malloc((size_t)(facts->nattrs > 0 ? facts->nattrs : 1) * sizeof *s->level);
@@ -111,18 +112,12 @@ static void *factorial_create(const ac_algorithm *const *candidates, int n,
     return s;
 }
 
-static int factorial_observe(void *state, int index, double seconds, const ac_agreement *agree,
-                             int *deciding)
-{
-    return ac_rounds_observe(state, index, seconds, agree, factorial_advance, state, deciding);
-}
-
 const ac_strategy ac_strategy_factorial = {
     .name = "factorial",
     .learns = 1,
     .create = factorial_create,
     .choose = ac_rounds_choose,
-    .observe = factorial_observe,
+    .observe = ac_rounds_observe,
     .save = ac_rounds_save,
     .describe = ac_rounds_describe,
     .destroy = factorial_destroy,

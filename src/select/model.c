@@ -1145,7 +1145,8 @@ static void *model_rounds_create(const ac_algorithm *const *candidates, int n,
 {
     int decided;
     model_rounds_state *s =
-        ac_rounds_new(sizeof *s, n, facts, facts->samples, facts->samples, &decided);
+        ac_rounds_new(sizeof *s, n, facts, facts->samples, facts->samples,
+                      model_rounds_advance, &decided);
     (void)candidates;
     if (!s) return NULL;
     if (facts->prior) memcpy(s->prior, facts->prior, sizeof s->prior);
@@ -1167,18 +1168,12 @@ static void *model_rounds_create(const ac_algorithm *const *candidates, int n,
     return s;
 }
 
-static int model_rounds_observe(void *state, int index, double seconds,
-                                const ac_agreement *agree, int *deciding)
-{
-    return ac_rounds_observe(state, index, seconds, agree, model_rounds_advance, state, deciding);
-}
-
 const ac_strategy ac_strategy_model_rounds = {
     .name = "model",
     .learns = 1,
     .create = model_rounds_create,
     .choose = ac_rounds_choose,
-    .observe = model_rounds_observe,
+    .observe = ac_rounds_observe,
     .save = ac_rounds_save,
     .describe = ac_rounds_describe,
     .destroy = model_rounds_destroy,

@@ -653,7 +653,7 @@ static void *race_rounds_create(const ac_algorithm *const *candidates, int n,
 {
     int decided;
     race_rounds_state *s = ac_rounds_new(sizeof *s, n, facts, facts->samples * facts->rounds,
-                                         facts->samples, &decided);
+                                         facts->samples, race_rounds_advance, &decided);
     (void)candidates;
     if (!s) return NULL;
     s->samples = facts->samples;
@@ -664,18 +664,12 @@ static void *race_rounds_create(const ac_algorithm *const *candidates, int n,
     return s;
 }
 
-static int race_rounds_observe(void *state, int index, double seconds,
-                               const ac_agreement *agree, int *deciding)
-{
-    return ac_rounds_observe(state, index, seconds, agree, race_rounds_advance, state, deciding);
-}
-
 const ac_strategy ac_strategy_race_rounds = {
     .name = "race",
     .learns = 1,
     .create = race_rounds_create,
     .choose = ac_rounds_choose,
-    .observe = race_rounds_observe,
+    .observe = ac_rounds_observe,
     .save = ac_rounds_save,
     .describe = ac_rounds_describe,
     .destroy = ac_rounds_destroy,

@@ -121,13 +121,14 @@ static int rounds_init(ac_rounds *r, int n, const ac_context_facts *facts, int c
 }
 
 void *ac_rounds_new(size_t size, int n, const ac_context_facts *facts, int capacity, int target,
-                    int *decided)
+                    void (*advance)(void *state), int *decided)
 {
     ac_rounds *r = calloc(1, size);
     if (r && rounds_init(r, n, facts, capacity, target, decided) != MPI_SUCCESS) {
         free(r);
         return NULL;
     }
+    if (r) r->advance = advance;
     return r;
 }
 
@@ -170,8 +171,7 @@ static int agree_round(ac_rounds *r, const ac_agreement *agree)
     return rc;
 }
 
-static int record(ac_rounds *r, double seconds, const ac_agreement *agree,
-                  void (*advance)(void *state), void *state)
+static int record(ac_rounds *r, double seconds, const ac_agreement *agree)
 {
     r->calls++;
     if (r->decided) return MPI_SUCCESS;
@@ -185,14 +185,15 @@ static int record(ac_rounds *r, double seconds, const ac_agreement *agree,
     }
     int rc = agree_round(r, agree);
     if (rc != MPI_SUCCESS) return rc;
-    advance(state);
+    r->advance(r); /* the strategy's state: its ac_rounds is its first member */
     return MPI_SUCCESS;
 }
 
-int ac_rounds_observe(ac_rounds *r, int index, double seconds, const ac_agreement *agree,
-                      void (*advance)(void *state), void *state, int *deciding)
+int ac_rounds_observe(void *state, int index, double seconds, const ac_agreement *agree,
+                      int *deciding)
 {
-    int rc = index == r->current ? record(r, seconds, agree, advance, state) : MPI_ERR_ARG;
+    ac_rounds *r = state;
+    int rc = index == r->current ? record(r, seconds, agree) : MPI_ERR_ARG;
     *deciding = !r->decided;
     return rc;
 }

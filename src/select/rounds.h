@@ -62,6 +62,7 @@ typedef struct ac_rounds {
     int selection_calls;      /* calls measured before the decision */
     int measured;             /* candidates measured */
     int warm;                 /* started warm from the knowledge given to create() */
+    void (*advance)(void *state); /* the search's next step, after each agreed round */
 } ac_rounds;
 
 /* The engine of a state of a rounds strategy (its first member). */
@@ -72,10 +73,11 @@ static inline const ac_rounds *ac_rounds_of(const void *state)
 
 /* A new state of `size` bytes (the strategy's state, its ac_rounds first, the rest zero) over
  * n candidates from the facts (applicable, forced, nattrs, values): `capacity` measurements of
- * each candidate are kept, `target` make a round. Decides at once when a candidate is forced or
- * at most one may run (*decided then 1). NULL: no memory. */
+ * each candidate are kept, `target` make a round, `advance` takes the search's next step after
+ * each agreed round. Decides at once when a candidate is forced or at most one may run
+ * (*decided then 1). NULL: no memory. */
 void *ac_rounds_new(size_t size, int n, const ac_context_facts *facts, int capacity, int target,
-                    int *decided);
+                    void (*advance)(void *state), int *decided);
 /* Frees a state made by ac_rounds_new that owns nothing else (else: ac_rounds_free, then it). */
 void ac_rounds_destroy(void *state);
 /* A warm start before the first call (known: create()'s, NULL: nothing; samples 0: unknown,
@@ -85,11 +87,12 @@ void ac_rounds_destroy(void *state);
  * is forced, after the first call, or when no applicable candidate is known. Returns whether
  * the search starts warm. */
 int ac_rounds_warm(ac_rounds *r, const ac_knowledge *known);
-/* Accounts one call of candidate `index` (the current one), of `seconds`; when a round is
- * complete, agrees it (collective) and calls advance(state) for the search's next step.
- * Returns an MPI error code (the agreement's; MPI_ERR_ARG for another candidate). */
-int ac_rounds_observe(ac_rounds *r, int index, double seconds, const ac_agreement *agree,
-                      void (*advance)(void *state), void *state, int *deciding);
+/* Every rounds strategy's observe (strategy.h): accounts one call of candidate `index` (the
+ * current one), of `seconds`; when a round is complete, agrees it (collective) and calls the
+ * state's advance for the search's next step. Returns an MPI error code (the agreement's;
+ * MPI_ERR_ARG for another candidate). */
+int ac_rounds_observe(void *state, int index, double seconds, const ac_agreement *agree,
+                      int *deciding);
 /* One candidate's times reduced to one number after ADCL's outlier filter. */
 double ac_rounds_statistic(const double *times, int n);
 void ac_rounds_free(ac_rounds *r);
