@@ -25,7 +25,7 @@ static int make(ADCL_Vmap *vmap, const char *function, int type, ADCL_Vmap *made
 
 int ADCL_Vmap_halo_allocate(int hwidth, ADCL_Vmap *vmap)
 {
-    ADCL_Vmap m;
+    ADCL_Vmap m = NULL; /* set by make() on success */
     if (hwidth < 1)
         return ac_adcl_fail(ADCL_INVALID_HWIDTH, __func__, "halo width %d (it takes >= 1)",
                             hwidth);
@@ -36,13 +36,13 @@ int ADCL_Vmap_halo_allocate(int hwidth, ADCL_Vmap *vmap)
 
 int ADCL_Vmap_all_allocate(ADCL_Vmap *vmap)
 {
-    ADCL_Vmap m;
+    ADCL_Vmap m = NULL; /* set by make() on success */
     return make(vmap, __func__, ADCL_VECTOR_ALL, &m);
 }
 
 int ADCL_Vmap_list_allocate(int size, int *rcnts, int *displ, ADCL_Vmap *vmap)
 {
-    ADCL_Vmap m;
+    ADCL_Vmap m = NULL; /* set by make() on success */
     if (size < 1 || !rcnts || !displ)
         return ac_adcl_fail(ADCL_INVALID_ARG, __func__,
                             "size %d with%s counts and%s displacements (it takes size >= 1 and "
@@ -63,7 +63,7 @@ int ADCL_Vmap_list_allocate(int size, int *rcnts, int *displ, ADCL_Vmap *vmap)
 
 int ADCL_Vmap_allreduce_allocate(MPI_Op op, ADCL_Vmap *vmap)
 {
-    ADCL_Vmap m;
+    ADCL_Vmap m = NULL; /* set by make() on success */
     if (op == MPI_OP_NULL) return ac_adcl_fail(ADCL_INVALID_ARG, __func__, "op is MPI_OP_NULL");
     int rc = make(vmap, __func__, ADCL_VECTOR_ALLREDUCE, &m);
     if (rc == ADCL_SUCCESS) m->op = op;
@@ -72,7 +72,7 @@ int ADCL_Vmap_allreduce_allocate(MPI_Op op, ADCL_Vmap *vmap)
 
 int ADCL_Vmap_alltoall_allocate(int scnt, int rcnt, ADCL_Vmap *vmap)
 {
-    ADCL_Vmap m;
+    ADCL_Vmap m = NULL; /* set by make() on success */
     if (scnt < 0 || rcnt < 0)
         return ac_adcl_fail(ADCL_INVALID_ARG, __func__, "counts %d and %d (they take >= 0)", scnt,
                             rcnt);

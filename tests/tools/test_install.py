@@ -143,3 +143,19 @@ def test_manual_pages_come_from_the_declarations(prefix):
     for command in ["info", "report", "bench", "tune", "plot", "export", "programs", "cluster",
                     "simgrid"]:
         assert f"\n.SS autocoll {command}\n" in commands, command
+
+
+def test_release_build_as_a_user_types_it(tmp_path):
+    """`cmake -DCMAKE_BUILD_TYPE=Release` (-O3) builds; a user's build warns but never stops on
+    a warning (GCC 12 at -O3 once stopped it in src/adcl/vmap.c), while the project's own builds
+    (scripts/build: AUTOCOLL_WERROR=ON) do."""
+    root = build_dir("openmpi").parents[1]
+    build = tmp_path / "release"
+    sh(["cmake", "-S", str(root), "-B", str(build), "-G", "Ninja", "-DAUTOCOLL_MPI=openmpi",
+        "-DCMAKE_BUILD_TYPE=Release", "-DAUTOCOLL_TESTS=OFF", "-DAUTOCOLL_WERROR=ON"])
+    sh(["cmake", "--build", str(build), "--target", "autocoll", "autocoll-info"], timeout=900)
+    assert (build / "libautocoll.so").exists()
+    sh(["cmake", "-S", str(root), "-B", str(build), "-DAUTOCOLL_WERROR=OFF"])
+    flags = sh(["cmake", "--build", str(build), "--target", "autocoll", "--", "-t",
+                "commands"]).stdout
+    assert "-Wall" in flags and "-Werror" not in flags
