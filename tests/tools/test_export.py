@@ -280,9 +280,10 @@ def run_probe(probe, mpi, ranks, mca=(), env=None):
     return proc.stdout.strip()
 
 
-def exported(tmp_path, algorithm, fmt):
+def exported(tmp_path, algorithm, fmt, library="test"):
     source = tmp_path / f"table-{algorithm}.json"
-    source.write_text(json.dumps(table([rule("allreduce", [2, None], [0, None], algorithm)])))
+    source.write_text(json.dumps({**table([rule("allreduce", [2, None], [0, None], algorithm)]),
+                                  "mpi_library": library}))
     out = tmp_path / f"{algorithm}.{fmt}"
     run = cli("export", str(source), "--format", fmt, "--out", str(out))
     assert run.returncode == 0, run.stderr
@@ -312,7 +313,13 @@ def test_mpich_takes_the_exported_json_and_cvars(probe, tmp_path):
         "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE": str(exported(tmp_path, alg, "mpich-json"))})
     assert as_json("recursive_doubling") == forced
     assert as_json("native") == own
-    lines = exported(tmp_path, "recursive_doubling", "mpich-cvars").read_text().splitlines()
-    settings = dict(l[len("export "):].split("=", 1) for l in lines if l.startswith("export "))
+    # the file as a user takes it: sourced by the shell (MPICH's version string, recorded in
+    # the table, spans lines: each must stay a comment)
+    cvars = exported(tmp_path, "recursive_doubling", "mpich-cvars",
+                     library="MPICH Version:\t4.0.2\nMPICH Release date:\tThu Mar 10 2022\n")
+    shell = subprocess.run(["bash", "-ec", f". {cvars}; env"], capture_output=True, text=True)
+    assert shell.returncode == 0 and not shell.stderr, shell.stderr
+    settings = dict(l.split("=", 1) for l in shell.stdout.splitlines()
+                    if l.startswith("MPIR_CVAR_"))
     assert settings == {"MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM": "recursive_doubling"}
     assert run_probe(probe, "mpich", 2, env=settings) == forced

@@ -321,9 +321,10 @@ def ompi_rules(table, source, notes):
     message sizes, and per message size (from that size up, the first one 0): size, algorithm
     (0: Open MPI's own decision), fan-in/out, segment size."""
     chosen = decisions(table, "openmpi", notes)
-    lines = [f"# Open MPI coll_tuned dynamic rules written by `autocoll export` from {source}",
-             f"# table: {table.get('mpi')} / {table.get('mpi_library')}, registry "
-             f"{table.get('registry_fingerprint')}, created {table.get('created')}",
+    lines = [comment(f"Open MPI coll_tuned dynamic rules written by `autocoll export` from "
+                     f"{source}"),
+             comment(f"table: {table.get('mpi')} / {table.get('mpi_library')}, registry "
+                     f"{table.get('registry_fingerprint')}, created {table.get('created')}"),
              "# use: mpirun --mca coll_tuned_use_dynamic_rules 1 "
              "--mca coll_tuned_dynamic_rules_filename THIS_FILE ...",
              "# format: Open MPI 4.1 classic rules; algorithm 0 is Open MPI's own decision",
@@ -426,14 +427,21 @@ def mpich_json(table, notes, default_tree):
     return json.dumps(tree, indent=1) + "\n"
 
 
+def comment(text):
+    """`text` as comment lines: every line of it after '# ' (a library's version string spans
+    several lines, MPICH's does)."""
+    return "\n".join("# " + line for line in str(text).splitlines() or [""])
+
+
 def mpich_cvars(table, source, notes):
     """`export MPIR_CVAR_<COLL>_INTRA_ALGORITHM=<name>` per collective: the native choice of
     most of its cells (each cell's winner mapped at its own rank count, substituted where it
     has no equivalent); with no cells in the table, of most rules. Ties go to MPICH's own
     choice, then to the name first in order."""
-    lines = [f"# MPICH collective algorithm settings written by `autocoll export` from {source}",
-             f"# table: {table.get('mpi')} / {table.get('mpi_library')}, created "
-             f"{table.get('created')}",
+    lines = [comment(f"MPICH collective algorithm settings written by `autocoll export` from "
+                     f"{source}"),
+             comment(f"table: {table.get('mpi')} / {table.get('mpi_library')}, created "
+                     f"{table.get('created')}"),
              "# One value per collective: a CVAR cannot depend on the message or communicator",
              "# size, so each is the native choice of most of the collective's cells."]
     for coll in dict.fromkeys(r["collective"] for r in table["rules"]):
