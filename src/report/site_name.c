@@ -4,11 +4,34 @@
  */
 #include "report/site_name.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static ac_lines *lines;
 static int lines_opened;
+
+static void *cxx_runtime; /* libstdc++, opened for its demangler when the program had none */
+
+/* A C++ function's symbol (_ZN9LAMMPS_NS4Atom10tag_extendEv) as its source names it
+ * (LAMMPS_NS::Atom::tag_extend()), in place: through the C++ runtime's __cxa_demangle, the
+ * program's, or libstdc++'s opened for it (a C++ program linked --as-needed may not load it).
+ * Left as it is without one. */
+static void demangle(char *name, size_t size)
+{
+    char *(*cxa_demangle)(const char *, char *, size_t *, int *);
+    int status = -1;
+    if (strncmp(name, "_Z", 2) != 0) return;
+    *(void **)&cxa_demangle = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+    if (!cxa_demangle && !cxx_runtime) cxx_runtime = dlopen("libstdc++.so.6", RTLD_LAZY);
+    if (!cxa_demangle && cxx_runtime)
+        *(void **)&cxa_demangle = dlsym(cxx_runtime, "__cxa_demangle");
+    if (!cxa_demangle) return;
+    char *plain = cxa_demangle(name, NULL, NULL, &status);
+    if (status == 0 && plain) snprintf(name, size, "%s", plain);
+    free(plain);
+}
 
 void ac_site_name_of(uint64_t key, ac_site_name *out)
 {
@@ -24,6 +47,7 @@ void ac_site_name_of(uint64_t key, ac_site_name *out)
     }
     /* The return address follows the call instruction, which may end another line. */
     if (lines) ac_lines_find(lines, (const char *)out->origin.address - 1, &out->source);
+    demangle(out->source.function, sizeof out->source.function);
     const ac_source_line *s = &out->source;
     const char *slash = strrchr(s->file, '/');
     char where[700];
@@ -43,4 +67,6 @@ void ac_site_names_done(void)
     ac_lines_close(lines);
     lines = NULL;
     lines_opened = 0;
+    if (cxx_runtime) dlclose(cxx_runtime);
+    cxx_runtime = NULL;
 }

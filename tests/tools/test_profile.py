@@ -116,6 +116,19 @@ def test_call_sites_without_debug_information(mpi, np, tmp_path):
 
 
 @pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
+def test_cxx_call_site_is_named_as_its_source_names_it(mpi, tmp_path):
+    """A C++ member function without debug information: the symbol table's mangled name
+    (_ZN6solver4Halo8exchangeEi) is shown demangled, in the JSON and the text report."""
+    run = run_mpi(mpi, 2, "tests/lang/call_sites_cxx", tmp_path, env=RACE, args=[ITERATIONS])
+    assert f"call_sites_cxx: {ITERATIONS} iterations, ok" in run.stdout, run.stdout + run.stderr
+    (x,) = allreduce_contexts(run)
+    assert x["call_site"]["function"] == "solver::Halo::exchange(int)", x["call_site"]
+    assert x["site_name"] == x["site"] + " (solver::Halo::exchange(int))", x
+    shown = autocoll_cli("report", str(tmp_path / f"report-{mpi}-2.json"))
+    assert "(solver::Halo::exchange(int))" in shown.stdout, shown.stdout
+
+
+@pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
 def test_autocoll_info_says_how_sites_are_named(mpi):
     info = registry(mpi)
     assert info["site_lines"].startswith("libdw 0."), info["site_lines"]
