@@ -29,7 +29,8 @@ static const char *const platform_keywords[] = {"auto", NULL};
 static const char *const clock_keywords[] = {"auto", "mpi", NULL};
 /* The settings before the forced algorithms (ac_settings). */
 static const ac_setting declared_first[] = {
-    AC_DECLARE_SWITCH("AUTOCOLL", "on", "off makes the layer a pure pass-through to the MPI library"),
+    AC_DECLARE_SWITCH("AUTOCOLL", "on",
+                      "off makes the layer a pure pass-through to the MPI library"),
     AC_DECLARE_PATH("AUTOCOLL_REPORT", "off", report_keywords,
          "end-of-run report: text on stderr from rank 0, or JSON written by rank 0 to <path>"),
     AC_DECLARE_INTEGER("AUTOCOLL_VERBOSE", "1", 0, 2,

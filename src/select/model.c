@@ -935,7 +935,8 @@ static const ac_setting model_settings[] = {
          "must pay back within: once a set-up has been seen, a layout whose mesh is not made "
          "yet is measured only when its prediction at the optimistic end of the round's margin "
          "plus its set-up / horizon beats the best measured time; 0: set-up ignored"),
-    AC_DECLARE_INTEGER("AUTOCOLL_MODEL_SAMPLES", "2", 1, 50, "model: calls of each measured candidate"),
+    AC_DECLARE_INTEGER("AUTOCOLL_MODEL_SAMPLES", "2", 1, 50,
+                       "model: calls of each measured candidate"),
     AC_DECLARE_INTEGER("AUTOCOLL_MODEL_BUDGET", "20", 2, 100000,
             "model: calls of one decision at most, native included"),
     AC_DECLARE_REAL("AUTOCOLL_MODEL_EPSILON", "0.05", 0.0, 0.0, 0,

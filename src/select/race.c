@@ -568,7 +568,8 @@ static void race_configure(void)
 /* The strategy's settings (strategy.h: `settings`), shown by autocoll-info and the README's
  * table among the others. */
 static const ac_setting race_settings[] = {
-    AC_DECLARE_INTEGER("AUTOCOLL_RACE_SAMPLES", "3", 1, 50, "race: calls of each candidate per round"),
+    AC_DECLARE_INTEGER("AUTOCOLL_RACE_SAMPLES", "3", 1, 50,
+                       "race: calls of each candidate per round"),
     AC_DECLARE_INTEGER("AUTOCOLL_RACE_ROUNDS", "4", 1, 20,
             "race: rounds at most; the best median after the last one wins"),
     AC_DECLARE_REAL("AUTOCOLL_RACE_MARGIN", "0.5", 0.0, 0.0, 0,

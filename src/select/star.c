@@ -603,7 +603,8 @@ static void star_configure(void)
 /* The strategy's settings (strategy.h: `settings`), shown by autocoll-info and the README's
  * table among the others. */
 static const ac_setting star_settings[] = {
-    AC_DECLARE_INTEGER("AUTOCOLL_STAR_ITER", "10", 1, 1000, "star: measurements of each candidate (ITER)"),
+    AC_DECLARE_INTEGER("AUTOCOLL_STAR_ITER", "10", 1, 1000,
+                       "star: measurements of each candidate (ITER)"),
     AC_DECLARE_REAL("AUTOCOLL_STAR_EPSILON", "0.10", 0.0, 0.0, 0,
          "star: tolerance over the second best before Monitor_Adapt switches (epsilon)"),
     AC_DECLARE_INTEGER("AUTOCOLL_STAR_DELTA_MAX", "64", 2, INT_MAX,
