@@ -15,7 +15,9 @@
 
 ac_global ac_g;
 
-static int comm_keyval = MPI_KEYVAL_INVALID;
+/* Made at the first call that needs it, by whichever thread comes first: read without the lock
+ * (acquire), made and stored under it (release). */
+static atomic_int comm_keyval = MPI_KEYVAL_INVALID;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The hot path's shortcut past PMPI_Comm_get_attr (about 140 instructions a call in Open MPI):
@@ -277,20 +279,25 @@ ac_comm *ac_comm_enter(MPI_Comm comm, ac_collective coll)
     int found = 0;
     void *value = NULL;
     if (!ac_g.initialized || !ac_g.enabled || ac_g.finalized || comm == MPI_COMM_NULL) return NULL;
-    if (comm_keyval == MPI_KEYVAL_INVALID) {
+    int keyval = atomic_load_explicit(&comm_keyval, memory_order_acquire);
+    if (keyval == MPI_KEYVAL_INVALID) {
         pthread_mutex_lock(&lock);
-        if (comm_keyval == MPI_KEYVAL_INVALID)
-            PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, comm_delete, &comm_keyval, NULL);
+        keyval = atomic_load_explicit(&comm_keyval, memory_order_relaxed);
+        if (keyval == MPI_KEYVAL_INVALID &&
+            PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, comm_delete, &keyval, NULL) ==
+                MPI_SUCCESS)
+            atomic_store_explicit(&comm_keyval, keyval, memory_order_release);
         pthread_mutex_unlock(&lock);
+        if (keyval == MPI_KEYVAL_INVALID) return NULL;
     }
     unsigned long now = atomic_load(&deletions);
     if (last_comm.valid && last_comm.comm == comm && last_comm.deletions == now) {
         value = last_comm.value;
     } else {
-        if (PMPI_Comm_get_attr(comm, comm_keyval, &value, &found) != MPI_SUCCESS) return NULL;
+        if (PMPI_Comm_get_attr(comm, keyval, &value, &found) != MPI_SUCCESS) return NULL;
         if (!found) {
             value = comm_create(comm);
-            PMPI_Comm_set_attr(comm, comm_keyval, value);
+            PMPI_Comm_set_attr(comm, keyval, value);
         }
         last_comm.comm = comm;
         last_comm.value = value;

@@ -101,8 +101,14 @@ static struct {
     int max_sizes;                                  /* AUTOCOLL_MAX_SIZES */
     int max_sites;                                  /* AUTOCOLL_MAX_SITES */
     int table_try;                                  /* AUTOCOLL_TABLE_TRY */
-    const ac_algorithm *last_algorithm;             /* of the last call the layer ran */
 } sel = {.strategy = &ac_strategy_native, .max_sizes = 1};
+
+/* The algorithm of the last call the layer ran in this thread, for the project's programs that
+ * ask (tests, bench/): per thread, as threads on other communicators run calls meanwhile. Kept
+ * only once a program has cleared it (`tracked`, never reset), so that the settled call of any
+ * other program pays a load and a branch, not an access to thread-local storage. */
+static _Thread_local const ac_algorithm *last_algorithm;
+static atomic_int last_tracked;
 
 enum { OVERHEAD_SAMPLE = 16 }; /* settled calls per timed bookkeeping (ac_select) */
 
@@ -125,12 +131,13 @@ int ac_select_uses_contexts(void)
 
 const ac_algorithm *ac_select_last_algorithm(void)
 {
-    return sel.last_algorithm;
+    return last_algorithm;
 }
 
 void ac_select_clear_last_algorithm(void)
 {
-    sel.last_algorithm = NULL;
+    atomic_store_explicit(&last_tracked, 1, memory_order_relaxed);
+    last_algorithm = NULL;
 }
 
 /* The static entry of c whose name is closest to `name`, when one is close enough to suggest. */
@@ -820,7 +827,7 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
         bin->calls++;
         bin->seconds += seconds;
     }
-    sel.last_algorithm = alg;
+    if (atomic_load_explicit(&last_tracked, memory_order_relaxed)) last_algorithm = alg;
     comm_select *cs = c->select;
     ac_context *x = cs ? cs->pending[call->collective] : NULL;
     if (!x) return;

@@ -48,8 +48,9 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *calle
 /* Account for one call run by `alg`, which started at `start` (ac_now()) and has just ended. */
 void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double start);
 
-/* The algorithm of the last call the layer ran on this rank (NULL: none since the last
- * clear); the benchmark driver reads what a layer chose. */
+/* The algorithm of the last call the layer ran in the calling thread (NULL: none since the
+ * last clear); the benchmark driver reads what a layer chose. Clear before the calls: nothing is
+ * kept until a first clear. */
 const ac_algorithm *ac_select_last_algorithm(void);
 void ac_select_clear_last_algorithm(void);
 

@@ -4,6 +4,8 @@
 #include "select/site.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,7 +126,14 @@ const char *ac_site_why_name(int why)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Keys: module basename hash mixed with the offset, cached by raw return address. */
+/* Keys: module basename hash mixed with the offset, cached by raw return address.
+ *
+ * Threads (MPI_THREAD_MULTIPLE) make keys concurrently, so a settled call must find its key
+ * without a lock: an entry, once made, never changes and never goes; the cache's slots point to
+ * entries and are published with release and read with acquire (plain loads and stores on
+ * x86-64). A miss (the first call from a return address, or an eviction) takes `known_lock`
+ * and finds or makes the address's entry; the list of every entry (for ac_site_describe and
+ * the report) is read under the same lock. */
 
 typedef struct site_entry {
     const void *address;
@@ -132,28 +141,16 @@ typedef struct site_entry {
     const char *path;   /* the module's file as the dynamic loader names it (valid while loaded) */
     const char *module; /* its basename */
     uintptr_t offset;
+    struct site_entry *next; /* in `known`, newest first */
 } site_entry;
 
 #define CACHE_SIZE 256
-static site_entry cache[CACHE_SIZE]; /* direct-mapped by address: a collision evicts */
+/* direct-mapped by address: a collision evicts */
+static _Atomic(const site_entry *) cache[CACHE_SIZE];
 
-/* Every key made so far, for ac_site_describe (programs have few call sites). */
+/* Every entry made so far, one per return address (programs have few call sites). */
 static site_entry *known;
-static size_t nknown, known_capacity;
-
-static void remember(const site_entry *e)
-{
-    for (size_t i = 0; i < nknown; i++)
-        if (known[i].key == e->key) return;
-    if (nknown == known_capacity) {
-        size_t n = known_capacity ? 2 * known_capacity : 64;
-        site_entry *k = realloc(known, n * sizeof *k);
-        if (!k) return; /* only the description is lost */
-        known = k;
-        known_capacity = n;
-    }
-    known[nknown++] = *e;
-}
+static pthread_mutex_t known_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static uint64_t mix(uint64_t h)
 {
@@ -165,12 +162,12 @@ static uint64_t mix(uint64_t h)
     return h;
 }
 
-uint64_t ac_site_key(const void *return_address)
+/* The entry of return_address, made at its first call (*e NULL without memory: only the
+ * description is lost), and its key. Under known_lock. */
+static uint64_t entry_of(const void *return_address, const site_entry **made)
 {
-    size_t slot = (size_t)(mix((uint64_t)(uintptr_t)return_address) % CACHE_SIZE);
-    site_entry *e = &cache[slot];
-    if (e->address == return_address && e->key) return e->key;
-
+    for (const site_entry *e = known; e; e = e->next)
+        if (e->address == return_address) return (*made = e)->key;
     Dl_info info;
     const char *path = "?", *module = "?";
     uintptr_t offset = (uintptr_t)return_address;
@@ -185,24 +182,39 @@ uint64_t ac_site_key(const void *return_address)
         h = (h ^ (unsigned char)*p) * 1099511628211ULL;
     uint64_t key = mix(h ^ mix((uint64_t)offset));
     if (key == 0) key = 1;
-    e->address = return_address;
-    e->key = key;
-    e->path = path;
-    e->module = module;
-    e->offset = offset;
-    remember(e);
+    site_entry *e = malloc(sizeof *e);
+    if (e) {
+        *e = (site_entry){return_address, key, path, module, offset, known};
+        known = e;
+    }
+    *made = e;
     return key;
 }
 
+uint64_t ac_site_key(const void *return_address)
+{
+    size_t slot = (size_t)(mix((uint64_t)(uintptr_t)return_address) % CACHE_SIZE);
+    const site_entry *e = atomic_load_explicit(&cache[slot], memory_order_acquire);
+    if (e && e->address == return_address) return e->key;
+    pthread_mutex_lock(&known_lock);
+    uint64_t key = entry_of(return_address, &e);
+    pthread_mutex_unlock(&known_lock);
+    if (e) atomic_store_explicit(&cache[slot], e, memory_order_release);
+    return key;
+}
+
+/* The oldest entry of key (as before: the first address that made it); under known_lock. */
 static const site_entry *known_entry(uint64_t key)
 {
-    for (size_t i = 0; i < nknown; i++)
-        if (known[i].key == key) return &known[i];
-    return NULL;
+    const site_entry *found = NULL;
+    for (const site_entry *e = known; e; e = e->next)
+        if (e->key == key) found = e;
+    return found;
 }
 
 void ac_site_describe(uint64_t key, char *out, size_t size)
 {
+    pthread_mutex_lock(&known_lock);
     const site_entry *e = key ? known_entry(key) : NULL;
     if (key == 0)
         snprintf(out, size, "*");
@@ -210,12 +222,14 @@ void ac_site_describe(uint64_t key, char *out, size_t size)
         snprintf(out, size, "%s+0x%lx", e->module, (unsigned long)e->offset);
     else
         snprintf(out, size, "%016llx", (unsigned long long)key);
+    pthread_mutex_unlock(&known_lock);
 }
 
 int ac_site_origin_of(uint64_t key, ac_site_origin *out)
 {
+    pthread_mutex_lock(&known_lock);
     const site_entry *e = key ? known_entry(key) : NULL;
-    if (!e) return 0;
-    *out = (ac_site_origin){e->address, e->path, e->module, e->offset};
-    return 1;
+    if (e) *out = (ac_site_origin){e->address, e->path, e->module, e->offset};
+    pthread_mutex_unlock(&known_lock);
+    return e != NULL;
 }

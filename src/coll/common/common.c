@@ -5,6 +5,7 @@
 #include "coll/common/common.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -290,16 +291,26 @@ void ac_mesh_dims(int p, int ndims, int *dims)
             }
 }
 
-int ac_comm_cached(MPI_Comm comm, int *keyval, MPI_Comm_delete_attr_function *delete_fn,
+/* Serialises the creation of the keyvals: threads may reach a first use together. */
+static pthread_mutex_t keyvals_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int ac_comm_cached(MPI_Comm comm, atomic_int *keyval, MPI_Comm_delete_attr_function *delete_fn,
                    void **value)
 {
-    int rc, found = 0;
+    int rc = MPI_SUCCESS, found = 0;
     *value = NULL;
-    if (*keyval == MPI_KEYVAL_INVALID) {
-        rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_fn, keyval, NULL);
+    int k = atomic_load_explicit(keyval, memory_order_acquire);
+    if (k == MPI_KEYVAL_INVALID) {
+        pthread_mutex_lock(&keyvals_lock);
+        k = atomic_load_explicit(keyval, memory_order_relaxed);
+        if (k == MPI_KEYVAL_INVALID &&
+            (rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_fn, &k, NULL)) ==
+                MPI_SUCCESS)
+            atomic_store_explicit(keyval, k, memory_order_release);
+        pthread_mutex_unlock(&keyvals_lock);
         if (rc != MPI_SUCCESS) return rc;
     }
-    rc = PMPI_Comm_get_attr(comm, *keyval, value, &found);
+    rc = PMPI_Comm_get_attr(comm, k, value, &found);
     if (!found) *value = NULL;
     return rc;
 }

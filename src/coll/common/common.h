@@ -9,6 +9,7 @@
 
 #include "coll/coll.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 /* Tags on the private communicator. One algorithm runs per call and every algorithm completes
@@ -107,8 +108,9 @@ int ac_ceil_log2(int n);
 void ac_mesh_dims(int p, int ndims, int *dims);
 
 /* The value cached on `comm` under *keyval, or NULL when none is set yet; creates *keyval
- * (with `delete_fn`, which frees the value with the communicator) on first use. */
-int ac_comm_cached(MPI_Comm comm, int *keyval, MPI_Comm_delete_attr_function *delete_fn,
+ * (with `delete_fn`, which frees the value with the communicator) on first use, once whatever
+ * the threads (MPI_THREAD_MULTIPLE); *keyval after a successful call is the keyval. */
+int ac_comm_cached(MPI_Comm comm, atomic_int *keyval, MPI_Comm_delete_attr_function *delete_fn,
                    void **value);
 
 /* Node layout of a communicator, from MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), created on

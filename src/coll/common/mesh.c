@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-static int mesh_keyval = MPI_KEYVAL_INVALID;
+static atomic_int mesh_keyval = MPI_KEYVAL_INVALID;
 
 int ac_mesh_layout(int size, const ac_params *p, int n[3])
 {

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-static int neighbors_keyval = MPI_KEYVAL_INVALID;
+static atomic_int neighbors_keyval = MPI_KEYVAL_INVALID;
 
 static void neighbors_free(ac_neighbors *nb)
 {

@@ -8,7 +8,7 @@
 
 #include <stdlib.h>
 
-static int nodes_keyval = MPI_KEYVAL_INVALID;
+static atomic_int nodes_keyval = MPI_KEYVAL_INVALID;
 static int test_ranks_per_node; /* 0: real shared-memory nodes */
 
 void ac_coll_set_test_ranks_per_node(int k)
