@@ -795,6 +795,25 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *calle
     return x->candidates[x->last];
 }
 
+/* AUTOCOLL_VERBOSE=2: a context's strategy has decided (settled on a candidate) or begun to
+ * decide again (a degradation, a refresh), said by the communicator's rank 0. */
+static void log_decision(const ac_comm *c, ac_collective coll, const ac_context *x, int deciding)
+{
+    char site[64];
+    ac_strategy_summary sum;
+    ac_site_describe(x->site, site, sizeof site);
+    if (deciding) {
+        ac_log_info("%s %s %zu B (site %s): %s decides again after %ld calls", c->name,
+                    ac_collective_name(coll), x->bucket->bytes, site, x->strategy->name,
+                    x->calls);
+        return;
+    }
+    context_summary(x, &sum, NULL);
+    ac_log_info("%s %s %zu B (site %s): %s chose %s at call %ld", c->name,
+                ac_collective_name(coll), x->bucket->bytes, site, x->strategy->name,
+                sum.chosen >= 0 ? x->candidates[sum.chosen]->name : "nothing", x->calls);
+}
+
 void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double start)
 {
     double end = ac_now(), seconds = end - start;
@@ -850,6 +869,7 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
                ((start - cs->select_start) + (ac_now() - end) - x->agree_seconds);
     x->overhead[x->deciding] += own;
     x->overhead_calls[x->deciding]++;
+    if (deciding != x->counted && c->rank == 0) log_decision(c, call->collective, x, deciding);
     cs->deciding += deciding - x->counted;
     x->counted = deciding;
 }

@@ -3,6 +3,7 @@ call sites and local timings (invariant 1), and the strategy really tunes (it me
 candidate, then settles)."""
 
 import json
+import re
 
 import pytest
 
@@ -203,3 +204,26 @@ def test_race_out_of_range_settings_warn_and_fall_back(tmp_path):
     assert "AUTOCOLL_RACE_ROUNDS" not in run.stderr
     world = run.collective("MPI_COMM_WORLD", "allreduce")
     assert world["contexts"][0]["strategy"] == "race"
+
+
+@pytest.mark.parametrize("strategy", ["race", "model", "star"])
+def test_verbose_2_says_each_decision(strategy, tmp_path):
+    """AUTOCOLL_VERBOSE=2: rank 0 of the context's communicator says what each context chose
+    and when (tests/mpi/call_sites.c: two allreduce sites), matching the report's choices;
+    nothing at the default verbosity."""
+    env = {"AUTOCOLL_STRATEGY": strategy, "AUTOCOLL_VERBOSE": "2"}
+    run = run_mpi("openmpi", 3, "tests/mpi/call_sites", tmp_path, env=env)
+    assert "call_sites: 200 iterations, ok" in run.stdout, run.stdout + run.stderr
+    said = {}  # the last word of each site: its choice, or None while it decides again
+    for line in run.stderr.splitlines():
+        m = re.match(rf"autocoll\[0\]: MPI_COMM_WORLD allreduce \d+ B \(site (\S+)\): "
+                     rf"{strategy} (chose (\S+) at call|decides again after) \d+( calls)?$", line)
+        if m:
+            said[m.group(1)] = m.group(3)
+    contexts = run.collective("MPI_COMM_WORLD", "allreduce")["contexts"]
+    assert set(said) == {x["site"] for x in contexts}, (said, run.stderr)
+    for x in contexts:  # a context deciding again at the end (noise here) has no last choice
+        assert said[x["site"]] in (x["chosen"], None), (x, said)
+    quiet = run_mpi("openmpi", 3, "tests/mpi/call_sites", tmp_path,
+                    env={"AUTOCOLL_STRATEGY": strategy})
+    assert " chose " not in quiet.stderr, quiet.stderr
