@@ -66,10 +66,19 @@ int ADCL_Topology_create_generic(int ndims, int nneigh, int *lneighbors, int *fl
     if (!topo) return ac_adcl_fail(ADCL_INVALID_ARG, __func__, "the topology output is NULL");
     if (comm == MPI_COMM_NULL || PMPI_Comm_size(comm, &size) != MPI_SUCCESS)
         return ac_adcl_fail(ADCL_INVALID_COMM, __func__, "not a valid communicator");
+    if (ndims == 0 && nneigh == 0) {
+        /* ADCL's topology of a communicator alone, for user function sets, whose functions
+         * get the communicator (ADCL_Request_get_comm); a halo exchange refuses it (its
+         * vector has dimensions). */
+        if (make(topo, comm, 0, 0, &t) != ADCL_SUCCESS)
+            return ac_adcl_fail(ADCL_NO_MEMORY, __func__, "out of memory");
+        return ADCL_SUCCESS;
+    }
     if (ndims < 1 || ndims > AC_HALO_MAXDIMS || nneigh != ndims)
         return ac_adcl_fail(ADCL_INVALID_NDIMS, __func__,
-                            "ndims %d, nneigh %d (it takes 1 to %d dimensions, one pair of "
-                            "neighbours each)", ndims, nneigh, AC_HALO_MAXDIMS);
+                            "ndims %d, nneigh %d (it takes 0 dimensions and no neighbours, or "
+                            "1 to %d dimensions, one pair of neighbours each)", ndims, nneigh,
+                            AC_HALO_MAXDIMS);
     if (direction != ADCL_DIRECTION_BOTH)
         return ac_adcl_fail(ADCL_INVALID_DIRECTION, __func__,
                             "direction %d (ADCL_DIRECTION_BOTH only)", direction);

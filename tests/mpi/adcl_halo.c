@@ -20,6 +20,8 @@
  *                               three functions, 0, 3 and 6 ms slow; selection (the search as
  *                               set by the caller) must run one function per call on all ranks
  *                               and end on the fast one
+ *   adcl_halo user-comm         the same on ADCL_Topology_create_generic(0, 0, NULL, ...,
+ *                               comm): a topology of the communicator alone
  *   adcl_halo collectives       ADCL_FNCTSET_ALLREDUCE, _ALLTOALL and _ALLGATHERV on integer
  *                               vectors, in place, every call of the selection checked against
  *                               closed forms, every rank running the same algorithm
@@ -630,7 +632,9 @@ static void user_slowest(ADCL_Request req)
     user_work(req, 2, 40000);
 }
 
-static void user(void)
+/* The user set on a Cartesian topology, or (comm_only) on ADCL_Topology_create_generic's
+ * topology of a communicator alone (no dimensions), as ADCL's own test programs make it. */
+static void user(int comm_only)
 {
     int values[3] = {10, 20, 30}, vals[3][2] = {{10, 1}, {20, 1}, {30, 0}};
     char *value_names[3] = {"none", "short", "long"}, *flag_names[2] = {"no", "yes"};
@@ -662,7 +666,9 @@ static void user(void)
     expect(ADCL_Function_create(user_fast, attrset, bad, "stray", &stray), ADCL_INVALID_VALUE,
            "a function with a value its attribute lacks");
     if (ADCL_Fnctset_create(3, fn, "user set", &set) != ADCL_SUCCESS ||
-        ADCL_Topology_create(cart, &topo) != ADCL_SUCCESS ||
+        (comm_only ? ADCL_Topology_create_generic(0, 0, NULL, NULL, NULL, NULL,
+                                                  ADCL_DIRECTION_BOTH, cart, &topo)
+                   : ADCL_Topology_create(cart, &topo)) != ADCL_SUCCESS ||
         ADCL_Request_create(ADCL_VECTOR_NULL, topo, set, &req) != ADCL_SUCCESS)
         fail("user request");
     for (int call = 0; call < 3 * samples + 3; call++) {
@@ -964,7 +970,9 @@ int main(int argc, char **argv)
     else if (strcmp(mode, "self-test") == 0)
         self_test();
     else if (strcmp(mode, "user") == 0)
-        user();
+        user(0);
+    else if (strcmp(mode, "user-comm") == 0)
+        user(1);
     else if (strcmp(mode, "errors") == 0)
         errors();
     else if (strcmp(mode, "history") == 0 && argc > 3)
