@@ -135,6 +135,7 @@ static void stats_add(ac_coll_stats *dst, const ac_coll_stats *src, int nalg)
 {
     dst->calls += src->calls;
     dst->passthrough += src->passthrough;
+    dst->untuned += src->untuned;
     dst->bytes += src->bytes;
     dst->seconds += src->seconds;
     if (src->alg_calls && !dst->alg_calls) {

@@ -27,6 +27,7 @@ typedef struct ac_size_bin {
 typedef struct ac_coll_stats {
     long calls;          /* calls run by one of our algorithms (native included) */
     long passthrough;    /* calls passed to the MPI library untouched */
+    long untuned;        /* calls run native beyond the tuning contexts' limits (select.c) */
     double bytes;        /* sum of message sizes of the calls we ran */
     double seconds;      /* time inside the algorithms */
     long *alg_calls;     /* calls per algorithm, indexed as ac_registry_for_size(collective,

@@ -169,6 +169,76 @@ static void write_contexts_text(FILE *f, ac_comm **comms, int n)
     ac_site_names_done();
 }
 
+/* The run in one line (the report's answer to "did it help?"): the calls the layer ran and
+ * their time, the calls passed through, and under a strategy that tunes, its contexts' estimate
+ * of time saved or lost against native, learning included, and the calls left untuned. */
+typedef struct run_summary {
+    long calls, passthrough, untuned, contexts, unmeasured;
+    double seconds, saved;
+} run_summary;
+
+static void summarize(ac_comm **comms, int n, run_summary *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
+        out->passthrough += ac_g.passthrough[k];
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
+            const ac_coll_stats *s = &comms[i]->stats[k];
+            out->calls += s->calls;
+            out->passthrough += s->passthrough;
+            out->untuned += s->untuned;
+            out->seconds += s->seconds;
+            for (const struct ac_context *x = ac_select_next_context(comms[i], k, NULL); x;
+                 x = ac_select_next_context(comms[i], k, x)) {
+                ac_context_view v;
+                double saved;
+                ac_select_view_context(x, &v);
+                out->contexts++;
+                if (context_saved(&v, &saved))
+                    out->saved += saved;
+                else
+                    out->unmeasured++;
+            }
+        }
+}
+
+static void write_summary_text(FILE *f, const run_summary *s)
+{
+    fprintf(f, "summary: %ld calls run by the layer, %.6f s (rank 0's), %ld passed through\n",
+            s->calls, s->seconds, s->passthrough);
+    if (!ac_select_uses_contexts()) {
+        fprintf(f, "  strategy %s: nothing tuned, nothing to compare\n",
+                ac_select_strategy_name());
+        return;
+    }
+    fprintf(f, "  %ld tuning contexts", s->contexts);
+    if (s->contexts > s->unmeasured)
+        fprintf(f, ": %s %.6f s against native (an estimate, learning included)",
+                s->saved >= 0.0 ? "saved" : "lost", s->saved >= 0.0 ? s->saved : -s->saved);
+    fprintf(f, "\n  %ld never measured native; %ld calls untuned (beyond AUTOCOLL_MAX_SITES or "
+               "_SIZES)\n",
+            s->unmeasured, s->untuned);
+}
+
+static void write_summary_json(ac_json_writer *w, const run_summary *s)
+{
+    ac_json_object_begin(w, "summary");
+    ac_json_integer_value(w, "calls", s->calls);
+    ac_json_real(w, "seconds", s->seconds);
+    ac_json_integer_value(w, "passthrough", s->passthrough);
+    ac_json_string(w, "strategy", ac_select_strategy_name());
+    ac_json_boolean(w, "tunes", ac_select_uses_contexts());
+    ac_json_integer_value(w, "contexts", s->contexts);
+    ac_json_integer_value(w, "contexts_without_native", s->unmeasured);
+    if (s->contexts > s->unmeasured)
+        ac_json_real(w, "saved_seconds", s->saved);
+    else
+        ac_json_null(w, "saved_seconds");
+    ac_json_integer_value(w, "untuned", s->untuned);
+    ac_json_object_end(w);
+}
+
 static void write_text(FILE *f, ac_comm **comms, int n)
 {
     char version[256];
@@ -198,6 +268,9 @@ static void write_text(FILE *f, ac_comm **comms, int n)
             fprintf(f, "%-16s %5s %-21s %9d %9ld\n", "(invalid args)", "-",
                     ac_collective_name((ac_collective)k), 0, ac_g.passthrough[k]);
     if (ac_select_uses_contexts()) write_contexts_text(f, comms, n);
+    run_summary sum;
+    summarize(comms, n, &sum);
+    write_summary_text(f, &sum);
 }
 
 /* Whether an earlier communicator than comms[i] has the same size and calls of collective k
@@ -386,7 +459,7 @@ static void write_collective_json(ac_json_writer *w, const ac_comm *c, ac_collec
         ac_json_object_end(w);
     }
     ac_json_object_end(w);
-    ac_json_integer_value(w, "untuned", ac_select_untuned(c, k));
+    ac_json_integer_value(w, "untuned", s->untuned);
     write_contexts_json(w, "contexts", c, k);
     ac_json_array_begin(w, "buckets");
     for (const struct ac_bucket *b = ac_select_next_bucket(c, k, NULL); b;
@@ -451,6 +524,9 @@ static void write_json(FILE *f, ac_comm **comms, int n)
         ac_json_object_end(&w);
     }
     ac_json_array_end(&w);
+    run_summary sum;
+    summarize(comms, n, &sum);
+    write_summary_json(&w, &sum);
     write_profile(&w, comms, n);
     write_adcl_json(&w);
     ac_json_object_begin(&w, "passthrough_invalid_arguments");

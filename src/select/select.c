@@ -85,7 +85,6 @@ typedef struct comm_select {
     int nbuckets[AC_NUM_COLLECTIVES];
     uint64_t *sites; /* call sites with a context here (AUTOCOLL_MAX_SITES) */
     int nsites;
-    long untuned[AC_NUM_COLLECTIVES];             /* calls beyond AUTOCOLL_MAX_SITES or _SIZES */
     ac_context *pending[AC_NUM_COLLECTIVES];      /* context of the call in flight */
     unsigned char warned[AC_NUM_COLLECTIVES];     /* a forced algorithm was inapplicable here */
     double select_start; /* when the call in flight began choosing */
@@ -688,11 +687,6 @@ void ac_select_view_bucket(const ac_bucket *b, ac_bucket_view *out)
     };
 }
 
-long ac_select_untuned(const ac_comm *c, ac_collective coll)
-{
-    const comm_select *cs = c->select;
-    return cs ? cs->untuned[coll] : 0;
-}
 
 /* ---- every call -------------------------------------------------------------------------- */
 
@@ -785,7 +779,7 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *calle
         const ac_table *t = sel.strategy->table_mode ? ac_table_loaded() : NULL;
         const ac_algorithm *rule = t ? ac_table_choice(t, call, key_bytes(call)) : NULL;
         if (rule) return rule;
-        cs->untuned[call->collective]++;
+        c->stats[call->collective].untuned++;
         return ac_registry_fallback(call);
     }
     x->deciding = x->counted;

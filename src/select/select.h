@@ -102,7 +102,4 @@ void ac_select_view_bucket(const struct ac_bucket *b, ac_bucket_view *out);
 /* The strategy's own members of a context's report object. */
 void ac_select_describe_strategy(const struct ac_context *x, ac_json_writer *w);
 
-/* Calls of `coll` on `c` beyond AUTOCOLL_MAX_SITES or _SIZES (they ran native). */
-long ac_select_untuned(const ac_comm *c, ac_collective coll);
-
 #endif

@@ -202,3 +202,33 @@ def test_call_sites_under_simgrid(tmp_path):
     assert {b["siteless_reason"] for b in allreduce["buckets"]} == \
         {"ranks called from different sites"}, allreduce["buckets"]
     check_names_in_text(run.stderr, ["*"])
+
+
+@pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
+def test_report_summary_says_whether_it_helped(mpi, tmp_path):
+    """The report ends with the run in a few lines: the calls the layer ran, what tuning saved
+    or lost against native (the contexts' estimates summed), the calls left untuned. With
+    AUTOCOLL_MAX_SITES=1 the second allreduce site and the reduce run untuned (201 calls)."""
+    env = {**RACE, "AUTOCOLL_MAX_SITES": "1"}
+    run = run_mpi(mpi, 3, "tests/mpi/call_sites", tmp_path, env=env, args=[ITERATIONS])
+    s = run.report["summary"]
+    comms = run.report["communicators"]
+    assert s["calls"] == sum(c["calls"] for m in comms for c in m["collectives"].values())
+    assert s["untuned"] == int(ITERATIONS) + 1, s
+    (x,) = allreduce_contexts(run)
+    assert s["contexts"] == 1 and s["contexts_without_native"] == 0, s
+    assert s["saved_seconds"] == pytest.approx(x["saved_seconds"]), (s, x)
+    assert s["strategy"] == "race" and s["tunes"] is True
+    shown = autocoll_cli("report", str(tmp_path / f"report-{mpi}-3.json"))
+    text = run_mpi(mpi, 3, "tests/mpi/call_sites", tmp_path, args=[ITERATIONS],
+                   env={**env, "AUTOCOLL_REPORT": "stderr"}, report=False).stderr
+    for out in (shown.stdout, text):
+        summary = out[out.index("summary: "):].splitlines()
+        assert summary[0].startswith(f"summary: {s['calls']} calls run by the layer"), out
+        assert re.fullmatch(r"  1 tuning contexts: (saved|lost) \d+\.\d{6} s against native "
+                            r"\(an estimate, learning included\)", summary[1]), summary
+        assert summary[2] == (f"  0 never measured native; {int(ITERATIONS) + 1} calls untuned "
+                              "(beyond AUTOCOLL_MAX_SITES or _SIZES)"), summary
+        assert all(len(line) <= 120 for line in summary)
+    native = run_mpi(mpi, 3, "tests/mpi/call_sites", tmp_path, args=[ITERATIONS])
+    assert native.report["summary"]["tunes"] is False

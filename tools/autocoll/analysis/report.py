@@ -67,7 +67,24 @@ def render(data):
                 span = f"{lo}-{'' if hi is None else hi}"
                 lines.append(f"  {row['collective']:21} {row['comm_size']:5d} {span:>23} "
                              f"{b['calls']:9d} {b['seconds']:11.6f}")
+    if "summary" in data:
+        lines.extend(summary_lines(data["summary"]))
     return "\n".join(lines)
+
+
+def summary_lines(s):
+    """The run in a few lines, as the layer's text report ends (src/report/report.c)."""
+    lines = [f"summary: {s['calls']} calls run by the layer, {s['seconds']:.6f} s (rank 0's), "
+             f"{s['passthrough']} passed through"]
+    if not s["tunes"]:
+        return lines + [f"  strategy {s['strategy']}: nothing tuned, nothing to compare"]
+    line = f"  {s['contexts']} tuning contexts"
+    saved = s.get("saved_seconds")
+    if saved is not None:
+        line += (f": {'saved' if saved >= 0 else 'lost'} {abs(saved):.6f} s against native "
+                 f"(an estimate, learning included)")
+    return lines + [line, f"  {s['contexts_without_native']} never measured native; "
+                          f"{s['untuned']} calls untuned (beyond AUTOCOLL_MAX_SITES or _SIZES)"]
 
 
 def _opt(v, spec):
