@@ -17,7 +17,7 @@
  * runs: it is the baseline and the calibration). The oracle is the fixed algorithm with the
  * smallest median in this run.
  *
- * Workload. Message size is the README's: the per-rank block for allgather, alltoall, gather
+ * Workload. Message size is docs/guide.md's: the per-rank block for allgather, alltoall, gather
  * and scatter; the vector for allreduce, reduce, bcast and the reduce-scatters; the total for
  * allgatherv and alltoallv. Reductions use MPI_DOUBLE with MPI_SUM, count = bytes / 8 (bytes a
  * multiple of 8; of 8 x ranks for reduce_scatter_block); everything else moves MPI_BYTE. The
@@ -178,7 +178,7 @@ static void usage(FILE *f)
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++)
         if (!ac_collective_neighborhood((ac_collective)c))
             fprintf(f, " %s", ac_collective_name((ac_collective)c));
-    fprintf(f, "\n  --bytes       message size (README definition); suffix K or M for KiB, MiB;\n"
+    fprintf(f, "\n  --bytes       message size (as in docs/guide.md); suffix K or M for KiB, MiB;\n"
                "                reductions use MPI_DOUBLE/MPI_SUM, count = bytes / 8\n"
                "  --iterations  timed iterations per configuration\n"
                "  --warmup      untimed iterations before them\n"

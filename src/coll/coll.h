@@ -171,7 +171,7 @@ typedef struct ac_call {
     MPI_Op op;          /* MPI_OP_NULL when the collective has no op */
     int op_builtin;     /* 1 when op is predefined */
     int op_commutative; /* 1 when op is commutative */
-    size_t bytes;       /* message size in bytes, from the type signature (see README) */
+    size_t bytes;       /* message size in bytes, from the type signature (docs/guide.md) */
     ac_topology topology; /* neighbourhood collectives: the communicator's topology */
     int window;           /* neighbourhood collectives: a window could be made (AC_REQ_WINDOW) */
 } ac_call;

@@ -45,7 +45,7 @@ typedef struct ac_cost_shape {
     int size;     /* communicator size p */
     int nodes;    /* nodes the ranks are on (1: one shared-memory node) */
     int ppn;      /* ranks per node (the largest node's count) */
-    double bytes; /* the call's message size as ac_call.bytes counts it (README: the block,
+    double bytes; /* the call's message size as ac_call.bytes counts it (docs/guide.md: the block,
                    * the vector or the total, by collective) */
 } ac_cost_shape;
 

@@ -92,8 +92,8 @@ static int context_saved(const ac_context_view *v, double *saved)
 }
 
 /* The tuning contexts' table: the numbers first, then the chosen algorithm (its column as wide
- * as the longest name), then the call site, last and whole. Titles in plain words (README, "The
- * report"); "s" marks seconds, rank 0's. */
+ * as the longest name), then the call site, last and whole. Titles in plain words (docs/guide.md,
+ * "The report"); "s" marks seconds, rank 0's. */
 typedef struct context_widths {
     int communicator, collective, chosen;
 } context_widths;

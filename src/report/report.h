@@ -1,7 +1,7 @@
 /*
  * report.h - the end-of-run report, written at MPI_Finalize from rank 0 of MPI_COMM_WORLD:
  * AUTOCOLL_REPORT=stderr prints a table, AUTOCOLL_REPORT=<path> writes JSON (schema
- * "autocoll-report", version 1; see README). A path containing %r makes every rank write its
+ * "autocoll-report", version 1; see docs/guide.md). A path containing %r makes every rank write its
  * own report, %r replaced by its rank in MPI_COMM_WORLD.
  */
 #ifndef AUTOCOLL_REPORT_H

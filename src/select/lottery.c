@@ -638,8 +638,8 @@ static void lottery_configure(void)
     ac_lottery_set_params(&lottery);
 }
 
-/* The strategy's settings (strategy.h: `settings`), shown by autocoll-info and the README's
- * table among the others. */
+/* The strategy's settings (strategy.h: `settings`), shown by autocoll-info and the settings
+ * table of docs/guide.md among the others. */
 static const char *const spread_names[] = {"uniform", "inverse", NULL};
 static const char *const draw_names[] = {"seed", "broadcast", NULL};
 

@@ -920,8 +920,8 @@ static void model_write_history(const void *state, FILE *f)
     ac_model_write_learned(f, value, weight);
 }
 
-/* The strategy's settings (strategy.h: `settings`), shown by autocoll-info and the README's
- * table among the others. */
+/* The strategy's settings (strategy.h: `settings`), shown by autocoll-info and the settings
+ * table of docs/guide.md among the others. */
 static const ac_setting model_settings[] = {
     AC_DECLARE_REAL("AUTOCOLL_MODEL_MARGIN", "0.5", 0.0, 0.0, 0,
          "model: measure the candidates predicted within (1 + margin) x the best prediction, "

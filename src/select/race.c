@@ -565,8 +565,8 @@ static void race_configure(void)
     ac_race_set_params(&race);
 }
 
-/* The strategy's settings (strategy.h: `settings`), shown by autocoll-info and the README's
- * table among the others. */
+/* The strategy's settings (strategy.h: `settings`), shown by autocoll-info and the settings
+ * table of docs/guide.md among the others. */
 static const ac_setting race_settings[] = {
     AC_DECLARE_INTEGER("AUTOCOLL_RACE_SAMPLES", "3", 1, 50,
                        "race: calls of each candidate per round"),

@@ -600,8 +600,8 @@ static void star_configure(void)
     ac_star_set_params(&star);
 }
 
-/* The strategy's settings (strategy.h: `settings`), shown by autocoll-info and the README's
- * table among the others. */
+/* The strategy's settings (strategy.h: `settings`), shown by autocoll-info and the settings
+ * table of docs/guide.md among the others. */
 static const ac_setting star_settings[] = {
     AC_DECLARE_INTEGER("AUTOCOLL_STAR_ITER", "10", 1, 1000,
                        "star: measurements of each candidate (ITER)"),

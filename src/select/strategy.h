@@ -94,7 +94,7 @@ typedef struct ac_strategy_summary {
 typedef struct ac_strategy {
     const char *name; /* its AUTOCOLL_STRATEGY keyword */
     /* Its settings (AUTOCOLL_<NAME>_*), declared here and collected by core/config.c at
-     * ac_strategies_declare: autocoll-info, the README's table and the checks see them. */
+     * ac_strategies_declare: autocoll-info, docs/guide.md's table and the checks see them. */
     const ac_setting *settings;
     int nsettings;
     /* 0: the choice never changes (native): selection keeps no tuning contexts for it. */

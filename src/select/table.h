@@ -37,8 +37,8 @@ void ac_table_free(ac_table *t);
 /* The most algorithms one rule lists (format version 2). */
 enum { AC_TABLE_MAX_ALGORITHMS = 8 };
 
-/* The rule covering a call of `coll` on `comm_size` ranks moving `bytes` (README's message
- * size): its algorithms in order of preference (version 1: one), their number into *n; NULL
+/* The rule covering a call of `coll` on `comm_size` ranks moving `bytes` (docs/guide.md's
+ * message size): its algorithms in order of preference (version 1: one), their number into *n; NULL
  * (*n 0) when no rule covers it. */
 const ac_algorithm *const *ac_table_rule(const ac_table *t, ac_collective coll, int comm_size,
                                          unsigned long long bytes, int *n);

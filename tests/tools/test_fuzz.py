@@ -5,7 +5,7 @@ forced algorithms; every rank's hash of its results must equal native's, and no 
 command that reproduces it.
 
 The short run (CI): one seed per rank count in RANKS (1000 + the count), STEPS steps. The long
-run: AUTOCOLL_FUZZ_SEEDS=N runs seeds 1..N at every rank count instead (README, "Tests")."""
+run: AUTOCOLL_FUZZ_SEEDS=N runs seeds 1..N at every rank count instead (docs/testing.md)."""
 
 import os
 import random

@@ -88,8 +88,9 @@ LIBRARY_NAMES = {"openmpi": "Open MPI", "mpich": "MPICH"}
 OMPI_COLLECTIVE_NUMBERS = {"allgather": 0, "allreduce": 2, "alltoall": 3, "barrier": 6,
                            "bcast": 7}
 
-# How each library measures a call's message size, from the table's bytes (README: the block
-# per rank for allgather and alltoall, the vector for allreduce, bcast and reduce):
+# How each library measures a call's message size, from the table's bytes (docs/guide.md,
+# "The report": the block per rank for allgather and alltoall, the vector for allreduce, bcast
+# and reduce):
 # "bytes" as is, "times_ranks" multiplied by the communicator size, None: no size (barrier).
 # Open MPI 4.1 (coll_tuned_decision_dynamic.c): type size x count, alltoall and allgather
 # x comm size. MPICH 4.0 (csel.c): avg_msg_size for allreduce, bcast, reduce, alltoall (the
