@@ -68,6 +68,7 @@ typedef struct ac_context {
     int last;     /* candidate of the call in flight */
     int deciding; /* the strategy was deciding when the call in flight was chosen */
     int counted;  /* counted in the communicator's `deciding`: the strategy is deciding */
+    int said;     /* the choice AUTOCOLL_VERBOSE=2 last announced (log_decision); -1: none */
     const char *warm_from; /* the strategy started from "history" or "table"; NULL: cold */
     double agree_seconds; /* time in agreements during the call in flight */
     long calls;
@@ -497,6 +498,7 @@ static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call,
     context_summary(x, &sum, NULL);
     if (sum.warm) x->warm_from = source;
     x->counted = sum.deciding != 0;
+    x->said = -1;
     comm_state(c)->deciding += x->counted;
     return x;
 fail:
@@ -605,9 +607,24 @@ static void table_coverage(void)
                     ac_config_get("AUTOCOLL_TABLE"), covered, n);
 }
 
+static void log_decision(const ac_comm *c, ac_collective coll, ac_context *x, int deciding);
+
+/* A choice changed at a context's last call is said at the end (log_decision, below). */
+static void log_last_decisions(void)
+{
+    for (ac_comm *c = ac_g.comms; c; c = c->next) {
+        comm_select *cs = c->select;
+        for (int k = 0; cs && c->rank == 0 && k < AC_NUM_COLLECTIVES; k++)
+            for (ac_bucket *b = cs->buckets[k]; b; b = b->next)
+                for (ac_context *x = b->contexts; x; x = x->next)
+                    if (!x->counted && x->calls > 0) log_decision(c, (ac_collective)k, x, 0);
+    }
+}
+
 void ac_select_finalize(void)
 {
     table_coverage();
+    log_last_decisions();
     char *lines = NULL;
     size_t len = 0;
     if (ac_history_path()) {
@@ -789,9 +806,13 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *calle
     return x->candidates[x->last];
 }
 
-/* AUTOCOLL_VERBOSE=2: a context's strategy has decided (settled on a candidate) or begun to
- * decide again (a degradation, a refresh), said by the communicator's rank 0. */
-static void log_decision(const ac_comm *c, ac_collective coll, const ac_context *x, int deciding)
+/* AUTOCOLL_VERBOSE=2: a context's strategy has decided (settled on a candidate, or changed
+ * its choice while settled, as star's Monitor_Adapt does) or begun to decide again (a
+ * degradation, a refresh), said by the communicator's rank 0. Called when the deciding state
+ * changes, or when a settled context runs another candidate than the one announced (then only
+ * a changed choice is said: a probe or a challenge of another candidate is not one, and costs
+ * one look at the strategy's summary a call while it lasts). */
+static void log_decision(const ac_comm *c, ac_collective coll, ac_context *x, int deciding)
 {
     char site[64];
     ac_strategy_summary sum;
@@ -800,12 +821,16 @@ static void log_decision(const ac_comm *c, ac_collective coll, const ac_context 
         ac_log_info("%s %s %zu B (site %s): %s decides again after %ld calls", c->name,
                     ac_collective_name(coll), x->bucket->bytes, site, x->strategy->name,
                     x->calls);
+        x->said = -1;
         return;
     }
     context_summary(x, &sum, NULL);
+    if (sum.chosen < 0) x->said = x->last; /* settled on nothing: not looked at again */
+    if (sum.chosen < 0 || sum.chosen == x->said) return;
     ac_log_info("%s %s %zu B (site %s): %s chose %s at call %ld", c->name,
                 ac_collective_name(coll), x->bucket->bytes, site, x->strategy->name,
                 sum.chosen >= 0 ? x->candidates[sum.chosen]->name : "nothing", x->calls);
+    x->said = sum.chosen;
 }
 
 void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double start)
@@ -863,7 +888,8 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
                ((start - cs->select_start) + (ac_now() - end) - x->agree_seconds);
     x->overhead[x->deciding] += own;
     x->overhead_calls[x->deciding]++;
-    if (deciding != x->counted && c->rank == 0) log_decision(c, call->collective, x, deciding);
+    if (c->rank == 0 && (deciding != x->counted || (!deciding && x->last != x->said)))
+        log_decision(c, call->collective, x, deciding);
     cs->deciding += deciding - x->counted;
     x->counted = deciding;
 }
