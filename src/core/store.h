@@ -69,8 +69,8 @@ void ac_store_write(FILE *f, const ac_store_kind *kind, const char *key,
                     const char *const *names, int n, const ac_knowledge *know);
 
 /* Parses a whole file's text; returns the number of sections, or -1 with a reason in `why`.
- * The section of `fingerprint`, if any, is copied to *section (malloc'd record lines; NULL if
- * none). */
+ * The section of `fingerprint`, if any, is copied to *section (malloc'd: its record lines as the
+ * file has them, the first section of that fingerprint; NULL if none). */
 int ac_store_section(const char *text, uint64_t fingerprint, const ac_store_kind *const *kinds,
                      int nkinds, char **section, char *why, size_t why_len);
 

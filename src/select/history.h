@@ -94,8 +94,8 @@ uint64_t ac_history_platform(const char *hosts, int np, const char *network,
                              const char *library, char *description, size_t len);
 
 /* Parses a whole file's text; returns the number of sections, or -1 with a reason in `why`.
- * The section of `fingerprint`, if any, is copied to *section (malloc'd context lines; NULL if
- * none). */
+ * The section of `fingerprint`, if any, is copied to *section (malloc'd: its record lines as the
+ * file has them; NULL if none). */
 int ac_history_parse(const char *text, uint64_t fingerprint, char **section, char *why,
                      size_t why_len);
 

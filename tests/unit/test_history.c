@@ -492,6 +492,58 @@ static void test_platform_key(void)
     free(hosts);
 }
 
+/* Many records, through the store's index: every key found, the repeated ones merged, the
+ * section handed on as the file has it; a line that names a candidate twice is refused. */
+static void test_many_records(void)
+{
+    static const ac_store_kind kind = {"context", 7, NULL}; /* keys as written */
+    enum { N = 3000 };
+    size_t size = 200 * (2 * N + 4), used = 0;
+    char *text = malloc(size), *section = NULL, why[256] = "", key[128];
+    if (!CHECK(text != NULL)) return;
+    used += (size_t)snprintf(text, size, "autocoll-history 1\nplatform 000000000000feed x\n");
+    for (int i = 0; i < N; i++)
+        used += (size_t)snprintf(text + used, size - used,
+                                 "context allreduce 4 %d 1 1 1 0000000000000000 1 ring 1e-06 0 2\n",
+                                 8 * (i + 1));
+    for (int i = 0; i < N; i += 7) /* again: ring merged, native added */
+        used += (size_t)snprintf(text + used, size - used,
+                                 "context allreduce 4 %d 1 1 1 0000000000000000 2 native 5e-06 0 "
+                                 "1 ring 3e-06 0 2\n",
+                                 8 * (i + 1));
+    snprintf(text + used, size - used, "platform 000000000000beef y\n");
+    const ac_store_kind *kinds[] = {&kind};
+    ac_store_records *r = NULL;
+    CHECK(ac_store_section(text, 0xfeedull, kinds, 1, &section, why, sizeof why) == 2);
+    CHECK(section && strncmp(section, "context allreduce 4 8 1", 23) == 0 &&
+          !strstr(section, "platform"));
+    CHECK(section && ac_store_read(section, kinds, 1, &r, why, sizeof why) == 0);
+    const char *names[2] = {"ring", "native"};
+    int good = 1;
+    for (int i = 0; r && i < N; i++) {
+        ac_knowledge know[2];
+        snprintf(key, sizeof key, "allreduce 4 %d 1 1 1 0000000000000000", 8 * (i + 1));
+        int known = ac_store_lookup(r, &kind, key, names, 2, know);
+        if (i % 7 == 0)
+            good &= known == 2 && fabs(know[0].seconds - 2e-6) < 1e-12 &&
+                    know[0].samples == 4 && know[1].samples == 1 && know[1].seconds == 5e-6;
+        else
+            good &= known == 1 && know[0].seconds == 1e-6 && know[0].samples == 2;
+    }
+    CHECK(r && good);
+    ac_knowledge none[2];
+    CHECK(ac_store_lookup(r, &kind, "allreduce 4 9 1 1 1 0000000000000000", names, 2, none) ==
+          0);
+    ac_store_records_free(r);
+    free(section);
+    static const char twice[] = "context allreduce 4 8 1 1 1 0000000000000000 3 ring 1e-06 0 2 "
+                                "native 1e-06 0 2 ring 2e-06 0 2\n";
+    r = NULL;
+    CHECK(ac_store_read(twice, kinds, 1, &r, why, sizeof why) == -1 && r == NULL &&
+          strstr(why, "line 1: a bad context line"));
+    free(text);
+}
+
 int main(void)
 {
     ac_adcl_history_declare(); /* as MPI_Init does: the file's request lines */
@@ -507,6 +559,7 @@ int main(void)
     test_lock_is_honoured();
     test_concurrent_writers();
     test_platform_key();
+    test_many_records();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
