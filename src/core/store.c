@@ -203,16 +203,16 @@ static int entry_merge(hentry *dst, const hentry *src)
 /* Add e to l, merging with a record of the same key. Takes e's candidates. -1 on no memory. */
 static int list_add(hlist *l, hentry *e)
 {
-    hentry *old = list_find(l, e->kind, e->key);
-    if (old) {
-        int rc = entry_merge(old, e);
+    if (list_reindex(l)) goto nomem;
+    int *slot = list_slot(l, e->kind, e->key);
+    if (*slot) {
+        int rc = entry_merge(&l->e[*slot - 1], e);
         free(e->cand);
         free(e->key);
         e->cand = NULL;
         e->key = NULL;
         return rc;
     }
-    if (list_reindex(l)) goto nomem;
     if (l->n == l->cap) {
         int cap = l->cap ? 2 * l->cap : 16;
         hentry *grown = realloc(l->e, sizeof *grown * (size_t)cap);
@@ -221,7 +221,7 @@ static int list_add(hlist *l, hentry *e)
         l->cap = cap;
     }
     l->e[l->n++] = *e;
-    *list_slot(l, e->kind, e->key) = l->n;
+    *slot = l->n;
     e->cand = NULL;
     e->key = NULL;
     return 0;
@@ -292,6 +292,12 @@ static char *token(char **p)
 /* Whether two of c[0..n) have one name: 1, or -1 when out of memory (a line not read). */
 static int repeats_a_name(hcand *c, int n)
 {
+    if (n <= 16) { /* most lines: fewer comparisons than sorting takes */
+        for (int i = 1; i < n; i++)
+            for (int j = 0; j < i; j++)
+                if (strcmp(c[i].name, c[j].name) == 0) return 1;
+        return 0;
+    }
     hcand **sorted = sorted_by_name(c, n);
     int repeats = sorted ? 0 : -1;
     for (int i = 1; sorted && i < n && !repeats; i++)

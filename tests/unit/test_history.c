@@ -541,6 +541,17 @@ static void test_many_records(void)
     r = NULL;
     CHECK(ac_store_read(twice, kinds, 1, &r, why, sizeof why) == -1 && r == NULL &&
           strstr(why, "line 1: a bad context line"));
+    /* a long line: 20 names, then the same with its last name the 6th again */
+    for (int repeat = 0; repeat < 2; repeat++) {
+        used = (size_t)snprintf(text, size, "context allreduce 4 8 1 1 1 0000000000000000 20");
+        for (int i = 0; i < 20; i++)
+            used += (size_t)snprintf(text + used, size - used, " c%d 1e-06 0 1",
+                                     repeat && i == 19 ? 5 : i);
+        r = NULL;
+        int rc = ac_store_read(text, kinds, 1, &r, why, sizeof why);
+        CHECK(repeat ? rc == -1 && r == NULL : rc == 0 && r != NULL);
+        ac_store_records_free(r);
+    }
     free(text);
 }
 
