@@ -6,10 +6,12 @@
  *
  *   load_parse table FILE                 ac_table_parse of the file's text (every rank's step)
  *   load_parse history FILE FINGERPRINT   ac_history_parse of the whole file (rank 0's step),
- *                                         then of the platform's section alone (every rank's)
+ *                                         its section's records packed as bytes (rank 0's) and
+ *                                         unpacked (the other ranks'; context lines only)
  *
  * Prints one line: the seconds of each step (CPU time of this thread).
  */
+#include "core/store.h"
 #include "core/textfile.h"
 #include "select/history.h"
 #include "select/table.h"
@@ -43,7 +45,9 @@ static int table(const char *text)
 
 static int history(const char *text, uint64_t fingerprint)
 {
-    char why[512] = "", *section = NULL;
+    static const ac_store_kind context = {"context", 7, NULL}; /* a kind to hold the records */
+    const ac_store_kind *kinds[] = {&context};
+    char why[512] = "", *section = NULL, *bytes = NULL;
     double start = cpu_seconds();
     int n = ac_history_parse(text, fingerprint, &section, why, sizeof why);
     double whole = cpu_seconds() - start;
@@ -51,20 +55,24 @@ static int history(const char *text, uint64_t fingerprint)
         fprintf(stderr, "load_parse: %s\n", n < 0 ? why : "no section of that fingerprint");
         return 1;
     }
-    /* the section alone, as every rank parses it (a header and platform line around it) */
-    size_t len = strlen(section) + 64;
-    char *alone = malloc(len), *again = NULL;
-    if (!alone) return 1;
-    snprintf(alone, len, "autocoll-history 1\nplatform %016llx x\n%s",
-             (unsigned long long)fingerprint, section);
-    start = cpu_seconds();
-    ac_history_parse(alone, fingerprint, &again, why, sizeof why);
-    double part = cpu_seconds() - start;
-    printf("history whole-file parse %.3f s, section parse %.3f s\n", whole, part);
-    free(again);
-    free(alone);
     free(section);
-    return 0;
+    ac_store_records *read = NULL, *copy = NULL;
+    if (ac_store_load(text, fingerprint, kinds, 1, &read, why, sizeof why) < 0 || !read) {
+        fprintf(stderr, "load_parse: only context lines are timed: %s\n", why);
+        return 1;
+    }
+    start = cpu_seconds();
+    size_t len = ac_store_pack(read, kinds, 1, &bytes);
+    double pack = cpu_seconds() - start;
+    start = cpu_seconds();
+    int rc = ac_store_unpack(bytes, len, kinds, 1, &copy);
+    double unpack = cpu_seconds() - start;
+    printf("history whole-file parse %.3f s, pack %.3f s (%.1f MB), unpack %.3f s\n", whole, pack,
+           (double)len / 1e6, unpack);
+    ac_store_records_free(read);
+    ac_store_records_free(copy);
+    free(bytes);
+    return rc != 0;
 }
 
 int main(int argc, char **argv)

@@ -541,20 +541,137 @@ static int lookup(const hentry *e, const char *name, ac_knowledge *know)
     return 0;
 }
 
-int ac_store_read(const char *lines, const ac_store_kind *const *kinds, int nkinds,
-                  ac_store_records **out, char *why, size_t why_len)
+int ac_store_load(const char *text, uint64_t fingerprint, const ac_store_kind *const *kinds,
+                  int nkinds, ac_store_records **section, char *why, size_t why_len)
 {
     hfile f;
-    *out = NULL;
-    if (parse_text(lines, 0, kinds, nkinds, &f, why, why_len) < 0) return -1;
-    if (!(*out = calloc(1, sizeof **out))) {
-        file_free(&f);
-        ac_why_printf(why, why_len, "out of memory");
-        return -1;
+    *section = NULL;
+    int n = parse_text(text, 1, kinds, nkinds, &f, why, why_len);
+    if (n < 0) return -1;
+    for (int i = 0; i < f.n; i++) {
+        if (f.s[i].fingerprint != fingerprint) continue;
+        if (!(*section = calloc(1, sizeof **section))) {
+            file_free(&f);
+            ac_why_printf(why, why_len, "out of memory");
+            return -1;
+        }
+        (*section)->list = f.s[i].records;
+        memset(&f.s[i].records, 0, sizeof f.s[i].records);
+        break;
     }
-    (*out)->list = f.s[0].records;
-    memset(&f.s[0].records, 0, sizeof f.s[0].records);
     file_free(&f);
+    return n;
+}
+
+/* ---- records as bytes -------------------------------------------------------------------
+ *
+ * A record: the index of its kind (int), its key (NUL-terminated), its number of candidates
+ * (int), then each candidate's name (NUL-terminated), seconds, variance (double) and samples
+ * (long), numbers as this machine holds them (the ranks of one job share its representation). */
+
+/* Appends len bytes of p at *w (the room was counted). */
+static void put(char **w, const void *p, size_t len)
+{
+    memcpy(*w, p, len);
+    *w += len;
+}
+
+/* Takes len bytes at *r into p, unless fewer than len are left before end. */
+static int take(const char **r, const char *end, void *p, size_t len)
+{
+    if ((size_t)(end - *r) < len) return -1;
+    memcpy(p, *r, len);
+    *r += len;
+    return 0;
+}
+
+/* The NUL-terminated string at *r (shorter than max), unless it runs past end or is longer. */
+static const char *take_string(const char **r, const char *end, size_t max)
+{
+    const char *s = *r, *nul = memchr(s, '\0', (size_t)(end - s));
+    if (!nul || (size_t)(nul - s) >= max) return NULL;
+    *r = nul + 1;
+    return s;
+}
+
+static int kind_index(const ac_store_kind *kind, const ac_store_kind *const *kinds, int nkinds)
+{
+    for (int i = 0; i < nkinds; i++)
+        if (kinds[i] == kind) return i;
+    return -1;
+}
+
+size_t ac_store_pack(const ac_store_records *r, const ac_store_kind *const *kinds, int nkinds,
+                     char **out)
+{
+    const hlist *l = &r->list;
+    size_t len = 0;
+    *out = NULL;
+    for (int i = 0; i < l->n; i++) {
+        len += sizeof(int) + strlen(l->e[i].key) + 1 + sizeof(int);
+        for (int j = 0; j < l->e[i].n; j++)
+            len += strlen(l->e[i].cand[j].name) + 1 + 2 * sizeof(double) + sizeof(long);
+    }
+    char *w = len ? malloc(len) : NULL;
+    if (!w) return 0;
+    *out = w;
+    for (int i = 0; i < l->n; i++) {
+        const hentry *e = &l->e[i];
+        int k = kind_index(e->kind, kinds, nkinds);
+        put(&w, &k, sizeof k);
+        put(&w, e->key, strlen(e->key) + 1);
+        put(&w, &e->n, sizeof e->n);
+        for (int j = 0; j < e->n; j++) {
+            const hcand *c = &e->cand[j];
+            put(&w, c->name, strlen(c->name) + 1);
+            put(&w, &c->seconds, sizeof c->seconds);
+            put(&w, &c->var, sizeof c->var);
+            put(&w, &c->samples, sizeof c->samples);
+        }
+    }
+    return len;
+}
+
+/* The record at *r into e (its key and candidates malloc'd); 0, or -1 (not valid, no memory). */
+static int unpack_entry(const char **r, const char *end, const ac_store_kind *const *kinds,
+                        int nkinds, hentry *e)
+{
+    int k;
+    const char *key, *name;
+    memset(e, 0, sizeof *e);
+    if (take(r, end, &k, sizeof k) || k < 0 || k >= nkinds) return -1;
+    if (!(key = take_string(r, end, AC_STORE_KEY_MAX))) return -1;
+    if (take(r, end, &e->n, sizeof e->n) || e->n < 1 || e->n > MAX_CANDIDATES) return -1;
+    e->kind = kinds[k];
+    e->key = strdup(key);
+    e->cand = calloc((size_t)e->n, sizeof *e->cand);
+    for (int j = 0; e->key && e->cand && j < e->n; j++) {
+        hcand *c = &e->cand[j];
+        if (!(name = take_string(r, end, NAME_MAX_LEN)) ||
+            take(r, end, &c->seconds, sizeof c->seconds) || take(r, end, &c->var, sizeof c->var) ||
+            take(r, end, &c->samples, sizeof c->samples))
+            break;
+        strcpy(c->name, name);
+        if (j == e->n - 1) return 0;
+    }
+    free(e->key);
+    free(e->cand);
+    return -1;
+}
+
+int ac_store_unpack(const char *bytes, size_t len, const ac_store_kind *const *kinds, int nkinds,
+                    ac_store_records **out)
+{
+    const char *r = bytes, *end = bytes + len;
+    if (!(*out = calloc(1, sizeof **out))) return -1;
+    while (r < end) {
+        hentry e;
+        if (unpack_entry(&r, end, kinds, nkinds, &e) || list_add(&(*out)->list, &e)) {
+            ac_store_records_free(*out);
+            *out = NULL;
+            return -1;
+        }
+    }
     return 0;
 }
 

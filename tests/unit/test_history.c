@@ -493,7 +493,8 @@ static void test_platform_key(void)
 }
 
 /* Many records, through the store's index: every key found, the repeated ones merged, the
- * section handed on as the file has it; a line that names a candidate twice is refused. */
+ * section's lines as the file has them, the records as bytes and back (what rank 0 broadcasts
+ * at MPI_Init); a line that names a candidate twice is refused. */
 static void test_many_records(void)
 {
     static const ac_store_kind kind = {"context", 7, NULL}; /* keys as written */
@@ -513,11 +514,18 @@ static void test_many_records(void)
                                  8 * (i + 1));
     snprintf(text + used, size - used, "platform 000000000000beef y\n");
     const ac_store_kind *kinds[] = {&kind};
-    ac_store_records *r = NULL;
+    ac_store_records *read = NULL, *r = NULL;
     CHECK(ac_store_section(text, 0xfeedull, kinds, 1, &section, why, sizeof why) == 2);
     CHECK(section && strncmp(section, "context allreduce 4 8 1", 23) == 0 &&
           !strstr(section, "platform"));
-    CHECK(section && ac_store_read(section, kinds, 1, &r, why, sizeof why) == 0);
+    CHECK(ac_store_load(text, 0xfeedull, kinds, 1, &read, why, sizeof why) == 2 && read);
+    char *bytes = NULL;
+    size_t len = read ? ac_store_pack(read, kinds, 1, &bytes) : 0;
+    ac_store_records *cut = NULL;
+    CHECK(len > 0 && ac_store_unpack(bytes, len - 1, kinds, 1, &cut) == -1 && cut == NULL);
+    CHECK(len > 0 && ac_store_unpack(bytes, len, kinds, 1, &r) == 0);
+    free(bytes);
+    ac_store_records_free(read);
     const char *names[2] = {"ring", "native"};
     int good = 1;
     for (int i = 0; r && i < N; i++) {
@@ -536,20 +544,22 @@ static void test_many_records(void)
           0);
     ac_store_records_free(r);
     free(section);
-    static const char twice[] = "context allreduce 4 8 1 1 1 0000000000000000 3 ring 1e-06 0 2 "
+    static const char twice[] = "autocoll-history 1\nplatform 000000000000feed x\n"
+                                "context allreduce 4 8 1 1 1 0000000000000000 3 ring 1e-06 0 2 "
                                 "native 1e-06 0 2 ring 2e-06 0 2\n";
     r = NULL;
-    CHECK(ac_store_read(twice, kinds, 1, &r, why, sizeof why) == -1 && r == NULL &&
-          strstr(why, "line 1: a bad context line"));
+    CHECK(ac_store_load(twice, 0xfeedull, kinds, 1, &r, why, sizeof why) == -1 && r == NULL &&
+          strstr(why, "line 3: a bad context line"));
     /* a long line: 20 names, then the same with its last name the 6th again */
     for (int repeat = 0; repeat < 2; repeat++) {
-        used = (size_t)snprintf(text, size, "context allreduce 4 8 1 1 1 0000000000000000 20");
+        used = (size_t)snprintf(text, size, "autocoll-history 1\nplatform 000000000000feed x\n"
+                                            "context allreduce 4 8 1 1 1 0000000000000000 20");
         for (int i = 0; i < 20; i++)
             used += (size_t)snprintf(text + used, size - used, " c%d 1e-06 0 1",
                                      repeat && i == 19 ? 5 : i);
         r = NULL;
-        int rc = ac_store_read(text, kinds, 1, &r, why, sizeof why);
-        CHECK(repeat ? rc == -1 && r == NULL : rc == 0 && r != NULL);
+        int rc = ac_store_load(text, 0xfeedull, kinds, 1, &r, why, sizeof why);
+        CHECK(repeat ? rc == -1 && r == NULL : rc == 1 && r != NULL);
         ac_store_records_free(r);
     }
     free(text);
