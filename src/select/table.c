@@ -606,14 +606,19 @@ void ac_table_load(void)
         PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM); /* as select.c does: fail loudly */
     }
     PMPI_Bcast(text, (int)size, MPI_CHAR, 0, MPI_COMM_WORLD);
-    /* the same text on every rank: the same outcome on every rank */
+    /* the same text on every rank: the same verdict on every rank, but for memory running out
+     * on some rank only; every rank keeps the table only if every rank has it (invariant 1) */
     char library[256];
     ac_mpi_library(library, sizeof library);
     loaded.table = ac_table_parse(text, ac_registry_fingerprint(), library, why, sizeof why);
     free(text);
-    if (!loaded.table) {
-        if (rank == 0) ac_log_warn("AUTOCOLL_TABLE=%s: %s; the table is ignored", setting, why);
+    int ok = loaded.table != NULL, all = 0;
+    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all && ok) {
+        ac_table_unload();
+        snprintf(why, sizeof why, "out of memory on another rank");
     }
+    if (!all && rank == 0) ac_log_warn("AUTOCOLL_TABLE=%s: %s; the table is ignored", setting, why);
 }
 
 /* ---- the `table` strategy ----------------------------------------------------------------- */
