@@ -49,9 +49,14 @@ typedef struct hentry {
     hcand *cand;
 } hentry;
 
+/* Records in the order first seen, with an index by kind and key: a file of many records is
+ * read in linear time (a search of the list for each line kept MPI_Init busy 587 s with a
+ * 40 MB file of 140,000 contexts). */
 typedef struct hlist {
     hentry *e;
     int n, cap;
+    int *slot;  /* [nslots], open addressing: 1 + the record's place in e, 0 empty */
+    int nslots; /* a power of two, at least twice n; 0 before the first record */
 } hlist;
 
 struct ac_store_records {
@@ -62,6 +67,7 @@ typedef struct hsection {
     uint64_t fingerprint;
     char *description;
     hlist records;
+    size_t from, to; /* its record lines in the text parsed: [from, to) */
 } hsection;
 
 typedef struct hfile {
@@ -78,6 +84,7 @@ static void list_free(hlist *l)
         free(l->e[i].key);
     }
     free(l->e);
+    free(l->slot);
     memset(l, 0, sizeof *l);
 }
 
@@ -91,12 +98,48 @@ static void file_free(hfile *f)
     memset(f, 0, sizeof *f);
 }
 
+/* FNV-1a of the kind's tag and the key. */
+static size_t key_hash(const ac_store_kind *kind, const char *key)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (const char *c = kind->tag; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    h = (h ^ ' ') * 1099511628211ull;
+    for (const char *c = key; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    return (size_t)(h ^ (h >> 32)); /* the slot is taken from the low bits: mix the high in */
+}
+
+/* The slot of the record of `kind` and `key`: the one that holds it, else the empty one where
+ * it would go. l->nslots > 0. */
+static int *list_slot(const hlist *l, const ac_store_kind *kind, const char *key)
+{
+    size_t mask = (size_t)l->nslots - 1, i = key_hash(kind, key) & mask;
+    for (;; i = (i + 1) & mask) {
+        int *s = &l->slot[i];
+        if (*s == 0) return s;
+        const hentry *e = &l->e[*s - 1];
+        if (e->kind == kind && strcmp(e->key, key) == 0) return s;
+    }
+}
+
 /* The record of `kind` and `key`, or NULL. */
 static hentry *list_find(const hlist *l, const ac_store_kind *kind, const char *key)
 {
-    for (int i = 0; i < l->n; i++)
-        if (l->e[i].kind == kind && strcmp(l->e[i].key, key) == 0) return &l->e[i];
-    return NULL;
+    int *s = l->nslots ? list_slot(l, kind, key) : NULL;
+    return s && *s ? &l->e[*s - 1] : NULL;
+}
+
+/* An index of twice as many slots as records will be, after one more. -1 on no memory. */
+static int list_reindex(hlist *l)
+{
+    if (l->nslots >= 2 * (l->n + 1)) return 0;
+    int nslots = l->nslots ? 2 * l->nslots : 32;
+    int *slot = calloc((size_t)nslots, sizeof *slot);
+    if (!slot) return -1;
+    free(l->slot);
+    l->slot = slot;
+    l->nslots = nslots;
+    for (int i = 0; i < l->n; i++) *list_slot(l, l->e[i].kind, l->e[i].key) = i + 1;
+    return 0;
 }
 
 static long weight(long samples)
@@ -104,18 +147,44 @@ static long weight(long samples)
     return samples < WEIGHT_CAP ? samples : WEIGHT_CAP;
 }
 
-/* Merge src's candidates into dst (see the header comment). -1 on no memory. */
+static int cmp_by_name(const void *a, const void *b)
+{
+    return strcmp((*(const hcand *const *)a)->name, (*(const hcand *const *)b)->name);
+}
+
+/* Pointers to c[0..n) sorted by name (malloc'd), or NULL on no memory: candidates are matched
+ * by name through it, not by a search of the list for each (a line may hold 4096). */
+static hcand **sorted_by_name(hcand *c, int n)
+{
+    hcand **sorted = malloc(sizeof *sorted * (size_t)(n ? n : 1));
+    if (!sorted) return NULL;
+    for (int i = 0; i < n; i++) sorted[i] = &c[i];
+    qsort(sorted, (size_t)n, sizeof *sorted, cmp_by_name);
+    return sorted;
+}
+
+/* The candidate of sorted[n] of c's name, or NULL. */
+static hcand *find_by_name(hcand *const *sorted, int n, const hcand *c)
+{
+    hcand *const *hit = bsearch(&c, sorted, (size_t)n, sizeof *sorted, cmp_by_name);
+    return hit ? *hit : NULL;
+}
+
+/* Merge src's candidates into dst (see the header comment); names unknown to dst are added in
+ * src's order. -1 on no memory. */
 static int entry_merge(hentry *dst, const hentry *src)
 {
+    int known = dst->n; /* src's names are distinct: only dst's own need a search */
+    if (src->n == 0) return 0;
+    hcand *grown = realloc(dst->cand, sizeof *grown * (size_t)(dst->n + src->n));
+    if (!grown) return -1;
+    dst->cand = grown;
+    hcand **sorted = sorted_by_name(dst->cand, known);
+    if (!sorted) return -1;
     for (int i = 0; i < src->n; i++) {
         const hcand *s = &src->cand[i];
-        hcand *d = NULL;
-        for (int j = 0; j < dst->n && !d; j++)
-            if (strcmp(dst->cand[j].name, s->name) == 0) d = &dst->cand[j];
+        hcand *d = find_by_name(sorted, known, s);
         if (!d) {
-            hcand *grown = realloc(dst->cand, sizeof *grown * (size_t)(dst->n + 1));
-            if (!grown) return -1;
-            dst->cand = grown;
             dst->cand[dst->n++] = *s;
             continue;
         }
@@ -127,16 +196,17 @@ static int entry_merge(hentry *dst, const hentry *src)
         d->samples = d->samples > LONG_MAX / 2 - s->samples ? LONG_MAX / 2
                                                               : d->samples + s->samples;
     }
+    free(sorted);
     return 0;
 }
-
 
 /* Add e to l, merging with a record of the same key. Takes e's candidates. -1 on no memory. */
 static int list_add(hlist *l, hentry *e)
 {
-    hentry *old = list_find(l, e->kind, e->key);
-    if (old) {
-        int rc = entry_merge(old, e);
+    if (list_reindex(l)) goto nomem;
+    int *slot = list_slot(l, e->kind, e->key);
+    if (*slot) {
+        int rc = entry_merge(&l->e[*slot - 1], e);
         free(e->cand);
         free(e->key);
         e->cand = NULL;
@@ -146,18 +216,19 @@ static int list_add(hlist *l, hentry *e)
     if (l->n == l->cap) {
         int cap = l->cap ? 2 * l->cap : 16;
         hentry *grown = realloc(l->e, sizeof *grown * (size_t)cap);
-        if (!grown) {
-            free(e->cand);
-            free(e->key);
-            return -1;
-        }
+        if (!grown) goto nomem;
         l->e = grown;
         l->cap = cap;
     }
     l->e[l->n++] = *e;
+    *slot = l->n;
     e->cand = NULL;
     e->key = NULL;
     return 0;
+nomem:
+    free(e->cand);
+    free(e->key);
+    return -1;
 }
 
 /* ---- the text format --------------------------------------------------------------------- */
@@ -218,6 +289,23 @@ static char *token(char **p)
 }
 
 
+/* Whether two of c[0..n) have one name: 1, or -1 when out of memory (a line not read). */
+static int repeats_a_name(hcand *c, int n)
+{
+    if (n <= 16) { /* most lines: fewer comparisons than sorting takes */
+        for (int i = 1; i < n; i++)
+            for (int j = 0; j < i; j++)
+                if (strcmp(c[i].name, c[j].name) == 0) return 1;
+        return 0;
+    }
+    hcand **sorted = sorted_by_name(c, n);
+    int repeats = sorted ? 0 : -1;
+    for (int i = 1; sorted && i < n && !repeats; i++)
+        repeats = strcmp(sorted[i - 1]->name, sorted[i]->name) == 0;
+    free(sorted);
+    return repeats;
+}
+
 /* The rest of a record line: <n> and n candidates, into out->cand (which it owns on
  * success); 0, or -1 (not valid). */
 static int parse_candidates(char *rest, hentry *out)
@@ -236,10 +324,8 @@ static int parse_candidates(char *rest, hentry *out)
         if (!(t = token(&rest)) || parse_time(t, &c->var)) goto bad;
         if (!(t = token(&rest)) || ac_store_parse_long(t, 1, LONG_MAX, &samples)) goto bad;
         c->samples = samples;
-        for (int j = 0; j < i; j++)
-            if (strcmp(out->cand[j].name, c->name) == 0) goto bad;
     }
-    if (token(&rest)) goto bad;
+    if (token(&rest) || repeats_a_name(out->cand, (int)n)) goto bad;
     out->n = (int)n;
     return 0;
 bad:
@@ -300,7 +386,9 @@ static int parse_text(const char *text, int whole, const ac_store_kind *const *k
         if (!out->s) goto nomem;
         out->n = out->cap = 1;
     }
+    size_t end = strlen(copy);
     for (char *p = copy, *next; p && *p; p = next) {
+        size_t at = (size_t)(p - copy);
         next = strchr(p, '\n');
         if (next) *next++ = '\0';
         line++;
@@ -326,6 +414,7 @@ static int parse_text(const char *text, int whole, const ac_store_kind *const *k
                 ac_why_printf(why, why_len, "line %ld: a bad platform line", line);
                 goto fail;
             }
+            if (out->n > 0) out->s[out->n - 1].to = at;
             if (out->n == out->cap) {
                 int cap = out->cap ? 2 * out->cap : 4;
                 hsection *grown = realloc(out->s, sizeof *grown * (size_t)cap);
@@ -336,6 +425,7 @@ static int parse_text(const char *text, int whole, const ac_store_kind *const *k
             hsection *s = &out->s[out->n++];
             memset(s, 0, sizeof *s);
             s->fingerprint = f;
+            s->from = s->to = next ? (size_t)(next - copy) : end;
             while (*rest == ' ' || *rest == '\t') rest++;
             if (!(s->description = strdup(rest))) goto nomem;
         } else if (kind_of(kind, kinds, nkinds) && out->n > 0) {
@@ -352,6 +442,7 @@ static int parse_text(const char *text, int whole, const ac_store_kind *const *k
     }
     /* No header: nothing but blank lines and comments (an empty file made with touch), which
      * holds no section yet and is used and written like a missing file. */
+    if (out->n > 0) out->s[out->n - 1].to = end;
     free(copy);
     return out->n;
 nomem:
@@ -422,15 +513,11 @@ int ac_store_section(const char *text, uint64_t fingerprint, const ac_store_kind
     *section = NULL;
     int n = parse_text(text, 1, kinds, nkinds, &f, why, why_len);
     if (n < 0) return -1;
+    /* its lines as the file has them, not written again from the records (formatting the
+     * numbers cost more than parsing them): whoever reads them merges them alike */
     for (int i = 0; i < f.n; i++) {
         if (f.s[i].fingerprint != fingerprint) continue;
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *m = open_memstream(&buf, &len);
-        if (!m) break;
-        for (int k = 0; k < f.s[i].records.n; k++) write_entry(m, &f.s[i].records.e[k]);
-        fclose(m);
-        *section = buf;
+        *section = strndup(text + f.s[i].from, f.s[i].to - f.s[i].from);
         break;
     }
     file_free(&f);
@@ -470,20 +557,137 @@ static int lookup(const hentry *e, const char *name, ac_knowledge *know)
     return 0;
 }
 
-int ac_store_read(const char *lines, const ac_store_kind *const *kinds, int nkinds,
-                  ac_store_records **out, char *why, size_t why_len)
+int ac_store_load(const char *text, uint64_t fingerprint, const ac_store_kind *const *kinds,
+                  int nkinds, ac_store_records **section, char *why, size_t why_len)
 {
     hfile f;
-    *out = NULL;
-    if (parse_text(lines, 0, kinds, nkinds, &f, why, why_len) < 0) return -1;
-    if (!(*out = calloc(1, sizeof **out))) {
-        file_free(&f);
-        ac_why_printf(why, why_len, "out of memory");
-        return -1;
+    *section = NULL;
+    int n = parse_text(text, 1, kinds, nkinds, &f, why, why_len);
+    if (n < 0) return -1;
+    for (int i = 0; i < f.n; i++) {
+        if (f.s[i].fingerprint != fingerprint) continue;
+        if (!(*section = calloc(1, sizeof **section))) {
+            file_free(&f);
+            ac_why_printf(why, why_len, "out of memory");
+            return -1;
+        }
+        (*section)->list = f.s[i].records;
+        memset(&f.s[i].records, 0, sizeof f.s[i].records);
+        break;
     }
-    (*out)->list = f.s[0].records;
-    memset(&f.s[0].records, 0, sizeof f.s[0].records);
     file_free(&f);
+    return n;
+}
+
+/* ---- records as bytes -------------------------------------------------------------------
+ *
+ * A record: the index of its kind (int), its key (NUL-terminated), its number of candidates
+ * (int), then each candidate's name (NUL-terminated), seconds, variance (double) and samples
+ * (long), numbers as this machine holds them (the ranks of one job share its representation). */
+
+/* Appends len bytes of p at *w (the room was counted). */
+static void put(char **w, const void *p, size_t len)
+{
+    memcpy(*w, p, len);
+    *w += len;
+}
+
+/* Takes len bytes at *r into p, unless fewer than len are left before end. */
+static int take(const char **r, const char *end, void *p, size_t len)
+{
+    if ((size_t)(end - *r) < len) return -1;
+    memcpy(p, *r, len);
+    *r += len;
+    return 0;
+}
+
+/* The NUL-terminated string at *r (shorter than max), unless it runs past end or is longer. */
+static const char *take_string(const char **r, const char *end, size_t max)
+{
+    const char *s = *r, *nul = memchr(s, '\0', (size_t)(end - s));
+    if (!nul || (size_t)(nul - s) >= max) return NULL;
+    *r = nul + 1;
+    return s;
+}
+
+static int kind_index(const ac_store_kind *kind, const ac_store_kind *const *kinds, int nkinds)
+{
+    for (int i = 0; i < nkinds; i++)
+        if (kinds[i] == kind) return i;
+    return -1;
+}
+
+size_t ac_store_pack(const ac_store_records *r, const ac_store_kind *const *kinds, int nkinds,
+                     char **out)
+{
+    const hlist *l = &r->list;
+    size_t len = 0;
+    *out = NULL;
+    for (int i = 0; i < l->n; i++) {
+        len += sizeof(int) + strlen(l->e[i].key) + 1 + sizeof(int);
+        for (int j = 0; j < l->e[i].n; j++)
+            len += strlen(l->e[i].cand[j].name) + 1 + 2 * sizeof(double) + sizeof(long);
+    }
+    char *w = len ? malloc(len) : NULL;
+    if (!w) return 0;
+    *out = w;
+    for (int i = 0; i < l->n; i++) {
+        const hentry *e = &l->e[i];
+        int k = kind_index(e->kind, kinds, nkinds);
+        put(&w, &k, sizeof k);
+        put(&w, e->key, strlen(e->key) + 1);
+        put(&w, &e->n, sizeof e->n);
+        for (int j = 0; j < e->n; j++) {
+            const hcand *c = &e->cand[j];
+            put(&w, c->name, strlen(c->name) + 1);
+            put(&w, &c->seconds, sizeof c->seconds);
+            put(&w, &c->var, sizeof c->var);
+            put(&w, &c->samples, sizeof c->samples);
+        }
+    }
+    return len;
+}
+
+/* The record at *r into e (its key and candidates malloc'd); 0, or -1 (not valid, no memory). */
+static int unpack_entry(const char **r, const char *end, const ac_store_kind *const *kinds,
+                        int nkinds, hentry *e)
+{
+    int k;
+    const char *key, *name;
+    memset(e, 0, sizeof *e);
+    if (take(r, end, &k, sizeof k) || k < 0 || k >= nkinds) return -1;
+    if (!(key = take_string(r, end, AC_STORE_KEY_MAX))) return -1;
+    if (take(r, end, &e->n, sizeof e->n) || e->n < 1 || e->n > MAX_CANDIDATES) return -1;
+    e->kind = kinds[k];
+    e->key = strdup(key);
+    e->cand = calloc((size_t)e->n, sizeof *e->cand);
+    for (int j = 0; e->key && e->cand && j < e->n; j++) {
+        hcand *c = &e->cand[j];
+        if (!(name = take_string(r, end, NAME_MAX_LEN)) ||
+            take(r, end, &c->seconds, sizeof c->seconds) || take(r, end, &c->var, sizeof c->var) ||
+            take(r, end, &c->samples, sizeof c->samples))
+            break;
+        strcpy(c->name, name);
+        if (j == e->n - 1) return 0;
+    }
+    free(e->key);
+    free(e->cand);
+    return -1;
+}
+
+int ac_store_unpack(const char *bytes, size_t len, const ac_store_kind *const *kinds, int nkinds,
+                    ac_store_records **out)
+{
+    const char *r = bytes, *end = bytes + len;
+    if (!(*out = calloc(1, sizeof **out))) return -1;
+    while (r < end) {
+        hentry e;
+        if (unpack_entry(&r, end, kinds, nkinds, &e) || list_add(&(*out)->list, &e)) {
+            ac_store_records_free(*out);
+            *out = NULL;
+            return -1;
+        }
+    }
     return 0;
 }
 

@@ -51,11 +51,23 @@ int ac_store_parse_hex64(const char *t, uint64_t *out);
 /* The records of one section, parsed (every rank keeps its platform's for lookups). */
 typedef struct ac_store_records ac_store_records;
 
-/* Parses record lines of `kinds` (no header, no platform line) into *out (free it with
- * ac_store_records_free); 0, or -1 with a reason in `why`. */
-int ac_store_read(const char *lines, const ac_store_kind *const *kinds, int nkinds,
-                  ac_store_records **out, char *why, size_t why_len);
 void ac_store_records_free(ac_store_records *r);
+
+/* Parses a whole file's text (every line checked, as ac_store_section does); returns the
+ * number of sections, or -1 with a reason in `why`. The records of the first section of
+ * `fingerprint` go to *section (free with ac_store_records_free; NULL if there is none). */
+int ac_store_load(const char *text, uint64_t fingerprint, const ac_store_kind *const *kinds,
+                  int nkinds, ac_store_records **section, char *why, size_t why_len);
+
+/* Records as bytes to broadcast, so that one rank parses the file and the others take what it
+ * read (the same `kinds`, in the same order, on every rank; the processes of one machine
+ * architecture): the number of bytes, into *out (malloc'd); 0 (*out NULL) when there are no
+ * records or no memory. ac_store_unpack makes them records again: 0, or -1 (bytes that
+ * ac_store_pack did not write, or no memory). */
+size_t ac_store_pack(const ac_store_records *r, const ac_store_kind *const *kinds, int nkinds,
+                     char **out);
+int ac_store_unpack(const char *bytes, size_t len, const ac_store_kind *const *kinds, int nkinds,
+                    ac_store_records **out);
 
 /* What the record of `kind` and `key` knows of names[n], into know[n] (zeroed first, matched by
  * name); returns the number of names known (0 without records). */
@@ -69,8 +81,8 @@ void ac_store_write(FILE *f, const ac_store_kind *kind, const char *key,
                     const char *const *names, int n, const ac_knowledge *know);
 
 /* Parses a whole file's text; returns the number of sections, or -1 with a reason in `why`.
- * The section of `fingerprint`, if any, is copied to *section (malloc'd record lines; NULL if
- * none). */
+ * The section of `fingerprint`, if any, is copied to *section (malloc'd: its record lines as the
+ * file has them, the first section of that fingerprint; NULL if none). */
 int ac_store_section(const char *text, uint64_t fingerprint, const ac_store_kind *const *kinds,
                      int nkinds, char **section, char *why, size_t why_len);
 

@@ -237,11 +237,12 @@ static void resolve_path(const char *setting, char *why, size_t why_len)
         snprintf(why, why_len, "neither XDG_CACHE_HOME nor HOME is set");
 }
 
-/* Rank 0: the section of this platform from the file, or NULL; reports what is wrong once.
- * (The default location's directory is made at the end, so it is not checked here.) */
-static char *load_section(void)
+/* Rank 0: the records of this platform's section of the file, or NULL; reports what is wrong
+ * once. (The default location's directory is made at the end, so it is not checked here.) */
+static ac_store_records *load_section(void)
 {
-    char why[PATH_MAX + 256] = "", unwritable[PATH_MAX + 256] = "", *section = NULL;
+    char why[PATH_MAX + 256] = "", unwritable[PATH_MAX + 256] = "";
+    ac_store_records *section = NULL;
     if (!h.default_path &&
         ac_file_check_writable(h.path, unwritable, sizeof unwritable) != 0) {
         h.writable = 0;
@@ -271,7 +272,8 @@ static char *load_section(void)
         ac_log_warn("history %s: cannot be updated (%s); the file is read but will not be "
                     "updated",
                     h.path, unwritable);
-    int n = ac_history_parse(text, h.fingerprint, &section, why, sizeof why);
+    const ac_store_kind *kinds[MAX_KINDS];
+    int n = ac_store_load(text, h.fingerprint, kinds, kinds_of(kinds), &section, why, sizeof why);
     free(text);
     if (n < 0) {
         ac_log_warn("history %s: not an autocoll history file of this version (%s); ignored "
@@ -314,8 +316,11 @@ void ac_history_load(void)
     }
     PMPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
                 0, h.comm);
-    char *section = NULL;
-    long size[2] = {0, 1}; /* section bytes, history on */
+    ac_store_records *mine = NULL; /* rank 0: what it read */
+    char *bytes = NULL;
+    long size[2] = {0, 1}; /* bytes of the records, history on */
+    const ac_store_kind *kinds[MAX_KINDS];
+    int nkinds = kinds_of(kinds);
     if (rank == 0) {
         char why[256] = "";
         char library[256];
@@ -329,26 +334,38 @@ void ac_history_load(void)
             size[1] = 0;
         } else {
             h.writable = 1;
-            section = load_section();
-            size[0] = section ? (long)strlen(section) : 0;
+            mine = load_section();
+            size[0] = mine ? (long)ac_store_pack(mine, kinds, nkinds, &bytes) : 0;
         }
     }
     free(hosts);
     PMPI_Bcast(size, 2, MPI_LONG, 0, h.comm);
     h.on = size[1] != 0;
+    /* Rank 0 parsed the file once; the others take its records as bytes (parsing the text
+     * again on every rank doubled the time a large file kept MPI_Init busy; the kinds are
+     * declared alike on every rank). Every rank keeps them only if every rank has them: the
+     * same knowledge everywhere (invariant 1). */
+    int all = 0;
     if (size[0] > 0 && size[0] < INT_MAX) {
-        if (rank != 0) section = calloc((size_t)size[0] + 1, 1);
-        int ok = section != NULL, all = 0;
+        if (rank != 0) bytes = malloc((size_t)size[0]);
+        int ok = bytes != NULL;
         PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, h.comm);
         if (all) {
-            PMPI_Bcast(section, (int)size[0], MPI_CHAR, 0, h.comm);
-            const ac_store_kind *kinds[MAX_KINDS];
-            char why[256];
-            /* the same text on every rank: the same outcome on every rank */
-            ac_store_read(section, kinds, kinds_of(kinds), &h.known, why, sizeof why);
+            PMPI_Bcast(bytes, (int)size[0], MPI_CHAR, 0, h.comm);
+            ok = rank == 0 ||
+                 ac_store_unpack(bytes, (size_t)size[0], kinds, nkinds, &h.known) == 0;
+            PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, h.comm);
         }
     }
-    free(section);
+    if (all && rank == 0) {
+        h.known = mine;
+        mine = NULL;
+    } else if (!all) {
+        ac_store_records_free(h.known);
+        h.known = NULL;
+    }
+    ac_store_records_free(mine);
+    free(bytes);
     if (!h.on) PMPI_Comm_free(&h.comm);
 }
 

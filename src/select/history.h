@@ -5,8 +5,9 @@
  * candidate) is merged into a history file, in the section of this run's platform fingerprint
  * (MPI library and version, process count, nodes, processes per node, registry fingerprint and
  * the network: AUTOCOLL_PLATFORM, or the host names with their digits masked, so that a new
- * allocation of the same cluster shares it). At MPI_Init rank 0 reads the section and broadcasts it, so every rank starts
- * its contexts warm from the same knowledge (invariant 1). Writers take a lock, re-read what
+ * allocation of the same cluster shares it). At MPI_Init rank 0 reads the file and broadcasts
+ * its section's records, so every rank starts its contexts warm from the same knowledge
+ * (invariant 1). Writers take a lock, re-read what
  * other jobs wrote meanwhile, merge, and replace the file atomically. A missing, unreadable,
  * corrupt, foreign or unwritable file is reported once by rank 0 and ignored: the run starts
  * cold, and a file that does not parse is never overwritten. The file is core/store.h's keyed
@@ -34,7 +35,8 @@ typedef struct ac_history_key {
 } ac_history_key;
 
 /* Collective over MPI_COMM_WORLD, from ac_init when a strategy is in use: reads the setting,
- * the fingerprint and (rank 0) the file; every rank gets the same section. */
+ * the fingerprint and (rank 0) the file; every rank gets the same records of its section, or
+ * none does. */
 void ac_history_load(void);
 
 /* What history knows of a new context's candidates, into know[n] (zeroed first, matched by
@@ -94,8 +96,8 @@ uint64_t ac_history_platform(const char *hosts, int np, const char *network,
                              const char *library, char *description, size_t len);
 
 /* Parses a whole file's text; returns the number of sections, or -1 with a reason in `why`.
- * The section of `fingerprint`, if any, is copied to *section (malloc'd context lines; NULL if
- * none). */
+ * The section of `fingerprint`, if any, is copied to *section (malloc'd: its record lines as the
+ * file has them; NULL if none). */
 int ac_history_parse(const char *text, uint64_t fingerprint, char **section, char *why,
                      size_t why_len);
 

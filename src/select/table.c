@@ -31,6 +31,7 @@ typedef struct interval {
 
 typedef struct rule {
     interval ranks, bytes;
+    int index;                                           /* its place in "rules" (messages) */
     int n;                                               /* algorithms[0..n), n >= 1 */
     const ac_algorithm *algorithms[AC_TABLE_MAX_ALGORITHMS]; /* first applicable one runs */
 } rule;
@@ -151,13 +152,139 @@ static int parse_rule(const ac_json *v, long long version, ac_table *t, int inde
                              "(hi may be null)",
                              index);
     if (parse_rule_algorithms(v, (ac_collective)k, version, &r, index, why, why_len)) return -1;
+    r.index = index;
     per_collective *pc = &t->coll[k];
-    for (int i = 0; i < pc->nrules; i++)
-        if (overlap(&pc->rules[i].ranks, &r.ranks) && overlap(&pc->rules[i].bytes, &r.bytes))
-            return ac_why_printf(why, why_len, "rule %d overlaps an earlier %s rule", index,
-                                 ac_collective_name((ac_collective)k));
-    pc->rules[pc->nrules++] = r;
+    pc->rules[pc->nrules++] = r; /* overlaps are found once all are read (first_overlap) */
     return 0;
+}
+
+/* ---- the overlap check --------------------------------------------------------------------
+ *
+ * A rule overlaps another when both their process-count and their message-size intervals
+ * intersect. Comparing every pair is quadratic (a table of 250,000 rules kept MPI_Init busy
+ * 108 s), so any_overlap sweeps the rules in order of process count, keeping how many active
+ * rules cover each message size in a segment tree over the sizes the rules name: O(n log n). */
+
+/* How many active rules cover each position (the distinct interval ends, sorted):
+ * a segment tree whose node holds what was added to its whole range (`add`) and the most any
+ * position under it is covered (`max`, its own `add` included). Counts never go below 0. */
+typedef struct cover {
+    int *add, *max; /* [4 * positions]: node 1 is the root, 2i and 2i + 1 node i's halves */
+} cover;
+
+static void cover_change(cover *c, int node, int l, int r, int a, int b, int delta)
+{
+    if (b < l || r < a) return;
+    if (a <= l && r <= b) {
+        c->add[node] += delta;
+        c->max[node] += delta;
+        return;
+    }
+    int mid = l + (r - l) / 2, left, right;
+    cover_change(c, 2 * node, l, mid, a, b, delta);
+    cover_change(c, 2 * node + 1, mid + 1, r, a, b, delta);
+    left = c->max[2 * node];
+    right = c->max[2 * node + 1];
+    c->max[node] = c->add[node] + (left > right ? left : right);
+}
+
+/* The most any position of [a, b] is covered (0 outside the node's range [l, r]). */
+static int cover_most(const cover *c, int node, int l, int r, int a, int b)
+{
+    if (b < l || r < a) return 0;
+    if (a <= l && r <= b) return c->max[node];
+    int mid = l + (r - l) / 2;
+    int left = cover_most(c, 2 * node, l, mid, a, b);
+    int right = cover_most(c, 2 * node + 1, mid + 1, r, a, b);
+    return c->add[node] + (left > right ? left : right);
+}
+
+/* A rule entering (at ranks.lo) or leaving (after ranks.hi) the sweep. */
+typedef struct event {
+    unsigned long long at;
+    int leaves; /* 0: enters; entries at a count come first, as both rules cover it */
+    int rule;
+} event;
+
+static int cmp_event(const void *a, const void *b)
+{
+    const event *x = a, *y = b;
+    if (x->at != y->at) return x->at < y->at ? -1 : 1;
+    return x->leaves - y->leaves;
+}
+
+static int cmp_ull(const void *a, const void *b)
+{
+    unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+    return (x > y) - (x < y);
+}
+
+/* The position of x in sorted[n] (it is there). */
+static int position(const unsigned long long *sorted, int n, unsigned long long x)
+{
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (sorted[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Whether two of rules[0..n) overlap: 1, 0, or -1 when out of memory. */
+static int any_overlap(const rule *rules, int n)
+{
+    unsigned long long *ends = malloc(sizeof *ends * 2 * (size_t)n);
+    event *events = malloc(sizeof *events * 2 * (size_t)n);
+    cover c = {calloc(8 * (size_t)n, sizeof(int)), calloc(8 * (size_t)n, sizeof(int))};
+    int found = -1, size = 0;
+    if (!ends || !events || !c.add || !c.max) goto out;
+    for (int i = 0; i < n; i++) {
+        ends[2 * i] = rules[i].bytes.lo;
+        ends[2 * i + 1] = rules[i].bytes.hi;
+        events[2 * i] = (event){rules[i].ranks.lo, 0, i};
+        events[2 * i + 1] = (event){rules[i].ranks.hi, 1, i};
+    }
+    qsort(ends, 2 * (size_t)n, sizeof *ends, cmp_ull);
+    for (int i = 0; i < 2 * n; i++)
+        if (i == 0 || ends[i] != ends[size - 1]) ends[size++] = ends[i];
+    qsort(events, 2 * (size_t)n, sizeof *events, cmp_event);
+    found = 0;
+    for (int i = 0; i < 2 * n && !found; i++) {
+        const interval *b = &rules[events[i].rule].bytes;
+        int lo = position(ends, size, b->lo), hi = position(ends, size, b->hi);
+        if (!events[i].leaves && cover_most(&c, 1, 0, size - 1, lo, hi) > 0)
+            found = 1;
+        else
+            cover_change(&c, 1, 0, size - 1, lo, hi, events[i].leaves ? -1 : 1);
+    }
+out:
+    free(ends);
+    free(events);
+    free(c.add);
+    free(c.max);
+    return found;
+}
+
+/* The first rule (in the file's order) of rules[n] (in that order) that overlaps an earlier
+ * one, as the rules were once checked one by one: the shortest prefix that holds an overlap,
+ * found by bisection. Its index in "rules", -1 when none overlaps, -2 when out of memory. */
+static int first_overlap(const rule *rules, int n)
+{
+    int found = n > 1 ? any_overlap(rules, n) : 0;
+    if (found <= 0) return found < 0 ? -2 : -1;
+    int lo = 2, hi = n; /* the shortest prefix with an overlap is in [lo, hi] */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if ((found = any_overlap(rules, mid)) < 0) return -2;
+        if (found)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return rules[lo - 1].index;
 }
 
 static int parse_cell(const ac_json *v, ac_table *t, int index, char *why, size_t why_len)
@@ -244,6 +371,24 @@ static int reserve(ac_table *t, const ac_json *rules, const ac_json *cells)
     return 0;
 }
 
+/* Reports the first rule that overlaps an earlier rule of its collective, as reading the rules
+ * in order would: -1 with the reason, 0 when none does. */
+static int overlapping_rule(const ac_table *t, char *why, size_t why_len)
+{
+    int first = -1, coll = 0;
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
+        int i = first_overlap(t->coll[k].rules, t->coll[k].nrules);
+        if (i == -2) return ac_why_printf(why, why_len, "out of memory");
+        if (i >= 0 && (first < 0 || i < first)) {
+            first = i;
+            coll = k;
+        }
+    }
+    if (first < 0) return 0;
+    return ac_why_printf(why, why_len, "rule %d overlaps an earlier %s rule", first,
+                         ac_collective_name((ac_collective)coll));
+}
+
 static int parse_tree(const ac_json *root, uint64_t fingerprint, const char *library,
                       ac_table *t, char *why, size_t why_len)
 {
@@ -282,8 +427,10 @@ static int parse_tree(const ac_json *root, uint64_t fingerprint, const char *lib
     if (cells && cells->type != AC_JSON_ARRAY)
         return ac_why_printf(why, why_len, "\"cells\" is not an array");
     if (reserve(t, rules, cells)) return ac_why_printf(why, why_len, "out of memory");
-    for (int i = 0; i < rules->n; i++)
-        if (parse_rule(&rules->items[i], version, t, i, why, why_len)) return -1;
+    int bad = 0; /* rules before the first that does not parse are checked for overlaps */
+    for (int i = 0; i < rules->n && !bad; i++)
+        bad = parse_rule(&rules->items[i], version, t, i, why, why_len) != 0;
+    if (overlapping_rule(t, why, why_len) || bad) return -1;
     for (int i = 0; cells && i < cells->n; i++)
         if (parse_cell(&cells->items[i], t, i, why, why_len)) return -1;
     for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
@@ -459,14 +606,19 @@ void ac_table_load(void)
         PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM); /* as select.c does: fail loudly */
     }
     PMPI_Bcast(text, (int)size, MPI_CHAR, 0, MPI_COMM_WORLD);
-    /* the same text on every rank: the same outcome on every rank */
+    /* the same text on every rank: the same verdict on every rank, but for memory running out
+     * on some rank only; every rank keeps the table only if every rank has it (invariant 1) */
     char library[256];
     ac_mpi_library(library, sizeof library);
     loaded.table = ac_table_parse(text, ac_registry_fingerprint(), library, why, sizeof why);
     free(text);
-    if (!loaded.table) {
-        if (rank == 0) ac_log_warn("AUTOCOLL_TABLE=%s: %s; the table is ignored", setting, why);
+    int ok = loaded.table != NULL, all = 0;
+    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all && ok) {
+        ac_table_unload();
+        snprintf(why, sizeof why, "out of memory on another rank");
     }
+    if (!all && rank == 0) ac_log_warn("AUTOCOLL_TABLE=%s: %s; the table is ignored", setting, why);
 }
 
 /* ---- the `table` strategy ----------------------------------------------------------------- */

@@ -5,9 +5,9 @@
  * `autocoll tune`, and the measured cells behind them.
  *
  * Rank 0 reads the file at MPI_Init and broadcasts its text; every rank parses the same text,
- * so every rank finds the same rules (invariant 1). A missing, unreadable or malformed file, one
- * of another registry fingerprint, or one naming an unknown algorithm is reported once by rank 0
- * with its path and reason, and ignored: no table.
+ * so every rank finds the same rules (invariant 1), and keeps them only if every rank could. A
+ * missing, unreadable or malformed file, one of another registry fingerprint, or one naming an
+ * unknown algorithm is reported once by rank 0 with its path and reason, and ignored: no table.
  *
  * In table mode (AUTOCOLL_STRATEGY=table) selection runs, in each tuning context, the first
  * applicable algorithm of the rule covering it (native where none does or where none of its

@@ -491,6 +491,79 @@ static void test_platform_key(void)
     free(hosts);
 }
 
+/* Many records, through the store's index: every key found, the repeated ones merged, the
+ * section's lines as the file has them, the records as bytes and back (what rank 0 broadcasts
+ * at MPI_Init); a line that names a candidate twice is refused. */
+static void test_many_records(void)
+{
+    static const ac_store_kind kind = {"context", 7, NULL}; /* keys as written */
+    enum { N = 3000 };
+    size_t size = 200 * (2 * N + 4), used = 0;
+    char *text = malloc(size), *section = NULL, why[256] = "", key[128];
+    if (!CHECK(text != NULL)) return;
+    used += (size_t)snprintf(text, size, "autocoll-history 1\nplatform 000000000000feed x\n");
+    for (int i = 0; i < N; i++)
+        used += (size_t)snprintf(text + used, size - used,
+                                 "context allreduce 4 %d 1 1 1 0000000000000000 1 ring 1e-06 0 2\n",
+                                 8 * (i + 1));
+    for (int i = 0; i < N; i += 7) /* again: ring merged, native added */
+        used += (size_t)snprintf(text + used, size - used,
+                                 "context allreduce 4 %d 1 1 1 0000000000000000 2 native 5e-06 0 "
+                                 "1 ring 3e-06 0 2\n",
+                                 8 * (i + 1));
+    snprintf(text + used, size - used, "platform 000000000000beef y\n");
+    const ac_store_kind *kinds[] = {&kind};
+    ac_store_records *read = NULL, *r = NULL;
+    CHECK(ac_store_section(text, 0xfeedull, kinds, 1, &section, why, sizeof why) == 2);
+    CHECK(section && strncmp(section, "context allreduce 4 8 1", 23) == 0 &&
+          !strstr(section, "platform"));
+    CHECK(ac_store_load(text, 0xfeedull, kinds, 1, &read, why, sizeof why) == 2 && read);
+    char *bytes = NULL;
+    size_t len = read ? ac_store_pack(read, kinds, 1, &bytes) : 0;
+    ac_store_records *cut = NULL;
+    CHECK(len > 0 && ac_store_unpack(bytes, len - 1, kinds, 1, &cut) == -1 && cut == NULL);
+    CHECK(len > 0 && ac_store_unpack(bytes, len, kinds, 1, &r) == 0);
+    free(bytes);
+    ac_store_records_free(read);
+    const char *names[2] = {"ring", "native"};
+    int good = 1;
+    for (int i = 0; r && i < N; i++) {
+        ac_knowledge know[2];
+        snprintf(key, sizeof key, "allreduce 4 %d 1 1 1 0000000000000000", 8 * (i + 1));
+        int known = ac_store_lookup(r, &kind, key, names, 2, know);
+        if (i % 7 == 0)
+            good &= known == 2 && fabs(know[0].seconds - 2e-6) < 1e-12 &&
+                    know[0].samples == 4 && know[1].samples == 1 && know[1].seconds == 5e-6;
+        else
+            good &= known == 1 && know[0].seconds == 1e-6 && know[0].samples == 2;
+    }
+    CHECK(r && good);
+    ac_knowledge none[2];
+    CHECK(ac_store_lookup(r, &kind, "allreduce 4 9 1 1 1 0000000000000000", names, 2, none) ==
+          0);
+    ac_store_records_free(r);
+    free(section);
+    static const char twice[] = "autocoll-history 1\nplatform 000000000000feed x\n"
+                                "context allreduce 4 8 1 1 1 0000000000000000 3 ring 1e-06 0 2 "
+                                "native 1e-06 0 2 ring 2e-06 0 2\n";
+    r = NULL;
+    CHECK(ac_store_load(twice, 0xfeedull, kinds, 1, &r, why, sizeof why) == -1 && r == NULL &&
+          strstr(why, "line 3: a bad context line"));
+    /* a long line: 20 names, then the same with its last name the 6th again */
+    for (int repeat = 0; repeat < 2; repeat++) {
+        used = (size_t)snprintf(text, size, "autocoll-history 1\nplatform 000000000000feed x\n"
+                                            "context allreduce 4 8 1 1 1 0000000000000000 20");
+        for (int i = 0; i < 20; i++)
+            used += (size_t)snprintf(text + used, size - used, " c%d 1e-06 0 1",
+                                     repeat && i == 19 ? 5 : i);
+        r = NULL;
+        int rc = ac_store_load(text, 0xfeedull, kinds, 1, &r, why, sizeof why);
+        CHECK(repeat ? rc == -1 && r == NULL : rc == 1 && r != NULL);
+        ac_store_records_free(r);
+    }
+    free(text);
+}
+
 int main(void)
 {
     ac_adcl_history_declare(); /* as MPI_Init does: the file's request lines */
@@ -506,6 +579,7 @@ int main(void)
     test_lock_is_honoured();
     test_concurrent_writers();
     test_platform_key();
+    test_many_records();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);

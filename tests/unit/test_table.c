@@ -407,6 +407,126 @@ static void test_library(void)
     ac_table_free(t);
 }
 
+/* ---- the overlap check: the first rule that overlaps an earlier one of its collective ---- */
+
+/* A version 1 table of n rules `coll` [rlo, rhi] x [blo, bhi] (hi < 0: null) into text. */
+typedef struct spec {
+    const char *coll;
+    long long rlo, rhi, blo, bhi;
+} spec;
+
+static void rules_text(const spec *r, int n, char *text, size_t size)
+{
+    size_t used = (size_t)snprintf(text, size, "\"rules\": [");
+    for (int i = 0; i < n && used < size; i++) {
+        char rhi[32] = "null", bhi[32] = "null";
+        if (r[i].rhi >= 0) snprintf(rhi, sizeof rhi, "%lld", r[i].rhi);
+        if (r[i].bhi >= 0) snprintf(bhi, sizeof bhi, "%lld", r[i].bhi);
+        used += (size_t)snprintf(text + used, size - used,
+                                 "%s{\"collective\": \"%s\", \"ranks\": [%lld, %s], "
+                                 "\"bytes\": [%lld, %s], \"algorithm\": \"native\"}",
+                                 i ? ", " : "", r[i].coll, r[i].rlo, rhi, r[i].blo, bhi);
+    }
+    if (used < size) snprintf(text + used, size - used, "]");
+}
+
+/* The reason the rules are refused ("" when they parse). */
+static void overlap_verdict(const spec *r, int n, char *why, size_t len)
+{
+    char *text = malloc(128 * (size_t)n + 64);
+    why[0] = '\0';
+    if (!CHECK(text != NULL)) return;
+    rules_text(r, n, text, 128 * (size_t)n + 64);
+    ac_table_free(parse_table(text, why, len));
+    free(text);
+}
+
+/* Each case's verdict is that of reading its rules one by one, comparing each with every
+ * earlier rule: the first (in the file) to overlap an earlier one is named. */
+static void test_overlaps(void)
+{
+    static const struct {
+        int n;
+        spec rules[6];
+        const char *reason; /* "" : accepted */
+    } cases[] = {
+        /* closed intervals: sharing one corner (4 ranks, 100 bytes) is an overlap */
+        {2, {{"allreduce", 2, 4, 0, 100}, {"allreduce", 4, -1, 100, -1}}, "rule 1 overlaps an "
+                                                                          "earlier allreduce rule"},
+        /* rules around a long one, none overlapping: accepted */
+        {4,
+         {{"allreduce", 1, 100, 0, 9},
+          {"allreduce", 50, 60, 10, 19},
+          {"allreduce", 1, 100, 20, 29},
+          {"allreduce", 101, 200, 0, 29}},
+         ""},
+        /* rule 4 overlaps rule 2, rule 3 both 0 and 1: rule 3 is named */
+        {5,
+         {{"allreduce", 1, 4, 0, 10},
+          {"allreduce", 5, 8, 0, 10},
+          {"allreduce", 9, 9, 0, 10},
+          {"allreduce", 2, 6, 5, 5},
+          {"allreduce", 9, 9, 10, 20}},
+         "rule 3 overlaps an earlier allreduce rule"},
+        /* the same intervals in two collectives do not overlap */
+        {2, {{"allreduce", 1, -1, 0, -1}, {"bcast", 1, -1, 0, -1}}, ""},
+        /* the first overlap in the file is named, with its collective */
+        {4,
+         {{"allreduce", 1, -1, 0, -1},
+          {"bcast", 1, -1, 0, -1},
+          {"bcast", 3, 3, 7, 7},
+          {"allreduce", 2, 2, 0, 0}},
+         "rule 2 overlaps an earlier bcast rule"},
+        /* a rule that does not parse after an overlap: the overlap */
+        {3,
+         {{"allreduce", 1, 4, 0, 10}, {"allreduce", 4, 4, 10, 10}, {"allreduce", 3, 2, 0, 1}},
+         "rule 1 overlaps"},
+        /* before one: the rule that does not parse */
+        {3,
+         {{"allreduce", 1, 4, 0, 10}, {"allreduce", 3, 2, 0, 1}, {"allreduce", 4, 4, 10, 10}},
+         "rule 1: \"ranks\""},
+        /* a rule inside another */
+        {3,
+         {{"allreduce", 1, 1, 0, 0}, {"allreduce", 1, 100, 0, 1000}, {"allreduce", 7, 8, 9, 10}},
+         "rule 1 overlaps"},
+    };
+    char why[256];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        overlap_verdict(cases[i].rules, cases[i].n, why, sizeof why);
+        int ok = cases[i].reason[0] ? strstr(why, cases[i].reason) != NULL : why[0] == '\0';
+        if (!CHECK(ok)) fprintf(stderr, "  overlap case %zu: \"%s\"\n", i, why);
+    }
+
+    /* random small rules, judged pair by pair here (a fixed seed: the same draws every run) */
+    unsigned long long state = 12345;
+    for (int round = 0; round < 400; round++) {
+        enum { N = 24 };
+        spec r[N];
+        int n = 2 + round % (N - 1), expect = -1;
+        for (int i = 0; i < n; i++) {
+            long long v[4];
+            for (int j = 0; j < 4; j++) {
+                state = state * 6364136223846793005ull + 1442695040888963407ull;
+                v[j] = (long long)(state >> 33) % (round % 2 ? 40 : 400);
+            }
+            r[i] = (spec){i % 5 ? "allreduce" : "bcast", 1 + v[0] % 20, 1 + v[0] % 20 + v[1] % 4,
+                          v[2], v[2] + v[3] % 30};
+        }
+        for (int i = 1; i < n && expect < 0; i++)
+            for (int j = 0; j < i && expect < 0; j++)
+                if (strcmp(r[i].coll, r[j].coll) == 0 && r[i].rlo <= r[j].rhi &&
+                    r[j].rlo <= r[i].rhi && r[i].blo <= r[j].bhi && r[j].blo <= r[i].bhi)
+                    expect = i;
+        char reason[64] = "";
+        if (expect >= 0)
+            snprintf(reason, sizeof reason, "rule %d overlaps an earlier %s rule", expect,
+                     r[expect].coll);
+        overlap_verdict(r, n, why, sizeof why);
+        if (!CHECK(strcmp(why, reason) == 0))
+            fprintf(stderr, "  random round %d: \"%s\", expected \"%s\"\n", round, why, reason);
+    }
+}
+
 int main(void)
 {
     snprintf(fingerprint, sizeof fingerprint, "%016lx", ac_registry_fingerprint());
@@ -415,6 +535,7 @@ int main(void)
     test_bad_tables();
     test_version2();
     test_library();
+    test_overlaps();
     if (failures) {
         fprintf(stderr, "test_table: %d checks failed\n", failures);
         return 1;
