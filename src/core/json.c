@@ -228,6 +228,14 @@ static int cmp_key(const void *a, const void *b)
 static int unique_members(parser *s, const ac_json *object)
 {
     if (object->n < 2) return 0;
+    if (object->n <= 8) { /* the usual object: pairs compared, nothing allocated */
+        for (int i = 1; i < object->n; i++)
+            for (int j = 0; j < i; j++)
+                if (strcmp(object->items[j].key, object->items[i].key) == 0)
+                    return fail(s, "the member \"%.64s\" appears twice in the object closed here",
+                                object->items[i].key);
+        return 0;
+    }
     char **names = malloc(sizeof *names * (size_t)object->n);
     if (!names) return out_of_memory(s);
     for (int i = 0; i < object->n; i++)

@@ -108,6 +108,9 @@ static void test_malformed(void)
         {"// comment\n1", "column 1", "unexpected character"},
         {"{\"a\": 1, \"b\": 2, \"a\": 3}", "column 24", "\"a\" appears twice"},
         {"[{\"x\": {}, \"x\": []}]", "column 19", "\"x\" appears twice"},
+        /* more than 8 members: the names sorted, not compared in pairs */
+        {"{\"a\":0,\"b\":0,\"c\":0,\"d\":0,\"e\":0,\"f\":0,\"g\":0,\"h\":0,\"e\":1}", "column 55",
+         "\"e\" appears twice"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char why[128] = "";
