@@ -453,6 +453,166 @@ ac_table *ac_table_parse(const char *text, uint64_t fingerprint, const char *lib
     return t;
 }
 
+/* ---- the table packed for a broadcast ------------------------------------------------------
+ *
+ * Rank 0 parses the file and checks it (ac_table_load); the other ranks receive its rules and
+ * cells as bytes and rebuild them, the algorithms by registry name (a family's instance is made
+ * by its name like any other lookup), without parsing the JSON again or holding its tree. */
+
+typedef struct packer {
+    char *buf;
+    size_t len, cap;
+    int failed;
+} packer;
+
+static void put(packer *p, const void *data, size_t n)
+{
+    if (p->failed) return;
+    if (p->len + n > p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 1 << 16;
+        while (cap < p->len + n)
+            cap *= 2;
+        char *grown = realloc(p->buf, cap);
+        if (!grown) {
+            p->failed = 1;
+            return;
+        }
+        p->buf = grown;
+        p->cap = cap;
+    }
+    memcpy(p->buf + p->len, data, n);
+    p->len += n;
+}
+
+static void put_name(packer *p, const char *name)
+{
+    unsigned char n = (unsigned char)strlen(name); /* registry names are short */
+    put(p, &n, 1);
+    put(p, name, n);
+}
+
+char *ac_table_pack(const ac_table *t, size_t *len)
+{
+    packer p = {0};
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
+        const per_collective *pc = &t->coll[k];
+        put(&p, &pc->nrules, sizeof pc->nrules);
+        for (int i = 0; i < pc->nrules; i++) {
+            const rule *r = &pc->rules[i];
+            put(&p, &r->ranks, sizeof r->ranks);
+            put(&p, &r->bytes, sizeof r->bytes);
+            put(&p, &r->index, sizeof r->index);
+            put(&p, &r->n, sizeof r->n);
+            for (int a = 0; a < r->n; a++)
+                put_name(&p, r->algorithms[a]->name);
+        }
+        put(&p, &pc->ncells, sizeof pc->ncells);
+        for (int i = 0; i < pc->ncells; i++) {
+            const cell *c = &pc->cells[i];
+            put(&p, &c->ranks, sizeof c->ranks);
+            put(&p, &c->bytes, sizeof c->bytes);
+            put(&p, &c->n, sizeof c->n);
+            for (int a = 0; a < c->n; a++)
+                put_name(&p, c->algorithms[a]->name);
+            put(&p, c->seconds, sizeof *c->seconds * (size_t)c->n);
+        }
+    }
+    if (p.failed) {
+        free(p.buf);
+        return NULL;
+    }
+    *len = p.len;
+    return p.buf;
+}
+
+typedef struct unpacker {
+    const char *at, *end;
+    int failed;
+    ac_collective coll; /* the last name's: consecutive rules mostly name the same algorithms */
+    char last[256];
+    const ac_algorithm *found;
+} unpacker;
+
+static void get(unpacker *u, void *data, size_t n)
+{
+    if (u->failed || (size_t)(u->end - u->at) < n) {
+        u->failed = 1;
+        memset(data, 0, n);
+        return;
+    }
+    memcpy(data, u->at, n);
+    u->at += n;
+}
+
+static const ac_algorithm *get_algorithm(unpacker *u, ac_collective coll)
+{
+    unsigned char n = 0;
+    char name[256];
+    get(u, &n, 1);
+    get(u, name, n);
+    name[n] = '\0';
+    if (u->failed) return NULL;
+    if (!u->found || u->coll != coll || strcmp(u->last, name) != 0) {
+        u->found = ac_registry_find(coll, name);
+        u->coll = coll;
+        strcpy(u->last, name);
+    }
+    if (!u->found) u->failed = 1;
+    return u->found;
+}
+
+/* A count of items packed, within what the bytes left could hold at `least` bytes each. */
+static int get_count(unpacker *u, size_t least)
+{
+    int n = 0;
+    get(u, &n, sizeof n);
+    if (n < 0 || (size_t)n > (size_t)(u->end - u->at) / least) u->failed = 1;
+    return u->failed ? 0 : n;
+}
+
+ac_table *ac_table_unpack(const char *buf, size_t len)
+{
+    unpacker u = {.at = buf, .end = buf + len};
+    ac_table *t = calloc(1, sizeof *t);
+    for (int k = 0; t && k < AC_NUM_COLLECTIVES && !u.failed; k++) {
+        per_collective *pc = &t->coll[k];
+        int nrules = get_count(&u, sizeof(rule) / 4);
+        if (!(pc->rules = calloc((size_t)nrules + 1, sizeof *pc->rules))) u.failed = 1;
+        for (int i = 0; i < nrules && !u.failed; i++) {
+            rule *r = &pc->rules[pc->nrules++];
+            get(&u, &r->ranks, sizeof r->ranks);
+            get(&u, &r->bytes, sizeof r->bytes);
+            get(&u, &r->index, sizeof r->index);
+            get(&u, &r->n, sizeof r->n);
+            if (r->n < 1 || r->n > AC_TABLE_MAX_ALGORITHMS) u.failed = 1;
+            for (int a = 0; a < r->n && !u.failed; a++)
+                r->algorithms[a] = get_algorithm(&u, (ac_collective)k);
+        }
+        int ncells = get_count(&u, sizeof(long long));
+        if (!u.failed && !(pc->cells = calloc((size_t)ncells + 1, sizeof *pc->cells)))
+            u.failed = 1;
+        for (int i = 0; i < ncells && !u.failed; i++) {
+            cell *c = &pc->cells[pc->ncells++];
+            get(&u, &c->ranks, sizeof c->ranks);
+            get(&u, &c->bytes, sizeof c->bytes);
+            int n = get_count(&u, 1);
+            c->algorithms = calloc((size_t)n + 1, sizeof *c->algorithms);
+            c->seconds = calloc((size_t)n + 1, sizeof *c->seconds);
+            if (!c->algorithms || !c->seconds) u.failed = 1;
+            for (int a = 0; a < n && !u.failed; a++)
+                c->algorithms[a] = get_algorithm(&u, (ac_collective)k);
+            get(&u, c->seconds, sizeof *c->seconds * (size_t)n);
+            c->n = u.failed ? 0 : n;
+        }
+        if (!u.failed && make_bands(pc)) u.failed = 1;
+    }
+    if (!t || u.failed || u.at != u.end) {
+        ac_table_free(t);
+        return NULL;
+    }
+    return t;
+}
+
 /* ---- lookups ------------------------------------------------------------------------------ */
 
 /* The last of n items (`stride` bytes apart, sorted by the interval at `offset` in each) whose
@@ -589,36 +749,52 @@ void ac_table_load(void)
     const char *setting = ac_config_get("AUTOCOLL_TABLE");
     ac_table_unload();
     if (!setting[0]) return;
-    /* From here on collective over MPI_COMM_WORLD on every rank (the setting is the same). */
+    /* From here on collective over MPI_COMM_WORLD on every rank (the setting is the same). Rank
+     * 0 reads, parses and checks the file; the others receive the table packed (-1: none). */
     int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    char why[512] = "", *text = NULL;
-    long size = -1; /* -1: rank 0 could not read it */
-    if (rank == 0 && (text = read_table(setting, why, sizeof why))) size = (long)strlen(text);
-    PMPI_Bcast(&size, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-    if (size < 0 || size >= INT_MAX) {
-        if (rank == 0) ac_log_warn("AUTOCOLL_TABLE=%s: %s; no table for this run", setting, why);
+    char why[512] = "", *packed = NULL;
+    size_t len = 0;
+    long size = -1;
+    if (rank == 0) {
+        char *text = read_table(setting, why, sizeof why), library[256];
+        int text_read = text != NULL;
+        ac_mpi_library(library, sizeof library);
+        ac_table *t = text ? ac_table_parse(text, ac_registry_fingerprint(), library, why,
+                                            sizeof why)
+                           : NULL;
         free(text);
+        if (t && !(packed = ac_table_pack(t, &len))) snprintf(why, sizeof why, "out of memory");
+        if (packed && len < INT_MAX) {
+            loaded.table = t;
+            size = (long)len;
+        } else {
+            ac_table_free(t);
+            if (packed) snprintf(why, sizeof why, "more than 2 GiB packed");
+            ac_log_warn("AUTOCOLL_TABLE=%s: %s; %s", setting, why,
+                        text_read ? "the table is ignored" : "no table for this run");
+        }
+    }
+    PMPI_Bcast(&size, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    if (size < 0) {
+        free(packed);
         return;
     }
-    if (rank != 0 && !(text = calloc((size_t)size + 1, 1))) {
+    if (rank != 0 && !(packed = malloc((size_t)size + 1))) {
         ac_log_error("table: out of memory for %ld bytes", size);
         PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM); /* as select.c does: fail loudly */
     }
-    PMPI_Bcast(text, (int)size, MPI_CHAR, 0, MPI_COMM_WORLD);
-    /* the same text on every rank: the same verdict on every rank, but for memory running out
-     * on some rank only; every rank keeps the table only if every rank has it (invariant 1) */
-    char library[256];
-    ac_mpi_library(library, sizeof library);
-    loaded.table = ac_table_parse(text, ac_registry_fingerprint(), library, why, sizeof why);
-    free(text);
+    PMPI_Bcast(packed, (int)size, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (rank != 0) loaded.table = ac_table_unpack(packed, (size_t)size);
+    free(packed);
+    /* every rank keeps the table only if every rank has it (invariant 1): memory may run out on
+     * some rank only */
     int ok = loaded.table != NULL, all = 0;
     PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (!all && ok) {
-        ac_table_unload();
-        snprintf(why, sizeof why, "out of memory on another rank");
-    }
-    if (!all && rank == 0) ac_log_warn("AUTOCOLL_TABLE=%s: %s; the table is ignored", setting, why);
+    if (!all) ac_table_unload();
+    if (!all && rank == 0)
+        ac_log_warn("AUTOCOLL_TABLE=%s: out of memory on another rank; the table is ignored",
+                    setting);
 }
 
 /* ---- the `table` strategy ----------------------------------------------------------------- */

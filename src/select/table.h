@@ -34,6 +34,12 @@ ac_table *ac_table_parse(const char *text, uint64_t fingerprint, const char *lib
                          size_t why_len);
 void ac_table_free(ac_table *t);
 
+/* The table as bytes (malloc'd, *len of them), or NULL without memory; rebuilt by
+ * ac_table_unpack (NULL: bytes that are not such a table, or no memory). Rank 0 parses and
+ * broadcasts it packed (ac_table_load). */
+char *ac_table_pack(const ac_table *t, size_t *len);
+ac_table *ac_table_unpack(const char *buf, size_t len);
+
 /* The most algorithms one rule lists (format version 2). */
 enum { AC_TABLE_MAX_ALGORITHMS = 8 };
 

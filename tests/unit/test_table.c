@@ -527,6 +527,70 @@ static void test_overlaps(void)
     }
 }
 
+/* The table as rank 0 broadcasts it (ac_table_pack) and the others rebuild it: the same rule,
+ * algorithms and cell knowledge for every lookup; bytes cut short or altered are refused. */
+static void test_pack(void)
+{
+    char why[256] = "";
+    ac_table *t = parse_version(
+        2,
+        "\"rules\": ["
+        "{\"collective\": \"allreduce\", \"ranks\": [2, 7], \"bytes\": [0, 1023], "
+        " \"algorithms\": [\"orthogonal_4xn_recursive_doubling\", \"ring\"]},"
+        "{\"collective\": \"allreduce\", \"ranks\": [2, 7], \"bytes\": [1024, null], "
+        " \"algorithms\": [\"recursive_doubling\"]},"
+        "{\"collective\": \"allreduce\", \"ranks\": [8, null], \"bytes\": [0, null], "
+        " \"algorithms\": [\"native\"]},"
+        "{\"collective\": \"bcast\", \"ranks\": [1, 4], \"bytes\": [0, 100], "
+        " \"algorithms\": [\"binomial_tree\"]},"
+        "{\"collective\": \"bcast\", \"ranks\": [3, 9], \"bytes\": [101, null], "
+        " \"algorithms\": [\"flat_tree\", \"binomial_tree\"]}],"
+        "\"cells\": [{\"collective\": \"allreduce\", \"ranks\": 4, \"bytes\": 8, "
+        " \"times\": {\"native\": 7e-6, \"ring\": 9e-6}}]",
+        why, sizeof why);
+    if (!CHECK(t != NULL)) {
+        fprintf(stderr, "  %s\n", why);
+        return;
+    }
+    size_t len = 0;
+    char *packed = ac_table_pack(t, &len);
+    ac_table *u = packed ? ac_table_unpack(packed, len) : NULL;
+    if (!CHECK(packed && u)) {
+        free(packed);
+        ac_table_free(t);
+        return;
+    }
+    const ac_collective colls[2] = {AC_ALLREDUCE, AC_BCAST};
+    const unsigned long long sizes[] = {0, 8, 100, 101, 1023, 1024, 1ull << 40};
+    for (int c = 0; c < 2; c++)
+        for (int ranks = 1; ranks <= 12; ranks++)
+            for (size_t b = 0; b < sizeof sizes / sizeof sizes[0]; b++) {
+                int n = -1, m = -2;
+                const ac_algorithm *const *x = ac_table_rule(t, colls[c], ranks, sizes[b], &n);
+                const ac_algorithm *const *y = ac_table_rule(u, colls[c], ranks, sizes[b], &m);
+                int same = n == m && !x == !y;
+                for (int i = 0; same && x && i < n; i++)
+                    same = x[i] == y[i];
+                if (!CHECK(same))
+                    fprintf(stderr, "  %s %d ranks %llu bytes\n", ac_collective_name(colls[c]),
+                            ranks, sizes[b]);
+            }
+    const ac_algorithm *cands[2] = {ac_registry_native(AC_ALLREDUCE),
+                                    ac_registry_find(AC_ALLREDUCE, "ring")};
+    ac_knowledge a[2], b[2];
+    CHECK(ac_table_cell_knowledge(u, AC_ALLREDUCE, 5, 64, cands, 2, b) == 2 &&
+          ac_table_cell_knowledge(t, AC_ALLREDUCE, 5, 64, cands, 2, a) == 2 &&
+          a[0].seconds == b[0].seconds && a[1].seconds == b[1].seconds);
+    ac_table_free(u);
+    CHECK(ac_table_unpack(packed, len - 1) == NULL); /* cut short */
+    packed[0] ^= 0x40;                                /* the first count altered */
+    u = ac_table_unpack(packed, len);
+    CHECK(u == NULL);
+    ac_table_free(u);
+    free(packed);
+    ac_table_free(t);
+}
+
 int main(void)
 {
     snprintf(fingerprint, sizeof fingerprint, "%016lx", ac_registry_fingerprint());
@@ -536,6 +600,7 @@ int main(void)
     test_version2();
     test_library();
     test_overlaps();
+    test_pack();
     if (failures) {
         fprintf(stderr, "test_table: %d checks failed\n", failures);
         return 1;
