@@ -129,6 +129,19 @@ static ac_comm *summary_of(const ac_comm *c)
     return s;
 }
 
+int ac_coll_stats_reserve(ac_coll_stats *s, int nalg)
+{
+    if (s->alg_calls) return 1;
+    s->alg_calls = calloc((size_t)nalg, sizeof *s->alg_calls);
+    s->alg_seconds = calloc((size_t)nalg, sizeof *s->alg_seconds);
+    if (s->alg_calls && s->alg_seconds) return 1;
+    free(s->alg_calls);
+    free(s->alg_seconds);
+    s->alg_calls = NULL;
+    s->alg_seconds = NULL;
+    return 0;
+}
+
 /* Adds src's per-algorithm and per-size counts to dst's (allocated at the first need); the
  * lists of algorithms match, as both communicators have the same size. */
 static void stats_add(ac_coll_stats *dst, const ac_coll_stats *src, int nalg)
@@ -138,17 +151,7 @@ static void stats_add(ac_coll_stats *dst, const ac_coll_stats *src, int nalg)
     dst->untuned += src->untuned;
     dst->bytes += src->bytes;
     dst->seconds += src->seconds;
-    if (src->alg_calls && !dst->alg_calls) {
-        dst->alg_calls = calloc((size_t)nalg, sizeof *dst->alg_calls);
-        dst->alg_seconds = calloc((size_t)nalg, sizeof *dst->alg_seconds);
-        if (!dst->alg_calls || !dst->alg_seconds) {
-            free(dst->alg_calls);
-            free(dst->alg_seconds);
-            dst->alg_calls = NULL;
-            dst->alg_seconds = NULL;
-        }
-    }
-    for (int a = 0; a < nalg && src->alg_calls && dst->alg_calls; a++) {
+    for (int a = 0; a < nalg && src->alg_calls && ac_coll_stats_reserve(dst, nalg); a++) {
         dst->alg_calls[a] += src->alg_calls[a];
         dst->alg_seconds[a] += src->alg_seconds[a];
     }

@@ -105,6 +105,10 @@ void ac_library_line(const char *version, char *out, size_t len);
 /* ac_library_line() of the running MPI library. */
 void ac_mpi_library(char *out, size_t len);
 
+/* The per-algorithm counts of s for a list of nalg algorithms, allocated at the first need
+ * (both arrays or neither); returns whether s has them (no memory: the report lacks them). */
+int ac_coll_stats_reserve(ac_coll_stats *s, int nalg);
+
 /* The profile bin of a message of `bytes` (AC_PROFILE_BINS above). */
 static inline int ac_profile_bin(size_t bytes)
 {

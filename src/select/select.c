@@ -841,16 +841,7 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
         ac_algorithm_list r = ac_registry_for_size(call->collective, c->size);
         s->index = ac_algorithm_list_index(r, alg);
         s->indexed = alg;
-        if (!s->alg_calls) {
-            s->alg_calls = calloc((size_t)r.count, sizeof *s->alg_calls);
-            s->alg_seconds = calloc((size_t)r.count, sizeof *s->alg_seconds);
-            if (!s->alg_calls || !s->alg_seconds) {
-                free(s->alg_calls);
-                free(s->alg_seconds);
-                s->alg_calls = NULL;
-                s->alg_seconds = NULL;
-            }
-        }
+        ac_coll_stats_reserve(s, r.count);
     }
     int index = s->index;
     s->calls++;
