@@ -53,9 +53,22 @@ enum {
     AC_REQ_CARTESIAN = 1u << 8, /* a neighbourhood collective on a Cartesian communicator */
     AC_REQ_WINDOW = 1u << 9,    /* a one-sided window over the communicator could be made on
                                  * every rank (agreed once per communicator) */
-    AC_REQ_LIBRARY_NEIGHBOR = 1u << 10 /* the MPI library has its own neighbourhood
-                                        * collectives (SimGrid 3.32's SMPI has none) */
+    AC_REQ_LIBRARY_NEIGHBOR = 1u << 10, /* the MPI library has its own neighbourhood
+                                         * collectives (SimGrid 3.32's SMPI has none) */
+    AC_REQ_NODES = 1u << 11 /* hierarchical instances (hierarchical.c): ranks on at least two
+                             * nodes, some node with several, and every phase applicable on the
+                             * nodes' and the leaders' communicators (ac_call.nodes, known) */
 };
+
+/* The node layout of a call's communicator, equal on every rank (made collectively once per
+ * communicator: ac_call_nodes). nodes 0: not known, and then no hierarchical instance applies. */
+typedef struct ac_node_shape {
+    int nodes;   /* nodes the ranks are on */
+    int ppn_min; /* ranks on the smallest node */
+    int ppn_max; /* ranks on the largest node */
+    int blocks;  /* 1 when every node's ranks are consecutive in the communicator's order (nodes
+                  * then come in rank order): a reduction by nodes keeps the ranks' order */
+} ac_node_shape;
 
 /* The virtual topology of a neighbourhood collective's communicator (equal on every rank). */
 typedef enum ac_topology {
@@ -161,6 +174,11 @@ typedef struct ac_params {
                                        * the mesh's line communicators */
     ac_neighbor_exchange_fn *exchange; /* neighbourhood collectives: the engine that moves the
                                         * blocks */
+    const struct ac_algorithm *intra[2]; /* hierarchical: the registry entries of the intra-node
+                                          * phases before and after the inter-node one (the
+                                          * inter-node phase is .phase); NULL: none */
+    int leaders;                 /* hierarchical: leaders per node, each with a share of the
+                                  * data (0 or 1: one leader, the node's lowest rank) */
 } ac_params;
 
 /* Facts about one call that decide applicability; all of them equal on every rank. */
@@ -174,6 +192,8 @@ typedef struct ac_call {
     size_t bytes;       /* message size in bytes, from the type signature (docs/guide.md) */
     ac_topology topology; /* neighbourhood collectives: the communicator's topology */
     int window;           /* neighbourhood collectives: a window could be made (AC_REQ_WINDOW) */
+    ac_node_shape nodes;  /* the communicator's nodes, where a candidate needs them
+                           * (AC_REQ_NODES: selection fills them with ac_call_nodes) */
 } ac_call;
 
 typedef struct ac_algorithm {
@@ -263,9 +283,13 @@ const ac_algorithm *ac_registry_fallback(const ac_call *call);
  * patterns, phase algorithms): tables and history record it. */
 unsigned long ac_registry_fingerprint(void);
 
-/* Testing only (AUTOCOLL_TEST_RANKS_PER_NODE): node-aware algorithms treat consecutive blocks
- * of k ranks as nodes; 0 (the default): the real shared-memory nodes. Set at initialisation. */
-void ac_coll_set_test_ranks_per_node(int k);
+/* Testing only (AUTOCOLL_TEST_RANKS_PER_NODE, AUTOCOLL_TEST_PLACEMENT): node-aware algorithms
+ * take the processes for nodes of k ranks of MPI_COMM_WORLD, in blocks of consecutive world
+ * ranks (cyclic 0: world rank w on node w / k) or dealt round-robin over the ceil(p / k) nodes
+ * (cyclic 1: node w % ceil(p / k)), so a communicator sees its ranks' nodes as the processes'
+ * are, in whatever order; k = 0 (the default): the real shared-memory nodes. Set at
+ * initialisation. */
+void ac_coll_set_test_nodes(int k, int cyclic);
 
 /* Applicability: 1 if `alg` may run for `call`; otherwise 0 and, if why != NULL, a reason. */
 int ac_applicable(const ac_algorithm *alg, const ac_call *call, const char **why);
@@ -288,6 +312,42 @@ int ac_orthogonal_instances(ac_collective c, int size, const ac_algorithm **out)
 /* The instance named `name` (orthogonal_<p1>xn_<phase>, orthogonal_<p1>x<p2>xn_<phase>), made
  * on first use; NULL when the name is none of c's family. */
 const ac_algorithm *ac_orthogonal_find(ac_collective c, const char *name);
+
+/* The hierarchical family (hierarchical.c): per collective, an intra-node phase on every node,
+ * an inter-node phase among the node leaders, and the way back; each phase a registry entry of
+ * its sub-collective (native: the library's own). Instances for every combination of the
+ * family's phases and leader counts, the same for every communicator size of at least 3. */
+enum { AC_HIER_PHASES = 6, AC_HIER_LEADERS = 3, AC_HIER_SHARES = 8 /* most leaders a node */ };
+/* What a phase moves, as a factor of the call's bytes and count (ac_hier_scale): the whole, a
+ * leader's share (1 / k), a node's blocks (ppn: the leaders' blocks of a gather), every rank's
+ * (p: the gathered vector). */
+typedef enum ac_hier_bytes { AC_HIER_WHOLE, AC_HIER_SHARE, AC_HIER_NODE, AC_HIER_ALL } ac_hier_bytes;
+typedef struct ac_hier_family {
+    ac_algorithm base; /* collective, function, requirements (AC_REQ_NODES and more), summary */
+    ac_collective intra[2]; /* sub-collectives of the intra-node phases before and after the
+                             * inter-node one; AC_NUM_COLLECTIVES: none */
+    ac_collective inter;    /* sub-collective among the leaders */
+    const char *intra_phases[AC_HIER_PHASES]; /* registry names present in every intra[]
+                                               * sub-collective; NULL ends */
+    const char *inter_phases[AC_HIER_PHASES]; /* registry names of inter's; NULL ends */
+    int leaders[AC_HIER_LEADERS];             /* 1, then multi-leader counts; 0 ends */
+    ac_hier_bytes bytes[3]; /* what the phases move: intra[0], inter, intra[1] */
+    int ordered;  /* 1 when a non-commutative op needs the nodes in rank blocks */
+} ac_hier_family;
+/* The factor of `rule` on p ranks, ppn on the largest node, k leaders a node. */
+double ac_hier_scale(ac_hier_bytes rule, int p, int ppn, int k);
+const ac_hier_family *ac_hier_family_of(ac_collective c); /* NULL: c has none */
+/* The instances of c in registry order (leaders, then intra phase, then inter phase) into out;
+ * their number (out NULL: count only), -1 when memory runs out. None below 3 ranks. */
+int ac_hier_instances(ac_collective c, int size, const ac_algorithm **out);
+/* The instance named `name` (hier_<intra>_<inter>, hier_k<k>_<intra>_<inter>), NULL when the
+ * name is none of c's family. */
+const ac_algorithm *ac_hier_find(ac_collective c, const char *name);
+
+/* Fills call->nodes from comm's node layout (ac_nodes_get: collective over comm on the first
+ * use, cached after it; call it where every rank of comm makes the same call). An error leaves
+ * call->nodes unknown (nodes 0) and returns the MPI error. */
+int ac_call_nodes(ac_call *call, MPI_Comm comm);
 
 /* Per-collective tables (src/coll/<coll>/registry.c). */
 extern const ac_registry ac_registry_allgather;

@@ -249,6 +249,29 @@ static int phase_features(ac_collective c, ac_cost_phases rule, const ac_params 
     return 0;
 }
 
+/* The phases of a hierarchical instance of collective c (hierarchical.c): its intra-node phases
+ * on one node of the shape's largest ppn, one after the other for each of its k leaders, and its
+ * inter-node phase on the leaders of the nodes, with the bytes the family's rules give them. */
+static int hier_features(ac_collective c, const ac_params *pr, const ac_cost_shape *s, double *f)
+{
+    const ac_hier_family *fam = ac_hier_family_of(c);
+    if (!fam || !pr || !pr->phase || s->nodes < 2) return -1;
+    int k = pr->leaders > 1 ? pr->leaders : 1;
+    const ac_algorithm *phase[3] = {pr->intra[0], pr->phase, pr->intra[1]};
+    for (int ph = 0; ph < 3; ph++) {
+        if (!phase[ph]) continue;
+        int inter = ph == 1;
+        ac_cost_shape ps = {.size = inter ? s->nodes : s->ppn,
+                            .nodes = inter ? s->nodes : 1,
+                            .ppn = inter ? 1 : s->ppn};
+        ps.bytes = s->bytes * ac_hier_scale(fam->bytes[ph], s->size, s->ppn, k);
+        double pf[AC_COST_PARAMS];
+        if (ac_cost_features(phase[ph], &ps, pf) != 0) return -1;
+        for (int j = 0; j < AC_COST_PARAMS; j++) f[j] += (inter ? 1 : k) * pf[j];
+    }
+    return 0;
+}
+
 /* Adds the features of an algorithm of collective c, of model `model` (NULL: none), with
  * parameters pr to f. */
 static int features(ac_collective c, const ac_cost_model *model, const ac_params *pr,
@@ -272,6 +295,7 @@ static int features(ac_collective c, const ac_cost_model *model, const ac_params
                                 pr ? pr->inner2 : NULL, s, block, f);
             break;
         case PART_PHASES: rc = phase_features(c, model->phases, pr, s, m, f); break;
+        case PART_HIER: rc = hier_features(c, pr, s, f); break;
         case PART_LEADERS: {
             ac_cost_shape ls = {.size = s->nodes, .nodes = s->nodes, .ppn = 1};
             rc = inner_features(AC_ALLTOALLV, pr ? alltoallv_model(pr->alltoallv) : NULL,

@@ -30,7 +30,9 @@
  * orthogonal instances add their phase algorithm (params->phase) on each dimension of the mesh,
  * with the bytes each phase moves (the whole vector, growing runs of blocks, or p / n[d] blocks
  * per pair). A phase line is taken as inter-node whenever the communicator spans nodes (lines
- * may cross nodes whatever their dimension).
+ * may cross nodes whatever their dimension). Hierarchical instances add their phases: the
+ * intra-node ones on one node of ppn ranks (intra-node parameters), the inter-node one on the
+ * leaders, one per node (inter-node parameters).
  */
 #ifndef AUTOCOLL_COST_TERMS_H
 #define AUTOCOLL_COST_TERMS_H
@@ -100,8 +102,13 @@ typedef enum ac_cost_part {
     PART_ALLGATHERV, /* params->allgatherv with params->inner */
     PART_ALLTOALLV,  /* params->alltoallv with params->inner2 */
     PART_PHASES,     /* orthogonal: params->phase on each mesh dimension */
-    PART_LEADERS     /* params->alltoallv with params->inner2 among the node leaders, one per
+    PART_LEADERS,    /* params->alltoallv with params->inner2 among the node leaders, one per
                       * node, with blocks of ppn^2 units (what two nodes exchange) */
+    PART_HIER        /* hierarchical: params->intra[0] on a node of ppn ranks, params->phase
+                      * among the nodes' leaders, params->intra[1] on the node, with the bytes of
+                      * the family's rules (ac_hier_family.bytes); with k leaders, each node runs
+                      * its k intra-node phases one after the other and the k lanes their
+                      * inter-node phases at once */
 } ac_cost_part;
 
 typedef enum ac_cost_block {

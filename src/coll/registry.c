@@ -100,16 +100,20 @@ static size_list *size_list_make(ac_collective c, int size)
 {
     ac_registry r = ac_registry_of(c);
     int ninstances = ac_orthogonal_instances(c, size, NULL);
-    size_list *l = malloc(sizeof *l + sizeof l->entries[0] * (size_t)(r.count + ninstances));
+    int nhier = ac_hier_instances(c, size, NULL);
+    if (ninstances < 0 || nhier < 0) return NULL;
+    size_t n = (size_t)(r.count + ninstances + nhier);
+    size_list *l = malloc(sizeof *l + sizeof l->entries[0] * n);
     if (!l) return NULL;
     for (int i = 0; i < r.count; i++)
         l->entries[i] = &r.algorithms[i];
-    if (ac_orthogonal_instances(c, size, l->entries + r.count) != ninstances) {
+    if (ac_orthogonal_instances(c, size, l->entries + r.count) != ninstances ||
+        ac_hier_instances(c, size, l->entries + r.count + ninstances) != nhier) {
         free(l);
         return NULL;
     }
     l->size = size;
-    l->list = (ac_algorithm_list){l->entries, r.count + ninstances};
+    l->list = (ac_algorithm_list){l->entries, (int)n};
     return l;
 }
 
@@ -152,7 +156,8 @@ const ac_algorithm *ac_registry_find(ac_collective c, const char *name)
     ac_registry r = ac_registry_of(c);
     for (int i = 0; i < r.count; i++)
         if (strcmp(r.algorithms[i].name, name) == 0) return &r.algorithms[i];
-    return ac_orthogonal_find(c, name);
+    const ac_algorithm *a = ac_orthogonal_find(c, name);
+    return a ? a : ac_hier_find(c, name);
 }
 
 const ac_algorithm *ac_registry_native(ac_collective c)
@@ -177,6 +182,47 @@ static int mesh_layout_met(const ac_algorithm *alg, const ac_call *call)
         ac_call line = *call;
         line.size = n[d];
         if (!ac_applicable(alg->params->phase, &line, NULL)) return 0;
+    }
+    return 1;
+}
+
+/* A hierarchical instance's sub-call of phase `ph` (0, 1, 2: intra before, inter, intra after)
+ * on `size` ranks. */
+static ac_call hier_phase_call(const ac_hier_family *f, const ac_algorithm *phase, int ph,
+                               const ac_call *call, int size, int k)
+{
+    double scale = ac_hier_scale(f->bytes[ph], call->size, call->nodes.ppn_max, k);
+    ac_call sub = *call;
+    sub.collective = phase->collective;
+    sub.size = size;
+    sub.count = (int)(call->count * scale);
+    sub.bytes = (size_t)((double)call->bytes * scale);
+    sub.nodes = (ac_node_shape){0};
+    return sub;
+}
+
+/* The requirements that depend on the communicator's size. */
+enum { SIZE_REQUIREMENTS = AC_REQ_POWER_OF_TWO | AC_REQ_MESH_LAYOUT | AC_REQ_COUNT_GE_SIZE };
+
+/* The node layout is known and has two levels; k leaders fit every node; a non-commutative
+ * reduction keeps its order; every phase applies where it runs (hierarchical.c). */
+static int nodes_met(const ac_algorithm *alg, const ac_call *call)
+{
+    const ac_node_shape *n = &call->nodes;
+    const ac_params *p = alg->params;
+    const ac_hier_family *f = ac_hier_family_of(alg->collective);
+    int k = p && p->leaders > 1 ? p->leaders : 1;
+    if (!f || !p || !p->phase || n->nodes < 2 || n->ppn_max < 2 || n->ppn_min < k) return 0;
+    if (f->ordered && call->op != MPI_OP_NULL && !call->op_commutative && !n->blocks) return 0;
+    ac_call inter = hier_phase_call(f, p->phase, 1, call, n->nodes, k);
+    if (!ac_applicable(p->phase, &inter, NULL)) return 0;
+    for (int i = 0; i < 2; i++) {
+        const ac_algorithm *a = p->intra[i];
+        if (!a) continue;
+        if (n->ppn_min != n->ppn_max && (a->requires & SIZE_REQUIREMENTS)) return 0;
+        ac_call low = hier_phase_call(f, a, i == 0 ? 0 : 2, call, n->ppn_min, k);
+        ac_call high = hier_phase_call(f, a, i == 0 ? 0 : 2, call, n->ppn_max, k);
+        if (!ac_applicable(a, &low, NULL) || !ac_applicable(a, &high, NULL)) return 0;
     }
     return 1;
 }
@@ -265,6 +311,10 @@ static const requirement requirements[] = {
     {AC_REQ_WINDOW, "a one-sided window over the communicator", window_met},
     {AC_REQ_LIBRARY_NEIGHBOR, "the MPI library's own neighbourhood collectives",
      library_neighbor_met},
+    {AC_REQ_NODES,
+     "ranks on two nodes or more with a node of several (as many as its leaders), nodes in rank "
+     "order for a non-commutative op, and every phase applicable",
+     nodes_met},
 };
 
 int ac_applicable(const ac_algorithm *alg, const ac_call *call, const char **why)
@@ -315,7 +365,8 @@ int ac_same_messages(const ac_algorithm *a, const ac_algorithm *b, const ac_call
     return p->sync == q->sync && p->dims == q->dims && p->tree == q->tree && p->k == q->k &&
            p->allgatherv == q->allgatherv && p->alltoallv == q->alltoallv && p->inner == q->inner &&
            p->inner2 == q->inner2 && p->layout[0] == q->layout[0] && p->layout[1] == q->layout[1] &&
-           p->phase == q->phase && p->exchange == q->exchange &&
+           p->phase == q->phase && p->exchange == q->exchange && p->intra[0] == q->intra[0] &&
+           p->intra[1] == q->intra[1] && p->leaders == q->leaders &&
            effective_segment(p, call) == effective_segment(q, call);
 }
 
@@ -333,6 +384,13 @@ unsigned long ac_registry_fingerprint(void)
         ac_registry r = ac_registry_of((ac_collective)c);
         for (int i = 0; i < r.count; i++)
             h = (fnv1a(h, r.algorithms[i].name) ^ (unsigned long)c) * 1099511628211ul;
+        const ac_hier_family *hf = ac_hier_family_of((ac_collective)c);
+        for (int i = 0; hf && i < AC_HIER_PHASES; i++) {
+            h = fnv1a(fnv1a(h, " hier-intra "), hf->intra_phases[i] ? hf->intra_phases[i] : "");
+            h = fnv1a(fnv1a(h, " hier-inter "), hf->inter_phases[i] ? hf->inter_phases[i] : "");
+        }
+        for (int i = 0; hf && i < AC_HIER_LEADERS; i++)
+            h = (h ^ (unsigned long)hf->leaders[i]) * 1099511628211ul;
         const ac_family *f = ac_orthogonal_family((ac_collective)c);
         if (!f) continue;
         h = fnv1a(fnv1a(h, f->name), f->names);

@@ -96,11 +96,16 @@ static const ac_setting declared_first[] = {
          "measurements decide what they determine"),
 };
 
+static const char *const placement_keywords[] = {"block", "cyclic", NULL};
+
 /* The settings after them. */
 static const ac_setting declared_last[] = {
     AC_DECLARE_INTEGER("AUTOCOLL_TEST_RANKS_PER_NODE", "0", 0, INT_MAX,
-            "testing only: treat consecutive blocks of n ranks as nodes (0: real shared-memory "
+            "testing only: treat the processes as nodes of n world ranks (0: real shared-memory "
             "nodes)"),
+    AC_DECLARE_KEYWORD("AUTOCOLL_TEST_PLACEMENT", "block", placement_keywords,
+            "testing only: the emulated nodes of AUTOCOLL_TEST_RANKS_PER_NODE hold consecutive "
+            "world ranks (block) or ranks dealt round-robin over them (cyclic)"),
 };
 
 enum {

@@ -192,7 +192,8 @@ void ac_select_init(void)
     sel.max_sizes = (int)ac_config_int("AUTOCOLL_MAX_SIZES");
     sel.max_sites = (int)ac_config_int("AUTOCOLL_MAX_SITES");
     sel.table_try = (int)ac_config_int("AUTOCOLL_TABLE_TRY");
-    ac_coll_set_test_ranks_per_node((int)ac_config_int("AUTOCOLL_TEST_RANKS_PER_NODE"));
+    ac_coll_set_test_nodes((int)ac_config_int("AUTOCOLL_TEST_RANKS_PER_NODE"),
+                           ac_config_keyword("AUTOCOLL_TEST_PLACEMENT") == 1 /* cyclic */);
     for (int i = 0; i < n; i++) /* every one: the benchmark driver switches them */
         if (all[i]->configure) all[i]->configure();
     ac_state_on_fold(comm_folded);
@@ -455,8 +456,21 @@ static ac_context_facts context_facts(ac_comm *c, const ac_bucket *b, const ac_c
     return f;
 }
 
-static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *call, uint64_t site)
+/* The call with its communicator's node layout where a candidate needs it (AC_REQ_NODES:
+ * collective over the private communicator the first time, which every rank reaches at the
+ * same call); without it those candidates do not apply. */
+static ac_call call_with_nodes(ac_comm *c, const ac_call *call)
 {
+    ac_call full = *call;
+    if (call->nodes.nodes == 0 && ac_hier_instances(call->collective, call->size, NULL) > 0)
+        ac_call_nodes(&full, c->pcomm);
+    return full;
+}
+
+static ac_context *context_create(ac_comm *c, ac_bucket *b, const ac_call *given, uint64_t site)
+{
+    ac_call full = call_with_nodes(c, given);
+    const ac_call *call = &full;
     ac_algorithm_list r = ac_registry_for_size(call->collective, call->size);
     ac_context *x = r.count > 0 ? calloc(1, sizeof *x) : NULL; /* no list: no memory */
     ac_knowledge *know = NULL;
@@ -769,7 +783,12 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *calle
     comm_select *cs = c->select;
     if (cs) cs->pending[call->collective] = NULL;
     if (forced) {
-        if (ac_applicable(forced, call, &why)) return forced;
+        if (forced->requires & AC_REQ_NODES) {
+            ac_call full = call_with_nodes(c, call);
+            if (ac_applicable(forced, &full, &why)) return forced;
+        } else if (ac_applicable(forced, call, &why)) {
+            return forced;
+        }
         cs = comm_state(c);
         const ac_algorithm *fallback = ac_registry_fallback(call);
         if (!cs->warned[call->collective] && c->rank == 0)

@@ -11,5 +11,6 @@ ac_allreduce_fn ac_allreduce_rabenseifner;
 ac_allreduce_fn ac_allreduce_alltoall_allgather;
 ac_allreduce_fn ac_allreduce_recursive_doubling;
 ac_allreduce_fn ac_allreduce_ring;
+ac_allreduce_fn ac_allreduce_hier; /* p->intra, p->phase, p->leaders (hierarchical.c) */
 
 #endif

@@ -115,8 +115,9 @@ int ac_comm_cached(MPI_Comm comm, atomic_int *keyval, MPI_Comm_delete_attr_funct
 
 /* Node layout of a communicator, from MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), created on
  * first use and cached on `comm` (freed with it). AUTOCOLL_TEST_RANKS_PER_NODE=k replaces the
- * shared-memory split by consecutive blocks of k ranks, so multi-node paths can be tested on
- * one machine. Collective over `comm` on first use. */
+ * shared-memory split by emulated nodes of k processes (in blocks of world ranks, or dealt
+ * round-robin: AUTOCOLL_TEST_PLACEMENT, ac_coll_set_test_nodes), so multi-node paths can be
+ * tested on one machine. Collective over `comm` on first use. */
 typedef struct ac_nodes {
     int nnodes;         /* number of nodes */
     int node;           /* index of this rank's node (ordered by lowest rank on the node) */
@@ -129,6 +130,9 @@ typedef struct ac_nodes {
     int *order;         /* [size] ranks ordered node by node (a node-ordered logical ring) */
     MPI_Comm local;     /* ranks on this node */
     MPI_Comm leaders;   /* node leaders (local rank 0); MPI_COMM_NULL on other ranks */
+    MPI_Comm lane;      /* the ranks of this rank's local rank on every node that has one, in
+                         * node order (lane 0 is the leaders): multi-leader phases */
+    int blocks;         /* 1 when every node's ranks are consecutive in comm (order[r] == r) */
 } ac_nodes;
 int ac_nodes_get(MPI_Comm comm, const ac_nodes **nodes);
 

@@ -1,8 +1,9 @@
 /*
  * nodes.c - the node layout of a communicator (which ranks share a node), computed once per
  * communicator with MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) and cached as an attribute.
- * AUTOCOLL_TEST_RANKS_PER_NODE=k (testing only; selection passes it on at initialisation) uses
- * blocks of k consecutive ranks instead.
+ * AUTOCOLL_TEST_RANKS_PER_NODE=k with AUTOCOLL_TEST_PLACEMENT (testing only; selection passes
+ * them on at initialisation) takes nodes of k processes of MPI_COMM_WORLD instead, in blocks of
+ * world ranks or dealt round-robin (coll.h, ac_coll_set_test_nodes).
  */
 #include "coll/common/common.h"
 
@@ -10,16 +11,29 @@
 
 static atomic_int nodes_keyval = MPI_KEYVAL_INVALID;
 static int test_ranks_per_node; /* 0: real shared-memory nodes */
+static int test_cyclic;         /* 1: world ranks dealt round-robin over the nodes */
 
-void ac_coll_set_test_ranks_per_node(int k)
+void ac_coll_set_test_nodes(int k, int cyclic)
 {
     test_ranks_per_node = k > 0 ? k : 0;
+    test_cyclic = cyclic != 0;
+}
+
+/* The emulated node of this process: by its world rank. */
+static int test_node(int per_node)
+{
+    int world_rank, world_size;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
+    int nnodes = (world_size + per_node - 1) / per_node;
+    return test_cyclic ? world_rank % nnodes : world_rank / per_node;
 }
 
 static void nodes_free(ac_nodes *n)
 {
     if (n->local != MPI_COMM_NULL) PMPI_Comm_free(&n->local);
     if (n->leaders != MPI_COMM_NULL) PMPI_Comm_free(&n->leaders);
+    if (n->lane != MPI_COMM_NULL) PMPI_Comm_free(&n->lane);
     free(n->node_of);
     free(n->local_rank_of);
     free(n->leader_of);
@@ -69,11 +83,11 @@ static int nodes_build(MPI_Comm comm, ac_nodes **out)
     ac_nodes *n = calloc(1, sizeof *n);
     int *leader_rank = NULL;
     if (!n) return MPI_ERR_NO_MEM;
-    n->local = n->leaders = MPI_COMM_NULL;
+    n->local = n->leaders = n->lane = MPI_COMM_NULL;
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
     if (per_node > 0) {
-        rc = PMPI_Comm_split(comm, rank / per_node, rank, &n->local);
+        rc = PMPI_Comm_split(comm, test_node(per_node), rank, &n->local);
     } else {
         /* The node communicator's ranks must follow comm's (its rank 0 is the node's lowest
          * rank of comm, its leader): MPI_Comm_split_type orders by the key, but SMPI's ignores
@@ -133,7 +147,11 @@ static int nodes_build(MPI_Comm comm, ac_nodes **out)
         for (int r = 0; r < size; r++)
             if (n->node_of[r] == node) n->order[k++] = r;
 
+    n->blocks = 1;
+    for (int r = 0; r < size; r++)
+        n->blocks &= n->order[r] == r;
     rc = PMPI_Comm_split(comm, n->local_rank == 0 ? 0 : MPI_UNDEFINED, rank, &n->leaders);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_split(comm, n->local_rank, rank, &n->lane);
     if (rc != MPI_SUCCESS) goto fail;
     free(leader_rank);
     *out = n;
@@ -161,5 +179,21 @@ int ac_nodes_get(MPI_Comm comm, const ac_nodes **nodes)
         value = n;
     }
     *nodes = value;
+    return MPI_SUCCESS;
+}
+
+int ac_call_nodes(ac_call *call, MPI_Comm comm)
+{
+    const ac_nodes *n;
+    call->nodes = (ac_node_shape){0};
+    int rc = ac_nodes_get(comm, &n);
+    if (rc != MPI_SUCCESS) return rc;
+    ac_node_shape s = {.nodes = n->nnodes, .ppn_min = n->node_size[0],
+                       .ppn_max = n->node_size[0], .blocks = n->blocks};
+    for (int i = 1; i < n->nnodes; i++) {
+        if (n->node_size[i] < s.ppn_min) s.ppn_min = n->node_size[i];
+        if (n->node_size[i] > s.ppn_max) s.ppn_max = n->node_size[i];
+    }
+    call->nodes = s;
     return MPI_SUCCESS;
 }

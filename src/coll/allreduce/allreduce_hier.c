@@ -1,0 +1,61 @@
+/*
+ * allreduce_hier.c - hierarchical allreduce (hierarchical.c's family): reduce on every node to
+ * its leaders, all-reduce among the leaders of the nodes, bcast on every node.
+ *
+ * With one leader (params->leaders 0 or 1) the node's lowest rank reduces the node's vectors
+ * with params->intra[0] (a reduce), the leaders all-reduce with params->phase on the leaders'
+ * communicator, and each leader broadcasts the result on its node with params->intra[1]. With k
+ * leaders the vector is cut into k shares as even as can be: share j is reduced to local rank
+ * j, all-reduced among the j-th ranks of every node (ac_nodes.lane; every node has k ranks or
+ * more, AC_REQ_NODES), and broadcast from local rank j: the inter-node phase of the k shares
+ * runs on k pairs of links at once.
+ *
+ * Order of a non-commutative op: the node's reduce combines its ranks in rank order, the
+ * leaders combine the nodes in node order: the ranks' order when the nodes are blocks of
+ * consecutive ranks, which AC_REQ_NODES requires for such an op. Every rank then holds the
+ * bits the leaders computed.
+ *
+ * Cost (one leader, nodes N of L ranks): reduce(L, n) + allreduce(N, n) + bcast(L, n), the
+ * node phases on intra-node links, the leaders' on inter-node ones; with k leaders each phase
+ * on n / k, the node phases k times over.
+ */
+#include "coll/algorithms.h"
+#include "coll/common/common.h"
+
+int ac_allreduce_hier(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op,
+                      MPI_Comm comm, const ac_params *p)
+{
+    const ac_nodes *nodes;
+    int rc = ac_nodes_get(comm, &nodes);
+    if (rc != MPI_SUCCESS) return rc;
+    int k = p->leaders > 1 ? p->leaders : 1;
+    int counts[AC_HIER_SHARES], displs[AC_HIER_SHARES + 1];
+    if (k > AC_HIER_SHARES) return MPI_ERR_ARG;
+    ac_even_blocks(count, k, counts, displs);
+    MPI_Aint extent = ac_extent(dtype);
+    const ac_algorithm *reduce = p->intra[0], *bcast = p->intra[1], *inter = p->phase;
+    int in_place = sbuf == MPI_IN_PLACE;
+
+    /* Share j to local rank j; a rank that is not share j's root gives its operand (in place:
+     * rbuf's, untouched until the bcasts) and receives nothing. */
+    for (int j = 0; j < k; j++) {
+        char *at = (char *)rbuf + displs[j] * extent;
+        const char *from = in_place ? at : (const char *)sbuf + displs[j] * extent;
+        int root = nodes->local_rank == j;
+        rc = reduce->fn.reduce(root && in_place ? MPI_IN_PLACE : from, root ? at : NULL,
+                               counts[j], dtype, op, j, nodes->local, reduce->params);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    if (nodes->local_rank < k) {
+        int j = nodes->local_rank;
+        rc = inter->fn.allreduce(MPI_IN_PLACE, (char *)rbuf + displs[j] * extent, counts[j], dtype,
+                                 op, nodes->lane, inter->params);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    for (int j = 0; j < k; j++) {
+        rc = bcast->fn.bcast((char *)rbuf + displs[j] * extent, counts[j], dtype, j, nodes->local,
+                             bcast->params);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,189 @@
+/*
+ * hierarchical.c - the hierarchical (node-aware, two-level) family of the registry: for each
+ * collective that has one, an intra-node phase on every node's communicator, an inter-node
+ * phase among the node leaders, and the way back inside the nodes (as Open MPI's HAN and
+ * MPICH's compositions do), described once in the table of families below and made on first
+ * use.
+ *
+ * Names say what each phase runs: `hier_<intra>_<inter>` with one leader per node (the node's
+ * lowest rank), `hier_k<k>_<intra>_<inter>` with k leaders per node, the node's first k ranks,
+ * each taking a share of the data (multi-leader): share j is reduced or gathered on the node
+ * to local rank j, runs among the j-th ranks of every node (ac_nodes.lane), and comes back.
+ * <intra> is a registry name present in every intra-node sub-collective of the family (native:
+ * the library's own, binomial_tree, ...), <inter> a registry name of the inter-node
+ * sub-collective.
+ *
+ * Where an instance applies (AC_REQ_NODES, registry.c): the communicator's node layout is known
+ * (ac_call_nodes), its ranks are on at least two nodes and some node has several (otherwise the
+ * instance is its inter- or intra-node phase alone); with k leaders every node has at least k
+ * ranks; a non-commutative reduction needs the nodes in blocks of consecutive ranks (a node's
+ * partial result then covers a run of ranks and the nodes come in rank order); the inter-node
+ * phase applies on the leaders' communicator and the intra-node phases on the smallest and the
+ * largest node (on nodes of different sizes, only phases without a requirement on the size).
+ *
+ * Instances are made once per collective (every combination of the family's phases and leader
+ * counts), kept for the life of the process and shared by every size and by ac_registry_find,
+ * so an algorithm has one address.
+ */
+#include "coll/algorithms.h"
+#include "coll/cost_terms.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The instances' cost models (cost_terms.h, PART_HIER): no terms of their own, their phase
+ * algorithms inside the nodes and among the leaders, with the bytes each phase moves. */
+static const ac_cost_model hier_cost = {.inner = {{PART_HIER, BLOCK_UNIT}}};
+
+#define NO_PHASE AC_NUM_COLLECTIVES
+
+static const ac_hier_family families[] = {
+    {.base = {.collective = AC_ALLREDUCE,
+              .requires = AC_REQ_NODES,
+              .fn.allreduce = ac_allreduce_hier,
+              .cost = &hier_cost,
+              .summary = "reduce on every node to its leaders, all-reduce among the leaders, "
+                         "bcast on every node"},
+     .intra = {AC_REDUCE, AC_BCAST},
+     .inter = AC_ALLREDUCE,
+     .intra_phases = {"native", "binomial_tree"},
+     .inter_phases = {"native", "recursive_doubling", "ring", "rabenseifner_recursive_doubling"},
+     .leaders = {1, 2, 4},
+     .bytes = {AC_HIER_SHARE, AC_HIER_SHARE, AC_HIER_SHARE},
+     .ordered = 1},
+};
+
+enum { NFAMILIES = sizeof families / sizeof families[0] };
+
+const ac_hier_family *ac_hier_family_of(ac_collective c)
+{
+    for (int i = 0; i < NFAMILIES; i++)
+        if (families[i].base.collective == c) return &families[i];
+    return NULL;
+}
+
+double ac_hier_scale(ac_hier_bytes rule, int p, int ppn, int k)
+{
+    switch (rule) {
+    case AC_HIER_WHOLE: return 1.0;
+    case AC_HIER_SHARE: return 1.0 / (k > 1 ? k : 1);
+    case AC_HIER_NODE: return ppn;
+    case AC_HIER_ALL: return p;
+    }
+    return 1.0;
+}
+
+static int count_of(const char *const *names, int max)
+{
+    int n = 0;
+    while (n < max && names[n])
+        n++;
+    return n;
+}
+
+static int leader_counts(const ac_hier_family *f)
+{
+    int n = 0;
+    while (n < AC_HIER_LEADERS && f->leaders[n] > 0)
+        n++;
+    return n;
+}
+
+static int family_size(const ac_hier_family *f)
+{
+    return leader_counts(f) * count_of(f->intra_phases, AC_HIER_PHASES) *
+           count_of(f->inter_phases, AC_HIER_PHASES);
+}
+
+/* One instance and the storage its entry points to. */
+typedef struct hier_instance {
+    ac_algorithm algorithm;
+    ac_params params;
+    char name[96];
+    char attributes[160];
+} hier_instance;
+
+/* Per family, its instances in registry order, made at once on first use and published. */
+static _Atomic(hier_instance *) made[NFAMILIES > 0 ? NFAMILIES : 1];
+static pthread_mutex_t made_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int instance_fill(hier_instance *s, const ac_hier_family *f, int k, const char *intra,
+                         const char *inter)
+{
+    char lead[16] = "";
+    if (k > 1) snprintf(lead, sizeof lead, "k%d_", k);
+    s->params = (ac_params){.phase = ac_registry_find(f->inter, inter), .leaders = k};
+    for (int i = 0; i < 2; i++)
+        if (f->intra[i] != NO_PHASE && !(s->params.intra[i] = ac_registry_find(f->intra[i], intra)))
+            return -1; /* a phase name missing from a sub-collective: a defect of the table */
+    if (!s->params.phase) return -1;
+    int named = snprintf(s->name, sizeof s->name, "hier_%s%s_%s", lead, intra, inter);
+    int described = snprintf(s->attributes, sizeof s->attributes,
+                             "partners=nodes leaders=%d intra=%s inter=%s data=%s", k, intra,
+                             inter, k > 1 ? "shares" : "whole");
+    if (named >= (int)sizeof s->name || described >= (int)sizeof s->attributes) return -1;
+    s->algorithm = f->base;
+    s->algorithm.name = s->name;
+    s->algorithm.group = k > 1 ? "hierarchical_multi_leader" : "hierarchical";
+    s->algorithm.attributes = s->attributes;
+    s->algorithm.params = &s->params;
+    return 0;
+}
+
+/* The instances of family i, made on first use; NULL without memory. */
+static hier_instance *instances_of(int i)
+{
+    hier_instance *s = atomic_load_explicit(&made[i], memory_order_acquire);
+    if (s) return s;
+    pthread_mutex_lock(&made_lock);
+    if (!(s = atomic_load_explicit(&made[i], memory_order_relaxed))) {
+        const ac_hier_family *f = &families[i];
+        int n = 0, ok = 1;
+        s = calloc((size_t)family_size(f), sizeof *s);
+        for (int l = 0; s && ok && l < leader_counts(f); l++)
+            for (int a = 0; ok && a < count_of(f->intra_phases, AC_HIER_PHASES); a++)
+                for (int b = 0; ok && b < count_of(f->inter_phases, AC_HIER_PHASES); b++)
+                    ok = instance_fill(&s[n++], f, f->leaders[l], f->intra_phases[a],
+                                       f->inter_phases[b]) == 0;
+        if (s && !ok) {
+            fprintf(stderr, "autocoll: the hierarchical family of %s names a phase its "
+                            "sub-collective lacks\n",
+                    ac_collective_name(f->base.collective));
+            abort(); /* a defect of the table above, found by every test run */
+        }
+        if (s) atomic_store_explicit(&made[i], s, memory_order_release);
+    }
+    pthread_mutex_unlock(&made_lock);
+    return s;
+}
+
+int ac_hier_instances(ac_collective c, int size, const ac_algorithm **out)
+{
+    for (int i = 0; i < NFAMILIES; i++) {
+        if (families[i].base.collective != c) continue;
+        int n = family_size(&families[i]);
+        if (size < 3) return 0; /* two nodes and a node of two ranks take three */
+        if (!out) return n;
+        hier_instance *s = instances_of(i);
+        if (!s) return -1;
+        for (int k = 0; k < n; k++)
+            out[k] = &s[k].algorithm;
+        return n;
+    }
+    return 0;
+}
+
+const ac_algorithm *ac_hier_find(ac_collective c, const char *name)
+{
+    if (strncmp(name, "hier_", 5) != 0) return NULL;
+    for (int i = 0; i < NFAMILIES; i++) {
+        if (families[i].base.collective != c) continue;
+        hier_instance *s = instances_of(i);
+        for (int k = 0; s && k < family_size(&families[i]); k++)
+            if (strcmp(s[k].name, name) == 0) return &s[k].algorithm;
+    }
+    return NULL;
+}
