@@ -394,7 +394,12 @@ static void test_warm(void)
     run_world(&w, 100, know, &run);
     CHECK(run.warm == 1);
     CHECK(w.decision >= 0 && w.decision <= 3);
-    CHECK(w.chosen == true_best(&w, 0));
+    /* the truly fastest, or one as fast (a native-phase mesh priced as the flat mesh it is) */
+    if (!CHECK(w.chosen >= 0 && true_time(&w, w.chosen, 0) <= true_time(&w, true_best(&w, 0), 0)))
+        fprintf(stderr, "  warm: chose %s (%g), truly fastest %s (%g)\n",
+                w.chosen >= 0 ? w.cands[w.chosen]->name : "-",
+                w.chosen >= 0 ? true_time(&w, w.chosen, 0) : -1.0,
+                w.cands[true_best(&w, 0)]->name, true_time(&w, true_best(&w, 0), 0));
     sim_free(&run);
     /* only native known: a cold start */
     for (int c = 1; c < w.n; c++) know[c].samples = 0;
