@@ -476,6 +476,11 @@ static int workload_init(workload *w, const options *o)
         w->op = MPI_SUM;
         ac_call_set_op(&w->call, MPI_SUM);
     }
+    /* the node layout, as selection gives it to hierarchical candidates (AC_REQ_NODES);
+     * collective over MPI_COMM_WORLD, whose layout each run's duplicate shares */
+    if (ac_hier_instances(o->coll, g_size, NULL) > 0 &&
+        (rc = ac_call_nodes(&w->call, MPI_COMM_WORLD)) != MPI_SUCCESS)
+        return rc;
     w->scounts = calloc((size_t)g_size, sizeof(int));
     w->sdispls = calloc((size_t)g_size, sizeof(int));
     w->rcounts = calloc((size_t)g_size, sizeof(int));

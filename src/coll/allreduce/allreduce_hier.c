@@ -8,7 +8,8 @@
  * leaders the vector is cut into k shares as even as can be: share j is reduced to local rank
  * j, all-reduced among the j-th ranks of every node (ac_nodes.lane; every node has k ranks or
  * more, AC_REQ_NODES), and broadcast from local rank j: the inter-node phase of the k shares
- * runs on k pairs of links at once.
+ * runs on k pairs of links at once. A share of no element (count < k) runs no phase: SMPI's
+ * reductions of 0 elements divide by zero.
  *
  * Order of a non-commutative op: the node's reduce combines its ranks in rank order, the
  * leaders combine the nodes in node order: the ranks' order when the nodes are blocks of
@@ -39,6 +40,7 @@ int ac_allreduce_hier(const void *sbuf, void *rbuf, int count, MPI_Datatype dtyp
     /* Share j to local rank j; a rank that is not share j's root gives its operand (in place:
      * rbuf's, untouched until the bcasts) and receives nothing. */
     for (int j = 0; j < k; j++) {
+        if (counts[j] == 0) continue; /* an empty share (count < k): equal on every rank */
         char *at = (char *)rbuf + displs[j] * extent;
         const char *from = in_place ? at : (const char *)sbuf + displs[j] * extent;
         int root = nodes->local_rank == j;
@@ -46,13 +48,13 @@ int ac_allreduce_hier(const void *sbuf, void *rbuf, int count, MPI_Datatype dtyp
                                counts[j], dtype, op, j, nodes->local, reduce->params);
         if (rc != MPI_SUCCESS) return rc;
     }
-    if (nodes->local_rank < k) {
+    if (nodes->local_rank < k && counts[nodes->local_rank] > 0) {
         int j = nodes->local_rank;
         rc = inter->fn.allreduce(MPI_IN_PLACE, (char *)rbuf + displs[j] * extent, counts[j], dtype,
                                  op, nodes->lane, inter->params);
         if (rc != MPI_SUCCESS) return rc;
     }
-    for (int j = 0; j < k; j++) {
+    for (int j = 0; j < k && counts[j] > 0; j++) {
         rc = bcast->fn.bcast((char *)rbuf + displs[j] * extent, counts[j], dtype, j, nodes->local,
                              bcast->params);
         if (rc != MPI_SUCCESS) return rc;
