@@ -333,6 +333,9 @@ typedef struct ac_hier_family {
     int leaders[AC_HIER_LEADERS];             /* 1, then multi-leader counts; 0 ends */
     ac_hier_bytes bytes[3]; /* what the phases move: intra[0], inter, intra[1] */
     int ordered;  /* 1 when a non-commutative op needs the nodes in rank blocks */
+    int equal_nodes; /* 1 when the inter-node phase moves whole nodes' runs of blocks: on nodes
+                      * of different sizes only native applies there (the instance calls the
+                      * library's v-collective among the leaders instead) */
 } ac_hier_family;
 /* The factor of `rule` on p ranks, ppn on the largest node, k leaders a node. */
 double ac_hier_scale(ac_hier_bytes rule, int p, int ppn, int k);

@@ -19,7 +19,10 @@
  * ranks; a non-commutative reduction needs the nodes in blocks of consecutive ranks (a node's
  * partial result then covers a run of ranks and the nodes come in rank order); the inter-node
  * phase applies on the leaders' communicator and the intra-node phases on the smallest and the
- * largest node (on nodes of different sizes, only phases without a requirement on the size).
+ * largest node (on nodes of different sizes, only phases without a requirement on the size); a
+ * gather's or scatter's phase among the leaders moves whole nodes' runs of blocks, of one size
+ * only on nodes of one size: on others only native applies there (the family's equal_nodes),
+ * and the instance then calls the library's MPI_Gatherv or MPI_Scatterv among the leaders.
  *
  * Instances are made once per collective (every combination of the family's phases and leader
  * counts), kept for the life of the process and shared by every size and by ac_registry_find,
@@ -54,6 +57,72 @@ static const ac_hier_family families[] = {
      .leaders = {1, 2, 4},
      .bytes = {AC_HIER_SHARE, AC_HIER_SHARE, AC_HIER_SHARE},
      .ordered = 1},
+    {.base = {.collective = AC_BCAST,
+              .requires = AC_REQ_NODES,
+              .fn.bcast = ac_bcast_hier,
+              .cost = &hier_cost,
+              .summary = "the root to its node's leader, bcast among the leaders, bcast on every "
+                         "node"},
+     .intra = {NO_PHASE, AC_BCAST},
+     .inter = AC_BCAST,
+     .intra_phases = {"native", "binomial_tree"},
+     .inter_phases = {"native", "binomial_tree", "scatter_ring_allgather",
+                      "chain_tree_segment_64k"},
+     .leaders = {1},
+     .bytes = {AC_HIER_WHOLE, AC_HIER_WHOLE, AC_HIER_WHOLE}},
+    {.base = {.collective = AC_REDUCE,
+              .requires = AC_REQ_NODES,
+              .fn.reduce = ac_reduce_hier,
+              .cost = &hier_cost,
+              .summary = "reduce on every node to its leader, reduce among the leaders, the "
+                         "root's node leader to the root"},
+     .intra = {AC_REDUCE, NO_PHASE},
+     .inter = AC_REDUCE,
+     .intra_phases = {"native", "binomial_tree"},
+     .inter_phases = {"native", "binomial_tree", "rabenseifner"},
+     .leaders = {1},
+     .bytes = {AC_HIER_WHOLE, AC_HIER_WHOLE, AC_HIER_WHOLE},
+     .ordered = 1},
+    {.base = {.collective = AC_BARRIER,
+              .requires = AC_REQ_NODES,
+              .fn.barrier = ac_barrier_hier,
+              .cost = &hier_cost,
+              .summary = "barrier on every node, barrier among the leaders, barrier on every "
+                         "node"},
+     .intra = {AC_BARRIER, AC_BARRIER},
+     .inter = AC_BARRIER,
+     .intra_phases = {"native", "dissemination", "linear"},
+     .inter_phases = {"native", "dissemination", "recursive_doubling"},
+     .leaders = {1},
+     .bytes = {AC_HIER_WHOLE, AC_HIER_WHOLE, AC_HIER_WHOLE}},
+    {.base = {.collective = AC_GATHER,
+              .requires = AC_REQ_BLOCKS_FIT_INT | AC_REQ_NODES,
+              .fn.gather = ac_gather_hier,
+              .cost = &hier_cost,
+              .summary = "gather on every node to its leader, gather of the nodes' blocks among "
+                         "the leaders (gatherv on nodes of different sizes), rank order at the "
+                         "root"},
+     .intra = {AC_GATHER, NO_PHASE},
+     .inter = AC_GATHER,
+     .intra_phases = {"native", "binomial_tree"},
+     .inter_phases = {"native", "binomial_tree", "flat_tree"},
+     .leaders = {1},
+     .bytes = {AC_HIER_WHOLE, AC_HIER_NODE, AC_HIER_WHOLE},
+     .equal_nodes = 1},
+    {.base = {.collective = AC_SCATTER,
+              .requires = AC_REQ_BLOCKS_FIT_INT | AC_REQ_NODES,
+              .fn.scatter = ac_scatter_hier,
+              .cost = &hier_cost,
+              .summary = "the root's blocks in node order to its node's leader, scatter of the "
+                         "nodes' blocks among the leaders (scatterv on nodes of different "
+                         "sizes), scatter on every node"},
+     .intra = {NO_PHASE, AC_SCATTER},
+     .inter = AC_SCATTER,
+     .intra_phases = {"native", "binomial_tree"},
+     .inter_phases = {"native", "binomial_tree", "flat_tree"},
+     .leaders = {1},
+     .bytes = {AC_HIER_WHOLE, AC_HIER_NODE, AC_HIER_WHOLE},
+     .equal_nodes = 1},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };

@@ -9,5 +9,6 @@ ac_reduce_fn ac_reduce_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.
 ac_reduce_fn ac_reduce_tree; /* p->tree, p->k, p->segment; NULL p: binomial, any op */
 ac_reduce_fn ac_reduce_rabenseifner;
 ac_reduce_fn ac_reduce_linear_ordered;
+ac_reduce_fn ac_reduce_hier; /* p->intra[0], p->phase (hierarchical.c) */
 
 #endif

@@ -1,0 +1,28 @@
+/*
+ * barrier_hier.c - hierarchical barrier (hierarchical.c's family): a barrier on every node, a
+ * barrier among the node leaders, a barrier on every node again.
+ *
+ * Order of operations, one leader per node (its lowest rank, local rank 0): the node's barrier
+ * with params->intra[0] tells its leader that every rank of the node has arrived; the leaders'
+ * barrier with params->phase on the leaders' communicator, that every node has; the node's
+ * second barrier with params->intra[1] holds the node's other ranks until their leader is
+ * through the leaders' barrier, so that no rank leaves before every rank has arrived.
+ *
+ * Cost (nodes N of L ranks): barrier(L) on every node at once on intra-node links, twice, +
+ * barrier(N) among the leaders on inter-node links.
+ */
+#include "coll/algorithms.h"
+#include "coll/common/common.h"
+
+int ac_barrier_hier(MPI_Comm comm, const ac_params *p)
+{
+    const ac_nodes *nodes;
+    int rc = ac_nodes_get(comm, &nodes);
+    if (rc != MPI_SUCCESS) return rc;
+    const ac_algorithm *arrive = p->intra[0], *inter = p->phase, *leave = p->intra[1];
+    rc = arrive->fn.barrier(nodes->local, arrive->params);
+    if (rc == MPI_SUCCESS && nodes->leaders != MPI_COMM_NULL)
+        rc = inter->fn.barrier(nodes->leaders, inter->params);
+    if (rc == MPI_SUCCESS) rc = leave->fn.barrier(nodes->local, leave->params);
+    return rc;
+}
