@@ -54,6 +54,18 @@ static const ac_hier_family families[] = {
      .leaders = {1, 2, 4},
      .bytes = {AC_HIER_SHARE, AC_HIER_SHARE, AC_HIER_SHARE},
      .ordered = 1},
+    {.base = {.collective = AC_ALLGATHER,
+              .requires = AC_REQ_NODES | AC_REQ_BLOCKS_FIT_INT,
+              .fn.allgather = ac_allgather_hier,
+              .cost = &hier_cost,
+              .summary = "gather on every node to its leader, all-gather of the nodes' blocks "
+                         "among the leaders, bcast on every node"},
+     .intra = {AC_GATHER, AC_BCAST},
+     .inter = AC_ALLGATHERV,
+     .intra_phases = {"native", "binomial_tree"},
+     .inter_phases = {"native", "ring", "recursive_doubling", "bruck"},
+     .leaders = {1},
+     .bytes = {AC_HIER_WHOLE, AC_HIER_ALL, AC_HIER_ALL}},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };
