@@ -78,6 +78,19 @@ static const ac_hier_family families[] = {
      .inter_phases = {"native", "simple", "ring", "pair"},
      .leaders = {1},
      .bytes = {AC_HIER_ALL, AC_HIER_NODE_ALL, AC_HIER_ALL}},
+    {.base = {.collective = AC_REDUCE_SCATTER_BLOCK,
+              .requires = AC_REQ_NODES,
+              .fn.reduce_scatter_block = ac_reduce_scatter_block_hier,
+              .cost = &hier_cost,
+              .summary = "reduce on every node to its leader, reduce-scatter of the nodes' "
+                         "blocks among the leaders, scatter on every node"},
+     .intra = {AC_REDUCE, AC_SCATTER},
+     .inter = AC_REDUCE_SCATTER,
+     .intra_phases = {"native", "binomial_tree"},
+     .inter_phases = {"native", "pairwise", "recursive_halving", "reduce_then_scatter"},
+     .leaders = {1},
+     .bytes = {AC_HIER_WHOLE, AC_HIER_WHOLE, AC_HIER_RANK},
+     .ordered = 1},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };
