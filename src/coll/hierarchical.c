@@ -123,6 +123,43 @@ static const ac_hier_family families[] = {
      .leaders = {1},
      .bytes = {AC_HIER_WHOLE, AC_HIER_NODE, AC_HIER_WHOLE},
      .equal_nodes = 1},
+    {.base = {.collective = AC_ALLGATHER,
+              .requires = AC_REQ_NODES | AC_REQ_BLOCKS_FIT_INT,
+              .fn.allgather = ac_allgather_hier,
+              .cost = &hier_cost,
+              .summary = "gather on every node to its leader, all-gather of the nodes' blocks "
+                         "among the leaders, bcast on every node"},
+     .intra = {AC_GATHER, AC_BCAST},
+     .inter = AC_ALLGATHERV,
+     .intra_phases = {"native", "binomial_tree"},
+     .inter_phases = {"native", "ring", "recursive_doubling", "bruck"},
+     .leaders = {1},
+     .bytes = {AC_HIER_WHOLE, AC_HIER_ALL, AC_HIER_ALL}},
+    {.base = {.collective = AC_ALLTOALL,
+              .requires = AC_REQ_NODES,
+              .fn.alltoall = ac_alltoall_node_aware,
+              .cost = &hier_cost,
+              .summary = "gather every rank's blocks on its node to the leader, all-to-all of "
+                         "the nodes' blocks among the leaders, scatter on every node"},
+     .intra = {AC_GATHER, AC_SCATTER},
+     .inter = AC_ALLTOALLV,
+     .intra_phases = {"native", "binomial_tree"},
+     .inter_phases = {"native", "simple", "ring", "pair"},
+     .leaders = {1},
+     .bytes = {AC_HIER_ALL, AC_HIER_NODE_ALL, AC_HIER_ALL}},
+    {.base = {.collective = AC_REDUCE_SCATTER_BLOCK,
+              .requires = AC_REQ_NODES,
+              .fn.reduce_scatter_block = ac_reduce_scatter_block_hier,
+              .cost = &hier_cost,
+              .summary = "reduce on every node to its leader, reduce-scatter of the nodes' "
+                         "blocks among the leaders, scatter on every node"},
+     .intra = {AC_REDUCE, AC_SCATTER},
+     .inter = AC_REDUCE_SCATTER,
+     .intra_phases = {"native", "binomial_tree"},
+     .inter_phases = {"native", "pairwise", "recursive_halving", "reduce_then_scatter"},
+     .leaders = {1},
+     .bytes = {AC_HIER_WHOLE, AC_HIER_WHOLE, AC_HIER_RANK},
+     .ordered = 1},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };
@@ -141,6 +178,8 @@ double ac_hier_scale(ac_hier_bytes rule, int p, int ppn, int k)
     case AC_HIER_SHARE: return 1.0 / (k > 1 ? k : 1);
     case AC_HIER_NODE: return ppn;
     case AC_HIER_ALL: return p;
+    case AC_HIER_NODE_ALL: return (double)ppn * p;
+    case AC_HIER_RANK: return 1.0 / (p > 1 ? p : 1);
     }
     return 1.0;
 }

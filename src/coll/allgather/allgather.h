@@ -13,6 +13,7 @@ ac_allgather_fn ac_allgather_bruck;
 ac_allgather_fn ac_allgather_ring;      /* p->sync */
 ac_allgather_fn ac_allgather_pair;      /* power-of-two size only; p->sync */
 ac_allgather_fn ac_allgather_node_ring; /* p->sync */
+ac_allgather_fn ac_allgather_hier;      /* p->intra, p->phase (hierarchical.c) */
 
 /* Helper of this folder (uniform.c): runs an allgatherv engine with rcounts[i] = rcount and
  * displs[i] = i * rcount. MPI_ERR_COUNT if (p-1) * rcount does not fit an int. */

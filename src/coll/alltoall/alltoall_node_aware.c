@@ -14,6 +14,14 @@
  * with the simple or ring exchange): few, large inter-node messages.
  * Requirements: none. Nodes of any and unequal sizes, ranks of a node need not be consecutive;
  * any process count. MPI_IN_PLACE: the receive buffer is packed first.
+ *
+ * The same engine runs alltoall's hierarchical instances (hierarchical.c's family,
+ * hier_<intra>_<inter>): there (1) is params->intra[0] (a gather of every rank's p slots to
+ * local rank 0 on the node's communicator), the leaders' exchange params->phase (an alltoallv
+ * registry entry, with its own parameters) and (3) params->intra[1] (a scatter of them back);
+ * node_aware and node_aware_ring (no intra phases) send the slots point to point.
+ * Cost of an instance (N nodes of L ranks, p = N L, blocks of n bytes): gather(L, p n) +
+ * alltoallv(N, L p n received a leader) + scatter(L, p n).
  * Source: not in STAR-MPI; the usual two-level (SMP-aware) scheme of hierarchical MPI
  * collectives. It stands in for STAR-MPI's topology-specific all-to-all (section 3.1): it uses
  * the node structure instead of the switch topology. The leaders' exchange is STAR-MPI's simple
@@ -25,19 +33,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The node's phases: params->intra[0] (a gather) and params->intra[1] (a scatter) of the
+ * hierarchical instances on the node's communicator, else point-to-point messages between the
+ * leader and each member. */
+typedef struct node_phases {
+    const ac_algorithm *gather, *scatter;
+} node_phases;
+
 /* Non-leader ranks: hand the packed blocks to the leader, get the received ones back. */
 static int member(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                   MPI_Datatype rtype, MPI_Comm comm, MPI_Aint bytes, MPI_Datatype slot,
-                  int leader, int size)
+                  const ac_nodes *nodes, node_phases ph, int size)
 {
-    int rc;
+    int rc, leader = nodes->leader_of[nodes->node];
     char *blocks = malloc((size_t)(size * bytes));
     if (!blocks) return MPI_ERR_NO_MEM;
     rc = ac_alltoall_pack(sbuf, scount, stype, 0, size, blocks, bytes, comm);
     if (rc != MPI_SUCCESS) goto out;
-    rc = PMPI_Send(blocks, size, slot, leader, AC_TAG_DATA, comm);
+    if (ph.gather)
+        rc = ph.gather->fn.gather(blocks, size, slot, NULL, size, slot, 0, nodes->local,
+                                  ph.gather->params);
+    else
+        rc = PMPI_Send(blocks, size, slot, leader, AC_TAG_DATA, comm);
     if (rc != MPI_SUCCESS) goto out;
-    rc = PMPI_Recv(blocks, size, slot, leader, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
+    if (ph.scatter)
+        rc = ph.scatter->fn.scatter(NULL, size, slot, blocks, size, slot, 0, nodes->local,
+                                    ph.scatter->params);
+    else
+        rc = PMPI_Recv(blocks, size, slot, leader, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS) goto out;
     rc = ac_alltoall_unpack(blocks, bytes, 0, size, rbuf, rcount, rtype, comm);
 out:
@@ -51,6 +74,12 @@ int ac_alltoall_node_aware(const void *sbuf, int scount, MPI_Datatype stype, voi
     int rc = MPI_SUCCESS, rank, size, nreq = 0;
     const ac_nodes *nodes;
     ac_alltoallv_fn *exchange = p && p->alltoallv ? p->alltoallv : ac_alltoallv_simple;
+    const ac_params *exchange_params = p ? p->inner2 : NULL;
+    node_phases ph = {p ? p->intra[0] : NULL, p ? p->intra[1] : NULL};
+    if (p && p->phase) { /* a hierarchical instance: the leaders' phase is a registry entry */
+        exchange = p->phase->fn.alltoallv;
+        exchange_params = p->phase->params;
+    }
     MPI_Datatype slot = MPI_DATATYPE_NULL;
     char *local = NULL, *outgoing = NULL, *incoming = NULL;
     int *first = NULL, *counts = NULL, *displs = NULL;
@@ -65,8 +94,8 @@ int ac_alltoall_node_aware(const void *sbuf, int scount, MPI_Datatype stype, voi
     if (rc != MPI_SUCCESS) return rc;
     int nn = nodes->nnodes, me = nodes->node, lsize = nodes->local_size;
     if (rank != nodes->leader_of[me]) {
-        rc = member(sbuf, scount, stype, rbuf, rcount, rtype, comm, bytes, slot,
-                    nodes->leader_of[me], size);
+        rc = member(sbuf, scount, stype, rbuf, rcount, rtype, comm, bytes, slot, nodes, ph,
+                    size);
         goto out;
     }
 
@@ -94,14 +123,19 @@ int ac_alltoall_node_aware(const void *sbuf, int scount, MPI_Datatype stype, voi
     /* (1) local[l][j]: block from local rank l to rank j. */
     rc = ac_alltoall_pack(sbuf, scount, stype, 0, size, local, bytes, comm);
     if (rc != MPI_SUCCESS) goto out;
-    for (int l = 1; l < lsize; l++) {
-        rc = PMPI_Irecv(local + l * size * bytes, size, slot, mine[l], AC_TAG_DATA, comm,
-                        &reqs[nreq]);
-        if (rc != MPI_SUCCESS) goto out;
-        nreq++;
+    if (ph.gather) {
+        rc = ph.gather->fn.gather(MPI_IN_PLACE, size, slot, local, size, slot, 0, nodes->local,
+                                  ph.gather->params);
+    } else {
+        for (int l = 1; l < lsize; l++) {
+            rc = PMPI_Irecv(local + l * size * bytes, size, slot, mine[l], AC_TAG_DATA, comm,
+                            &reqs[nreq]);
+            if (rc != MPI_SUCCESS) goto out;
+            nreq++;
+        }
+        rc = PMPI_Waitall(nreq, reqs, stats);
+        nreq = 0;
     }
-    rc = PMPI_Waitall(nreq, reqs, stats);
-    nreq = 0;
     if (rc != MPI_SUCCESS) goto out;
 
     /* (2) outgoing, for node n: [local rank l][rank m of node n]. */
@@ -113,7 +147,7 @@ int ac_alltoall_node_aware(const void *sbuf, int scount, MPI_Datatype stype, voi
                        (size_t)bytes);
     }
     rc = exchange(outgoing, counts, displs, slot, incoming, counts, displs, slot, nodes->leaders,
-                  p ? p->inner2 : NULL);
+                  exchange_params);
     if (rc != MPI_SUCCESS) goto out;
 
     /* (3) incoming, from node n: [rank l of node n][local rank m]; local[m][j] gets the block
@@ -125,11 +159,17 @@ int ac_alltoall_node_aware(const void *sbuf, int scount, MPI_Datatype stype, voi
         for (int m = 0; m < lsize; m++)
             memcpy(local + ((MPI_Aint)m * size + j) * bytes, from + m * bytes, (size_t)bytes);
     }
-    for (int l = 1; l < lsize; l++) {
-        rc = PMPI_Isend(local + l * size * bytes, size, slot, mine[l], AC_TAG_DATA, comm,
-                        &reqs[nreq]);
+    if (ph.scatter) {
+        rc = ph.scatter->fn.scatter(local, size, slot, MPI_IN_PLACE, size, slot, 0, nodes->local,
+                                    ph.scatter->params);
         if (rc != MPI_SUCCESS) goto out;
-        nreq++;
+    } else {
+        for (int l = 1; l < lsize; l++) {
+            rc = PMPI_Isend(local + l * size * bytes, size, slot, mine[l], AC_TAG_DATA, comm,
+                            &reqs[nreq]);
+            if (rc != MPI_SUCCESS) goto out;
+            nreq++;
+        }
     }
     rc = ac_alltoall_unpack(local, bytes, 0, size, rbuf, rcount, rtype, comm);
 out:

@@ -8,6 +8,7 @@ ac_reduce_scatter_block_fn ac_reduce_scatter_block_native;
 ac_reduce_scatter_block_fn ac_reduce_scatter_block_reduce_then_scatter;
 ac_reduce_scatter_block_fn ac_reduce_scatter_block_pairwise;
 ac_reduce_scatter_block_fn ac_reduce_scatter_block_recursive_halving;
+ac_reduce_scatter_block_fn ac_reduce_scatter_block_hier; /* p->intra, p->phase (hierarchical.c) */
 
 /* Helper of this folder (uniform.c): run a reduce_scatter engine with equal blocks. */
 int ac_reduce_scatter_block_uniform(ac_reduce_scatter_fn *engine, const void *sbuf, void *rbuf,
