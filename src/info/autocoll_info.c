@@ -100,7 +100,9 @@ static int group_count(ac_collective c, int size)
 static int shows_algorithm(const options *o, ac_collective c, int i)
 {
     const ac_algorithm *a = algorithm_at(c, o->size, i);
-    const ac_family *f = i >= ac_registry_of(c).count ? ac_orthogonal_family(c) : NULL;
+    const ac_family *f = i >= ac_registry_of(c).count && strncmp(a->name, "orthogonal_", 11) == 0
+                             ? ac_orthogonal_family(c)
+                             : NULL;
     if (o->all || (o->collectives >> c & 1u)) return 1;
     for (int k = 0; k < o->nalgorithms; k++)
         if (strcmp(o->algorithms[k], a->name) == 0 || strcmp(o->algorithms[k], a->group) == 0 ||

@@ -60,7 +60,7 @@ def test_every_setting_in_the_code_is_in_the_table():
 def test_families_are_described_once_and_listed_per_size():
     """Without --size: the static entries and one family per decomposed collective; with
     --size N: the static entries, then the family's instances for N, phase by phase, each phase
-    the layouts that factor N (2D p1 ascending, then 3D)."""
+    the layouts that factor N (2D p1 ascending, then 3D), then the hierarchical instances."""
     data = registry("openmpi")
     assert not [a for a in data["algorithms"] if a["name"].startswith("orthogonal_")]
     families = {f["collective"]: f for f in data["families"]}
@@ -74,12 +74,14 @@ def test_families_are_described_once_and_listed_per_size():
     for coll, family in families.items():
         static = [a["name"] for a in data["algorithms"] if a["collective"] == coll]
         names = [a["name"] for a in at8["algorithms"] if a["collective"] == coll]
+        hier = [n for n in names if n.startswith("hier_")]  # the hierarchical family, last
         assert names == static + [f"orthogonal_{layout}_{phase}" for phase in family["phases"]
-                                  for layout in ("2xn", "4xn", "2x2xn")], coll
+                                  for layout in ("2xn", "4xn", "2x2xn")] + hier, coll
     info = build_dir("openmpi") / "autocoll-info"
     text = subprocess.run([str(info), "--size", "8", "--collective", "alltoall"],
                           capture_output=True, text=True, check=True).stdout
-    assert "alltoall (26 algorithms for 8 ranks, force with AUTOCOLL_ALLTOALL=<name>)" in text
+    assert "alltoall (34 algorithms for 8 ranks, force with AUTOCOLL_ALLTOALL=<name>)" in text
+    assert "hier_binomial_tree_pair" in text  # 26 before, and 8 hierarchical instances
     assert "orthogonal_2x2xn_pair" in text and "family orthogonal" in text
     for bad in (["--size"], ["--size", "0"], ["--size", "x"], ["--json", "--json"]):
         run = subprocess.run([str(info), *bad], capture_output=True, text=True)

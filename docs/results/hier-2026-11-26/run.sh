@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# run.sh - what the hierarchical family (issue 40) is worth, first slice: platforms/fat-tree-ib.xml,
+# 64 ranks at 8 and at 32 ranks per node (8 and 2 nodes, block placement), allreduce, bcast,
+# reduce and allgather of 8 B, 1 KiB and 64 KiB, alltoall of 8 B and 1 KiB, every call started at
+# one instant of the simulated clock (--sync clock: a rooted collective's time runs to its last
+# receiver).
+#   1. the cells: every fixed algorithm of the registry (4 calls each after one warm-up: the flat ones, the
+#      orthogonal meshes and the hierarchical instances) and SMPI's copy of Open MPI's tuned
+#      rules (`ompi`, which also runs the instances' `native` phases);
+#   2. the strategies replayed over the cells (`autocoll simgrid replay`: their own code over the
+#      measured per-call times), 1000 calls from a cold start: model and race.
+# summary.py prints summary.md: per cell the oracle with and without the family (how much
+# hierarchy is worth), the best hierarchical instance, native, and the strategies' steady state
+# over the oracle and decision length.
+# Cells go to results/hier-2026-11-26/ (outside the tree; resumable), then into cells.tar.xz here
+# with its checksum; replays into replay/. PPNS="8" or "32" runs one half.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../../.." && pwd)
+autocoll="$repo/.venv/bin/autocoll"
+out="$repo/results/hier-2026-11-26"
+platform=fat-tree-ib
+ranks=64
+matrix=("--collectives allreduce,bcast,reduce,allgather --sizes 8,1K,64K"
+        "--collectives alltoall --sizes 8,1K")
+
+for ppn in ${PPNS:-8 32}; do
+  cells="$out/$platform-ppn$ppn"
+  for m in "${matrix[@]}"; do
+    # shellcheck disable=SC2206 # $m is two options and their values
+    common=(--simgrid "$platform" --ppn "$ppn" $m --ranks "$ranks" --warmup 1 --sync clock
+            --timeout 7200)
+    "$autocoll" bench "${common[@]}" --out "$cells" --fixed-iterations 4 --iterations 4 \
+      --layers '' --selectors ompi
+  done
+  mkdir -p "$here/replay"
+  "$autocoll" simgrid replay "$cells"/*-ompi.json --layers race,model --calls 1000 \
+    --json "$here/replay/$platform-ppn$ppn-cold.json" > /dev/null
+done
+
+if [ -z "${PPNS:-}" ]; then
+  tar -C "$out" -cJf "$here/cells.tar.xz" .
+  (cd "$here" && sha256sum cells.tar.xz > cells.tar.xz.sha256)
+  "$repo/.venv/bin/python" "$here/summary.py" "$out" "$here/replay" > "$here/summary.md"
+fi

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""summary.py CELLS REPLAY - summary.md of run.sh: per cell (collective, size, ranks per node)
+the oracle over every fixed algorithm and native, the oracle without the hierarchical family
+(the flat algorithms and the orthogonal meshes: what the registry had before), their ratio (how
+much hierarchy is worth there), the best hierarchical instance, native (`ompi`: SMPI's copy of
+Open MPI's tuned rules) and each replayed strategy's steady state over the oracle with its
+decision length (calls). All medians of the cells' 4 calls (simulated, deterministic)."""
+
+import json
+import sys
+from pathlib import Path
+
+
+def load(path):
+    return json.loads(Path(path).read_text())
+
+
+def best(configs):
+    c = min(configs, key=lambda c: c["median"])
+    return c["name"], c["median"]
+
+
+def main(cells_root, replay_root):
+    cells_root, replay_root = Path(cells_root), Path(replay_root)
+    print("## Per cell: what hierarchy is worth, and the strategies from a cold start\n")
+    print("fat-tree-ib, 64 ranks, block placement; times in microseconds; \"without\" is the "
+          "oracle of the flat algorithms, the orthogonal meshes and native; \"worth\" is it over "
+          "the oracle with the family (> 1: hierarchy is faster).\n")
+    print("| ppn | cell | oracle | without the family | worth | best hierarchical | native "
+          "| model steady / oracle (decision) | race steady / oracle (decision) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    totals = {}
+    for replay_file in sorted(replay_root.glob("*-cold.json")):
+        platform_ppn = replay_file.stem.removesuffix("-cold")
+        ppn = int(platform_ppn.rsplit("-ppn", 1)[1])
+        for r in load(replay_file)["cells"]:
+            cell = load(cells_root / platform_ppn / r["cell"])
+            fixed = [c for c in cell["configurations"] if c["kind"] in ("fixed", "native")]
+            flat = [c for c in fixed if not c["name"].startswith("hier_")]
+            hier = [c for c in fixed if c["name"].startswith("hier_")]
+            o_name, o = best(fixed)
+            f_name, f = best(flat)
+            h_name, h = best(hier) if hier else ("-", float("nan"))
+            (native,) = [c["median"] for c in fixed if c["kind"] == "native"]
+            strat = {s["layer"]: s for s in r["replayed"]}
+            cols = []
+            for layer in ("model", "race"):
+                s = strat.get(layer)
+                cols.append(f"{s['steady_vs_oracle']:.3f} ({s['decision']})" if s else "-")
+                if s:
+                    t = totals.setdefault((ppn, layer), [0, 0, []])
+                    t[0] += 1
+                    t[1] += s["steady_vs_oracle"] <= 1.02
+                    t[2].append(s["decision"])
+            print(f"| {ppn} | {r['cell'].removesuffix('-ompi.json')} | {o_name} {1e6 * o:.2f} "
+                  f"| {f_name} {1e6 * f:.2f} | {f / o:.3f} | {h_name} {1e6 * h:.2f} "
+                  f"| {1e6 * native:.2f} | {cols[0]} | {cols[1]} |")
+    print("\n## Per strategy\n")
+    print("| ppn | strategy | cells | steady <= 1.02 x oracle | median decision | longest |")
+    print("|---|---|---|---|---|---|")
+    for (ppn, layer), (n, ok, decisions) in sorted(totals.items()):
+        decisions.sort()
+        print(f"| {ppn} | {layer} | {n} | {ok} | {decisions[len(decisions) // 2]} "
+              f"| {decisions[-1]} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])
