@@ -196,6 +196,11 @@ static ac_call driver_call(const input *in)
 {
     ac_call call = {.collective = in->coll, .size = in->ranks, .op = MPI_OP_NULL,
                     .bytes = in->bytes};
+    /* the driver's nodes, as its call gives them to hierarchical candidates: ppn ranks each
+     * (ranks is a multiple of ppn); whether they are rank blocks matters to non-commutative
+     * ops only, which the driver does not run */
+    call.nodes = (ac_node_shape){.nodes = in->ranks / in->ppn, .ppn_min = in->ppn,
+                                 .ppn_max = in->ppn, .blocks = 1};
     size_t n = in->bytes / 8;
     switch (in->coll) {
     case AC_ALLREDUCE:
