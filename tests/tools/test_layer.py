@@ -36,9 +36,12 @@ def test_transparent_default_and_off(mpi, tmp_path):
 
 def forced_rounds(mpi):
     """Round k forces the k-th algorithm for 4 ranks of every demo collective (where it has
-    one): of the orthogonal meshes, those that 4 ranks factor (2 x 2)."""
+    one): of the orthogonal meshes, those that 4 ranks factor (2 x 2); of the hierarchical
+    instances, those that nodes of 2 ranks take (the runs emulate them: 4 leaders need 4)."""
     by = {}
     for a in registry(mpi, 4)["algorithms"]:
+        if a["name"].startswith("hier_k4_"):
+            continue
         by.setdefault(a["collective"], []).append(a["name"])
     n = max(len(by[c]) for c in DEMO_COLLECTIVES)
     return [{c: by[c][k] for c in DEMO_COLLECTIVES if k < len(by[c])} for k in range(n)]
@@ -46,17 +49,22 @@ def forced_rounds(mpi):
 
 @pytest.mark.parametrize("mpi", MPIS)
 def test_every_forced_algorithm_gives_native_results(mpi, tmp_path):
-    """4 ranks (world 4, halves 2): every algorithm applies, but a mesh on the halves (a size 2
-    has no layout; native runs there with a warning); each must be the one used on world."""
+    """4 ranks on emulated nodes of 2 (world 4 on 2 nodes, halves 2 on one): every algorithm
+    applies, but a mesh or a hierarchical instance on the halves (a size 2 has no layout, one
+    node no two levels; native runs there with a warning); each must be the one used on
+    world."""
     native = checksum(run_mpi(mpi, 4, "demo", tmp_path, preload=False, report=False))
     for forced in forced_rounds(mpi):
         env = {f"AUTOCOLL_{c.upper()}": name for c, name in forced.items()}
+        env["AUTOCOLL_TEST_RANKS_PER_NODE"] = "2"
         run = run_mpi(mpi, 4, "demo", tmp_path, env=env)
         assert checksum(run) == native, (forced, run.stderr)
         for line in run.stderr.splitlines():
             if "does not apply" in line:
-                assert ("=orthogonal_2xn_" in line and "(size 2)" in line and
-                        "a communicator size the mesh layout factors" in line), run.stderr
+                assert "(size 2)" in line and (
+                    ("=orthogonal_2xn_" in line and
+                     "a communicator size the mesh layout factors" in line) or
+                    ("=hier_" in line and "ranks on two nodes or more" in line)), run.stderr
         for coll, name in forced.items():
             s = run.collective("MPI_COMM_WORLD", coll)
             assert list(s["algorithms"]) == [name], (coll, name, s)
