@@ -286,10 +286,51 @@ static void test_fit(void)
     CHECK(ac_cost_fit(rows, t, 0, NULL, 0.0, x) == -1);
 }
 
+/* Two entries with the same feature vector on one shape. */
+static void expect_same(ac_collective coll, const char *a, const char *b, int p, int nodes,
+                        double bytes)
+{
+    const ac_algorithm *x = ac_registry_find(coll, a), *y = ac_registry_find(coll, b);
+    ac_cost_shape s = {.size = p, .nodes = nodes, .ppn = p / nodes, .bytes = bytes};
+    double fx[AC_COST_PARAMS], fy[AC_COST_PARAMS];
+    int ok = CHECK(x && y) && CHECK(ac_cost_features(x, &s, fx) == 0) &&
+             CHECK(ac_cost_features(y, &s, fy) == 0);
+    for (int j = 0; ok && j < AC_COST_PARAMS; j++) ok &= near(fx[j], fy[j]);
+    if (!CHECK(ok))
+        fprintf(stderr, "  %s %s and %s at p=%d nodes=%d bytes=%g differ\n",
+                ac_collective_name(coll), a, b, p, nodes, bytes);
+}
+
+/* A phase of the library's collective is priced as MPICH 4's default for its call (cost.c,
+ * stand_ins); a hierarchical instance by its phases on the node and among the leaders. */
+static void test_stand_ins_and_hierarchy(void)
+{
+    /* allreduce on lines of 4: 8 B, count < pof2: recursive doubling; 1 MiB: Rabenseifner */
+    expect_same(AC_ALLREDUCE, "orthogonal_4xn_native", "orthogonal_4xn_recursive_doubling", 16,
+                1, 8);
+    expect_same(AC_ALLREDUCE, "orthogonal_4xn_native",
+                "orthogonal_4xn_rabenseifner_recursive_doubling", 16, 1, 1 << 20);
+    /* bcast on fewer than 8 ranks: binomial, on both levels */
+    expect_same(AC_BCAST, "hier_native_native", "hier_binomial_tree_binomial_tree", 16, 4, 1024);
+    /* hier_native_native allreduce of 8 B, 4 nodes of 4: on the node a binomial reduce (2
+     * levels, one child's 8 B combined a level: S = 2) and a binomial bcast (2 levels, the sends
+     * along the critical path S = L (L + 1) / 2 = 3), intra-node; recursive doubling on the 4
+     * leaders (2 steps of 8 B, each combined), inter-node. Overheads: 2 + 3 + 2 messages. */
+    expect(AC_ALLREDUCE, "hier_native_native", 16, 4, 8,
+           (double[]){2 + 2, 8 * 2 + 8 * 3, 2, 2 * 8, 2 * 8 + 2 * 8, 2 + 3 + 2});
+    /* no cost where it cannot run: one node, or nodes smaller than its leaders */
+    ac_cost_shape one = {16, 1, 16, 8}, small = {16, 8, 2, 8};
+    double f[AC_COST_PARAMS];
+    CHECK(ac_cost_features(ac_registry_find(AC_ALLREDUCE, "hier_native_native"), &one, f) == -1);
+    CHECK(ac_cost_features(ac_registry_find(AC_ALLREDUCE, "hier_k4_native_native"), &small, f) ==
+          -1);
+}
+
 int main(void)
 {
     test_formulas();
     test_every_entry();
+    test_stand_ins_and_hierarchy();
     test_one_model_per_function();
     test_fit();
     if (failures) fprintf(stderr, "test_cost: %d failures\n", failures);
