@@ -135,5 +135,11 @@ typedef struct ac_nodes {
     int blocks;         /* 1 when every node's ranks are consecutive in comm (order[r] == r) */
 } ac_nodes;
 int ac_nodes_get(MPI_Comm comm, const ac_nodes **nodes);
+/* 1 when every node of n holds as many ranks. */
+int ac_nodes_equal(const ac_nodes *n);
+/* The nodes' runs of blocks of `block` bytes, node by node (a hierarchical gather or scatter
+ * among the leaders): counts[i] = node_size[i] x block and displs[i] their offsets, both
+ * malloc'd (free them); MPI_ERR_NO_MEM without memory (then both NULL). */
+int ac_nodes_runs(const ac_nodes *n, MPI_Aint block, int **counts, int **displs);
 
 #endif

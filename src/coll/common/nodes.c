@@ -197,3 +197,28 @@ int ac_call_nodes(ac_call *call, MPI_Comm comm)
     call->nodes = s;
     return MPI_SUCCESS;
 }
+
+int ac_nodes_equal(const ac_nodes *n)
+{
+    for (int i = 1; i < n->nnodes; i++)
+        if (n->node_size[i] != n->node_size[0]) return 0;
+    return 1;
+}
+
+int ac_nodes_runs(const ac_nodes *n, MPI_Aint block, int **counts, int **displs)
+{
+    *counts = malloc(sizeof(int) * (size_t)n->nnodes);
+    *displs = malloc(sizeof(int) * (size_t)n->nnodes);
+    if (!*counts || !*displs) {
+        free(*counts);
+        free(*displs);
+        *counts = *displs = NULL;
+        return MPI_ERR_NO_MEM;
+    }
+    for (int i = 0, at = 0; i < n->nnodes; i++) {
+        (*counts)[i] = (int)(n->node_size[i] * block);
+        (*displs)[i] = at;
+        at += (*counts)[i];
+    }
+    return MPI_SUCCESS;
+}

@@ -30,28 +30,16 @@
 static int leaders_gather(const ac_nodes *nodes, const ac_algorithm *inter, const char *from,
                           char *all, MPI_Aint block, int root_node)
 {
-    int equal = 1, rc;
-    for (int i = 1; i < nodes->nnodes; i++)
-        equal &= nodes->node_size[i] == nodes->node_size[0];
-    if (equal) {
+    if (ac_nodes_equal(nodes)) {
         int run = (int)(nodes->node_size[0] * block);
         return inter->fn.gather(from, run, MPI_BYTE, all, run, MPI_BYTE, root_node, nodes->leaders,
                                 inter->params);
     }
     /* nodes of different sizes: inter is native (AC_REQ_NODES), the library's gatherv */
-    int *counts = malloc(sizeof(int) * (size_t)nodes->nnodes);
-    int *displs = malloc(sizeof(int) * (size_t)nodes->nnodes);
-    if (!counts || !displs) {
-        rc = MPI_ERR_NO_MEM;
-    } else {
-        for (int i = 0, at = 0; i < nodes->nnodes; i++) {
-            counts[i] = (int)(nodes->node_size[i] * block);
-            displs[i] = at;
-            at += counts[i];
-        }
+    int *counts, *displs, rc = ac_nodes_runs(nodes, block, &counts, &displs);
+    if (rc == MPI_SUCCESS)
         rc = PMPI_Gatherv(from, counts[nodes->node], MPI_BYTE, all, counts, displs, MPI_BYTE,
                           root_node, nodes->leaders);
-    }
     free(counts);
     free(displs);
     return rc;

@@ -29,28 +29,16 @@
 static int leaders_scatter(const ac_nodes *nodes, const ac_algorithm *inter, const char *all,
                            char *to, MPI_Aint block, int root_node)
 {
-    int equal = 1, rc;
-    for (int i = 1; i < nodes->nnodes; i++)
-        equal &= nodes->node_size[i] == nodes->node_size[0];
-    if (equal) {
+    if (ac_nodes_equal(nodes)) {
         int run = (int)(nodes->node_size[0] * block);
         return inter->fn.scatter(all, run, MPI_BYTE, to, run, MPI_BYTE, root_node, nodes->leaders,
                                  inter->params);
     }
     /* nodes of different sizes: inter is native (AC_REQ_NODES), the library's scatterv */
-    int *counts = malloc(sizeof(int) * (size_t)nodes->nnodes);
-    int *displs = malloc(sizeof(int) * (size_t)nodes->nnodes);
-    if (!counts || !displs) {
-        rc = MPI_ERR_NO_MEM;
-    } else {
-        for (int i = 0, at = 0; i < nodes->nnodes; i++) {
-            counts[i] = (int)(nodes->node_size[i] * block);
-            displs[i] = at;
-            at += counts[i];
-        }
+    int *counts, *displs, rc = ac_nodes_runs(nodes, block, &counts, &displs);
+    if (rc == MPI_SUCCESS)
         rc = PMPI_Scatterv(all, counts, displs, MPI_BYTE, to, counts[nodes->node], MPI_BYTE,
                            root_node, nodes->leaders);
-    }
     free(counts);
     free(displs);
     return rc;
