@@ -365,7 +365,8 @@ static int rule_candidates(const ac_context *x, const ac_call *call, int *pick, 
     const ac_table *t = ac_table_loaded();
     int n = 0, found = 0;
     const ac_algorithm *const *rule =
-        t ? ac_table_rule(t, call->collective, x->comm->size, key_bytes(call), &n) : NULL;
+        t ? ac_table_rule(t, call->collective, x->comm->size, key_bytes(call), &call->nodes, &n)
+          : NULL;
     if (!rule) return 0;
     for (int k = 0; k < n && found < max; k++)
         for (int i = 0; i < x->ncandidates; i++)
@@ -456,13 +457,16 @@ static ac_context_facts context_facts(ac_comm *c, const ac_bucket *b, const ac_c
     return f;
 }
 
-/* The call with its communicator's node layout where a candidate needs it (AC_REQ_NODES:
- * collective over the private communicator the first time, which every rank reaches at the
- * same call); without it those candidates do not apply. */
+/* The call with its communicator's node layout where a candidate or the loaded table's rules
+ * need it (AC_REQ_NODES, a rule's "nodes" or "ppn": collective over the private communicator
+ * the first time, which every rank reaches at the same call); without it those candidates do
+ * not apply and those rules do not cover the call. */
 static ac_call call_with_nodes(ac_comm *c, const ac_call *call)
 {
     ac_call full = *call;
-    if (call->nodes.nodes == 0 && ac_hier_instances(call->collective, call->size, NULL) > 0)
+    const ac_table *t = ac_table_loaded();
+    if (call->nodes.nodes == 0 && (ac_hier_instances(call->collective, call->size, NULL) > 0 ||
+                                   (t && ac_table_uses_nodes(t, call->collective))))
         ac_call_nodes(&full, c->pcomm);
     return full;
 }
@@ -813,7 +817,8 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *calle
     if (!x) {
         /* Beyond the contexts' limits a table still rules: its lookup needs no context. */
         const ac_table *t = sel.strategy->table_mode ? ac_table_loaded() : NULL;
-        const ac_algorithm *rule = t ? ac_table_choice(t, call, key_bytes(call)) : NULL;
+        ac_call full = t ? call_with_nodes(c, call) : *call;
+        const ac_algorithm *rule = t ? ac_table_choice(t, &full, key_bytes(call)) : NULL;
         if (rule) return rule;
         c->stats[call->collective].untuned++;
         return ac_registry_fallback(call);

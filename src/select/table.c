@@ -31,6 +31,10 @@ typedef struct interval {
 
 typedef struct rule {
     interval ranks, bytes;
+    interval nodes, ppn; /* the layout: nodes the ranks are on and ranks on the fullest node; a
+                          * rule without them ([1, null] each) covers every layout, known or
+                          * not, one with them only a known layout (ac_call.nodes) inside them */
+    int layout;          /* 1 when the rule names "nodes" or "ppn" */
     int index;                                           /* its place in "rules" (messages) */
     int n;                                               /* algorithms[0..n), n >= 1 */
     const ac_algorithm *algorithms[AC_TABLE_MAX_ALGORITHMS]; /* first applicable one runs */
@@ -61,6 +65,7 @@ typedef struct per_collective {
 
 struct ac_table {
     per_collective coll[AC_NUM_COLLECTIVES];
+    int uses_nodes[AC_NUM_COLLECTIVES]; /* some rule of the collective names a layout */
 };
 
 /* ---- parsing ------------------------------------------------------------------------------ */
@@ -151,6 +156,20 @@ static int parse_rule(const ac_json *v, long long version, ac_table *t, int inde
                              "rule %d: \"bytes\" must be [lo, hi] with 0 <= lo <= hi "
                              "(hi may be null)",
                              index);
+    r.nodes = r.ppn = (interval){1, NO_LIMIT};
+    const ac_json *nodes = ac_json_member(v, "nodes"), *ppn = ac_json_member(v, "ppn");
+    if (nodes && parse_interval(nodes, 1, &r.nodes))
+        return ac_why_printf(why, why_len,
+                             "rule %d: \"nodes\" must be [lo, hi] with 1 <= lo <= hi "
+                             "(hi may be null)",
+                             index);
+    if (ppn && parse_interval(ppn, 1, &r.ppn))
+        return ac_why_printf(why, why_len,
+                             "rule %d: \"ppn\" must be [lo, hi] with 1 <= lo <= hi "
+                             "(hi may be null)",
+                             index);
+    r.layout = nodes || ppn;
+    if (r.layout) t->uses_nodes[k] = 1;
     if (parse_rule_algorithms(v, (ac_collective)k, version, &r, index, why, why_len)) return -1;
     r.index = index;
     per_collective *pc = &t->coll[k];
@@ -160,10 +179,11 @@ static int parse_rule(const ac_json *v, long long version, ac_table *t, int inde
 
 /* ---- the overlap check --------------------------------------------------------------------
  *
- * A rule overlaps another when both their process-count and their message-size intervals
- * intersect. Comparing every pair is quadratic (a table of 250,000 rules kept MPI_Init busy
- * 108 s), so any_overlap sweeps the rules in order of process count, keeping how many active
- * rules cover each message size in a segment tree over the sizes the rules name: O(n log n). */
+ * A rule overlaps another when their process-count, message-size, node and ranks-per-node
+ * intervals all intersect. Comparing every pair is quadratic (a table of 250,000 rules kept
+ * MPI_Init busy 108 s), so any_overlap sweeps the rules in order of process count, keeping how
+ * many active rules cover each message size in a segment tree over the sizes the rules name:
+ * O(n log n), per pair of layouts that meet (any_overlap_by_layout). */
 
 /* How many active rules cover each position (the distinct interval ends, sorted):
  * a segment tree whose node holds what was added to its whole range (`add`) and the most any
@@ -268,17 +288,63 @@ out:
     return found;
 }
 
+static int same_interval(const interval *a, const interval *b)
+{
+    return a->lo == b->lo && a->hi == b->hi;
+}
+
+/* Whether two of rules[0..n) overlap in all four intervals (ranks, bytes, nodes, ppn): 1, 0, or
+ * -1 when out of memory. Rules of equal layout intervals form a class; the rules of every two
+ * classes whose layouts meet (each class with itself too) are swept together by any_overlap. A
+ * table names few layouts (none: one class, swept once), so this stays O(n log n) in its rules;
+ * it grows with the square of the number of distinct layouts. */
+static int any_overlap_by_layout(const rule *rules, int n)
+{
+    int *cls = malloc(sizeof *cls * (size_t)n), *first = malloc(sizeof *first * (size_t)n);
+    rule *both = NULL;
+    int k = 0, found = -1;
+    if (!cls || !first) goto out;
+    for (int i = 0; i < n; i++) {
+        int c = 0;
+        while (c < k && !(same_interval(&rules[first[c]].nodes, &rules[i].nodes) &&
+                          same_interval(&rules[first[c]].ppn, &rules[i].ppn)))
+            c++;
+        if (c == k) first[k++] = i;
+        cls[i] = c;
+    }
+    if (k == 1) {
+        found = any_overlap(rules, n);
+        goto out;
+    }
+    if (!(both = malloc(sizeof *both * (size_t)n))) goto out;
+    found = 0;
+    for (int a = 0; a < k && !found; a++)
+        for (int b = a; b < k && !found; b++) {
+            const rule *x = &rules[first[a]], *y = &rules[first[b]];
+            if (!overlap(&x->nodes, &y->nodes) || !overlap(&x->ppn, &y->ppn)) continue;
+            int m = 0;
+            for (int i = 0; i < n; i++)
+                if (cls[i] == a || cls[i] == b) both[m++] = rules[i];
+            found = m > 1 ? any_overlap(both, m) : 0;
+        }
+out:
+    free(cls);
+    free(first);
+    free(both);
+    return found;
+}
+
 /* The first rule (in the file's order) of rules[n] (in that order) that overlaps an earlier
  * one, as the rules were once checked one by one: the shortest prefix that holds an overlap,
  * found by bisection. Its index in "rules", -1 when none overlaps, -2 when out of memory. */
 static int first_overlap(const rule *rules, int n)
 {
-    int found = n > 1 ? any_overlap(rules, n) : 0;
+    int found = n > 1 ? any_overlap_by_layout(rules, n) : 0;
     if (found <= 0) return found < 0 ? -2 : -1;
     int lo = 2, hi = n; /* the shortest prefix with an overlap is in [lo, hi] */
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
-        if ((found = any_overlap(rules, mid)) < 0) return -2;
+        if ((found = any_overlap_by_layout(rules, mid)) < 0) return -2;
         if (found)
             hi = mid;
         else
@@ -328,16 +394,19 @@ static int cmp_rule(const void *a, const void *b)
     return (x->bytes.lo > y->bytes.lo) - (x->bytes.lo < y->bytes.lo);
 }
 
-/* Sorts the rules into bands of equal size intervals when they form them (per_collective);
+/* Sorts the rules into bands of equal size intervals when they form them and name one layout
+ * (per_collective);
  * -1 only when out of memory. */
 static int make_bands(per_collective *pc)
 {
     if (pc->nrules == 0) return 0;
     qsort(pc->rules, (size_t)pc->nrules, sizeof *pc->rules, cmp_rule);
     for (int i = 1; i < pc->nrules; i++) {
-        const interval *a = &pc->rules[i - 1].ranks, *b = &pc->rules[i].ranks;
-        int same = a->lo == b->lo && a->hi == b->hi;
-        if (!same && overlap(a, b)) return 0; /* not banded: the linear scan */
+        const rule *a = &pc->rules[i - 1], *b = &pc->rules[i];
+        if (!same_interval(&a->ranks, &b->ranks) && overlap(&a->ranks, &b->ranks))
+            return 0; /* not banded: the linear scan */
+        if (!same_interval(&a->nodes, &b->nodes) || !same_interval(&a->ppn, &b->ppn))
+            return 0; /* several layouts: the linear scan */
     }
     if (!(pc->bands = calloc((size_t)pc->nrules, sizeof *pc->bands))) return -1;
     for (int i = 0; i < pc->nrules; i++) {
@@ -501,6 +570,9 @@ char *ac_table_pack(const ac_table *t, size_t *len)
             const rule *r = &pc->rules[i];
             put(&p, &r->ranks, sizeof r->ranks);
             put(&p, &r->bytes, sizeof r->bytes);
+            put(&p, &r->nodes, sizeof r->nodes);
+            put(&p, &r->ppn, sizeof r->ppn);
+            put(&p, &r->layout, sizeof r->layout);
             put(&p, &r->index, sizeof r->index);
             put(&p, &r->n, sizeof r->n);
             for (int a = 0; a < r->n; a++)
@@ -582,6 +654,10 @@ ac_table *ac_table_unpack(const char *buf, size_t len)
             rule *r = &pc->rules[pc->nrules++];
             get(&u, &r->ranks, sizeof r->ranks);
             get(&u, &r->bytes, sizeof r->bytes);
+            get(&u, &r->nodes, sizeof r->nodes);
+            get(&u, &r->ppn, sizeof r->ppn);
+            get(&u, &r->layout, sizeof r->layout);
+            if (r->layout) t->uses_nodes[k] = 1;
             get(&u, &r->index, sizeof r->index);
             get(&u, &r->n, sizeof r->n);
             if (r->n < 1 || r->n > AC_TABLE_MAX_ALGORITHMS) u.failed = 1;
@@ -632,9 +708,22 @@ static int last_at_or_below(const void *items, int n, size_t stride, size_t offs
     return lo - 1;
 }
 
-/* The rule covering (p, bytes), or NULL. */
+static int inside(const interval *v, unsigned long long x)
+{
+    return v->lo <= x && x <= v->hi;
+}
+
+/* Whether rule r's layout covers the node layout `shape` (nodes 0 or NULL: not known). */
+static int covers_layout(const rule *r, const ac_node_shape *shape)
+{
+    if (!r->layout) return 1;
+    return shape && shape->nodes > 0 && inside(&r->nodes, (unsigned long long)shape->nodes) &&
+           inside(&r->ppn, (unsigned long long)shape->ppn_max);
+}
+
+/* The rule covering (p, bytes, shape), or NULL. */
 static const rule *covering_rule(const per_collective *pc, unsigned long long p,
-                                 unsigned long long bytes)
+                                 unsigned long long bytes, const ac_node_shape *shape)
 {
     if (pc->bands) {
         int b = last_at_or_below(pc->bands, pc->nbands, sizeof(band), offsetof(band, ranks), p);
@@ -642,29 +731,36 @@ static const rule *covering_rule(const per_collective *pc, unsigned long long p,
         const rule *rules = &pc->rules[pc->bands[b].first];
         int r = last_at_or_below(rules, pc->bands[b].n, sizeof(rule), offsetof(rule, bytes),
                                  bytes);
-        return r >= 0 && bytes <= rules[r].bytes.hi ? &rules[r] : NULL;
+        return r >= 0 && bytes <= rules[r].bytes.hi && covers_layout(&rules[r], shape)
+                   ? &rules[r]
+                   : NULL;
     }
     for (int i = 0; i < pc->nrules; i++) {
         const rule *r = &pc->rules[i];
-        if (r->ranks.lo <= p && p <= r->ranks.hi && r->bytes.lo <= bytes && bytes <= r->bytes.hi)
-            return r;
+        if (inside(&r->ranks, p) && inside(&r->bytes, bytes) && covers_layout(r, shape)) return r;
     }
     return NULL;
 }
 
 const ac_algorithm *const *ac_table_rule(const ac_table *t, ac_collective coll, int comm_size,
-                                         unsigned long long bytes, int *n)
+                                         unsigned long long bytes, const ac_node_shape *shape,
+                                         int *n)
 {
-    const rule *r = covering_rule(&t->coll[coll], (unsigned long long)comm_size, bytes);
+    const rule *r = covering_rule(&t->coll[coll], (unsigned long long)comm_size, bytes, shape);
     *n = r ? r->n : 0;
     return r ? r->algorithms : NULL;
+}
+
+int ac_table_uses_nodes(const ac_table *t, ac_collective coll)
+{
+    return t->uses_nodes[coll];
 }
 
 const ac_algorithm *ac_table_choice(const ac_table *t, const ac_call *call,
                                     unsigned long long bytes)
 {
     const rule *r = covering_rule(&t->coll[call->collective], (unsigned long long)call->size,
-                                  bytes);
+                                  bytes, &call->nodes);
     for (int i = 0; r && i < r->n; i++)
         if (ac_applicable(r->algorithms[i], call, NULL)) return r->algorithms[i];
     return NULL;

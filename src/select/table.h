@@ -44,10 +44,16 @@ ac_table *ac_table_unpack(const char *buf, size_t len);
 enum { AC_TABLE_MAX_ALGORITHMS = 8 };
 
 /* The rule covering a call of `coll` on `comm_size` ranks moving `bytes` (docs/guide.md's
- * message size): its algorithms in order of preference (version 1: one), their number into *n; NULL
- * (*n 0) when no rule covers it. */
+ * message size) on the node layout `shape` (ac_call.nodes; NULL or nodes 0: not known, and only
+ * a rule without "nodes" and "ppn" covers it): its algorithms in order of preference (version 1:
+ * one), their number into *n; NULL (*n 0) when no rule covers it. */
 const ac_algorithm *const *ac_table_rule(const ac_table *t, ac_collective coll, int comm_size,
-                                         unsigned long long bytes, int *n);
+                                         unsigned long long bytes, const ac_node_shape *shape,
+                                         int *n);
+
+/* Whether some rule of `coll` names a node layout ("nodes" or "ppn"): then a call needs its
+ * communicator's layout (ac_call_nodes) to find its rule. */
+int ac_table_uses_nodes(const ac_table *t, ac_collective coll);
 
 /* What the table runs for `call` moving `bytes`: the first of its covering rule's algorithms
  * that is applicable to the call (ac_applicable: the one place restrictions are checked), or

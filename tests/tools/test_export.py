@@ -246,6 +246,43 @@ def test_bad_tables_are_refused_with_path_and_reason(tmp_path):
     assert run.returncode == 1 and "rule 0 is not a rule" in run.stderr
 
 
+def test_layout_rules_need_ppn_and_export_the_counts_of_that_layout(tmp_path):
+    """Rules keyed by node layout ("nodes", "ppn": docs/table.md) cannot be said in the native
+    formats: without --ppn the export refuses, with it each rule covers the process counts whose
+    block layout it names (at 8 a node: 1 rank on one node, 2-8 on one node, 9+ on several)."""
+    rules = [dict(rule("allreduce", [1, None], [0, None], "ring"), ppn=[1, 1]),
+             dict(rule("allreduce", [1, None], [0, None], "recursive_doubling"), nodes=[1, 1],
+                  ppn=[2, None]),
+             dict(rule("allreduce", [1, None], [0, None], "rabenseifner"), nodes=[2, None],
+                  ppn=[2, None])]
+    path = tmp_path / "layout.json"
+    path.write_text(json.dumps(table(rules)))
+    run = cli("export", str(path), "--format", "ompi-rules")
+    assert run.returncode == 1 and "--ppn" in run.stderr
+    run = cli("export", str(path), "--format", "ompi-rules", "--ppn", "0")
+    assert run.returncode == 1 and "--ppn must be at least 1" in run.stderr
+    flat = export.load_table(path, ppn=8)["rules"]
+    assert [(r["algorithm"], r["ranks"]) for r in flat] == [
+        ("ring", [1, 1]), ("recursive_doubling", [2, 8]), ("rabenseifner", [9, None])]
+    assert all("nodes" not in r and "ppn" not in r for r in flat)
+    # at one rank a node, every count of several ranks is on several nodes of one rank each
+    flat = export.load_table(path, ppn=1)["rules"]
+    assert [(r["algorithm"], r["ranks"]) for r in flat] == [("ring", [1, None])]
+    run = cli("export", str(path), "--format", "ompi-rules", "--ppn", "8")
+    assert run.returncode == 0, run.stderr
+    allreduce = export.OMPI_COLLECTIVE_NUMBERS["allreduce"]
+    got = read_ompi_rules(run.stdout)
+    assert ompi_lookup(got, allreduce, 4, 64) == (
+        export.MAPPING["openmpi"]["allreduce"]["recursive_doubling"].number, 0)
+    assert ompi_lookup(got, allreduce, 1, 64)[0] == (
+        export.MAPPING["openmpi"]["allreduce"]["ring"].number)
+    # layouts that meet overlap
+    rules[1]["ppn"] = [1, None]
+    path.write_text(json.dumps(table(rules)))
+    run = cli("export", str(path), "--format", "ompi-rules", "--ppn", "8")
+    assert run.returncode == 1 and "rules 0 and 1 overlap" in run.stderr
+
+
 # ---- the native libraries take the exported choice ------------------------------------------
 
 def clean_env(**extra):

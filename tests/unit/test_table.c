@@ -46,7 +46,7 @@ static const char *rule_name(const ac_table *t, ac_collective coll, int ranks,
                              unsigned long long bytes)
 {
     int n = 0;
-    const ac_algorithm *const *a = ac_table_rule(t, coll, ranks, bytes, &n);
+    const ac_algorithm *const *a = ac_table_rule(t, coll, ranks, bytes, NULL, &n);
     CHECK(a ? n == 1 : n == 0);
     return a ? a[0]->name : "(none)";
 }
@@ -140,7 +140,7 @@ static void test_rules(void)
 
     t = parse_good("\"rules\": []"); /* valid: everything native */
     int n = -1;
-    CHECK(t && ac_table_rule(t, AC_ALLREDUCE, 4, 8, &n) == NULL && n == 0);
+    CHECK(t && ac_table_rule(t, AC_ALLREDUCE, 4, 8, NULL, &n) == NULL && n == 0);
     ac_table_free(t);
 }
 
@@ -283,7 +283,7 @@ static void test_version2(void)
         return;
     }
     int n = 0;
-    const ac_algorithm *const *list = ac_table_rule(t, AC_ALLREDUCE, 12, 8, &n);
+    const ac_algorithm *const *list = ac_table_rule(t, AC_ALLREDUCE, 12, 8, NULL, &n);
     CHECK(list && n == 3 && strcmp(list[0]->name, "orthogonal_4xn_recursive_doubling") == 0 &&
           strcmp(list[1]->name, "ring") == 0 && strcmp(list[2]->name, "native") == 0);
     static const struct {
@@ -566,8 +566,10 @@ static void test_pack(void)
         for (int ranks = 1; ranks <= 12; ranks++)
             for (size_t b = 0; b < sizeof sizes / sizeof sizes[0]; b++) {
                 int n = -1, m = -2;
-                const ac_algorithm *const *x = ac_table_rule(t, colls[c], ranks, sizes[b], &n);
-                const ac_algorithm *const *y = ac_table_rule(u, colls[c], ranks, sizes[b], &m);
+                const ac_algorithm *const *x =
+                    ac_table_rule(t, colls[c], ranks, sizes[b], NULL, &n);
+                const ac_algorithm *const *y =
+                    ac_table_rule(u, colls[c], ranks, sizes[b], NULL, &m);
                 int same = n == m && !x == !y;
                 for (int i = 0; same && x && i < n; i++)
                     same = x[i] == y[i];
@@ -591,6 +593,114 @@ static void test_pack(void)
     ac_table_free(t);
 }
 
+/* Rules keyed by node layout ("nodes", "ppn": issue 40 item 5): a rule with them covers a call
+ * only when its communicator's layout is known and inside them; one without covers every
+ * layout; rules overlap only where their layouts meet too; the layout survives packing. */
+static const char *layout_name(const ac_table *t, int ranks, unsigned long long bytes,
+                               const ac_node_shape *shape)
+{
+    int n = 0;
+    const ac_algorithm *const *a = ac_table_rule(t, AC_BCAST, ranks, bytes, shape, &n);
+    return a ? a[0]->name : "(none)";
+}
+
+static void test_layouts(void)
+{
+    char why[256] = "";
+    const char *body =
+        "\"rules\": ["
+        "{\"collective\": \"bcast\", \"ranks\": [1, null], \"bytes\": [0, null], "
+        " \"ppn\": [1, 1], \"algorithms\": [\"flat_tree\"]},"
+        "{\"collective\": \"bcast\", \"ranks\": [1, null], \"bytes\": [0, 1023], "
+        " \"nodes\": [2, null], \"ppn\": [2, null], "
+        " \"algorithms\": [\"hier_binomial_tree_binomial_tree\", \"binomial_tree\"]},"
+        "{\"collective\": \"bcast\", \"ranks\": [1, null], \"bytes\": [0, 1023], "
+        " \"nodes\": [1, 1], \"ppn\": [2, null], \"algorithms\": [\"chain_tree\"]},"
+        "{\"collective\": \"allreduce\", \"ranks\": [1, null], \"bytes\": [0, null], "
+        " \"algorithms\": [\"ring\"]}]";
+    ac_table *t = parse_version(2, body, why, sizeof why);
+    if (!CHECK(t != NULL)) {
+        fprintf(stderr, "  %s\n", why);
+        return;
+    }
+    const ac_node_shape one_per_node = {.nodes = 8, .ppn_min = 1, .ppn_max = 1, .blocks = 1},
+                        eight_nodes = {.nodes = 8, .ppn_min = 4, .ppn_max = 8, .blocks = 1},
+                        one_node = {.nodes = 1, .ppn_min = 8, .ppn_max = 8, .blocks = 1},
+                        unknown = {0};
+    CHECK(strcmp(layout_name(t, 8, 8, &one_per_node), "flat_tree") == 0);
+    CHECK(strcmp(layout_name(t, 64, 8, &eight_nodes), "hier_binomial_tree_binomial_tree") == 0);
+    CHECK(strcmp(layout_name(t, 8, 8, &one_node), "chain_tree") == 0);
+    CHECK(strcmp(layout_name(t, 64, 4096, &eight_nodes), "(none)") == 0); /* no rule there */
+    CHECK(strcmp(layout_name(t, 8, 8, &unknown), "(none)") == 0);  /* layout rules need one */
+    CHECK(strcmp(layout_name(t, 8, 8, NULL), "(none)") == 0);
+    CHECK(ac_table_uses_nodes(t, AC_BCAST) && !ac_table_uses_nodes(t, AC_ALLREDUCE));
+    int n = 0; /* a rule without a layout covers an unknown one */
+    CHECK(ac_table_rule(t, AC_ALLREDUCE, 8, 8, NULL, &n) != NULL && n == 1);
+    /* the choice: the first applicable of the rule; the hierarchical instance needs the
+     * layout in the call, and on one node of a 2-node layout it is not applicable */
+    ac_call call = {.collective = AC_BCAST, .size = 64, .count = 1, .bytes = 8,
+                    .nodes = eight_nodes};
+    const ac_algorithm *a = ac_table_choice(t, &call, 8);
+    CHECK(a && strcmp(a->name, "hier_binomial_tree_binomial_tree") == 0);
+    call.nodes = (ac_node_shape){.nodes = 2, .ppn_min = 2, .ppn_max = 62, .blocks = 1};
+    a = ac_table_choice(t, &call, 8);
+    CHECK(a && strcmp(a->name, "hier_binomial_tree_binomial_tree") == 0);
+    /* packed and unpacked: the same rules for every layout */
+    size_t len = 0;
+    char *packed = ac_table_pack(t, &len);
+    ac_table *u = packed ? ac_table_unpack(packed, len) : NULL;
+    if (CHECK(u != NULL)) {
+        const ac_node_shape *shapes[] = {&one_per_node, &eight_nodes, &one_node, &unknown, NULL};
+        for (int i = 0; i < 5; i++)
+            CHECK(strcmp(layout_name(t, 64, 8, shapes[i]), layout_name(u, 64, 8, shapes[i])) ==
+                  0);
+        CHECK(ac_table_uses_nodes(u, AC_BCAST) && !ac_table_uses_nodes(u, AC_ALLREDUCE));
+    }
+    ac_table_free(u);
+    free(packed);
+    ac_table_free(t);
+    static const struct {
+        const char *body, *reason; /* "" : accepted */
+    } cases[] = {
+        /* a rule without a layout meets every layout */
+        {"{\"collective\": \"bcast\", \"ranks\": [1, null], \"bytes\": [0, null], "
+         "\"algorithms\": [\"flat_tree\"]},"
+         "{\"collective\": \"bcast\", \"ranks\": [4, 4], \"bytes\": [8, 8], "
+         "\"nodes\": [2, 2], \"algorithms\": [\"binomial_tree\"]}",
+         "rule 1 overlaps an earlier bcast rule"},
+        /* ppn [1, 2] and [2, null] meet at 2 */
+        {"{\"collective\": \"bcast\", \"ranks\": [1, null], \"bytes\": [0, null], "
+         "\"ppn\": [1, 2], \"algorithms\": [\"flat_tree\"]},"
+         "{\"collective\": \"bcast\", \"ranks\": [1, null], \"bytes\": [0, null], "
+         "\"ppn\": [3, null], \"algorithms\": [\"flat_tree\"]},"
+         "{\"collective\": \"bcast\", \"ranks\": [4, 4], \"bytes\": [8, 8], "
+         "\"nodes\": [2, 2], \"ppn\": [2, null], \"algorithms\": [\"binomial_tree\"]}",
+         "rule 2 overlaps an earlier bcast rule"},
+        /* disjoint in nodes, equal elsewhere: accepted */
+        {"{\"collective\": \"bcast\", \"ranks\": [1, null], \"bytes\": [0, null], "
+         "\"nodes\": [1, 3], \"algorithms\": [\"flat_tree\"]},"
+         "{\"collective\": \"bcast\", \"ranks\": [1, null], \"bytes\": [0, null], "
+         "\"nodes\": [4, null], \"algorithms\": [\"binomial_tree\"]}",
+         ""},
+        {"{\"collective\": \"bcast\", \"ranks\": [1, null], \"bytes\": [0, null], "
+         "\"nodes\": [0, 3], \"algorithms\": [\"flat_tree\"]}",
+         "rule 0: \"nodes\" must be [lo, hi]"},
+        {"{\"collective\": \"bcast\", \"ranks\": [1, null], \"bytes\": [0, null], "
+         "\"ppn\": [3, 2], \"algorithms\": [\"flat_tree\"]}",
+         "rule 0: \"ppn\" must be [lo, hi]"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[2048];
+        snprintf(text, sizeof text, "\"rules\": [%s]", cases[i].body);
+        why[0] = '\0';
+        ac_table *v = parse_version(2, text, why, sizeof why);
+        int ok = cases[i].reason[0] ? v == NULL && strstr(why, cases[i].reason) != NULL
+                                    : v != NULL;
+        if (!CHECK(ok)) fprintf(stderr, "  layout case %zu: \"%s\"\n", i, why);
+        ac_table_free(v);
+    }
+}
+
 int main(void)
 {
     snprintf(fingerprint, sizeof fingerprint, "%016lx", ac_registry_fingerprint());
@@ -598,6 +708,7 @@ int main(void)
     test_cells();
     test_bad_tables();
     test_version2();
+    test_layouts();
     test_library();
     test_overlaps();
     test_pack();

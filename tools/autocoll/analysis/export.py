@@ -122,10 +122,17 @@ def rule_names(rule, version):
     return names if ok else None
 
 
-def load_table(path):
+LAYOUT_KEYS = ("nodes", "ppn")
+ANY_LAYOUT = [1, None]
+
+
+def load_table(path, ppn=None):
     """The table at `path`; ExportError with the path and the reason when it is not one. Each
     rule gets "preference", its algorithms in order (version 1: its one "algorithm"; version 2:
-    its "algorithms"), and "algorithm", the first of them (what notes name)."""
+    its "algorithms"), and "algorithm", the first of them (what notes name). Rules keyed by node
+    layout ("nodes", "ppn") need `ppn`, the ranks per node of the cluster the export is for: the
+    native formats key on process count only, so each such rule becomes the process counts whose
+    layout (ceil(ranks / ppn) nodes, min(ranks, ppn) ranks on the fullest) it covers."""
     data = jsonfile.load(path, TABLE_SCHEMA, ExportError, TABLE_VERSIONS)
     rules = data.get("rules")
     if not isinstance(rules, list):
@@ -133,15 +140,56 @@ def load_table(path):
     for i, r in enumerate(rules):
         names = rule_names(r, data["version"]) if isinstance(r, dict) else None
         if not (names and isinstance(r.get("collective"), str)
-                and valid_interval(r.get("ranks")) and valid_interval(r.get("bytes"))):
+                and valid_interval(r.get("ranks")) and valid_interval(r.get("bytes"))
+                and all(valid_interval(r[k]) and r[k][0] >= 1 for k in LAYOUT_KEYS if k in r)):
             raise ExportError(f"{path}: rule {i} is not a rule (docs/table.md)")
         r["algorithm"], r["preference"] = names[0], names
     for i, r in enumerate(rules):
         for j, q in enumerate(rules[:i]):
             if q["collective"] == r["collective"] and overlap(q["ranks"], r["ranks"]) \
-                    and overlap(q["bytes"], r["bytes"]):
+                    and overlap(q["bytes"], r["bytes"]) \
+                    and all(overlap(q.get(k, ANY_LAYOUT), r.get(k, ANY_LAYOUT))
+                            for k in LAYOUT_KEYS):
                 raise ExportError(f"{path}: rules {j} and {i} overlap")
+    if any(k in r for r in rules for k in LAYOUT_KEYS):
+        if ppn is None:
+            raise ExportError(f"{path}: its rules are keyed by node layout (\"nodes\", \"ppn\"), "
+                              f"which the native formats cannot say: give the cluster's ranks "
+                              f"per node (--ppn N) to export the rules of that layout")
+        data["rules"] = [f for f in (flatten(r, ppn) for r in rules) if f]
     return data
+
+
+def layout_ranks(rule, ppn):
+    """The process counts [lo, hi] (hi None: no limit) whose layout at `ppn` ranks a node, block
+    placement, rule's "nodes" and "ppn" cover; None when none does."""
+    nlo, nhi = rule.get("nodes", ANY_LAYOUT)
+    plo, phi = rule.get("ppn", ANY_LAYOUT)
+    lo, hi = (nlo - 1) * ppn + 1, None if nhi is None else nhi * ppn
+    if phi is not None and ppn > phi:  # min(ranks, ppn) <= phi: ranks <= phi
+        hi = phi if hi is None else min(hi, phi)
+    elif plo > ppn:  # the fullest node never holds plo
+        return None
+    lo = max(lo, plo)
+    return None if hi is not None and lo > hi else [lo, hi]
+
+
+def flatten(rule, ppn):
+    """`rule` without its layout keys, its ranks narrowed to the counts its layout covers at
+    `ppn` ranks a node (layout_ranks); None when it covers none."""
+    if not any(k in rule for k in LAYOUT_KEYS):
+        return rule
+    span = layout_ranks(rule, ppn)
+    r = {k: v for k, v in rule.items() if k not in LAYOUT_KEYS}
+    if span is None:
+        return None
+    lo = max(rule["ranks"][0], span[0])
+    his = [h for h in (rule["ranks"][1], span[1]) if h is not None]
+    hi = min(his) if his else None
+    if hi is not None and lo > hi:
+        return None
+    r["ranks"] = [lo, hi]
+    return r
 
 
 def overlap(a, b):

@@ -23,8 +23,11 @@ from ..analysis.export import FORMATS, USAGE, ExportError, load_table, render
 
 def main(args):
     notes = []
+    if args.ppn is not None and args.ppn < 1:
+        print("autocoll export: --ppn must be at least 1", file=sys.stderr)
+        return 1
     try:
-        table = load_table(args.table)
+        table = load_table(args.table, args.ppn)
         text = render(table, args.format, args.table, notes, args.mpich_library)
     except ExportError as e:
         print(f"autocoll export: {e}", file=sys.stderr)
@@ -43,5 +46,8 @@ def add_arguments(p):
     p.add_argument("table", help="a configuration table (autocoll tune)")
     p.add_argument("--format", required=True, choices=list(FORMATS))
     p.add_argument("--out", default="-", help="file to write (default: standard output)")
+    p.add_argument("--ppn", type=int, help="ranks per node of the cluster the export is for: "
+                   "needed when the table's rules are keyed by node layout (\"nodes\", \"ppn\"), "
+                   "which the native formats cannot say")
     p.add_argument("--mpich-library", help="mpich-json: the libmpich whose built-in selection "
                    "stands for MPICH's own choice (default: libmpich.so.12 from ldconfig)")
