@@ -31,8 +31,9 @@ allgather, alltoall, gather and scatter, the total for allgatherv and alltoallv)
   built-in branch is taken (MPI_SUM).
 - comm_hierarchy=parent (a communicator with node_comm/node_roots_comm: every one with more
   than one rank on some node): in generic.json it only chooses MPICH's node-aware smp
-  algorithms at 0 bytes (and always for barrier); the node-aware family does not exist yet in
-  autocoll, so the flat algorithm of the other branch is used (docs/baselines.md).
+  algorithms at 0 bytes (and always for barrier); the flat algorithm of the other branch is
+  used. The ch4 compositions that MPICH's device runs first on such communicators are rules
+  keyed by node layout ("nodes", "ppn"), below table_rules' flat ones (docs/baselines.md).
 - is_sendbuf_inplace: not expressible; the not-in-place branch is taken.
 
   python3 tables/mpich4_defaults.py           # (re)write tables/mpich4-defaults.json
@@ -261,23 +262,146 @@ def bands(function):
     return out
 
 
+# ---- the ch4 compositions (node-aware) -----------------------------------------------------
+#
+# MPICH 4's ch4 device picks a composition before the flat selection above
+# (src/mpid/ch4/src/ch4_coll_impl.h; the choice in maint/tuning/coll/ch4/generic.json, read at
+# v4.3.2, docs/baselines.md). A communicator is node-aware (comm_hierarchy=parent) when some node
+# holds more than one of its ranks. The table says it with layout keys (docs/table.md):
+#   ppn [1, 1]                  every rank on its own node: not node-aware, the flat rules;
+#   nodes [1, 1], ppn [2, null]  one node: the shared-memory path (release_gather), not in
+#                               autocoll: the flat rules stand in;
+#   nodes [2, null], ppn [2, null]  several nodes: the compositions below, as autocoll's
+#                               hierarchical instances (src/coll/hierarchical.c): MPICH's
+#                               shared-memory phases inside a node by the message-passing
+#                               binomial tree (dissemination for barrier), the phase among the
+#                               leaders by the flat rule above at the leaders' count.
+# Each composition: [(ranks lo, hi, nodes lo, hi, bytes lo, hi, algorithms, MPICH, source,
+# condition)]; a list's later names run where its first does not apply (a non-commutative op,
+# nodes not in rank blocks).
+C4 = "ch4/generic.json:"
+MAX_NODES = MAX_RANKS
+
+
+def pof2_bands(lo):
+    """Node-count bands [lo, 3], [4, 7], [8, 15], ... over which pof2(nodes) is constant."""
+    out, k = [], lo
+    while k <= MAX_NODES:
+        hi = min(MAX_NODES, (1 << k.bit_length()) - 1)
+        out.append((k, hi))
+        k = hi + 1
+    return out
+
+
+def allreduce_composed():
+    alpha = ("MPIDI_Allreduce_intra_composition_alpha", C4 + "allreduce alpha",
+             "node-aware, commutative: reduce on each node, allreduce among the leaders (the "
+             "flat rules at the leaders' count), bcast on each node; a non-commutative op gets "
+             "beta, the flat selection (recursive doubling for a user op)")
+    out = []
+    for nlo, nhi in pof2_bands(2):
+        rd_hi = max(8, ELEMENT * pof2(nlo) - 1)
+        out.append((1, None, nlo, nhi, 0, rd_hi,
+                    ["hier_binomial_tree_recursive_doubling", "recursive_doubling"], *alpha))
+        out.append((1, None, nlo, nhi, rd_hi + 1, None,
+                    ["hier_binomial_tree_rabenseifner_recursive_doubling",
+                     "hier_binomial_tree_recursive_doubling", "recursive_doubling"], *alpha))
+    return out
+
+
+def reduce_composed():
+    how = ("MPIDI_Reduce_intra_composition_alpha / beta", C4 + "reduce alpha, beta",
+           "node-aware, commutative: reduce on each node, reduce among the leaders (the flat "
+           "rules at the leaders' count), to the root (beta, b <= 2048, leaves out the message "
+           "from the root's leader when it is the root: the same instance); a non-commutative "
+           "op gets gamma, the flat selection (binomial for a user op)")
+    out = []
+    for nlo, nhi in pof2_bands(2):
+        bin_hi = max(2048, ELEMENT * pof2(nlo) - 1)
+        out.append((1, None, nlo, nhi, 0, bin_hi,
+                    ["hier_binomial_tree_binomial_tree", "binomial_tree"], *how))
+        out.append((1, None, nlo, nhi, bin_hi + 1, None,
+                    ["hier_binomial_tree_rabenseifner", "hier_binomial_tree_binomial_tree",
+                     "binomial_tree"], *how))
+    return out
+
+
+def bcast_composed():
+    alpha = ("MPIDI_Bcast_intra_composition_alpha", C4 + "bcast alpha",
+             "node-aware, p < 8 or b <= 12288: the root to its node leader, bcast among the "
+             "leaders (binomial at these sizes), bcast on each node")
+    beta = ("MPIDI_Bcast_intra_composition_beta", C4 + "bcast beta",
+            "node-aware, p a power of two >= 8, 12288 < b <= 524288: bcast among the leaders "
+            "(binomial below 8 nodes, else scatter + recursive-doubling allgather: autocoll's "
+            "phase is scatter + ring allgather), bcast on each node; autocoll's instance sends "
+            "the root's data to its leader first, as alpha")
+    gamma = ("MPIDI_Bcast_intra_composition_gamma", C4 + "bcast gamma",
+             "node-aware, p >= 8, larger: the flat selection (scatter + ring allgather)")
+    hier = ["hier_binomial_tree_binomial_tree", "binomial_tree"]
+    out = [(1, 7, 2, None, 0, None, hier, *alpha)]
+    lo = 8
+    while lo <= MAX_RANKS:  # bands: each power of two, and the counts between two
+        out.append((lo, lo, 2, None, 0, 12288, hier, *alpha))
+        out.append((lo, lo, 2, 7, 12289, 524288, hier, *beta))
+        out.append((lo, lo, 8, None, 12289, 524288,
+                    ["hier_binomial_tree_scatter_ring_allgather", "scatter_ring_allgather"],
+                    *beta))
+        out.append((lo, lo, 2, None, 524289, None, ["scatter_ring_allgather"], *gamma))
+        if lo + 1 <= min(2 * lo - 1, MAX_RANKS):
+            hi = min(2 * lo - 1, MAX_RANKS)
+            out.append((lo + 1, hi, 2, None, 0, 12288, hier, *alpha))
+            out.append((lo + 1, hi, 2, None, 12289, None, ["scatter_ring_allgather"], *gamma))
+        lo *= 2
+    return out
+
+
+def barrier_composed():
+    return [(1, None, 2, None, 0, None, ["hier_dissemination_dissemination", "dissemination"],
+             "MPIDI_Barrier_intra_composition_alpha", C4 + "barrier alpha",
+             "node-aware: barrier on each node (shared memory), barrier among the leaders "
+             "(dissemination), a 1-byte bcast on each node")]
+
+
+COMPOSED = {"allreduce": allreduce_composed, "reduce": reduce_composed,
+            "bcast": bcast_composed, "barrier": barrier_composed}
+FLAT_LAYOUTS = ({"ppn": [1, 1]}, {"nodes": [1, 1], "ppn": [2, None]})
+COMPOSED_LAYOUT = {"ppn": [2, None]}
+
+
 def table_rules():
     """The rules (each citing its generic.json lines in "source") and the legend
-    {collective: {source: {"mpich": function, "condition": what MPICH tests}}}."""
+    {collective: {source: {"mpich": function, "condition": what MPICH tests}}}. A collective
+    with a composition has its flat rules twice, for the layouts where MPICH runs them
+    (FLAT_LAYOUTS), and its composition's rules on several nodes."""
     rules, legend = [], {}
+
+    def note(coll, lines, mpich, condition):
+        seen = legend[coll].setdefault(lines, {"mpich": mpich, "condition": condition})
+        assert seen == {"mpich": mpich, "condition": condition}, (coll, lines)
+
     for coll, function in COLLECTIVES.items():
         legend[coll] = {}
-        for lo, hi, segments in bands(function):
-            for blo, bhi, algorithms, mpich, lines, note in segments:
-                rules.append({"collective": coll, "ranks": [lo, hi], "bytes": [blo, bhi],
-                              "algorithms": algorithms, "source": lines})
-                seen = legend[coll].setdefault(lines, {"mpich": mpich, "condition": note})
-                assert seen == {"mpich": mpich, "condition": note}, (coll, lines)
+        layouts = FLAT_LAYOUTS if coll in COMPOSED else ({},)
+        for layout in layouts:
+            for lo, hi, segments in bands(function):
+                for blo, bhi, algorithms, mpich, lines, condition in segments:
+                    rules.append({"collective": coll, "ranks": [lo, hi], **layout,
+                                  "bytes": [blo, bhi], "algorithms": algorithms,
+                                  "source": lines})
+                    note(coll, lines, mpich, condition)
+        for (lo, hi, nlo, nhi, blo, bhi, algorithms, mpich, lines,
+             condition) in COMPOSED.get(coll, lambda: [])():
+            rules.append({"collective": coll, "ranks": [lo, MAX_RANKS if hi is None else hi],
+                          "nodes": [nlo, nhi], **COMPOSED_LAYOUT, "bytes": [blo, bhi],
+                          "algorithms": algorithms, "source": lines})
+            note(coll, lines, mpich, condition)
     return rules, legend
 
 
 def registry(info):
-    out = subprocess.run([str(info), "--json"], check=True, capture_output=True, text=True)
+    # at 16 ranks the hierarchical instances are listed too (sizes >= 3)
+    out = subprocess.run([str(info), "--json", "--size", "16"], check=True, capture_output=True,
+                         text=True)
     return json.loads(out.stdout)
 
 
@@ -300,13 +424,17 @@ def table(reg):
     return {"schema": TABLE_SCHEMA, "version": TABLE_VERSION,
             "autocoll_version": reg["autocoll_version"],
             "registry_fingerprint": reg["registry_fingerprint"],
-            "description": "MPICH 4's default collective selection (MPIR Csel, generic.json) "
-                           "as flat autocoll algorithms; written by tables/mpich4_defaults.py; "
+            "description": "MPICH 4's default collective selection (MPIR Csel, generic.json, "
+                           "and the ch4 compositions of ch4/generic.json) as autocoll "
+                           "algorithms; written by tables/mpich4_defaults.py; "
                            "docs/baselines.md",
             "source": MPICH,
             "assumptions": {"element_bytes": ELEMENT, "op": "built-in (MPI_SUM)",
                             "send_buffer": "not MPI_IN_PLACE",
-                            "node_aware": "none (flat algorithms on every communicator)",
+                            "node_aware": "ch4 compositions for allreduce, reduce, bcast and "
+                                          "barrier on several nodes with a node of several "
+                                          "ranks; flat elsewhere (one node: the flat rules "
+                                          "stand in for the shared-memory path)",
                             "max_ranks": MAX_RANKS},
             "mpich_rules": legend, "cells": [], "rules": rules}
 

@@ -10,7 +10,8 @@ docs/baselines.md):
   for that count, and they tile the message sizes from 0 up;
 - spot checks, written by hand from generic.json (not from the script), of the algorithm the
   table gives the benchmark's workload (MPI_DOUBLE, MPI_SUM, not in place) at chosen
-  (ranks, bytes) points;
+  (ranks, bytes) points, and of the ch4 compositions (ch4/generic.json) at chosen (ranks,
+  nodes, ranks a node, bytes) points; every layout of a composed collective covered once;
 - the layer accepts it and runs those choices: table_calls under Open MPI (4 ranks) and MPICH
   (3 ranks), and benchmark cells on 8, 9, 12 and 16 simulated ranks (SimGrid's SMPI)."""
 
@@ -43,7 +44,7 @@ def table():
 def algorithms():
     """{(collective, name): requires} of the registry."""
     return {(a["collective"], a["name"]): a["requires"]
-            for a in registry("openmpi")["algorithms"]}
+            for a in registry("openmpi", 16)["algorithms"]}
 
 
 def test_the_fingerprint_is_this_builds(table):
@@ -57,7 +58,7 @@ def test_the_fingerprint_is_this_builds(table):
 
 def test_the_committed_table_is_the_scripts_output():
     g = generator()
-    assert TABLE.read_text() == g.text(g.table(registry("openmpi"))), \
+    assert TABLE.read_text() == g.text(g.table(registry("openmpi", 16))), \
         f"{TABLE} is not current: regenerate it with `{REGENERATE}`"
 
 
@@ -69,9 +70,17 @@ def test_every_name_is_in_the_registry(table, algorithms):
         assert r["source"] in table["mpich_rules"][r["collective"]], r
 
 
-def covering(table, collective, ranks):
+def inside(interval, x):
+    return interval[0] <= x and (interval[1] is None or x <= interval[1])
+
+
+def covering(table, collective, ranks, nodes=None, ppn=1):
+    """The rules covering `ranks` on `nodes` nodes (default: one rank a node) of at most `ppn`
+    ranks, by message size."""
+    nodes = ranks if nodes is None else nodes
     return sorted((r for r in table["rules"] if r["collective"] == collective
-                   and r["ranks"][0] <= ranks <= r["ranks"][1]), key=lambda r: r["bytes"][0])
+                   and inside(r["ranks"], ranks) and inside(r.get("nodes", [1, None]), nodes)
+                   and inside(r.get("ppn", [1, None]), ppn)), key=lambda r: r["bytes"][0])
 
 
 def test_the_bands_are_exact(table):
@@ -90,14 +99,17 @@ def test_the_bands_are_exact(table):
         assert not covering(table, coll, g.MAX_RANKS + 1)  # beyond: native
 
 
-def chosen(table, algorithms, collective, ranks, nbytes):
-    """What the layer runs for the benchmark's workload (commutative built-in op): the first
-    algorithm of the covering rule's list that applies (docs/table.md)."""
-    (rule,) = [r for r in covering(table, collective, ranks)
-               if r["bytes"][0] <= nbytes and (r["bytes"][1] is None or nbytes <= r["bytes"][1])]
+def chosen(table, algorithms, collective, ranks, nbytes, nodes=None, ppn=1):
+    """What the layer runs for the benchmark's workload (commutative built-in op) on `nodes`
+    nodes of `ppn` ranks (default one rank a node), ranks in blocks: the first algorithm of the
+    covering rule's list that applies (docs/table.md)."""
+    (rule,) = [r for r in covering(table, collective, ranks, nodes, ppn)
+               if inside(r["bytes"], nbytes)]
     for name in rule["algorithms"]:
         requires = algorithms[(collective, name)]
         if "power-of-two" in requires and ranks & (ranks - 1):
+            continue
+        if name.startswith("hier_") and not ((nodes or ranks) >= 2 and ppn >= 2):
             continue
         return name
     return "native"
@@ -147,6 +159,57 @@ SPOT = [
 @pytest.mark.parametrize("collective,ranks,nbytes,expected,why", SPOT)
 def test_mpichs_rule_at_a_point(table, algorithms, collective, ranks, nbytes, expected, why):
     assert chosen(table, algorithms, collective, ranks, nbytes) == expected, why
+
+
+# The ch4 compositions (ch4/generic.json at v4.3.2, docs/baselines.md): (collective, ranks,
+# nodes, ranks a node, bytes, expected, why)
+COMPOSED = [
+    ("allreduce", 64, 8, 8, 8, "hier_binomial_tree_recursive_doubling",
+     "alpha; among 8 leaders avg_msg_size<=8: recursive doubling"),
+    ("allreduce", 64, 8, 8, 56, "hier_binomial_tree_recursive_doubling",
+     "alpha; 7 doubles < pof2 8 leaders"),
+    ("allreduce", 64, 8, 8, 64, "hier_binomial_tree_rabenseifner_recursive_doubling",
+     "alpha; 8 doubles = pof2 8 leaders: reduce_scatter_allgather"),
+    ("allreduce", 64, 2, 32, 64, "hier_binomial_tree_rabenseifner_recursive_doubling",
+     "alpha; 8 doubles >= pof2 2 leaders"),
+    ("allreduce", 8, 1, 8, 65536, "rabenseifner_recursive_doubling",
+     "one node: the shared-memory path, the flat rule stands in"),
+    ("bcast", 64, 8, 8, 12288, "hier_binomial_tree_binomial_tree", "p >= 8, b <= 12288: alpha"),
+    ("bcast", 64, 8, 8, 65536, "hier_binomial_tree_scatter_ring_allgather",
+     "p pow2, b <= 524288: beta, 8 leaders: scatter + allgather"),
+    ("bcast", 64, 4, 16, 65536, "hier_binomial_tree_binomial_tree",
+     "p pow2, b <= 524288: beta, 4 leaders (< 8): binomial"),
+    ("bcast", 64, 8, 8, 1 << 20, "scatter_ring_allgather", "p pow2, b > 524288: gamma, flat"),
+    ("bcast", 48, 6, 8, 65536, "scatter_ring_allgather", "p not pow2, b > 12288: gamma, flat"),
+    ("bcast", 6, 2, 3, 1 << 20, "hier_binomial_tree_binomial_tree", "p < 8: alpha"),
+    ("reduce", 64, 8, 8, 2048, "hier_binomial_tree_binomial_tree", "b <= 2048: beta"),
+    ("reduce", 64, 8, 8, 65536, "hier_binomial_tree_rabenseifner",
+     "alpha; among 8 leaders count >= pof2: reduce_scatter_gather"),
+    ("barrier", 16, 2, 8, 0, "hier_dissemination_dissemination", "alpha"),
+    ("alltoall", 64, 8, 8, 64, "bruck", "no composition by default: flat"),
+    ("gather", 64, 8, 8, 64, "binomial_tree", "no composition by default: flat"),
+]
+
+
+@pytest.mark.parametrize("collective,ranks,nodes,ppn,nbytes,expected,why", COMPOSED)
+def test_mpichs_composition_at_a_point(table, algorithms, collective, ranks, nodes, ppn, nbytes,
+                                       expected, why):
+    assert chosen(table, algorithms, collective, ranks, nbytes, nodes, ppn) == expected, why
+
+
+def test_every_layout_is_covered_once(table):
+    """For each collective with a composition, every (ranks, nodes, ranks a node) is covered by
+    one rule at each message size: 0 bytes up, no gap, no overlap."""
+    g = generator()
+    for coll in g.COMPOSED:
+        for ranks in (2, 3, 7, 8, 9, 16, 48, 64, 256, 1000):
+            for ppn in (1, 2, 3, 8, 32):
+                nodes = -(-ranks // ppn)
+                rules = covering(table, coll, ranks, nodes, min(ppn, ranks))
+                assert rules[0]["bytes"][0] == 0 and rules[-1]["bytes"][1] is None, \
+                    (coll, ranks, ppn)
+                for a, b in zip(rules, rules[1:]):
+                    assert b["bytes"][0] == a["bytes"][1] + 1, (coll, ranks, ppn)
 
 
 @pytest.mark.parametrize("mpi,np", [("openmpi", 4), ("mpich", 3)])

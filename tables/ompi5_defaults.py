@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""tables/ompi5_defaults.py - Open MPI 5.0's default collective decisions on communicators that
+span nodes (coll/han) as an autocoll configuration table (docs/table.md), for the "Open MPI 5.0
+defaults" baseline (docs/baselines.md).
+
+Open MPI 5.0 picks per communicator the collective component of highest priority: coll/han
+(priority 35 in 5.0.0 to 5.0.10) on a communicator whose ranks are on several nodes, coll/tuned
+(30) elsewhere and for what HAN does not take. HAN runs, for barrier, bcast, reduce, allreduce,
+allgather, gather and scatter, an intra-node phase with tuned on each node's communicator
+("low", han_*_low_module 0 = tuned), a phase among the node leaders ("up", libnbc's
+nonblocking collectives, han_*_up_module 0), and the way back (ompi/mca/coll/han/
+coll_han_component.c, coll_han_<collective>.c; docs/baselines.md).
+
+As a table: on several nodes with a node of several ranks (rules keyed "nodes" [2, null], "ppn"
+[2, null]) those seven collectives run autocoll's hierarchical instance with the library's own
+collective in every phase (`hier_native_native`); every other call has no rule and runs the
+library's own selection, which under SimGrid with `--selectors ompi` is SMPI's copy of tuned's
+fixed rules. So `--layers table --table tables/ompi5-defaults.json --selectors ompi` is HAN over
+tuned's decisions. What it is not (docs/baselines.md): HAN pipelines bcast, reduce and allreduce
+in 64 KiB segments (han_*_segsize 65536) and runs its leaders' phase with libnbc's algorithms;
+this baseline runs one segment and tuned's blocking choice among the leaders, which is HAN's
+schedule up to 64 KiB and slower than HAN's pipeline above. One rank a node (where HAN's
+low phase is empty and its up phase is tuned's choice on every rank) is left to tuned.
+
+  python3 tables/ompi5_defaults.py           # (re)write tables/ompi5-defaults.json
+  python3 tables/ompi5_defaults.py --check   # exit 1 if the committed file is not current
+"""
+
+import argparse
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "tables" / "ompi5-defaults.json"
+sys.path.insert(0, str(ROOT / "tools"))
+from autocoll.formats.schemas import TABLE_SCHEMA, TABLE_VERSION  # noqa: E402
+
+_spec = importlib.util.spec_from_file_location("mpich4_defaults",
+                                               ROOT / "tables" / "mpich4_defaults.py")
+mpich4 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(mpich4)
+
+OPEN_MPI = {"library": "Open MPI", "versions": "5.0.0 to 5.0.10",
+            "component": "ompi/mca/coll/han (priority 35), over coll/tuned (30)",
+            "files": "coll_han_component.c (defaults: low module tuned, up module libnbc, "
+                     "bcast/reduce/allreduce segments of 65536 B), coll_han_module.c (HAN "
+                     "disqualifies itself on one node, on one rank and on intercommunicators)"}
+HAN_COLLECTIVES = ("allreduce", "allgather", "barrier", "bcast", "gather", "reduce", "scatter")
+HAN = ["hier_native_native", "native"]
+
+
+def table_rules():
+    return [{"collective": coll, "ranks": [1, None], "nodes": [2, None], "ppn": [2, None],
+             "bytes": [0, None], "algorithms": HAN, "source": f"coll_han_{coll}.c"}
+            for coll in HAN_COLLECTIVES]
+
+
+def table(reg):
+    rules = table_rules()
+    mpich4.check_names(rules, reg)
+    return {"schema": TABLE_SCHEMA, "version": TABLE_VERSION,
+            "autocoll_version": reg["autocoll_version"],
+            "registry_fingerprint": reg["registry_fingerprint"],
+            "description": "Open MPI 5.0's HAN on communicators over several nodes with a node "
+                           "of several ranks, as autocoll's hierarchical instances with the "
+                           "library's own phases (tuned); every other call runs the library's "
+                           "own selection; written by tables/ompi5_defaults.py; "
+                           "docs/baselines.md",
+            "source": OPEN_MPI,
+            "assumptions": {"segments": "one (HAN: 65536 B segments for bcast, reduce and "
+                                        "allreduce)",
+                            "leaders_phase": "the library's blocking collective (HAN: libnbc)",
+                            "one_rank_a_node": "tuned (no rule)"},
+            "cells": [], "rules": rules}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--info", type=Path, default=None, help="autocoll-info to take the "
+                    "registry fingerprint from (default build/openmpi/autocoll-info)")
+    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--check", action="store_true",
+                    help="compare with --out instead of writing it; exit 1 if it differs")
+    args = ap.parse_args(argv)
+    new = mpich4.text(table(mpich4.registry(args.info or mpich4.default_info())))
+    if args.check:
+        current = args.out.read_text() if args.out.exists() else ""
+        if current != new:
+            print(f"{args.out} is not current: run python3 tables/ompi5_defaults.py",
+                  file=sys.stderr)
+            return 1
+        return 0
+    args.out.write_text(new)
+    print(f"{args.out}: {len(json.loads(new)['rules'])} rules")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
