@@ -255,6 +255,39 @@ static double intra_share(const ac_cost_shape *s)
     return (double)(local < steps ? local : steps) / steps;
 }
 
+/* The share of a mesh term (L_MESH, cost_terms.h) that stays inside a node. */
+static double mesh_intra_share(ac_cost_quantity q, const ac_params *pr, const ac_cost_shape *s)
+{
+    int dims[3] = {1, 1, 1}, ndims = pr && pr->dims == 3 ? 3 : 2;
+    double intra = 0.0, all = 0.0;
+    if (s->nodes <= 1) return 1.0;
+    ac_mesh_dims(s->size, ndims, dims);
+    for (int k = 0, stride = 1; k < ndims; stride *= dims[k], k++) {
+        int d = dims[k], local = s->ppn / stride;
+        if (d <= 1) continue;
+        local = local < 1 ? 1 : local > d ? d : local;
+        switch (q) {
+        case Q_MESH_PHASES: /* a phase waits for its slowest line */
+            all += 1.0;
+            intra += local == d;
+            break;
+        case Q_N_MESH: /* (d - 1) p / d blocks a rank, (local - 1) p / d of them inside */
+            all += (d - 1.0) * s->size / d;
+            intra += (local - 1.0) * s->size / d;
+            break;
+        case Q_N_P1: /* the all-gather's phase k forwards runs of s_k blocks */
+            all += (d - 1.0) * stride;
+            intra += (local - 1.0) * stride;
+            break;
+        default: /* messages */
+            all += d - 1.0;
+            intra += local - 1.0;
+            break;
+        }
+    }
+    return all > 0.0 ? intra / all : 1.0;
+}
+
 static void add_term(const ac_cost_term *t, const ac_params *pr, const ac_cost_shape *s, double m,
                      double *f)
 {
@@ -269,16 +302,27 @@ static void add_term(const ac_cost_term *t, const ac_params *pr, const ac_cost_s
     int intra = latency ? AC_COST_ALPHA_INTRA : AC_COST_BETA_INTRA;
     int inter = latency ? AC_COST_ALPHA_INTER : AC_COST_BETA_INTER;
     ac_cost_link link = t->link;
-    if (link == L_TREE) {
+    int tree = link == L_TREE;
+    if (tree) {
         ac_tree_kind kind = pr ? pr->tree : AC_TREE_BINOMIAL;
         link = kind == AC_TREE_BINOMIAL || kind == AC_TREE_KNOMIAL ? L_SPLIT : L_WORST;
     }
     double share = link == L_INTRA   ? 1.0
                    : link == L_INTER ? 0.0
                    : link == L_SPLIT ? intra_share(s)
-                                     : (s->nodes > 1 ? 0.0 : 1.0);
+                   : link == L_MESH  ? mesh_intra_share(t->q, pr, s)
+                   : s->nodes <= 1   ? 1.0
+                   : link == L_ALL   ? (double)(s->ppn - 1) / (s->size - 1)
+                                     : 0.0;
+    /* the node's link carries the inter-node bytes of all its ranks at once (cost_terms.h),
+     * and of every lane that runs beside this one */
+    double crossing =
+        !latency && !tree && s->nodes > 1 && (link == L_SPLIT || link == L_ALL || link == L_MESH)
+            ? s->ppn
+            : 1.0;
+    if (!latency && s->lanes > 1) crossing *= s->lanes;
     f[intra] += share * v;
-    f[inter] += (1.0 - share) * v;
+    f[inter] += (1.0 - share) * v * crossing;
 }
 
 static int features(ac_collective c, const ac_cost_model *model, const ac_params *pr,
@@ -296,7 +340,11 @@ static int inner_features(ac_collective ic, const ac_cost_model *model, const ac
 }
 
 /* The phases of an orthogonal instance of collective c: its phase algorithm on each
- * dimension's lines, with the bytes `rule` gives each phase. */
+ * dimension's lines, with the bytes `rule` gives each phase. A line of dimension d has n[d]
+ * members `stride` ranks apart (the last dimension's are consecutive: coll/common/mesh.c), so
+ * with the ranks in node blocks of s->ppn, ppn / stride of them share a node (at least one, at
+ * most the line): a line of 32 ranks 2 apart at 8 ranks a node is 8 nodes of 4, and its
+ * phase is priced on that shape (inside and between nodes), not as 32 nodes of one. */
 static int phase_features(ac_collective c, ac_cost_phases rule, const ac_params *pr,
                           const ac_cost_shape *s, double m, double *f)
 {
@@ -304,10 +352,16 @@ static int phase_features(ac_collective c, ac_cost_phases rule, const ac_params 
     int dims = pr && pr->phase ? ac_mesh_layout(s->size, pr, n) : 0;
     if (dims == 0 || rule == PHASES_NONE) return -1;
     double run = m; /* PHASES_GROWING: the block of the phase, from the last dimension down */
-    for (int d = dims - 1; d >= 0; d--) {
+    int stride = 1;
+    for (int d = dims - 1; d >= 0; stride *= n[d], d--) {
+        int per_node = s->nodes > 1 ? s->ppn / stride : n[d];
+        per_node = per_node < 1 ? 1 : per_node > n[d] ? n[d] : per_node;
+        /* every rank of a node is on some line: ppn / per_node lines share the node's link */
+        int lines = s->nodes > 1 && s->ppn > per_node ? s->ppn / per_node : 1;
         ac_cost_shape ps = {.size = n[d],
-                            .nodes = s->nodes > 1 ? n[d] : 1,
-                            .ppn = s->nodes > 1 ? 1 : n[d]};
+                            .nodes = (n[d] + per_node - 1) / per_node,
+                            .ppn = per_node,
+                            .lanes = lines * (s->lanes > 1 ? s->lanes : 1)};
         double block = rule == PHASES_WHOLE    ? m
                        : rule == PHASES_BLOCKS ? m * s->size / n[d]
                                                : run;
@@ -336,7 +390,8 @@ static int hier_features(ac_collective c, const ac_params *pr, const ac_cost_sha
         int inter = ph == 1;
         ac_cost_shape ps = {.size = inter ? s->nodes : s->ppn,
                             .nodes = inter ? s->nodes : 1,
-                            .ppn = inter ? 1 : s->ppn};
+                            .ppn = inter ? 1 : s->ppn,
+                            .lanes = inter ? k : 1}; /* k lanes cross at once */
         ps.bytes = s->bytes * ac_hier_scale(fam->bytes[ph], s->size, s->ppn, k);
         double pf[AC_COST_PARAMS];
         const ac_algorithm *priced = phase_priced(phase[ph], &ps);
@@ -371,7 +426,7 @@ static int features(ac_collective c, const ac_cost_model *model, const ac_params
         case PART_PHASES: rc = phase_features(c, model->phases, pr, s, m, f); break;
         case PART_HIER: rc = hier_features(c, pr, s, f); break;
         case PART_LEADERS: {
-            ac_cost_shape ls = {.size = s->nodes, .nodes = s->nodes, .ppn = 1};
+            ac_cost_shape ls = {.size = s->nodes, .nodes = s->nodes, .ppn = 1, .lanes = 1};
             rc = inner_features(AC_ALLTOALLV, pr ? alltoallv_model(pr->alltoallv) : NULL,
                                 pr ? pr->inner2 : NULL, &ls, block * s->ppn * s->ppn, f);
             break;

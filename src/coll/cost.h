@@ -47,6 +47,8 @@ typedef struct ac_cost_shape {
     int ppn;      /* ranks per node (the largest node's count) */
     double bytes; /* the call's message size as ac_call.bytes counts it (docs/guide.md: the block,
                    * the vector or the total, by collective) */
+    int lanes;    /* copies of this shape's communication that share each node's link at the
+                   * same time (the lines of a mesh phase, the lanes of k leaders); 0 or 1: one */
 } ac_cost_shape;
 
 /* The feature vector of `alg` for `shape` into f[AC_COST_PARAMS]: its predicted time is

@@ -21,6 +21,7 @@
  *          with consecutive ranks on a node, the first floor(log2 ppn) of the ceil(log2 p)
  *          steps stay inside a node; the term is shared between the links in that proportion;
  *   intra, inter: the term says (node-aware algorithms).
+ *   all    exchanges among all pairs (L_ALL, below).
  * The terms are those of each algorithm file's header comment ("Cost: ..."), corrected where
  * SimGrid disagreed on a contention-free platform (scripts/cost_check, docs/model.md: sends
  * posted at once, trees level by level, reductions child by child); where a header gives
@@ -29,8 +30,9 @@
  * the model of the registry entry that runs that function) evaluated on blocks of the vector;
  * orthogonal instances add their phase algorithm (params->phase) on each dimension of the mesh,
  * with the bytes each phase moves (the whole vector, growing runs of blocks, or p / n[d] blocks
- * per pair). A phase line is taken as inter-node whenever the communicator spans nodes (lines
- * may cross nodes whatever their dimension). Hierarchical instances add their phases: the
+ * per pair), each line priced on its own nodes x ranks per node (cost.c phase_features: its
+ * members are a stride apart, so a line of a block placement holds ppn / stride of a node's
+ * ranks). Hierarchical instances add their phases: the
  * intra-node ones on one node of ppn ranks (intra-node parameters), the inter-node one on the
  * leaders, one per node (inter-node parameters).
  */
@@ -85,9 +87,29 @@ typedef enum ac_cost_quantity {
  * P_ALPHA: a latency alone (messages posted at once share one), P_OVERHEAD: an overhead alone
  * (each of those messages still costs its own, LogP's o). */
 typedef enum ac_cost_param { P_MESSAGE, P_ALPHA, P_OVERHEAD, P_BETA, P_GAMMA } ac_cost_param;
-typedef enum ac_cost_link { L_WORST, L_SPLIT, L_TREE, L_INTRA, L_INTER } ac_cost_link;
+typedef enum ac_cost_link {
+    L_WORST,
+    L_SPLIT,
+    L_TREE,
+    L_INTRA,
+    L_INTER,
+    L_ALL,
+    L_MESH
+} ac_cost_link;
 /* L_TREE: split for the trees whose partners are at distances 1, 2, 4, ... (binomial,
- * k-nomial), worst for the others. */
+ * k-nomial), worst for the others; their inter-node steps have few senders a node, so their
+ * bytes are not multiplied (below).
+ * L_ALL: exchanges among all pairs (pairwise, all at once): with the ranks in node blocks,
+ * (ppn - 1) / (p - 1) of a rank's partners share its node, the others are on other nodes.
+ * The node's link is shared: in the inter-node steps of L_SPLIT terms (recursive doubling
+ * and halving, Bruck, dissemination) and of L_ALL terms every rank of a node sends across at
+ * once, so their inter-node bytes count ppn times (the node's injection bandwidth divided among
+ * its ranks); L_WORST (rings: one neighbour a node crosses) and trees count them once.
+ * L_MESH: the mesh algorithms' phases (Q_MESH_PHASES, Q_MESH_STEPS, Q_N_MESH, and Q_N_P1 of
+ * the mesh all-gather): dimension k's lines are d_k ranks s_k apart (s_0 = 1, s_{k+1} = s_k
+ * d_k: allgatherv_mesh.c, alltoall_mesh.c), so min(d_k, max(1, ppn / s_k)) of a line share a
+ * node; each phase is split like L_ALL within its lines, its inter-node bytes counted ppn
+ * times. */
 
 typedef struct ac_cost_term {
     ac_cost_quantity q;

@@ -834,7 +834,7 @@ int main(int argc, char **argv)
     if (o.format != TEXT && !filtered(&o)) o.all = 1;
     if (o.bytes >= 0) {
         int nodes = o.nodes ? o.nodes : 1;
-        cost_shape = (ac_cost_shape){o.size, nodes, o.size / nodes, (double)o.bytes};
+        cost_shape = (ac_cost_shape){o.size, nodes, o.size / nodes, (double)o.bytes, 1};
     }
     printers[o.format](&o);
     return 0;

@@ -113,9 +113,22 @@ static void test_formulas(void)
         /* gather on the binomial tree: ceil(lg p) alpha + (p-1) n beta at the root */
         expect(AC_GATHER, "binomial_tree", p, 1, n, (double[]){lg, (p - 1) * n, 0, 0, 0, lg});
     }
-    /* 64 ranks on 4 nodes of 16: recursive doubling's first 4 of 6 steps inside a node */
+    /* 64 ranks on 4 nodes of 16: recursive doubling's first 4 of 6 steps inside a node; in the
+     * last 2 all 16 ranks of a node send across at once: the node's link carries 16 x 2n */
     expect(AC_ALLREDUCE, "recursive_doubling", 64, 4, n,
-           (double[]){4, 4 * n, 2, 2 * n, 6 * n, 6});
+           (double[]){4, 4 * n, 2, 16 * 2 * n, 6 * n, 6});
+    /* pairwise all-to-all (L_ALL): 15 of a rank's 63 partners share its node; the 48 steps
+     * to other nodes take the node's 16 ranks across at once */
+    expect(AC_ALLTOALL, "pair", 64, 4, n, (double[]){15, 15 * n, 48, 16 * 48 * n, 0, 63});
+    /* the 8 x 8 mesh all-to-all (L_MESH): dimension 0's lines (8 consecutive ranks) inside a
+     * node, dimension 1's (8 apart) on 4 nodes, 2 of a line on each: 7 x 8 blocks a rank
+     * inside a node in phase 0, 1 x 8 in phase 1, 6 x 8 across (16 ranks a node at once) */
+    expect(AC_ALLTOALL, "mesh_2d", 64, 4, n, (double[]){1, 64 * n, 1, 16 * 48 * n, 0, 14});
+    /* orthogonal 8 x n with recursive doubling phases: the lines of 8 consecutive ranks inside
+     * a node (3 steps); the lines of 8 ranks 8 apart on 4 nodes of 2: 1 step inside, 2 across,
+     * where the node's 8 lines (16 ranks) cross at once */
+    expect(AC_ALLREDUCE, "orthogonal_8xn_recursive_doubling", 64, 4, n,
+           (double[]){3 + 1, 3 * n + n, 2, 16 * 2 * n, 6 * n, 6});
     /* the ring's every step crosses nodes */
     expect(AC_ALLREDUCE, "ring", 64, 4, n,
            (double[]){0, 0, 126, 2 * 63.0 / 64 * n, 63.0 / 64 * n, 126});
@@ -168,7 +181,7 @@ static void test_every_entry(void)
                 for (int nodes = 1; nodes <= p; nodes *= 2)
                     for (size_t b = 0; b < sizeof bytes / sizeof bytes[0]; b++) {
                         if (p % nodes != 0) continue;
-                        ac_cost_shape s = {p, nodes, p / nodes, bytes[b]};
+                        ac_cost_shape s = {p, nodes, p / nodes, bytes[b], 1};
                         double f[AC_COST_PARAMS];
                         int rc = ac_cost_features(alg, &s, f);
                         int none = library || (hier && (nodes < 2 || p / nodes < leaders));
@@ -222,7 +235,7 @@ static int observations(const double *truth, double noise, double *rows, double 
     for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++)
         for (size_t i = 0; i < 2; i++)
             for (size_t b = 0; b < 4; b++) {
-                ac_cost_shape s = {sizes[i], 4, sizes[i] / 4, bytes[b]};
+                ac_cost_shape s = {sizes[i], 4, sizes[i] / 4, bytes[b], 1};
                 const ac_algorithm *alg = ac_registry_find(algs[a].c, algs[a].name);
                 ac_cost_features(alg, &s, rows + k * AC_COST_PARAMS);
                 double v = 0.0;
@@ -260,7 +273,7 @@ static void test_fit(void)
     const ac_algorithm *rd = ac_registry_find(AC_ALLREDUCE, "recursive_doubling");
     k = 0;
     for (int i = 0; i < 4; i++) {
-        ac_cost_shape s = {16, 1, 16, i % 2 ? 1 << 20 : 64};
+        ac_cost_shape s = {16, 1, 16, i % 2 ? 1 << 20 : 64, 1};
         const ac_algorithm *a = i < 2 ? ring : rd;
         ac_cost_features(a, &s, rows + k * AC_COST_PARAMS);
         t[k++] = ac_cost_time(a, &s, truth);
@@ -277,7 +290,7 @@ static void test_fit(void)
     const ac_algorithm *bruck = ac_registry_find(AC_ALLGATHER, "bruck");
     k = 0;
     for (int i = 0; i < 3; i++) {
-        ac_cost_shape s = {16, 1, 16, 1000.0 * (i + 1)};
+        ac_cost_shape s = {16, 1, 16, 1000.0 * (i + 1), 1};
         ac_cost_features(bruck, &s, rows + k * AC_COST_PARAMS);
         t[k++] = 15000.0 * (i + 1) * 1e-9 - (i == 0 ? 2e-6 : 0.0);
     }
@@ -319,7 +332,7 @@ static void test_stand_ins_and_hierarchy(void)
     expect(AC_ALLREDUCE, "hier_native_native", 16, 4, 8,
            (double[]){2 + 2, 8 * 2 + 8 * 3, 2, 2 * 8, 2 * 8 + 2 * 8, 2 + 3 + 2});
     /* no cost where it cannot run: one node, or nodes smaller than its leaders */
-    ac_cost_shape one = {16, 1, 16, 8}, small = {16, 8, 2, 8};
+    ac_cost_shape one = {16, 1, 16, 8, 1}, small = {16, 8, 2, 8, 1};
     double f[AC_COST_PARAMS];
     CHECK(ac_cost_features(ac_registry_find(AC_ALLREDUCE, "hier_native_native"), &one, f) == -1);
     CHECK(ac_cost_features(ac_registry_find(AC_ALLREDUCE, "hier_k4_native_native"), &small, f) ==

@@ -96,7 +96,7 @@ static void make_world(world *w, ac_collective coll, int p, int nodes, size_t by
 {
     memset(w, 0, sizeof *w);
     ac_algorithm_list list = ac_registry_for_size(coll, p);
-    ac_cost_shape shape = {p, nodes, p / nodes, (double)bytes};
+    ac_cost_shape shape = {p, nodes, p / nodes, (double)bytes, 1};
     double best = -1.0;
     w->facts = (ac_context_facts){.collective = coll, .size = p, .nodes = nodes,
                                   .ppn = p / nodes, .bytes = bytes};

@@ -7,11 +7,15 @@
 #   1. the cells: every fixed algorithm of the registry (4 calls each after one warm-up: the flat ones, the
 #      orthogonal meshes and the hierarchical instances) and SMPI's copy of Open MPI's tuned
 #      rules (`ompi`, which also runs the instances' `native` phases);
-#   2. the strategies replayed over the cells (`autocoll simgrid replay`: their own code over the
+#   2. the baselines, each in the same set-up (4 calls after one warm-up): SMPI's `mpich`
+#      selector; the table layer with tables/mpich4-defaults.json (MPICH 4's Csel defaults and
+#      its ch4 compositions as autocoll's algorithms) and with tables/ompi5-defaults.json (Open
+#      MPI 5.0's HAN over tuned: hier_native_native on several nodes; docs/baselines.md);
+#   3. the strategies replayed over the cells (`autocoll simgrid replay`: their own code over the
 #      measured per-call times), 1000 calls from a cold start: model and race.
 # summary.py prints summary.md: per cell the oracle with and without the family (how much
-# hierarchy is worth), the best hierarchical instance, native, and the strategies' steady state
-# over the oracle and decision length.
+# hierarchy is worth), the best hierarchical instance, native, the baselines, and the
+# strategies' steady state over the oracle and decision length.
 # Cells go to results/hier-2026-11-26/ (outside the tree; resumable), then into cells.tar.xz here
 # with its checksum; replays into replay/. PPNS="8" or "32" runs one half.
 set -euo pipefail
@@ -32,6 +36,12 @@ for ppn in ${PPNS:-8 32}; do
             --timeout 7200)
     "$autocoll" bench "${common[@]}" --out "$cells" --fixed-iterations 4 --iterations 4 \
       --layers '' --selectors ompi
+    "$autocoll" bench "${common[@]}" --out "$cells-mpich" --iterations 4 --layers '' \
+      --only native --selectors mpich
+    for t in mpich4 ompi5; do
+      "$autocoll" bench "${common[@]}" --out "$cells-$t" --iterations 4 --layers table \
+        --only native --selectors ompi --table "$repo/tables/$t-defaults.json"
+    done
   done
   mkdir -p "$here/replay"
   "$autocoll" simgrid replay "$cells"/*-ompi.json --layers race,model --calls 1000 \

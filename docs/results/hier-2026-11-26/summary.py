@@ -4,7 +4,13 @@ the oracle over every fixed algorithm and native, the oracle without the hierarc
 (the flat algorithms and the orthogonal meshes: what the registry had before), their ratio (how
 much hierarchy is worth there), the best hierarchical instance, native (`ompi`: SMPI's copy of
 Open MPI's tuned rules) and each replayed strategy's steady state over the oracle with its
-decision length (calls). All medians of the cells' 4 calls (simulated, deterministic)."""
+decision length (calls). Then the baselines per cell, each measured in the same set-up:
+  ompi     SMPI's copy of Open MPI's coll/tuned fixed rules (native of the cells);
+  ompi5    Open MPI 5.0's HAN over tuned: the table layer with tables/ompi5-defaults.json;
+  mpich    SMPI's `mpich` selector (MPICH 2/3-era thresholds, MVAPICH2 algorithms);
+  mpich4   MPICH 4's Csel defaults and ch4 compositions: tables/mpich4-defaults.json;
+and model's steady state against the best of them. All medians of the cells' 4 calls
+(simulated, deterministic)."""
 
 import json
 import sys
@@ -64,5 +70,71 @@ def main(cells_root, replay_root):
               f"| {decisions[-1]} |")
 
 
+BASELINES = ("ompi", "ompi5", "mpich", "mpich4")
+
+
+def table_layer(path):
+    """(median, algorithms it ran) of the table layer in a baseline cell; None when absent."""
+    if not path.exists():
+        return None
+    (layer,) = [c for c in load(path)["configurations"] if c["name"] == "layer:table"]
+    return layer["median"], sorted({a for a, _ in layer["layer"]["algorithm_runs"]})
+
+
+def native_of(path):
+    if not path.exists():
+        return None
+    (n,) = [c["median"] for c in load(path)["configurations"] if c["kind"] == "native"]
+    return n, []
+
+
+def baselines(cells_root, replay_root):
+    print("\n## Baselines: today's libraries' defaults against the oracle and model\n")
+    print("Each baseline over the oracle (the fastest fixed algorithm or native); in brackets "
+          "what the table layer ran; the last columns: the best baseline over the oracle, and "
+          "model's steady state (cold start) against the best baseline (> 1: model is "
+          "faster).\n")
+    print("| ppn | cell | oracle (us) | ompi | ompi5 (HAN) | mpich | mpich4 | best baseline "
+          "| model vs best |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    speed = {}
+    for replay_file in sorted(replay_root.glob("*-cold.json")):
+        platform_ppn = replay_file.stem.removesuffix("-cold")
+        ppn = int(platform_ppn.rsplit("-ppn", 1)[1])
+        for r in load(replay_file)["cells"]:
+            name = r["cell"]
+            cell = load(cells_root / platform_ppn / name)
+            fixed = [c for c in cell["configurations"] if c["kind"] in ("fixed", "native")]
+            o = min(c["median"] for c in fixed)
+            (native,) = [c["median"] for c in fixed if c["kind"] == "native"]
+            base = {"ompi": (native, []),
+                    "ompi5": table_layer(cells_root / f"{platform_ppn}-ompi5" / name),
+                    "mpich": native_of(cells_root / f"{platform_ppn}-mpich" /
+                                       name.replace("-ompi.json", "-mpich.json")),
+                    "mpich4": table_layer(cells_root / f"{platform_ppn}-mpich4" / name)}
+            cols = []
+            for b in BASELINES:
+                if base[b] is None:
+                    cols.append("-")
+                    continue
+                t, ran = base[b]
+                cols.append(f"{t / o:.2f}" + (f" ({', '.join(ran)})" if ran else ""))
+            have = [base[b][0] for b in BASELINES if base[b] is not None]
+            best = min(have)
+            model = {s["layer"]: s for s in r["replayed"]}.get("model")
+            vs = best / (model["steady_vs_oracle"] * o) if model else float("nan")
+            speed.setdefault(ppn, []).append(vs)
+            print(f"| {ppn} | {name.removesuffix('-ompi.json')} | {1e6 * o:.2f} | "
+                  + " | ".join(cols) + f" | {best / o:.2f} | {vs:.2f} |")
+    print("\n| ppn | cells | model steady vs best baseline: geomean | worst | best |")
+    print("|---|---|---|---|---|")
+    for ppn, v in sorted(speed.items()):
+        g = 1.0
+        for x in v:
+            g *= x
+        print(f"| {ppn} | {len(v)} | {g ** (1 / len(v)):.3f} | {min(v):.3f} | {max(v):.3f} |")
+
+
 if __name__ == "__main__":
     main(sys.argv[1], sys.argv[2])
+    baselines(Path(sys.argv[1]), Path(sys.argv[2]))

@@ -23,9 +23,9 @@ static const ac_params leaders_ring = {.alltoallv = ac_alltoallv_ring, .inner2 =
  * their files' "Cost: ..." corrected where SimGrid disagreed on a contention-free platform.
  * Simple and phased are shared with the all-gathers and alltoallv: common/cost_models.c. */
 static const ac_cost_model mesh_cost = {
-    AC_TERMS(AC_TERM(Q_MESH_PHASES, P_ALPHA, L_WORST, 1),
-             AC_TERM(Q_MESH_STEPS, P_OVERHEAD, L_WORST, 1),
-             AC_TERM(Q_N_MESH, P_BETA, L_WORST, 1))};
+    AC_TERMS(AC_TERM(Q_MESH_PHASES, P_ALPHA, L_MESH, 1),
+             AC_TERM(Q_MESH_STEPS, P_OVERHEAD, L_MESH, 1),
+             AC_TERM(Q_N_MESH, P_BETA, L_MESH, 1))};
 static const ac_cost_model recursive_doubling_cost = {
     AC_TERMS(AC_TERM(Q_LOG, P_MESSAGE, L_SPLIT, 1),
              AC_TERM(Q_N_P1_P, P_BETA, L_SPLIT, 1))};
@@ -88,7 +88,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=ring sync=none primitive=blocking data=ddt",
      .fn.alltoall = ac_alltoall_ring,
      .params = &sync_none,
-     .cost = &ac_phased_cost,
+     .cost = &ac_pairwise_cost,
      .summary = "p-1 phases, phase i sends to r+i and receives from r-i"},
     {.name = "ring_light_barrier",
      .collective = AC_ALLTOALL,
@@ -96,7 +96,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=ring sync=light primitive=blocking data=ddt",
      .fn.alltoall = ac_alltoall_ring,
      .params = &sync_light,
-     .cost = &ac_phased_cost,
+     .cost = &ac_pairwise_cost,
      .summary = "ring phases separated by zero-byte ready tokens"},
     {.name = "ring_mpi_barrier",
      .collective = AC_ALLTOALL,
@@ -104,7 +104,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=ring sync=barrier primitive=blocking data=ddt",
      .fn.alltoall = ac_alltoall_ring,
      .params = &sync_barrier,
-     .cost = &ac_phased_cost,
+     .cost = &ac_pairwise_cost,
      .summary = "ring phases separated by MPI_Barrier (lock-step)"},
     {.name = "pair",
      .collective = AC_ALLTOALL,
@@ -112,7 +112,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=pair sync=none primitive=blocking data=ddt",
      .fn.alltoall = ac_alltoall_pair,
      .params = &sync_none,
-     .cost = &ac_phased_cost,
+     .cost = &ac_pairwise_cost,
      .summary = "pairwise exchange, phase i with r XOR i (idle phases if p is not 2^k)"},
     {.name = "pair_light_barrier",
      .collective = AC_ALLTOALL,
@@ -120,7 +120,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=pair sync=light primitive=blocking data=ddt",
      .fn.alltoall = ac_alltoall_pair,
      .params = &sync_light,
-     .cost = &ac_phased_cost,
+     .cost = &ac_pairwise_cost,
      .summary = "pairwise exchange with a zero-byte token between phases"},
     {.name = "pair_mpi_barrier",
      .collective = AC_ALLTOALL,
@@ -128,7 +128,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "partners=pair sync=barrier primitive=blocking data=ddt",
      .fn.alltoall = ac_alltoall_pair,
      .params = &sync_barrier,
-     .cost = &ac_phased_cost,
+     .cost = &ac_pairwise_cost,
      .summary = "pairwise exchange with MPI_Barrier between phases (lock-step)"},
     {.name = "node_aware",
      .collective = AC_ALLTOALL,

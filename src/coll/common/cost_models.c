@@ -7,15 +7,23 @@
 
 /* allgather, allgatherv, alltoall, alltoallv */
 
-/* every message posted at once: the latencies overlap, the rank's link carries the bytes */
+/* every message posted at once: the latencies overlap, the rank's link carries the bytes, and
+ * the node's link those of all its ranks to other nodes (L_ALL) */
 const ac_cost_model ac_simple_cost = {
     AC_TERMS(AC_TERM(Q_ONE, P_ALPHA, L_WORST, 1),
              AC_TERM(Q_P1, P_OVERHEAD, L_WORST, 1),
-             AC_TERM(Q_N_P1, P_BETA, L_WORST, 1))};
-/* p - 1 steps one after the other, plus the phase synchronisation's (params->sync) */
+             AC_TERM(Q_N_P1, P_BETA, L_ALL, 1))};
+/* p - 1 steps one after the other to the ring's neighbours, plus the phase synchronisation's
+ * (params->sync): one rank a node crosses to the next (L_WORST) */
 const ac_cost_model ac_phased_cost = {
     AC_TERMS(AC_TERM(Q_P1, P_MESSAGE, L_WORST, 1),
              AC_TERM(Q_N_P1, P_BETA, L_WORST, 1),
+             AC_TERM(Q_SYNC, P_MESSAGE, L_WORST, 1))};
+/* p - 1 steps one after the other to partners r XOR i or r + i: the steps to other nodes take
+ * every rank of a node across at once (L_ALL) */
+const ac_cost_model ac_pairwise_cost = {
+    AC_TERMS(AC_TERM(Q_P1, P_MESSAGE, L_ALL, 1),
+             AC_TERM(Q_N_P1, P_BETA, L_ALL, 1),
              AC_TERM(Q_SYNC, P_MESSAGE, L_WORST, 1))};
 
 /* allgather, allgatherv */
@@ -27,14 +35,14 @@ const ac_cost_model ac_allgather_bruck_cost = {
     AC_TERMS(AC_TERM(Q_LOG, P_MESSAGE, L_SPLIT, 1),
              AC_TERM(Q_N_P1, P_BETA, L_SPLIT, 1))};
 const ac_cost_model ac_allgather_mesh_cost = {
-    AC_TERMS(AC_TERM(Q_MESH_PHASES, P_ALPHA, L_WORST, 1),
-             AC_TERM(Q_MESH_STEPS, P_OVERHEAD, L_WORST, 1),
-             AC_TERM(Q_N_P1, P_BETA, L_WORST, 1))};
+    AC_TERMS(AC_TERM(Q_MESH_PHASES, P_ALPHA, L_MESH, 1),
+             AC_TERM(Q_MESH_STEPS, P_OVERHEAD, L_MESH, 1),
+             AC_TERM(Q_N_P1, P_BETA, L_MESH, 1))};
 
 /* reduce_scatter, reduce_scatter_block */
 const ac_cost_model ac_reduce_scatter_pairwise_cost = {
-    AC_TERMS(AC_TERM(Q_P1, P_MESSAGE, L_WORST, 1),
-             AC_TERM(Q_N_FRACTION, P_BETA, L_WORST, 1),
+    AC_TERMS(AC_TERM(Q_P1, P_MESSAGE, L_ALL, 1),
+             AC_TERM(Q_N_FRACTION, P_BETA, L_ALL, 1),
              AC_TERM(Q_N_FRACTION, P_GAMMA, L_WORST, 1))};
 const ac_cost_model ac_reduce_scatter_recursive_halving_cost = {
     AC_TERMS(AC_TERM(Q_LOG, P_MESSAGE, L_SPLIT, 1),

@@ -15,6 +15,7 @@
 /* allgather, allgatherv, alltoall, alltoallv */
 extern const ac_cost_model ac_simple_cost;
 extern const ac_cost_model ac_phased_cost;
+extern const ac_cost_model ac_pairwise_cost;
 
 /* allgather, allgatherv */
 extern const ac_cost_model ac_allgather_recursive_doubling_cost;
