@@ -52,6 +52,9 @@ typedef struct ac_comm {
     char name[MPI_MAX_OBJECT_NAME];
     ac_coll_stats stats[AC_NUM_COLLECTIVES];
     void *select; /* selection's own state of this communicator (select.c), NULL until then */
+    ac_node_shape layout; /* its node layout, once selection needed it (ac_call_nodes: a
+                           * hierarchical candidate, a table rule keyed by layout); nodes 0:
+                           * not known */
     struct ac_comm *next; /* every ac_comm ever created, newest first */
 } ac_comm;
 

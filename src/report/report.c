@@ -516,6 +516,14 @@ static void write_json(FILE *f, ac_comm **comms, int n)
         ac_json_integer_value(&w, "size", c->size);
         ac_json_boolean(&w, "freed", c->freed);
         if (c->folded) ac_json_integer_value(&w, "communicators", c->folded);
+        if (c->layout.nodes > 0) { /* known where selection needed it */
+            ac_json_object_begin(&w, "nodes");
+            ac_json_integer_value(&w, "nodes", c->layout.nodes);
+            ac_json_integer_value(&w, "ranks_min", c->layout.ppn_min);
+            ac_json_integer_value(&w, "ranks_max", c->layout.ppn_max);
+            ac_json_boolean(&w, "blocks", c->layout.blocks);
+            ac_json_object_end(&w);
+        }
         ac_json_object_begin(&w, "collectives");
         for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
             if (c->stats[k].calls || c->stats[k].passthrough)

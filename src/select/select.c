@@ -466,8 +466,9 @@ static ac_call call_with_nodes(ac_comm *c, const ac_call *call)
     ac_call full = *call;
     const ac_table *t = ac_table_loaded();
     if (call->nodes.nodes == 0 && (ac_hier_instances(call->collective, call->size, NULL) > 0 ||
-                                   (t && ac_table_uses_nodes(t, call->collective))))
-        ac_call_nodes(&full, c->pcomm);
+                                   (t && ac_table_uses_nodes(t, call->collective))) &&
+        ac_call_nodes(&full, c->pcomm) == MPI_SUCCESS)
+        c->layout = full.nodes; /* for the report */
     return full;
 }
 

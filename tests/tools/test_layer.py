@@ -68,6 +68,11 @@ def test_every_forced_algorithm_gives_native_results(mpi, tmp_path):
         for coll, name in forced.items():
             s = run.collective("MPI_COMM_WORLD", coll)
             assert list(s["algorithms"]) == [name], (coll, name, s)
+        # a forced hierarchical instance needed world's node layout: the report has it
+        (world,) = [c for c in run.report["communicators"] if c["name"] == "MPI_COMM_WORLD"]
+        if any(name.startswith("hier_") for name in forced.values()):
+            assert world["nodes"] == {"nodes": 2, "ranks_min": 2, "ranks_max": 2,
+                                      "blocks": True}, world
 
 
 def test_forced_on_three_ranks_inapplicable_falls_back(tmp_path):
