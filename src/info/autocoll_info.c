@@ -35,6 +35,9 @@
 #ifndef AUTOCOLL_MPI_NAME
 #define AUTOCOLL_MPI_NAME "unknown"
 #endif
+#ifndef AUTOCOLL_MPI_FAMILY /* the library its mpi.h is: Open MPI, MPICH, Intel MPI, ... */
+#define AUTOCOLL_MPI_FAMILY "unknown"
+#endif
 
 enum { MAX_FILTERS = 16, NAME_MAX_LEN = 128 };
 
@@ -298,8 +301,8 @@ static void print_text(const options *o)
     char fingerprint[32];
     int unknown = 0;
     snprintf(fingerprint, sizeof fingerprint, "%016lx", ac_registry_fingerprint());
-    printf("autocoll %s built for %s (registry %s)\n", AUTOCOLL_VERSION, AUTOCOLL_MPI_NAME,
-           fingerprint);
+    printf("autocoll %s built for %s (registry %s; mpi.h of %s)\n", AUTOCOLL_VERSION,
+           AUTOCOLL_MPI_NAME, fingerprint, AUTOCOLL_MPI_FAMILY);
     if (strcmp(ac_lines_library(), "none") != 0)
         printf("report: call sites as file:line (function), read with %s\n", ac_lines_library());
     else
@@ -396,6 +399,7 @@ static void print_parsable(const options *o)
     const ac_setting *settings = ac_settings(&n);
     fact("autocoll", "version", "%s", AUTOCOLL_VERSION);
     fact("autocoll", "mpi", "%s", AUTOCOLL_MPI_NAME);
+    fact("autocoll", "mpi_family", "%s", AUTOCOLL_MPI_FAMILY);
     fact("autocoll", "site_lines", "%s", ac_lines_library());
     fact("autocoll", "registry_fingerprint", "%016lx", ac_registry_fingerprint());
     if (o->size > 0) fact("autocoll", "size", "%d", o->size);
@@ -537,6 +541,7 @@ static void print_json(const options *o)
     ac_json_integer_value(&w, "version", 1);
     ac_json_string(&w, "autocoll_version", AUTOCOLL_VERSION);
     ac_json_string(&w, "mpi", AUTOCOLL_MPI_NAME);
+    ac_json_string(&w, "mpi_family", AUTOCOLL_MPI_FAMILY);
     ac_json_string(&w, "site_lines", ac_lines_library());
     ac_json_string(&w, "registry_fingerprint", fingerprint);
     if (o->size > 0) ac_json_integer_value(&w, "size", o->size);

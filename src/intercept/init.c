@@ -10,6 +10,44 @@
 #include "report/report.h"
 
 #include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A build for one MPI library preloaded into a program of another would read that library's
+ * handles as its own and crash (an MPICH build under Open MPI died with a segmentation fault).
+ * MPI_Get_library_version may be called before MPI_Init and takes no handle, so it is asked
+ * first; a mismatch stops the process with a message that says what to do. The buffer is larger
+ * than either library's MPI_MAX_LIBRARY_VERSION_STRING (Open MPI 256, MPICH 8192): the running
+ * library writes up to its own. */
+static void refuse_another_library(void)
+{
+#if defined(OMPI_MAJOR_VERSION) || defined(MPICH_VERSION)
+    static char version[16384];
+    int len = 0;
+    if (PMPI_Get_library_version(version, &len) != MPI_SUCCESS) return;
+    version[sizeof version - 1] = '\0';
+    int open_mpi = strstr(version, "Open MPI") != NULL;
+#if defined(OMPI_MAJOR_VERSION)
+    const char *built = "Open MPI";
+    int same = open_mpi;
+#else
+    const char *built = "the MPICH family (MPICH, Intel MPI, Cray MPICH, MVAPICH)";
+    int same = !open_mpi;
+#endif
+    if (same) return;
+    char *eol = strchr(version, '\n');
+    if (eol) *eol = '\0';
+    fprintf(stderr,
+            "autocoll: error: this libautocoll was built for %s, but the program runs \"%.120s\"; "
+            "preload or link the autocoll built for the program's MPI (docs/guide.md, "
+            "\"Install\"). Stopping before MPI_Init.\n",
+            built, version);
+    fflush(stderr);
+    _exit(EXIT_FAILURE);
+#endif
+}
 
 static void start(void)
 {
@@ -26,6 +64,7 @@ ac_comm *ac_enter(MPI_Comm comm, ac_collective coll)
     /* MPI was initialised behind the layer's back (a library calling PMPI_Init): the settings
      * are read without the check that needs a collective. */
     if (!ac_g.initialized) {
+        refuse_another_library();
         ac_strategies_declare();
         ac_state_init(0);
         if (ac_g.enabled) ac_select_init();
@@ -35,6 +74,7 @@ ac_comm *ac_enter(MPI_Comm comm, ac_collective coll)
 
 int MPI_Init(int *argc, char ***argv)
 {
+    refuse_another_library();
     int rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS && !ac_g.initialized) start();
     return rc;
@@ -42,6 +82,7 @@ int MPI_Init(int *argc, char ***argv)
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
+    refuse_another_library();
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS && !ac_g.initialized) start();
     return rc;

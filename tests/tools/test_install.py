@@ -151,11 +151,65 @@ def test_release_build_as_a_user_types_it(tmp_path):
     (scripts/build: AUTOCOLL_WERROR=ON) do."""
     root = build_dir("openmpi").parents[1]
     build = tmp_path / "release"
-    sh(["cmake", "-S", str(root), "-B", str(build), "-G", "Ninja", "-DAUTOCOLL_MPI=openmpi",
-        "-DCMAKE_BUILD_TYPE=Release", "-DAUTOCOLL_TESTS=OFF", "-DAUTOCOLL_WERROR=ON"])
+    # the MPI named by its wrapper alone (MPI_C_COMPILER), as a user with a site MPI does
+    configured = sh(["cmake", "-S", str(root), "-B", str(build), "-G", "Ninja",
+                     "-DMPI_C_COMPILER=mpicc.openmpi", "-DCMAKE_BUILD_TYPE=Release",
+                     "-DAUTOCOLL_TESTS=OFF", "-DAUTOCOLL_WERROR=ON"]).stdout
+    assert "autocoll: built for Open MPI (openmpi) with /usr/bin/mpicc.openmpi" in configured
     sh(["cmake", "--build", str(build), "--target", "autocoll", "autocoll-info"], timeout=900)
     assert (build / "libautocoll.so").exists()
+    assert sh([str(build / "autocoll-info")]).stdout.startswith(
+        "autocoll 0.1.0 built for openmpi (registry ")
     sh(["cmake", "-S", str(root), "-B", str(build), "-DAUTOCOLL_WERROR=OFF"])
     flags = sh(["cmake", "--build", str(build), "--target", "autocoll", "--", "-t",
                 "commands"]).stdout
     assert "-Wall" in flags and "-Werror" not in flags
+
+
+def test_the_mpi_on_path_is_found(tmp_path):
+    """No AUTOCOLL_MPI, no wrapper named: the `mpicc` first on PATH is the MPI (here MPICH's,
+    as a `module load` would put it), read from its mpi.h and named in the build (Debug)."""
+    root = build_dir("mpich").parents[1]
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for wrapper in ("mpicc", "mpicxx", "mpif90"):
+        (bin_dir / wrapper).symlink_to(f"/usr/bin/{wrapper}.mpich")
+    env = dict(os.environ, PATH=f"{bin_dir}:{os.environ['PATH']}")
+    env.pop("MPI_HOME", None)
+    build = tmp_path / "build"
+    configured = sh(["cmake", "-S", str(root), "-B", str(build), "-G", "Ninja",
+                     "-DCMAKE_BUILD_TYPE=Debug", "-DAUTOCOLL_TESTS=OFF"], env=env).stdout
+    assert f"autocoll: built for MPICH (mpich) with {bin_dir}/mpicc" in configured, configured
+    sh(["cmake", "--build", str(build), "--target", "autocoll-info"], env=env, timeout=900)
+    info = sh([str(build / "autocoll-info"), "--json"]).stdout
+    assert '"mpi": "mpich"' in info and '"mpi_family": "MPICH"' in info
+
+
+def test_a_named_mpi_that_is_not_the_wrappers_is_refused(tmp_path):
+    root = build_dir("openmpi").parents[1]
+    run = subprocess.run(["cmake", "-S", str(root), "-B", str(tmp_path / "b"),
+                          "-DAUTOCOLL_MPI=mpich", "-DMPI_C_COMPILER=mpicc.openmpi",
+                          "-DAUTOCOLL_TESTS=OFF"], capture_output=True, text=True)
+    assert run.returncode != 0
+    said = " ".join(run.stderr.split())  # CMake folds its messages
+    assert "AUTOCOLL_MPI=mpich, but" in said and "is Open MPI's" in said, run.stderr
+
+
+@pytest.mark.parametrize("program_mpi,library_mpi", [("openmpi", "mpich"), ("mpich", "openmpi")])
+def test_a_build_refuses_the_other_library(program_mpi, library_mpi):
+    """A build preloaded into a program of the other MPI stops before MPI_Init with a message
+    that says what to do (it crashed with a segmentation fault before)."""
+    program = str(build_dir(program_mpi) / "demo")
+    library = str(build_dir(library_mpi) / "libautocoll.so")
+    if program_mpi == "openmpi":
+        cmd = ["mpirun.openmpi", "--allow-run-as-root", "-np", "1", "-x",
+               f"LD_PRELOAD={library}", program]
+    else:
+        cmd = ["mpiexec.mpich", "-np", "1", "env", f"LD_PRELOAD={library}", program]
+    run = subprocess.run(["timeout", "120"] + cmd, capture_output=True, text=True)
+    built = "Open MPI" if library_mpi == "openmpi" else "the MPICH family"
+    runs = "Open MPI v" if program_mpi == "openmpi" else "MPICH Version"
+    out = run.stdout + run.stderr
+    assert f"autocoll: error: this libautocoll was built for {built}" in out, out
+    assert f'but the program runs "{runs}' in out and "Stopping before MPI_Init." in out, out
+    assert "demo: results" not in out and "Segmentation fault" not in out

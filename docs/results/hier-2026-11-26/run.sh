@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh - what the hierarchical family (issue 40) is worth, first slice: platforms/fat-tree-ib.xml,
 # 64 ranks at 8 and at 32 ranks per node (8 and 2 nodes, block placement), allreduce, bcast,
-# reduce and allgather of 8 B, 1 KiB and 64 KiB, alltoall of 8 B and 1 KiB, every call started at
+# reduce and allgather of 8 B, 1 KiB, 64 KiB and 1 MiB, alltoall of 8 B and 1 KiB, every call started at
 # one instant of the simulated clock (--sync clock: a rooted collective's time runs to its last
 # receiver).
 #   1. the cells: every fixed algorithm of the registry (4 calls each after one warm-up: the flat ones, the
@@ -25,7 +25,7 @@ autocoll="$repo/.venv/bin/autocoll"
 out="$repo/results/hier-2026-11-26"
 platform=fat-tree-ib
 ranks=64
-matrix=("--collectives allreduce,bcast,reduce,allgather --sizes 8,1K,64K"
+matrix=("--collectives allreduce,bcast,reduce,allgather --sizes 8,1K,64K,1M"
         "--collectives alltoall --sizes 8,1K")
 
 for ppn in ${PPNS:-8 32}; do
