@@ -102,6 +102,22 @@ def test_pip_install_gives_the_command_anywhere(tmp_path):
     where = subprocess.run([str(command.parent.parent / "bin" / "autocoll"), "report", "/none"],
                            cwd="/", env=env, capture_output=True, text=True, timeout=60)
     assert where.returncode == 1 and "Traceback" not in where.stderr
+    # the platforms come with the package (not from the checkout) ...
+    site = tmp_path / "site" / "autocoll" / "platforms"
+    assert sorted(p.name for p in site.glob("*.xml")) == sorted(
+        p.name for p in (ROOT / "platforms").glob("*.xml"))
+    listed = subprocess.run([str(command), "simgrid", "platforms"], cwd="/", env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert listed.returncode == 0 and "fat-tree-ib" in listed.stdout, listed.stderr
+    # ... and a simulated benchmark runs from elsewhere with the builds of AUTOCOLL_BUILD
+    out = tmp_path / "cells"
+    bench = subprocess.run([str(command), "bench", "--simgrid", "fat-tree-ib", "--ranks", "2",
+                            "--collectives", "allreduce", "--sizes", "8", "--iterations", "3",
+                            "--layers", "", "--only", "native", "--out", str(out)],
+                           cwd="/", env=env, capture_output=True, text=True, timeout=600)
+    assert bench.returncode == 0, bench.stdout + bench.stderr
+    (cell,) = out.glob("allreduce-8-np2-ompi.json")
+    assert str(site) in cell.read_text()  # the platform file it ran is the package's
 
 
 class Terminal(io.StringIO):

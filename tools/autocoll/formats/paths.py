@@ -1,9 +1,11 @@
 """Where things are: the repository root (the checkout the package runs from, or was
-installed from editable), the builds of autocoll and the platforms of platforms/. The one place
-that looks them up; each lookup keeps the precedence its callers have always had:
+installed from editable), the builds of autocoll and the platforms of platforms/ (the
+checkout's, else the copy installed with the package: `pip install ./tools` outside the
+checkout). The one place that looks them up:
 
-  build_folder     --build, else the checkout's build/<mpi>               (bench, tune, programs)
-  environment_build  --build, else $AUTOCOLL_BUILD/<mpi>, else build/<mpi>   (simgrid replay)
+  build_folder     --build, else $AUTOCOLL_BUILD/<mpi>, else the checkout's build/<mpi>
+                   (bench, tune, programs)
+  environment_build  the same (simgrid replay)
   built_file       $AUTOCOLL_BUILD/<mpi>/NAME, else the checkout's build/<mpi>/NAME
   find_info        built_file's autocoll-info, else autocoll-info-<mpi> or autocoll-info on
                    PATH
@@ -16,7 +18,10 @@ from pathlib import Path
 from .platforms import SimgridError
 
 REPO = Path(__file__).resolve().parents[3]
-PLATFORMS = REPO / "platforms"
+# the checkout's platforms/, else the package's copy (tools/autocoll/platforms links to it in the
+# checkout, and `pip install` copies the files: pyproject.toml's package data)
+PLATFORMS = next((p for p in (REPO / "platforms", Path(__file__).resolve().parents[1] / "platforms")
+                  if p.is_dir()), REPO / "platforms")
 
 
 def checkout_build(mpi):
@@ -25,8 +30,9 @@ def checkout_build(mpi):
 
 
 def build_folder(mpi, build=None):
-    """`build` (a --build option) when given, else the checkout's build/<mpi>."""
-    return Path(build) if build else checkout_build(mpi)
+    """`build` (a --build option) when given, else $AUTOCOLL_BUILD/<mpi>, else the checkout's
+    build/<mpi>."""
+    return environment_build(mpi, build)
 
 
 def environment_build(mpi, build=None):
