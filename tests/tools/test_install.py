@@ -213,3 +213,18 @@ def test_a_build_refuses_the_other_library(program_mpi, library_mpi):
     assert f"autocoll: error: this libautocoll was built for {built}" in out, out
     assert f'but the program runs "{runs}' in out and "Stopping before MPI_Init." in out, out
     assert "demo: results" not in out and "Segmentation fault" not in out
+
+
+def test_the_spack_recipe_passes_options_the_build_has():
+    """packaging/spack is untested (no Spack here); what can be checked is that every CMake
+    option its cmake_args define is one CMakeLists.txt declares."""
+    import ast
+    root = build_dir("openmpi").parents[1]
+    tree = ast.parse((root / "packaging/spack/packages/autocoll/package.py").read_text())
+    defined = {node.args[0].value for node in ast.walk(tree)
+               if isinstance(node, ast.Call) and getattr(node.func, "attr", "") in (
+                   "define", "define_from_variant") and isinstance(node.args[0], ast.Constant)}
+    assert defined == {"MPI_C_COMPILER", "AUTOCOLL_MPI", "AUTOCOLL_WITH_LIBDW", "AUTOCOLL_TESTS"}
+    cmake = (root / "CMakeLists.txt").read_text()
+    for name in defined:
+        assert re.search(rf"(option|set)\({name} ", cmake), name
