@@ -1452,6 +1452,15 @@ static int close_out(const options *o, const char *tmp, FILE *f)
     return 0;
 }
 
+/* Rank 0 says each configuration done (`autocoll bench` reads these lines to tell a hung job
+ * from a slow one: tools/autocoll/run/bench.py, Stall). */
+static void progress(int done, int total, const char *what)
+{
+    if (g_rank != 0) return;
+    fprintf(stderr, "progress: %d/%d %s\n", done, total, what); /* stdout: the results */
+    fflush(stderr);
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -1496,6 +1505,7 @@ int main(int argc, char **argv)
     if ((rc = compute_units(o.factor * native_median, &units)) != MPI_SUCCESS)
         fail("calibrating the computation loop", rc);
 
+    progress(0, ncfg, "calibration");
     for (int i = 0; i < ncfg; i++) {
         /* Fixed algorithms may run fewer iterations; layers start cold, without warm-up. */
         long warmup = cfgs[i].kind == KIND_LAYER ? 0 : o.warmup;
@@ -1506,6 +1516,7 @@ int main(int argc, char **argv)
             snprintf(what, sizeof what, "configuration %s", cfgs[i].name);
             fail(what, rc);
         }
+        progress(i + 1, ncfg, cfgs[i].name);
     }
     read_loadavg(m.load_end);
 

@@ -3,6 +3,7 @@ the ratios (recomputed here from the raw times), the summary, basic vs enhanced 
 
 import json
 import statistics
+import time
 
 import pytest
 
@@ -144,3 +145,36 @@ def test_job_without_result_times_out_and_exit_status_is_kept(tmp_path, monkeypa
     assert bench.run_job(cmd, path, 60, None)[0::2] == (3, 0)
     cmd, path = _job(tmp_path, "exit 0")
     assert bench.run_job(cmd, path, 60, None)[0::2] == (0, 0)
+
+
+def test_a_hung_job_is_stopped_by_its_own_progress(tmp_path):
+    """A real cell's driver says `progress: i/n` after each configuration; a job that stops
+    saying it for STALL_FACTOR x its slowest configuration so far (and the floor) is hung and
+    stopped long before the cell's timeout, with why; a steady one is left alone."""
+    hung = ["sh", "-c", "echo 'progress: 0/3 calibration'; sleep 0.2; "
+            "echo 'progress: 1/3 ring'; sleep 600"]
+    start = time.time()
+    status, output, stopped = bench.run_job(hung, tmp_path / "h.json", 600, None, stall=(3, 5))
+    took = time.time() - start
+    assert status is None and stopped == 0 and took < 30, took
+    assert "stopped as hung" in output and "no configuration finished for" in output
+    steady = ["sh", "-c", "for i in 1 2 3 4 5 6; do echo \"progress: $i/6 x\"; sleep 1; done"]
+    status, output, _ = bench.run_job(steady, tmp_path / "s.json", 600, None, stall=(2, 3))
+    assert status == 0 and "hung" not in output
+    # before the first progress line only the timeout applies (a slow start is not a hang)
+    quiet = ["sh", "-c", "sleep 4; echo 'progress: 0/1 calibration'"]
+    assert bench.run_job(quiet, tmp_path / "q.json", 600, None, stall=(1, 1))[0] == 0
+
+
+def test_a_killed_jobs_partial_output_is_removed(tmp_path):
+    """The driver writes `<cell>.tmp<pid>` and renames it; a job killed before the rename left
+    it behind for good. run_job removes it whatever the job's end, and so does a resumed
+    matrix before each cell."""
+    path = tmp_path / "allreduce-1K-np2.json"
+    leaving = ["sh", "-c", f"echo partial > {path}.tmp4242; sleep 600"]
+    status, _, _ = bench.run_job(leaving, path, 2, None)
+    assert status is None and not list(tmp_path.glob("*.tmp*"))
+    (tmp_path / f"{path.name}.tmp17").write_text("{")
+    (tmp_path / "other.json.tmp1").write_text("{")
+    bench.remove_temporaries(path)
+    assert [p.name for p in tmp_path.glob("*.tmp*")] == ["other.json.tmp1"]

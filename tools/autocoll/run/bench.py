@@ -29,6 +29,13 @@ CLUSTER_TIMEOUT_MARGIN = 30   # s: the launcher's own timeout (and its SIGKILL 1
 # UCX TCP sometimes hangs across the emulated cluster's nodes (openucx/ucx#8738, docs/cluster.md);
 # the driver writes its results before MPI_Finalize, so the cell is kept and the job stopped.
 FINALIZE_GRACE = 60
+# A real (not simulated) cell's job is hung when no configuration has finished for STALL_FACTOR
+# x its slowest so far and at least STALL_FLOOR s: the driver says `progress: i/n name` after
+# each (a 64 KiB cell of 4 s under MPICH once hung until the 30-minute timeout). Simulations
+# keep the timeout alone: their configurations' wall times differ by more than any factor.
+STALL_FLOOR = 300
+STALL_FACTOR = 50
+PROGRESS = b"progress: "
 NOT_SELECTED = "not selected by --only"  # the driver's reason for an algorithm --only left out
 
 DEFAULTS = {
@@ -220,13 +227,56 @@ def table_block(path):
             "cluster": cluster.get("name"), "created": data.get("created")}
 
 
-def run_job(cmd, path, timeout, env, state=None):
+class Stall:
+    """The progress of a job's driver, read from its output: the time of its last `progress:`
+    line and the longest interval between two (the first from the start)."""
+
+    def __init__(self, start, floor, factor):
+        self.floor, self.factor = floor, factor
+        self.last, self.longest, self.read, self.seen = start, 0.0, 0, 0
+
+    def update(self, out, now):
+        data = os.pread(out.fileno(), 1 << 20, self.read)
+        self.read += len(data)
+        lines = data.count(PROGRESS)
+        if lines:
+            self.longest = max(self.longest, now - self.last)
+            self.last, self.seen = now, self.seen + lines
+
+    def hung(self, now):
+        """The message when the job is hung, else None."""
+        limit = max(self.floor, self.factor * self.longest)
+        if self.seen and now - self.last > limit:
+            return (f"no configuration finished for {now - self.last:.0f} s (its slowest so far "
+                    f"took {self.longest:.1f} s; the limit is the larger of {self.floor} s and "
+                    f"{self.factor} x that): stopped as hung")
+        return None
+
+
+def remove_temporaries(path):
+    """The driver's partial outputs of `path` (`<name>.tmp<pid>`), which a killed job leaves."""
+    for leftover in path.parent.glob(path.name + ".tmp*"):
+        leftover.unlink(missing_ok=True)
+
+
+def run_job(cmd, path, timeout, env, state=None, stall=None):
     """Runs one cell's job. Returns (exit status, output, stopped): status None when it ran past
-    `timeout` s (then it is killed); `stopped` is the seconds the job was given after its
-    result at `path` became valid, when it did not exit within FINALIZE_GRACE and was stopped
-    (0 otherwise). On a cluster (`state`), whatever a stopped job leaves on the nodes is killed."""
+    `timeout` s, or with `stall` (floor s, factor) when its driver stopped making progress
+    (Stall; the output then ends with why), and then it is killed; `stopped` is the seconds the
+    job was given after its result at `path` became valid, when it did not exit within
+    FINALIZE_GRACE and was stopped (0 otherwise). On a cluster (`state`), whatever a stopped job
+    leaves on the nodes is killed. The driver's partial output files go in every case."""
+    try:
+        return _run_job(cmd, path, timeout, env, state, stall)
+    finally:
+        remove_temporaries(path)
+
+
+def _run_job(cmd, path, timeout, env, state, stall):
     start = time.time()
     written = None
+    watch = Stall(start, *stall) if stall else None
+    hung = None
     with tempfile.TemporaryFile("w+") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, text=True, env=env)
         status, stopped = None, 0
@@ -239,9 +289,12 @@ def run_job(cmd, path, timeout, env, state=None):
             now = time.time()
             if written is None and valid_result(path):
                 written = now
+            if watch:
+                watch.update(out, now)
+                hung = None if written is not None else watch.hung(now)
             if written is not None and now - written > FINALIZE_GRACE:
                 stopped = now - written
-            elif now - start <= timeout:
+            elif now - start <= timeout and not hung:
                 continue
             proc.terminate()
             try:
@@ -256,7 +309,7 @@ def run_job(cmd, path, timeout, env, state=None):
                 status = None
             break
         out.seek(0)
-        return status, out.read(), stopped
+        return status, out.read() + (f"\n{hung}\n" if hung and status is None else ""), stopped
 
 
 def run_parts(path, parts, names, only, layers, timeout, simulation):
@@ -349,6 +402,7 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
         for i, (coll, nbytes, np, selector) in enumerate(cells, 1):
             path = out / cell_name(coll, nbytes, np, selector)
             paths.append(path)
+            remove_temporaries(path)  # of a job killed in an earlier run
             if valid_result(path):
                 progress.skip(i, f"{path.name}: done earlier, kept")
                 continue
@@ -407,11 +461,13 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
                 else:
                     returncode, output, stopped = run_job(
                         cmd, path, timeout + (CLUSTER_TIMEOUT_MARGIN if cluster else 0), env,
-                        state)
+                        state, stall=None if simgrid else (STALL_FLOOR, STALL_FACTOR))
             finally:
                 if workdir:
                     shutil.rmtree(workdir, ignore_errors=True)
             wall = time.time() - start
+            if returncode is None and "stopped as hung" in output:
+                raise BenchError(f"{path.name}: {output.strip().splitlines()[-1]}")
             if returncode is None or (cluster and returncode in (124, 137) and not stopped):
                 raise BenchError(f"{path.name}: no result within {timeout} s")
             if simgrid and smpi.deadlocked(output):
