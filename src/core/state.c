@@ -149,6 +149,7 @@ static void stats_add(ac_coll_stats *dst, const ac_coll_stats *src, int nalg)
     dst->calls += src->calls;
     dst->passthrough += src->passthrough;
     dst->untuned += src->untuned;
+    dst->single += src->single;
     dst->bytes += src->bytes;
     dst->seconds += src->seconds;
     for (int a = 0; a < nalg && src->alg_calls && ac_coll_stats_reserve(dst, nalg); a++) {
@@ -312,11 +313,15 @@ ac_comm *ac_comm_enter(MPI_Comm comm, ac_collective coll)
     if (c == &unusable) {
         pthread_mutex_lock(&lock);
         ac_g.passthrough[coll]++;
+        ac_g.passthrough_why[AC_PASS_NO_STATE]++;
         pthread_mutex_unlock(&lock);
         return NULL;
     }
     if (c->inter) {
         c->stats[coll].passthrough++;
+        pthread_mutex_lock(&lock);
+        ac_g.passthrough_why[AC_PASS_INTERCOMM]++;
+        pthread_mutex_unlock(&lock);
         return NULL;
     }
     return c;
@@ -333,11 +338,14 @@ ac_comm *ac_comm_find(MPI_Comm comm)
     return value;
 }
 
-void ac_count_passthrough(MPI_Comm comm, ac_collective coll)
+void ac_count_passthrough(MPI_Comm comm, ac_collective coll, ac_pass_reason why)
 {
     int found = 0;
     void *value = NULL;
     if (!ac_g.enabled) return;
+    pthread_mutex_lock(&lock);
+    ac_g.passthrough_why[why]++;
+    pthread_mutex_unlock(&lock);
     if (comm != MPI_COMM_NULL && comm_keyval != MPI_KEYVAL_INVALID &&
         PMPI_Comm_get_attr(comm, comm_keyval, &value, &found) == MPI_SUCCESS && found &&
         value != &unusable) {
@@ -347,6 +355,15 @@ void ac_count_passthrough(MPI_Comm comm, ac_collective coll)
     pthread_mutex_lock(&lock);
     ac_g.passthrough[coll]++;
     pthread_mutex_unlock(&lock);
+}
+
+const char *ac_pass_reason_name(ac_pass_reason why)
+{
+    static const char *const names[AC_PASS_REASONS] = {
+        [AC_PASS_ARGUMENTS] = "arguments",     [AC_PASS_LARGE_COUNT] = "large_count",
+        [AC_PASS_NO_TOPOLOGY] = "no_topology", [AC_PASS_INTERCOMM] = "intercommunicator",
+        [AC_PASS_NO_STATE] = "no_state"};
+    return why >= 0 && why < AC_PASS_REASONS ? names[why] : "?";
 }
 
 void ac_state_finalize(void)

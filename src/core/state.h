@@ -28,6 +28,8 @@ typedef struct ac_coll_stats {
     long calls;          /* calls run by one of our algorithms (native included) */
     long passthrough;    /* calls passed to the MPI library untouched */
     long untuned;        /* calls run native beyond the tuning contexts' limits (select.c) */
+    long single;         /* calls run native untuned on a communicator of one rank (select.c:
+                          * every algorithm moves nothing there) */
     double bytes;        /* sum of message sizes of the calls we ran */
     double seconds;      /* time inside the algorithms */
     long *alg_calls;     /* calls per algorithm, indexed as ac_registry_for_size(collective,
@@ -64,6 +66,17 @@ typedef struct ac_comm {
  * communicator per solve keeps bounded memory and a bounded report. */
 enum { AC_FREED_KEPT = 16 };
 
+/* Why a call passed through to the MPI library untouched (the report counts each). */
+typedef enum ac_pass_reason {
+    AC_PASS_ARGUMENTS,   /* arguments the layer does not take (a negative count, a null type or
+                          * op, ...): the library reports its own error */
+    AC_PASS_LARGE_COUNT, /* an MPI-4 large-count call whose counts do not fit an int */
+    AC_PASS_NO_TOPOLOGY, /* a neighbourhood collective without a topology (or in place) */
+    AC_PASS_INTERCOMM,   /* an intercommunicator */
+    AC_PASS_NO_STATE,    /* a communicator the layer could not keep state for */
+    AC_PASS_REASONS
+} ac_pass_reason;
+
 typedef struct ac_global {
     int initialized; /* ac_state_init ran */
     int enabled;     /* AUTOCOLL != off and every rank configured alike */
@@ -71,6 +84,7 @@ typedef struct ac_global {
     ac_comm *comms;  /* list of every ac_comm */
     int next_id;
     long passthrough[AC_NUM_COLLECTIVES]; /* calls passed through with no ac_comm */
+    long passthrough_why[AC_PASS_REASONS]; /* every call passed through, by reason */
 } ac_global;
 
 extern ac_global ac_g;
@@ -98,7 +112,10 @@ ac_comm *ac_comm_find(MPI_Comm comm);
 void ac_state_on_fold(void (*release)(ac_comm *c));
 
 /* Count a call passed through before any state was looked up (e.g. invalid arguments). */
-void ac_count_passthrough(MPI_Comm comm, ac_collective coll);
+void ac_count_passthrough(MPI_Comm comm, ac_collective coll, ac_pass_reason why);
+
+/* The reasons' names as the report prints them ("arguments", "large_count", ...). */
+const char *ac_pass_reason_name(ac_pass_reason why);
 
 /* The MPI library a table or history file was made with, as they record it: the first line
  * of `version` (a PMPI_Get_library_version string), runs of blanks made one space, no blanks

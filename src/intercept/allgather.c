@@ -9,7 +9,7 @@ int ac_allgather_at(const void *caller, const void *sbuf, int scount, MPI_Dataty
     ac_comm *c;
     if (rcount < 0 || rtype == MPI_DATATYPE_NULL ||
         (sbuf != MPI_IN_PLACE && (scount < 0 || stype == MPI_DATATYPE_NULL))) {
-        ac_count_passthrough(comm, AC_ALLGATHER);
+        ac_count_passthrough(comm, AC_ALLGATHER, AC_PASS_ARGUMENTS);
         return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     }
     c = ac_enter(comm, AC_ALLGATHER);
@@ -35,7 +35,7 @@ int MPI_Allgather_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void
 {
     int ns = 0, nr;
     if ((sbuf != MPI_IN_PLACE && !ac_count_fits(scount, &ns)) || !ac_count_fits(rcount, &nr)) {
-        ac_count_passthrough(comm, AC_ALLGATHER);
+        ac_count_passthrough(comm, AC_ALLGATHER, AC_PASS_LARGE_COUNT);
         return PMPI_Allgather_c(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     }
     return ac_allgather_at(AC_CALLER, sbuf, ns, stype, rbuf, nr, rtype, comm);

@@ -12,7 +12,7 @@ int ac_allgatherv_at(const void *caller, const void *sbuf, int scount, MPI_Datat
     ac_comm *c;
     if (rcounts == NULL || displs == NULL || rtype == MPI_DATATYPE_NULL ||
         (sbuf != MPI_IN_PLACE && (scount < 0 || stype == MPI_DATATYPE_NULL))) {
-        ac_count_passthrough(comm, AC_ALLGATHERV);
+        ac_count_passthrough(comm, AC_ALLGATHERV, AC_PASS_ARGUMENTS);
         return PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
     }
     c = ac_enter(comm, AC_ALLGATHERV);
@@ -42,7 +42,7 @@ int MPI_Allgatherv_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, voi
     if (size == 0 || (sbuf != MPI_IN_PLACE && !ac_count_fits(scount, &ns)) ||
         !ac_counts_fit(rcounts, size, &nr) || !ac_displs_fit(displs, size, &nd)) {
         free(nr);
-        ac_count_passthrough(comm, AC_ALLGATHERV);
+        ac_count_passthrough(comm, AC_ALLGATHERV, AC_PASS_LARGE_COUNT);
         return PMPI_Allgatherv_c(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
     }
     rc = ac_allgatherv_at(AC_CALLER, sbuf, ns, stype, rbuf, nr, nd, rtype, comm);

@@ -8,7 +8,7 @@ int ac_allreduce_at(const void *caller, const void *sbuf, void *rbuf, int count,
 {
     ac_comm *c;
     if (count < 0 || dtype == MPI_DATATYPE_NULL || op == MPI_OP_NULL) {
-        ac_count_passthrough(comm, AC_ALLREDUCE);
+        ac_count_passthrough(comm, AC_ALLREDUCE, AC_PASS_ARGUMENTS);
         return PMPI_Allreduce(sbuf, rbuf, count, dtype, op, comm);
     }
     c = ac_enter(comm, AC_ALLREDUCE);
@@ -33,7 +33,7 @@ int MPI_Allreduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype 
 {
     int n;
     if (!ac_count_fits(count, &n)) {
-        ac_count_passthrough(comm, AC_ALLREDUCE);
+        ac_count_passthrough(comm, AC_ALLREDUCE, AC_PASS_LARGE_COUNT);
         return PMPI_Allreduce_c(sbuf, rbuf, count, dtype, op, comm);
     }
     return ac_allreduce_at(AC_CALLER, sbuf, rbuf, n, dtype, op, comm);

@@ -9,7 +9,7 @@ int ac_alltoall_at(const void *caller, const void *sbuf, int scount, MPI_Datatyp
     ac_comm *c;
     if (rcount < 0 || rtype == MPI_DATATYPE_NULL ||
         (sbuf != MPI_IN_PLACE && (scount < 0 || stype == MPI_DATATYPE_NULL))) {
-        ac_count_passthrough(comm, AC_ALLTOALL);
+        ac_count_passthrough(comm, AC_ALLTOALL, AC_PASS_ARGUMENTS);
         return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     }
     c = ac_enter(comm, AC_ALLTOALL);
@@ -35,7 +35,7 @@ int MPI_Alltoall_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void 
 {
     int ns = 0, nr;
     if ((sbuf != MPI_IN_PLACE && !ac_count_fits(scount, &ns)) || !ac_count_fits(rcount, &nr)) {
-        ac_count_passthrough(comm, AC_ALLTOALL);
+        ac_count_passthrough(comm, AC_ALLTOALL, AC_PASS_LARGE_COUNT);
         return PMPI_Alltoall_c(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     }
     return ac_alltoall_at(AC_CALLER, sbuf, ns, stype, rbuf, nr, rtype, comm);

@@ -13,7 +13,7 @@ int ac_alltoallv_at(const void *caller, const void *sbuf, const int scounts[], c
     if (rcounts == NULL || rdispls == NULL || rtype == MPI_DATATYPE_NULL ||
         (sbuf != MPI_IN_PLACE &&
          (scounts == NULL || sdispls == NULL || stype == MPI_DATATYPE_NULL))) {
-        ac_count_passthrough(comm, AC_ALLTOALLV);
+        ac_count_passthrough(comm, AC_ALLTOALLV, AC_PASS_ARGUMENTS);
         return PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
     }
     c = ac_enter(comm, AC_ALLTOALLV);
@@ -53,7 +53,7 @@ int MPI_Alltoallv_c(const void *sbuf, const MPI_Count scounts[], const MPI_Aint 
     free(nr);
     free(nrd);
     if (fits) return rc;
-    ac_count_passthrough(comm, AC_ALLTOALLV);
+    ac_count_passthrough(comm, AC_ALLTOALLV, AC_PASS_LARGE_COUNT);
     return PMPI_Alltoallv_c(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
 }
 #endif

@@ -7,7 +7,7 @@ int ac_barrier_at(const void *caller, MPI_Comm comm)
 {
     ac_comm *c;
     if (0) {
-        ac_count_passthrough(comm, AC_BARRIER);
+        ac_count_passthrough(comm, AC_BARRIER, AC_PASS_ARGUMENTS);
         return PMPI_Barrier(comm);
     }
     c = ac_enter(comm, AC_BARRIER);

@@ -8,7 +8,7 @@ int ac_bcast_at(const void *caller, void *buf, int count, MPI_Datatype dtype, in
 {
     ac_comm *c;
     if (count < 0 || dtype == MPI_DATATYPE_NULL || !ac_root_ok(comm, root)) {
-        ac_count_passthrough(comm, AC_BCAST);
+        ac_count_passthrough(comm, AC_BCAST, AC_PASS_ARGUMENTS);
         return PMPI_Bcast(buf, count, dtype, root, comm);
     }
     c = ac_enter(comm, AC_BCAST);
@@ -35,7 +35,7 @@ int MPI_Bcast_c(void *buf, MPI_Count count, MPI_Datatype dtype, int root, MPI_Co
 {
     int n;
     if (!ac_count_fits(count, &n)) {
-        ac_count_passthrough(comm, AC_BCAST);
+        ac_count_passthrough(comm, AC_BCAST, AC_PASS_LARGE_COUNT);
         return PMPI_Bcast_c(buf, count, dtype, root, comm);
     }
     return ac_bcast_at(AC_CALLER, buf, n, dtype, root, comm);

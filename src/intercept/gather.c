@@ -21,7 +21,7 @@ int ac_gather_at(const void *caller, const void *sbuf, int scount, MPI_Datatype 
     int send, receive, at_root = significant(comm, root, sbuf, &send, &receive);
     if (at_root < 0 || (send && (scount < 0 || stype == MPI_DATATYPE_NULL)) ||
         (receive && (rcount < 0 || rtype == MPI_DATATYPE_NULL))) {
-        ac_count_passthrough(comm, AC_GATHER);
+        ac_count_passthrough(comm, AC_GATHER, AC_PASS_ARGUMENTS);
         return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
     }
     c = ac_enter(comm, AC_GATHER);
@@ -49,7 +49,7 @@ int MPI_Gather_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *r
     int ns = 0, nr = 0, send, receive; /* a count that is not significant is not read */
     if (significant(comm, root, sbuf, &send, &receive) < 0 ||
         (send && !ac_count_fits(scount, &ns)) || (receive && !ac_count_fits(rcount, &nr))) {
-        ac_count_passthrough(comm, AC_GATHER);
+        ac_count_passthrough(comm, AC_GATHER, AC_PASS_LARGE_COUNT);
         return PMPI_Gather_c(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
     }
     return ac_gather_at(AC_CALLER, sbuf, ns, stype, rbuf, nr, rtype, root, comm);

@@ -21,7 +21,7 @@ ac_comm *ac_enter_neighbor(MPI_Comm comm, ac_collective coll, const void *sbuf, 
     ac_topology topology = AC_TOPOLOGY_NONE;
     if (comm == MPI_COMM_NULL || sbuf == MPI_IN_PLACE ||
         ac_neighbors_topology(comm, &topology) != MPI_SUCCESS || topology == AC_TOPOLOGY_NONE) {
-        ac_count_passthrough(comm, coll);
+        ac_count_passthrough(comm, coll, AC_PASS_NO_TOPOLOGY);
         return NULL;
     }
     ac_comm *c = ac_enter(comm, coll);

@@ -12,7 +12,7 @@ int ac_neighbor_allgather_at(const void *caller, const void *sbuf, int scount, M
     if (scount >= 0 && rcount >= 0 && stype != MPI_DATATYPE_NULL && rtype != MPI_DATATYPE_NULL)
         c = ac_enter_neighbor(comm, AC_NEIGHBOR_ALLGATHER, sbuf, &nb, &call);
     else
-        ac_count_passthrough(comm, AC_NEIGHBOR_ALLGATHER);
+        ac_count_passthrough(comm, AC_NEIGHBOR_ALLGATHER, AC_PASS_ARGUMENTS);
     if (!c) return PMPI_Neighbor_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     call.bytes = ac_signature_bytes(rcount, rtype);
     const ac_algorithm *alg = ac_select(c, &call, caller);
@@ -35,7 +35,7 @@ int MPI_Neighbor_allgather_c(const void *sbuf, MPI_Count scount, MPI_Datatype st
 {
     int ns, nr;
     if (!ac_count_fits(scount, &ns) || !ac_count_fits(rcount, &nr)) {
-        ac_count_passthrough(comm, AC_NEIGHBOR_ALLGATHER);
+        ac_count_passthrough(comm, AC_NEIGHBOR_ALLGATHER, AC_PASS_LARGE_COUNT);
         return PMPI_Neighbor_allgather_c(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     }
     return ac_neighbor_allgather_at(AC_CALLER, sbuf, ns, stype, rbuf, nr, rtype, comm);

@@ -15,9 +15,9 @@ int ac_neighbor_allgatherv_at(const void *caller, const void *sbuf, int scount, 
     if (scount >= 0 && stype != MPI_DATATYPE_NULL)
         c = ac_enter_neighbor(comm, AC_NEIGHBOR_ALLGATHERV, sbuf, &nb, &call);
     else
-        ac_count_passthrough(comm, AC_NEIGHBOR_ALLGATHERV);
+        ac_count_passthrough(comm, AC_NEIGHBOR_ALLGATHERV, AC_PASS_ARGUMENTS);
     if (c && (!ac_blocks_ok(rcounts, NULL, rtype, nb->indegree) || (nb->indegree > 0 && !displs))) {
-        ac_count_passthrough(comm, AC_NEIGHBOR_ALLGATHERV);
+        ac_count_passthrough(comm, AC_NEIGHBOR_ALLGATHERV, AC_PASS_ARGUMENTS);
         c = NULL;
     }
     if (!c)
@@ -51,7 +51,7 @@ int MPI_Neighbor_allgatherv_c(const void *sbuf, MPI_Count scount, MPI_Datatype s
     free(nr);
     free(nd);
     if (fits) return rc;
-    ac_count_passthrough(comm, AC_NEIGHBOR_ALLGATHERV);
+    ac_count_passthrough(comm, AC_NEIGHBOR_ALLGATHERV, AC_PASS_LARGE_COUNT);
     return PMPI_Neighbor_allgatherv_c(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
 }
 #endif

@@ -12,7 +12,7 @@ int ac_neighbor_alltoall_at(const void *caller, const void *sbuf, int scount, MP
     if (scount >= 0 && rcount >= 0 && stype != MPI_DATATYPE_NULL && rtype != MPI_DATATYPE_NULL)
         c = ac_enter_neighbor(comm, AC_NEIGHBOR_ALLTOALL, sbuf, &nb, &call);
     else
-        ac_count_passthrough(comm, AC_NEIGHBOR_ALLTOALL);
+        ac_count_passthrough(comm, AC_NEIGHBOR_ALLTOALL, AC_PASS_ARGUMENTS);
     if (!c) return PMPI_Neighbor_alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     call.bytes = ac_signature_bytes(rcount, rtype);
     const ac_algorithm *alg = ac_select(c, &call, caller);
@@ -35,7 +35,7 @@ int MPI_Neighbor_alltoall_c(const void *sbuf, MPI_Count scount, MPI_Datatype sty
 {
     int ns, nr;
     if (!ac_count_fits(scount, &ns) || !ac_count_fits(rcount, &nr)) {
-        ac_count_passthrough(comm, AC_NEIGHBOR_ALLTOALL);
+        ac_count_passthrough(comm, AC_NEIGHBOR_ALLTOALL, AC_PASS_LARGE_COUNT);
         return PMPI_Neighbor_alltoall_c(sbuf, scount, stype, rbuf, rcount, rtype, comm);
     }
     return ac_neighbor_alltoall_at(AC_CALLER, sbuf, ns, stype, rbuf, nr, rtype, comm);

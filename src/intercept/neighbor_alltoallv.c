@@ -16,7 +16,7 @@ int ac_neighbor_alltoallv_at(const void *caller, const void *sbuf, const int sco
     if (c && (!ac_blocks_ok(scounts, NULL, stype, nb->outdegree) ||
               !ac_blocks_ok(rcounts, NULL, rtype, nb->indegree) ||
               (nb->outdegree > 0 && !sdispls) || (nb->indegree > 0 && !rdispls))) {
-        ac_count_passthrough(comm, AC_NEIGHBOR_ALLTOALLV);
+        ac_count_passthrough(comm, AC_NEIGHBOR_ALLTOALLV, AC_PASS_ARGUMENTS);
         c = NULL;
     }
     if (!c)
@@ -55,7 +55,7 @@ int MPI_Neighbor_alltoallv_c(const void *sbuf, const MPI_Count scounts[], const 
     free(nr);
     free(nrd);
     if (fits) return rc;
-    ac_count_passthrough(comm, AC_NEIGHBOR_ALLTOALLV);
+    ac_count_passthrough(comm, AC_NEIGHBOR_ALLTOALLV, AC_PASS_LARGE_COUNT);
     return PMPI_Neighbor_alltoallv_c(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
                                      comm);
 }

@@ -16,7 +16,7 @@ int ac_neighbor_alltoallw_at(const void *caller, const void *sbuf, const int sco
     if (c && (!ac_blocks_ok(scounts, stypes, MPI_DATATYPE_NULL, nb->outdegree) ||
               !ac_blocks_ok(rcounts, rtypes, MPI_DATATYPE_NULL, nb->indegree) ||
               (nb->outdegree > 0 && !sdispls) || (nb->indegree > 0 && !rdispls))) {
-        ac_count_passthrough(comm, AC_NEIGHBOR_ALLTOALLW);
+        ac_count_passthrough(comm, AC_NEIGHBOR_ALLTOALLW, AC_PASS_ARGUMENTS);
         c = NULL;
     }
     if (!c)
@@ -55,7 +55,7 @@ int MPI_Neighbor_alltoallw_c(const void *sbuf, const MPI_Count scounts[], const 
     free(ns);
     free(nr);
     if (fits) return rc;
-    ac_count_passthrough(comm, AC_NEIGHBOR_ALLTOALLW);
+    ac_count_passthrough(comm, AC_NEIGHBOR_ALLTOALLW, AC_PASS_LARGE_COUNT);
     return PMPI_Neighbor_alltoallw_c(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes,
                                      comm);
 }

@@ -8,7 +8,7 @@ int ac_reduce_at(const void *caller, const void *sbuf, void *rbuf, int count, MP
 {
     ac_comm *c;
     if (count < 0 || dtype == MPI_DATATYPE_NULL || op == MPI_OP_NULL || !ac_root_ok(comm, root)) {
-        ac_count_passthrough(comm, AC_REDUCE);
+        ac_count_passthrough(comm, AC_REDUCE, AC_PASS_ARGUMENTS);
         return PMPI_Reduce(sbuf, rbuf, count, dtype, op, root, comm);
     }
     c = ac_enter(comm, AC_REDUCE);
@@ -33,7 +33,7 @@ int MPI_Reduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dty
 {
     int n;
     if (!ac_count_fits(count, &n)) {
-        ac_count_passthrough(comm, AC_REDUCE);
+        ac_count_passthrough(comm, AC_REDUCE, AC_PASS_LARGE_COUNT);
         return PMPI_Reduce_c(sbuf, rbuf, count, dtype, op, root, comm);
     }
     return ac_reduce_at(AC_CALLER, sbuf, rbuf, n, dtype, op, root, comm);

@@ -10,7 +10,7 @@ int ac_reduce_scatter_at(const void *caller, const void *sbuf, void *rbuf, const
 {
     ac_comm *c;
     if (rcounts == NULL || dtype == MPI_DATATYPE_NULL || op == MPI_OP_NULL) {
-        ac_count_passthrough(comm, AC_REDUCE_SCATTER);
+        ac_count_passthrough(comm, AC_REDUCE_SCATTER, AC_PASS_ARGUMENTS);
         return PMPI_Reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm);
     }
     c = ac_enter(comm, AC_REDUCE_SCATTER);
@@ -38,7 +38,7 @@ int MPI_Reduce_scatter_c(const void *sbuf, void *rbuf, const MPI_Count rcounts[]
 {
     int size = ac_intra_size(comm), rc, *n = NULL;
     if (size == 0 || !ac_counts_fit(rcounts, size, &n)) {
-        ac_count_passthrough(comm, AC_REDUCE_SCATTER);
+        ac_count_passthrough(comm, AC_REDUCE_SCATTER, AC_PASS_LARGE_COUNT);
         return PMPI_Reduce_scatter_c(sbuf, rbuf, rcounts, dtype, op, comm);
     }
     rc = ac_reduce_scatter_at(AC_CALLER, sbuf, rbuf, n, dtype, op, comm);

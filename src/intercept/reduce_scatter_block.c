@@ -8,7 +8,7 @@ int ac_reduce_scatter_block_at(const void *caller, const void *sbuf, void *rbuf,
 {
     ac_comm *c;
     if (rcount < 0 || dtype == MPI_DATATYPE_NULL || op == MPI_OP_NULL) {
-        ac_count_passthrough(comm, AC_REDUCE_SCATTER_BLOCK);
+        ac_count_passthrough(comm, AC_REDUCE_SCATTER_BLOCK, AC_PASS_ARGUMENTS);
         return PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, dtype, op, comm);
     }
     c = ac_enter(comm, AC_REDUCE_SCATTER_BLOCK);
@@ -36,7 +36,7 @@ int MPI_Reduce_scatter_block_c(const void *sbuf, void *rbuf, MPI_Count rcount, M
 {
     int n;
     if (!ac_count_fits(rcount, &n)) {
-        ac_count_passthrough(comm, AC_REDUCE_SCATTER_BLOCK);
+        ac_count_passthrough(comm, AC_REDUCE_SCATTER_BLOCK, AC_PASS_LARGE_COUNT);
         return PMPI_Reduce_scatter_block_c(sbuf, rbuf, rcount, dtype, op, comm);
     }
     return ac_reduce_scatter_block_at(AC_CALLER, sbuf, rbuf, n, dtype, op, comm);

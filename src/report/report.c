@@ -173,7 +173,9 @@ static void write_contexts_text(FILE *f, ac_comm **comms, int n)
  * their time, the calls passed through, and under a strategy that tunes, its contexts' estimate
  * of time saved or lost against native, learning included, and the calls left untuned. */
 typedef struct run_summary {
-    long calls, passthrough, untuned, contexts, unmeasured;
+    long calls, passthrough, untuned, single, contexts, unmeasured;
+    long undecided, undecided_calls, one_call; /* contexts still deciding at the end (their
+                                                * calls), contexts of a single call */
     double seconds, saved;
 } run_summary;
 
@@ -188,6 +190,7 @@ static void summarize(ac_comm **comms, int n, run_summary *out)
             out->calls += s->calls;
             out->passthrough += s->passthrough;
             out->untuned += s->untuned;
+            out->single += s->single;
             out->seconds += s->seconds;
             for (const struct ac_context *x = ac_select_next_context(comms[i], k, NULL); x;
                  x = ac_select_next_context(comms[i], k, x)) {
@@ -195,6 +198,11 @@ static void summarize(ac_comm **comms, int n, run_summary *out)
                 double saved;
                 ac_select_view_context(x, &v);
                 out->contexts++;
+                if (v.summary.deciding) {
+                    out->undecided++;
+                    out->undecided_calls += v.calls;
+                }
+                out->one_call += v.calls <= 1;
                 if (context_saved(&v, &saved))
                     out->saved += saved;
                 else
@@ -203,10 +211,24 @@ static void summarize(ac_comm **comms, int n, run_summary *out)
         }
 }
 
+/* The calls passed through by reason, as "3 arguments, 2 intercommunicator" (none: ""). */
+static void pass_reasons_text(char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int r = 0; r < AC_PASS_REASONS && used < len; r++)
+        if (ac_g.passthrough_why[r])
+            used += (size_t)snprintf(out + used, len - used, "%s%ld %s", used ? ", " : "",
+                                     ac_g.passthrough_why[r],
+                                     ac_pass_reason_name((ac_pass_reason)r));
+}
+
 static void write_summary_text(FILE *f, const run_summary *s)
 {
-    fprintf(f, "summary: %ld calls run by the layer, %.6f s (rank 0's), %ld passed through\n",
-            s->calls, s->seconds, s->passthrough);
+    char why[256];
+    pass_reasons_text(why, sizeof why);
+    fprintf(f, "summary: %ld calls run by the layer, %.6f s (rank 0's), %ld passed through%s%s%s\n",
+            s->calls, s->seconds, s->passthrough, why[0] ? " (" : "", why, why[0] ? ")" : "");
     if (!ac_select_uses_contexts()) {
         fprintf(f, "  strategy %s: nothing tuned, nothing to compare\n",
                 ac_select_strategy_name());
@@ -216,9 +238,12 @@ static void write_summary_text(FILE *f, const run_summary *s)
     if (s->contexts > s->unmeasured)
         fprintf(f, ": %s %.6f s against native (an estimate, learning included)",
                 s->saved >= 0.0 ? "saved" : "lost", s->saved >= 0.0 ? s->saved : -s->saved);
-    fprintf(f, "\n  %ld never measured native; %ld calls untuned (beyond AUTOCOLL_MAX_SITES or "
-               "_SIZES)\n",
-            s->unmeasured, s->untuned);
+    fprintf(f, "\n  %ld never measured native; %ld still deciding at the end (%ld calls: too "
+               "few to decide); %ld of one call\n",
+            s->unmeasured, s->undecided, s->undecided_calls, s->one_call);
+    fprintf(f, "  untuned: %ld calls beyond AUTOCOLL_MAX_SITES or _SIZES, %ld on one-rank "
+               "communicators\n",
+            s->untuned, s->single);
 }
 
 static void write_summary_json(ac_json_writer *w, const run_summary *s)
@@ -236,6 +261,14 @@ static void write_summary_json(ac_json_writer *w, const run_summary *s)
     else
         ac_json_null(w, "saved_seconds");
     ac_json_integer_value(w, "untuned", s->untuned);
+    ac_json_integer_value(w, "untuned_one_rank", s->single);
+    ac_json_integer_value(w, "contexts_deciding", s->undecided);
+    ac_json_integer_value(w, "calls_deciding", s->undecided_calls);
+    ac_json_integer_value(w, "contexts_of_one_call", s->one_call);
+    ac_json_object_begin(w, "passthrough_reasons");
+    for (int r = 0; r < AC_PASS_REASONS; r++)
+        ac_json_integer_value(w, ac_pass_reason_name((ac_pass_reason)r), ac_g.passthrough_why[r]);
+    ac_json_object_end(w);
     ac_json_object_end(w);
 }
 

@@ -100,6 +100,7 @@ static struct {
     const ac_strategy *strategy;                    /* AUTOCOLL_STRATEGY */
     int max_sizes;                                  /* AUTOCOLL_MAX_SIZES */
     int max_sites;                                  /* AUTOCOLL_MAX_SITES */
+    int tune_one_rank;                              /* AUTOCOLL_TUNE_ONE_RANK */
     int table_try;                                  /* AUTOCOLL_TABLE_TRY */
 } sel = {.strategy = &ac_strategy_native, .max_sizes = 1};
 
@@ -191,6 +192,7 @@ void ac_select_init(void)
                      name);
     sel.max_sizes = (int)ac_config_int("AUTOCOLL_MAX_SIZES");
     sel.max_sites = (int)ac_config_int("AUTOCOLL_MAX_SITES");
+    sel.tune_one_rank = ac_config_switch("AUTOCOLL_TUNE_ONE_RANK");
     sel.table_try = (int)ac_config_int("AUTOCOLL_TABLE_TRY");
     ac_coll_set_test_nodes((int)ac_config_int("AUTOCOLL_TEST_RANKS_PER_NODE"),
                            ac_config_keyword("AUTOCOLL_TEST_PLACEMENT") == 1 /* cyclic */);
@@ -805,6 +807,10 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *calle
         return fallback;
     }
     if (!ac_select_uses_contexts()) return ac_registry_fallback(call);
+    if (c->size == 1 && !sel.tune_one_rank) { /* nothing moves: nothing to tune (counted) */
+        c->stats[call->collective].single++;
+        return ac_registry_fallback(call);
+    }
     cs = comm_state(c);
     /* The layer's bookkeeping is timed on every call while a context of this communicator is
      * deciding, and on one call in OVERHEAD_SAMPLE once they all have settled (weighted; two

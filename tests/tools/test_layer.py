@@ -232,6 +232,9 @@ def test_intercommunicator_and_invalid_arguments_pass_through(mpi, tmp_path):
     assert inter[0]["collectives"]["allreduce"]["calls"] == 0
     expected = {"allreduce": 1, "bcast": 1} if invalid else {}
     assert run.report["passthrough_invalid_arguments"] == expected
+    # the summary counts them by reason (on rank 0: one call on the intercommunicator)
+    why = run.report["summary"]["passthrough_reasons"]
+    assert why["intercommunicator"] >= 1 and why["arguments"] == (2 if invalid else 0), why
 
 
 @pytest.mark.parametrize("mpi", MPIS)

@@ -74,8 +74,10 @@ def render(data):
 
 def summary_lines(s):
     """The run in a few lines, as the layer's text report ends (src/report/report.c)."""
+    why = ", ".join(f"{n} {reason}" for reason, n in s.get("passthrough_reasons", {}).items()
+                    if n)
     lines = [f"summary: {s['calls']} calls run by the layer, {s['seconds']:.6f} s (rank 0's), "
-             f"{s['passthrough']} passed through"]
+             f"{s['passthrough']} passed through" + (f" ({why})" if why else "")]
     if not s["tunes"]:
         return lines + [f"  strategy {s['strategy']}: nothing tuned, nothing to compare"]
     line = f"  {s['contexts']} tuning contexts"
@@ -83,8 +85,13 @@ def summary_lines(s):
     if saved is not None:
         line += (f": {'saved' if saved >= 0 else 'lost'} {abs(saved):.6f} s against native "
                  f"(an estimate, learning included)")
-    return lines + [line, f"  {s['contexts_without_native']} never measured native; "
-                          f"{s['untuned']} calls untuned (beyond AUTOCOLL_MAX_SITES or _SIZES)"]
+    return lines + [line,
+                    f"  {s['contexts_without_native']} never measured native; "
+                    f"{s.get('contexts_deciding', 0)} still deciding at the end "
+                    f"({s.get('calls_deciding', 0)} calls: too few to decide); "
+                    f"{s.get('contexts_of_one_call', 0)} of one call",
+                    f"  untuned: {s['untuned']} calls beyond AUTOCOLL_MAX_SITES or _SIZES, "
+                    f"{s.get('untuned_one_rank', 0)} on one-rank communicators"]
 
 
 def _opt(v, spec):
