@@ -4,6 +4,7 @@
  * belongs to, as seen from rank 0.
  */
 #include "report/report.h"
+#include "core/seen.h"
 #include "adcl/adcl.h"
 #include "core/config.h"
 #include "core/json_writer.h"
@@ -179,9 +180,19 @@ typedef struct run_summary {
     double seconds, saved;
 } run_summary;
 
+/* Calls of the collectives the layer counts without running them (core/seen.h). */
+static long seen_calls(void)
+{
+    long n = 0;
+    for (int k = 0; k < AC_SEEN_KINDS; k++)
+        n += ac_seen_calls((ac_seen_kind)k);
+    return n;
+}
+
 static void summarize(ac_comm **comms, int n, run_summary *out)
 {
     memset(out, 0, sizeof *out);
+    out->passthrough = seen_calls();
     for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
         out->passthrough += ac_g.passthrough[k];
     for (int i = 0; i < n; i++)
@@ -215,7 +226,9 @@ static void summarize(ac_comm **comms, int n, run_summary *out)
 static void pass_reasons_text(char *out, size_t len)
 {
     size_t used = 0;
+    long seen = seen_calls();
     out[0] = '\0';
+    if (seen) used += (size_t)snprintf(out, len, "%ld not run by the layer", seen);
     for (int r = 0; r < AC_PASS_REASONS && used < len; r++)
         if (ac_g.passthrough_why[r])
             used += (size_t)snprintf(out + used, len - used, "%s%ld %s", used ? ", " : "",
@@ -268,7 +281,51 @@ static void write_summary_json(ac_json_writer *w, const run_summary *s)
     ac_json_object_begin(w, "passthrough_reasons");
     for (int r = 0; r < AC_PASS_REASONS; r++)
         ac_json_integer_value(w, ac_pass_reason_name((ac_pass_reason)r), ac_g.passthrough_why[r]);
+    ac_json_integer_value(w, "not_run", seen_calls());
     ac_json_object_end(w);
+    ac_json_object_end(w);
+}
+
+/* The collectives seen and passed through without being run (core/seen.h): one line of at
+ * most 120 columns a few at a time, "seen, not run by the layer: MPI_Iallreduce 5 (40 B), ...". */
+static void write_seen_text(FILE *f)
+{
+    int col = 0;
+    for (int k = 0; k < AC_SEEN_KINDS; k++) {
+        long calls = ac_seen_calls((ac_seen_kind)k);
+        if (!calls) continue;
+        char item[96], b[32] = "";
+        double bytes = ac_seen_total_bytes((ac_seen_kind)k);
+        if (bytes >= 0.0) snprintf(b, sizeof b, " (%.0f B)", bytes);
+        int len = snprintf(item, sizeof item, "%s %ld%s", ac_seen_name((ac_seen_kind)k), calls, b);
+        if (col == 0 || col + len + 2 > 120) {
+            fprintf(f, "%s%s", col ? "\n" : "", col ? "  " : "seen, not run by the layer: ");
+            col = col ? 2 : 29;
+        } else {
+            fputs(", ", f);
+            col += 2;
+        }
+        fputs(item, f);
+        col += len;
+    }
+    if (col) fputc('\n', f);
+}
+
+static void write_seen_json(ac_json_writer *w)
+{
+    ac_json_object_begin(w, "seen");
+    for (int k = 0; k < AC_SEEN_KINDS; k++) {
+        long calls = ac_seen_calls((ac_seen_kind)k);
+        if (!calls) continue;
+        double bytes = ac_seen_total_bytes((ac_seen_kind)k);
+        ac_json_object_begin(w, ac_seen_name((ac_seen_kind)k));
+        ac_json_integer_value(w, "calls", calls);
+        if (bytes >= 0.0)
+            ac_json_real(w, "bytes", bytes);
+        else
+            ac_json_null(w, "bytes");
+        ac_json_object_end(w);
+    }
     ac_json_object_end(w);
 }
 
@@ -300,6 +357,7 @@ static void write_text(FILE *f, ac_comm **comms, int n)
         if (ac_g.passthrough[k])
             fprintf(f, "%-16s %5s %-21s %9d %9ld\n", "(invalid args)", "-",
                     ac_collective_name((ac_collective)k), 0, ac_g.passthrough[k]);
+    write_seen_text(f);
     if (ac_select_uses_contexts()) write_contexts_text(f, comms, n);
     run_summary sum;
     summarize(comms, n, &sum);
@@ -569,6 +627,7 @@ static void write_json(FILE *f, ac_comm **comms, int n)
     summarize(comms, n, &sum);
     write_summary_json(&w, &sum);
     write_profile(&w, comms, n);
+    write_seen_json(&w);
     write_adcl_json(&w);
     ac_json_object_begin(&w, "passthrough_invalid_arguments");
     for (int k = 0; k < AC_NUM_COLLECTIVES; k++)

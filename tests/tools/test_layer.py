@@ -4,6 +4,7 @@ transparency, forcing, bad settings, the report. Under both MPIs."""
 import json
 import re
 import subprocess
+import sys
 
 import pytest
 
@@ -235,6 +236,36 @@ def test_intercommunicator_and_invalid_arguments_pass_through(mpi, tmp_path):
     # the summary counts them by reason (on rank 0: one call on the intercommunicator)
     why = run.report["summary"]["passthrough_reasons"]
     assert why["intercommunicator"] >= 1 and why["arguments"] == (2 if invalid else 0), why
+
+
+@pytest.mark.parametrize("mpi", MPIS)
+def test_collectives_the_layer_does_not_run_are_seen(mpi, tmp_path):
+    """Nonblocking and persistent collectives, scan, exscan, gatherv, scatterv and alltoallw
+    reach the library untouched (tests/mpi/seen.c checks their results) and are counted in the
+    report: calls, and bytes where the call has one count (issue 42, item 1)."""
+    run = run_mpi(mpi, 3, "tests/mpi/seen", tmp_path, env={"AUTOCOLL_STRATEGY": "race"})
+    assert "seen: ok" in run.stdout, run.stdout + run.stderr
+    seen = run.report["seen"]
+    expected = {"MPI_Scan": (2, 8), "MPI_Exscan": (1, 4), "MPI_Gatherv": (1, 4),
+                "MPI_Scatterv": (1, 4), "MPI_Alltoallw": (1, None), "MPI_Iallreduce": (5, 40),
+                "MPI_Ibcast": (1, 16), "MPI_Ibarrier": (1, 0), "MPI_Ialltoall": (1, 4)}
+    if mpi == "mpich":  # MPI-4: persistent collectives and the large-count forms
+        expected.update({"MPI_Allreduce_init": (1, 8), "MPI_Iallreduce_c": (2, 16)})
+    assert {name: (v["calls"], v["bytes"]) for name, v in seen.items()} == expected, seen
+    why = run.report["summary"]["passthrough_reasons"]
+    assert why["not_run"] == sum(calls for calls, _ in expected.values()), why
+    text = run_mpi(mpi, 3, "tests/mpi/seen", tmp_path, report=False,
+                   env={"AUTOCOLL_REPORT": "stderr"}).stderr
+    assert "seen, not run by the layer: MPI_Gatherv 1 (4 B), MPI_Scatterv 1 (4 B)" in text, text
+    assert all(len(line) <= 120 for line in text.splitlines() if "MPI_" in line)
+
+
+def test_the_seen_wrappers_are_generated_from_the_prototypes():
+    """src/intercept/seen.c and src/core/seen_list.h are what scripts/gen_seen writes from
+    MPICH 4's mpi_proto.h (a hand edit, or a new function in the list, shows here)."""
+    run = subprocess.run([sys.executable, str(ROOT / "scripts/gen_seen"), "--check"],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
 
 
 @pytest.mark.parametrize("mpi", MPIS)

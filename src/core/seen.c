@@ -1,0 +1,55 @@
+/*
+ * seen.c - counts of the collectives the layer does not run (seen.h).
+ */
+#include "core/seen.h"
+#include "core/state.h"
+
+#include <stdatomic.h>
+
+static atomic_long calls[AC_SEEN_KINDS];
+static atomic_llong bytes[AC_SEEN_KINDS];
+static atomic_int uncounted[AC_SEEN_KINDS]; /* some call's bytes were not counted */
+
+static const char *const names[AC_SEEN_KINDS] = {
+#define AC_SEEN_NAME(e, name) [AC_SEEN_##e] = name,
+    AC_SEEN_MPI3(AC_SEEN_NAME)
+#if MPI_VERSION >= 4
+    AC_SEEN_MPI4(AC_SEEN_NAME)
+#endif
+#undef AC_SEEN_NAME
+};
+
+void ac_seen(ac_seen_kind kind, MPI_Comm comm, double moved)
+{
+    (void)comm; /* counted per run; the communicator is the library's business here */
+    if (!ac_g.enabled || kind < 0 || kind >= AC_SEEN_KINDS) return;
+    atomic_fetch_add(&calls[kind], 1);
+    if (moved >= 0.0)
+        atomic_fetch_add(&bytes[kind], (long long)moved);
+    else
+        atomic_store(&uncounted[kind], 1);
+}
+
+double ac_seen_bytes(long long count, MPI_Datatype type)
+{
+    int size = 0;
+    if (count < 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS)
+        return -1.0;
+    return (double)count * size;
+}
+
+const char *ac_seen_name(ac_seen_kind kind)
+{
+    return kind >= 0 && kind < AC_SEEN_KINDS ? names[kind] : "?";
+}
+
+long ac_seen_calls(ac_seen_kind kind)
+{
+    return kind >= 0 && kind < AC_SEEN_KINDS ? atomic_load(&calls[kind]) : 0;
+}
+
+double ac_seen_total_bytes(ac_seen_kind kind)
+{
+    if (kind < 0 || kind >= AC_SEEN_KINDS || atomic_load(&uncounted[kind])) return -1.0;
+    return (double)atomic_load(&bytes[kind]);
+}

@@ -1,0 +1,35 @@
+/*
+ * seen.h - the collectives the layer counts without running them (the nonblocking and
+ * persistent ones, gatherv, scatterv, alltoallw, scan, exscan, and their large-count forms):
+ * src/intercept/seen.c's wrappers count each call here and pass it to the library; the report
+ * lists them ("seen"). The list is core/seen_list.h (scripts/gen_seen writes both).
+ */
+#ifndef AUTOCOLL_SEEN_H
+#define AUTOCOLL_SEEN_H
+
+#include "core/seen_list.h"
+
+#include <mpi.h>
+
+typedef enum ac_seen_kind {
+#define AC_SEEN_ENUM(e, name) AC_SEEN_##e,
+    AC_SEEN_MPI3(AC_SEEN_ENUM)
+#if MPI_VERSION >= 4
+    AC_SEEN_MPI4(AC_SEEN_ENUM)
+#endif
+#undef AC_SEEN_ENUM
+    AC_SEEN_KINDS
+} ac_seen_kind;
+
+/* One call of `kind` on `comm` moving `bytes` (negative: not counted, the v and w forms). */
+void ac_seen(ac_seen_kind kind, MPI_Comm comm, double bytes);
+
+/* count x the datatype's size; -1 for arguments the library will refuse (it says why). */
+double ac_seen_bytes(long long count, MPI_Datatype type);
+
+/* The MPI name of `kind`, its calls so far (this rank), and its bytes (negative: not counted). */
+const char *ac_seen_name(ac_seen_kind kind);
+long ac_seen_calls(ac_seen_kind kind);
+double ac_seen_total_bytes(ac_seen_kind kind);
+
+#endif
