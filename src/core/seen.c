@@ -19,10 +19,15 @@ static const char *const names[AC_SEEN_KINDS] = {
 #undef AC_SEEN_NAME
 };
 
+int ac_seen_on(void)
+{
+    return ac_g.enabled;
+}
+
 void ac_seen(ac_seen_kind kind, MPI_Comm comm, double moved)
 {
     (void)comm; /* counted per run; the communicator is the library's business here */
-    if (!ac_g.enabled || kind < 0 || kind >= AC_SEEN_KINDS) return;
+    if (kind < 0 || kind >= AC_SEEN_KINDS) return;
     atomic_fetch_add(&calls[kind], 1);
     if (moved >= 0.0)
         atomic_fetch_add(&bytes[kind], (long long)moved);

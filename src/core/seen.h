@@ -21,6 +21,10 @@ typedef enum ac_seen_kind {
     AC_SEEN_KINDS
 } ac_seen_kind;
 
+/* Whether the layer counts (it is enabled): the wrappers ask first, so that AUTOCOLL=off (or a
+ * call before MPI_Init) computes nothing, not even the bytes. */
+int ac_seen_on(void);
+
 /* One call of `kind` on `comm` moving `bytes` (negative: not counted, the v and w forms). */
 void ac_seen(ac_seen_kind kind, MPI_Comm comm, double bytes);
 

@@ -14,8 +14,8 @@
 int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int
                 recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    ac_seen(AC_SEEN_GATHERV, comm, sendbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(sendcount,
-            sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_GATHERV, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(sendcount, sendtype));
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                         comm);
 }
@@ -24,8 +24,8 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
                  sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm
                  comm)
 {
-    ac_seen(AC_SEEN_SCATTERV, comm, recvbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(recvcount,
-            recvtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_SCATTERV, comm, recvbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(recvcount, recvtype));
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                          comm);
 }
@@ -34,7 +34,7 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
                   MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int
                   rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    ac_seen(AC_SEEN_ALLTOALLW, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_ALLTOALLW, comm, -1.0);
     return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                           recvtypes, comm);
 }
@@ -42,35 +42,35 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
 int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
              MPI_Comm comm)
 {
-    ac_seen(AC_SEEN_SCAN, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_SCAN, comm, ac_seen_bytes(count, datatype));
     return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                MPI_Comm comm)
 {
-    ac_seen(AC_SEEN_EXSCAN, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_EXSCAN, comm, ac_seen_bytes(count, datatype));
     return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IBARRIER, comm, 0.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_IBARRIER, comm, 0.0);
     return PMPI_Ibarrier(comm, request);
 }
 
 int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request
                *request)
 {
-    ac_seen(AC_SEEN_IBCAST, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_IBCAST, comm, ac_seen_bytes(count, datatype));
     return PMPI_Ibcast(buffer, count, datatype, root, comm, request);
 }
 
 int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
                 recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IGATHER, comm, sendbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(sendcount,
-            sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_IGATHER, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(sendcount, sendtype));
     return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                         request);
 }
@@ -79,8 +79,8 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IGATHERV, comm, sendbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(sendcount,
-            sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_IGATHERV, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(sendcount, sendtype));
     return PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                          comm, request);
 }
@@ -88,8 +88,8 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
                  recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_ISCATTER, comm, recvbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(recvcount,
-            recvtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_ISCATTER, comm, recvbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(recvcount, recvtype));
     return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                          request);
 }
@@ -98,8 +98,8 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
                   sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm
                   comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_ISCATTERV, comm, recvbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(recvcount,
-            recvtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_ISCATTERV, comm, recvbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(recvcount, recvtype));
     return PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                           comm, request);
 }
@@ -107,8 +107,8 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
 int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
                    recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IALLGATHER, comm, sendbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(sendcount,
-            sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_IALLGATHER, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(sendcount, sendtype));
     return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                            request);
 }
@@ -117,8 +117,8 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                     MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IALLGATHERV, comm, sendbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(sendcount,
-            sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_IALLGATHERV, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(sendcount, sendtype));
     return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                             comm, request);
 }
@@ -126,8 +126,8 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
                   recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IALLTOALL, comm, sendbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(sendcount,
-            sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_IALLTOALL, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(sendcount, sendtype));
     return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                           request);
 }
@@ -136,7 +136,7 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                    sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IALLTOALLV, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_IALLTOALLV, comm, -1.0);
     return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                            recvtype, comm, request);
 }
@@ -145,7 +145,7 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int
                    rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IALLTOALLW, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_IALLTOALLW, comm, -1.0);
     return PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                            recvtypes, comm, request);
 }
@@ -153,42 +153,43 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
 int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int
                 root, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IREDUCE, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_IREDUCE, comm, ac_seen_bytes(count, datatype));
     return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
 }
 
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IALLREDUCE, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_IALLREDUCE, comm, ac_seen_bytes(count, datatype));
     return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
 int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype
                         datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IREDUCE_SCATTER, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_IREDUCE_SCATTER, comm, -1.0);
     return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
 }
 
 int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype
                               datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IREDUCE_SCATTER_BLOCK, comm, ac_seen_bytes(recvcount, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_IREDUCE_SCATTER_BLOCK, comm, ac_seen_bytes(recvcount,
+            datatype));
     return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
 }
 
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_ISCAN, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_ISCAN, comm, ac_seen_bytes(count, datatype));
     return PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IEXSCAN, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_IEXSCAN, comm, ac_seen_bytes(count, datatype));
     return PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
@@ -196,7 +197,7 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
                             *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                             MPI_Request *request)
 {
-    ac_seen(AC_SEEN_INEIGHBOR_ALLGATHER, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+    if (ac_seen_on()) ac_seen(AC_SEEN_INEIGHBOR_ALLGATHER, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
             ac_seen_bytes(sendcount, sendtype));
     return PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                     comm, request);
@@ -206,7 +207,7 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
                              *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype
                              recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_INEIGHBOR_ALLGATHERV, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+    if (ac_seen_on()) ac_seen(AC_SEEN_INEIGHBOR_ALLGATHERV, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
             ac_seen_bytes(sendcount, sendtype));
     return PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                      recvtype, comm, request);
@@ -216,7 +217,7 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request
                            *request)
 {
-    ac_seen(AC_SEEN_INEIGHBOR_ALLTOALL, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+    if (ac_seen_on()) ac_seen(AC_SEEN_INEIGHBOR_ALLTOALL, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
             ac_seen_bytes(sendcount, sendtype));
     return PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                    request);
@@ -226,7 +227,7 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int
                             rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_INEIGHBOR_ALLTOALLV, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_INEIGHBOR_ALLTOALLV, comm, -1.0);
     return PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                     rdispls, recvtype, comm, request);
 }
@@ -236,7 +237,7 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                             MPI_Request *request)
 {
-    ac_seen(AC_SEEN_INEIGHBOR_ALLTOALLW, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_INEIGHBOR_ALLTOALLW, comm, -1.0);
     return PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                     rdispls, recvtypes, comm, request);
 }
@@ -247,8 +248,8 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int
                   root, MPI_Comm comm)
 {
-    ac_seen(AC_SEEN_GATHERV_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(sendcount,
-            sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_GATHERV_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(sendcount, sendtype));
     return PMPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                           comm);
 }
@@ -257,8 +258,8 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                    int root, MPI_Comm comm)
 {
-    ac_seen(AC_SEEN_SCATTERV_C, comm, recvbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(recvcount,
-            recvtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_SCATTERV_C, comm, recvbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(recvcount, recvtype));
     return PMPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
                            root, comm);
 }
@@ -267,7 +268,7 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
                     const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    ac_seen(AC_SEEN_ALLTOALLW_C, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_ALLTOALLW_C, comm, -1.0);
     return PMPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                             recvtypes, comm);
 }
@@ -275,21 +276,21 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op
                op, MPI_Comm comm)
 {
-    ac_seen(AC_SEEN_SCAN_C, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_SCAN_C, comm, ac_seen_bytes(count, datatype));
     return PMPI_Scan_c(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op
                  op, MPI_Comm comm)
 {
-    ac_seen(AC_SEEN_EXSCAN_C, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_EXSCAN_C, comm, ac_seen_bytes(count, datatype));
     return PMPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
                  MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IBCAST_C, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_IBCAST_C, comm, ac_seen_bytes(count, datatype));
     return PMPI_Ibcast_c(buffer, count, datatype, root, comm, request);
 }
 
@@ -297,8 +298,8 @@ int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request
                   *request)
 {
-    ac_seen(AC_SEEN_IGATHER_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(sendcount,
-            sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_IGATHER_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(sendcount, sendtype));
     return PMPI_Igather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                           request);
 }
@@ -307,8 +308,8 @@ int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int
                    root, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IGATHERV_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(sendcount,
-            sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_IGATHERV_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(sendcount, sendtype));
     return PMPI_Igatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                            root, comm, request);
 }
@@ -317,8 +318,8 @@ int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request
                    *request)
 {
-    ac_seen(AC_SEEN_ISCATTER_C, comm, recvbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(recvcount,
-            recvtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_ISCATTER_C, comm, recvbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(recvcount, recvtype));
     return PMPI_Iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                            request);
 }
@@ -327,8 +328,8 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype
                     recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_ISCATTERV_C, comm, recvbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(recvcount,
-            recvtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_ISCATTERV_C, comm, recvbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(recvcount, recvtype));
     return PMPI_Iscatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
                             root, comm, request);
 }
@@ -337,8 +338,8 @@ int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
                      MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request
                      *request)
 {
-    ac_seen(AC_SEEN_IALLGATHER_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(sendcount,
-            sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_IALLGATHER_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(sendcount, sendtype));
     return PMPI_Iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                              request);
 }
@@ -347,8 +348,8 @@ int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
                       *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype
                       recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IALLGATHERV_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(sendcount,
-            sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_IALLGATHERV_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(sendcount, sendtype));
     return PMPI_Iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                               comm, request);
 }
@@ -356,8 +357,8 @@ int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
 int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IALLTOALL_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(sendcount,
-            sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_IALLTOALL_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(sendcount, sendtype));
     return PMPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                             request);
 }
@@ -366,7 +367,7 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                      MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const
                      MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IALLTOALLV_C, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_IALLTOALLV_C, comm, -1.0);
     return PMPI_Ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                              recvtype, comm, request);
 }
@@ -376,7 +377,7 @@ int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                      MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IALLTOALLW_C, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_IALLTOALLW_C, comm, -1.0);
     return PMPI_Ialltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                              recvtypes, comm, request);
 }
@@ -384,21 +385,21 @@ int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
 int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op
                   op, int root, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IREDUCE_C, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_IREDUCE_C, comm, ac_seen_bytes(count, datatype));
     return PMPI_Ireduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, request);
 }
 
 int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IALLREDUCE_C, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_IALLREDUCE_C, comm, ac_seen_bytes(count, datatype));
     return PMPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
 int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IREDUCE_SCATTER_C, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_IREDUCE_SCATTER_C, comm, -1.0);
     return PMPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
 }
 
@@ -406,21 +407,22 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request
                                 *request)
 {
-    ac_seen(AC_SEEN_IREDUCE_SCATTER_BLOCK_C, comm, ac_seen_bytes(recvcount, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_IREDUCE_SCATTER_BLOCK_C, comm, ac_seen_bytes(recvcount,
+            datatype));
     return PMPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
 }
 
 int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op
                 op, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_ISCAN_C, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_ISCAN_C, comm, ac_seen_bytes(count, datatype));
     return PMPI_Iscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
 int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op
                   op, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_IEXSCAN_C, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_IEXSCAN_C, comm, ac_seen_bytes(count, datatype));
     return PMPI_Iexscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
@@ -428,7 +430,7 @@ int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
                               *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                               MPI_Request *request)
 {
-    ac_seen(AC_SEEN_INEIGHBOR_ALLGATHER_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+    if (ac_seen_on()) ac_seen(AC_SEEN_INEIGHBOR_ALLGATHER_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
             ac_seen_bytes(sendcount, sendtype));
     return PMPI_Ineighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                       comm, request);
@@ -438,7 +440,7 @@ int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
                                *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_INEIGHBOR_ALLGATHERV_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+    if (ac_seen_on()) ac_seen(AC_SEEN_INEIGHBOR_ALLGATHERV_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
             ac_seen_bytes(sendcount, sendtype));
     return PMPI_Ineighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                        recvtype, comm, request);
@@ -448,7 +450,7 @@ int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
                              *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request *request)
 {
-    ac_seen(AC_SEEN_INEIGHBOR_ALLTOALL_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+    if (ac_seen_on()) ac_seen(AC_SEEN_INEIGHBOR_ALLTOALL_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
             ac_seen_bytes(sendcount, sendtype));
     return PMPI_Ineighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                      comm, request);
@@ -459,7 +461,7 @@ int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
                               recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype,
                               MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_INEIGHBOR_ALLTOALLV_C, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_INEIGHBOR_ALLTOALLV_C, comm, -1.0);
     return PMPI_Ineighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                       rdispls, recvtype, comm, request);
 }
@@ -469,21 +471,21 @@ int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
                               MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype
                               recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_INEIGHBOR_ALLTOALLW_C, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_INEIGHBOR_ALLTOALLW_C, comm, -1.0);
     return PMPI_Ineighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                       rdispls, recvtypes, comm, request);
 }
 
 int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_BARRIER_INIT, comm, 0.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_BARRIER_INIT, comm, 0.0);
     return PMPI_Barrier_init(comm, info, request);
 }
 
 int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info
                    info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_BCAST_INIT, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_BCAST_INIT, comm, ac_seen_bytes(count, datatype));
     return PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
 }
 
@@ -491,8 +493,8 @@ int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                     MPI_Request *request)
 {
-    ac_seen(AC_SEEN_GATHER_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(sendcount,
-            sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_GATHER_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(sendcount, sendtype));
     return PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                             info, request);
 }
@@ -501,8 +503,8 @@ int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm
                      comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_GATHERV_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(sendcount,
-            sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_GATHERV_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(sendcount, sendtype));
     return PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                              root, comm, info, request);
 }
@@ -511,8 +513,8 @@ int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                      MPI_Request *request)
 {
-    ac_seen(AC_SEEN_SCATTER_INIT, comm, recvbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(recvcount,
-            recvtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_SCATTER_INIT, comm, recvbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(recvcount, recvtype));
     return PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                              info, request);
 }
@@ -521,8 +523,8 @@ int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
                       sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_SCATTERV_INIT, comm, recvbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(recvcount,
-            recvtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_SCATTERV_INIT, comm, recvbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(recvcount, recvtype));
     return PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
                               root, comm, info, request);
 }
@@ -531,8 +533,8 @@ int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                        recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request
                        *request)
 {
-    ac_seen(AC_SEEN_ALLGATHER_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(sendcount,
-            sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_ALLGATHER_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(sendcount, sendtype));
     return PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                info, request);
 }
@@ -541,8 +543,8 @@ int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                         const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm
                         comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_ALLGATHERV_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(sendcount,
-            sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_ALLGATHERV_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(sendcount, sendtype));
     return PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                                 comm, info, request);
 }
@@ -551,8 +553,8 @@ int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request
                       *request)
 {
-    ac_seen(AC_SEEN_ALLTOALL_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(sendcount,
-            sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_ALLTOALL_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(sendcount, sendtype));
     return PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                               info, request);
 }
@@ -562,7 +564,7 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
                        rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request
                        *request)
 {
-    ac_seen(AC_SEEN_ALLTOALLV_INIT, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_ALLTOALLV_INIT, comm, -1.0);
     return PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                                recvtype, comm, info, request);
 }
@@ -572,7 +574,7 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
                        rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
                        MPI_Request *request)
 {
-    ac_seen(AC_SEEN_ALLTOALLW_INIT, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_ALLTOALLW_INIT, comm, -1.0);
     return PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                rdispls, recvtypes, comm, info, request);
 }
@@ -580,21 +582,21 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
 int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                     int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_REDUCE_INIT, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_REDUCE_INIT, comm, ac_seen_bytes(count, datatype));
     return PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
 }
 
 int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op
                        op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_ALLREDUCE_INIT, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_ALLREDUCE_INIT, comm, ac_seen_bytes(count, datatype));
     return PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
 
 int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype
                             datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_REDUCE_SCATTER_INIT, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_REDUCE_SCATTER_INIT, comm, -1.0);
     return PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info,
                                     request);
 }
@@ -603,7 +605,8 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
                                   datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request
                                   *request)
 {
-    ac_seen(AC_SEEN_REDUCE_SCATTER_BLOCK_INIT, comm, ac_seen_bytes(recvcount, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_REDUCE_SCATTER_BLOCK_INIT, comm, ac_seen_bytes(recvcount,
+            datatype));
     return PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info,
                                           request);
 }
@@ -611,14 +614,14 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
 int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_SCAN_INIT, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_SCAN_INIT, comm, ac_seen_bytes(count, datatype));
     return PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
 
 int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_EXSCAN_INIT, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_EXSCAN_INIT, comm, ac_seen_bytes(count, datatype));
     return PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
 
@@ -626,8 +629,8 @@ int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype
                                 *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                 MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_NEIGHBOR_ALLGATHER_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_NEIGHBOR_ALLGATHER_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0
+            : ac_seen_bytes(sendcount, sendtype));
     return PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                         comm, info, request);
 }
@@ -636,8 +639,8 @@ int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatyp
                                  *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype
                                  recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_NEIGHBOR_ALLGATHERV_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_NEIGHBOR_ALLGATHERV_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0
+            : ac_seen_bytes(sendcount, sendtype));
     return PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                          recvtype, comm, info, request);
 }
@@ -646,7 +649,7 @@ int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype 
                                *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_NEIGHBOR_ALLTOALL_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+    if (ac_seen_on()) ac_seen(AC_SEEN_NEIGHBOR_ALLTOALL_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
             ac_seen_bytes(sendcount, sendtype));
     return PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                        comm, info, request);
@@ -657,7 +660,7 @@ int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], con
                                 int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                 MPI_Request *request)
 {
-    ac_seen(AC_SEEN_NEIGHBOR_ALLTOALLV_INIT, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_NEIGHBOR_ALLTOALLV_INIT, comm, -1.0);
     return PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                         rdispls, recvtype, comm, info, request);
 }
@@ -667,7 +670,7 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], con
                                 recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype
                                 recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_NEIGHBOR_ALLTOALLW_INIT, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_NEIGHBOR_ALLTOALLW_INIT, comm, -1.0);
     return PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                         recvcounts, rdispls, recvtypes, comm, info, request);
 }
@@ -675,7 +678,7 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], con
 int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
                      MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_BCAST_INIT_C, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_BCAST_INIT_C, comm, ac_seen_bytes(count, datatype));
     return PMPI_Bcast_init_c(buffer, count, datatype, root, comm, info, request);
 }
 
@@ -683,8 +686,8 @@ int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
                       *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                       MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_GATHER_INIT_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(sendcount,
-            sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_GATHER_INIT_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(sendcount, sendtype));
     return PMPI_Gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                               comm, info, request);
 }
@@ -693,8 +696,8 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
                        *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype
                        recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_GATHERV_INIT_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(sendcount,
-            sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_GATHERV_INIT_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(sendcount, sendtype));
     return PMPI_Gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                                root, comm, info, request);
 }
@@ -703,8 +706,8 @@ int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
                        *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm
                        comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_SCATTER_INIT_C, comm, recvbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(recvcount,
-            recvtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_SCATTER_INIT_C, comm, recvbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(recvcount, recvtype));
     return PMPI_Scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                comm, info, request);
 }
@@ -713,8 +716,8 @@ int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const
                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype
                         recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_SCATTERV_INIT_C, comm, recvbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(recvcount,
-            recvtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_SCATTERV_INIT_C, comm, recvbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(recvcount, recvtype));
     return PMPI_Scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
                                 root, comm, info, request);
 }
@@ -723,7 +726,7 @@ int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
                          *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                          MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_ALLGATHER_INIT_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+    if (ac_seen_on()) ac_seen(AC_SEEN_ALLGATHER_INIT_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
             ac_seen_bytes(sendcount, sendtype));
     return PMPI_Allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                  info, request);
@@ -733,7 +736,7 @@ int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
                           *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_ALLGATHERV_INIT_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+    if (ac_seen_on()) ac_seen(AC_SEEN_ALLGATHERV_INIT_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
             ac_seen_bytes(sendcount, sendtype));
     return PMPI_Allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                   recvtype, comm, info, request);
@@ -743,8 +746,8 @@ int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
                         *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                         MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_ALLTOALL_INIT_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(sendcount,
-            sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_ALLTOALL_INIT_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
+            ac_seen_bytes(sendcount, sendtype));
     return PMPI_Alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                 info, request);
 }
@@ -754,7 +757,7 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
                          recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm
                          comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_ALLTOALLV_INIT_C, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_ALLTOALLV_INIT_C, comm, -1.0);
     return PMPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                  rdispls, recvtype, comm, info, request);
 }
@@ -764,7 +767,7 @@ int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
                          recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                          MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_ALLTOALLW_INIT_C, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_ALLTOALLW_INIT_C, comm, -1.0);
     return PMPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                  rdispls, recvtypes, comm, info, request);
 }
@@ -772,14 +775,14 @@ int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
 int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                       MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_REDUCE_INIT_C, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_REDUCE_INIT_C, comm, ac_seen_bytes(count, datatype));
     return PMPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
 }
 
 int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                          MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_ALLREDUCE_INIT_C, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_ALLREDUCE_INIT_C, comm, ac_seen_bytes(count, datatype));
     return PMPI_Allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
 
@@ -787,7 +790,7 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Coun
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                               MPI_Request *request)
 {
-    ac_seen(AC_SEEN_REDUCE_SCATTER_INIT_C, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_REDUCE_SCATTER_INIT_C, comm, -1.0);
     return PMPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info,
                                       request);
 }
@@ -796,7 +799,8 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                     MPI_Request *request)
 {
-    ac_seen(AC_SEEN_REDUCE_SCATTER_BLOCK_INIT_C, comm, ac_seen_bytes(recvcount, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_REDUCE_SCATTER_BLOCK_INIT_C, comm, ac_seen_bytes(recvcount,
+            datatype));
     return PMPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm, info,
                                             request);
 }
@@ -804,14 +808,14 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
 int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_SCAN_INIT_C, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_SCAN_INIT_C, comm, ac_seen_bytes(count, datatype));
     return PMPI_Scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
 
 int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                       MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_EXSCAN_INIT_C, comm, ac_seen_bytes(count, datatype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_EXSCAN_INIT_C, comm, ac_seen_bytes(count, datatype));
     return PMPI_Exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
 
@@ -819,8 +823,8 @@ int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_
                                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_NEIGHBOR_ALLGATHER_INIT_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_NEIGHBOR_ALLGATHER_INIT_C, comm, sendbuf == MPI_IN_PLACE ?
+            -1.0 : ac_seen_bytes(sendcount, sendtype));
     return PMPI_Neighbor_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                           recvtype, comm, info, request);
 }
@@ -830,8 +834,8 @@ int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI
                                    displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                    MPI_Request *request)
 {
-    ac_seen(AC_SEEN_NEIGHBOR_ALLGATHERV_INIT_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_NEIGHBOR_ALLGATHERV_INIT_C, comm, sendbuf == MPI_IN_PLACE ?
+            -1.0 : ac_seen_bytes(sendcount, sendtype));
     return PMPI_Neighbor_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                            displs, recvtype, comm, info, request);
 }
@@ -840,8 +844,8 @@ int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_D
                                  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm
                                  comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_NEIGHBOR_ALLTOALL_INIT_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
+    if (ac_seen_on()) ac_seen(AC_SEEN_NEIGHBOR_ALLTOALL_INIT_C, comm, sendbuf == MPI_IN_PLACE ? -1.0
+            : ac_seen_bytes(sendcount, sendtype));
     return PMPI_Neighbor_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                          comm, info, request);
 }
@@ -851,7 +855,7 @@ int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcount
                                   recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype,
                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    ac_seen(AC_SEEN_NEIGHBOR_ALLTOALLV_INIT_C, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_NEIGHBOR_ALLTOALLV_INIT_C, comm, -1.0);
     return PMPI_Neighbor_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                           recvcounts, rdispls, recvtype, comm, info, request);
 }
@@ -862,7 +866,7 @@ int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcount
                                   MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
                                   MPI_Request *request)
 {
-    ac_seen(AC_SEEN_NEIGHBOR_ALLTOALLW_INIT_C, comm, -1.0);
+    if (ac_seen_on()) ac_seen(AC_SEEN_NEIGHBOR_ALLTOALLW_INIT_C, comm, -1.0);
     return PMPI_Neighbor_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                           recvcounts, rdispls, recvtypes, comm, info, request);
 }
