@@ -447,20 +447,21 @@ def text(t):
     return f"{lines},\n  \"rules\": [\n{rules}\n  ]\n}}\n"
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv=None, make=None, out=OUT, script="tables/mpich4_defaults.py", doc=__doc__):
+    """The command line of a baseline table's script: `make(registry)` gives the table (this
+    one's by default), written to `out` or, with --check, compared with it."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--info", type=Path, default=None, help="autocoll-info to take the "
                     "registry fingerprint from (default build/openmpi/autocoll-info)")
-    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--out", type=Path, default=out)
     ap.add_argument("--check", action="store_true",
                     help="compare with --out instead of writing it; exit 1 if it differs")
     args = ap.parse_args(argv)
-    new = text(table(registry(args.info or default_info())))
+    new = text((make or table)(registry(args.info or default_info())))
     if args.check:
         current = args.out.read_text() if args.out.exists() else ""
         if current != new:
-            print(f"{args.out} is not current: run python3 tables/mpich4_defaults.py",
-                  file=sys.stderr)
+            print(f"{args.out} is not current: run python3 {script}", file=sys.stderr)
             return 1
         return 0
     args.out.write_text(new)

@@ -26,9 +26,7 @@ low phase is empty and its up phase is tuned's choice on every rank) is left to 
   python3 tables/ompi5_defaults.py --check   # exit 1 if the committed file is not current
 """
 
-import argparse
 import importlib.util
-import json
 import sys
 from pathlib import Path
 
@@ -77,24 +75,7 @@ def table(reg):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--info", type=Path, default=None, help="autocoll-info to take the "
-                    "registry fingerprint from (default build/openmpi/autocoll-info)")
-    ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--check", action="store_true",
-                    help="compare with --out instead of writing it; exit 1 if it differs")
-    args = ap.parse_args(argv)
-    new = mpich4.text(table(mpich4.registry(args.info or mpich4.default_info())))
-    if args.check:
-        current = args.out.read_text() if args.out.exists() else ""
-        if current != new:
-            print(f"{args.out} is not current: run python3 tables/ompi5_defaults.py",
-                  file=sys.stderr)
-            return 1
-        return 0
-    args.out.write_text(new)
-    print(f"{args.out}: {len(json.loads(new)['rules'])} rules")
-    return 0
+    return mpich4.main(argv, make=table, out=OUT, script="tables/ompi5_defaults.py", doc=__doc__)
 
 
 if __name__ == "__main__":
