@@ -119,6 +119,32 @@ static void measure_context(context_widths *w, const ac_comm *c, ac_collective c
     w->chosen = max_int(w->chosen, (int)strlen(chosen_name(&v)));
 }
 
+/* AUTOCOLL_VERBOSE=2: the report's text tables with every column (the per-algorithm calls, the
+ * overheads); otherwise the lines keep within about 120 columns (docs/guide.md, "The report"). */
+static int verbose_report(void)
+{
+    return ac_config_int("AUTOCOLL_VERBOSE") >= 2;
+}
+
+/* A context in the compact table: a call site that would take the line past 120 columns goes
+ * on a line of its own below it. */
+static void write_context_compact(FILE *f, const context_widths *w, const ac_comm *c,
+                                  ac_collective coll, const ac_context_view *v, const char *site)
+{
+    char decided[32] = "-", saved[32] = "-";
+    double estimate;
+    if (v->summary.decision_calls >= 0)
+        snprintf(decided, sizeof decided, "%ld", v->summary.decision_calls);
+    if (context_saved(v, &estimate)) snprintf(saved, sizeof saved, "%+.6f", estimate);
+    int len = fprintf(f, "  %-*s %-*s %9zu %9ld %10s %11s  %-*s", w->communicator, c->name,
+                      w->collective, ac_collective_name(coll), v->bytes, v->calls, decided, saved,
+                      w->chosen, chosen_name(v));
+    if (len + 2 + (int)strlen(site) <= 120)
+        fprintf(f, "  %s\n", site);
+    else
+        fprintf(f, "\n      at %s\n", site);
+}
+
 static void write_context_text(FILE *f, const context_widths *w, const ac_comm *c,
                                ac_collective coll, const struct ac_context *x)
 {
@@ -128,6 +154,10 @@ static void write_context_text(FILE *f, const context_widths *w, const ac_comm *
     double estimate;
     ac_select_view_context(x, &v);
     ac_site_name_of(v.site_key, &site);
+    if (!verbose_report()) {
+        write_context_compact(f, w, c, coll, &v, site.text);
+        return;
+    }
     if (v.summary.decision_calls >= 0)
         snprintf(decided, sizeof decided, "%ld", v.summary.decision_calls);
     if (v.summary.o_ms_c >= 0.0) snprintf(o_ms_c, sizeof o_ms_c, "%.6f", v.summary.o_ms_c);
@@ -153,15 +183,19 @@ static void write_contexts_text(FILE *f, ac_comm **comms, int n)
             for (const struct ac_context *x = ac_select_next_context(comms[i], k, NULL); x;
                  x = ac_select_next_context(comms[i], k, x))
                 measure_context(&w, comms[i], (ac_collective)k, x);
-    fprintf(f, "tuning contexts (%s strategy; seconds are rank 0's; call sites by %s):\n",
+    fprintf(f, "tuning contexts (%s strategy; seconds are rank 0's; call sites %s):\n",
             ac_select_strategy_name(),
-            strcmp(ac_lines_library(), "none") ? "source line where the program has debug "
-                                                 "information, else module+offset"
-                                               : "module+offset (built without libdw)");
-    fprintf(f, "  %-*s %-*s %9s %9s %14s %8s %19s %23s %16s %17s  %-*s  %s\n", w.communicator,
-            "communicator", w.collective, "collective", "bytes", "calls", "learning calls",
-            "switches", "learning overhead s", "cost of trying slower s", "overhead after s",
-            "saved vs native s", w.chosen, "chosen", "call site");
+            strcmp(ac_lines_library(), "none") ? "by line, else module+offset"
+                                               : "as module+offset (no libdw)");
+    if (verbose_report())
+        fprintf(f, "  %-*s %-*s %9s %9s %14s %8s %19s %23s %16s %17s  %-*s  %s\n",
+                w.communicator, "communicator", w.collective, "collective", "bytes", "calls",
+                "learning calls", "switches", "learning overhead s", "cost of trying slower s",
+                "overhead after s", "saved vs native s", w.chosen, "chosen", "call site");
+    else /* the overheads and switches in the JSON and at AUTOCOLL_VERBOSE=2 */
+        fprintf(f, "  %-*s %-*s %9s %9s %10s %11s  %-*s  %s\n", w.communicator, "communicator",
+                w.collective, "collective", "bytes", "calls", "decided at", "saved s",
+                w.chosen, "chosen", "call site");
     for (int i = 0; i < n; i++)
         for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
             for (const struct ac_context *x = ac_select_next_context(comms[i], k, NULL); x;
@@ -336,8 +370,10 @@ static void write_text(FILE *f, ac_comm **comms, int n)
     library_version(version, sizeof version);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
     fprintf(f, "autocoll report: rank 0 of %d, %s\n", size, version);
+    int verbose = verbose_report();
     fprintf(f, "%-16s %5s %-21s %9s %9s %12s %11s  %s\n", "communicator", "size", "collective",
-            "calls", "passthru", "bytes", "seconds", "algorithms (calls)");
+            "calls", "passthru", "bytes", "seconds",
+            verbose ? "algorithms (calls)" : "algorithms");
     for (int i = 0; i < n; i++) {
         const ac_comm *c = comms[i];
         for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
@@ -347,9 +383,13 @@ static void write_text(FILE *f, ac_comm **comms, int n)
                     ac_collective_name((ac_collective)k), s->calls, s->passthrough, s->bytes,
                     s->seconds);
             ac_algorithm_list r = ac_registry_for_size((ac_collective)k, c->size);
+            int used = 0;
             for (int a = 0; a < r.count && s->alg_calls; a++)
-                if (s->alg_calls[a])
+                if (s->alg_calls[a] && verbose)
                     fprintf(f, " %s (%ld)", r.algorithms[a]->name, s->alg_calls[a]);
+                else
+                    used += s->alg_calls[a] > 0;
+            if (!verbose) fprintf(f, " %10d", used); /* which: the JSON, AUTOCOLL_VERBOSE=2 */
             fputc('\n', f);
         }
     }

@@ -31,8 +31,9 @@ def marked_lines():
 
 
 def run_program(mpi, np, program, tmp_path, env, text):
-    """The program's run with its JSON report, or with the text report on stderr."""
-    env = dict(env, AUTOCOLL_REPORT="stderr") if text else env
+    """The program's run with its JSON report, or with the text report on stderr, every column
+    (AUTOCOLL_VERBOSE=2: the compact one is test_the_text_report_keeps_within_120_columns)."""
+    env = dict(env, AUTOCOLL_REPORT="stderr", AUTOCOLL_VERBOSE="2") if text else env
     run = run_mpi(mpi, np, f"tests/mpi/{program}", tmp_path, env=env, report=not text,
                   args=[ITERATIONS])
     assert f"call_sites: {ITERATIONS} iterations, ok" in run.stdout, run.stdout + run.stderr
@@ -71,7 +72,7 @@ def check_names_in_text(text, names):
     assert None not in ends and sorted(set(ends)) == sorted(names), (names, rows)
 
 
-@pytest.mark.parametrize("mpi,np", [("openmpi", 1), ("openmpi", 3), ("openmpi", 4),
+@pytest.mark.parametrize("mpi,np", [("openmpi", 2), ("openmpi", 3), ("openmpi", 4),
                                     ("mpich", 2)])
 def test_call_sites_by_source_line(mpi, np, tmp_path):
     lines = marked_lines()
@@ -87,7 +88,7 @@ def test_call_sites_by_source_line(mpi, np, tmp_path):
         assert site["line"] in lines and site["function"] == "exchange", site
         assert Path(site["module"]).resolve() == module.resolve(), site
         assert x["site"] == f"call_sites+{site['offset']:#x}", (x["site"], site)
-    shown = autocoll_cli("report", str(tmp_path / f"report-{mpi}-{np}.json"))
+    shown = autocoll_cli("report", "--verbose", str(tmp_path / f"report-{mpi}-{np}.json"))
     assert shown.returncode == 0, shown.stderr
     check_names_in_text(shown.stdout, names)
     text = run_program(mpi, np, "call_sites", tmp_path, RACE, text=True)
@@ -124,7 +125,7 @@ def test_cxx_call_site_is_named_as_its_source_names_it(mpi, tmp_path):
     (x,) = allreduce_contexts(run)
     assert x["call_site"]["function"] == "solver::Halo::exchange(int)", x["call_site"]
     assert x["site_name"] == x["site"] + " (solver::Halo::exchange(int))", x
-    shown = autocoll_cli("report", str(tmp_path / f"report-{mpi}-2.json"))
+    shown = autocoll_cli("report", "--verbose", str(tmp_path / f"report-{mpi}-2.json"))
     assert "(solver::Halo::exchange(int))" in shown.stdout, shown.stdout
 
 
@@ -160,7 +161,7 @@ def test_long_algorithm_names_are_whole(mpi, np, tmp_path):
     run = run_program(mpi, np, "call_sites", tmp_path, env, text=False)
     chosen = {x["bytes"]: x["chosen"] for x in allreduce_contexts(run)}
     assert chosen[256] == name, chosen
-    shown = autocoll_cli("report", str(tmp_path / f"report-{mpi}-{np}.json"))
+    shown = autocoll_cli("report", "--verbose", str(tmp_path / f"report-{mpi}-{np}.json"))
     text = run_program(mpi, np, "call_sites", tmp_path, env, text=True)
     for out in (shown.stdout, text.stderr):
         title, rows = context_lines(out)
@@ -227,8 +228,9 @@ def test_report_summary_says_whether_it_helped(mpi, tmp_path):
         assert summary[0].startswith(f"summary: {s['calls']} calls run by the layer"), out
         assert re.fullmatch(r"  1 tuning contexts: (saved|lost) \d+\.\d{6} s against native "
                             r"\(an estimate, learning included\)", summary[1]), summary
-        assert summary[2] == ("  0 never measured native; 0 still deciding at the end "
-                              "(0 calls: too few to decide); 0 of one call"), summary
+        # whether race is deciding again at the end depends on this machine's timings
+        assert re.fullmatch(r"  0 never measured native; [01] still deciding at the end "
+                            r"\(\d+ calls: too few to decide\); 0 of one call", summary[2]), summary
         assert summary[3] == (f"  untuned: {int(ITERATIONS) + 1} calls beyond AUTOCOLL_MAX_SITES "
                               "or _SIZES, 0 on one-rank communicators"), summary
         assert all(len(line) <= 120 for line in summary)
@@ -248,7 +250,7 @@ def test_untuned_and_passed_through_calls_say_why(mpi, tmp_path):
     assert all(list(c["algorithms"]) == ["native"]
                for m in run.report["communicators"] for c in m["collectives"].values())
     assert s["passthrough_reasons"] == {"arguments": 0, "large_count": 0, "no_topology": 0,
-                                        "intercommunicator": 0, "no_state": 0}, s
+                                        "intercommunicator": 0, "no_state": 0, "not_run": 0}, s
     told = run_mpi(mpi, 1, "demo", tmp_path, env={**RACE, "AUTOCOLL_TUNE_ONE_RANK": "on"})
     t = told.report["summary"]  # what scripts/call_cost measures a settled path with
     assert t["contexts"] > 0 and t["untuned_one_rank"] == 0, t
@@ -257,3 +259,24 @@ def test_untuned_and_passed_through_calls_say_why(mpi, tmp_path):
     f = few.report["summary"]
     assert f["contexts_deciding"] > 0 and f["calls_deciding"] >= f["contexts_deciding"], f
     assert f["contexts_of_one_call"] <= f["contexts"], f
+
+
+@pytest.mark.parametrize("mpi", ["openmpi", "mpich"])
+def test_the_text_report_keeps_within_120_columns(mpi, tmp_path):
+    """Without AUTOCOLL_VERBOSE=2 (or `autocoll report --verbose`) the text report's lines
+    keep within 120 columns: the number of algorithms a collective ran, the contexts' main
+    columns, a long call site on a line of its own; the verbose form has every column."""
+    text = run_mpi(mpi, 4, "demo", tmp_path, report=False,
+                   env={**RACE, "AUTOCOLL_REPORT": "stderr"}).stderr
+    report = text[text.index("autocoll report: "):]
+    long = [line for line in report.splitlines() if len(line) > 120]
+    assert not long, long
+    assert "algorithms (calls)" not in report and "learning overhead s" not in report
+    title, rows = context_lines(report)
+    assert all(t in title for t in ("communicator", "decided at", "saved s", "chosen")), title
+    run = run_mpi(mpi, 4, "demo", tmp_path, env=RACE)
+    shown = autocoll_cli("report", str(tmp_path / f"report-{mpi}-4.json"))
+    assert all(len(line) <= 120 for line in shown.stdout.splitlines()), shown.stdout
+    full = autocoll_cli("report", "--verbose", str(tmp_path / f"report-{mpi}-4.json")).stdout
+    assert "algorithms (calls)" in full and "learning overhead s" in full
+    assert run.report["communicators"]

@@ -35,26 +35,32 @@ def rows(data):
                 "seconds": s["seconds"],
                 "algorithms": ", ".join(f"{name} ({a['calls']})"
                                         for name, a in s["algorithms"].items()),
+                "used": sum(1 for a in s["algorithms"].values() if a["calls"]),
             })
     return out
 
 
-def render(data):
-    """The report as text."""
+def render(data, verbose=False):
+    """The report as text: within about 120 columns, as the layer's (the number of algorithms a
+    collective ran, the contexts' main columns, a long call site on a line of its own), or with
+    `verbose` every column (the algorithms and their calls, the overheads), as the layer's at
+    AUTOCOLL_VERBOSE=2."""
     lines = [f"autocoll report: {data['world_size']} ranks, {data['mpi_library']}",
              f"{'communicator':16} {'size':>5} {'collective':21} {'calls':>9} {'passthru':>9} "
-             f"{'bytes':>12} {'seconds':>11}  algorithms (calls)"]
+             f"{'bytes':>12} {'seconds':>11}  "
+             f"{'algorithms (calls)' if verbose else 'algorithms'}"]
     for r in rows(data):
+        used = r["algorithms"] if verbose else f"{r['used']:10d}"
         lines.append(f"{r['communicator']:16} {r['size']:5d} {r['collective']:21} "
                      f"{r['calls']:9d} {r['passthrough']:9d} {r['bytes']:12.0f} "
-                     f"{r['seconds']:11.6f}  {r['algorithms']}")
+                     f"{r['seconds']:11.6f}  {used}")
     for coll, n in data.get("passthrough_invalid_arguments", {}).items():
         lines.append(f"{'(invalid args)':16} {'-':>5} {coll:21} {0:9d} {n:9d}")
     contexts = context_rows(data)
     if contexts:
-        lines.append("tuning contexts (seconds are this rank's; saved vs native is an estimate "
-                     "against native's measured mean, - where native was never measured):")
-        lines.extend(_context_table(contexts))
+        lines.append("tuning contexts (seconds are this rank's; saved: an estimate against "
+                     "native's mean, - if never measured):")
+        lines.extend(_context_table(contexts, verbose))
     profile = data.get("profile", [])
     if profile:
         lines.append("collective profile (this rank's communicators; calls and seconds per "
@@ -131,12 +137,19 @@ CONTEXT_COLUMNS = [
 ]
 
 
-def _context_table(contexts):
+# The compact table's numbers (the others in the JSON and with --verbose), shorter titles.
+COMPACT = {"bytes": "bytes", "calls": "calls", "decided": "decided at", "saved": "saved s"}
+
+
+def _context_table(contexts, verbose=False):
     """The context rows as lines: names left-aligned to the longest, numbers right-aligned to
-    their titles, the chosen algorithm whole, the call site last."""
+    their titles, the chosen algorithm whole, the call site last (compact: on a line of its own
+    where the line would pass 120 columns)."""
     wide = {k: max(len(k), *(len(str(r[k])) for r in contexts))
             for k in ("communicator", "collective", "chosen")}
     numbers = [c for c in CONTEXT_COLUMNS if c[2]]
+    if not verbose:
+        numbers = [(COMPACT[c[1]],) + tuple(c[1:]) for c in numbers if c[1] in COMPACT]
     cells = [[_opt(r[key], spec) for _, key, spec, _ in numbers] for r in contexts]
     widths = [max(len(c[0]), *(len(row[i]) for row in cells)) for i, c in enumerate(numbers)]
     head = " ".join(f"{c[0]:>{w}}" for c, w in zip(numbers, widths))
@@ -144,9 +157,13 @@ def _context_table(contexts):
            f"{head}  {'chosen':{wide['chosen']}}  call site"]
     for r, row in zip(contexts, cells):
         values = " ".join(f"{v:>{w}}" for v, w in zip(row, widths))
-        out.append(f"  {r['communicator']:{wide['communicator']}} "
-                   f"{r['collective']:{wide['collective']}} {values}  "
-                   f"{r['chosen']:{wide['chosen']}}  {r['site']}")
+        line = (f"  {r['communicator']:{wide['communicator']}} "
+                f"{r['collective']:{wide['collective']}} {values}  "
+                f"{r['chosen']:{wide['chosen']}}")
+        if verbose or len(line) + 2 + len(r["site"]) <= 120:
+            out.append(f"{line}  {r['site']}")
+        else:
+            out += [line, f"      at {r['site']}"]
     return out
 
 

@@ -25,7 +25,7 @@ def main(args):
         if path in bench_paths or path in program_paths:
             continue
         try:
-            print(report.render(report.load(path)))
+            print(report.render(report.load(path), verbose=args.verbose))
         except report.ReportError as e:
             print(f"autocoll report: {e}", file=sys.stderr)
             status = 1
@@ -47,3 +47,6 @@ def add_arguments(p):
                    help="AUTOCOLL_REPORT=<path> files, autocoll_bench JSON files, or folders "
                         "of them (`autocoll bench --out`), `autocoll programs --out` folders")
     p.add_argument("--plots", help="benchmark results: write the plots (PNG) to this folder")
+    p.add_argument("--verbose", action="store_true",
+                   help="a layer's report: every column (each algorithm's calls, the "
+                        "contexts' overheads), as AUTOCOLL_VERBOSE=2 prints it")
