@@ -73,9 +73,10 @@ static const ac_setting declared_first[] = {
             "tuning contexts (message sizes) per call site and collective (X); further sizes "
             "run native"),
     AC_DECLARE_SWITCH("AUTOCOLL_TUNE_ONE_RANK", "off",
-                      "on: tune communicators of one rank too (off: they run native untuned, "
-                      "every algorithm moving nothing there; on: what scripts/call_cost "
-                      "measures a strategy's settled path with)"),
+                      "on: tune communicators of one rank too (off: a learning strategy "
+                      "runs native there untuned, every algorithm moving nothing; a table's "
+                      "rules apply either way; on: what scripts/call_cost measures a "
+                      "strategy's settled path with)"),
     AC_DECLARE_PATH("AUTOCOLL_ADCL_FUNCTION", "", NULL,
          "ADCL requests: run this function of the request's set (e.g. IsendIrecv_aao) instead "
          "of selecting; before config.adcl's ADCL_EMETHOD_SELECTION; an unknown name: one "

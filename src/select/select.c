@@ -807,7 +807,8 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *calle
         return fallback;
     }
     if (!ac_select_uses_contexts()) return ac_registry_fallback(call);
-    if (c->size == 1 && !sel.tune_one_rank) { /* nothing moves: nothing to tune (counted) */
+    /* one rank: nothing moves, nothing to learn (counted); a table's rule still applies */
+    if (c->size == 1 && !sel.tune_one_rank && !sel.strategy->table_mode) {
         c->stats[call->collective].single++;
         return ac_registry_fallback(call);
     }

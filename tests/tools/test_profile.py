@@ -189,7 +189,7 @@ def test_call_sites_under_simgrid(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("AUTOCOLL")}
     path = tmp_path / "report.json"
     for where in (str(path), "stderr"):
-        env.update(RACE, AUTOCOLL_REPORT=where)
+        env.update(RACE, AUTOCOLL_REPORT=where, AUTOCOLL_VERBOSE="2")  # every column
         run = subprocess.run([str(ROOT / "tests/mpirun.sh"), "simgrid", "2", str(program),
                               ITERATIONS], env=env, capture_output=True, text=True, timeout=300)
         assert f"call_sites: {ITERATIONS} iterations, ok" in run.stdout, run.stdout + run.stderr
