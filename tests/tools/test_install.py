@@ -7,7 +7,10 @@ the declarations, install with them."""
 
 import os
 import re
+import shutil
 import subprocess
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -228,3 +231,39 @@ def test_the_spack_recipe_passes_options_the_build_has():
     cmake = (root / "CMakeLists.txt").read_text()
     for name in defined:
         assert re.search(rf"(option|set)\({name} ", cmake), name
+
+
+def test_a_user_without_root_builds_installs_and_links():
+    """The README's first path as a user who is not root (nobody, where the tests run as
+    root): configure with the environment's mpicc, build, install into a prefix of their own,
+    build a program against it with pkg-config, and run it with the layer."""
+    root = build_dir("openmpi").parents[1]
+    home = Path(tempfile.mkdtemp(prefix="autocoll-user-"))  # pytest's folders are root's alone
+    home.chmod(0o777)
+    try:
+        user_install(root, home)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def user_install(root, home):
+    as_user = ["runuser", "-u", "nobody", "--"] if os.geteuid() == 0 else []
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AUTOCOLL", "OMPI_"))}
+    env["HOME"] = str(home)
+    build, prefix = home / "build", home / "local"
+    sh(as_user + ["cmake", "-S", str(root), "-B", str(build), "-G", "Ninja",
+                  "-DAUTOCOLL_TESTS=OFF"], env=env, cwd=home)
+    sh(as_user + ["cmake", "--build", str(build)], env=env, cwd=home, timeout=900)
+    sh(as_user + ["cmake", "--install", str(build), "--prefix", str(prefix)], env=env, cwd=home)
+    lib = libdir(prefix)
+    (home / "app.c").write_text(CONSUMER.replace("return AUTOCOLL_VERSION_MAJOR;", "return 0;"))
+    pc = dict(env, PKG_CONFIG_PATH=str(lib / "pkgconfig"))
+    flags = sh(["pkg-config", "--cflags", "--libs", "autocoll-openmpi"], env=pc).stdout.split()
+    sh(as_user + ["cc", str(home / "app.c"), *flags, f"-Wl,-rpath,{lib}/autocoll/openmpi",
+                  "-o", str(home / "app")], env=env, cwd=home)
+    run = subprocess.run(as_user + ["mpirun.openmpi", "-n", "1", str(home / "app")],
+                         env=dict(env, AUTOCOLL_REPORT="stderr"), cwd=home, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "autocoll report: rank 0 of 1" in run.stderr, run.stderr
+    assert all(p.stat().st_uid != 0 for p in prefix.rglob("*")), "installed as root"
