@@ -28,13 +28,18 @@ static void refuse_another_library(void)
     int len = 0;
     if (PMPI_Get_library_version(version, &len) != MPI_SUCCESS) return;
     version[sizeof version - 1] = '\0';
+    /* a library is told by what its version says; one that says neither (a vendor's build of
+     * either) is let through rather than refused wrongly */
     int open_mpi = strstr(version, "Open MPI") != NULL;
+    int mpich = !open_mpi && (strstr(version, "MPICH") || strstr(version, "Intel(R) MPI") ||
+                              strstr(version, "MVAPICH"));
 #if defined(OMPI_MAJOR_VERSION)
     const char *built = "Open MPI";
-    int same = open_mpi;
+    int same = !mpich;
 #else
     const char *built = "the MPICH family (MPICH, Intel MPI, Cray MPICH, MVAPICH)";
     int same = !open_mpi;
+    (void)mpich;
 #endif
     if (same) return;
     char *eol = strchr(version, '\n');
