@@ -126,16 +126,24 @@ static int verbose_report(void)
     return ac_config_int("AUTOCOLL_VERBOSE") >= 2;
 }
 
+/* A context's "learning calls" and "saved vs native" cells, "-" where unknown. */
+static void decided_and_saved(const ac_context_view *v, char decided[32], char saved[32])
+{
+    double estimate;
+    strcpy(decided, "-");
+    strcpy(saved, "-");
+    if (v->summary.decision_calls >= 0)
+        snprintf(decided, 32, "%ld", v->summary.decision_calls);
+    if (context_saved(v, &estimate)) snprintf(saved, 32, "%+.6f", estimate);
+}
+
 /* A context in the compact table: a call site that would take the line past 120 columns goes
  * on a line of its own below it. */
 static void write_context_compact(FILE *f, const context_widths *w, const ac_comm *c,
                                   ac_collective coll, const ac_context_view *v, const char *site)
 {
-    char decided[32] = "-", saved[32] = "-";
-    double estimate;
-    if (v->summary.decision_calls >= 0)
-        snprintf(decided, sizeof decided, "%ld", v->summary.decision_calls);
-    if (context_saved(v, &estimate)) snprintf(saved, sizeof saved, "%+.6f", estimate);
+    char decided[32], saved[32];
+    decided_and_saved(v, decided, saved);
     int len = fprintf(f, "  %-*s %-*s %9zu %9ld %10s %11s  %-*s", w->communicator, c->name,
                       w->collective, ac_collective_name(coll), v->bytes, v->calls, decided, saved,
                       w->chosen, chosen_name(v));
@@ -150,18 +158,15 @@ static void write_context_text(FILE *f, const context_widths *w, const ac_comm *
 {
     ac_context_view v;
     ac_site_name site;
-    char decided[32] = "-", o_ms_c[32] = "-", saved[32] = "-";
-    double estimate;
+    char decided[32], o_ms_c[32] = "-", saved[32];
     ac_select_view_context(x, &v);
     ac_site_name_of(v.site_key, &site);
     if (!verbose_report()) {
         write_context_compact(f, w, c, coll, &v, site.text);
         return;
     }
-    if (v.summary.decision_calls >= 0)
-        snprintf(decided, sizeof decided, "%ld", v.summary.decision_calls);
+    decided_and_saved(&v, decided, saved);
     if (v.summary.o_ms_c >= 0.0) snprintf(o_ms_c, sizeof o_ms_c, "%.6f", v.summary.o_ms_c);
-    if (context_saved(&v, &estimate)) snprintf(saved, sizeof saved, "%+.6f", estimate);
     fprintf(f, "  %-*s %-*s %9zu %9ld %14s %8d %19.6f %23s %16.6f %17s  %-*s  %s\n",
             w->communicator, c->name, w->collective, ac_collective_name(coll), v.bytes, v.calls,
             decided, v.summary.switches, v.overhead[1], o_ms_c, v.overhead[0], saved, w->chosen,
