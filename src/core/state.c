@@ -5,6 +5,7 @@
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/log.h"
+#include "core/tls.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -27,7 +28,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
  * communicator that carries ours, when it is freed) advances `deletions`, which invalidates
  * every thread's entry at once. */
 static atomic_ulong deletions;
-static _Thread_local struct {
+static AC_THREAD_LOCAL struct {
     MPI_Comm comm;
     void *value;
     unsigned long deletions;
@@ -279,11 +280,12 @@ static ac_comm *comm_create(MPI_Comm comm)
     return c;
 }
 
-ac_comm *ac_comm_enter(MPI_Comm comm, ac_collective coll)
+/* The state of comm, by its attribute (made at its first call), when the thread's last entry
+ * does not hold it; NULL if MPI refuses. Kept out of line: a settled call finds the entry. */
+static __attribute__((noinline)) void *comm_lookup(MPI_Comm comm, unsigned long now)
 {
     int found = 0;
     void *value = NULL;
-    if (!ac_g.initialized || !ac_g.enabled || ac_g.finalized || comm == MPI_COMM_NULL) return NULL;
     int keyval = atomic_load_explicit(&comm_keyval, memory_order_acquire);
     if (keyval == MPI_KEYVAL_INVALID) {
         pthread_mutex_lock(&lock);
@@ -295,35 +297,43 @@ ac_comm *ac_comm_enter(MPI_Comm comm, ac_collective coll)
         pthread_mutex_unlock(&lock);
         if (keyval == MPI_KEYVAL_INVALID) return NULL;
     }
-    unsigned long now = atomic_load(&deletions);
-    if (last_comm.valid && last_comm.comm == comm && last_comm.deletions == now) {
-        value = last_comm.value;
-    } else {
-        if (PMPI_Comm_get_attr(comm, keyval, &value, &found) != MPI_SUCCESS) return NULL;
-        if (!found) {
-            value = comm_create(comm);
-            PMPI_Comm_set_attr(comm, keyval, value);
-        }
-        last_comm.comm = comm;
-        last_comm.value = value;
-        last_comm.deletions = now;
-        last_comm.valid = 1;
+    if (PMPI_Comm_get_attr(comm, keyval, &value, &found) != MPI_SUCCESS) return NULL;
+    if (!found) {
+        value = comm_create(comm);
+        PMPI_Comm_set_attr(comm, keyval, value);
     }
-    ac_comm *c = value;
+    last_comm.comm = comm;
+    last_comm.value = value;
+    last_comm.deletions = now;
+    last_comm.valid = 1;
+    return value;
+}
+
+/* A call on a communicator the layer does not run: counted by its reason. */
+static __attribute__((noinline)) ac_comm *comm_refused(ac_comm *c, ac_collective coll)
+{
+    pthread_mutex_lock(&lock);
     if (c == &unusable) {
-        pthread_mutex_lock(&lock);
         ac_g.passthrough[coll]++;
         ac_g.passthrough_why[AC_PASS_NO_STATE]++;
-        pthread_mutex_unlock(&lock);
-        return NULL;
-    }
-    if (c->inter) {
+    } else {
         c->stats[coll].passthrough++;
-        pthread_mutex_lock(&lock);
         ac_g.passthrough_why[AC_PASS_INTERCOMM]++;
-        pthread_mutex_unlock(&lock);
-        return NULL;
     }
+    pthread_mutex_unlock(&lock);
+    return NULL;
+}
+
+ac_comm *ac_comm_enter(MPI_Comm comm, ac_collective coll)
+{
+    if (!ac_g.initialized || !ac_g.enabled || ac_g.finalized || comm == MPI_COMM_NULL) return NULL;
+    unsigned long now = atomic_load(&deletions);
+    void *value = last_comm.valid && last_comm.comm == comm && last_comm.deletions == now
+                      ? last_comm.value
+                      : comm_lookup(comm, now);
+    ac_comm *c = value;
+    if (!c) return NULL;
+    if (c == &unusable || c->inter) return comm_refused(c, coll);
     return c;
 }
 

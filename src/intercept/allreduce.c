@@ -13,7 +13,8 @@ int ac_allreduce_at(const void *caller, const void *sbuf, void *rbuf, int count,
     }
     c = ac_enter(comm, AC_ALLREDUCE);
     if (!c) return PMPI_Allreduce(sbuf, rbuf, count, dtype, op, comm);
-    ac_call call = ac_call_reduction(c, AC_ALLREDUCE, count, dtype, op);
+    ac_call call;
+    ac_call_reduction(&call, c, AC_ALLREDUCE, count, dtype, op);
     const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.allreduce(sbuf, rbuf, count, dtype, op, c->pcomm, alg->params);

@@ -89,16 +89,17 @@ static inline ac_call ac_call_make(const ac_comm *c, ac_collective coll)
     return call;
 }
 
-/* A reduction's facts (allreduce, reduce, reduce_scatter): `count` elements of dtype combined
- * by op (the call's count capped at INT_MAX, its bytes not). */
-static inline ac_call ac_call_reduction(const ac_comm *c, ac_collective coll, long count,
-                                        MPI_Datatype dtype, MPI_Op op)
+/* A reduction's facts (allreduce, reduce, reduce_scatter) into *call: `count` elements of dtype
+ * combined by op (the call's count capped at INT_MAX, its bytes not). Written in place: a copy
+ * of the struct, read back in wide loads from the narrow stores just made, stalled the call on
+ * store forwarding. */
+static inline void ac_call_reduction(ac_call *call, const ac_comm *c, ac_collective coll,
+                                     long count, MPI_Datatype dtype, MPI_Op op)
 {
-    ac_call call = ac_call_make(c, coll);
-    call.count = count > INT_MAX ? INT_MAX : (int)count;
-    ac_call_set_op(&call, op);
-    call.bytes = ac_signature_bytes(count, dtype);
-    return call;
+    *call = ac_call_make(c, coll);
+    call->count = count > INT_MAX ? INT_MAX : (int)count;
+    ac_call_set_op(call, op);
+    call->bytes = ac_signature_bytes(count, dtype);
 }
 
 /* The bytes of a v-collective's call (its ac_call's bytes): n blocks of counts[i] elements of

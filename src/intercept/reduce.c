@@ -13,7 +13,8 @@ int ac_reduce_at(const void *caller, const void *sbuf, void *rbuf, int count, MP
     }
     c = ac_enter(comm, AC_REDUCE);
     if (!c) return PMPI_Reduce(sbuf, rbuf, count, dtype, op, root, comm);
-    ac_call call = ac_call_reduction(c, AC_REDUCE, count, dtype, op);
+    ac_call call;
+    ac_call_reduction(&call, c, AC_REDUCE, count, dtype, op);
     const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.reduce(sbuf, rbuf, count, dtype, op, root, c->pcomm, alg->params);

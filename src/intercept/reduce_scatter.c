@@ -18,7 +18,8 @@ int ac_reduce_scatter_at(const void *caller, const void *sbuf, void *rbuf, const
     long total = 0;
     for (int i = 0; i < c->size; i++)
         total += rcounts[i];
-    ac_call call = ac_call_reduction(c, AC_REDUCE_SCATTER, total, dtype, op);
+    ac_call call;
+    ac_call_reduction(&call, c, AC_REDUCE_SCATTER, total, dtype, op);
     const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.reduce_scatter(sbuf, rbuf, rcounts, dtype, op, c->pcomm, alg->params);

@@ -24,15 +24,6 @@ void ac_monitor_settle(ac_monitor *m)
     m->since = 0;
 }
 
-int ac_monitor_record(ac_monitor *m, double seconds, int keep)
-{
-    int k = keep < m->window ? keep : m->window;
-    m->since++;
-    if (m->window - m->calls <= k) m->recent[m->kept++] = seconds;
-    m->calls++;
-    return m->calls == m->window;
-}
-
 int ac_monitor_agree(ac_monitor *m, const ac_agreement *agree, int *k)
 {
     int rc = agree->max(agree->ctx, m->recent, m->kept);

@@ -47,7 +47,14 @@ void ac_monitor_settle(ac_monitor *m);
 /* A settled call took `seconds` locally; of each window's calls the last `keep` are kept
  * (keep <= AC_MONITOR_WINDOW_MIN; the window's length if shorter). Returns 1 when it ended
  * the window: call ac_monitor_agree. */
-int ac_monitor_record(ac_monitor *m, double seconds, int keep);
+static inline int ac_monitor_record(ac_monitor *m, double seconds, int keep)
+{
+    int k = keep < m->window ? keep : m->window;
+    m->since++;
+    if (m->window - m->calls <= k) m->recent[m->kept++] = seconds;
+    m->calls++;
+    return m->calls == m->window;
+}
 
 /* The window's one agreement: recent[0..kept) become the maximum over the ranks. On success
  * *k is the number of agreed times, and a new window starts counting (its length is the

@@ -33,6 +33,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/spelling.h"
+#include "core/tls.h"
 #include "select/history.h"
 #include "select/site.h"
 #include "select/table.h"
@@ -108,7 +109,7 @@ static struct {
  * ask (tests, bench/): per thread, as threads on other communicators run calls meanwhile. Kept
  * only once a program has cleared it (`tracked`, never reset), so that the settled call of any
  * other program pays a load and a branch, not an access to thread-local storage. */
-static _Thread_local const ac_algorithm *last_algorithm;
+static AC_THREAD_LOCAL const ac_algorithm *last_algorithm;
 static atomic_int last_tracked;
 
 enum { OVERHEAD_SAMPLE = 16 }; /* settled calls per timed bookkeeping (ac_select) */
@@ -175,6 +176,7 @@ static void read_forced(int rank)
 }
 
 static void comm_folded(ac_comm *c); /* below, with the history */
+static void predefined_sizes_init(void); /* below, with ac_signature_bytes */
 
 void ac_select_init(void)
 {
@@ -185,6 +187,7 @@ void ac_select_init(void)
     const ac_strategy *const *all = ac_strategies(&n);
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     read_forced(rank);
+    predefined_sizes_init();
     sel.strategy = &ac_strategy_native;
     if (!ac_select_use_strategy(name))
         ac_log_error("AUTOCOLL_STRATEGY=%s is declared (core/config.c) but not a strategy here; "
@@ -267,13 +270,10 @@ static int sites_allowed(void)
     return sel.strategy->table_mode ? 0 : sel.max_sites;
 }
 
-static ac_bucket *bucket_get(comm_select *cs, const ac_call *call)
+/* A new bucket for call, unless the limits leave it no context (NULL). */
+static __attribute__((noinline)) ac_bucket *bucket_new(comm_select *cs, const ac_call *call)
 {
     ac_collective coll = call->collective;
-    for (ac_bucket *b = cs->buckets[coll]; b; b = b->next)
-        if (b->bytes == key_bytes(call) && b->count == call->count &&
-            b->op_builtin == call->op_builtin && b->op_commutative == call->op_commutative)
-            return b;
     /* Each site tunes at most max_sizes sizes, so more buckets could never get a context. */
     int sites = sites_allowed();
     if (cs->nbuckets[coll] >= (sites > 0 ? sites : 1) * sel.max_sizes) return NULL;
@@ -293,17 +293,32 @@ static ac_bucket *bucket_get(comm_select *cs, const ac_call *call)
     return b;
 }
 
-/* The agreed site of this call in bucket b (site.h): collective while the bucket learns. */
-static uint64_t bucket_site(ac_comm *c, ac_bucket *b, const void *caller)
+static ac_bucket *bucket_get(comm_select *cs, const ac_call *call)
 {
-    if (b->sites.mode == AC_SITE_SITELESS) return ac_site_predict(&b->sites, 0);
-    uint64_t local = ac_site_key(caller);
-    if (b->sites.mode == AC_SITE_PREDICT) return ac_site_predict(&b->sites, local);
+    size_t bytes = key_bytes(call);
+    for (ac_bucket *b = cs->buckets[call->collective]; b; b = b->next)
+        if (b->bytes == bytes && b->count == call->count &&
+            b->op_builtin == call->op_builtin && b->op_commutative == call->op_commutative)
+            return b;
+    return bucket_new(cs, call);
+}
+
+/* The agreed site of this call in bucket b (site.h): collective while the bucket learns. */
+static __attribute__((noinline)) uint64_t site_agreed(ac_comm *c, ac_bucket *b, uint64_t local)
+{
     double v[AC_SITE_VALUES];
     ac_site_contribution(local, v);
     int rc = PMPI_Allreduce(MPI_IN_PLACE, v, AC_SITE_VALUES, MPI_DOUBLE, MPI_MAX, c->pcomm);
     if (rc != MPI_SUCCESS) agreement_failed("call-site agreement", c, rc);
     return ac_site_learn(&b->sites, v);
+}
+
+static uint64_t bucket_site(ac_comm *c, ac_bucket *b, const void *caller)
+{
+    if (b->sites.mode == AC_SITE_SITELESS) return ac_site_predict(&b->sites, 0);
+    uint64_t local = ac_site_key(caller);
+    if (b->sites.mode == AC_SITE_PREDICT) return ac_site_predict(&b->sites, local);
+    return site_agreed(c, b, local);
 }
 
 /* Whether a new context of `site` is admitted: AUTOCOLL_MAX_SIZES contexts per site and
@@ -529,10 +544,10 @@ fail:
     return NULL;
 }
 
-static ac_context *context_get(ac_comm *c, ac_bucket *b, const ac_call *call, uint64_t site)
+/* A new context of (b, site), unless the limits refuse it (NULL). */
+static __attribute__((noinline)) ac_context *context_new(ac_comm *c, ac_bucket *b,
+                                                         const ac_call *call, uint64_t site)
 {
-    for (ac_context *x = b->contexts; x; x = x->next)
-        if (x->site == site) return x;
     if (!context_admit(c->select, call->collective, site)) return NULL;
     ac_context *x = context_create(c, b, call, site);
     if (!x) {
@@ -542,6 +557,13 @@ static ac_context *context_get(ac_comm *c, ac_bucket *b, const ac_call *call, ui
     x->next = b->contexts;
     b->contexts = x;
     return x;
+}
+
+static ac_context *context_get(ac_comm *c, ac_bucket *b, const ac_call *call, uint64_t site)
+{
+    for (ac_context *x = b->contexts; x; x = x->next)
+        if (x->site == site) return x;
+    return context_new(c, b, call, site);
 }
 
 /* The knowledge of c's tuning contexts, if this rank speaks for them (it is rank 0 of c), as
@@ -776,42 +798,106 @@ void ac_call_set_op(ac_call *call, MPI_Op op)
     PMPI_Op_commutative(op, &call->op_commutative);
 }
 
+/* The sizes of the predefined datatypes, asked of the library once (ac_select_init), so that a
+ * call on one needs no PMPI_Type_size: a direct-mapped table by handle, a slot kept by the first
+ * type listed that falls in it (the most used first); other types are asked on every call (a
+ * derived type's handle can be freed and reused). */
+enum { PREDEFINED_SLOTS = 64 };
+static struct {
+    MPI_Datatype type;
+    int size;
+} predefined[PREDEFINED_SLOTS];
+
+static size_t predefined_slot(MPI_Datatype type)
+{
+    uint64_t h = (uint64_t)(uintptr_t)type * 0x9e3779b97f4a7c15ull;
+    return (size_t)(h >> 58); /* the top 6 bits: PREDEFINED_SLOTS */
+}
+
+static void predefined_sizes_init(void)
+{
+    const MPI_Datatype types[] = {
+        MPI_DOUBLE, MPI_INT, MPI_FLOAT, MPI_CHAR, MPI_BYTE, MPI_LONG, MPI_LONG_LONG,
+        MPI_UNSIGNED, MPI_UNSIGNED_LONG, MPI_UNSIGNED_LONG_LONG, MPI_SHORT, MPI_UNSIGNED_SHORT,
+        MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T,
+        MPI_UINT8_T, MPI_UINT16_T, MPI_UINT32_T, MPI_UINT64_T, MPI_LONG_DOUBLE, MPI_C_BOOL,
+        MPI_WCHAR, MPI_C_COMPLEX, MPI_C_DOUBLE_COMPLEX, MPI_AINT, MPI_OFFSET, MPI_COUNT,
+        MPI_DOUBLE_INT, MPI_FLOAT_INT, MPI_LONG_INT, MPI_2INT, MPI_SHORT_INT,
+        MPI_LONG_DOUBLE_INT, MPI_PACKED};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        size_t slot = predefined_slot(types[i]);
+        int size = 0;
+        if (types[i] == MPI_DATATYPE_NULL || predefined[slot].size > 0 ||
+            PMPI_Type_size(types[i], &size) != MPI_SUCCESS || size <= 0)
+            continue;
+        predefined[slot].type = types[i];
+        predefined[slot].size = size;
+    }
+}
+
 size_t ac_signature_bytes(MPI_Aint count, MPI_Datatype dtype)
 {
+    size_t slot = predefined_slot(dtype);
     int size = 0;
-    PMPI_Type_size(dtype, &size);
+    if (predefined[slot].type == dtype && predefined[slot].size > 0) /* an unfilled slot: 0 */
+        size = predefined[slot].size;
+    else
+        PMPI_Type_size(dtype, &size);
     return (size_t)count * (size_t)size;
+}
+
+/* A call of a collective forced by AUTOCOLL_<COLL>: the forced algorithm where it applies, else
+ * the library's (warned once per communicator and collective). Out of line, as is every path
+ * but a tuning context's. */
+static __attribute__((noinline)) const ac_algorithm *
+forced_choice(ac_comm *c, const ac_call *call, const ac_algorithm *forced)
+{
+    const char *why = NULL;
+    if (forced->requires & AC_REQ_NODES) {
+        ac_call full = call_with_nodes(c, call);
+        if (ac_applicable(forced, &full, &why)) return forced;
+    } else if (ac_applicable(forced, call, &why)) {
+        return forced;
+    }
+    comm_select *cs = comm_state(c);
+    const ac_algorithm *fallback = ac_registry_fallback(call);
+    if (!cs->warned[call->collective] && c->rank == 0)
+        ac_log_warn("%s=%s does not apply to this call on %s (size %d): it needs %s; "
+                    "using %s",
+                    ac_collective_env(call->collective), forced->name, c->name, c->size, why,
+                    fallback->name);
+    cs->warned[call->collective] = 1;
+    return fallback;
+}
+
+/* A call beyond the contexts' limits: a table still rules (its lookup needs no context), else
+ * the library's, counted as untuned. */
+static __attribute__((noinline)) const ac_algorithm *beyond_limits(ac_comm *c,
+                                                                   const ac_call *call)
+{
+    const ac_table *t = sel.strategy->table_mode ? ac_table_loaded() : NULL;
+    ac_call full = t ? call_with_nodes(c, call) : *call;
+    const ac_algorithm *rule = t ? ac_table_choice(t, &full, key_bytes(call)) : NULL;
+    if (rule) return rule;
+    c->stats[call->collective].untuned++;
+    return ac_registry_fallback(call);
+}
+
+/* One rank: nothing moves, nothing to learn (counted); a table's rule still applies. */
+static __attribute__((noinline)) const ac_algorithm *one_rank(ac_comm *c, const ac_call *call)
+{
+    c->stats[call->collective].single++;
+    return ac_registry_fallback(call);
 }
 
 const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *caller)
 {
     const ac_algorithm *forced = sel.forced[call->collective];
-    const char *why = NULL;
     comm_select *cs = c->select;
     if (cs) cs->pending[call->collective] = NULL;
-    if (forced) {
-        if (forced->requires & AC_REQ_NODES) {
-            ac_call full = call_with_nodes(c, call);
-            if (ac_applicable(forced, &full, &why)) return forced;
-        } else if (ac_applicable(forced, call, &why)) {
-            return forced;
-        }
-        cs = comm_state(c);
-        const ac_algorithm *fallback = ac_registry_fallback(call);
-        if (!cs->warned[call->collective] && c->rank == 0)
-            ac_log_warn("%s=%s does not apply to this call on %s (size %d): it needs %s; "
-                        "using %s",
-                        ac_collective_env(call->collective), forced->name, c->name, c->size, why,
-                        fallback->name);
-        cs->warned[call->collective] = 1;
-        return fallback;
-    }
+    if (forced) return forced_choice(c, call, forced);
     if (!ac_select_uses_contexts()) return ac_registry_fallback(call);
-    /* one rank: nothing moves, nothing to learn (counted); a table's rule still applies */
-    if (c->size == 1 && !sel.tune_one_rank && !sel.strategy->table_mode) {
-        c->stats[call->collective].single++;
-        return ac_registry_fallback(call);
-    }
+    if (c->size == 1 && !sel.tune_one_rank && !sel.strategy->table_mode) return one_rank(c, call);
     cs = comm_state(c);
     /* The layer's bookkeeping is timed on every call while a context of this communicator is
      * deciding, and on one call in OVERHEAD_SAMPLE once they all have settled (weighted; two
@@ -822,15 +908,7 @@ const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *calle
     double start = cs->select_weight ? ac_now() : 0.0;
     ac_bucket *b = bucket_get(cs, call);
     ac_context *x = b ? context_get(c, b, call, bucket_site(c, b, caller)) : NULL;
-    if (!x) {
-        /* Beyond the contexts' limits a table still rules: its lookup needs no context. */
-        const ac_table *t = sel.strategy->table_mode ? ac_table_loaded() : NULL;
-        ac_call full = t ? call_with_nodes(c, call) : *call;
-        const ac_algorithm *rule = t ? ac_table_choice(t, &full, key_bytes(call)) : NULL;
-        if (rule) return rule;
-        c->stats[call->collective].untuned++;
-        return ac_registry_fallback(call);
-    }
+    if (!x) return beyond_limits(c, call);
     x->deciding = x->counted;
     x->last = x->rule >= 0 ? x->rule : x->strategy->choose(x->state);
     cs->pending[call->collective] = x;
@@ -865,9 +943,11 @@ static void log_decision(const ac_comm *c, ac_collective coll, ac_context *x, in
     x->said = sum.chosen;
 }
 
-void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double start)
+/* The report's per-algorithm index of alg (kept for the algorithm of the last call) and the
+ * collective's tables, made at the first need. */
+static __attribute__((noinline)) void stats_index(ac_comm *c, const ac_call *call,
+                                                  const ac_algorithm *alg)
 {
-    double end = ac_now(), seconds = end - start;
     ac_coll_stats *s = &c->stats[call->collective];
     if (alg != s->indexed || !s->alg_calls) {
         ac_algorithm_list r = ac_registry_for_size(call->collective, c->size);
@@ -875,6 +955,14 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
         s->indexed = alg;
         ac_coll_stats_reserve(s, r.count);
     }
+    if (!s->sizes) s->sizes = calloc(AC_PROFILE_BINS, sizeof *s->sizes);
+}
+
+void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double start)
+{
+    double end = ac_now(), seconds = end - start;
+    ac_coll_stats *s = &c->stats[call->collective];
+    if (alg != s->indexed || !s->alg_calls || !s->sizes) stats_index(c, call, alg);
     int index = s->index;
     s->calls++;
     s->bytes += (double)call->bytes;
@@ -883,7 +971,7 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
         s->alg_calls[index]++;
         s->alg_seconds[index] += seconds;
     }
-    if (s->sizes || (s->sizes = calloc(AC_PROFILE_BINS, sizeof *s->sizes))) {
+    if (s->sizes) {
         ac_size_bin *bin = &s->sizes[ac_profile_bin(call->bytes)];
         bin->calls++;
         bin->seconds += seconds;

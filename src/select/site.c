@@ -67,7 +67,7 @@ uint64_t ac_site_learn(ac_site_tracker *t, const double agreed[AC_SITE_VALUES])
     if (p > 0) {
         t->mode = AC_SITE_PREDICT;
         t->period = p;
-        t->next = 0;
+        t->phase = 0;
         t->mismatch = 0;
         t->changed_at = t->calls;
     } else if (t->len == AC_SITE_LEARN_MAX) {
@@ -80,7 +80,8 @@ uint64_t ac_site_predict(ac_site_tracker *t, uint64_t local)
 {
     t->calls++;
     if (t->mode != AC_SITE_PREDICT) return 0;
-    uint64_t site = t->seq[t->len - t->period + (int)(t->next++ % t->period)];
+    uint64_t site = t->seq[t->len - t->period + t->phase]; /* no division on the hot path */
+    if (++t->phase == t->period) t->phase = 0;
     if (site != local) t->mismatch = 1;
     return site;
 }
@@ -144,7 +145,7 @@ typedef struct site_entry {
     struct site_entry *next; /* in `known`, newest first */
 } site_entry;
 
-#define CACHE_SIZE 256
+#define CACHE_SIZE 256 /* cache_slot's 8 bits */
 /* direct-mapped by address: a collision evicts */
 static _Atomic(const site_entry *) cache[CACHE_SIZE];
 
@@ -191,16 +192,30 @@ static uint64_t entry_of(const void *return_address, const site_entry **made)
     return key;
 }
 
-uint64_t ac_site_key(const void *return_address)
+/* The cache's slot of an address: the top bits of a multiplicative hash. */
+static size_t cache_slot(const void *return_address)
 {
-    size_t slot = (size_t)(mix((uint64_t)(uintptr_t)return_address) % CACHE_SIZE);
-    const site_entry *e = atomic_load_explicit(&cache[slot], memory_order_acquire);
-    if (e && e->address == return_address) return e->key;
+    return (size_t)(((uint64_t)(uintptr_t)return_address * 0x9e3779b97f4a7c15ull) >> 56);
+}
+
+/* The key of an address the cache does not hold (its first call, or a collision): out of line,
+ * so that a settled call's lookup stays short. */
+static __attribute__((noinline)) uint64_t site_key_slow(const void *return_address)
+{
+    const site_entry *e;
     pthread_mutex_lock(&known_lock);
     uint64_t key = entry_of(return_address, &e);
     pthread_mutex_unlock(&known_lock);
-    if (e) atomic_store_explicit(&cache[slot], e, memory_order_release);
+    if (e) atomic_store_explicit(&cache[cache_slot(return_address)], e, memory_order_release);
     return key;
+}
+
+uint64_t ac_site_key(const void *return_address)
+{
+    const site_entry *e =
+        atomic_load_explicit(&cache[cache_slot(return_address)], memory_order_acquire);
+    if (e && e->address == return_address) return e->key;
+    return site_key_slow(return_address);
 }
 
 /* The oldest entry of key (as before: the first address that made it); under known_lock. */

@@ -60,7 +60,7 @@ typedef struct ac_site_tracker {
     uint64_t seq[AC_SITE_LEARN_MAX]; /* agreed sites in LEARN */
     int len;
     int period;       /* PREDICT: pattern = seq[len - period .. len) */
-    long next;        /* PREDICT: calls predicted so far */
+    int phase;        /* PREDICT: position of the next call in the pattern, 0 .. period-1 */
     int mismatch;     /* local: a call's own site differed from the prediction */
     long learn_calls; /* calls agreed one by one */
     int relearns;     /* returns to LEARN after a misprediction */
