@@ -1,9 +1,10 @@
 /*
- * registry.c - the allgather algorithms (STAR-MPI section 3.1, "Algorithms for
- * MPI_Allgather"). Each is the allgatherv engine of the same name with uniform counts.
- * Tests, autocoll-info, selection and reports read this table; nobody keeps a second list.
+ * registry.c - the allgather algorithms: the all-gather set of common/allgather_set.h, each
+ * the allgatherv engine of the same name with uniform counts. Tests, autocoll-info, selection
+ * and reports read this table; nobody keeps a second list.
  */
 #include "coll/algorithms.h"
+#include "coll/common/allgather_set.h"
 #include "coll/common/cost_models.h"
 
 static const ac_params mesh_2d = {.dims = 2};
@@ -12,111 +13,14 @@ static const ac_params sync_none = {.sync = AC_SYNC_NONE};
 static const ac_params sync_light = {.sync = AC_SYNC_LIGHT};
 static const ac_params sync_barrier = {.sync = AC_SYNC_BARRIER};
 
-/* The cost models of the algorithms below (each entry's .cost) are those of the allgatherv
- * engines they run, shared in common/cost_models.c. */
+#define ENTRY(nm, engine, prm, req, max, cst, grp, attrs, help)                                  \
+    {.name = nm, .collective = AC_ALLGATHER, .group = grp, .attributes = attrs, .requires = req,  \
+     .max_bytes = max, .fn.allgather = ac_allgather_##engine, .params = prm, .cost = cst,         \
+     .summary = help},
 
 static const ac_algorithm algorithms[] = {
     {AC_NATIVE(allgather, ALLGATHER, Allgather)},
-    {.name = "simple",
-     .collective = AC_ALLGATHER,
-     .group = "simple",
-     .attributes = "partners=all sync=none primitive=nonblocking data=ddt",
-     .fn.allgather = ac_allgather_simple,
-     .cost = &ac_simple_cost,
-     .summary = "all receives and sends posted at once, i -> i+1, i+2, ..."},
-    {.name = "mesh_2d",
-     .collective = AC_ALLGATHER,
-     .group = "small_message",
-     .attributes = "partners=mesh dims=2 sync=none primitive=nonblocking data=pack",
-     .max_bytes = 256,
-     .fn.allgather = ac_allgather_mesh,
-     .params = &mesh_2d,
-     .cost = &ac_allgather_mesh_cost,
-     .summary = "all-gather along each dimension of a logical 2D mesh"},
-    {.name = "mesh_3d",
-     .collective = AC_ALLGATHER,
-     .group = "small_message",
-     .attributes = "partners=mesh dims=3 sync=none primitive=nonblocking data=pack",
-     .max_bytes = 256,
-     .fn.allgather = ac_allgather_mesh,
-     .params = &mesh_3d,
-     .cost = &ac_allgather_mesh_cost,
-     .summary = "all-gather along each dimension of a logical 3D mesh"},
-    {.name = "recursive_doubling",
-     .collective = AC_ALLGATHER,
-     .group = "small_message",
-     .attributes = "partners=pair sync=none primitive=blocking data=pack",
-     .max_bytes = 256,
-     .fn.allgather = ac_allgather_recursive_doubling,
-     .cost = &ac_allgather_recursive_doubling_cost,
-     .summary = "lg p exchanges with r XOR 2^k; non-powers of two fold pairs of ranks"},
-    {.name = "bruck",
-     .collective = AC_ALLGATHER,
-     .group = "small_message",
-     .attributes = "partners=shift sync=none primitive=blocking data=pack",
-     .max_bytes = 256,
-     .fn.allgather = ac_allgather_bruck,
-     .cost = &ac_allgather_bruck_cost,
-     .summary = "Bruck: ceil(lg p) steps at distances 2^k on rotated blocks"},
-    {.name = "ring",
-     .collective = AC_ALLGATHER,
-     .group = "ring",
-     .attributes = "partners=ring sync=none primitive=blocking data=ddt",
-     .fn.allgather = ac_allgather_ring,
-     .params = &sync_none,
-     .cost = &ac_phased_cost,
-     .summary = "p-1 steps forwarding blocks around the ring r -> r+1"},
-    {.name = "ring_light_barrier",
-     .collective = AC_ALLGATHER,
-     .group = "ring",
-     .attributes = "partners=ring sync=light primitive=blocking data=ddt",
-     .fn.allgather = ac_allgather_ring,
-     .params = &sync_light,
-     .cost = &ac_phased_cost,
-     .summary = "ring with a zero-byte token exchange between steps"},
-    {.name = "ring_mpi_barrier",
-     .collective = AC_ALLGATHER,
-     .group = "ring",
-     .attributes = "partners=ring sync=barrier primitive=blocking data=ddt",
-     .fn.allgather = ac_allgather_ring,
-     .params = &sync_barrier,
-     .cost = &ac_phased_cost,
-     .summary = "ring with an MPI barrier between steps"},
-    {.name = "pair",
-     .collective = AC_ALLGATHER,
-     .group = "pair",
-     .attributes = "partners=pair sync=none primitive=blocking data=ddt",
-     .requires = AC_REQ_POWER_OF_TWO,
-     .fn.allgather = ac_allgather_pair,
-     .params = &sync_none,
-     .cost = &ac_pairwise_cost,
-     .summary = "p-1 steps exchanging own blocks with r XOR i"},
-    {.name = "pair_light_barrier",
-     .collective = AC_ALLGATHER,
-     .group = "pair",
-     .attributes = "partners=pair sync=light primitive=blocking data=ddt",
-     .requires = AC_REQ_POWER_OF_TWO,
-     .fn.allgather = ac_allgather_pair,
-     .params = &sync_light,
-     .cost = &ac_pairwise_cost,
-     .summary = "pair with a zero-byte token exchange between steps"},
-    {.name = "pair_mpi_barrier",
-     .collective = AC_ALLGATHER,
-     .group = "pair",
-     .attributes = "partners=pair sync=barrier primitive=blocking data=ddt",
-     .requires = AC_REQ_POWER_OF_TWO,
-     .fn.allgather = ac_allgather_pair,
-     .params = &sync_barrier,
-     .cost = &ac_pairwise_cost,
-     .summary = "pair with an MPI barrier between steps"},
-    {.name = "node_ring",
-     .collective = AC_ALLGATHER,
-     .group = "node_ring",
-     .attributes = "partners=ring topology=node sync=none primitive=blocking data=ddt",
-     .fn.allgather = ac_allgather_node_ring,
-     .params = &sync_none,
-     .cost = &ac_phased_cost,
-     .summary = "ring over ranks ordered node by node (STAR-MPI TSLR idea)"},
+    AC_ALLGATHER_SET(ENTRY)
 };
 
 AC_REGISTRY(allgather, algorithms);
