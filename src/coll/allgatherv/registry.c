@@ -6,12 +6,6 @@
 #include "coll/common/allgather_set.h"
 #include "coll/common/cost_models.h"
 
-static const ac_params mesh_2d = {.dims = 2};
-static const ac_params mesh_3d = {.dims = 3};
-static const ac_params sync_none = {.sync = AC_SYNC_NONE};
-static const ac_params sync_light = {.sync = AC_SYNC_LIGHT};
-static const ac_params sync_barrier = {.sync = AC_SYNC_BARRIER};
-
 #define ENTRY(nm, engine, prm, req, max, cst, grp, attrs, help)                                  \
     {.name = nm, .collective = AC_ALLGATHERV, .group = grp, .attributes = attrs, .requires = req, \
      .fn.allgatherv = ac_allgatherv_##engine, .params = prm, .cost = cst, .summary = help},

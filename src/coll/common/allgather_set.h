@@ -12,6 +12,15 @@
 #ifndef AUTOCOLL_ALLGATHER_SET_H
 #define AUTOCOLL_ALLGATHER_SET_H
 
+#include "coll/coll.h"
+
+/* The parameters the set's entries name (one copy in each registry that includes this). */
+static const ac_params mesh_2d = {.dims = 2};
+static const ac_params mesh_3d = {.dims = 3};
+static const ac_params sync_none = {.sync = AC_SYNC_NONE};
+static const ac_params sync_light = {.sync = AC_SYNC_LIGHT};
+static const ac_params sync_barrier = {.sync = AC_SYNC_BARRIER};
+
 #define AC_ALLGATHER_SET(X)                                                                        \
     X("simple", simple, NULL, 0, 0, &ac_simple_cost, "simple",                                     \
       "partners=all sync=none primitive=nonblocking data=ddt",                                     \
