@@ -12,7 +12,6 @@
 
 double ac_clock_tick;
 uint64_t ac_clock_tsc0;
-double ac_clock_t0;
 
 enum { CALIBRATION_NS = 2000000 }; /* the counter's rate measured over 2 ms at MPI_Init */
 
@@ -69,9 +68,8 @@ void ac_clock_init(void)
     while (ns1 - ns0 < CALIBRATION_NS);
     if (tsc1 <= tsc0) return;
     double tick = (double)(ns1 - ns0) * 1e-9 / (double)(tsc1 - tsc0);
-    /* The counter continues MPI's clock from here, so that a time taken before this point
-     * (none is, on the layer's paths) still subtracts sensibly. */
-    ac_clock_t0 = PMPI_Wtime();
+    /* Readings count from here: the layer only subtracts two of them (a time taken before
+     * this point, none is on the layer's paths, would not subtract sensibly). */
     ac_clock_tsc0 = __builtin_ia32_rdtsc();
     ac_clock_tick = tick;
 }

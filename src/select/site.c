@@ -76,16 +76,6 @@ uint64_t ac_site_learn(ac_site_tracker *t, const double agreed[AC_SITE_VALUES])
     return site;
 }
 
-uint64_t ac_site_predict(ac_site_tracker *t, uint64_t local)
-{
-    t->calls++;
-    if (t->mode != AC_SITE_PREDICT) return 0;
-    uint64_t site = t->seq[t->len - t->period + t->phase]; /* no division on the hot path */
-    if (++t->phase == t->period) t->phase = 0;
-    if (site != local) t->mismatch = 1;
-    return site;
-}
-
 double ac_site_flag(const ac_site_tracker *t)
 {
     return t->mode == AC_SITE_PREDICT && t->mismatch ? 1.0 : 0.0;

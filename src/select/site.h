@@ -76,8 +76,16 @@ void ac_site_init(ac_site_tracker *t, int enabled);
 void ac_site_contribution(uint64_t local, double values[AC_SITE_VALUES]);
 uint64_t ac_site_learn(ac_site_tracker *t, const double agreed[AC_SITE_VALUES]);
 
-/* PREDICT and SITELESS: the site of the call (no agreement). */
-uint64_t ac_site_predict(ac_site_tracker *t, uint64_t local);
+/* PREDICT and SITELESS: the site of the call (no agreement). Inline: it runs on every call. */
+static inline uint64_t ac_site_predict(ac_site_tracker *t, uint64_t local)
+{
+    t->calls++;
+    if (t->mode != AC_SITE_PREDICT) return 0;
+    uint64_t site = t->seq[t->len - t->period + t->phase]; /* no division on the hot path */
+    if (++t->phase == t->period) t->phase = 0;
+    if (site != local) t->mismatch = 1;
+    return site;
+}
 
 /* The extra value this rank adds to a context agreement of the bucket, and the combined value
  * (MPI_MAX over the ranks) once agreed. */
