@@ -965,7 +965,7 @@ void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double
     if (alg != s->indexed || !s->alg_calls || !s->sizes) stats_index(c, call, alg);
     int index = s->index;
     s->calls++;
-    s->bytes += (double)call->bytes;
+    s->bytes += (double)(int64_t)call->bytes; /* below 2^63: one conversion */
     s->seconds += seconds;
     if (s->alg_calls && index >= 0) {
         s->alg_calls[index]++;
