@@ -276,6 +276,16 @@ def test_layout_rules_need_ppn_and_export_the_counts_of_that_layout(tmp_path):
         export.MAPPING["openmpi"]["allreduce"]["recursive_doubling"].number, 0)
     assert ompi_lookup(got, allreduce, 1, 64)[0] == (
         export.MAPPING["openmpi"]["allreduce"]["ring"].number)
+    # a simulated sweep's table: its own ranks per node by default
+    swept = dict(table(rules), platform={"simgrid": {"platform": "fat-tree-ib", "ppn": 8,
+                                                     "selector": "ompi"}})
+    path.write_text(json.dumps(swept))
+    assert [(r["algorithm"], r["ranks"]) for r in export.load_table(path)["rules"]] == [
+        ("ring", [1, 1]), ("recursive_doubling", [2, 8]), ("rabenseifner", [9, None])]
+    assert [(r["algorithm"], r["ranks"]) for r in export.load_table(path, ppn=1)["rules"]] == [
+        ("ring", [1, None])]
+    run = cli("export", str(path), "--format", "ompi-rules")
+    assert run.returncode == 0, run.stderr
     # layouts that meet overlap
     rules[1]["ppn"] = [1, None]
     path.write_text(json.dumps(table(rules)))

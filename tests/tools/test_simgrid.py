@@ -205,6 +205,7 @@ def test_tune_on_a_platform_and_run_its_table(tmp_path):
     assert table["platform"]["simgrid"] == {"platform": "torus-3d", "ppn": 1, "selector": "ompi"}
     assert table["sweep"]["sync"] == "barrier"
     (rule,) = table["rules"]
+    assert rule["ppn"] == [1, 1]  # the layout swept: one rank a node
     cell = json.loads((tmp_path / "tune/allreduce-64K-np8-ompi.json").read_text())
     assert cell["parameters"]["sync"] == "barrier"
     first = rule["algorithms"][0]  # one count swept: the floor lookup's winner, then native
@@ -271,6 +272,36 @@ def test_a_generalised_table_at_counts_never_swept(tmp_path, ranks):
     expected = next(a for a in rule["algorithms"] if mesh_factors(a, ranks))
     assert x["stage"] == "rule" and x["chosen"] == expected, (rule, x)
     assert x["runs"] == {expected: 20}, x
+
+
+def test_a_table_tuned_at_two_ranks_a_node_runs_there_only(tmp_path):
+    """`autocoll tune --simgrid --ppn 2` keys its rules by that layout (docs/table.md): the demo
+    on 4 ranks at 2 a node runs the rule's algorithm on every call, at 1 a node no rule covers
+    its context and it runs native."""
+    simgrid_build()
+    tuned = cli("tune", "--simgrid", "fat-tree-ib", "--ppn", "2", "--out", str(tmp_path / "tune"),
+                "--collectives", "allreduce", "--sizes", "8", "--ranks", "4",
+                "--iterations", "10", "--warmup", "2", "--sync", "barrier", timeout=600)
+    assert tuned.returncode == 0, tuned.stdout + tuned.stderr
+    table = json.loads((tmp_path / "tune/table.json").read_text())
+    (rule,) = table["rules"]
+    assert rule["ppn"] == [2, 2] and rule["ranks"] == [4, None], rule
+    for ppn, stage in ((2, "rule"), (1, None)):
+        report = tmp_path / f"report-{ppn}.json"
+        env = {**os.environ, "AUTOCOLL_STRATEGY": "table", "AUTOCOLL_REPORT": str(report),
+               "AUTOCOLL_TABLE": str(tmp_path / "tune/table.json")}
+        run = subprocess.run([sys.executable, "-m", "autocoll.cli", "simgrid", "run",
+                              "--platform", "fat-tree-ib", "-n", "4", "--ppn", str(ppn),
+                              str(ROOT / "build/simgrid/demo"), "20"],
+                             env=env, capture_output=True, text=True, timeout=600)
+        assert run.returncode == 0 and "results correct" in run.stdout, run.stdout + run.stderr
+        (x,) = json.loads(report.read_text())["communicators"][0]["collectives"]["allreduce"][
+            "contexts"]
+        if stage:
+            assert x["stage"] == "rule" and x["runs"] == {rule["algorithms"][0]: 20}, x
+        else:
+            assert x["stage"] != "rule" and x["runs"] == {"native": 20}, x
+            assert "no rule ran" in run.stderr, run.stderr
 
 
 def test_bench_refuses_a_file_that_is_no_table(tmp_path):

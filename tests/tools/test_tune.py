@@ -61,6 +61,19 @@ def test_adjacent_equal_bands_merge_and_separated_ones_do_not():
                             ("alltoall", [16, None], [1024, None], "b")]
 
 
+def test_rules_of_a_simulated_sweep_name_the_layout_swept():
+    """with_layout: at 8 ranks a node (block placement) the fullest node of a rule's counts
+    [lo, hi] holds min(8, lo) to min(8, hi) ranks; an open band is at 8 from its first count on."""
+    rules = [{"collective": "bcast", "ranks": [2, 7], "bytes": [0, None], "algorithms": ["a"]},
+             {"collective": "bcast", "ranks": [4, 15], "bytes": [0, None], "algorithms": ["b"]},
+             {"collective": "bcast", "ranks": [16, None], "bytes": [0, None], "algorithms": ["c"]},
+             {"collective": "bcast", "ranks": [3, None], "bytes": [0, None], "algorithms": ["d"]}]
+    keyed = tune.with_layout(rules, 8)
+    assert [r["ppn"] for r in keyed] == [[2, 7], [4, 8], [8, 8], [3, 8]]
+    assert [{k: v for k, v in r.items() if k != "ppn"} for r in keyed] == rules
+    assert [r["ppn"] for r in tune.with_layout(rules, 1)] == [[1, 1]] * 4
+
+
 def test_collectives_keep_their_own_points():
     cells = [cell("allreduce", 2, 8, "a"), cell("allreduce", 2, 64, "b"),
              cell("alltoall", 3, 1, "x"), cell("alltoall", 5, 1, "y")]

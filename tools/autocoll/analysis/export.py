@@ -130,9 +130,10 @@ def load_table(path, ppn=None):
     """The table at `path`; ExportError with the path and the reason when it is not one. Each
     rule gets "preference", its algorithms in order (version 1: its one "algorithm"; version 2:
     its "algorithms"), and "algorithm", the first of them (what notes name). Rules keyed by node
-    layout ("nodes", "ppn") need `ppn`, the ranks per node of the cluster the export is for: the
-    native formats key on process count only, so each such rule becomes the process counts whose
-    layout (ceil(ranks / ppn) nodes, min(ranks, ppn) ranks on the fullest) it covers."""
+    layout ("nodes", "ppn") need `ppn`, the ranks per node of the cluster the export is for
+    (default: the one a simulated sweep ran at, swept_ppn): the native formats key on process
+    count only, so each such rule becomes the process counts whose layout (ceil(ranks / ppn)
+    nodes, min(ranks, ppn) ranks on the fullest) it covers."""
     data = jsonfile.load(path, TABLE_SCHEMA, ExportError, TABLE_VERSIONS)
     rules = data.get("rules")
     if not isinstance(rules, list):
@@ -152,12 +153,22 @@ def load_table(path, ppn=None):
                             for k in LAYOUT_KEYS):
                 raise ExportError(f"{path}: rules {j} and {i} overlap")
     if any(k in r for r in rules for k in LAYOUT_KEYS):
+        ppn = ppn or swept_ppn(data)
         if ppn is None:
             raise ExportError(f"{path}: its rules are keyed by node layout (\"nodes\", \"ppn\"), "
                               f"which the native formats cannot say: give the cluster's ranks "
                               f"per node (--ppn N) to export the rules of that layout")
         data["rules"] = [f for f in (flatten(r, ppn) for r in rules) if f]
     return data
+
+
+def swept_ppn(table):
+    """The ranks per node a simulated sweep ran at (`autocoll tune --simgrid --ppn`), which its
+    rules' layouts name; None for a table without one."""
+    platform = table.get("platform")
+    simulated = platform.get("simgrid") if isinstance(platform, dict) else None
+    ppn = simulated.get("ppn") if isinstance(simulated, dict) else None
+    return ppn if isinstance(ppn, int) and ppn >= 1 else None
 
 
 def layout_ranks(rule, ppn):

@@ -202,6 +202,17 @@ def generalised_rules(cells, model, ppn, margin, costs=None):
     return rules, chosen
 
 
+def with_layout(rules, ppn):
+    """The rules of a sweep of `ppn` ranks a node by block placement (`--simgrid --ppn`), keyed by
+    the node layout they were measured on (docs/table.md): "ppn", the ranks on the fullest node,
+    over a rule's process counts [lo, hi] is [min(ppn, lo), min(ppn, hi)] (hi None: ppn), so
+    that the table's rules never run on a layout the sweep did not measure (a table tuned at 8
+    ranks a node covers nothing at 32)."""
+    return [{**r, "ppn": [min(ppn, r["ranks"][0]),
+                          ppn if r["ranks"][1] is None else min(ppn, r["ranks"][1])]}
+            for r in rules]
+
+
 def cost_source(args, log):
     """The cost formulas for the cost model: costs(collective, ranks, bytes) from a plain
     autocoll-info (under --simgrid the Open MPI build's: the SimGrid one runs only under

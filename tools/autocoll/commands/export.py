@@ -48,6 +48,7 @@ def add_arguments(p):
     p.add_argument("--out", default="-", help="file to write (default: standard output)")
     p.add_argument("--ppn", type=int, help="ranks per node of the cluster the export is for: "
                    "needed when the table's rules are keyed by node layout (\"nodes\", \"ppn\"), "
-                   "which the native formats cannot say")
+                   "which the native formats cannot say (default for a table `autocoll tune "
+                   "--simgrid` wrote: the ranks per node it swept)")
     p.add_argument("--mpich-library", help="mpich-json: the libmpich whose built-in selection "
                    "stands for MPICH's own choice (default: libmpich.so.12 from ldconfig)")

@@ -8,7 +8,9 @@ curves or the registry's cost formulas with fitted parameters, chosen by leave-o
 cross-validation, or the one --model names).
 
 With `--simgrid PLATFORM` the cells run on a simulated platform (SimGrid's SMPI, build/simgrid,
-docs/simgrid.md), native being SMPI's `--selector` (default ompi); the table records the platform.
+docs/simgrid.md), native being SMPI's `--selector` (default ompi); the table records the platform,
+and its rules the node layout swept (`"ppn"`: the ranks on the fullest node at `--ppn` ranks a
+node), so that they run only on that layout.
 
 Resumable: the cells' JSON stay in --out; a cell already there is not run again. A noisy cell
 (p90/p10 of its winner or of native above --spread-limit) is run again, up to --repeats times,
@@ -23,7 +25,8 @@ from pathlib import Path
 
 from ..analysis import generalise
 from ..analysis.tune import (DEFAULTS, STATISTICS, TuneError, build_table, cost_source,
-                             generalised_rules, platform_of, summary, sweep_cells, test_models)
+                             generalised_rules, platform_of, summary, sweep_cells, test_models,
+                             with_layout)
 from ..run.bench import BenchError
 from .simgrid import add_platform_arguments
 
@@ -50,6 +53,8 @@ def main(args):
         costs = (cost_source(args, log) if args.model in ("auto", "cost") or args.test_ranks
                  else None)
         rules, models = generalised_rules(cells, args.model, ppn, args.margin, costs)
+        if args.simgrid:  # the layout of the sweep is known: its rules say it
+            rules = with_layout(rules, args.ppn)
         tests = test_models(args, cells, costs, models, log) if args.test_ranks else {}
         for coll, rows in tests.items():
             models[coll]["test"] = rows
