@@ -7,8 +7,9 @@
  *
  * Names say what each phase runs: `hier_<intra>_<inter>` with one leader per node (the node's
  * lowest rank), `hier_k<k>_<intra>_<inter>` with k leaders per node, the node's first k ranks,
- * each taking a share of the data (multi-leader): share j is reduced or gathered on the node
- * to local rank j, runs among the j-th ranks of every node (ac_nodes.lane), and comes back.
+ * each taking a share of the data (multi-leader: allreduce, bcast, reduce): share j is reduced
+ * on the node to local rank j (a bcast's root sends it there), runs among the j-th ranks of
+ * every node (ac_nodes.lane), and comes back (a reduce's root receives it from there).
  * <intra> is a registry name present in every intra-node sub-collective of the family (native:
  * the library's own, binomial_tree, ...), <inter> a registry name of the inter-node
  * sub-collective.
@@ -61,27 +62,27 @@ static const ac_hier_family families[] = {
               .requires = AC_REQ_NODES,
               .fn.bcast = ac_bcast_hier,
               .cost = &hier_cost,
-              .summary = "the root to its node's leader, bcast among the leaders, bcast on every "
+              .summary = "the root to its node's leaders, bcast among the leaders, bcast on every "
                          "node"},
      .intra = {NO_PHASE, AC_BCAST},
      .inter = AC_BCAST,
      .intra_phases = {"native", "binomial_tree"},
      .inter_phases = {"native", "binomial_tree", "scatter_ring_allgather",
                       "chain_tree_segment_64k"},
-     .leaders = {1},
-     .bytes = {AC_HIER_WHOLE, AC_HIER_WHOLE, AC_HIER_WHOLE}},
+     .leaders = {1, 2, 4},
+     .bytes = {AC_HIER_WHOLE, AC_HIER_SHARE, AC_HIER_SHARE}},
     {.base = {.collective = AC_REDUCE,
               .requires = AC_REQ_NODES,
               .fn.reduce = ac_reduce_hier,
               .cost = &hier_cost,
-              .summary = "reduce on every node to its leader, reduce among the leaders, the "
-                         "root's node leader to the root"},
+              .summary = "reduce on every node to its leaders, reduce among the leaders, the "
+                         "root's node leaders to the root"},
      .intra = {AC_REDUCE, NO_PHASE},
      .inter = AC_REDUCE,
      .intra_phases = {"native", "binomial_tree"},
      .inter_phases = {"native", "binomial_tree", "rabenseifner"},
-     .leaders = {1},
-     .bytes = {AC_HIER_WHOLE, AC_HIER_WHOLE, AC_HIER_WHOLE},
+     .leaders = {1, 2, 4},
+     .bytes = {AC_HIER_SHARE, AC_HIER_SHARE, AC_HIER_WHOLE},
      .ordered = 1},
     {.base = {.collective = AC_BARRIER,
               .requires = AC_REQ_NODES,

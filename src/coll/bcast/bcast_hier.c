@@ -1,18 +1,28 @@
 /*
- * bcast_hier.c - hierarchical bcast (hierarchical.c's family): the root's node leader gets the
- * message, the leaders broadcast it among the nodes, each leader broadcasts it on its node.
+ * bcast_hier.c - hierarchical bcast (hierarchical.c's family): the root's node's leaders get the
+ * message, the leaders broadcast it among the nodes, each node's leaders broadcast it on their
+ * node.
  *
- * Order of operations, one leader per node (its lowest rank, local rank 0): when the root is
- * not its node's leader, it sends the message to that leader (one intra-node message, PMPI_Send
- * on comm); the leaders broadcast it with params->phase on the leaders' communicator, rooted at
- * the root's node (the leaders' ranks are the node indices: nodes are numbered by their
- * leaders' order, ac_nodes); then every leader broadcasts it on its node with params->intra[1]
- * from local rank 0. The root takes part in its node's bcast like any rank: it receives the
- * bits it sent, unchanged.
+ * One leader per node (params->leaders 0 or 1: its lowest rank, local rank 0): when the root
+ * is not its node's leader, it sends the message to that leader (one intra-node message,
+ * PMPI_Send on comm); the leaders broadcast it with params->phase among the nodes, rooted at the
+ * root's node; then every leader broadcasts it on its node with params->intra[1] from local
+ * rank 0.
  *
- * Cost (nodes N of L ranks): bcast(N, n) among the leaders on inter-node links + bcast(L, n)
- * on every node at once on intra-node links, plus one intra-node message of n bytes when the
- * root is not a leader (not priced: the cost shape knows no root).
+ * k leaders (the node's first k ranks; every node has k or more, AC_REQ_NODES): the message is
+ * cut into k shares as even as can be; the root sends share j to local rank j of its node
+ * (keeping the one that is its own); share j is broadcast among the j-th ranks of every node
+ * (ac_nodes.lane), rooted at the root's node, so the k shares cross the network on k pairs of
+ * links at once; then every node broadcasts share j from local rank j. With k leaders a share
+ * of no element (count < k) runs no phase (one leader runs them all, as for any count). In a lane the ranks are in comm's order, which is not always the
+ * nodes' order (irregular nodes dealt round-robin): the lane's root is counted, not assumed.
+ *
+ * The root takes part in its node's bcasts like any rank: it receives the bits it sent,
+ * unchanged.
+ *
+ * Cost (nodes N of L ranks): bcast(N, n / k) among the nodes on k lanes of inter-node links +
+ * k bcast(L, n / k) on every node at once on intra-node links, plus up to k intra-node messages
+ * from the root (not priced: the cost shape knows no root).
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
@@ -21,21 +31,44 @@ int ac_bcast_hier(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm c
                   const ac_params *p)
 {
     const ac_nodes *nodes;
-    int rank, rc = ac_nodes_get(comm, &nodes);
+    int rank, size, rc = ac_nodes_get(comm, &nodes);
     if (rc == MPI_SUCCESS) rc = PMPI_Comm_rank(comm, &rank);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
     if (rc != MPI_SUCCESS) return rc;
+    int k = p->leaders > 1 ? p->leaders : 1;
+    int counts[AC_HIER_SHARES], displs[AC_HIER_SHARES + 1];
+    if (k > AC_HIER_SHARES) return MPI_ERR_ARG;
+    ac_even_blocks(count, k, counts, displs);
+    MPI_Aint extent = ac_extent(dtype);
     const ac_algorithm *inter = p->phase, *bcast = p->intra[1];
-    int root_node = nodes->node_of[root], leader = nodes->leader_of[root_node];
+    int root_node = nodes->node_of[root];
+    int j = nodes->local_rank; /* the share this rank leads, when j < k */
+    int shares = k;            /* the shares that run: those of at least one element */
+    while (k > 1 && shares > 0 && counts[shares - 1] == 0)
+        shares--;
 
-    if (root != leader) {
-        if (rank == root) rc = PMPI_Send(buf, count, dtype, leader, AC_TAG_DATA, comm);
-        if (rank == leader)
-            rc = PMPI_Recv(buf, count, dtype, root, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
+    for (int s = 0; s < shares && rc == MPI_SUCCESS; s++) {
+        int holder, lane_root;
+        ac_nodes_lane_member(nodes, size, root_node, s, &holder, &lane_root);
+        char *at = (char *)buf + displs[s] * extent;
+        if (holder == root) continue;
+        if (rank == root) rc = PMPI_Send(at, counts[s], dtype, holder, AC_TAG_DATA, comm);
+        if (rank == holder)
+            rc = PMPI_Recv(at, counts[s], dtype, root, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
+    }
+    if (rc != MPI_SUCCESS) return rc;
+    if (j < shares) {
+        int holder, lane_root;
+        ac_nodes_lane_member(nodes, size, root_node, j, &holder, &lane_root);
+        MPI_Comm lane = k > 1 ? nodes->lane : nodes->leaders;
+        rc = inter->fn.bcast((char *)buf + displs[j] * extent, counts[j], dtype,
+                             k > 1 ? lane_root : root_node, lane, inter->params);
         if (rc != MPI_SUCCESS) return rc;
     }
-    if (nodes->leaders != MPI_COMM_NULL) {
-        rc = inter->fn.bcast(buf, count, dtype, root_node, nodes->leaders, inter->params);
+    for (int s = 0; s < shares; s++) {
+        rc = bcast->fn.bcast((char *)buf + displs[s] * extent, counts[s], dtype, s, nodes->local,
+                             bcast->params);
         if (rc != MPI_SUCCESS) return rc;
     }
-    return bcast->fn.bcast(buf, count, dtype, 0, nodes->local, bcast->params);
+    return MPI_SUCCESS;
 }

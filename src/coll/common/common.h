@@ -131,12 +131,18 @@ typedef struct ac_nodes {
     MPI_Comm local;     /* ranks on this node */
     MPI_Comm leaders;   /* node leaders (local rank 0); MPI_COMM_NULL on other ranks */
     MPI_Comm lane;      /* the ranks of this rank's local rank on every node that has one, in
-                         * node order (lane 0 is the leaders): multi-leader phases */
+                         * comm's order: the nodes' order where nodes are blocks of ranks, not
+                         * always elsewhere (lane 0 holds the leaders): multi-leader phases */
     int blocks;         /* 1 when every node's ranks are consecutive in comm (order[r] == r) */
 } ac_nodes;
 int ac_nodes_get(MPI_Comm comm, const ac_nodes **nodes);
 /* 1 when every node of n holds as many ranks. */
 int ac_nodes_equal(const ac_nodes *n);
+/* The rank of comm (of `size` ranks) that is local rank j of `node` (-1: none), and its rank in
+ * lane j (the ranks of local rank j in comm's order: counted, as it is not always the node's
+ * index). */
+void ac_nodes_lane_member(const ac_nodes *n, int size, int node, int j, int *rank,
+                          int *lane_rank);
 /* The nodes' runs of blocks of `block` bytes, node by node (a hierarchical gather or scatter
  * among the leaders): counts[i] = node_size[i] x block and displs[i] their offsets, both
  * malloc'd (free them); MPI_ERR_NO_MEM without memory (then both NULL). */

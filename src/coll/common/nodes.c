@@ -198,6 +198,20 @@ int ac_call_nodes(ac_call *call, MPI_Comm comm)
     return MPI_SUCCESS;
 }
 
+void ac_nodes_lane_member(const ac_nodes *n, int size, int node, int j, int *rank,
+                          int *lane_rank)
+{
+    *rank = -1;
+    *lane_rank = 0;
+    for (int r = 0; r < size && *rank < 0; r++) {
+        if (n->local_rank_of[r] != j) continue;
+        if (n->node_of[r] == node)
+            *rank = r;
+        else
+            ++*lane_rank;
+    }
+}
+
 int ac_nodes_equal(const ac_nodes *n)
 {
     for (int i = 1; i < n->nnodes; i++)

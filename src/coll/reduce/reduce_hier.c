@@ -1,25 +1,34 @@
 /*
  * reduce_hier.c - hierarchical reduce (hierarchical.c's family): reduce on every node to its
- * leader, reduce among the leaders to the root's node leader, which hands the result to the
+ * leaders, reduce among the nodes to the root's node, whose leaders hand the result to the
  * root.
  *
- * Order of operations, one leader per node (its lowest rank, local rank 0): every node reduces
- * its ranks' vectors to its leader with params->intra[0] (into the root's rbuf when the leader
- * is the root, otherwise into a temporary of the leader's); the leaders reduce the nodes'
- * results with params->phase on the leaders' communicator to the root's node (the leaders'
- * ranks are the node indices, ac_nodes), in place there; when the root is not its node's
- * leader, that leader sends the result to the root (one intra-node message, PMPI_Send on comm).
- * MPI_IN_PLACE at the root: its operand is in rbuf, given as the operand of its node's reduce
- * (and as that reduce's in-place buffer when the root is the leader). rbuf is not significant
+ * One leader per node (params->leaders 0 or 1: its lowest rank, local rank 0): every node
+ * reduces its ranks' vectors to its leader with params->intra[0] (into the root's rbuf when
+ * the leader is the root, otherwise into a temporary of the leader's); the leaders reduce the
+ * nodes' results with params->phase on the leaders' communicator to the root's node, in place
+ * there; when the root is not its node's leader, that leader sends the result to the root (one
+ * intra-node message, PMPI_Send on comm).
+ *
+ * k leaders (the node's first k ranks; every node has k or more, AC_REQ_NODES): the vector is
+ * cut into k shares as even as can be; every node reduces share j to its local rank j; share j
+ * is reduced among the j-th ranks of every node (ac_nodes.lane) to the root's node, so the k
+ * shares cross the network on k pairs of links at once; local rank j of the root's node sends
+ * share j to the root. A share of no element (count < k) runs no phase: SMPI's reductions of 0
+ * elements divide by zero. In a lane the ranks are in comm's order, which is not always the
+ * nodes' order (irregular nodes dealt round-robin): the lane's root is counted, not assumed.
+ *
+ * MPI_IN_PLACE at the root: its operand is in rbuf, given as the operand of its node's reduces
+ * (and as the in-place buffer of the one whose result it keeps). rbuf is not significant
  * elsewhere: a rank that is not a phase's root passes NULL.
  *
- * Order of a non-commutative op: each node combines its ranks in rank order, the leaders the
- * nodes in node order: the ranks' order when the nodes are blocks of consecutive ranks, which
- * AC_REQ_NODES requires for such an op (the family's `ordered`).
+ * Order of a non-commutative op: each node combines its ranks in rank order, the nodes are
+ * combined in lane order: the nodes' order and the ranks' when the nodes are blocks of
+ * consecutive ranks, which AC_REQ_NODES requires for such an op (the family's `ordered`).
  *
- * Cost (nodes N of L ranks): reduce(L, n) on every node at once on intra-node links +
- * reduce(N, n) among the leaders on inter-node links, plus one intra-node message of n bytes
- * when the root is not a leader (not priced: the cost shape knows no root).
+ * Cost (nodes N of L ranks): k reduce(L, n / k) on every node at once on intra-node links +
+ * reduce(N, n / k) among the nodes on k lanes of inter-node links, plus up to k intra-node
+ * messages to the root (not priced: the cost shape knows no root).
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
@@ -28,37 +37,57 @@ int ac_reduce_hier(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, 
                    int root, MPI_Comm comm, const ac_params *p)
 {
     const ac_nodes *nodes;
-    int rank, rc = ac_nodes_get(comm, &nodes);
+    int rank, size, rc = ac_nodes_get(comm, &nodes);
     if (rc == MPI_SUCCESS) rc = PMPI_Comm_rank(comm, &rank);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
     if (rc != MPI_SUCCESS) return rc;
+    int k = p->leaders > 1 ? p->leaders : 1;
+    int counts[AC_HIER_SHARES], displs[AC_HIER_SHARES + 1];
+    if (k > AC_HIER_SHARES) return MPI_ERR_ARG;
+    ac_even_blocks(count, k, counts, displs);
+    MPI_Aint extent = ac_extent(dtype);
     const ac_algorithm *reduce = p->intra[0], *inter = p->phase;
-    int root_node = nodes->node_of[root], leader = nodes->leader_of[root_node];
+    int root_node = nodes->node_of[root];
     int in_place = rank == root && sbuf == MPI_IN_PLACE;
-    const void *mine = in_place ? rbuf : sbuf;
-    int is_leader = nodes->local_rank == 0;
+    const char *mine = in_place ? rbuf : sbuf;
+    int j = nodes->local_rank; /* the share this rank leads, when j < k */
+    int shares = k;            /* the shares that run: those of at least one element */
+    while (k > 1 && shares > 0 && counts[shares - 1] == 0)
+        shares--;
 
-    /* The node's result: the root's rbuf when the leader is the root, else a temporary. */
+    /* The share this rank leads: the root's rbuf when it is the root, else a temporary. */
     ac_tmp tmp = {NULL, NULL};
     char *acc = NULL;
-    if (is_leader && rank == root) {
-        acc = rbuf;
-    } else if (is_leader) {
-        rc = ac_tmp_alloc(&tmp, count, dtype);
+    if (j < shares && rank == root) {
+        acc = (char *)rbuf + displs[j] * extent;
+    } else if (j < shares) {
+        rc = ac_tmp_alloc(&tmp, counts[j], dtype);
         if (rc != MPI_SUCCESS) return rc;
         acc = tmp.buf;
     }
 
-    rc = reduce->fn.reduce(is_leader && in_place ? MPI_IN_PLACE : mine, acc, count, dtype, op, 0,
-                           nodes->local, reduce->params);
-    if (rc == MPI_SUCCESS && is_leader) {
-        int at_root = nodes->node == root_node;
-        rc = inter->fn.reduce(at_root ? MPI_IN_PLACE : acc, at_root ? acc : NULL, count, dtype,
-                              op, root_node, nodes->leaders, inter->params);
+    for (int s = 0; s < shares && rc == MPI_SUCCESS; s++) {
+        const char *from = mine + displs[s] * extent;
+        int leads = s == j;
+        rc = reduce->fn.reduce(leads && in_place ? MPI_IN_PLACE : from, leads ? acc : NULL,
+                               counts[s], dtype, op, s, nodes->local, reduce->params);
     }
-    if (rc == MPI_SUCCESS && root != leader) {
-        if (rank == leader) rc = PMPI_Send(acc, count, dtype, root, AC_TAG_DATA, comm);
+    if (rc == MPI_SUCCESS && j < shares) {
+        int holder, lane_root;
+        ac_nodes_lane_member(nodes, size, root_node, j, &holder, &lane_root);
+        int at_root = nodes->node == root_node;
+        rc = inter->fn.reduce(at_root ? MPI_IN_PLACE : acc, at_root ? acc : NULL, counts[j],
+                              dtype, op, k > 1 ? lane_root : root_node,
+                              k > 1 ? nodes->lane : nodes->leaders, inter->params);
+    }
+    for (int s = 0; s < shares && rc == MPI_SUCCESS; s++) {
+        int holder, lane_root;
+        ac_nodes_lane_member(nodes, size, root_node, s, &holder, &lane_root);
+        if (holder == root) continue;
+        if (rank == holder) rc = PMPI_Send(acc, counts[s], dtype, root, AC_TAG_DATA, comm);
         if (rank == root)
-            rc = PMPI_Recv(rbuf, count, dtype, leader, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
+            rc = PMPI_Recv((char *)rbuf + displs[s] * extent, counts[s], dtype, holder,
+                           AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
     }
     ac_tmp_free(&tmp);
     return rc;
