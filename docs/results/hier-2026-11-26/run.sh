@@ -17,16 +17,21 @@
 # hierarchy is worth), the best hierarchical instance, native, the baselines, and the
 # strategies' steady state over the oracle and decision length.
 # Cells go to results/hier-2026-11-26/ (outside the tree; resumable), then into cells.tar.xz here
-# with its checksum; replays into replay/. PPNS="8" or "32" runs one half.
+# with its checksum; replays into replay/. PPNS="8" or "32" runs one half (then the summary
+# only when SUMMARY=1).
+# Other experiments run the same steps with: RANKS (default 64), PPNS (default "8 32"),
+# ALLTOALL_SIZES (default 8,1K), NAME (the folder under results/ and docs/results/, default
+# hier-2026-11-26): docs/results/matrix16-2026-11-26/README.md.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../../.." && pwd)
+repo=$(cd "$(dirname "$0")/../../.." && pwd)
+name=${NAME:-hier-2026-11-26}
+here="$repo/docs/results/$name"
 autocoll="$repo/.venv/bin/autocoll"
-out="$repo/results/hier-2026-11-26"
+out="$repo/results/$name"
 platform=fat-tree-ib
-ranks=64
+ranks=${RANKS:-64}
 matrix=("--collectives allreduce,bcast,reduce,allgather --sizes 8,1K,64K,1M"
-        "--collectives alltoall --sizes 8,1K")
+        "--collectives alltoall --sizes ${ALLTOALL_SIZES:-8,1K}")
 
 for ppn in ${PPNS:-8 32}; do
   cells="$out/$platform-ppn$ppn"
@@ -48,8 +53,9 @@ for ppn in ${PPNS:-8 32}; do
     --json "$here/replay/$platform-ppn$ppn-cold.json" > /dev/null
 done
 
-if [ -z "${PPNS:-}" ]; then
+if [ -z "${PPNS:-}" ] || [ "${SUMMARY:-}" = 1 ]; then
   tar -C "$out" -cJf "$here/cells.tar.xz" .
   (cd "$here" && sha256sum cells.tar.xz > cells.tar.xz.sha256)
-  "$repo/.venv/bin/python" "$here/summary.py" "$out" "$here/replay" > "$here/summary.md"
+  "$repo/.venv/bin/python" "$repo/docs/results/hier-2026-11-26/summary.py" "$out" \
+    "$here/replay" > "$here/summary.md"
 fi

@@ -29,7 +29,9 @@ def best(configs):
 def main(cells_root, replay_root):
     cells_root, replay_root = Path(cells_root), Path(replay_root)
     print("## Per cell: what hierarchy is worth, and the strategies from a cold start\n")
-    print("fat-tree-ib, 64 ranks, block placement; times in microseconds; \"without\" is the "
+    ranks = sorted({load(f)["machine"]["ranks"] for f in cells_root.glob("*-ppn*/*-ompi.json")})
+    print(f"fat-tree-ib, {', '.join(map(str, ranks))} ranks, block placement; times in "
+          "microseconds; \"without\" is the "
           "oracle of the flat algorithms, the orthogonal meshes and native; \"worth\" is it over "
           "the oracle with the family (> 1: hierarchy is faster).\n")
     print("| ppn | cell | oracle | without the family | worth | best hierarchical | native "
