@@ -260,6 +260,31 @@ def test_collectives_the_layer_does_not_run_are_seen(mpi, tmp_path):
     assert all(len(line) <= 120 for line in text.splitlines() if "MPI_" in line)
 
 
+@pytest.mark.parametrize("mpi", MPIS)
+@pytest.mark.parametrize("np", [2, 5])
+def test_nonblocking_progress_and_ordering_rules_hold(mpi, np, tmp_path):
+    """MPI's rules for nonblocking and persistent collectives (tests/mpi/nbc_rules.c: a start
+    followed by a blocking receive that depends on another rank's send before its start,
+    several outstanding waited for in reverse, a blocking collective the layer runs while one
+    is outstanding, a Test loop, requests mixed with point-to-point ones in Waitall and
+    Testany, MPI_Request_free of persistent requests under MPI-4) hold natively and under the
+    layer, the blocking allreduce forced to the layer's recursive doubling (issue 42 item 3).
+    A deadlock fails by the time limit."""
+    native = run_mpi(mpi, np, "tests/mpi/nbc_rules", tmp_path, preload=False, report=False,
+                     timeout=120)
+    assert native.rc == 0 and "nbc_rules: ok" in native.stdout, native.stdout + native.stderr
+    run = run_mpi(mpi, np, "tests/mpi/nbc_rules", tmp_path, timeout=120,
+                  env={"AUTOCOLL_STRATEGY": "race",
+                       "AUTOCOLL_ALLREDUCE": "recursive_doubling"})
+    assert run.rc == 0 and "nbc_rules: ok" in run.stdout, run.stdout + run.stderr
+    world = run.collective("MPI_COMM_WORLD", "allreduce")
+    assert world["algorithms"]["recursive_doubling"]["calls"] == 2, world  # case 3 and the end
+    seen = run.report["seen"]
+    assert seen["MPI_Iallreduce"]["calls"] == 5 and seen["MPI_Ibcast"]["calls"] == 2, seen
+    if mpi == "mpich":  # MPI-4: the persistent requests
+        assert seen["MPI_Allreduce_init"]["calls"] == 2, seen
+
+
 def test_the_seen_wrappers_are_generated_from_the_prototypes():
     """src/intercept/seen.c and src/core/seen_list.h are what scripts/gen_seen writes from
     MPICH 4's mpi_proto.h (a hand edit, or a new function in the list, shows here)."""
