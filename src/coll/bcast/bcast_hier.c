@@ -14,8 +14,9 @@
  * (keeping the one that is its own); share j is broadcast among the j-th ranks of every node
  * (ac_nodes.lane), rooted at the root's node, so the k shares cross the network on k pairs of
  * links at once; then every node broadcasts share j from local rank j. With k leaders a share
- * of no element (count < k) runs no phase (one leader runs them all, as for any count). In a lane the ranks are in comm's order, which is not always the
- * nodes' order (irregular nodes dealt round-robin): the lane's root is counted, not assumed.
+ * of no element (count < k) runs no phase (one leader runs them all, as for any count). In a
+ * lane the ranks are in comm's order, which is not always the nodes' order (irregular nodes
+ * dealt round-robin): the lane's root is counted, not assumed (ac_nodes_lane_roots).
  *
  * The root takes part in its node's bcasts like any rank: it receives the bits it sent,
  * unchanged.
@@ -47,22 +48,21 @@ int ac_bcast_hier(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm c
     while (k > 1 && shares > 0 && counts[shares - 1] == 0)
         shares--;
 
+    int holder[AC_HIER_SHARES], lane_root[AC_HIER_SHARES]; /* share s on the root's node */
+    ac_nodes_lane_roots(nodes, size, root_node, k, holder, lane_root);
+
     for (int s = 0; s < shares && rc == MPI_SUCCESS; s++) {
-        int holder, lane_root;
-        ac_nodes_lane_member(nodes, size, root_node, s, &holder, &lane_root);
         char *at = (char *)buf + displs[s] * extent;
-        if (holder == root) continue;
-        if (rank == root) rc = PMPI_Send(at, counts[s], dtype, holder, AC_TAG_DATA, comm);
-        if (rank == holder)
+        if (holder[s] == root) continue;
+        if (rank == root) rc = PMPI_Send(at, counts[s], dtype, holder[s], AC_TAG_DATA, comm);
+        if (rank == holder[s])
             rc = PMPI_Recv(at, counts[s], dtype, root, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
     }
     if (rc != MPI_SUCCESS) return rc;
     if (j < shares) {
-        int holder, lane_root;
-        ac_nodes_lane_member(nodes, size, root_node, j, &holder, &lane_root);
         MPI_Comm lane = k > 1 ? nodes->lane : nodes->leaders;
-        rc = inter->fn.bcast((char *)buf + displs[j] * extent, counts[j], dtype,
-                             k > 1 ? lane_root : root_node, lane, inter->params);
+        rc = inter->fn.bcast((char *)buf + displs[j] * extent, counts[j], dtype, lane_root[j],
+                             lane, inter->params);
         if (rc != MPI_SUCCESS) return rc;
     }
     for (int s = 0; s < shares; s++) {

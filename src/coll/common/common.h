@@ -138,11 +138,12 @@ typedef struct ac_nodes {
 int ac_nodes_get(MPI_Comm comm, const ac_nodes **nodes);
 /* 1 when every node of n holds as many ranks. */
 int ac_nodes_equal(const ac_nodes *n);
-/* The rank of comm (of `size` ranks) that is local rank j of `node` (-1: none), and its rank in
- * lane j (the ranks of local rank j in comm's order: counted, as it is not always the node's
- * index). */
-void ac_nodes_lane_member(const ac_nodes *n, int size, int node, int j, int *rank,
-                          int *lane_rank);
+/* For each j < k: the rank of comm (of `size` ranks) that is local rank j of `node`, rank[j],
+ * and its rank in lane j, lane_rank[j] (lane j holds the ranks of local rank j in comm's order:
+ * counted, as that is not always the nodes' order). `node` holds k ranks or more. With k = 1:
+ * the node's leader and the node's index, its rank among the leaders, without a pass. */
+void ac_nodes_lane_roots(const ac_nodes *n, int size, int node, int k, int rank[],
+                         int lane_rank[]);
 /* The nodes' runs of blocks of `block` bytes, node by node (a hierarchical gather or scatter
  * among the leaders): counts[i] = node_size[i] x block and displs[i] their offsets, both
  * malloc'd (free them); MPI_ERR_NO_MEM without memory (then both NULL). */

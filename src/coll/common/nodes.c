@@ -198,17 +198,23 @@ int ac_call_nodes(ac_call *call, MPI_Comm comm)
     return MPI_SUCCESS;
 }
 
-void ac_nodes_lane_member(const ac_nodes *n, int size, int node, int j, int *rank,
-                          int *lane_rank)
+void ac_nodes_lane_roots(const ac_nodes *n, int size, int node, int k, int rank[],
+                         int lane_rank[])
 {
-    *rank = -1;
-    *lane_rank = 0;
-    for (int r = 0; r < size && *rank < 0; r++) {
-        if (n->local_rank_of[r] != j) continue;
+    if (k == 1) { /* lane 0 is the leaders, in node order */
+        rank[0] = n->leader_of[node];
+        lane_rank[0] = node;
+        return;
+    }
+    for (int j = 0; j < k; j++)
+        rank[j] = -1, lane_rank[j] = 0;
+    for (int r = 0; r < size; r++) {
+        int j = n->local_rank_of[r];
+        if (j >= k || rank[j] >= 0) continue;
         if (n->node_of[r] == node)
-            *rank = r;
+            rank[j] = r;
         else
-            ++*lane_rank;
+            lane_rank[j]++;
     }
 }
 

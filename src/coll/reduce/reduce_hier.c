@@ -16,7 +16,8 @@
  * shares cross the network on k pairs of links at once; local rank j of the root's node sends
  * share j to the root. A share of no element (count < k) runs no phase: SMPI's reductions of 0
  * elements divide by zero. In a lane the ranks are in comm's order, which is not always the
- * nodes' order (irregular nodes dealt round-robin): the lane's root is counted, not assumed.
+ * nodes' order (irregular nodes dealt round-robin): the lane's root is counted, not assumed
+ * (ac_nodes_lane_roots).
  *
  * MPI_IN_PLACE at the root: its operand is in rbuf, given as the operand of its node's reduces
  * (and as the in-place buffer of the one whose result it keeps). rbuf is not significant
@@ -72,21 +73,19 @@ int ac_reduce_hier(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, 
         rc = reduce->fn.reduce(leads && in_place ? MPI_IN_PLACE : from, leads ? acc : NULL,
                                counts[s], dtype, op, s, nodes->local, reduce->params);
     }
+    int holder[AC_HIER_SHARES], lane_root[AC_HIER_SHARES]; /* share s on the root's node */
+    ac_nodes_lane_roots(nodes, size, root_node, k, holder, lane_root);
     if (rc == MPI_SUCCESS && j < shares) {
-        int holder, lane_root;
-        ac_nodes_lane_member(nodes, size, root_node, j, &holder, &lane_root);
         int at_root = nodes->node == root_node;
         rc = inter->fn.reduce(at_root ? MPI_IN_PLACE : acc, at_root ? acc : NULL, counts[j],
-                              dtype, op, k > 1 ? lane_root : root_node,
-                              k > 1 ? nodes->lane : nodes->leaders, inter->params);
+                              dtype, op, lane_root[j], k > 1 ? nodes->lane : nodes->leaders,
+                              inter->params);
     }
     for (int s = 0; s < shares && rc == MPI_SUCCESS; s++) {
-        int holder, lane_root;
-        ac_nodes_lane_member(nodes, size, root_node, s, &holder, &lane_root);
-        if (holder == root) continue;
-        if (rank == holder) rc = PMPI_Send(acc, counts[s], dtype, root, AC_TAG_DATA, comm);
+        if (holder[s] == root) continue;
+        if (rank == holder[s]) rc = PMPI_Send(acc, counts[s], dtype, root, AC_TAG_DATA, comm);
         if (rank == root)
-            rc = PMPI_Recv((char *)rbuf + displs[s] * extent, counts[s], dtype, holder,
+            rc = PMPI_Recv((char *)rbuf + displs[s] * extent, counts[s], dtype, holder[s],
                            AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
     }
     ac_tmp_free(&tmp);
