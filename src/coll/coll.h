@@ -97,6 +97,7 @@ typedef enum ac_tree_kind {
 struct ac_params;
 struct ac_neighbors;
 struct ac_cost_model;
+struct ac_sched;
 
 typedef int ac_allgather_fn(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                             int rcount, MPI_Datatype rtype, MPI_Comm comm,
@@ -106,6 +107,11 @@ typedef int ac_allgatherv_fn(const void *sbuf, int scount, MPI_Datatype stype, v
                              MPI_Comm comm, const struct ac_params *p);
 typedef int ac_allreduce_fn(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype,
                             MPI_Op op, MPI_Comm comm, const struct ac_params *p);
+/* An algorithm written as a schedule (common/sched.h): it appends its rounds to `s`, made on
+ * the private communicator; the blocking call runs them, nonblocking and persistent calls
+ * progress them. Its error while building (MPI_ERR_NO_MEM). */
+typedef int ac_allreduce_sched_fn(struct ac_sched *s, const void *sbuf, void *rbuf, int count,
+                                  MPI_Datatype dtype, MPI_Op op, const struct ac_params *p);
 typedef int ac_alltoall_fn(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                            int rcount, MPI_Datatype rtype, MPI_Comm comm,
                            const struct ac_params *p);
@@ -222,6 +228,9 @@ typedef struct ac_algorithm {
         ac_neighbor_alltoallv_fn *neighbor_alltoallv;
         ac_neighbor_alltoallw_fn *neighbor_alltoallw;
     } fn;
+    union { /* the algorithm as a schedule, where it is written as one (NULL: blocking only) */
+        ac_allreduce_sched_fn *allreduce;
+    } sched;
     const ac_params *params;
     const struct ac_cost_model *cost; /* its cost model (cost_terms.h, beside the entry); NULL:
                                        * none, it is measured (native, the library's phases) */
@@ -290,6 +299,13 @@ unsigned long ac_registry_fingerprint(void);
  * are, in whatever order; k = 0 (the default): the real shared-memory nodes. Set at
  * initialisation. */
 void ac_coll_set_test_nodes(int k, int cyclic);
+
+/* 1 when `alg` is written as a schedule (its `sched` member): nonblocking and persistent calls
+ * can run it too. */
+static inline int ac_has_schedule(const ac_algorithm *alg)
+{
+    return alg->sched.allreduce != NULL; /* the union's one pointer, whatever the collective */
+}
 
 /* Applicability: 1 if `alg` may run for `call`; otherwise 0 and, if why != NULL, a reason. */
 int ac_applicable(const ac_algorithm *alg, const ac_call *call, const char **why);

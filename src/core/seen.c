@@ -10,6 +10,13 @@ static atomic_long calls[AC_SEEN_KINDS];
 static atomic_llong bytes[AC_SEEN_KINDS];
 static atomic_int uncounted[AC_SEEN_KINDS]; /* some call's bytes were not counted */
 
+/* the calls run by the layer (one thread at a time: requests.c runs none under
+ * MPI_THREAD_MULTIPLE) */
+static struct {
+    long calls;
+    double bytes, seconds, waited;
+} run[AC_SEEN_KINDS];
+
 static const char *const names[AC_SEEN_KINDS] = {
 #define AC_SEEN_NAME(e, name) [AC_SEEN_##e] = name,
     AC_SEEN_MPI3(AC_SEEN_NAME)
@@ -57,4 +64,33 @@ double ac_seen_total_bytes(ac_seen_kind kind)
 {
     if (kind < 0 || kind >= AC_SEEN_KINDS || atomic_load(&uncounted[kind])) return -1.0;
     return (double)atomic_load(&bytes[kind]);
+}
+
+void ac_seen_run(ac_seen_kind kind, double moved, double seconds, double waited)
+{
+    if (kind < 0 || kind >= AC_SEEN_KINDS) return;
+    run[kind].calls++;
+    run[kind].bytes += moved;
+    run[kind].seconds += seconds;
+    run[kind].waited += waited;
+}
+
+long ac_seen_run_calls(ac_seen_kind kind)
+{
+    return kind >= 0 && kind < AC_SEEN_KINDS ? run[kind].calls : 0;
+}
+
+double ac_seen_run_bytes(ac_seen_kind kind)
+{
+    return kind >= 0 && kind < AC_SEEN_KINDS ? run[kind].bytes : 0.0;
+}
+
+double ac_seen_run_seconds(ac_seen_kind kind)
+{
+    return kind >= 0 && kind < AC_SEEN_KINDS ? run[kind].seconds : 0.0;
+}
+
+double ac_seen_run_waited(ac_seen_kind kind)
+{
+    return kind >= 0 && kind < AC_SEEN_KINDS ? run[kind].waited : 0.0;
 }

@@ -36,4 +36,14 @@ const char *ac_seen_name(ac_seen_kind kind);
 long ac_seen_calls(ac_seen_kind kind);
 double ac_seen_total_bytes(ac_seen_kind kind);
 
+/* The nonblocking and persistent calls the layer ran with a repository algorithm
+ * (intercept/requests.c), counted at completion: one call (a start, for a persistent request) of
+ * `kind` moving `bytes`, `seconds` from its start to the completion the application saw, of which
+ * `waited` inside MPI_Wait and MPI_Test calls. Not among ac_seen_calls. */
+void ac_seen_run(ac_seen_kind kind, double bytes, double seconds, double waited);
+long ac_seen_run_calls(ac_seen_kind kind);
+double ac_seen_run_bytes(ac_seen_kind kind);
+double ac_seen_run_seconds(ac_seen_kind kind);
+double ac_seen_run_waited(ac_seen_kind kind);
+
 #endif

@@ -97,6 +97,13 @@ static ac_comm unusable;
 static void (*fold_release)(ac_comm *c);
 static int freed_kept; /* freed communicators in ac_g.comms, summaries aside */
 
+static int (*keep_pcomm)(MPI_Comm pcomm);
+
+void ac_state_on_free_pcomm(int (*keep)(MPI_Comm pcomm))
+{
+    keep_pcomm = keep;
+}
+
 void ac_state_on_fold(void (*release)(ac_comm *c))
 {
     fold_release = release;
@@ -206,7 +213,9 @@ static int comm_delete(MPI_Comm comm, int keyval, void *value, void *extra)
     (void)extra;
     atomic_fetch_add(&deletions, 1);
     if (c == &unusable) return MPI_SUCCESS;
-    if (c->pcomm != MPI_COMM_NULL) PMPI_Comm_free(&c->pcomm);
+    if (c->pcomm != MPI_COMM_NULL && !(keep_pcomm && keep_pcomm(c->pcomm)))
+        PMPI_Comm_free(&c->pcomm);
+    c->pcomm = MPI_COMM_NULL;
     pthread_mutex_lock(&lock);
     c->freed = 1;
     /* Freed by the application during the run (not the predefined ones at the end, which the

@@ -54,6 +54,8 @@ typedef struct ac_comm {
     char name[MPI_MAX_OBJECT_NAME];
     ac_coll_stats stats[AC_NUM_COLLECTIVES];
     void *select; /* selection's own state of this communicator (select.c), NULL until then */
+    unsigned long requests; /* nonblocking and persistent collectives the layer ran on it: their
+                             * tags (intercept/requests.c) */
     ac_node_shape layout; /* its node layout, once selection needed it (ac_call_nodes: a
                            * hierarchical candidate, a table rule keyed by layout); nodes 0:
                            * not known */
@@ -110,6 +112,10 @@ ac_comm *ac_comm_find(MPI_Comm comm);
  * selection saves what the history file needs of it and releases its state. Set once at
  * initialisation. */
 void ac_state_on_fold(void (*release)(ac_comm *c));
+
+/* Called before the private duplicate of a communicator the application frees is freed: 1 when
+ * the hook keeps it (a request still uses it, and frees it after) (intercept/requests.c). */
+void ac_state_on_free_pcomm(int (*keep)(MPI_Comm pcomm));
 
 /* Count a call passed through before any state was looked up (e.g. invalid arguments). */
 void ac_count_passthrough(MPI_Comm comm, ac_collective coll, ac_pass_reason why);

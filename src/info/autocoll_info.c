@@ -456,6 +456,8 @@ static void json_algorithm(ac_json_writer *w, const ac_algorithm *a)
     ac_json_integer_value(w, "min_bytes", (long long)a->min_bytes);
     ac_json_integer_value(w, "max_bytes", (long long)a->max_bytes);
     ac_json_string(w, "summary", a->summary);
+    /* written as a schedule (coll/common/sched.h): it runs nonblocking and persistent calls too */
+    ac_json_boolean(w, "schedule", ac_has_schedule(a));
     double f[AC_COST_PARAMS];
     if (cost_shape.size > 0 && ac_cost_features(a, &cost_shape, f) == 0) {
         ac_json_object_begin(w, "cost");

@@ -7,6 +7,7 @@
  */
 #include "adcl/adcl.h"
 #include "intercept/intercept.h"
+#include "intercept/requests.h"
 #include "report/report.h"
 
 #include <mpi.h>
@@ -74,6 +75,7 @@ ac_comm *ac_enter(MPI_Comm comm, ac_collective coll)
         ac_state_init(0);
         if (ac_g.enabled) ac_select_init();
     }
+    ac_requests_progress(); /* the nonblocking collectives the layer runs advance here too */
     return ac_comm_enter(comm, coll);
 }
 
@@ -96,6 +98,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 int MPI_Finalize(void)
 {
     ac_adcl_at_mpi_finalize(); /* the ADCL report, when the program skipped ADCL_Finalize */
+    ac_requests_finalize();    /* persistent requests the program did not free */
     if (ac_g.initialized && !ac_g.finalized && ac_g.enabled) {
         ac_report_write();
         ac_select_finalize(); /* collective, like the load */

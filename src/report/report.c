@@ -350,6 +350,41 @@ static void write_seen_text(FILE *f)
     if (col) fputc('\n', f);
 }
 
+/* The nonblocking and persistent calls the layer ran (core/seen.h: ac_seen_run), a line each:
+ * calls, bytes, time from the start to the completion the application saw, and of it the time
+ * spent waiting in MPI_Wait and MPI_Test calls (rank 0's). */
+static void write_run_text(FILE *f)
+{
+    for (int k = 0; k < AC_SEEN_KINDS; k++) {
+        long calls = ac_seen_run_calls((ac_seen_kind)k);
+        if (!calls) continue;
+        const char *name = ac_seen_name((ac_seen_kind)k);
+        const char *unit = strstr(name, "_init") ? "start" : "call"; /* persistent: per start */
+        fprintf(f,
+                "run by the layer: %s %ld %ss (%.0f B): %.2f us a %s from start to completion, "
+                "%.2f us of it waited\n",
+                name, calls, unit, ac_seen_run_bytes((ac_seen_kind)k),
+                1e6 * ac_seen_run_seconds((ac_seen_kind)k) / (double)calls, unit,
+                1e6 * ac_seen_run_waited((ac_seen_kind)k) / (double)calls);
+    }
+}
+
+static void write_run_json(ac_json_writer *w)
+{
+    ac_json_object_begin(w, "nonblocking_run");
+    for (int k = 0; k < AC_SEEN_KINDS; k++) {
+        long calls = ac_seen_run_calls((ac_seen_kind)k);
+        if (!calls) continue;
+        ac_json_object_begin(w, ac_seen_name((ac_seen_kind)k));
+        ac_json_integer_value(w, "calls", calls);
+        ac_json_real(w, "bytes", ac_seen_run_bytes((ac_seen_kind)k));
+        ac_json_real(w, "seconds", ac_seen_run_seconds((ac_seen_kind)k));
+        ac_json_real(w, "waited_seconds", ac_seen_run_waited((ac_seen_kind)k));
+        ac_json_object_end(w);
+    }
+    ac_json_object_end(w);
+}
+
 static void write_seen_json(ac_json_writer *w)
 {
     ac_json_object_begin(w, "seen");
@@ -403,6 +438,7 @@ static void write_text(FILE *f, ac_comm **comms, int n)
             fprintf(f, "%-16s %5s %-21s %9d %9ld\n", "(invalid args)", "-",
                     ac_collective_name((ac_collective)k), 0, ac_g.passthrough[k]);
     write_seen_text(f);
+    write_run_text(f);
     if (ac_select_uses_contexts()) write_contexts_text(f, comms, n);
     run_summary sum;
     summarize(comms, n, &sum);
@@ -673,6 +709,7 @@ static void write_json(FILE *f, ac_comm **comms, int n)
     write_summary_json(&w, &sum);
     write_profile(&w, comms, n);
     write_seen_json(&w);
+    write_run_json(&w);
     write_adcl_json(&w);
     ac_json_object_begin(&w, "passthrough_invalid_arguments");
     for (int k = 0; k < AC_NUM_COLLECTIVES; k++)

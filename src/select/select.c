@@ -890,6 +890,11 @@ static __attribute__((noinline)) const ac_algorithm *one_rank(ac_comm *c, const 
     return ac_registry_fallback(call);
 }
 
+const ac_algorithm *ac_select_forced(ac_collective coll)
+{
+    return sel.forced[coll];
+}
+
 const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *caller)
 {
     const ac_algorithm *forced = sel.forced[call->collective];

@@ -42,6 +42,9 @@ int ac_select_uses_contexts(void);
 void ac_call_set_op(ac_call *call, MPI_Op op);
 size_t ac_signature_bytes(MPI_Aint count, MPI_Datatype dtype);
 
+/* The algorithm AUTOCOLL_<COLL> forces for `coll` (whether it applies is the caller's to ask),
+ * or NULL. */
+const ac_algorithm *ac_select_forced(ac_collective coll);
 /* The algorithm of a call; `caller` is the return address of the MPI routine (the call site). */
 const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *caller);
 

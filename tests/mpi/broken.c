@@ -3,6 +3,8 @@
  * harness report failures, or the harness is not testing what it claims.
  */
 #include "broken.h"
+#include "coll/algorithms.h"
+#include "coll/common/sched.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -124,7 +126,38 @@ static int barrier_no_wait(MPI_Comm comm, const ac_params *p)
     return MPI_SUCCESS;
 }
 
+/* An allreduce as a schedule (commutative ops): the vectors travel around the ring, and each
+ * rank combines every one that arrives, but in the round that receives it rather than the next:
+ * a round's local steps run before its messages, so it combines a stale buffer. Its blocking
+ * entry point is a right one, so only the progressed run (harness: progressed=1) can catch it. */
+static int allreduce_schedule_same_round(ac_sched *s, const void *sbuf, void *rbuf, int count,
+                                         MPI_Datatype dtype, MPI_Op op, const ac_params *p)
+{
+    int next = (s->rank + 1) % s->size, prev = (s->rank + s->size - 1) % s->size;
+    (void)p;
+    if (count == 0) return MPI_SUCCESS;
+    char *v[2] = {ac_sched_tmp(s, count, dtype), ac_sched_tmp(s, count, dtype)};
+    if (!v[0] || !v[1]) return ac_sched_error(s);
+    const void *own = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    ac_sched_copy(s, own, count, dtype, v[0], count, dtype);
+    if (sbuf != MPI_IN_PLACE) ac_sched_copy(s, sbuf, count, dtype, rbuf, count, dtype);
+    for (int st = 0; st < s->size - 1; st++) {
+        ac_sched_send(s, v[st % 2], count, dtype, next);
+        ac_sched_recv(s, v[(st + 1) % 2], count, dtype, prev);
+        ac_sched_reduce(s, v[(st + 1) % 2], rbuf, count, dtype, op); /* the bug: same round */
+        ac_sched_round(s);
+    }
+    return ac_sched_error(s);
+}
+
 static const ac_algorithm broken[] = {
+    {.name = "broken_schedule_round",
+     .collective = AC_ALLREDUCE,
+     .group = "broken",
+     .requires = AC_REQ_COMMUTATIVE,
+     .fn.allreduce = ac_allreduce_recursive_doubling,
+     .sched.allreduce = allreduce_schedule_same_round,
+     .summary = "its schedule combines what a round receives in that round"},
     {.name = "broken_reverse_order",
      .collective = AC_ALLREDUCE,
      .group = "broken",

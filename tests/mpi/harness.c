@@ -22,6 +22,7 @@
  */
 #include "broken.h"
 #include "coll/coll.h"
+#include "coll/common/sched.h"
 #include "select/select.h"
 
 #include <mpi.h>
@@ -225,6 +226,7 @@ typedef struct tcase {
     const char *type_name;
     const char *op_name;
     int count, in_place, root;
+    int progressed; /* the algorithm's schedule run as a nonblocking call's (run_allreduce) */
 } tcase;
 
 static int mismatch;
@@ -257,10 +259,10 @@ static void finish(const tcase *c, int rc)
         if (local)
             fprintf(stderr,
                     "FAIL %s %s comm=%s(size %d) type=%s op=%s count=%d in_place=%d root=%d "
-                    "rank=%d: %s\n",
+                    "progressed=%d rank=%d: %s\n",
                     ac_collective_name(c->alg->collective), c->alg->name, c->comm_name, c->size,
-                    c->type_name, c->op_name, c->count, c->in_place, c->root, c->rank,
-                    mismatch_text);
+                    c->type_name, c->op_name, c->count, c->in_place, c->root, c->progressed,
+                    c->rank, mismatch_text);
     } else {
         passed++;
     }
@@ -343,14 +345,44 @@ static int known_failure_case(const tcase *c, size_t bytes, int commutative)
 
 /* ---- per-collective cases --------------------------------------------------------------- */
 
+/* The algorithm's allreduce into rbuf: its blocking entry point; or (c->progressed) its
+ * schedule run as a nonblocking call's is, twice at once: two schedules on distinct tags, the
+ * second into rbuf2 (which holds what rbuf holds), started back to back and advanced in turn by
+ * MPI_Testall (ac_sched_progress) until both have ended. */
+static int run_allreduce(const tcase *c, const void *sbuf, void *rbuf, void *rbuf2, int count,
+                         MPI_Datatype t, MPI_Op op)
+{
+    if (!c->progressed)
+        return c->alg->fn.allreduce(sbuf, rbuf, count, t, op, c->pcomm, c->alg->params);
+    ac_sched s[2];
+    void *out[2] = {rbuf, rbuf2};
+    int done[2] = {1, 1}, rc = MPI_SUCCESS;
+    for (int k = 0; k < 2; k++) {
+        int krc = ac_sched_init(&s[k], c->pcomm, 8101 + k);
+        if (krc == MPI_SUCCESS)
+            krc = c->alg->sched.allreduce(&s[k], sbuf, out[k], count, t, op, c->alg->params);
+        if (krc == MPI_SUCCESS) krc = ac_sched_start(&s[k], &done[k]);
+        if (rc == MPI_SUCCESS) rc = krc;
+    }
+    while (!done[0] || !done[1])
+        for (int k = 1; k >= 0; k--) {
+            int krc = done[k] ? MPI_SUCCESS : ac_sched_progress(&s[k], 0, &done[k]);
+            if (rc == MPI_SUCCESS) rc = krc;
+        }
+    ac_sched_free(&s[0]);
+    ac_sched_free(&s[1]);
+    return rc;
+}
+
 static void case_allreduce(tcase *c, const top *o)
 {
     const ttype *t = o->type;
-    buf send, exp, got;
+    buf send, exp, got, got2;
     if (!applicable(c, o->op, c->count, (size_t)c->count * type_size(t->type))) return;
     buf_make(&send, c->count, t->type);
     buf_make(&exp, c->count, t->type);
     buf_make(&got, c->count, t->type);
+    buf_make(&got2, c->count, t->type);
     fill(send.p, c->count, t, c->rank);
     unsigned char *send_before = malloc(buf_bytes(&send));
     memcpy(send_before, send.alloc, buf_bytes(&send));
@@ -358,24 +390,25 @@ static void case_allreduce(tcase *c, const top *o)
     if (c->in_place) {
         fill(exp.p, c->count, t, c->rank);
         fill(got.p, c->count, t, c->rank);
+        fill(got2.p, c->count, t, c->rank);
         PMPI_Allreduce(MPI_IN_PLACE, exp.p, c->count, t->type, o->op, c->comm);
-        rc = c->alg->fn.allreduce(MPI_IN_PLACE, got.p, c->count, t->type, o->op, c->pcomm,
-                                  c->alg->params);
+        rc = run_allreduce(c, MPI_IN_PLACE, got.p, got2.p, c->count, t->type, o->op);
     } else {
         PMPI_Allreduce(send.p, exp.p, c->count, t->type, o->op, c->comm);
-        rc =
-            c->alg->fn.allreduce(send.p, got.p, c->count, t->type, o->op, c->pcomm, c->alg->params);
+        rc = run_allreduce(c, send.p, got.p, got2.p, c->count, t->type, o->op);
         if (memcmp(send_before, send.alloc, buf_bytes(&send)) != 0) {
             mismatch = 1;
             snprintf(mismatch_text, sizeof mismatch_text, "send buffer modified");
         }
     }
     compare("recvbuf", &exp, &got);
+    if (c->progressed) compare("recvbuf of the second schedule", &exp, &got2);
     finish(c, rc);
     free(send_before);
     buf_free(&send);
     buf_free(&exp);
     buf_free(&got);
+    buf_free(&got2);
 }
 
 /* Allreduce of random doubles: every rank must hold identical bits. */
@@ -384,11 +417,12 @@ static void case_allreduce_identical(tcase *c)
     int n = c->count;
     if (!applicable(c, MPI_SUM, n, (size_t)n * sizeof(double))) return;
     double *in = malloc(sizeof(double) * (size_t)(n + 1)),
-           *out = malloc(sizeof(double) * (size_t)(n + 1));
+           *out = malloc(sizeof(double) * (size_t)(n + 1)),
+           *out2 = malloc(sizeof(double) * (size_t)(n + 1));
     srand(1234 + c->rank);
     for (int i = 0; i < n; i++)
         in[i] = (double)rand() / RAND_MAX * 1e3 + 1e-7 * c->rank;
-    int rc = c->alg->fn.allreduce(in, out, n, MPI_DOUBLE, MPI_SUM, c->pcomm, c->alg->params);
+    int rc = run_allreduce(c, in, out, out2, n, MPI_DOUBLE, MPI_SUM);
     uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < (size_t)n * sizeof(double); i++)
         h = (h ^ ((unsigned char *)out)[i]) * 1099511628211ull;
@@ -399,9 +433,14 @@ static void case_allreduce_identical(tcase *c)
         mismatch = 1;
         snprintf(mismatch_text, sizeof mismatch_text, "random-double results differ between ranks");
     }
+    if (c->progressed && memcmp(out, out2, sizeof(double) * (size_t)n) != 0) {
+        mismatch = 1;
+        snprintf(mismatch_text, sizeof mismatch_text, "the two schedules' results differ");
+    }
     finish(c, rc);
     free(in);
     free(out);
+    free(out2);
 }
 
 static void case_reduce(tcase *c, const top *o)
@@ -837,22 +876,26 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
             case AC_ALLREDUCE:
             case AC_REDUCE_SCATTER:
             case AC_REDUCE_SCATTER_BLOCK:
-                for (int o = 0; o < nops; o++) {
-                    c.type_name = ops[o].type->name;
-                    c.op_name = ops[o].name;
-                    c.root = -1;
-                    c.count = case_count(spec, alg, ops[o].type->type);
-                    if (coll == AC_ALLREDUCE)
-                        case_allreduce(&c, &ops[o]);
-                    else
-                        case_reduce_scatter(&c, &ops[o], coll == AC_REDUCE_SCATTER_BLOCK);
+                /* an algorithm written as a schedule: blocking, then progressed */
+                for (c.progressed = 0; c.progressed <= ac_has_schedule(alg); c.progressed++) {
+                    for (int o = 0; o < nops; o++) {
+                        c.type_name = ops[o].type->name;
+                        c.op_name = ops[o].name;
+                        c.root = -1;
+                        c.count = case_count(spec, alg, ops[o].type->type);
+                        if (coll == AC_ALLREDUCE)
+                            case_allreduce(&c, &ops[o]);
+                        else
+                            case_reduce_scatter(&c, &ops[o], coll == AC_REDUCE_SCATTER_BLOCK);
+                    }
+                    if (coll == AC_ALLREDUCE && !in_place) {
+                        c.type_name = "random_double";
+                        c.op_name = "sum_identical_on_all_ranks";
+                        c.count = case_count(spec, alg, MPI_DOUBLE);
+                        case_allreduce_identical(&c);
+                    }
                 }
-                if (coll == AC_ALLREDUCE && !in_place) {
-                    c.type_name = "random_double";
-                    c.op_name = "sum_identical_on_all_ranks";
-                    c.count = case_count(spec, alg, MPI_DOUBLE);
-                    case_allreduce_identical(&c);
-                }
+                c.progressed = 0;
                 break;
             case AC_REDUCE:
                 for (int r = r0; r < nroots; r++)

@@ -3,6 +3,7 @@
 #define AUTOCOLL_ALLREDUCE_H
 
 #include "coll/coll.h"
+#include "coll/common/sched.h"
 
 ac_allreduce_fn ac_allreduce_native;
 ac_allreduce_fn ac_allreduce_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
@@ -12,5 +13,22 @@ ac_allreduce_fn ac_allreduce_alltoall_allgather;
 ac_allreduce_fn ac_allreduce_recursive_doubling;
 ac_allreduce_fn ac_allreduce_ring;
 ac_allreduce_fn ac_allreduce_hier; /* p->intra, p->phase, p->leaders (hierarchical.c) */
+
+/* The algorithms written as schedules (common/sched.h), and their blocking entry points:
+ * AC_ALLREDUCE_BY_SCHEDULE(name) defines ac_allreduce_<name>, which builds
+ * ac_allreduce_<name>_schedule and runs it to completion (by_schedule.c). */
+ac_allreduce_sched_fn ac_allreduce_recursive_doubling_schedule;
+ac_allreduce_sched_fn ac_allreduce_ring_schedule;
+
+int ac_allreduce_by_schedule(ac_allreduce_sched_fn *build, const void *sbuf, void *rbuf,
+                             int count, MPI_Datatype dtype, MPI_Op op, MPI_Comm comm,
+                             const ac_params *p);
+#define AC_ALLREDUCE_BY_SCHEDULE(name)                                                         \
+    int ac_allreduce_##name(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype,       \
+                            MPI_Op op, MPI_Comm comm, const ac_params *p)                      \
+    {                                                                                          \
+        return ac_allreduce_by_schedule(ac_allreduce_##name##_schedule, sbuf, rbuf, count,     \
+                                        dtype, op, comm, p);                                   \
+    }
 
 #endif

@@ -17,38 +17,30 @@
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
 
-int ac_allreduce_recursive_doubling(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype,
-                                    MPI_Op op, MPI_Comm comm, const ac_params *p)
+int ac_allreduce_recursive_doubling_schedule(ac_sched *s, const void *sbuf, void *rbuf,
+                                             int count, MPI_Datatype dtype, MPI_Op op,
+                                             const ac_params *p)
 {
-    int rc, rank, size, pof2, rem, newrank;
-    ac_tmp tmp = {0};
+    int rank = s->rank, size = s->size, pof2 = ac_pow2_floor(size), rem = size - pof2, newrank;
     char *acc = rbuf, *other;
     (void)p;
 
     if (count == 0) return MPI_SUCCESS;
-    rc = ac_fold_ranks(comm, &rank, &size, &pof2, &rem);
-    if (rc != MPI_SUCCESS) return rc;
-
     if (rank < 2 * rem && rank % 2 == 0) {
         /* Paired even rank: hand the input to rank+1, get the result back at the end. */
-        rc = PMPI_Send(sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dtype, rank + 1, AC_TAG_DATA,
-                       comm);
-        if (rc == MPI_SUCCESS)
-            rc = PMPI_Recv(rbuf, count, dtype, rank + 1, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
-        return rc;
+        ac_sched_send(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dtype, rank + 1);
+        ac_sched_round(s);
+        ac_sched_recv(s, rbuf, count, dtype, rank + 1);
+        return ac_sched_error(s);
     }
 
-    rc = ac_tmp_alloc(&tmp, count, dtype);
-    if (rc != MPI_SUCCESS) goto out;
-    other = tmp.buf;
-    if (sbuf != MPI_IN_PLACE) {
-        rc = ac_copy(sbuf, count, dtype, rbuf, count, dtype);
-        if (rc != MPI_SUCCESS) goto out;
-    }
+    other = ac_sched_tmp(s, count, dtype);
+    if (!other) return ac_sched_error(s);
+    if (sbuf != MPI_IN_PLACE) ac_sched_copy(s, sbuf, count, dtype, rbuf, count, dtype);
     if (rank < 2 * rem) {
-        rc = PMPI_Recv(other, count, dtype, rank - 1, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
-        if (rc == MPI_SUCCESS) rc = ac_reduce_local(other, acc, count, dtype, op);
-        if (rc != MPI_SUCCESS) goto out;
+        ac_sched_recv(s, other, count, dtype, rank - 1);
+        ac_sched_round(s);
+        ac_sched_reduce(s, other, acc, count, dtype, op);
         newrank = rank / 2;
     } else {
         newrank = rank - rem;
@@ -59,18 +51,14 @@ int ac_allreduce_recursive_doubling(const void *sbuf, void *rbuf, int count, MPI
     for (int mask = 1; mask < pof2; mask <<= 1) {
         int newdst = newrank ^ mask;
         int dst = newdst < rem ? newdst * 2 + 1 : newdst + rem;
-        rc = PMPI_Sendrecv(acc, count, dtype, dst, AC_TAG_DATA, other, count, dtype, dst,
-                           AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) goto out;
-        rc = ac_reduce_ordered(&acc, &other, 0, dst < rank, count, dtype, op);
-        if (rc != MPI_SUCCESS) goto out;
+        ac_sched_send(s, acc, count, dtype, dst);
+        ac_sched_recv(s, other, count, dtype, dst);
+        ac_sched_round(s);
+        ac_sched_reduce_ordered(s, &acc, &other, 0, dst < rank, count, dtype, op);
     }
-    if (acc != (char *)rbuf) {
-        rc = ac_copy(acc, count, dtype, rbuf, count, dtype);
-        if (rc != MPI_SUCCESS) goto out;
-    }
-    if (rank < 2 * rem) rc = PMPI_Send(rbuf, count, dtype, rank - 1, AC_TAG_DATA, comm);
-out:
-    ac_tmp_free(&tmp);
-    return rc;
+    if (acc != (char *)rbuf) ac_sched_copy(s, acc, count, dtype, rbuf, count, dtype);
+    if (rank < 2 * rem) ac_sched_send(s, rbuf, count, dtype, rank - 1);
+    return ac_sched_error(s);
 }
+
+AC_ALLREDUCE_BY_SCHEDULE(recursive_doubling)

@@ -19,60 +19,49 @@
 
 #include <stdlib.h>
 
-int ac_allreduce_ring(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op,
-                      MPI_Comm comm, const ac_params *p)
+int ac_allreduce_ring_schedule(ac_sched *s, const void *sbuf, void *rbuf, int count,
+                               MPI_Datatype dtype, MPI_Op op, const ac_params *p)
 {
-    int rc, rank, size, next, prev, maxblock;
-    int *counts = NULL, *displs = NULL;
-    ac_tmp tmp = {0};
-    char *res = rbuf;
+    int rank = s->rank, size = s->size;
+    char *res = rbuf, *tmp;
     MPI_Aint extent = ac_extent(dtype);
     (void)p;
 
     if (count == 0) return MPI_SUCCESS;
-    rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS) return rc;
-    if (sbuf != MPI_IN_PLACE) {
-        rc = ac_copy(sbuf, count, dtype, rbuf, count, dtype);
-        if (rc != MPI_SUCCESS) return rc;
-    }
-    if (size == 1) return MPI_SUCCESS;
+    if (sbuf != MPI_IN_PLACE) ac_sched_copy(s, sbuf, count, dtype, rbuf, count, dtype);
+    if (size == 1) return ac_sched_error(s);
 
-    counts = malloc((size_t)size * sizeof *counts);
-    displs = malloc((size_t)(size + 1) * sizeof *displs);
+    int *counts = malloc((size_t)size * sizeof *counts);
+    int *displs = malloc((size_t)(size + 1) * sizeof *displs);
     if (!counts || !displs) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
+        free(counts);
+        free(displs);
+        return MPI_ERR_NO_MEM;
     }
     ac_even_blocks(count, size, counts, displs);
-    maxblock = counts[0];
-    rc = ac_tmp_alloc(&tmp, maxblock, dtype);
-    if (rc != MPI_SUCCESS) goto out;
-    next = (rank + 1) % size;
-    prev = (rank + size - 1) % size;
+    tmp = ac_sched_tmp(s, counts[0], dtype);
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
 
-    for (int s = 0; s < size - 1; s++) {
-        int sb = (rank - s - 1 + 2 * size) % size;
-        int rb = (rank - s - 2 + 2 * size) % size;
-        rc = PMPI_Sendrecv(res + displs[sb] * extent, counts[sb], dtype, next, AC_TAG_DATA,
-                           tmp.buf, counts[rb], dtype, prev, AC_TAG_DATA, comm,
-                           MPI_STATUS_IGNORE);
-        if (rc == MPI_SUCCESS)
-            rc = ac_reduce_local(tmp.buf, res + displs[rb] * extent, counts[rb], dtype, op);
-        if (rc != MPI_SUCCESS) goto out;
+    /* reduce-scatter: each step's received block is combined at the start of the next round */
+    for (int st = 0; st < size - 1; st++) {
+        int sb = (rank - st - 1 + 2 * size) % size;
+        int rb = (rank - st - 2 + 2 * size) % size;
+        ac_sched_send(s, res + displs[sb] * extent, counts[sb], dtype, next);
+        ac_sched_recv(s, tmp, counts[rb], dtype, prev);
+        ac_sched_round(s);
+        ac_sched_reduce(s, tmp, res + displs[rb] * extent, counts[rb], dtype, op);
     }
-    for (int s = 0; s < size - 1; s++) {
-        int sb = (rank - s + size) % size;
-        int rb = (rank - s - 1 + size) % size;
-        rc = PMPI_Sendrecv(res + displs[sb] * extent, counts[sb], dtype, next, AC_TAG_DATA,
-                           res + displs[rb] * extent, counts[rb], dtype, prev, AC_TAG_DATA, comm,
-                           MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) goto out;
+    /* all-gather */
+    for (int st = 0; st < size - 1; st++) {
+        int sb = (rank - st + size) % size;
+        int rb = (rank - st - 1 + size) % size;
+        ac_sched_send(s, res + displs[sb] * extent, counts[sb], dtype, next);
+        ac_sched_recv(s, res + displs[rb] * extent, counts[rb], dtype, prev);
+        ac_sched_round(s);
     }
-out:
-    ac_tmp_free(&tmp);
     free(counts);
     free(displs);
-    return rc;
+    return ac_sched_error(s);
 }
+
+AC_ALLREDUCE_BY_SCHEDULE(ring)

@@ -298,6 +298,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "family=recursive_doubling partners=pair sync=none order=rank "
                    "primitive=blocking data=ddt",
      .fn.allreduce = ac_allreduce_recursive_doubling,
+     .sched.allreduce = ac_allreduce_recursive_doubling_schedule,
      .cost = &recursive_doubling_cost,
      .summary = "recursive doubling exchange of whole vectors, rank-ordered (MPICH)"},
     {.name = "ring",
@@ -307,6 +308,7 @@ static const ac_algorithm algorithms[] = {
                    "primitive=blocking data=ddt",
      .requires = AC_REQ_COMMUTATIVE,
      .fn.allreduce = ac_allreduce_ring,
+     .sched.allreduce = ac_allreduce_ring_schedule,
      .cost = &ring_cost,
      .summary = "ring reduce-scatter then ring all-gather (bandwidth-optimal)"},
 };

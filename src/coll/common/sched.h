@@ -1,0 +1,89 @@
+/*
+ * sched.h - an algorithm written once as a schedule of rounds, run to completion by the blocking
+ * call or progressed by a nonblocking or persistent one (the model of libnbc and of MPICH's
+ * transport schedules).
+ *
+ * A schedule is a list of rounds. A round holds local steps (a copy, a reduction) and messages
+ * (a send, a receive), in the order the builder gave them. Running a round: its local steps run
+ * first, in order; then its messages start, in order; the round ends when every one of its
+ * messages has completed, and the next round starts. So a local step may use what earlier rounds
+ * received and produce what its own round sends, and a round's messages must not touch each
+ * other's buffers.
+ *
+ * The blocking run (ac_sched_run) makes the same MPI calls as an algorithm written with blocking
+ * point-to-point calls: a round of one send is MPI_Send, of one receive MPI_Recv, of one send and
+ * one receive MPI_Sendrecv; more messages are posted with MPI_Irecv/MPI_Isend in order and
+ * completed with MPI_Waitall. A blocking algorithm rewritten as a schedule therefore keeps its
+ * simulated times exactly. The progressed run (ac_sched_start, ac_sched_progress) posts every
+ * message with MPI_Isend/MPI_Irecv.
+ *
+ * Builders record steps; an allocation failure while building is kept (ac_sched_error) and
+ * reported by the run. Buffers are referenced, not copied: the caller's buffers must stay valid
+ * until the schedule has completed; temporaries come from ac_sched_tmp and live as long as the
+ * schedule.
+ */
+#ifndef AC_COLL_SCHED_H
+#define AC_COLL_SCHED_H
+
+#include <mpi.h>
+
+typedef struct ac_sched_step ac_sched_step;
+
+typedef struct ac_sched {
+    MPI_Comm comm;
+    int tag;
+    int rank, size;
+    int rc;                /* the first error, building or running */
+    ac_sched_step *steps;  /* every round's steps, in order */
+    int nsteps, cap;
+    int *ends;             /* round k is steps [ends[k-1], ends[k]) (ends[-1] = 0) */
+    int nrounds, rcap;
+    void **tmps;           /* temporaries' allocations, freed with the schedule */
+    int ntmps, tcap;
+    /* progress (ac_sched_start, ac_sched_progress) */
+    int round;             /* the round whose messages are in flight; nrounds when done */
+    MPI_Request *reqs;     /* its messages' requests (MPI_REQUEST_NULL once completed) */
+    MPI_Status *stats;     /* their statuses (not MPI_STATUSES_IGNORE: gcc's stringop-overflow
+                            * check rejects it with MPICH's mpi.h) */
+    int nreqs, qcap;
+} ac_sched;
+
+/* An empty schedule on comm (whose rank and size it asks) with messages tagged `tag`. */
+int ac_sched_init(ac_sched *s, MPI_Comm comm, int tag);
+void ac_sched_free(ac_sched *s);
+
+/* A temporary of `count` elements of `type` (lower bound accounted for, as ac_tmp_alloc), or
+ * NULL (count 0 or out of memory: the latter kept as the schedule's error). */
+void *ac_sched_tmp(ac_sched *s, MPI_Aint count, MPI_Datatype type);
+
+/* The steps, appended to the current round. */
+void ac_sched_send(ac_sched *s, const void *buf, int count, MPI_Datatype type, int to);
+void ac_sched_recv(ac_sched *s, void *buf, int count, MPI_Datatype type, int from);
+void ac_sched_copy(ac_sched *s, const void *src, int scount, MPI_Datatype stype, void *dst,
+                   int dcount, MPI_Datatype dtype);
+/* inout = in op inout (ac_reduce_local) */
+void ac_sched_reduce(ac_sched *s, const void *in, void *inout, int count, MPI_Datatype type,
+                     MPI_Op op);
+/* As ac_reduce_ordered, in the schedule: the operands combined in rank order, *acc and *other
+ * swapped where the result lands in *other. */
+void ac_sched_reduce_ordered(ac_sched *s, char **acc, char **other, MPI_Aint offset,
+                             int partner_below, int count, MPI_Datatype type, MPI_Op op);
+/* Ends the current round (nothing when it is empty). */
+void ac_sched_round(ac_sched *s);
+
+/* The error kept while building (MPI_SUCCESS, MPI_ERR_NO_MEM). */
+static inline int ac_sched_error(const ac_sched *s) { return s->rc; }
+
+/* Runs the schedule to completion with blocking calls; its first error. */
+int ac_sched_run(ac_sched *s);
+
+/* Starts the first round; then ac_sched_progress advances it: without `block`, as far as the
+ * completed messages allow (MPI_Testall); with it, until the schedule ends. *done is set to 1 when
+ * every round has ended (also after an error, which is ac_sched_error's then). */
+int ac_sched_start(ac_sched *s, int *done);
+int ac_sched_progress(ac_sched *s, int block, int *done);
+/* Completes the messages still in flight after an error, as the blocking algorithms do
+ * (ac_wait_pending): the buffers are then free. */
+void ac_sched_drain(ac_sched *s);
+
+#endif

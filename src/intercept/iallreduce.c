@@ -1,0 +1,88 @@
+/*
+ * iallreduce.c - MPI_Iallreduce and MPI_Allreduce_init, and their large-count forms.
+ *
+ * The layer runs one when AUTOCOLL_ALLREDUCE forces an algorithm written as a schedule
+ * (coll/common/sched.h) that applies to the call, on a communicator the layer already keeps
+ * state for (made by an earlier blocking collective on it, or MPI_COMM_WORLD's at MPI_Init: a
+ * start must not block to make one), outside MPI_THREAD_MULTIPLE; its request is the layer's
+ * (requests.h). Every other call goes to the library, counted as seen (core/seen.h). Every
+ * condition is the same on every rank (the setting is checked equal at MPI_Init, the state is
+ * made collectively, the thread level and the arguments the call must agree on), so all ranks
+ * run the same schedule or all pass the call on.
+ */
+#include "intercept/intercept.h"
+#include "intercept/requests.h"
+
+/* The layer's request for the call, in *request with its outcome in *rc: 1; 0: not the
+ * layer's (pass it on). */
+static int layer_request(ac_seen_kind kind, int persistent, const void *sbuf, void *rbuf,
+                         long count, MPI_Datatype dtype, MPI_Op op, MPI_Comm comm,
+                         MPI_Request *request, int *rc)
+{
+    if (!ac_seen_on() || count < 0 || count > INT_MAX || dtype == MPI_DATATYPE_NULL ||
+        op == MPI_OP_NULL || !request)
+        return 0;
+    const ac_algorithm *alg = ac_select_forced(AC_ALLREDUCE);
+    if (!alg || !ac_has_schedule(alg) || !ac_requests_allowed()) return 0;
+    ac_comm *c = ac_comm_find(comm);
+    if (!c || c->inter || c->folded || c->pcomm == MPI_COMM_NULL) return 0;
+    ac_call call;
+    ac_call_reduction(&call, c, AC_ALLREDUCE, count, dtype, op);
+    if (!ac_applicable(alg, &call, NULL)) return 0;
+    ac_sched *s;
+    ac_request *r = ac_request_new(c, persistent, kind, (double)call.bytes, &s);
+    if (!r) {
+        *rc = MPI_ERR_NO_MEM; /* loud: passing it on alone would leave the others waiting */
+        return 1;
+    }
+    int build = alg->sched.allreduce(s, sbuf, rbuf, (int)count, dtype, op, alg->params);
+    *rc = ac_request_begin(r, build, request);
+    return 1;
+}
+
+int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    int rc;
+    if (layer_request(AC_SEEN_IALLREDUCE, 0, sendbuf, recvbuf, count, datatype, op, comm, request,
+                      &rc))
+        return rc;
+    if (ac_seen_on()) ac_seen(AC_SEEN_IALLREDUCE, comm, ac_seen_bytes(count, datatype));
+    return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+}
+
+#if MPI_VERSION >= 4 && !AUTOCOLL_SIMULATED
+int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    int rc;
+    if (layer_request(AC_SEEN_IALLREDUCE_C, 0, sendbuf, recvbuf, count, datatype, op, comm,
+                      request, &rc))
+        return rc;
+    if (ac_seen_on()) ac_seen(AC_SEEN_IALLREDUCE_C, comm, ac_seen_bytes(count, datatype));
+    return PMPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request);
+}
+
+int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int rc;
+    if (layer_request(AC_SEEN_ALLREDUCE_INIT, 1, sendbuf, recvbuf, count, datatype, op, comm,
+                      request, &rc))
+        return rc;
+    if (ac_seen_on()) ac_seen(AC_SEEN_ALLREDUCE_INIT, comm, ac_seen_bytes(count, datatype));
+    return PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+
+int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                         MPI_Request *request)
+{
+    int rc;
+    if (layer_request(AC_SEEN_ALLREDUCE_INIT_C, 1, sendbuf, recvbuf, count, datatype, op, comm,
+                      request, &rc))
+        return rc;
+    if (ac_seen_on()) ac_seen(AC_SEEN_ALLREDUCE_INIT_C, comm, ac_seen_bytes(count, datatype));
+    return PMPI_Allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+#endif

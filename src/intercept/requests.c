@@ -1,0 +1,627 @@
+/*
+ * requests.c - the layer's nonblocking and persistent requests (requests.h) and the wrappers of
+ * the calls that complete, start and free requests: MPI_Wait, MPI_Waitall, MPI_Waitany,
+ * MPI_Waitsome, MPI_Test, MPI_Testall, MPI_Testany, MPI_Testsome, MPI_Request_get_status,
+ * MPI_Start, MPI_Startall, MPI_Request_free.
+ *
+ * While the layer holds no request, each wrapper is the library's call after one load. Otherwise
+ * the wrapper sees the layer's handles among the application's: it passes the library a copy of
+ * the array with those entries MPI_REQUEST_NULL and merges the outcomes as MPI defines them.
+ * While a schedule is active, a wrapper that must block waits with MPI_Waitany on the messages
+ * of every active schedule and on the application's requests of the call at once
+ * (block_step), so that no collective waits for a rank that sits in a wait for another one.
+ */
+#include "intercept/requests.h"
+
+#include "core/clock.h"
+#include "core/log.h"
+
+#include <stdlib.h>
+
+enum { TAG_BASE = 8192, TAGS = 16384 }; /* tags of the layer's nonblocking schedules: above the
+                                         * blocking algorithms' (common.h), under 32767 */
+
+struct ac_request {
+    MPI_Request handle; /* the application's: a persistent receive from MPI_PROC_NULL */
+    ac_sched sched;
+    MPI_Comm pcomm;
+    int persistent;
+    int active; /* started, not yet completed in the application's eyes */
+    int done;   /* the schedule has ended (rc its outcome) */
+    int freed;  /* MPI_Request_free while active: released when done */
+    int rc;
+    ac_seen_kind kind;
+    double bytes, start, waited;
+    ac_request *next;
+};
+
+static ac_request *all;     /* every request of the layer */
+static int nall;            /* how many */
+#define nactive ac_requests_active
+static MPI_Comm *orphans;   /* private communicators freed by the application while a request
+                             * still used them: freed with their last request */
+static int norphans;
+static int thread_level = -1;
+
+int ac_requests_allowed(void)
+{
+    if (thread_level < 0 && PMPI_Query_thread(&thread_level) != MPI_SUCCESS)
+        thread_level = MPI_THREAD_MULTIPLE;
+    return thread_level != MPI_THREAD_MULTIPLE;
+}
+
+static ac_request *find(MPI_Request handle)
+{
+    if (handle == MPI_REQUEST_NULL) return NULL;
+    for (ac_request *r = all; r; r = r->next)
+        if (r->handle == handle) return r;
+    return NULL;
+}
+
+/* The state layer's hook before it frees a private communicator: kept while a request uses it. */
+static int adopt(MPI_Comm pcomm)
+{
+    for (ac_request *r = all; r; r = r->next)
+        if (r->pcomm == pcomm) {
+            MPI_Comm *o = realloc(orphans, (size_t)(norphans + 1) * sizeof *o);
+            if (!o) return 0; /* freed now: the request's later messages fail loudly */
+            orphans = o;
+            orphans[norphans++] = pcomm;
+            return 1;
+        }
+    return 0;
+}
+
+static void release(ac_request *r)
+{
+    for (ac_request **p = &all; *p; p = &(*p)->next)
+        if (*p == r) {
+            *p = r->next;
+            break;
+        }
+    nall--;
+    if (r->handle != MPI_REQUEST_NULL) PMPI_Request_free(&r->handle);
+    ac_sched_free(&r->sched);
+    MPI_Comm pcomm = r->pcomm;
+    free(r);
+    for (ac_request *o = all; o; o = o->next)
+        if (o->pcomm == pcomm) return;
+    for (int i = 0; i < norphans; i++)
+        if (orphans[i] == pcomm) {
+            PMPI_Comm_free(&orphans[i]);
+            orphans[i] = orphans[--norphans];
+            return;
+        }
+}
+
+ac_request *ac_request_new(ac_comm *c, int persistent, ac_seen_kind kind, double bytes,
+                           ac_sched **sched)
+{
+    static int hooked;
+    if (!hooked) {
+        ac_state_on_free_pcomm(adopt);
+        hooked = 1;
+    }
+    ac_request *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    *r = (ac_request){.handle = MPI_REQUEST_NULL, .pcomm = c->pcomm, .persistent = persistent,
+                      .kind = kind, .bytes = bytes};
+    int tag = TAG_BASE + (int)(c->requests++ % TAGS);
+    ac_sched_init(&r->sched, c->pcomm, tag);
+    *sched = &r->sched;
+    return r;
+}
+
+/* The schedule's end seen: counted now for a request freed while active. */
+static void ended(ac_request *r, int rc)
+{
+    r->done = 1;
+    r->rc = rc;
+    nactive--;
+    if (r->freed) {
+        ac_seen_run(r->kind, r->bytes, ac_now() - r->start, r->waited);
+        release(r);
+    }
+}
+
+static int start(ac_request *r)
+{
+    int done;
+    r->active = 1;
+    r->done = 0;
+    r->waited = 0.0;
+    r->start = ac_now();
+    nactive++;
+    int rc = ac_sched_start(&r->sched, &done);
+    if (done) ended(r, rc);
+    return MPI_SUCCESS; /* an error is the completion's */
+}
+
+int ac_request_begin(ac_request *r, int build_rc, MPI_Request *handle)
+{
+    int rc = build_rc;
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Recv_init(NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, r->pcomm, &r->handle);
+    if (rc != MPI_SUCCESS) {
+        r->handle = MPI_REQUEST_NULL;
+        ac_sched_free(&r->sched);
+        free(r);
+        return rc;
+    }
+    r->next = all;
+    all = r;
+    nall++;
+    *handle = r->handle;
+    return r->persistent ? MPI_SUCCESS : start(r);
+}
+
+static void progress_one(ac_request *r)
+{
+    int done;
+    if (!r->active || r->done) return;
+    int rc = ac_sched_progress(&r->sched, 0, &done);
+    if (done) ended(r, rc);
+}
+
+int ac_requests_active;
+
+void ac_requests_progress_all(void)
+{
+    for (ac_request *r = all, *next; r; r = next) {
+        next = r->next; /* progress may release r */
+        progress_one(r);
+    }
+}
+
+static void empty_status(MPI_Status *st)
+{
+    if (st == MPI_STATUS_IGNORE) return;
+    st->MPI_SOURCE = MPI_ANY_SOURCE;
+    st->MPI_TAG = MPI_ANY_TAG;
+    st->MPI_ERROR = MPI_SUCCESS;
+    PMPI_Status_set_elements(st, MPI_BYTE, 0);
+    PMPI_Status_set_cancelled(st, 0);
+}
+
+/* Whether the application would find r complete (a persistent request not started is). */
+static int complete_now(const ac_request *r) { return !r->active || r->done; }
+
+/* r complete in the application's eyes: counted, its status empty, its handle in *slot freed
+ * (nonblocking) or left inactive (persistent); the schedule's outcome. */
+static int complete(ac_request *r, MPI_Request *slot, MPI_Status *st)
+{
+    int rc = MPI_SUCCESS;
+    if (r->active) {
+        ac_seen_run(r->kind, r->bytes, ac_now() - r->start, r->waited);
+        r->active = 0;
+        rc = r->rc;
+        r->rc = MPI_SUCCESS;
+    }
+    empty_status(st);
+    if (st != MPI_STATUS_IGNORE) st->MPI_ERROR = rc;
+    if (!r->persistent) {
+        release(r);
+        *slot = MPI_REQUEST_NULL;
+    }
+    return rc;
+}
+
+/* Blocks until a message of an active schedule or one of the n requests app[] completes. A
+ * schedule's message: the schedule advanced, -1. One of app[]: its handle updated there, its
+ * status in *st, its index. Nothing to wait for: -2. An error of the library: -3 (*rc). */
+static int block_step(int n, MPI_Request app[], MPI_Status *st, int *rc)
+{
+    int total = n;
+    for (ac_request *r = all; r; r = r->next)
+        if (r->active && !r->done) total += r->sched.nreqs;
+    MPI_Request *reqs = malloc(sizeof *reqs * (size_t)(total ? total : 1));
+    ac_request **owner = malloc(sizeof *owner * (size_t)(total ? total : 1));
+    int *slot = malloc(sizeof *slot * (size_t)(total ? total : 1));
+    if (!reqs || !owner || !slot) {
+        free(reqs);
+        free(owner);
+        free(slot);
+        *rc = MPI_ERR_NO_MEM;
+        return -3;
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++, k++)
+        reqs[k] = app[i], owner[k] = NULL, slot[k] = i;
+    for (ac_request *r = all; r; r = r->next)
+        if (r->active && !r->done)
+            for (int i = 0; i < r->sched.nreqs; i++, k++)
+                reqs[k] = r->sched.reqs[i], owner[k] = r, slot[k] = i;
+    int idx = MPI_UNDEFINED, out;
+    MPI_Status status;
+    *rc = PMPI_Waitany(total, reqs, &idx, &status);
+    if (*rc != MPI_SUCCESS) {
+        out = -3;
+    } else if (idx == MPI_UNDEFINED) {
+        out = -2;
+    } else if (!owner[idx]) {
+        app[slot[idx]] = reqs[idx];
+        if (st != MPI_STATUS_IGNORE) *st = status;
+        out = slot[idx];
+    } else {
+        owner[idx]->sched.reqs[slot[idx]] = MPI_REQUEST_NULL;
+        progress_one(owner[idx]);
+        out = -1;
+    }
+    free(reqs);
+    free(owner);
+    free(slot);
+    return out;
+}
+
+/* Waits until r's schedule has ended, advancing every active one; the time counts as waited. */
+static void wait_for(ac_request *r)
+{
+    double t0 = ac_now();
+    int rc;
+    progress_one(r);
+    while (r->active && !r->done)
+        if (block_step(0, NULL, MPI_STATUS_IGNORE, &rc) < -1) {
+            /* the library failed us: the schedule ends with its error */
+            ac_sched_drain(&r->sched);
+            ended(r, rc != MPI_SUCCESS ? rc : MPI_ERR_INTERN);
+        }
+    r->waited += ac_now() - t0;
+}
+
+/* An array of n requests as the library must see it: the layer's entries MPI_REQUEST_NULL in a
+ * copy, which[i] the layer's request at i or NULL. */
+typedef struct {
+    MPI_Request *copy;
+    ac_request **which;
+    int layer;
+} view;
+
+static int view_make(int n, const MPI_Request reqs[], view *v)
+{
+    v->layer = 0;
+    v->copy = malloc(sizeof *v->copy * (size_t)(n ? n : 1));
+    v->which = malloc(sizeof *v->which * (size_t)(n ? n : 1));
+    if (!v->copy || !v->which) {
+        free(v->copy);
+        free(v->which);
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        v->which[i] = find(reqs[i]);
+        v->copy[i] = v->which[i] ? MPI_REQUEST_NULL : reqs[i];
+        v->layer += v->which[i] != NULL;
+    }
+    return 1;
+}
+
+/* The application's entries back from the copy. */
+static void view_done(int n, MPI_Request reqs[], view *v)
+{
+    for (int i = 0; i < n; i++)
+        if (!v->which[i]) reqs[i] = v->copy[i];
+    free(v->copy);
+    free(v->which);
+}
+
+static MPI_Status *status_at(MPI_Status statuses[], int i)
+{
+    return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+}
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    if (!nall || !request) return PMPI_Wait(request, status);
+    ac_request *r = find(*request);
+    if (r) {
+        wait_for(r);
+        return complete(r, request, status);
+    }
+    /* the application's own request, while schedules are active: advance them meanwhile */
+    int rc = MPI_SUCCESS;
+    while (nactive && *request != MPI_REQUEST_NULL) {
+        int got = block_step(1, request, status, &rc);
+        if (got == 0) return MPI_SUCCESS;
+        if (got < -1) break;
+    }
+    return rc != MPI_SUCCESS ? rc : PMPI_Wait(request, status);
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    if (!nall || !request || !flag) return PMPI_Test(request, flag, status);
+    ac_requests_progress_all();
+    ac_request *r = find(*request);
+    if (!r) return PMPI_Test(request, flag, status);
+    *flag = complete_now(r);
+    return *flag ? complete(r, request, status) : MPI_SUCCESS;
+}
+
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    if (!nall || !flag) return PMPI_Request_get_status(request, flag, status);
+    ac_requests_progress_all();
+    ac_request *r = find(request);
+    if (!r) return PMPI_Request_get_status(request, flag, status);
+    *flag = complete_now(r);
+    if (*flag) {
+        empty_status(status);
+        if (status != MPI_STATUS_IGNORE && r->active) status->MPI_ERROR = r->rc;
+    }
+    return MPI_SUCCESS;
+}
+
+/* The statuses of the layer's entries that are complete, and their completion; MPI_SUCCESS or
+ * the first schedule's error (then *any_error). */
+static int complete_layer(int n, MPI_Request reqs[], view *v, MPI_Status statuses[],
+                          int *any_error)
+{
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < n; i++)
+        if (v->which[i] && complete_now(v->which[i])) {
+            int e = complete(v->which[i], &reqs[i], status_at(statuses, i));
+            if (e != MPI_SUCCESS && rc == MPI_SUCCESS) rc = e, *any_error = 1;
+        }
+    return rc;
+}
+
+/* MPI_Waitall of the application's requests (the copy); while schedules are active, they
+ * advance meanwhile. */
+static int wait_library(int count, MPI_Request copy[], MPI_Status statuses[])
+{
+    MPI_Status *saved = NULL;
+    int *have = NULL, rc = MPI_SUCCESS, finished = 0;
+    if (nactive) {
+        saved = malloc(sizeof *saved * (size_t)count);
+        have = calloc((size_t)count, sizeof *have);
+    }
+    while (nactive && saved && have) {
+        MPI_Status st;
+        rc = PMPI_Testall(count, copy, &finished, statuses);
+        if (rc != MPI_SUCCESS || finished) break;
+        int got = block_step(count, copy, &st, &rc);
+        if (got >= 0) saved[got] = st, have[got] = 1;
+        if (got < -1) break;
+    }
+    if (rc == MPI_SUCCESS && !finished) rc = PMPI_Waitall(count, copy, statuses);
+    if (statuses != MPI_STATUSES_IGNORE && have)
+        for (int i = 0; i < count; i++)
+            if (have[i]) statuses[i] = saved[i];
+    free(saved);
+    free(have);
+    return rc;
+}
+
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    view v;
+    if (!nall || count <= 0 || !requests) return PMPI_Waitall(count, requests, statuses);
+    if (!view_make(count, requests, &v)) return MPI_ERR_NO_MEM;
+    for (int i = 0; i < count; i++)
+        if (v.which[i]) wait_for(v.which[i]);
+    int rc = wait_library(count, v.copy, statuses), layer_error = 0;
+    int lrc = complete_layer(count, requests, &v, statuses, &layer_error);
+    view_done(count, requests, &v);
+    if (rc == MPI_SUCCESS && layer_error)
+        rc = statuses != MPI_STATUSES_IGNORE ? MPI_ERR_IN_STATUS : lrc;
+    return rc;
+}
+
+int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    view v;
+    if (!nall || count <= 0 || !requests || !flag)
+        return PMPI_Testall(count, requests, flag, statuses);
+    ac_requests_progress_all();
+    if (!view_make(count, requests, &v)) return MPI_ERR_NO_MEM;
+    int ready = 1, rc = MPI_SUCCESS;
+    for (int i = 0; i < count; i++)
+        if (v.which[i] && !complete_now(v.which[i])) ready = 0;
+    *flag = 0;
+    /* MPI: with flag false no request is modified; the library is asked only when the layer's
+     * entries are all complete */
+    if (ready) rc = PMPI_Testall(count, v.copy, flag, statuses);
+    int layer_error = 0;
+    if (rc == MPI_SUCCESS && *flag) rc = complete_layer(count, requests, &v, statuses, &layer_error);
+    view_done(count, requests, &v);
+    return layer_error && statuses != MPI_STATUSES_IGNORE ? MPI_ERR_IN_STATUS : rc;
+}
+
+/* The first complete layer entry of the array (complete_now), or -1. */
+static int first_complete(int n, const view *v)
+{
+    for (int i = 0; i < n; i++)
+        if (v->which[i] && complete_now(v->which[i]) && v->which[i]->active) return i;
+    return -1;
+}
+
+/* Whether the array holds an active layer entry still running. */
+static int layer_running(int n, const view *v)
+{
+    for (int i = 0; i < n; i++)
+        if (v->which[i] && v->which[i]->active && !v->which[i]->done) return 1;
+    return 0;
+}
+
+int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+{
+    view v;
+    if (!nall || count <= 0 || !requests || !index || !flag)
+        return PMPI_Testany(count, requests, index, flag, status);
+    ac_requests_progress_all();
+    if (!view_make(count, requests, &v)) return MPI_ERR_NO_MEM;
+    int rc = MPI_SUCCESS, i = first_complete(count, &v);
+    if (i >= 0) {
+        *index = i;
+        *flag = 1;
+        rc = complete(v.which[i], &requests[i], status);
+    } else {
+        rc = PMPI_Testany(count, v.copy, index, flag, status);
+        /* none active for the library, but a layer entry still runs: not complete */
+        if (rc == MPI_SUCCESS && *flag && *index == MPI_UNDEFINED && layer_running(count, &v))
+            *flag = 0;
+    }
+    view_done(count, requests, &v);
+    return rc;
+}
+
+int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+    view v;
+    if (!nall || count <= 0 || !requests || !index)
+        return PMPI_Waitany(count, requests, index, status);
+    if (!view_make(count, requests, &v)) return MPI_ERR_NO_MEM;
+    int rc = MPI_SUCCESS;
+    double t0 = ac_now();
+    for (;;) {
+        ac_requests_progress_all();
+        int i = first_complete(count, &v), flag = 0;
+        if (i >= 0) {
+            v.which[i]->waited += ac_now() - t0;
+            *index = i;
+            rc = complete(v.which[i], &requests[i], status);
+            break;
+        }
+        rc = PMPI_Testany(count, v.copy, index, &flag, status);
+        if (rc != MPI_SUCCESS || (flag && *index != MPI_UNDEFINED)) break;
+        if (!layer_running(count, &v) && !nactive) {
+            rc = PMPI_Waitany(count, v.copy, index, status);
+            break;
+        }
+        int got = block_step(count, v.copy, status, &rc);
+        if (got >= 0) {
+            *index = got;
+            break;
+        }
+        if (got == -3) break;
+        if (got == -2) { /* nothing left anywhere */
+            *index = MPI_UNDEFINED;
+            empty_status(status);
+            break;
+        }
+    }
+    view_done(count, requests, &v);
+    return rc;
+}
+
+/* Testsome and Waitsome: the complete layer entries, then the library's; *outcount
+ * MPI_UNDEFINED only when nothing in the array is active. */
+static int some(int count, MPI_Request requests[], int *outcount, int indices[],
+                MPI_Status statuses[], int block)
+{
+    view v;
+    if (!view_make(count, requests, &v)) return MPI_ERR_NO_MEM;
+    int rc = MPI_SUCCESS;
+    double t0 = ac_now();
+    for (;;) {
+        ac_requests_progress_all();
+        int n = 0, lib = 0, running = layer_running(count, &v);
+        for (int i = 0; i < count; i++)
+            if (v.which[i] && v.which[i]->active && v.which[i]->done) {
+                v.which[i]->waited += ac_now() - t0;
+                indices[n] = i;
+                int e = complete(v.which[i], &requests[i], status_at(statuses, n));
+                if (e != MPI_SUCCESS && rc == MPI_SUCCESS) rc = e;
+                n++;
+            }
+        /* the library's part, after the layer's entries (its statuses after theirs) */
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUSES_IGNORE : statuses + n;
+        int lrc = PMPI_Testsome(count, v.copy, &lib, indices + n, st);
+        if (rc == MPI_SUCCESS) rc = lrc;
+        if (lib == MPI_UNDEFINED) lib = 0;
+        if (n + lib > 0 || rc != MPI_SUCCESS) {
+            *outcount = n + lib;
+            break;
+        }
+        int nothing_active = lrc == MPI_SUCCESS && !running;
+        if (!block || (nothing_active && !nactive)) {
+            if (block && nothing_active) {
+                rc = PMPI_Waitsome(count, v.copy, outcount, indices, statuses);
+            } else {
+                /* Testsome: nothing yet, or nothing active at all (MPI_UNDEFINED) */
+                int dummy = 0;
+                lrc = PMPI_Testsome(count, v.copy, &dummy, indices, statuses);
+                *outcount = (dummy == MPI_UNDEFINED && !running) ? MPI_UNDEFINED : 0;
+                if (rc == MPI_SUCCESS) rc = lrc;
+            }
+            break;
+        }
+        MPI_Status one;
+        int got = block_step(count, v.copy, &one, &rc);
+        if (got >= 0) {
+            indices[0] = got;
+            if (statuses != MPI_STATUSES_IGNORE) statuses[0] = one;
+            *outcount = 1;
+            break;
+        }
+        if (got < -1) {
+            *outcount = got == -2 ? MPI_UNDEFINED : 0;
+            break;
+        }
+    }
+    view_done(count, requests, &v);
+    return rc;
+}
+
+int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                 MPI_Status statuses[])
+{
+    if (!nall || incount <= 0 || !requests || !outcount || !indices)
+        return PMPI_Testsome(incount, requests, outcount, indices, statuses);
+    return some(incount, requests, outcount, indices, statuses, 0);
+}
+
+int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                 MPI_Status statuses[])
+{
+    if (!nall || incount <= 0 || !requests || !outcount || !indices)
+        return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+    return some(incount, requests, outcount, indices, statuses, 1);
+}
+
+int MPI_Start(MPI_Request *request)
+{
+    ac_request *r = nall && request ? find(*request) : NULL;
+    if (!r) return PMPI_Start(request);
+    if (r->active) return MPI_ERR_REQUEST; /* started twice: erroneous */
+    return start(r);
+}
+
+int MPI_Startall(int count, MPI_Request requests[])
+{
+    if (!nall || count <= 0 || !requests) return PMPI_Startall(count, requests);
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < count && rc == MPI_SUCCESS; i++)
+        rc = MPI_Start(&requests[i]);
+    return rc;
+}
+
+int MPI_Request_free(MPI_Request *request)
+{
+    ac_request *r = nall && request ? find(*request) : NULL;
+    if (!r) return PMPI_Request_free(request);
+    *request = MPI_REQUEST_NULL;
+    if (r->active && !r->done) {
+        r->freed = 1; /* released when its schedule ends (MPI: freed once complete) */
+        return MPI_SUCCESS;
+    }
+    if (r->active) ac_seen_run(r->kind, r->bytes, ac_now() - r->start, r->waited);
+    release(r);
+    return MPI_SUCCESS;
+}
+
+void ac_requests_finalize(void)
+{
+    while (all) {
+        ac_request *r = all;
+        if (r->active && !r->done) {
+            int freed = r->freed; /* then released when its schedule ends */
+            wait_for(r);
+            if (freed) continue;
+        }
+        if (r->active) ac_seen_run(r->kind, r->bytes, ac_now() - r->start, r->waited);
+        release(r);
+    }
+    free(orphans);
+    orphans = NULL;
+    norphans = 0;
+}

@@ -1,0 +1,56 @@
+/*
+ * requests.h - the nonblocking and persistent collectives the layer runs with a repository
+ * algorithm written as a schedule (coll/common/sched.h): their requests, and their progress.
+ *
+ * The application holds a real MPI request: an inactive persistent receive from MPI_PROC_NULL on
+ * the private communicator, which is never started, so the library would call it complete at
+ * any time. The layer's MPI_Wait*, MPI_Test*, MPI_Request_get_status, MPI_Start*,
+ * MPI_Request_free (requests.c) know these handles: they advance the schedule, hide the handle
+ * from the library until the schedule has ended, then give the empty status MPI gives a
+ * collective, and free the handle (nonblocking) or leave it inactive (persistent).
+ *
+ * Progress is the layer's: a schedule's next round starts when the application is in one of
+ * those calls or in a collective the layer intercepts; a blocking one of them waits on the
+ * messages of every active schedule at once, so that outstanding collectives complete in any
+ * order of waits. A rank blocked in a point-to-point call (MPI_Recv, MPI_Send, MPI_Probe ...)
+ * does not advance them (docs/nonblocking.md).
+ */
+#ifndef AUTOCOLL_REQUESTS_H
+#define AUTOCOLL_REQUESTS_H
+
+#include "coll/common/sched.h"
+#include "core/seen.h"
+#include "core/state.h"
+
+#include <mpi.h>
+
+typedef struct ac_request ac_request;
+
+/* Whether the layer may run a nonblocking or persistent collective: not under
+ * MPI_THREAD_MULTIPLE (its requests and their progress are not shared between threads). */
+int ac_requests_allowed(void);
+
+/* A new request on c's private communicator, its schedule initialised with the next tag of c
+ * (agreed: every rank starts and initialises its collectives on a communicator in one order);
+ * the caller builds the schedule into *sched, then ac_request_begin. NULL without memory. */
+ac_request *ac_request_new(ac_comm *c, int persistent, ac_seen_kind kind, double bytes,
+                           ac_sched **sched);
+/* After the build: a nonblocking request starts; a persistent one waits for MPI_Start. The
+ * application's handle in *handle. A build that failed (`build_rc`) releases the request and
+ * returns that error. */
+int ac_request_begin(ac_request *r, int build_rc, MPI_Request *handle);
+
+/* Advances every active schedule as far as completed messages allow. The layer's blocking
+ * collectives call it first (ac_enter), through the inline test of how many are active. */
+extern int ac_requests_active;
+void ac_requests_progress_all(void);
+static inline void ac_requests_progress(void)
+{
+    if (ac_requests_active) ac_requests_progress_all();
+}
+
+/* At MPI_Finalize: releases the requests left (persistent ones never freed; a nonblocking one
+ * never completed is erroneous and waited for first, as MPI_Finalize would). */
+void ac_requests_finalize(void);
+
+#endif
