@@ -308,6 +308,26 @@ static MPI_Status *status_at(MPI_Status statuses[], int i)
     return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
 }
 
+/* Completes the application's n requests (statuses[i] for the i-th), advancing the layer's
+ * active schedules meanwhile: the blocking calls below, while a schedule is active. */
+static int wait_app(int n, MPI_Request reqs[], MPI_Status *statuses[])
+{
+    int rc = MPI_SUCCESS;
+    for (;;) {
+        int left = 0;
+        for (int i = 0; i < n; i++)
+            left += reqs[i] != MPI_REQUEST_NULL;
+        if (!left || !nactive) break;
+        MPI_Status st;
+        int got = block_step(n, reqs, &st, &rc);
+        if (got >= 0 && statuses[got] != MPI_STATUS_IGNORE) *statuses[got] = st;
+        if (got < -1) break;
+    }
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
+        if (reqs[i] != MPI_REQUEST_NULL) rc = PMPI_Wait(&reqs[i], statuses[i]);
+    return rc;
+}
+
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     if (!nall || !request) return PMPI_Wait(request, status);
@@ -317,13 +337,61 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
         return complete(r, request, status);
     }
     /* the application's own request, while schedules are active: advance them meanwhile */
-    int rc = MPI_SUCCESS;
-    while (nactive && *request != MPI_REQUEST_NULL) {
-        int got = block_step(1, request, status, &rc);
-        if (got == 0) return MPI_SUCCESS;
-        if (got < -1) break;
+    return nactive ? wait_app(1, request, &status) : PMPI_Wait(request, status);
+}
+
+/* The blocking point-to-point calls: while one of the layer's schedules is active they are
+ * made nonblocking and waited for by wait_app, so that the schedules advance while this rank
+ * waits for a message that another rank may send only once such a collective has completed
+ * (MPI libraries advance their own nonblocking collectives there). Otherwise the library's
+ * call, after one load. Not covered: MPI_Probe, MPI_Mprobe, MPI_Sendrecv_replace, RMA and I/O
+ * (docs/nonblocking.md). */
+int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+    if (!nactive) return PMPI_Send(buf, count, type, dest, tag, comm);
+    MPI_Request r;
+    MPI_Status *st = MPI_STATUS_IGNORE;
+    int rc = PMPI_Isend(buf, count, type, dest, tag, comm, &r);
+    return rc != MPI_SUCCESS ? rc : wait_app(1, &r, &st);
+}
+
+int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+    if (!nactive) return PMPI_Ssend(buf, count, type, dest, tag, comm);
+    MPI_Request r;
+    MPI_Status *st = MPI_STATUS_IGNORE;
+    int rc = PMPI_Issend(buf, count, type, dest, tag, comm, &r);
+    return rc != MPI_SUCCESS ? rc : wait_app(1, &r, &st);
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+             MPI_Status *status)
+{
+    if (!nactive) return PMPI_Recv(buf, count, type, source, tag, comm, status);
+    MPI_Request r;
+    int rc = PMPI_Irecv(buf, count, type, source, tag, comm, &r);
+    return rc != MPI_SUCCESS ? rc : wait_app(1, &r, &status);
+}
+
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                 int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                 int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    if (!nactive)
+        return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                             recvtype, source, recvtag, comm, status);
+    MPI_Request r[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    MPI_Status *st[2] = {status, MPI_STATUS_IGNORE};
+    int rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &r[0]);
+    if (rc == MPI_SUCCESS) rc = PMPI_Isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &r[1]);
+    if (rc != MPI_SUCCESS) {
+        if (r[0] != MPI_REQUEST_NULL) { /* the receive posted: cancelled */
+            PMPI_Cancel(&r[0]);
+            PMPI_Wait(&r[0], MPI_STATUS_IGNORE);
+        }
+        return rc;
     }
-    return rc != MPI_SUCCESS ? rc : PMPI_Wait(request, status);
+    return wait_app(2, r, st);
 }
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)

@@ -12,6 +12,9 @@
  *  5. MPI_Request_get_status until complete;
  *  6. a communicator freed while a collective on it is outstanding (not with --no-freed-comm:
  *     Open MPI 4.1.4's own libnbc crashes there, seen natively);
+ *  8. progress in blocking point-to-point calls: rank 0 starts a collective and blocks in
+ *     MPI_Recv (then MPI_Sendrecv, MPI_Ssend) for a message rank 1 sends only once its own wait
+ *     for that collective has returned, which needs rank 0's part;
  *  7. MPI-4 (where the library has them): MPI_Allreduce_init started five times with new input,
  *     MPI_Startall of two, MPI_Request_free (of inactive requests: MPI-4 allows no other).
  *
@@ -221,6 +224,36 @@ static void mixed(void)
     check3(r, "collectives after the application's wait");
 }
 
+/* Rank 0 blocks in a point-to-point call whose partner message rank 1 sends only after its
+ * wait for the collective: the collective must advance on rank 0 meanwhile. */
+static void blocked_in_point_to_point(void)
+{
+    int s[3][64], r[3][64], token = 0;
+    MPI_Request q[3];
+    if (size < 2) return;
+    for (int call = 0; call < 3; call++) {
+        start3(s, r, q);
+        if (rank == 0) {
+            if (call == 0) MPI_Recv(&token, 1, MPI_INT, 1, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (call == 1)
+                MPI_Sendrecv(&rank, 1, MPI_INT, 1, 12, &token, 1, MPI_INT, 1, 12, MPI_COMM_WORLD,
+                             MPI_STATUS_IGNORE);
+            if (call == 2) MPI_Ssend(&rank, 1, MPI_INT, 1, 13, MPI_COMM_WORLD);
+            MPI_Waitall(3, q, statuses_ignore());
+        } else {
+            MPI_Waitall(3, q, statuses_ignore());
+            if (rank == 1 && call == 0) MPI_Send(&rank, 1, MPI_INT, 0, 11, MPI_COMM_WORLD);
+            if (rank == 1 && call == 1)
+                MPI_Sendrecv(&rank, 1, MPI_INT, 0, 12, &token, 1, MPI_INT, 0, 12, MPI_COMM_WORLD,
+                             MPI_STATUS_IGNORE);
+            if (rank == 1 && call == 2)
+                MPI_Recv(&token, 1, MPI_INT, 0, 13, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        check3(r, "collectives advanced while a rank is blocked in point-to-point");
+        if (rank < 2) check(token == 1 - rank, "the point-to-point message");
+    }
+}
+
 static void freed_communicator(void)
 {
     MPI_Comm dup;
@@ -290,6 +323,7 @@ int main(int argc, char **argv)
     waits_and_counts();
     outstanding();
     mixed();
+    blocked_in_point_to_point();
     if (!(argc > 1 && strcmp(argv[1], "--no-freed-comm") == 0)) freed_communicator();
 #if MPI_VERSION >= 4
     persistent();

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# docs/results/overlap-2026-11-26/run.sh - the overlap benchmark (bench/overlap.c) on a simulated
+# platform: a pipelined-CG-like loop of an allreduce of BYTES overlapped with COMPUTE us of
+# computation cut into SLICES (an MPI_Test between slices), per iteration the slowest rank's time
+# from a common start. Configurations: the blocking allreduce after the computation (SMPI's
+# `ompi` selector: Open MPI 4.1-5.0's tuned rules, no overlap); MPI_Iallreduce by SMPI 3.32
+# itself (its only algorithm: every rank sends its vector to every other, all at once); and
+# MPI_Iallreduce run by the layer with each allreduce written as a schedule forced.
+#
+#   RANKS="16 64" SIZES="8 1024 65536" COMPUTE="0 100" ITER=40 \
+#     docs/results/overlap-2026-11-26/run.sh OUT.jsonl
+#
+# SMPI's MPI_Test sleeps 100 us per call by default, growing with each failed test
+# (smpi/test, smpi/grow-injected-times): an MPI library's test costs well under a microsecond,
+# so this sets it to 0.1 us, not growing. Needs build/simgrid (scripts/build) and .venv.
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+out=${1:?usage: run.sh OUT.jsonl}
+platform=${PLATFORM:-fat-tree-ib}
+ranks=${RANKS:-16 64}
+sizes=${SIZES:-8 1024 65536}
+compute=${COMPUTE:-0 100}
+iter=${ITER:-40}
+ppn=${PPN:-1}
+algs=$(build/openmpi/autocoll-info --json | python3 -c 'import json,sys
+print(" ".join(a["name"] for a in json.load(sys.stdin)["algorithms"]
+               if a["collective"] == "allreduce" and a["schedule"]))')
+: > "$out"
+run() { # config-name env... -- overlap args...
+  local name=$1; shift
+  local envs=()
+  while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+  shift
+  line=$(env "${envs[@]}" AUTOCOLL_HISTORY=off .venv/bin/autocoll simgrid run --platform "$platform" \
+         -n "$n" --ppn "$ppn" --cfg smpi/test:1e-7 --cfg smpi/grow-injected-times:no \
+         build/simgrid/bench/overlap --iterations "$iter" "$@" | tail -1)
+  echo "{\"config\": \"$name\", \"platform\": \"$platform\", \"ppn\": $ppn, ${line#\{}" | tee -a "$out"
+}
+for n in $ranks; do
+  for b in $sizes; do
+    for c in $compute; do
+      run blocking_native_ompi_selector AUTOCOLL_STRATEGY=native -- --bytes "$b" --compute "$c" --mode blocking
+      for s in 1 8; do
+        run nonblocking_smpi_linear AUTOCOLL_STRATEGY=native -- --bytes "$b" --compute "$c" --slices "$s"
+        for a in $algs; do
+          run "nonblocking_$a" AUTOCOLL_ALLREDUCE="$a" -- --bytes "$b" --compute "$c" --slices "$s"
+        done
+      done
+    done
+  done
+done
