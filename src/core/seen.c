@@ -15,6 +15,9 @@ static atomic_int uncounted[AC_SEEN_KINDS]; /* some call's bytes were not counte
 static struct {
     long calls;
     double bytes, seconds, waited;
+    const char *names[AC_SEEN_RUN_ALGORITHMS];
+    long by[AC_SEEN_RUN_ALGORITHMS];
+    int nnames;
 } run[AC_SEEN_KINDS];
 
 static const char *const names[AC_SEEN_KINDS] = {
@@ -66,9 +69,16 @@ double ac_seen_total_bytes(ac_seen_kind kind)
     return (double)atomic_load(&bytes[kind]);
 }
 
-void ac_seen_run(ac_seen_kind kind, double moved, double seconds, double waited)
+void ac_seen_run(ac_seen_kind kind, const char *algorithm, double moved, double seconds,
+                 double waited)
 {
     if (kind < 0 || kind >= AC_SEEN_KINDS) return;
+    int i = 0;
+    while (i < run[kind].nnames && run[kind].names[i] != algorithm &&
+           i < AC_SEEN_RUN_ALGORITHMS - 1)
+        i++;
+    if (i == run[kind].nnames) run[kind].names[run[kind].nnames++] = algorithm;
+    run[kind].by[i]++;
     run[kind].calls++;
     run[kind].bytes += moved;
     run[kind].seconds += seconds;
@@ -93,4 +103,12 @@ double ac_seen_run_seconds(ac_seen_kind kind)
 double ac_seen_run_waited(ac_seen_kind kind)
 {
     return kind >= 0 && kind < AC_SEEN_KINDS ? run[kind].waited : 0.0;
+}
+
+int ac_seen_run_algorithms(ac_seen_kind kind, const char *names[], long calls[])
+{
+    if (kind < 0 || kind >= AC_SEEN_KINDS) return 0;
+    for (int i = 0; i < run[kind].nnames; i++)
+        names[i] = run[kind].names[i], calls[i] = run[kind].by[i];
+    return run[kind].nnames;
 }

@@ -38,9 +38,15 @@ double ac_seen_total_bytes(ac_seen_kind kind);
 
 /* The nonblocking and persistent calls the layer ran with a repository algorithm
  * (intercept/requests.c), counted at completion: one call (a start, for a persistent request) of
- * `kind` moving `bytes`, `seconds` from its start to the completion the application saw, of which
- * `waited` inside MPI_Wait and MPI_Test calls. Not among ac_seen_calls. */
-void ac_seen_run(ac_seen_kind kind, double bytes, double seconds, double waited);
+ * `kind` by `algorithm` (a registry name, kept as given) moving `bytes`, `seconds` from its
+ * start to the completion the application saw, of which `waited` inside the completion calls.
+ * Not among ac_seen_calls. */
+void ac_seen_run(ac_seen_kind kind, const char *algorithm, double bytes, double seconds,
+                 double waited);
+/* The algorithms of kind's calls run (at most AC_SEEN_RUN_ALGORITHMS; the rest counted as the
+ * last), their names and calls in names[i], calls[i]; how many. */
+enum { AC_SEEN_RUN_ALGORITHMS = 8 };
+int ac_seen_run_algorithms(ac_seen_kind kind, const char *names[], long calls[]);
 long ac_seen_run_calls(ac_seen_kind kind);
 double ac_seen_run_bytes(ac_seen_kind kind);
 double ac_seen_run_seconds(ac_seen_kind kind);

@@ -1,8 +1,9 @@
 /*
  * iallreduce.c - MPI_Iallreduce and MPI_Allreduce_init, and their large-count forms.
  *
- * The layer runs one when AUTOCOLL_ALLREDUCE forces an algorithm written as a schedule
- * (coll/common/sched.h) that applies to the call, on a communicator the layer already keeps
+ * The layer runs one when selection names an algorithm written as a schedule
+ * (coll/common/sched.h) that applies to the call (ac_select_nonblocking: the one
+ * AUTOCOLL_ALLREDUCE forces, or the table's rule), on a communicator the layer already keeps
  * state for (made by an earlier blocking collective on it, or MPI_COMM_WORLD's at MPI_Init: a
  * start must not block to make one), outside MPI_THREAD_MULTIPLE; its request is the layer's
  * (requests.h). Every other call goes to the library, counted as seen (core/seen.h). Every
@@ -22,15 +23,15 @@ static int layer_request(ac_seen_kind kind, int persistent, const void *sbuf, vo
     if (!ac_seen_on() || count < 0 || count > INT_MAX || dtype == MPI_DATATYPE_NULL ||
         op == MPI_OP_NULL || !request)
         return 0;
-    const ac_algorithm *alg = ac_select_forced(AC_ALLREDUCE);
-    if (!alg || !ac_has_schedule(alg) || !ac_requests_allowed()) return 0;
+    if (!ac_requests_allowed()) return 0;
     ac_comm *c = ac_comm_find(comm);
     if (!c || c->inter || c->folded || c->pcomm == MPI_COMM_NULL) return 0;
     ac_call call;
     ac_call_reduction(&call, c, AC_ALLREDUCE, count, dtype, op);
-    if (!ac_applicable(alg, &call, NULL)) return 0;
+    const ac_algorithm *alg = ac_select_nonblocking(c, &call);
+    if (!alg) return 0;
     ac_sched *s;
-    ac_request *r = ac_request_new(c, persistent, kind, (double)call.bytes, &s);
+    ac_request *r = ac_request_new(c, persistent, kind, alg, (double)call.bytes, &s);
     if (!r) {
         *rc = MPI_ERR_NO_MEM; /* loud: passing it on alone would leave the others waiting */
         return 1;

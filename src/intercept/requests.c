@@ -31,6 +31,7 @@ struct ac_request {
     int freed;  /* MPI_Request_free while active: released when done */
     int rc;
     ac_seen_kind kind;
+    const char *algorithm; /* its registry name */
     double bytes, start, waited;
     ac_request *next;
 };
@@ -94,8 +95,8 @@ static void release(ac_request *r)
         }
 }
 
-ac_request *ac_request_new(ac_comm *c, int persistent, ac_seen_kind kind, double bytes,
-                           ac_sched **sched)
+ac_request *ac_request_new(ac_comm *c, int persistent, ac_seen_kind kind,
+                           const ac_algorithm *alg, double bytes, ac_sched **sched)
 {
     static int hooked;
     if (!hooked) {
@@ -105,7 +106,7 @@ ac_request *ac_request_new(ac_comm *c, int persistent, ac_seen_kind kind, double
     ac_request *r = calloc(1, sizeof *r);
     if (!r) return NULL;
     *r = (ac_request){.handle = MPI_REQUEST_NULL, .pcomm = c->pcomm, .persistent = persistent,
-                      .kind = kind, .bytes = bytes};
+                      .kind = kind, .algorithm = alg->name, .bytes = bytes};
     int tag = TAG_BASE + (int)(c->requests++ % TAGS);
     ac_sched_init(&r->sched, c->pcomm, tag);
     *sched = &r->sched;
@@ -119,7 +120,7 @@ static void ended(ac_request *r, int rc)
     r->rc = rc;
     nactive--;
     if (r->freed) {
-        ac_seen_run(r->kind, r->bytes, ac_now() - r->start, r->waited);
+        ac_seen_run(r->kind, r->algorithm, r->bytes, ac_now() - r->start, r->waited);
         release(r);
     }
 }
@@ -192,7 +193,7 @@ static int complete(ac_request *r, MPI_Request *slot, MPI_Status *st)
 {
     int rc = MPI_SUCCESS;
     if (r->active) {
-        ac_seen_run(r->kind, r->bytes, ac_now() - r->start, r->waited);
+        ac_seen_run(r->kind, r->algorithm, r->bytes, ac_now() - r->start, r->waited);
         r->active = 0;
         rc = r->rc;
         r->rc = MPI_SUCCESS;
@@ -672,7 +673,7 @@ int MPI_Request_free(MPI_Request *request)
         r->freed = 1; /* released when its schedule ends (MPI: freed once complete) */
         return MPI_SUCCESS;
     }
-    if (r->active) ac_seen_run(r->kind, r->bytes, ac_now() - r->start, r->waited);
+    if (r->active) ac_seen_run(r->kind, r->algorithm, r->bytes, ac_now() - r->start, r->waited);
     release(r);
     return MPI_SUCCESS;
 }
@@ -686,7 +687,7 @@ void ac_requests_finalize(void)
             wait_for(r);
             if (freed) continue;
         }
-        if (r->active) ac_seen_run(r->kind, r->bytes, ac_now() - r->start, r->waited);
+        if (r->active) ac_seen_run(r->kind, r->algorithm, r->bytes, ac_now() - r->start, r->waited);
         release(r);
     }
     free(orphans);

@@ -18,6 +18,7 @@
 #ifndef AUTOCOLL_REQUESTS_H
 #define AUTOCOLL_REQUESTS_H
 
+#include "coll/coll.h"
 #include "coll/common/sched.h"
 #include "core/seen.h"
 #include "core/state.h"
@@ -30,11 +31,11 @@ typedef struct ac_request ac_request;
  * MPI_THREAD_MULTIPLE (its requests and their progress are not shared between threads). */
 int ac_requests_allowed(void);
 
-/* A new request on c's private communicator, its schedule initialised with the next tag of c
+/* A new request of `alg` on c's private communicator, its schedule initialised with the next tag of c
  * (agreed: every rank starts and initialises its collectives on a communicator in one order);
  * the caller builds the schedule into *sched, then ac_request_begin. NULL without memory. */
-ac_request *ac_request_new(ac_comm *c, int persistent, ac_seen_kind kind, double bytes,
-                           ac_sched **sched);
+ac_request *ac_request_new(ac_comm *c, int persistent, ac_seen_kind kind,
+                           const ac_algorithm *alg, double bytes, ac_sched **sched);
 /* After the build: a nonblocking request starts; a persistent one waits for MPI_Start. The
  * application's handle in *handle. A build that failed (`build_rc`) releases the request and
  * returns that error. */

@@ -356,14 +356,16 @@ static void write_seen_text(FILE *f)
 static void write_run_text(FILE *f)
 {
     for (int k = 0; k < AC_SEEN_KINDS; k++) {
-        long calls = ac_seen_run_calls((ac_seen_kind)k);
+        long calls = ac_seen_run_calls((ac_seen_kind)k), by[AC_SEEN_RUN_ALGORITHMS];
         if (!calls) continue;
-        const char *name = ac_seen_name((ac_seen_kind)k);
+        const char *name = ac_seen_name((ac_seen_kind)k), *algs[AC_SEEN_RUN_ALGORITHMS];
         const char *unit = strstr(name, "_init") ? "start" : "call"; /* persistent: per start */
-        fprintf(f,
-                "run by the layer: %s %ld %ss (%.0f B): %.2f us a %s from start to completion, "
-                "%.2f us of it waited\n",
-                name, calls, unit, ac_seen_run_bytes((ac_seen_kind)k),
+        int n = ac_seen_run_algorithms((ac_seen_kind)k, algs, by);
+        fprintf(f, "run by the layer: %s %ld %ss by", name, calls, unit);
+        for (int i = 0; i < n; i++)
+            fprintf(f, "%s %s %ld", i ? "," : "", algs[i], by[i]);
+        fprintf(f, " (%.0f B): %.2f us a %s from start to completion, %.2f us of it waited\n",
+                ac_seen_run_bytes((ac_seen_kind)k),
                 1e6 * ac_seen_run_seconds((ac_seen_kind)k) / (double)calls, unit,
                 1e6 * ac_seen_run_waited((ac_seen_kind)k) / (double)calls);
     }
@@ -373,10 +375,16 @@ static void write_run_json(ac_json_writer *w)
 {
     ac_json_object_begin(w, "nonblocking_run");
     for (int k = 0; k < AC_SEEN_KINDS; k++) {
-        long calls = ac_seen_run_calls((ac_seen_kind)k);
+        long calls = ac_seen_run_calls((ac_seen_kind)k), by[AC_SEEN_RUN_ALGORITHMS];
         if (!calls) continue;
+        const char *algs[AC_SEEN_RUN_ALGORITHMS];
+        int n = ac_seen_run_algorithms((ac_seen_kind)k, algs, by);
         ac_json_object_begin(w, ac_seen_name((ac_seen_kind)k));
         ac_json_integer_value(w, "calls", calls);
+        ac_json_object_begin(w, "algorithms");
+        for (int i = 0; i < n; i++)
+            ac_json_integer_value(w, algs[i], by[i]);
+        ac_json_object_end(w);
         ac_json_real(w, "bytes", ac_seen_run_bytes((ac_seen_kind)k));
         ac_json_real(w, "seconds", ac_seen_run_seconds((ac_seen_kind)k));
         ac_json_real(w, "waited_seconds", ac_seen_run_waited((ac_seen_kind)k));

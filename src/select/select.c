@@ -890,9 +890,19 @@ static __attribute__((noinline)) const ac_algorithm *one_rank(ac_comm *c, const 
     return ac_registry_fallback(call);
 }
 
-const ac_algorithm *ac_select_forced(ac_collective coll)
+const ac_algorithm *ac_select_nonblocking(ac_comm *c, const ac_call *call)
 {
-    return sel.forced[coll];
+    ac_call full = *call;
+    if (c->layout.nodes > 0) full.nodes = c->layout; /* known: nothing collective to learn it */
+    const ac_algorithm *alg = sel.forced[call->collective];
+    if (!alg && sel.strategy->table_mode) {
+        const ac_table *t = ac_table_loaded();
+        if (t && (full.nodes.nodes > 0 || !ac_table_uses_nodes(t, call->collective)))
+            alg = ac_table_choice(t, &full, key_bytes(call));
+    }
+    if (!alg || !ac_has_schedule(alg)) return NULL;
+    if ((alg->requires & AC_REQ_NODES) && full.nodes.nodes == 0) return NULL;
+    return ac_applicable(alg, &full, NULL) ? alg : NULL;
 }
 
 const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *caller)

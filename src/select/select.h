@@ -42,9 +42,12 @@ int ac_select_uses_contexts(void);
 void ac_call_set_op(ac_call *call, MPI_Op op);
 size_t ac_signature_bytes(MPI_Aint count, MPI_Datatype dtype);
 
-/* The algorithm AUTOCOLL_<COLL> forces for `coll` (whether it applies is the caller's to ask),
- * or NULL. */
-const ac_algorithm *ac_select_forced(ac_collective coll);
+/* The algorithm a nonblocking or persistent call runs where the layer runs one: written as a
+ * schedule and applicable, the one AUTOCOLL_<COLL> forces, or in table mode the table's rule
+ * (where its lookup needs no node layout that is not known yet: learning it is collective, and a
+ * start must not block). NULL: the library's own. No learning strategy decides these calls yet
+ * (docs/nonblocking.md). Every input is agreed, so every rank gets the same answer. */
+const ac_algorithm *ac_select_nonblocking(ac_comm *c, const ac_call *call);
 /* The algorithm of a call; `caller` is the return address of the MPI routine (the call site). */
 const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *caller);
 

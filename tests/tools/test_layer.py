@@ -359,3 +359,33 @@ def test_private_duplicates_are_freed_with_their_communicators(mpi, tmp_path):
     assert sum(c.get("communicators", 1) for c in churned) == 3000
     assert sum(c["collectives"]["allreduce"]["calls"] for c in churned) == 3000
     assert all(c["collectives"]["allreduce"]["calls"] == 1 for c in churned if c not in summaries)
+
+
+@pytest.mark.parametrize("mpi,np", [("openmpi", 3), ("mpich", 2), ("openmpi", 1)])
+def test_a_table_decides_nonblocking_allreduces(mpi, np, tmp_path):
+    """In table mode a nonblocking or persistent allreduce runs its rule's algorithm where that
+    one is written as a schedule and applies, and passes through where not (a rule of an
+    algorithm that is not: rabenseifner_ring; the ring with a non-commutative op):
+    docs/nonblocking.md, ac_select_nonblocking (issue 42 item 4, the table's part)."""
+    def rule(lo, hi, algorithm):
+        return {"collective": "allreduce", "ranks": [1, None], "bytes": [lo, hi],
+                "algorithm": algorithm}
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps({
+        "schema": "autocoll-table", "version": 1,
+        "registry_fingerprint": registry(mpi)["registry_fingerprint"],
+        "platform": {"hostname": "test"}, "cells": [],
+        "rules": [rule(0, 255, "ring"), rule(256, 256, "recursive_doubling"),
+                  rule(257, 1023, "ring"), rule(1024, None, "rabenseifner_ring")]}))
+    run = run_mpi(mpi, np, "tests/mpi/nbc_layer", tmp_path, timeout=120,
+                  env={"AUTOCOLL_STRATEGY": "table", "AUTOCOLL_TABLE": str(table)})
+    assert run.rc == 0 and "nbc_layer: ok" in run.stdout, run.stdout + run.stderr
+    ran, seen = run.report["nonblocking_run"], run.report["seen"]
+    # nbc_layer.c's Iallreduces: 0, 4 and 148 B (in place and not) by the ring; 256 B (24 in
+    # cases 2-3, 9 in case 8 on 2 ranks or more, 1 in case 6) by recursive doubling; 4000 B
+    # (twice) and the non-commutative 16 B one passed through
+    assert ran["MPI_Iallreduce"]["algorithms"] == {
+        "ring": 6, "recursive_doubling": 43 if np > 1 else 34}, ran
+    assert seen["MPI_Iallreduce"]["calls"] == 3, seen
+    if mpi == "mpich":  # 400 B and 20 B persistent requests: the ring
+        assert ran["MPI_Allreduce_init"]["algorithms"] == {"ring": 8}, ran
