@@ -112,6 +112,7 @@ typedef int ac_allreduce_fn(const void *sbuf, void *rbuf, int count, MPI_Datatyp
  * progress them. Its error while building (MPI_ERR_NO_MEM). */
 typedef int ac_allreduce_sched_fn(struct ac_sched *s, const void *sbuf, void *rbuf, int count,
                                   MPI_Datatype dtype, MPI_Op op, const struct ac_params *p);
+typedef int ac_barrier_sched_fn(struct ac_sched *s, const struct ac_params *p);
 typedef int ac_alltoall_fn(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                            int rcount, MPI_Datatype rtype, MPI_Comm comm,
                            const struct ac_params *p);
@@ -230,6 +231,7 @@ typedef struct ac_algorithm {
     } fn;
     union { /* the algorithm as a schedule, where it is written as one (NULL: blocking only) */
         ac_allreduce_sched_fn *allreduce;
+        ac_barrier_sched_fn *barrier;
     } sched;
     const ac_params *params;
     const struct ac_cost_model *cost; /* its cost model (cost_terms.h, beside the entry); NULL:

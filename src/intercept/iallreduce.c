@@ -20,12 +20,9 @@ static int layer_request(ac_seen_kind kind, int persistent, const void *sbuf, vo
                          long count, MPI_Datatype dtype, MPI_Op op, MPI_Comm comm,
                          MPI_Request *request, int *rc)
 {
-    if (!ac_seen_on() || count < 0 || count > INT_MAX || dtype == MPI_DATATYPE_NULL ||
-        op == MPI_OP_NULL || !request)
-        return 0;
-    if (!ac_requests_allowed()) return 0;
-    ac_comm *c = ac_comm_find(comm);
-    if (!c || c->inter || c->folded || c->pcomm == MPI_COMM_NULL) return 0;
+    if (count < 0 || count > INT_MAX || dtype == MPI_DATATYPE_NULL || op == MPI_OP_NULL) return 0;
+    ac_comm *c = ac_request_comm(comm, request);
+    if (!c) return 0;
     ac_call call;
     ac_call_reduction(&call, c, AC_ALLREDUCE, count, dtype, op);
     const ac_algorithm *alg = ac_select_nonblocking(c, &call);

@@ -18,11 +18,12 @@
 
 #include <stdlib.h>
 
-enum { TAG_BASE = 8192, TAGS = 16384 }; /* tags of the layer's nonblocking schedules: above the
-                                         * blocking algorithms' (common.h), under 32767 */
+/* Tags of the layer's nonblocking schedules: above the blocking algorithms' (common.h), under
+ * 32767; and that of the handles (requests.h), which no message carries. */
+enum { TAG_BASE = 8192, TAGS = 16384, HANDLE_TAG = TAG_BASE - 1 };
 
 struct ac_request {
-    MPI_Request handle; /* the application's: a persistent receive from MPI_PROC_NULL */
+    MPI_Request handle; /* the application's: a persistent receive never started (requests.h) */
     ac_sched sched;
     MPI_Comm pcomm;
     int persistent;
@@ -95,6 +96,13 @@ static void release(ac_request *r)
         }
 }
 
+ac_comm *ac_request_comm(MPI_Comm comm, MPI_Request *request)
+{
+    if (!ac_seen_on() || !request || !ac_requests_allowed()) return NULL;
+    ac_comm *c = ac_comm_find(comm);
+    return c && !c->inter && !c->folded && c->pcomm != MPI_COMM_NULL ? c : NULL;
+}
+
 ac_request *ac_request_new(ac_comm *c, int persistent, ac_seen_kind kind,
                            const ac_algorithm *alg, double bytes, ac_sched **sched)
 {
@@ -141,8 +149,8 @@ static int start(ac_request *r)
 int ac_request_begin(ac_request *r, int build_rc, MPI_Request *handle)
 {
     int rc = build_rc;
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Recv_init(NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, r->pcomm, &r->handle);
+    if (rc == MPI_SUCCESS) /* from this rank itself, on a tag nothing sends: never started */
+        rc = PMPI_Recv_init(NULL, 0, MPI_BYTE, r->sched.rank, HANDLE_TAG, r->pcomm, &r->handle);
     if (rc != MPI_SUCCESS) {
         r->handle = MPI_REQUEST_NULL;
         ac_sched_free(&r->sched);

@@ -2,9 +2,10 @@
  * requests.h - the nonblocking and persistent collectives the layer runs with a repository
  * algorithm written as a schedule (coll/common/sched.h): their requests, and their progress.
  *
- * The application holds a real MPI request: an inactive persistent receive from MPI_PROC_NULL on
- * the private communicator, which is never started, so the library would call it complete at
- * any time. The layer's MPI_Wait*, MPI_Test*, MPI_Request_get_status, MPI_Start*,
+ * The application holds a real MPI request: an inactive persistent receive on the private
+ * communicator (from the rank itself, on a tag no message carries), which is never started, so
+ * the library would call it complete at any time. (Not from MPI_PROC_NULL: MPICH 4.0.2 hangs in
+ * a later persistent collective once such a request has been freed, docs/native-libraries.md.) The layer's MPI_Wait*, MPI_Test*, MPI_Request_get_status, MPI_Start*,
  * MPI_Request_free (requests.c) know these handles: they advance the schedule, hide the handle
  * from the library until the schedule has ended, then give the empty status MPI gives a
  * collective, and free the handle (nonblocking) or leave it inactive (persistent).
@@ -30,6 +31,12 @@ typedef struct ac_request ac_request;
 /* Whether the layer may run a nonblocking or persistent collective: not under
  * MPI_THREAD_MULTIPLE (its requests and their progress are not shared between threads). */
 int ac_requests_allowed(void);
+
+/* The state of comm where the layer may run a nonblocking or persistent collective on it: the
+ * layer is on, not under MPI_THREAD_MULTIPLE, and keeps state for comm already (made by an
+ * earlier blocking collective, collectively: a start must not block to make it), an
+ * intracommunicator. NULL: pass the call on. The same answer on every rank. */
+ac_comm *ac_request_comm(MPI_Comm comm, MPI_Request *request);
 
 /* A new request of `alg` on c's private communicator, its schedule initialised with the next tag of c
  * (agreed: every rank starts and initialises its collectives on a communicator in one order);

@@ -150,7 +150,30 @@ static int allreduce_schedule_same_round(ac_sched *s, const void *sbuf, void *rb
     return ac_sched_error(s);
 }
 
+/* A dissemination barrier as a schedule that sends every token before it waits for any: a rank
+ * leaves as soon as the tokens sent to it have arrived, before the others entered. Its blocking
+ * entry point is a right one: only the progressed run catches it. */
+static int barrier_schedule_no_receive(ac_sched *s, const ac_params *p)
+{
+    (void)p;
+    for (int dist = 1; dist < s->size; dist <<= 1) {
+        ac_sched_send(s, NULL, 0, MPI_BYTE, (s->rank + dist) % s->size);
+        ac_sched_round(s);
+    }
+    for (int dist = 1; dist < s->size; dist <<= 1) {
+        ac_sched_recv(s, NULL, 0, MPI_BYTE, (s->rank - dist + s->size) % s->size);
+        ac_sched_round(s);
+    }
+    return ac_sched_error(s);
+}
+
 static const ac_algorithm broken[] = {
+    {.name = "broken_schedule_barrier",
+     .collective = AC_BARRIER,
+     .group = "broken",
+     .fn.barrier = ac_barrier_dissemination,
+     .sched.barrier = barrier_schedule_no_receive,
+     .summary = "its schedule sends every token before it waits for any"},
     {.name = "broken_schedule_round",
      .collective = AC_ALLREDUCE,
      .group = "broken",

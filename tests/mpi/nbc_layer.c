@@ -15,6 +15,9 @@
  *  8. progress in blocking point-to-point calls: rank 0 starts a collective and blocks in
  *     MPI_Recv (then MPI_Sendrecv, MPI_Ssend) for a message rank 1 sends only once its own wait
  *     for that collective has returned, which needs rank 0's part;
+ *  9. MPI_Ibarrier: nobody's completes before the last rank has started it (which starts 20 ms
+ *     late), alone and in one MPI_Waitall with allreduces; MPI-4: MPI_Barrier_init started
+ *     three times;
  *  7. MPI-4 (where the library has them): MPI_Allreduce_init started five times with new input,
  *     MPI_Startall of two, MPI_Request_free (of inactive requests: MPI-4 allows no other).
  *
@@ -24,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int rank, size, failures;
 
@@ -254,6 +258,59 @@ static void blocked_in_point_to_point(void)
     }
 }
 
+/* One clock for every process of this machine (MPI_Wtime need not be: Open MPI's is not). */
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void barriers(void)
+{
+    int s[3][64], r[3][64];
+    MPI_Request q[4];
+    for (int mixed = 0; mixed <= 1; mixed++) {
+        double entered = 0.0;
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == size - 1) {
+            double t0 = now();
+            while (now() - t0 < 0.02) {
+            }
+            entered = now();
+        }
+        if (mixed) start3(s, r, q);
+        MPI_Ibarrier(MPI_COMM_WORLD, &q[3]);
+        if (mixed)
+            MPI_Waitall(4, q, statuses_ignore());
+        else
+            MPI_Wait(&q[3], MPI_STATUS_IGNORE);
+        double left = now();
+        MPI_Bcast(&entered, 1, MPI_DOUBLE, size - 1, MPI_COMM_WORLD);
+        check(left >= entered, "Ibarrier: nobody leaves before the last rank entered");
+        if (mixed) check3(r, "Ibarrier and allreduces in one Waitall");
+    }
+#if MPI_VERSION >= 4
+    MPI_Request b;
+    MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &b);
+    for (int it = 0; it < 3; it++) {
+        double entered = 0.0;
+        if (rank == size - 1) {
+            double t0 = now();
+            while (now() - t0 < 0.01) {
+            }
+            entered = now();
+        }
+        MPI_Start(&b);
+        MPI_Wait(&b, MPI_STATUS_IGNORE);
+        double left = now();
+        MPI_Bcast(&entered, 1, MPI_DOUBLE, size - 1, MPI_COMM_WORLD);
+        check(left >= entered, "persistent barrier: nobody leaves before the last rank entered");
+    }
+    MPI_Request_free(&b);
+#endif
+}
+
 static void freed_communicator(void)
 {
     MPI_Comm dup;
@@ -324,6 +381,7 @@ int main(int argc, char **argv)
     outstanding();
     mixed();
     blocked_in_point_to_point();
+    barriers();
     if (!(argc > 1 && strcmp(argv[1], "--no-freed-comm") == 0)) freed_communicator();
 #if MPI_VERSION >= 4
     persistent();

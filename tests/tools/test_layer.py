@@ -291,46 +291,59 @@ def test_nonblocking_progress_and_ordering_rules_hold(mpi, np, tmp_path):
         assert inits + ran.get("MPI_Allreduce_init", {"calls": 0})["calls"] >= 2, (seen, ran)
 
 
-def scheduled_allreduces(mpi):
-    """The allreduce algorithms of the registry written as schedules (autocoll-info)."""
+def scheduled(mpi, collective):
+    """The algorithms of `collective` in the registry written as schedules (autocoll-info)."""
     return [a["name"] for a in registry(mpi)["algorithms"]
-            if a["collective"] == "allreduce" and a["schedule"]]
+            if a["collective"] == collective and a["schedule"]]
 
 
 @pytest.mark.parametrize("mpi", MPIS)
-def test_the_registry_has_allreduces_written_as_schedules(mpi):
+def test_the_registry_has_algorithms_written_as_schedules(mpi):
     """The nonblocking tests below run what the registry says is written as a schedule: at
-    least the two rewritten so far (so those tests cannot pass by running nothing)."""
-    assert {"recursive_doubling", "ring"} <= set(scheduled_allreduces(mpi))
+    least those rewritten so far (so those tests cannot pass by running nothing)."""
+    assert {"recursive_doubling", "ring"} <= set(scheduled(mpi, "allreduce"))
+    assert {"dissemination", "recursive_doubling", "linear"} <= set(scheduled(mpi, "barrier"))
 
 
 @pytest.mark.parametrize("mpi", MPIS)
 @pytest.mark.parametrize("np", [1, 2, 3, 5])
-def test_nonblocking_allreduces_run_by_the_layer_are_right(mpi, np, tmp_path):
+def test_nonblocking_collectives_run_by_the_layer_are_right(mpi, np, tmp_path):
     """tests/mpi/nbc_layer.c (every wait, test, start and free of nonblocking and, under MPI-4,
-    persistent allreduces; mixed with point-to-point requests; a rank blocked in MPI_Recv,
-    MPI_Sendrecv or MPI_Ssend while another waits for a collective that needs it; a
-    communicator freed while one is outstanding) natively, then with each allreduce written as
-    a schedule forced: right results, no hang, and the report counts the calls the layer ran
-    (issue 42 items 1-3)."""
+    persistent allreduces and barriers; mixed with point-to-point requests; a rank blocked in
+    MPI_Recv, MPI_Sendrecv or MPI_Ssend while another waits for a collective that needs it; a
+    communicator freed while one is outstanding; no rank leaving a barrier before the last
+    entered) natively, then with each allreduce and each barrier written as a schedule forced:
+    right results, no hang, and the report counts the calls the layer ran (issue 42 items
+    1-3)."""
     # natively under Open MPI without case 6: its libnbc crashes when a communicator is freed
     # with a collective outstanding (4.1.4, seen here)
     native = run_mpi(mpi, np, "tests/mpi/nbc_layer", tmp_path, preload=False, report=False,
                      timeout=120, args=["--no-freed-comm"] if mpi == "openmpi" else [])
     assert native.rc == 0 and "nbc_layer: ok" in native.stdout, native.stdout + native.stderr
-    for alg in scheduled_allreduces(mpi):
+    for alg in scheduled(mpi, "allreduce"):
         run = run_mpi(mpi, np, "tests/mpi/nbc_layer", tmp_path, timeout=120,
                       env={"AUTOCOLL_ALLREDUCE": alg})
         assert run.rc == 0 and "nbc_layer: ok" in run.stdout, (alg, run.stdout + run.stderr)
         ran, seen = run.report["nonblocking_run"], run.report["seen"]
-        # 43 Iallreduces (52 on 2 ranks or more: case 8), one of them with a non-commutative
+        # 46 Iallreduces (55 on 2 ranks or more: case 8), one of them with a non-commutative
         # op, which the ring passes on
         passed = seen.get("MPI_Iallreduce", {"calls": 0})["calls"]
-        assert ran["MPI_Iallreduce"]["calls"] + passed == (52 if np > 1 else 43), (alg, ran, seen)
+        assert ran["MPI_Iallreduce"]["calls"] + passed == (55 if np > 1 else 46), (alg, ran, seen)
         assert passed == (1 if "commutative" in registry_requires(mpi, alg) else 0), (alg, seen)
+        assert ran["MPI_Iallreduce"]["algorithms"] == {alg: ran["MPI_Iallreduce"]["calls"]}
         assert ran["MPI_Iallreduce"]["seconds"] >= ran["MPI_Iallreduce"]["waited_seconds"] >= 0
-        if mpi == "mpich":  # MPI-4: 5 starts, 2 by Startall, 1 freed while active
+        assert seen["MPI_Ibarrier"]["calls"] == 2, seen  # no barrier forced: the library's
+        if mpi == "mpich":  # MPI-4: 5 starts, 2 by Startall, 1 more
             assert ran["MPI_Allreduce_init"]["calls"] == 8, (alg, ran)
+    for alg in scheduled(mpi, "barrier"):  # the allreduces the library's: case 6 as natively
+        run = run_mpi(mpi, np, "tests/mpi/nbc_layer", tmp_path, timeout=120,
+                      env={"AUTOCOLL_BARRIER": alg},
+                      args=["--no-freed-comm"] if mpi == "openmpi" else [])
+        assert run.rc == 0 and "nbc_layer: ok" in run.stdout, (alg, run.stdout + run.stderr)
+        ran = run.report["nonblocking_run"]
+        assert ran["MPI_Ibarrier"]["algorithms"] == {alg: 2}, (alg, ran)
+        if mpi == "mpich":  # MPI-4: one persistent barrier started three times
+            assert ran["MPI_Barrier_init"]["algorithms"] == {alg: 3}, (alg, ran)
 
 
 def registry_requires(mpi, name):
@@ -382,10 +395,10 @@ def test_a_table_decides_nonblocking_allreduces(mpi, np, tmp_path):
     assert run.rc == 0 and "nbc_layer: ok" in run.stdout, run.stdout + run.stderr
     ran, seen = run.report["nonblocking_run"], run.report["seen"]
     # nbc_layer.c's Iallreduces: 0, 4 and 148 B (in place and not) by the ring; 256 B (24 in
-    # cases 2-3, 9 in case 8 on 2 ranks or more, 1 in case 6) by recursive doubling; 4000 B
+    # case 2, 9 in 3, 9 in 8 on 2 ranks or more, 1 in 6, 3 in 9) by recursive doubling; 4000 B
     # (twice) and the non-commutative 16 B one passed through
     assert ran["MPI_Iallreduce"]["algorithms"] == {
-        "ring": 6, "recursive_doubling": 43 if np > 1 else 34}, ran
+        "ring": 6, "recursive_doubling": 46 if np > 1 else 37}, ran
     assert seen["MPI_Iallreduce"]["calls"] == 3, seen
     if mpi == "mpich":  # 400 B and 20 B persistent requests: the ring
         assert ran["MPI_Allreduce_init"]["algorithms"] == {"ring": 8}, ran

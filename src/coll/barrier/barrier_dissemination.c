@@ -9,16 +9,16 @@
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
 
-int ac_barrier_dissemination(MPI_Comm comm, const ac_params *p)
+int ac_barrier_dissemination_schedule(ac_sched *s, const ac_params *p)
 {
-    int rc, rank, size;
+    int rank = s->rank, size = s->size;
     (void)p;
-
-    rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
-    for (int dist = 1; rc == MPI_SUCCESS && dist < size; dist <<= 1)
-        rc = PMPI_Sendrecv(NULL, 0, MPI_BYTE, (rank + dist) % size, AC_TAG_SYNC, NULL, 0,
-                           MPI_BYTE, (rank - dist + size) % size, AC_TAG_SYNC, comm,
-                           MPI_STATUS_IGNORE);
-    return rc;
+    for (int dist = 1; dist < size; dist <<= 1) {
+        ac_sched_send(s, NULL, 0, MPI_BYTE, (rank + dist) % size);
+        ac_sched_recv(s, NULL, 0, MPI_BYTE, (rank - dist + size) % size);
+        ac_sched_round(s);
+    }
+    return ac_sched_error(s);
 }
+
+AC_BARRIER_BY_SCHEDULE(dissemination)

@@ -10,28 +10,27 @@
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
 
-int ac_barrier_recursive_doubling(MPI_Comm comm, const ac_params *p)
+int ac_barrier_recursive_doubling_schedule(ac_sched *s, const ac_params *p)
 {
-    int rc, rank, size, pof2;
+    int rank = s->rank, size = s->size, pof2 = ac_pow2_floor(size);
     (void)p;
-
-    rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS) return rc;
-    pof2 = ac_pow2_floor(size);
     if (rank >= pof2) {
-        rc = PMPI_Send(NULL, 0, MPI_BYTE, rank - pof2, AC_TAG_SYNC, comm);
-        if (rc == MPI_SUCCESS)
-            rc = PMPI_Recv(NULL, 0, MPI_BYTE, rank - pof2, AC_TAG_SYNC, comm,
-                           MPI_STATUS_IGNORE);
-        return rc;
+        ac_sched_send(s, NULL, 0, MPI_BYTE, rank - pof2);
+        ac_sched_round(s);
+        ac_sched_recv(s, NULL, 0, MPI_BYTE, rank - pof2);
+        return ac_sched_error(s);
     }
-    if (rank + pof2 < size)
-        rc = PMPI_Recv(NULL, 0, MPI_BYTE, rank + pof2, AC_TAG_SYNC, comm, MPI_STATUS_IGNORE);
-    for (int mask = 1; rc == MPI_SUCCESS && mask < pof2; mask <<= 1)
-        rc = PMPI_Sendrecv(NULL, 0, MPI_BYTE, rank ^ mask, AC_TAG_SYNC, NULL, 0, MPI_BYTE,
-                           rank ^ mask, AC_TAG_SYNC, comm, MPI_STATUS_IGNORE);
-    if (rc == MPI_SUCCESS && rank + pof2 < size)
-        rc = PMPI_Send(NULL, 0, MPI_BYTE, rank + pof2, AC_TAG_SYNC, comm);
-    return rc;
+    if (rank + pof2 < size) {
+        ac_sched_recv(s, NULL, 0, MPI_BYTE, rank + pof2);
+        ac_sched_round(s);
+    }
+    for (int mask = 1; mask < pof2; mask <<= 1) {
+        ac_sched_send(s, NULL, 0, MPI_BYTE, rank ^ mask);
+        ac_sched_recv(s, NULL, 0, MPI_BYTE, rank ^ mask);
+        ac_sched_round(s);
+    }
+    if (rank + pof2 < size) ac_sched_send(s, NULL, 0, MPI_BYTE, rank + pof2);
+    return ac_sched_error(s);
 }
+
+AC_BARRIER_BY_SCHEDULE(recursive_doubling)

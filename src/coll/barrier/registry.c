@@ -23,6 +23,7 @@ static const ac_algorithm algorithms[] = {
      .group = "dissemination",
      .attributes = "partners=ring sync=none primitive=blocking",
      .fn.barrier = ac_barrier_dissemination,
+     .sched.barrier = ac_barrier_dissemination_schedule,
      .cost = &dissemination_cost,
      .summary = "dissemination: tokens to rank + 2^k for ceil(log2 p) rounds"},
     {.name = "recursive_doubling",
@@ -30,6 +31,7 @@ static const ac_algorithm algorithms[] = {
      .group = "recursive_doubling",
      .attributes = "partners=pair sync=none primitive=blocking",
      .fn.barrier = ac_barrier_recursive_doubling,
+     .sched.barrier = ac_barrier_recursive_doubling_schedule,
      .cost = &recursive_doubling_cost,
      .summary = "pairwise token exchanges with rank XOR 2^k, extra step for non-power-of-two"},
     {.name = "linear",
@@ -37,6 +39,7 @@ static const ac_algorithm algorithms[] = {
      .group = "linear",
      .attributes = "tree=flat partners=all sync=none primitive=nonblocking",
      .fn.barrier = ac_barrier_linear,
+     .sched.barrier = ac_barrier_linear_schedule,
      .cost = &linear_cost,
      .summary = "tokens gathered at rank 0, then released to every rank"},
 };

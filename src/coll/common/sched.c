@@ -37,6 +37,7 @@ void ac_sched_free(ac_sched *s)
     free(s->tmps);
     free(s->steps);
     free(s->ends);
+    free(s->posted);
     free(s->reqs);
     free(s->stats);
     *s = (ac_sched){.comm = MPI_COMM_NULL};
@@ -115,12 +116,32 @@ void ac_sched_reduce_ordered(ac_sched *s, char **acc, char **other, MPI_Aint off
     *other = t;
 }
 
-void ac_sched_round(ac_sched *s)
+static void end_round(ac_sched *s, int posted)
 {
     int begin = s->nrounds ? s->ends[s->nrounds - 1] : 0;
     if (s->rc != MPI_SUCCESS || s->nsteps == begin) return;
+    int cap = s->rcap;
     if (!grow(s, (void **)&s->ends, s->nrounds, &s->rcap, sizeof *s->ends)) return;
+    if (s->rcap != cap) {
+        unsigned char *p = realloc(s->posted, (size_t)s->rcap);
+        if (!p) {
+            s->rc = MPI_ERR_NO_MEM;
+            return;
+        }
+        s->posted = p;
+    }
+    s->posted[s->nrounds] = (unsigned char)posted;
     s->ends[s->nrounds++] = s->nsteps;
+}
+
+void ac_sched_round(ac_sched *s)
+{
+    end_round(s, 0);
+}
+
+void ac_sched_round_posted(ac_sched *s)
+{
+    end_round(s, 1);
 }
 
 static int is_message(const ac_sched_step *t) { return t->kind == STEP_SEND || t->kind == STEP_RECV; }
@@ -190,12 +211,12 @@ static int messages_blocking(ac_sched *s, int k, int nmsg)
     int n = 0;
     for (int i = b; i < e && n < 2; i++)
         if (is_message(&s->steps[i])) m[n++] = &s->steps[i];
-    if (nmsg == 1 && m[0]->kind == STEP_SEND)
+    if (!s->posted[k] && nmsg == 1 && m[0]->kind == STEP_SEND)
         return PMPI_Send(m[0]->src, m[0]->count, m[0]->type, m[0]->peer, s->tag, s->comm);
-    if (nmsg == 1)
+    if (!s->posted[k] && nmsg == 1)
         return PMPI_Recv(m[0]->dst, m[0]->count, m[0]->type, m[0]->peer, s->tag, s->comm,
                          MPI_STATUS_IGNORE);
-    if (nmsg == 2 && m[0]->kind != m[1]->kind) {
+    if (!s->posted[k] && nmsg == 2 && m[0]->kind != m[1]->kind) {
         const ac_sched_step *snd = m[0]->kind == STEP_SEND ? m[0] : m[1];
         const ac_sched_step *rcv = m[0]->kind == STEP_SEND ? m[1] : m[0];
         return PMPI_Sendrecv(snd->src, snd->count, snd->type, snd->peer, s->tag, rcv->dst,

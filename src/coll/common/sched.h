@@ -12,8 +12,8 @@
  *
  * The blocking run (ac_sched_run) makes the same MPI calls as an algorithm written with blocking
  * point-to-point calls: a round of one send is MPI_Send, of one receive MPI_Recv, of one send and
- * one receive MPI_Sendrecv; more messages are posted with MPI_Irecv/MPI_Isend in order and
- * completed with MPI_Waitall. A blocking algorithm rewritten as a schedule therefore keeps its
+ * one receive MPI_Sendrecv; more messages (or a round ended by ac_sched_round_posted) are posted
+ * with MPI_Irecv/MPI_Isend in order and completed with MPI_Waitall. A blocking algorithm rewritten as a schedule therefore keeps its
  * simulated times exactly. The progressed run (ac_sched_start, ac_sched_progress) posts every
  * message with MPI_Isend/MPI_Irecv.
  *
@@ -37,6 +37,7 @@ typedef struct ac_sched {
     ac_sched_step *steps;  /* every round's steps, in order */
     int nsteps, cap;
     int *ends;             /* round k is steps [ends[k-1], ends[k]) (ends[-1] = 0) */
+    unsigned char *posted; /* round k ended by ac_sched_round_posted */
     int nrounds, rcap;
     void **tmps;           /* temporaries' allocations, freed with the schedule */
     int ntmps, tcap;
@@ -70,6 +71,10 @@ void ac_sched_reduce_ordered(ac_sched *s, char **acc, char **other, MPI_Aint off
                              int partner_below, int count, MPI_Datatype type, MPI_Op op);
 /* Ends the current round (nothing when it is empty). */
 void ac_sched_round(ac_sched *s);
+/* Ends it as a round whose messages the blocking run posts with MPI_Irecv/MPI_Isend and
+ * completes with MPI_Waitall whatever their number: an algorithm written with nonblocking calls
+ * keeps its calls (and its simulated times) where a round has one message. */
+void ac_sched_round_posted(ac_sched *s);
 
 /* The error kept while building (MPI_SUCCESS, MPI_ERR_NO_MEM). */
 static inline int ac_sched_error(const ac_sched *s) { return s->rc; }

@@ -1,0 +1,46 @@
+/*
+ * ibarrier.c - MPI_Ibarrier and MPI_Barrier_init: run by the layer where selection names a
+ * barrier written as a schedule (ac_select_nonblocking: the one AUTOCOLL_BARRIER forces, or the
+ * table's rule) on a communicator where the layer may (ac_request_comm); otherwise passed to
+ * the library, counted as seen. As iallreduce.c.
+ */
+#include "intercept/intercept.h"
+#include "intercept/requests.h"
+
+/* The layer's request for the call, in *request with its outcome in *rc: 1; 0: not the
+ * layer's (pass it on). */
+static int layer_request(ac_seen_kind kind, int persistent, MPI_Comm comm, MPI_Request *request,
+                         int *rc)
+{
+    ac_comm *c = ac_request_comm(comm, request);
+    if (!c) return 0;
+    ac_call call = ac_call_make(c, AC_BARRIER);
+    const ac_algorithm *alg = ac_select_nonblocking(c, &call);
+    if (!alg) return 0;
+    ac_sched *s;
+    ac_request *r = ac_request_new(c, persistent, kind, alg, 0.0, &s);
+    if (!r) {
+        *rc = MPI_ERR_NO_MEM; /* loud: passing it on alone would leave the others waiting */
+        return 1;
+    }
+    *rc = ac_request_begin(r, alg->sched.barrier(s, alg->params), request);
+    return 1;
+}
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    int rc;
+    if (layer_request(AC_SEEN_IBARRIER, 0, comm, request, &rc)) return rc;
+    if (ac_seen_on()) ac_seen(AC_SEEN_IBARRIER, comm, 0.0);
+    return PMPI_Ibarrier(comm, request);
+}
+
+#if MPI_VERSION >= 4 && !AUTOCOLL_SIMULATED
+int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int rc;
+    if (layer_request(AC_SEEN_BARRIER_INIT, 1, comm, request, &rc)) return rc;
+    if (ac_seen_on()) ac_seen(AC_SEEN_BARRIER_INIT, comm, 0.0);
+    return PMPI_Barrier_init(comm, info, request);
+}
+#endif
