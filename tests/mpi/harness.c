@@ -345,6 +345,20 @@ static int known_failure_case(const tcase *c, size_t bytes, int commutative)
 
 /* ---- per-collective cases --------------------------------------------------------------- */
 
+/* Two schedules started back to back, advanced in turn (the second first) by MPI_Testall
+ * (ac_sched_progress) until both have ended, then freed; rc or their first error. */
+static int progress_two(ac_sched s[2], int done[2], int rc)
+{
+    while (!done[0] || !done[1])
+        for (int k = 1; k >= 0; k--) {
+            int krc = done[k] ? MPI_SUCCESS : ac_sched_progress(&s[k], 0, &done[k]);
+            if (rc == MPI_SUCCESS) rc = krc;
+        }
+    ac_sched_free(&s[0]);
+    ac_sched_free(&s[1]);
+    return rc;
+}
+
 /* The algorithm's allreduce into rbuf: its blocking entry point; or (c->progressed) its
  * schedule run as a nonblocking call's is, twice at once: two schedules on distinct tags, the
  * second into rbuf2 (which holds what rbuf holds), started back to back and advanced in turn by
@@ -364,14 +378,7 @@ static int run_allreduce(const tcase *c, const void *sbuf, void *rbuf, void *rbu
         if (krc == MPI_SUCCESS) krc = ac_sched_start(&s[k], &done[k]);
         if (rc == MPI_SUCCESS) rc = krc;
     }
-    while (!done[0] || !done[1])
-        for (int k = 1; k >= 0; k--) {
-            int krc = done[k] ? MPI_SUCCESS : ac_sched_progress(&s[k], 0, &done[k]);
-            if (rc == MPI_SUCCESS) rc = krc;
-        }
-    ac_sched_free(&s[0]);
-    ac_sched_free(&s[1]);
-    return rc;
+    return progress_two(s, done, rc);
 }
 
 static void case_allreduce(tcase *c, const top *o)
@@ -799,14 +806,7 @@ static int run_barrier(const tcase *c)
         if (krc == MPI_SUCCESS) krc = ac_sched_start(&s[k], &done[k]);
         if (rc == MPI_SUCCESS) rc = krc;
     }
-    while (!done[0] || !done[1])
-        for (int k = 1; k >= 0; k--) {
-            int krc = done[k] ? MPI_SUCCESS : ac_sched_progress(&s[k], 0, &done[k]);
-            if (rc == MPI_SUCCESS) rc = krc;
-        }
-    ac_sched_free(&s[0]);
-    ac_sched_free(&s[1]);
-    return rc;
+    return progress_two(s, done, rc);
 }
 
 static void case_barrier(tcase *c)
