@@ -333,6 +333,11 @@ def test_nonblocking_collectives_run_by_the_layer_are_right(mpi, np, tmp_path):
         assert ran["MPI_Iallreduce"]["algorithms"] == {alg: ran["MPI_Iallreduce"]["calls"]}
         assert ran["MPI_Iallreduce"]["seconds"] >= ran["MPI_Iallreduce"]["waited_seconds"] >= 0
         assert seen["MPI_Ibarrier"]["calls"] == 2, seen  # no barrier forced: the library's
+        text = subprocess.run([str(ROOT / ".venv/bin/autocoll"), "report",
+                               str(tmp_path / f"report-{mpi}-{np}.json")],
+                              capture_output=True, text=True, check=True).stdout
+        assert (f"run by the layer: MPI_Iallreduce {ran['MPI_Iallreduce']['calls']} calls by "
+                f"{alg} {ran['MPI_Iallreduce']['calls']} (") in text, text
         if mpi == "mpich":  # MPI-4: 5 starts, 2 by Startall, 1 more
             assert ran["MPI_Allreduce_init"]["calls"] == 8, (alg, ran)
     for alg in scheduled(mpi, "barrier"):  # the allreduces the library's: case 6 as natively

@@ -73,9 +73,29 @@ def render(data, verbose=False):
                 span = f"{lo}-{'' if hi is None else hi}"
                 lines.append(f"  {row['collective']:21} {row['comm_size']:5d} {span:>23} "
                              f"{b['calls']:9d} {b['seconds']:11.6f}")
+    lines.extend(seen_lines(data))
     if "summary" in data:
         lines.extend(summary_lines(data["summary"]))
     return "\n".join(lines)
+
+
+def seen_lines(data):
+    """The collectives seen and passed on, and the nonblocking and persistent ones the layer ran
+    (docs/nonblocking.md), as the layer's text report says them."""
+    seen = data.get("seen", {})
+    lines = []
+    if seen:
+        lines.append("seen, not run by the layer: " + ", ".join(
+            f"{name} {x['calls']}" + ("" if x.get("bytes") is None else f" ({x['bytes']:.0f} B)")
+            for name, x in seen.items()))
+    for name, x in data.get("nonblocking_run", {}).items():
+        unit = "start" if "_init" in name else "call"
+        algorithms = ", ".join(f"{a} {n}" for a, n in x.get("algorithms", {}).items())
+        lines.append(f"run by the layer: {name} {x['calls']} {unit}s by {algorithms} "
+                     f"({x['bytes']:.0f} B): {1e6 * x['seconds'] / x['calls']:.2f} us a {unit} "
+                     f"from start to completion, "
+                     f"{1e6 * x['waited_seconds'] / x['calls']:.2f} us of it waited")
+    return lines
 
 
 def summary_lines(s):
