@@ -14,6 +14,20 @@
 #include "intercept/intercept.h"
 #include "intercept/requests.h"
 
+typedef struct {
+    const void *sbuf;
+    void *rbuf;
+    int count;
+    MPI_Datatype dtype;
+    MPI_Op op;
+} allreduce_args;
+
+static int build(ac_sched *s, const ac_algorithm *alg, const void *args)
+{
+    const allreduce_args *a = args;
+    return alg->sched.allreduce(s, a->sbuf, a->rbuf, a->count, a->dtype, a->op, alg->params);
+}
+
 /* The layer's request for the call, in *request with its outcome in *rc: 1; 0: not the
  * layer's (pass it on). */
 static int layer_request(ac_seen_kind kind, int persistent, const void *sbuf, void *rbuf,
@@ -26,6 +40,15 @@ static int layer_request(ac_seen_kind kind, int persistent, const void *sbuf, vo
     ac_call call;
     ac_call_reduction(&call, c, AC_ALLREDUCE, count, dtype, op);
     const ac_algorithm *alg = ac_select_nonblocking(c, &call);
+    if (!alg && persistent) { /* under a learning strategy: its first starts race */
+        const ac_algorithm *candidates[16];
+        int n = ac_select_persistent_candidates(c, &call, candidates, 16);
+        if (n < 2) return 0;
+        allreduce_args a = {sbuf, rbuf, (int)count, dtype, op};
+        *rc = ac_request_race(c, kind, candidates, n, (double)call.bytes, build, &a, sizeof a,
+                              request);
+        return 1;
+    }
     if (!alg) return 0;
     ac_sched *s;
     ac_request *r = ac_request_new(c, persistent, kind, alg, (double)call.bytes, &s);

@@ -7,6 +7,12 @@
 #include "intercept/intercept.h"
 #include "intercept/requests.h"
 
+static int build(ac_sched *s, const ac_algorithm *alg, const void *args)
+{
+    (void)args;
+    return alg->sched.barrier(s, alg->params);
+}
+
 /* The layer's request for the call, in *request with its outcome in *rc: 1; 0: not the
  * layer's (pass it on). */
 static int layer_request(ac_seen_kind kind, int persistent, MPI_Comm comm, MPI_Request *request,
@@ -16,6 +22,13 @@ static int layer_request(ac_seen_kind kind, int persistent, MPI_Comm comm, MPI_R
     if (!c) return 0;
     ac_call call = ac_call_make(c, AC_BARRIER);
     const ac_algorithm *alg = ac_select_nonblocking(c, &call);
+    if (!alg && persistent) { /* under a learning strategy: its first starts race */
+        const ac_algorithm *candidates[16];
+        int n = ac_select_persistent_candidates(c, &call, candidates, 16);
+        if (n < 2) return 0;
+        *rc = ac_request_race(c, kind, candidates, n, 0.0, build, NULL, 0, request);
+        return 1;
+    }
     if (!alg) return 0;
     ac_sched *s;
     ac_request *r = ac_request_new(c, persistent, kind, alg, 0.0, &s);

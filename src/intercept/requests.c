@@ -13,14 +13,32 @@
  */
 #include "intercept/requests.h"
 
+#include "coll/algorithms.h"
 #include "core/clock.h"
 #include "core/log.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Tags of the layer's nonblocking schedules: above the blocking algorithms' (common.h), under
  * 32767; and that of the handles (requests.h), which no message carries. */
 enum { TAG_BASE = 8192, TAGS = 16384, HANDLE_TAG = TAG_BASE - 1 };
+
+/* A persistent request racing its candidates over its first starts (ac_request_race): starts
+ * 0 .. N-1 (N = REPEATS x candidates) run the candidates in turn, each rank timing each start
+ * from MPI_Start to the completion the application sees; start N runs the next in turn with the
+ * agreement appended to its schedule (a recursive-doubling allreduce of the N times, MPI_MAX:
+ * every rank has completed its starts 0 .. N-1 before it starts N, as MPI requires, so nothing
+ * blocks a start); from start N+1 on, the candidate whose slower repetition, as the slowest
+ * rank saw it, was the fastest (the first on ties) runs, built once. */
+enum { RACE_MAX = 16, RACE_REPEATS = 2 };
+typedef struct {
+    const ac_algorithm *candidates[RACE_MAX];
+    int n, starts, winner; /* winner -1 while racing */
+    double times[RACE_MAX * RACE_REPEATS];
+    ac_request_build_fn *build;
+    void *args;
+} race;
 
 struct ac_request {
     MPI_Request handle; /* the application's: a persistent receive never started (requests.h) */
@@ -32,8 +50,9 @@ struct ac_request {
     int freed;  /* MPI_Request_free while active: released when done */
     int rc;
     ac_seen_kind kind;
-    const char *algorithm; /* its registry name */
+    const char *algorithm; /* its registry name (a racing request's: this start's) */
     double bytes, start, waited;
+    race *race; /* NULL: one algorithm */
     ac_request *next;
 };
 
@@ -84,6 +103,8 @@ static void release(ac_request *r)
     nall--;
     if (r->handle != MPI_REQUEST_NULL) PMPI_Request_free(&r->handle);
     ac_sched_free(&r->sched);
+    if (r->race) free(r->race->args);
+    free(r->race);
     MPI_Comm pcomm = r->pcomm;
     free(r);
     for (ac_request *o = all; o; o = o->next)
@@ -133,15 +154,53 @@ static void ended(ac_request *r, int rc)
     }
 }
 
+/* A racing request's schedule for its next start (race above). */
+static int race_schedule(ac_request *r)
+{
+    race *x = r->race;
+    int n = x->n * RACE_REPEATS, k = x->starts++, tag = r->sched.tag;
+    if (x->winner >= 0 && k > n + 1) return MPI_SUCCESS; /* the winner's, built at n + 1 */
+    const ac_algorithm *alg = x->candidates[x->winner >= 0 ? x->winner : k % x->n];
+    ac_sched_free(&r->sched);
+    int rc = ac_sched_init(&r->sched, r->pcomm, tag);
+    if (rc == MPI_SUCCESS) rc = x->build(&r->sched, alg, x->args);
+    if (rc == MPI_SUCCESS && k == n) { /* the agreement rides on this start */
+        ac_sched_round(&r->sched);
+        rc = ac_allreduce_recursive_doubling_schedule(&r->sched, MPI_IN_PLACE, x->times, n,
+                                                      MPI_DOUBLE, MPI_MAX, NULL);
+    }
+    r->algorithm = alg->name;
+    return rc;
+}
+
+/* A racing request's start completed in `seconds`: kept while racing; after the agreement's
+ * start, the winner. */
+static void race_observe(race *x, double seconds)
+{
+    int n = x->n * RACE_REPEATS, k = x->starts - 1;
+    if (x->winner >= 0 || k > n) return;
+    if (k < n) {
+        x->times[k] = seconds;
+        return;
+    }
+    double best = 0.0;
+    for (int c = 0; c < x->n; c++) {
+        double slow = 0.0;
+        for (int j = 0; j < RACE_REPEATS; j++)
+            if (x->times[c + j * x->n] > slow) slow = x->times[c + j * x->n];
+        if (x->winner < 0 || slow < best) x->winner = c, best = slow;
+    }
+}
+
 static int start(ac_request *r)
 {
-    int done;
+    int done = 1, rc = r->race ? race_schedule(r) : MPI_SUCCESS;
     r->active = 1;
     r->done = 0;
     r->waited = 0.0;
     r->start = ac_now();
     nactive++;
-    int rc = ac_sched_start(&r->sched, &done);
+    if (rc == MPI_SUCCESS) rc = ac_sched_start(&r->sched, &done);
     if (done) ended(r, rc);
     return MPI_SUCCESS; /* an error is the completion's */
 }
@@ -201,7 +260,9 @@ static int complete(ac_request *r, MPI_Request *slot, MPI_Status *st)
 {
     int rc = MPI_SUCCESS;
     if (r->active) {
-        ac_seen_run(r->kind, r->algorithm, r->bytes, ac_now() - r->start, r->waited);
+        double seconds = ac_now() - r->start;
+        ac_seen_run(r->kind, r->algorithm, r->bytes, seconds, r->waited);
+        if (r->race) race_observe(r->race, seconds);
         r->active = 0;
         rc = r->rc;
         r->rc = MPI_SUCCESS;
@@ -684,6 +745,28 @@ int MPI_Request_free(MPI_Request *request)
     if (r->active) ac_seen_run(r->kind, r->algorithm, r->bytes, ac_now() - r->start, r->waited);
     release(r);
     return MPI_SUCCESS;
+}
+
+int ac_request_race(ac_comm *c, ac_seen_kind kind, const ac_algorithm *const *candidates,
+                    int n, double bytes, ac_request_build_fn *build, const void *args,
+                    size_t argsize, MPI_Request *handle)
+{
+    ac_sched *s;
+    ac_request *r = ac_request_new(c, 1, kind, candidates[0], bytes, &s);
+    race *x = r ? calloc(1, sizeof *x) : NULL;
+    void *a = x ? malloc(argsize ? argsize : 1) : NULL;
+    if (!a) {
+        if (r) ac_sched_free(&r->sched);
+        free(x);
+        free(r);
+        return MPI_ERR_NO_MEM;
+    }
+    if (argsize) memcpy(a, args, argsize);
+    *x = (race){.n = n < RACE_MAX ? n : RACE_MAX, .winner = -1, .build = build, .args = a};
+    for (int i = 0; i < x->n; i++)
+        x->candidates[i] = candidates[i];
+    r->race = x;
+    return ac_request_begin(r, MPI_SUCCESS, handle);
 }
 
 void ac_requests_finalize(void)

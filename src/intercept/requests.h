@@ -48,6 +48,17 @@ ac_request *ac_request_new(ac_comm *c, int persistent, ac_seen_kind kind,
  * returns that error. */
 int ac_request_begin(ac_request *r, int build_rc, MPI_Request *handle);
 
+/* Builds the schedule of `alg` for a call whose arguments are `args` (the caller's). */
+typedef int ac_request_build_fn(ac_sched *s, const ac_algorithm *alg, const void *args);
+
+/* A persistent request that races `n` candidates (at most 16) over its first starts, then keeps
+ * the fastest (requests.c, "race"; docs/nonblocking.md): its schedule is built by `build` from
+ * a copy of `args` (argsize bytes) for each start's candidate. The application's handle in
+ * *handle. */
+int ac_request_race(ac_comm *c, ac_seen_kind kind, const ac_algorithm *const *candidates,
+                    int n, double bytes, ac_request_build_fn *build, const void *args,
+                    size_t argsize, MPI_Request *handle);
+
 /* Advances every active schedule as far as completed messages allow. The layer's blocking
  * collectives call it first (ac_enter), through the inline test of how many are active. */
 extern int ac_requests_active;

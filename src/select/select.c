@@ -900,9 +900,27 @@ const ac_algorithm *ac_select_nonblocking(ac_comm *c, const ac_call *call)
         if (t && (full.nodes.nodes > 0 || !ac_table_uses_nodes(t, call->collective)))
             alg = ac_table_choice(t, &full, key_bytes(call));
     }
-    if (!alg || !ac_has_schedule(alg)) return NULL;
+    /* native: the library's own call, passed on (the layer's request would only wrap it) */
+    if (!alg || !ac_has_schedule(alg) || alg == ac_registry_native(call->collective)) return NULL;
     if ((alg->requires & AC_REQ_NODES) && full.nodes.nodes == 0) return NULL;
     return ac_applicable(alg, &full, NULL) ? alg : NULL;
+}
+
+int ac_select_persistent_candidates(ac_comm *c, const ac_call *call, const ac_algorithm **out,
+                                    int max)
+{
+    if (!sel.strategy->learns || sel.forced[call->collective]) return 0;
+    ac_call full = *call;
+    if (c->layout.nodes > 0) full.nodes = c->layout;
+    ac_algorithm_list r = ac_registry_for_size(call->collective, call->size);
+    int n = 0;
+    for (int i = 0; i < r.count && n < max; i++) {
+        const ac_algorithm *a = r.algorithms[i];
+        if (!ac_has_schedule(a) || ((a->requires & AC_REQ_NODES) && full.nodes.nodes == 0))
+            continue;
+        if (ac_applicable(a, &full, NULL)) out[n++] = a;
+    }
+    return n;
 }
 
 const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *caller)

@@ -48,6 +48,12 @@ size_t ac_signature_bytes(MPI_Aint count, MPI_Datatype dtype);
  * start must not block). NULL: the library's own. No learning strategy decides these calls yet
  * (docs/nonblocking.md). Every input is agreed, so every rank gets the same answer. */
 const ac_algorithm *ac_select_nonblocking(ac_comm *c, const ac_call *call);
+/* The candidates a persistent request of `call` races over its first starts where no forced
+ * algorithm or table rule decides it (intercept/requests.c): under a learning strategy, the
+ * applicable algorithms written as schedules, in the registry's order (at most max, into out);
+ * 0 otherwise. The same list on every rank. */
+int ac_select_persistent_candidates(ac_comm *c, const ac_call *call, const ac_algorithm **out,
+                                    int max);
 /* The algorithm of a call; `caller` is the return address of the MPI routine (the call site). */
 const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *caller);
 

@@ -17,6 +17,7 @@ ac_allreduce_fn ac_allreduce_hier; /* p->intra, p->phase, p->leaders (hierarchic
 /* The algorithms written as schedules (common/sched.h), and their blocking entry points:
  * AC_ALLREDUCE_BY_SCHEDULE(name) defines ac_allreduce_<name>, which builds
  * ac_allreduce_<name>_schedule and runs it to completion (by_schedule.c). */
+ac_allreduce_sched_fn ac_allreduce_native_schedule; /* the library's MPI_Iallreduce */
 ac_allreduce_sched_fn ac_allreduce_recursive_doubling_schedule;
 ac_allreduce_sched_fn ac_allreduce_ring_schedule;
 

@@ -87,7 +87,7 @@ static const ac_cost_model ring_cost = {
              AC_TERM(Q_N_FRACTION, P_GAMMA, L_WORST, 1))};
 
 static const ac_algorithm algorithms[] = {
-    {AC_NATIVE(allreduce, ALLREDUCE, Allreduce)},
+    {AC_NATIVE(allreduce, ALLREDUCE, Allreduce), .sched.allreduce = ac_allreduce_native_schedule},
 
     /* STAR-MPI type 1: all-gather of the whole vectors, then a local reduction in rank order. */
     {.name = "allgather_bruck",

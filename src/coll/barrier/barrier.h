@@ -14,6 +14,7 @@ ac_barrier_fn ac_barrier_hier; /* p->intra, p->phase (hierarchical.c) */
 /* The algorithms written as schedules (common/sched.h), and their blocking entry points:
  * AC_BARRIER_BY_SCHEDULE(name) defines ac_barrier_<name>, which builds
  * ac_barrier_<name>_schedule and runs it to completion (by_schedule.c). */
+ac_barrier_sched_fn ac_barrier_native_schedule; /* the library's MPI_Ibarrier */
 ac_barrier_sched_fn ac_barrier_dissemination_schedule;
 ac_barrier_sched_fn ac_barrier_recursive_doubling_schedule;
 ac_barrier_sched_fn ac_barrier_linear_schedule;

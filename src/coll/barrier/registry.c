@@ -17,7 +17,7 @@ static const ac_cost_model linear_cost = {
     AC_TERMS(AC_TERM(Q_P1, P_MESSAGE, L_WORST, 2))};
 
 static const ac_algorithm algorithms[] = {
-    {AC_NATIVE(barrier, BARRIER, Barrier)},
+    {AC_NATIVE(barrier, BARRIER, Barrier), .sched.barrier = ac_barrier_native_schedule},
     {.name = "dissemination",
      .collective = AC_BARRIER,
      .group = "dissemination",

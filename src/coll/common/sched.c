@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-enum { STEP_SEND, STEP_RECV, STEP_COPY, STEP_REDUCE };
+enum { STEP_SEND, STEP_RECV, STEP_LIBRARY, STEP_COPY, STEP_REDUCE };
 
 struct ac_sched_step {
     int kind;
@@ -19,6 +19,7 @@ struct ac_sched_step {
     MPI_Datatype dtype;
     int peer; /* send, recv */
     MPI_Op op;
+    ac_sched_start_fn *start; /* library: posts the call of src */
 };
 
 int ac_sched_init(ac_sched *s, MPI_Comm comm, int tag)
@@ -89,6 +90,11 @@ void ac_sched_recv(ac_sched *s, void *buf, int count, MPI_Datatype type, int fro
         (ac_sched_step){.kind = STEP_RECV, .dst = buf, .count = count, .type = type, .peer = from});
 }
 
+void ac_sched_library(ac_sched *s, ac_sched_start_fn *start, const void *arg)
+{
+    add(s, (ac_sched_step){.kind = STEP_LIBRARY, .src = arg, .start = start});
+}
+
 void ac_sched_copy(ac_sched *s, const void *src, int scount, MPI_Datatype stype, void *dst,
                    int dcount, MPI_Datatype dtype)
 {
@@ -144,7 +150,7 @@ void ac_sched_round_posted(ac_sched *s)
     end_round(s, 1);
 }
 
-static int is_message(const ac_sched_step *t) { return t->kind == STEP_SEND || t->kind == STEP_RECV; }
+static int is_message(const ac_sched_step *t) { return t->kind <= STEP_LIBRARY; }
 
 static int run_local(const ac_sched_step *t)
 {
@@ -198,6 +204,8 @@ static int post(ac_sched *s, int k, int nmsg)
         else if (t->kind == STEP_RECV)
             rc = PMPI_Irecv(t->dst, t->count, t->type, t->peer, s->tag, s->comm,
                             &s->reqs[s->nreqs++]);
+        else if (t->kind == STEP_LIBRARY)
+            rc = t->start(t->src, s->comm, &s->reqs[s->nreqs++]);
     }
     return rc;
 }
@@ -208,15 +216,19 @@ static int messages_blocking(ac_sched *s, int k, int nmsg)
     int b, e;
     bounds(s, k, &b, &e);
     const ac_sched_step *m[2];
-    int n = 0;
-    for (int i = b; i < e && n < 2; i++)
-        if (is_message(&s->steps[i])) m[n++] = &s->steps[i];
-    if (!s->posted[k] && nmsg == 1 && m[0]->kind == STEP_SEND)
+    int n = 0, library = 0;
+    for (int i = b; i < e; i++) {
+        if (is_message(&s->steps[i]) && n < 2) m[n++] = &s->steps[i];
+        library |= s->steps[i].kind == STEP_LIBRARY;
+    }
+    /* a posted round's messages, and a library call's, are posted and waited for (below) */
+    int plain = !s->posted[k] && !library;
+    if (plain && nmsg == 1 && m[0]->kind == STEP_SEND)
         return PMPI_Send(m[0]->src, m[0]->count, m[0]->type, m[0]->peer, s->tag, s->comm);
-    if (!s->posted[k] && nmsg == 1)
+    if (plain && nmsg == 1)
         return PMPI_Recv(m[0]->dst, m[0]->count, m[0]->type, m[0]->peer, s->tag, s->comm,
                          MPI_STATUS_IGNORE);
-    if (!s->posted[k] && nmsg == 2 && m[0]->kind != m[1]->kind) {
+    if (plain && nmsg == 2 && m[0]->kind != m[1]->kind) {
         const ac_sched_step *snd = m[0]->kind == STEP_SEND ? m[0] : m[1];
         const ac_sched_step *rcv = m[0]->kind == STEP_SEND ? m[1] : m[0];
         return PMPI_Sendrecv(snd->src, snd->count, snd->type, snd->peer, s->tag, rcv->dst,

@@ -69,6 +69,11 @@ void ac_sched_reduce(ac_sched *s, const void *in, void *inout, int count, MPI_Da
  * swapped where the result lands in *other. */
 void ac_sched_reduce_ordered(ac_sched *s, char **acc, char **other, MPI_Aint offset,
                              int partner_below, int count, MPI_Datatype type, MPI_Op op);
+/* The library's own nonblocking collective as one message of the round: `start` posts it with
+ * `arg` on the schedule's communicator and gives its request (the native algorithm as a
+ * schedule: nonblocking and persistent calls race it like the others). */
+typedef int ac_sched_start_fn(const void *arg, MPI_Comm comm, MPI_Request *req);
+void ac_sched_library(ac_sched *s, ac_sched_start_fn *start, const void *arg);
 /* Ends the current round (nothing when it is empty). */
 void ac_sched_round(ac_sched *s);
 /* Ends it as a round whose messages the blocking run posts with MPI_Irecv/MPI_Isend and
