@@ -2,7 +2,7 @@
 """Run MPICH's own collective tests (test/mpi/coll) natively and under the layer, and compare.
 
     tests/peer/mpich_coll_suite.py --mpi openmpi --build build/openmpi [--suite DIR]
-                                   [--match REGEX] [--strategy race]
+                                   [--match REGEX] [--strategy race] [--set AUTOCOLL_X=V ...]
 
 The suite is built per MPI by scripts/mpich_suite_setup.sh (default --suite:
 build/mpich-testsuite/<mpi>/test/mpi). Each line of coll/testlist (name, ranks, arg=..., env=...,
@@ -60,7 +60,15 @@ def parse_args():
     ap.add_argument("--match", default="", help="only the tests whose line matches this regex")
     ap.add_argument("--strategy", default="race", help="AUTOCOLL_STRATEGY under the layer")
     ap.add_argument("--max-ranks", type=int, default=16, help="skip lines asking for more")
-    return ap.parse_args()
+    ap.add_argument("--set", action="append", default=[], metavar="AUTOCOLL_X=VALUE",
+                    help="another setting under the layer (repeatable), e.g. "
+                         "AUTOCOLL_ALLREDUCE=ring to run the nonblocking allreduces by the "
+                         "layer's ring (docs/nonblocking.md)")
+    a = ap.parse_args()
+    for kv in a.set:
+        if not kv.startswith("AUTOCOLL_") or "=" not in kv:
+            ap.error(f"--set {kv}: not AUTOCOLL_X=VALUE")
+    return a
 
 
 def read_testlist(path, mpi):
@@ -175,7 +183,7 @@ def main():
             continue
         report = os.path.join(report_dir, f"{name}.json")
         preload = {"AUTOCOLL_TEST_PRELOAD": library, "AUTOCOLL_STRATEGY": a.strategy,
-                   "AUTOCOLL_REPORT": report}
+                   "AUTOCOLL_REPORT": report, **dict(kv.split("=", 1) for kv in a.set)}
         ok_layer, rc_l, out_l, t_l = run(a.mpi, build, ranks, program, args, env, limit, preload)
         intercepted += layer_calls(report)
         status = "ok" if ok_layer else f"LAYER FAILS (exit {rc_l})"
@@ -186,7 +194,8 @@ def main():
         else:
             failed += 1
             new_failures.append((label, out_l[-3000:]))
-    print(f"\nMPICH 4.0.2 test/mpi/coll under {a.mpi}, AUTOCOLL_STRATEGY={a.strategy}: "
+    print(f"\nMPICH 4.0.2 test/mpi/coll under {a.mpi}, AUTOCOLL_STRATEGY={a.strategy}"
+          f"{''.join(' ' + kv for kv in a.set)}: "
           f"{ran} tests run natively, {len(native_failures)} fail natively, "
           f"{len(skipped)} lines skipped")
     for label, why in skipped:

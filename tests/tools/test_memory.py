@@ -57,4 +57,7 @@ def test_freed_communicators_knowledge_reaches_the_history(strategy, tmp_path):
     busy = max(contexts, key=lambda c: sum(int(s) for s in c[12::4]))
     assert busy[1] == "allreduce", busy
     # 220 communicators x 40 calls at that site: far more samples than any one communicator has
-    assert sum(int(s) for s in busy[12::4]) > 40 * 100, busy
+    # (40). How many the record keeps depends on this machine's timings (model stops measuring
+    # candidates its measured times rule out: 3400-4400 here, fewer when the machine is busy),
+    # so the bound is that of 20 communicators' calls, not a count near what one run gave.
+    assert sum(int(s) for s in busy[12::4]) > 40 * 20, busy

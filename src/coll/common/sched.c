@@ -6,56 +6,67 @@
 #include "coll/common/common.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 enum { STEP_SEND, STEP_RECV, STEP_LIBRARY, STEP_COPY, STEP_REDUCE };
 
-struct ac_sched_step {
-    int kind;
-    const void *src; /* send: the buffer; copy, reduce: the source */
-    void *dst;       /* recv: the buffer; copy, reduce: the target */
-    int count;       /* send, recv, reduce; copy: the source's */
-    MPI_Datatype type;
-    int dcount; /* copy: the target's */
-    MPI_Datatype dtype;
-    int peer; /* send, recv */
-    MPI_Op op;
-    ac_sched_start_fn *start; /* library: posts the call of src */
-};
-
 int ac_sched_init(ac_sched *s, MPI_Comm comm, int tag)
 {
-    *s = (ac_sched){.comm = comm, .tag = tag, .rc = MPI_SUCCESS};
+    s->comm = comm;
+    s->tag = tag;
+    s->nsteps = s->nrounds = s->ntmps = s->round = s->nreqs = 0;
+    s->steps = s->step_room, s->cap = AC_SCHED_STEPS;
+    s->ends = s->end_room, s->posted = s->posted_room, s->rcap = AC_SCHED_ROUNDS;
+    s->tmps = s->tmp_room, s->tcap = AC_SCHED_TMPS;
+    s->reqs = s->req_room, s->stats = s->stat_room, s->qcap = AC_SCHED_REQS;
     int rc = PMPI_Comm_rank(comm, &s->rank);
     if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &s->size);
     s->rc = rc;
     return rc;
 }
 
+/* Frees *p unless it is the room inside the schedule. */
+static void release(void *p, const void *room)
+{
+    if (p != room) free(p);
+}
+
 void ac_sched_free(ac_sched *s)
 {
     for (int i = 0; i < s->ntmps; i++)
         free(s->tmps[i]);
-    free(s->tmps);
-    free(s->steps);
-    free(s->ends);
-    free(s->posted);
-    free(s->reqs);
-    free(s->stats);
-    *s = (ac_sched){.comm = MPI_COMM_NULL};
+    release(s->tmps, s->tmp_room);
+    release(s->steps, s->step_room);
+    release(s->ends, s->end_room);
+    release(s->posted, s->posted_room);
+    release(s->reqs, s->req_room);
+    release(s->stats, s->stat_room);
+    s->ntmps = s->nsteps = s->nrounds = s->nreqs = 0;
+    s->tmps = s->tmp_room, s->steps = s->step_room, s->ends = s->end_room;
+    s->posted = s->posted_room, s->reqs = s->req_room, s->stats = s->stat_room;
+    s->comm = MPI_COMM_NULL;
 }
 
-/* Room for one more element in *array (of *cap, *n used); 0 without memory (kept as the error). */
-static int grow(ac_sched *s, void **array, int n, int *cap, size_t elem)
+/* *array (n of elem bytes used, room the space inside the schedule) with room for `want`
+ * elements; 0 without memory. */
+static int resize(void **array, int n, int want, size_t elem, const void *room)
+{
+    void *p = *array == room ? malloc((size_t)want * elem) : realloc(*array, (size_t)want * elem);
+    if (!p) return 0;
+    if (*array == room) memcpy(p, room, (size_t)n * elem);
+    *array = p;
+    return 1;
+}
+
+/* Room for one more element in *array (of *cap, n used); 0 without memory (kept as the error). */
+static int grow(ac_sched *s, void **array, int n, int *cap, size_t elem, const void *room)
 {
     if (n < *cap) return 1;
-    int ncap = *cap ? 2 * *cap : 16;
-    void *p = realloc(*array, (size_t)ncap * elem);
-    if (!p) {
+    if (!resize(array, n, 2 * *cap, elem, room)) {
         s->rc = MPI_ERR_NO_MEM;
         return 0;
     }
-    *array = p;
-    *cap = ncap;
+    *cap *= 2;
     return 1;
 }
 
@@ -63,7 +74,8 @@ void *ac_sched_tmp(ac_sched *s, MPI_Aint count, MPI_Datatype type)
 {
     ac_tmp t;
     if (s->rc != MPI_SUCCESS) return NULL;
-    if (!grow(s, (void **)&s->tmps, s->ntmps, &s->tcap, sizeof *s->tmps)) return NULL;
+    if (!grow(s, (void **)&s->tmps, s->ntmps, &s->tcap, sizeof *s->tmps, s->tmp_room))
+        return NULL;
     if (ac_tmp_alloc(&t, count, type) != MPI_SUCCESS) {
         s->rc = MPI_ERR_NO_MEM;
         return NULL;
@@ -75,7 +87,8 @@ void *ac_sched_tmp(ac_sched *s, MPI_Aint count, MPI_Datatype type)
 static void add(ac_sched *s, ac_sched_step step)
 {
     if (s->rc != MPI_SUCCESS) return;
-    if (!grow(s, (void **)&s->steps, s->nsteps, &s->cap, sizeof *s->steps)) return;
+    if (!grow(s, (void **)&s->steps, s->nsteps, &s->cap, sizeof *s->steps, s->step_room))
+        return;
     s->steps[s->nsteps++] = step;
 }
 
@@ -126,15 +139,13 @@ static void end_round(ac_sched *s, int posted)
 {
     int begin = s->nrounds ? s->ends[s->nrounds - 1] : 0;
     if (s->rc != MPI_SUCCESS || s->nsteps == begin) return;
-    int cap = s->rcap;
-    if (!grow(s, (void **)&s->ends, s->nrounds, &s->rcap, sizeof *s->ends)) return;
-    if (s->rcap != cap) {
-        unsigned char *p = realloc(s->posted, (size_t)s->rcap);
-        if (!p) {
+    if (s->nrounds == s->rcap) {
+        if (!resize((void **)&s->ends, s->nrounds, 2 * s->rcap, sizeof *s->ends, s->end_room) ||
+            !resize((void **)&s->posted, s->nrounds, 2 * s->rcap, 1, s->posted_room)) {
             s->rc = MPI_ERR_NO_MEM;
             return;
         }
-        s->posted = p;
+        s->rcap *= 2;
     }
     s->posted[s->nrounds] = (unsigned char)posted;
     s->ends[s->nrounds++] = s->nsteps;
@@ -188,11 +199,9 @@ static int post(ac_sched *s, int k, int nmsg)
     int b, e, rc = MPI_SUCCESS;
     bounds(s, k, &b, &e);
     if (nmsg > s->qcap) {
-        MPI_Request *r = realloc(s->reqs, (size_t)nmsg * sizeof *r);
-        if (r) s->reqs = r;
-        MPI_Status *st = r ? realloc(s->stats, (size_t)nmsg * sizeof *st) : NULL;
-        if (!st) return MPI_ERR_NO_MEM;
-        s->stats = st;
+        if (!resize((void **)&s->reqs, 0, nmsg, sizeof *s->reqs, s->req_room) ||
+            !resize((void **)&s->stats, 0, nmsg, sizeof *s->stats, s->stat_room))
+            return MPI_ERR_NO_MEM;
         s->qcap = nmsg;
     }
     s->nreqs = 0;

@@ -27,7 +27,26 @@
 
 #include <mpi.h>
 
-typedef struct ac_sched_step ac_sched_step;
+typedef int ac_sched_start_fn(const void *arg, MPI_Comm comm, MPI_Request *req);
+
+/* One step (sched.c's to read and write). */
+typedef struct ac_sched_step {
+    int kind;
+    const void *src; /* send: the buffer; copy, reduce: the source; library: its argument */
+    void *dst;       /* recv: the buffer; copy, reduce: the target */
+    int count;       /* send, recv, reduce; copy: the source's */
+    MPI_Datatype type;
+    int dcount; /* copy: the target's */
+    MPI_Datatype dtype;
+    int peer; /* send, recv */
+    MPI_Op op;
+    ac_sched_start_fn *start; /* library: posts the call */
+} ac_sched_step;
+
+/* Room kept inside the schedule, so that a small one (a blocking call's, most often) allocates
+ * nothing: its steps, rounds, temporaries and a round's requests, beyond which they move to the
+ * heap. A schedule is therefore never copied by value once initialised. */
+enum { AC_SCHED_STEPS = 24, AC_SCHED_ROUNDS = 16, AC_SCHED_TMPS = 4, AC_SCHED_REQS = 4 };
 
 typedef struct ac_sched {
     MPI_Comm comm;
@@ -47,6 +66,13 @@ typedef struct ac_sched {
     MPI_Status *stats;     /* their statuses (not MPI_STATUSES_IGNORE: gcc's stringop-overflow
                             * check rejects it with MPICH's mpi.h) */
     int nreqs, qcap;
+    /* the room inside (above) */
+    ac_sched_step step_room[AC_SCHED_STEPS];
+    int end_room[AC_SCHED_ROUNDS];
+    unsigned char posted_room[AC_SCHED_ROUNDS];
+    void *tmp_room[AC_SCHED_TMPS];
+    MPI_Request req_room[AC_SCHED_REQS];
+    MPI_Status stat_room[AC_SCHED_REQS];
 } ac_sched;
 
 /* An empty schedule on comm (whose rank and size it asks) with messages tagged `tag`. */
@@ -72,7 +98,6 @@ void ac_sched_reduce_ordered(ac_sched *s, char **acc, char **other, MPI_Aint off
 /* The library's own nonblocking collective as one message of the round: `start` posts it with
  * `arg` on the schedule's communicator and gives its request (the native algorithm as a
  * schedule: nonblocking and persistent calls race it like the others). */
-typedef int ac_sched_start_fn(const void *arg, MPI_Comm comm, MPI_Request *req);
 void ac_sched_library(ac_sched *s, ac_sched_start_fn *start, const void *arg);
 /* Ends the current round (nothing when it is empty). */
 void ac_sched_round(ac_sched *s);
