@@ -211,8 +211,9 @@ int ac_request_begin(ac_request *r, int build_rc, MPI_Request *handle)
     if (rc == MPI_SUCCESS) /* from this rank itself, on a tag nothing sends: never started */
         rc = PMPI_Recv_init(NULL, 0, MPI_BYTE, r->sched.rank, HANDLE_TAG, r->pcomm, &r->handle);
     if (rc != MPI_SUCCESS) {
-        r->handle = MPI_REQUEST_NULL;
         ac_sched_free(&r->sched);
+        if (r->race) free(r->race->args);
+        free(r->race);
         free(r);
         return rc;
     }
@@ -406,8 +407,13 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
         wait_for(r);
         return complete(r, request, status);
     }
-    /* the application's own request, while schedules are active: advance them meanwhile */
-    return nactive ? wait_app(1, request, &status) : PMPI_Wait(request, status);
+    /* the application's own request, while schedules are active: advance them meanwhile,
+     * unless it is complete or inactive already (a wait for it would not wake) */
+    int flag = 1;
+    if (nactive && PMPI_Request_get_status(*request, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
+        !flag)
+        return wait_app(1, request, &status);
+    return PMPI_Wait(request, status);
 }
 
 /* The blocking point-to-point calls: while one of the layer's schedules is active they are
