@@ -3,28 +3,21 @@
  *
  * The layer runs one when selection names an algorithm written as a schedule
  * (coll/common/sched.h) that applies to the call (ac_select_nonblocking: the one
- * AUTOCOLL_ALLREDUCE forces, or the table's rule), on a communicator the layer already keeps
- * state for (made by an earlier blocking collective on it, or MPI_COMM_WORLD's at MPI_Init: a
- * start must not block to make one), outside MPI_THREAD_MULTIPLE; its request is the layer's
- * (requests.h). Every other call goes to the library, counted as seen (core/seen.h). Every
+ * AUTOCOLL_ALLREDUCE forces, or the table's rule; a persistent request's race under a learning
+ * strategy), on a communicator the layer already keeps state for (made by an earlier blocking
+ * collective on it: a start must not block to make one), outside MPI_THREAD_MULTIPLE; its
+ * request is the layer's (requests.h, ac_request_make). Every other call goes to the library, counted as seen (core/seen.h). Every
  * condition is the same on every rank (the setting is checked equal at MPI_Init, the state is
  * made collectively, the thread level and the arguments the call must agree on), so all ranks
  * run the same schedule or all pass the call on.
  */
+#include "coll/algorithms.h"
 #include "intercept/intercept.h"
 #include "intercept/requests.h"
 
-typedef struct {
-    const void *sbuf;
-    void *rbuf;
-    int count;
-    MPI_Datatype dtype;
-    MPI_Op op;
-} allreduce_args;
-
 static int build(ac_sched *s, const ac_algorithm *alg, const void *args)
 {
-    const allreduce_args *a = args;
+    const ac_allreduce_args *a = args;
     return alg->sched.allreduce(s, a->sbuf, a->rbuf, a->count, a->dtype, a->op, alg->params);
 }
 
@@ -39,26 +32,8 @@ static int layer_request(ac_seen_kind kind, int persistent, const void *sbuf, vo
     if (!c) return 0;
     ac_call call;
     ac_call_reduction(&call, c, AC_ALLREDUCE, count, dtype, op);
-    const ac_algorithm *alg = ac_select_nonblocking(c, &call);
-    if (!alg && persistent) { /* under a learning strategy: its first starts race */
-        const ac_algorithm *candidates[16];
-        int n = ac_select_persistent_candidates(c, &call, candidates, 16);
-        if (n < 2) return 0;
-        allreduce_args a = {sbuf, rbuf, (int)count, dtype, op};
-        *rc = ac_request_race(c, kind, candidates, n, (double)call.bytes, build, &a, sizeof a,
-                              request);
-        return 1;
-    }
-    if (!alg) return 0;
-    ac_sched *s;
-    ac_request *r = ac_request_new(c, persistent, kind, alg, (double)call.bytes, &s);
-    if (!r) {
-        *rc = MPI_ERR_NO_MEM; /* loud: passing it on alone would leave the others waiting */
-        return 1;
-    }
-    int build = alg->sched.allreduce(s, sbuf, rbuf, (int)count, dtype, op, alg->params);
-    *rc = ac_request_begin(r, build, request);
-    return 1;
+    ac_allreduce_args a = {sbuf, rbuf, (int)count, dtype, op};
+    return ac_request_make(c, &call, kind, persistent, build, &a, sizeof a, request, rc);
 }
 
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,

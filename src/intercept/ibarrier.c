@@ -1,8 +1,8 @@
 /*
  * ibarrier.c - MPI_Ibarrier and MPI_Barrier_init: run by the layer where selection names a
- * barrier written as a schedule (ac_select_nonblocking: the one AUTOCOLL_BARRIER forces, or the
- * table's rule) on a communicator where the layer may (ac_request_comm); otherwise passed to
- * the library, counted as seen. As iallreduce.c.
+ * barrier written as a schedule (ac_request_make: the one AUTOCOLL_BARRIER forces, the table's
+ * rule, or a persistent request's race) on a communicator where the layer may
+ * (ac_request_comm); otherwise passed to the library, counted as seen. As iallreduce.c.
  */
 #include "intercept/intercept.h"
 #include "intercept/requests.h"
@@ -21,23 +21,7 @@ static int layer_request(ac_seen_kind kind, int persistent, MPI_Comm comm, MPI_R
     ac_comm *c = ac_request_comm(comm, request);
     if (!c) return 0;
     ac_call call = ac_call_make(c, AC_BARRIER);
-    const ac_algorithm *alg = ac_select_nonblocking(c, &call);
-    if (!alg && persistent) { /* under a learning strategy: its first starts race */
-        const ac_algorithm *candidates[16];
-        int n = ac_select_persistent_candidates(c, &call, candidates, 16);
-        if (n < 2) return 0;
-        *rc = ac_request_race(c, kind, candidates, n, 0.0, build, NULL, 0, request);
-        return 1;
-    }
-    if (!alg) return 0;
-    ac_sched *s;
-    ac_request *r = ac_request_new(c, persistent, kind, alg, 0.0, &s);
-    if (!r) {
-        *rc = MPI_ERR_NO_MEM; /* loud: passing it on alone would leave the others waiting */
-        return 1;
-    }
-    *rc = ac_request_begin(r, alg->sched.barrier(s, alg->params), request);
-    return 1;
+    return ac_request_make(c, &call, kind, persistent, build, NULL, 0, request, rc);
 }
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)

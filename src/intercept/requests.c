@@ -16,6 +16,7 @@
 #include "coll/algorithms.h"
 #include "core/clock.h"
 #include "core/log.h"
+#include "select/select.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -124,8 +125,12 @@ ac_comm *ac_request_comm(MPI_Comm comm, MPI_Request *request)
     return c && !c->inter && !c->folded && c->pcomm != MPI_COMM_NULL ? c : NULL;
 }
 
-ac_request *ac_request_new(ac_comm *c, int persistent, ac_seen_kind kind,
-                           const ac_algorithm *alg, double bytes, ac_sched **sched)
+/* A new request of `alg` on c's private communicator, its schedule initialised with the next tag
+ * of c (agreed: every rank starts and initialises its collectives on a communicator in one
+ * order); the caller builds the schedule into *sched, then ac_request_begin. NULL without
+ * memory. */
+static ac_request *ac_request_new(ac_comm *c, int persistent, ac_seen_kind kind,
+                                  const ac_algorithm *alg, double bytes, ac_sched **sched)
 {
     static int hooked;
     if (!hooked) {
@@ -205,7 +210,10 @@ static int start(ac_request *r)
     return MPI_SUCCESS; /* an error is the completion's */
 }
 
-int ac_request_begin(ac_request *r, int build_rc, MPI_Request *handle)
+/* After the build: a nonblocking request starts; a persistent one waits for MPI_Start. The
+ * application's handle in *handle. A build that failed (`build_rc`) releases the request and
+ * returns that error. */
+static int ac_request_begin(ac_request *r, int build_rc, MPI_Request *handle)
 {
     int rc = build_rc;
     if (rc == MPI_SUCCESS) /* from this rank itself, on a tag nothing sends: never started */
@@ -753,9 +761,12 @@ int MPI_Request_free(MPI_Request *request)
     return MPI_SUCCESS;
 }
 
-int ac_request_race(ac_comm *c, ac_seen_kind kind, const ac_algorithm *const *candidates,
-                    int n, double bytes, ac_request_build_fn *build, const void *args,
-                    size_t argsize, MPI_Request *handle)
+/* A persistent request that races `n` candidates (at most RACE_MAX) over its first starts
+ * (race above): its schedule is built by `build` from a copy of `args` (argsize bytes) for each
+ * start's candidate. */
+static int ac_request_race(ac_comm *c, ac_seen_kind kind, const ac_algorithm *const *candidates,
+                           int n, double bytes, ac_request_build_fn *build, const void *args,
+                           size_t argsize, MPI_Request *handle)
 {
     ac_sched *s;
     ac_request *r = ac_request_new(c, 1, kind, candidates[0], bytes, &s);
@@ -773,6 +784,30 @@ int ac_request_race(ac_comm *c, ac_seen_kind kind, const ac_algorithm *const *ca
         x->candidates[i] = candidates[i];
     r->race = x;
     return ac_request_begin(r, MPI_SUCCESS, handle);
+}
+
+int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int persistent,
+                    ac_request_build_fn *build, const void *args, size_t argsize,
+                    MPI_Request *handle, int *rc)
+{
+    const ac_algorithm *alg = ac_select_nonblocking(c, call);
+    if (!alg && persistent) { /* under a learning strategy: its first starts race */
+        const ac_algorithm *candidates[RACE_MAX];
+        int n = ac_select_persistent_candidates(c, call, candidates, RACE_MAX);
+        if (n < 2) return 0;
+        *rc = ac_request_race(c, kind, candidates, n, (double)call->bytes, build, args, argsize,
+                              handle);
+        return 1;
+    }
+    if (!alg) return 0;
+    ac_sched *s;
+    ac_request *r = ac_request_new(c, persistent, kind, alg, (double)call->bytes, &s);
+    if (!r) {
+        *rc = MPI_ERR_NO_MEM; /* loud: passing it on alone would leave the others waiting */
+        return 1;
+    }
+    *rc = ac_request_begin(r, build(s, alg, args), handle);
+    return 1;
 }
 
 void ac_requests_finalize(void)

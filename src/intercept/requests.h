@@ -38,26 +38,19 @@ int ac_requests_allowed(void);
  * intracommunicator. NULL: pass the call on. The same answer on every rank. */
 ac_comm *ac_request_comm(MPI_Comm comm, MPI_Request *request);
 
-/* A new request of `alg` on c's private communicator, its schedule initialised with the next tag of c
- * (agreed: every rank starts and initialises its collectives on a communicator in one order);
- * the caller builds the schedule into *sched, then ac_request_begin. NULL without memory. */
-ac_request *ac_request_new(ac_comm *c, int persistent, ac_seen_kind kind,
-                           const ac_algorithm *alg, double bytes, ac_sched **sched);
-/* After the build: a nonblocking request starts; a persistent one waits for MPI_Start. The
- * application's handle in *handle. A build that failed (`build_rc`) releases the request and
- * returns that error. */
-int ac_request_begin(ac_request *r, int build_rc, MPI_Request *handle);
-
 /* Builds the schedule of `alg` for a call whose arguments are `args` (the caller's). */
 typedef int ac_request_build_fn(ac_sched *s, const ac_algorithm *alg, const void *args);
 
-/* A persistent request that races `n` candidates (at most 16) over its first starts, then keeps
- * the fastest (requests.c, "race"; docs/nonblocking.md): its schedule is built by `build` from
- * a copy of `args` (argsize bytes) for each start's candidate. The application's handle in
- * *handle. */
-int ac_request_race(ac_comm *c, ac_seen_kind kind, const ac_algorithm *const *candidates,
-                    int n, double bytes, ac_request_build_fn *build, const void *args,
-                    size_t argsize, MPI_Request *handle);
+/* The layer's request for a nonblocking (persistent 0) or persistent call of `call` on c, its
+ * schedule built by `build` from `args` (argsize bytes, copied where a persistent request races
+ * and builds again at later starts): the algorithm ac_select_nonblocking names, or under a
+ * learning strategy a persistent request's race over ac_select_persistent_candidates (requests.c,
+ * "race"; docs/nonblocking.md). 1 with the handle in *handle and the outcome in *rc (a request
+ * that cannot be allocated: MPI_ERR_NO_MEM, loud, rather than passing the call on alone); 0: the
+ * layer runs none (pass the call on). */
+int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int persistent,
+                    ac_request_build_fn *build, const void *args, size_t argsize,
+                    MPI_Request *handle, int *rc);
 
 /* Advances every active schedule as far as completed messages allow. The layer's blocking
  * collectives call it first (ac_enter), through the inline test of how many are active. */

@@ -21,6 +21,16 @@ ac_allreduce_sched_fn ac_allreduce_native_schedule; /* the library's MPI_Iallred
 ac_allreduce_sched_fn ac_allreduce_recursive_doubling_schedule;
 ac_allreduce_sched_fn ac_allreduce_ring_schedule;
 
+/* An allreduce call's arguments, kept where a schedule is built or started later: the native
+ * schedule's library call, a persistent request's race (intercept/iallreduce.c). */
+typedef struct ac_allreduce_args {
+    const void *sbuf;
+    void *rbuf;
+    int count;
+    MPI_Datatype dtype;
+    MPI_Op op;
+} ac_allreduce_args;
+
 int ac_allreduce_by_schedule(ac_allreduce_sched_fn *build, const void *sbuf, void *rbuf,
                              int count, MPI_Datatype dtype, MPI_Op op, MPI_Comm comm,
                              const ac_params *p);

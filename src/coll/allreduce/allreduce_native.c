@@ -13,27 +13,19 @@ int ac_allreduce_native(const void *sbuf, void *rbuf, int count, MPI_Datatype dt
     return PMPI_Allreduce(sbuf, rbuf, count, dtype, op, comm);
 }
 
-typedef struct {
-    const void *sbuf;
-    void *rbuf;
-    int count;
-    MPI_Datatype dtype;
-    MPI_Op op;
-} call_args;
-
 static int start_iallreduce(const void *arg, MPI_Comm comm, MPI_Request *req)
 {
-    const call_args *a = arg;
+    const ac_allreduce_args *a = arg;
     return PMPI_Iallreduce(a->sbuf, a->rbuf, a->count, a->dtype, a->op, comm, req);
 }
 
 int ac_allreduce_native_schedule(ac_sched *s, const void *sbuf, void *rbuf, int count,
                                  MPI_Datatype dtype, MPI_Op op, const ac_params *p)
 {
-    call_args *a = ac_sched_tmp(s, sizeof *a, MPI_BYTE);
+    ac_allreduce_args *a = ac_sched_tmp(s, sizeof *a, MPI_BYTE);
     (void)p;
     if (!a) return ac_sched_error(s);
-    *a = (call_args){sbuf, rbuf, count, dtype, op};
+    *a = (ac_allreduce_args){sbuf, rbuf, count, dtype, op};
     ac_sched_library(s, start_iallreduce, a);
     return ac_sched_error(s);
 }
