@@ -350,6 +350,12 @@ ac_comm *ac_comm_enter(MPI_Comm comm, ac_collective coll)
     return c;
 }
 
+void ac_comm_make(MPI_Comm comm)
+{
+    if (ac_g.initialized && ac_g.enabled && !ac_g.finalized && comm != MPI_COMM_NULL)
+        comm_lookup(comm, atomic_load(&deletions));
+}
+
 ac_comm *ac_comm_find(MPI_Comm comm)
 {
     int found = 0;

@@ -105,6 +105,11 @@ void ac_state_finalize(void);
  * counted. */
 ac_comm *ac_comm_enter(MPI_Comm comm, ac_collective coll);
 
+/* Makes the state of `comm` now where it has none: collective over comm, as at its first
+ * collective (MPI_Init makes MPI_COMM_WORLD's, so that its first nonblocking collectives find it:
+ * a start must not block to make one). */
+void ac_comm_make(MPI_Comm comm);
+
 /* The state of `comm` if it has one, else NULL (creates nothing). */
 ac_comm *ac_comm_find(MPI_Comm comm);
 

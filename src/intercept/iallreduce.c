@@ -3,10 +3,10 @@
  *
  * The layer runs one when selection names an algorithm written as a schedule
  * (coll/common/sched.h) that applies to the call (ac_select_nonblocking: the one
- * AUTOCOLL_ALLREDUCE forces, or the table's rule; a persistent request's race under a learning
- * strategy), on a communicator the layer already keeps state for (made by an earlier blocking
- * collective on it: a start must not block to make one), outside MPI_THREAD_MULTIPLE; its
- * request is the layer's (requests.h, ac_request_make). Every other call goes to the library, counted as seen (core/seen.h). Every
+ * AUTOCOLL_ALLREDUCE forces, or the table's rule; under a learning strategy a race), on a
+ * communicator the layer already keeps state for (ac_request_comm), outside
+ * MPI_THREAD_MULTIPLE; its request is the layer's (requests.h, ac_request_make). Every other
+ * call goes to the library, counted as seen (core/seen.h). Every
  * condition is the same on every rank (the setting is checked equal at MPI_Init, the state is
  * made collectively, the thread level and the arguments the call must agree on), so all ranks
  * run the same schedule or all pass the call on.

@@ -1,7 +1,7 @@
 /*
  * ibarrier.c - MPI_Ibarrier and MPI_Barrier_init: run by the layer where selection names a
  * barrier written as a schedule (ac_request_make: the one AUTOCOLL_BARRIER forces, the table's
- * rule, or a persistent request's race) on a communicator where the layer may
+ * rule, or under a learning strategy a race) on a communicator where the layer may
  * (ac_request_comm); otherwise passed to the library, counted as seen. As iallreduce.c.
  */
 #include "intercept/intercept.h"

@@ -63,6 +63,7 @@ static void start(void)
     ac_select_init();
     ac_adcl_history_declare(); /* the requests' lines of the history file */
     ac_select_load();          /* collective over MPI_COMM_WORLD */
+    ac_comm_make(MPI_COMM_WORLD); /* for its nonblocking collectives (requests.h) */
 }
 
 ac_comm *ac_enter(MPI_Comm comm, ac_collective coll)

@@ -18,6 +18,8 @@
 #include "core/log.h"
 #include "select/select.h"
 
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,40 +27,68 @@
  * 32767; and that of the handles (requests.h), which no message carries. */
 enum { TAG_BASE = 8192, TAGS = 16384, HANDLE_TAG = TAG_BASE - 1 };
 
-/* A persistent request racing its candidates over its first starts (ac_request_race): starts
- * 0 .. N-1 (N = REPEATS x candidates) run the candidates in turn, each rank timing each start
- * from MPI_Start to the completion the application sees; start N runs the next in turn with the
- * agreement appended to its schedule (a recursive-doubling allreduce of the N times, MPI_MAX:
- * every rank has completed its starts 0 .. N-1 before it starts N, as MPI requires, so nothing
- * blocks a start); from start N+1 on, the candidate whose slower repetition, as the slowest
- * rank saw it, was the fastest (the first on ties) runs, built once. */
-enum { RACE_MAX = 16, RACE_REPEATS = 2 };
-typedef struct {
+/* A race of candidates over a context's first calls: a persistent request's starts (its own
+ * race), or the nonblocking calls of one context (a communicator, a collective and the call's
+ * size, count and op's kind, as the blocking contexts are keyed: every rank makes the same calls
+ * on a communicator in one order, so the k-th call of a context is the same call everywhere).
+ *
+ * Calls 0 .. N-1 (N = REPEATS x candidates) run the candidates in turn; each rank times each call
+ * from its start to the completion the application sees. The first call from N on carries the
+ * agreement, appended to its schedule: a recursive-doubling allreduce (MPI_MAX) of the N times
+ * and of a flag, 1 where a rank had not yet seen one of those calls complete (a nonblocking call
+ * may be completed after later ones start; a persistent request's never is: MPI requires each
+ * start complete before the next). A call started while the agreement is in flight is deferred:
+ * its schedule is built when the agreement's schedule ends, so that it runs what every rank
+ * decides, without blocking its start. The agreement decides: the candidate whose slower
+ * repetition, as the slowest rank saw it, was the fastest (the first on ties) runs every later
+ * call (a persistent request's schedule built once); with the flag set, the next call carries the
+ * agreement again. */
+enum { RACE_MAX = 16, RACE_REPEATS = 2, RACE_SAMPLES = RACE_MAX * RACE_REPEATS };
+typedef struct race race;
+struct race {
     const ac_algorithm *candidates[RACE_MAX];
-    int n, starts, winner; /* winner -1 while racing */
-    double times[RACE_MAX * RACE_REPEATS];
-    ac_request_build_fn *build;
-    void *args;
-} race;
+    int n, calls, winner;               /* calls: started so far; winner -1 while racing */
+    double times[RACE_SAMPLES];         /* call k's seconds (k < N) ... */
+    unsigned char known[RACE_SAMPLES];  /* ... once its completion was seen */
+    double agreed[RACE_SAMPLES + 1];    /* the agreement's buffer: the times, then the flag */
+    ac_request *agreeing;               /* the request whose schedule carries it, until it ends */
+    int deferred;                       /* calls that waited for an agreement (the log's) */
+    /* a nonblocking context's key (contexts below) */
+    MPI_Comm pcomm;
+    ac_collective collective;
+    size_t bytes;
+    int count, op_builtin, op_commutative;
+    char name[MPI_MAX_OBJECT_NAME]; /* the communicator's, for the log */
+    race *next;
+};
+
+static race *contexts; /* the nonblocking contexts' races */
 
 struct ac_request {
     MPI_Request handle; /* the application's: a persistent receive never started (requests.h) */
     ac_sched sched;
     MPI_Comm pcomm;
     int persistent;
-    int active; /* started, not yet completed in the application's eyes */
-    int done;   /* the schedule has ended (rc its outcome) */
-    int freed;  /* MPI_Request_free while active: released when done */
+    int active;   /* started, not yet completed in the application's eyes */
+    int done;     /* the schedule has ended (rc its outcome) */
+    int freed;    /* MPI_Request_free while active: released when done */
+    int deferred; /* started, its schedule to be built when its race's agreement ends */
     int rc;
     ac_seen_kind kind;
     const char *algorithm; /* its registry name (a racing request's: this start's) */
     double bytes, start, waited;
-    race *race; /* NULL: one algorithm */
+    race *race;  /* NULL: one algorithm; a persistent request owns its race */
+    int seq;     /* a racing request: this start's index in its race */
+    const ac_algorithm *built; /* a racing persistent request: the schedule's algorithm, when it
+                                * can run again as it is (no agreement in it) */
+    ac_request_build_fn *build; /* a racing request: its builder and a copy of its arguments */
+    void *args;
     ac_request *next;
 };
 
 static ac_request *all;     /* every request of the layer */
 static int nall;            /* how many */
+static unsigned long releases; /* how many were released so far */
 #define nactive ac_requests_active
 static MPI_Comm *orphans;   /* private communicators freed by the application while a request
                              * still used them: freed with their last request */
@@ -80,22 +110,37 @@ static ac_request *find(MPI_Request handle)
     return NULL;
 }
 
+/* The nonblocking contexts of a private communicator that is freed: its handle may come back. */
+static void drop_contexts(MPI_Comm pcomm)
+{
+    for (race **p = &contexts; *p;)
+        if ((*p)->pcomm == pcomm) {
+            race *x = *p;
+            *p = x->next;
+            free(x);
+        } else {
+            p = &(*p)->next;
+        }
+}
+
 /* The state layer's hook before it frees a private communicator: kept while a request uses it. */
 static int adopt(MPI_Comm pcomm)
 {
     for (ac_request *r = all; r; r = r->next)
         if (r->pcomm == pcomm) {
             MPI_Comm *o = realloc(orphans, (size_t)(norphans + 1) * sizeof *o);
-            if (!o) return 0; /* freed now: the request's later messages fail loudly */
+            if (!o) break; /* freed now: the request's later messages fail loudly */
             orphans = o;
             orphans[norphans++] = pcomm;
             return 1;
         }
+    drop_contexts(pcomm);
     return 0;
 }
 
 static void release(ac_request *r)
 {
+    releases++;
     for (ac_request **p = &all; *p; p = &(*p)->next)
         if (*p == r) {
             *p = r->next;
@@ -104,14 +149,15 @@ static void release(ac_request *r)
     nall--;
     if (r->handle != MPI_REQUEST_NULL) PMPI_Request_free(&r->handle);
     ac_sched_free(&r->sched);
-    if (r->race) free(r->race->args);
-    free(r->race);
+    if (r->persistent) free(r->race);
+    free(r->args);
     MPI_Comm pcomm = r->pcomm;
     free(r);
     for (ac_request *o = all; o; o = o->next)
         if (o->pcomm == pcomm) return;
     for (int i = 0; i < norphans; i++)
         if (orphans[i] == pcomm) {
+            drop_contexts(pcomm);
             PMPI_Comm_free(&orphans[i]);
             orphans[i] = orphans[--norphans];
             return;
@@ -147,66 +193,141 @@ static ac_request *ac_request_new(ac_comm *c, int persistent, ac_seen_kind kind,
     return r;
 }
 
-/* The schedule's end seen: counted now for a request freed while active. */
+static void race_decide(race *x, int seq, int rc);
+
+/* The schedule's end seen: a race's agreement decided; counted now for a request freed while
+ * active. */
 static void ended(ac_request *r, int rc)
 {
     r->done = 1;
     r->rc = rc;
     nactive--;
+    if (r->race && r->race->agreeing == r) race_decide(r->race, r->seq, rc);
     if (r->freed) {
         ac_seen_run(r->kind, r->algorithm, r->bytes, ac_now() - r->start, r->waited);
         release(r);
     }
 }
 
-/* A racing request's schedule for its next start (race above). */
-static int race_schedule(ac_request *r)
+/* Starts r's schedule, built with outcome `rc`; an error is the completion's. */
+static void run_schedule(ac_request *r, int rc)
 {
-    race *x = r->race;
-    int n = x->n * RACE_REPEATS, k = x->starts++, tag = r->sched.tag;
-    if (x->winner >= 0 && k > n + 1) return MPI_SUCCESS; /* the winner's, built at n + 1 */
-    const ac_algorithm *alg = x->candidates[x->winner >= 0 ? x->winner : k % x->n];
-    ac_sched_free(&r->sched);
-    int rc = ac_sched_init(&r->sched, r->pcomm, tag);
-    if (rc == MPI_SUCCESS) rc = x->build(&r->sched, alg, x->args);
-    if (rc == MPI_SUCCESS && k == n) { /* the agreement rides on this start */
-        ac_sched_round(&r->sched);
-        rc = ac_allreduce_recursive_doubling_schedule(&r->sched, MPI_IN_PLACE, x->times, n,
-                                                      MPI_DOUBLE, MPI_MAX, NULL);
-    }
-    r->algorithm = alg->name;
-    return rc;
+    int done = 1;
+    if (rc == MPI_SUCCESS) rc = ac_sched_start(&r->sched, &done);
+    if (done) ended(r, rc);
 }
 
-/* A racing request's start completed in `seconds`: kept while racing; after the agreement's
- * start, the winner. */
-static void race_observe(race *x, double seconds)
+/* A new race of n candidates (at most RACE_MAX), or NULL without memory. */
+static race *race_new(const ac_algorithm *const *candidates, int n)
 {
-    int n = x->n * RACE_REPEATS, k = x->starts - 1;
-    if (x->winner >= 0 || k > n) return;
-    if (k < n) {
-        x->times[k] = seconds;
-        return;
+    race *x = calloc(1, sizeof *x);
+    if (!x) return NULL;
+    x->n = n < RACE_MAX ? n : RACE_MAX;
+    x->winner = -1;
+    x->pcomm = MPI_COMM_NULL; /* a nonblocking context's is set by context() */
+    for (int i = 0; i < x->n; i++)
+        x->candidates[i] = candidates[i];
+    return x;
+}
+
+/* A racing request's schedule for its call r->seq of its race (race above). */
+static int race_build(ac_request *r)
+{
+    race *x = r->race;
+    int n = x->n * RACE_REPEATS, k = r->seq, tag = r->sched.tag;
+    const ac_algorithm *alg = x->candidates[x->winner >= 0 ? x->winner : k % x->n];
+    r->algorithm = alg->name;
+    if (r->built == alg) return MPI_SUCCESS; /* a persistent request's winner, built before */
+    r->built = NULL;
+    ac_sched_free(&r->sched);
+    int rc = ac_sched_init(&r->sched, r->pcomm, tag);
+    if (rc == MPI_SUCCESS) rc = r->build(&r->sched, alg, r->args);
+    if (rc != MPI_SUCCESS) return rc;
+    if (x->winner < 0 && k >= n) { /* the agreement rides on this call */
+        int lacking = 0;
+        for (int i = 0; i < n; i++) {
+            x->agreed[i] = x->known[i] ? x->times[i] : 0.0;
+            lacking |= !x->known[i];
+        }
+        x->agreed[n] = lacking;
+        x->agreeing = r;
+        ac_sched_round(&r->sched);
+        return ac_allreduce_recursive_doubling_schedule(&r->sched, MPI_IN_PLACE, x->agreed, n + 1,
+                                                        MPI_DOUBLE, MPI_MAX, NULL);
     }
-    double best = 0.0;
-    for (int c = 0; c < x->n; c++) {
-        double slow = 0.0;
-        for (int j = 0; j < RACE_REPEATS; j++)
-            if (x->times[c + j * x->n] > slow) slow = x->times[c + j * x->n];
-        if (x->winner < 0 || slow < best) x->winner = c, best = slow;
+    if (r->persistent && x->winner >= 0) r->built = alg;
+    return MPI_SUCCESS;
+}
+
+/* A racing request's call completed in the application's eyes after `seconds`: kept for the
+ * agreement. */
+static void race_observe(ac_request *r, double seconds)
+{
+    race *x = r->race;
+    if (x->winner < 0 && r->seq < x->n * RACE_REPEATS) {
+        x->times[r->seq] = seconds;
+        x->known[r->seq] = 1;
+    }
+}
+
+/* The deferred request of x started first, or NULL. */
+static ac_request *first_deferred(const race *x)
+{
+    ac_request *first = NULL;
+    for (ac_request *o = all; o; o = o->next)
+        if (o->deferred && o->race == x && (!first || o->seq < first->seq)) first = o;
+    return first;
+}
+
+/* The agreement's schedule (call seq) has ended with outcome rc: the winner, unless a rank
+ * lacked a time (the next call carries the agreement again); then the calls deferred meanwhile
+ * run, in the order they were started. */
+static void race_decide(race *x, int seq, int rc)
+{
+    int n = x->n * RACE_REPEATS;
+    x->agreeing = NULL;
+    if (rc == MPI_SUCCESS && x->agreed[n] == 0.0) {
+        double best = 0.0;
+        for (int c = 0; c < x->n; c++) {
+            double slow = 0.0;
+            for (int j = 0; j < RACE_REPEATS; j++)
+                if (x->agreed[c + j * x->n] > slow) slow = x->agreed[c + j * x->n];
+            if (x->winner < 0 || slow < best) x->winner = c, best = slow;
+        }
+    }
+    if (x->pcomm != MPI_COMM_NULL && x->winner >= 0) /* a nonblocking context's */
+        ac_log_info("%s %s %zu B (nonblocking): race chose %s at call %d (%d calls deferred for "
+                    "the agreement)", x->name, ac_collective_name(x->collective), x->bytes,
+                    x->candidates[x->winner]->name, seq, x->deferred);
+    else if (x->pcomm != MPI_COMM_NULL)
+        ac_log_info("%s %s %zu B (nonblocking): race lacked a rank's time at call %d: the next "
+                    "call agrees again", x->name, ac_collective_name(x->collective), x->bytes, seq);
+    ac_request *r;
+    while (!x->agreeing && (r = first_deferred(x))) {
+        r->deferred = 0;
+        run_schedule(r, race_build(r));
     }
 }
 
 static int start(ac_request *r)
 {
-    int done = 1, rc = r->race ? race_schedule(r) : MPI_SUCCESS;
+    race *x = r->race;
     r->active = 1;
     r->done = 0;
     r->waited = 0.0;
     r->start = ac_now();
     nactive++;
-    if (rc == MPI_SUCCESS) rc = ac_sched_start(&r->sched, &done);
-    if (done) ended(r, rc);
+    if (!x) {
+        run_schedule(r, MPI_SUCCESS);
+    } else {
+        r->seq = x->calls < INT_MAX ? x->calls++ : INT_MAX;
+        if (x->agreeing) {
+            r->deferred = 1; /* built when the agreement ends (race_decide) */
+            x->deferred++;
+        } else {
+            run_schedule(r, race_build(r));
+        }
+    }
     return MPI_SUCCESS; /* an error is the completion's */
 }
 
@@ -220,8 +341,8 @@ static int ac_request_begin(ac_request *r, int build_rc, MPI_Request *handle)
         rc = PMPI_Recv_init(NULL, 0, MPI_BYTE, r->sched.rank, HANDLE_TAG, r->pcomm, &r->handle);
     if (rc != MPI_SUCCESS) {
         ac_sched_free(&r->sched);
-        if (r->race) free(r->race->args);
-        free(r->race);
+        if (r->persistent) free(r->race);
+        free(r->args);
         free(r);
         return rc;
     }
@@ -235,7 +356,7 @@ static int ac_request_begin(ac_request *r, int build_rc, MPI_Request *handle)
 static void progress_one(ac_request *r)
 {
     int done;
-    if (!r->active || r->done) return;
+    if (!r->active || r->done || r->deferred) return;
     int rc = ac_sched_progress(&r->sched, 0, &done);
     if (done) ended(r, rc);
 }
@@ -244,9 +365,13 @@ int ac_requests_active;
 
 void ac_requests_progress_all(void)
 {
-    for (ac_request *r = all, *next; r; r = next) {
-        next = r->next; /* progress may release r */
+    for (ac_request *r = all; r;) {
+        /* progress may release r, and others (deferred requests that end at once): then again
+         * from the first (progressing a request again is harmless) */
+        unsigned long before = releases;
+        ac_request *next = r->next;
         progress_one(r);
+        r = releases == before ? next : all;
     }
 }
 
@@ -271,7 +396,7 @@ static int complete(ac_request *r, MPI_Request *slot, MPI_Status *st)
     if (r->active) {
         double seconds = ac_now() - r->start;
         ac_seen_run(r->kind, r->algorithm, r->bytes, seconds, r->waited);
-        if (r->race) race_observe(r->race, seconds);
+        if (r->race) race_observe(r, seconds);
         r->active = 0;
         rc = r->rc;
         r->rc = MPI_SUCCESS;
@@ -761,29 +886,30 @@ int MPI_Request_free(MPI_Request *request)
     return MPI_SUCCESS;
 }
 
-/* A persistent request that races `n` candidates (at most RACE_MAX) over its first starts
- * (race above): its schedule is built by `build` from a copy of `args` (argsize bytes) for each
- * start's candidate. */
-static int ac_request_race(ac_comm *c, ac_seen_kind kind, const ac_algorithm *const *candidates,
-                           int n, double bytes, ac_request_build_fn *build, const void *args,
-                           size_t argsize, MPI_Request *handle)
+/* The race of the nonblocking calls of c like `call` among `candidates`: found, or new (NULL
+ * without memory). */
+static race *context(ac_comm *c, const ac_call *call, const ac_algorithm *const *candidates,
+                     int n)
 {
-    ac_sched *s;
-    ac_request *r = ac_request_new(c, 1, kind, candidates[0], bytes, &s);
-    race *x = r ? calloc(1, sizeof *x) : NULL;
-    void *a = x ? malloc(argsize ? argsize : 1) : NULL;
-    if (!a) {
-        if (r) ac_sched_free(&r->sched);
-        free(x);
-        free(r);
-        return MPI_ERR_NO_MEM;
-    }
-    if (argsize) memcpy(a, args, argsize);
-    *x = (race){.n = n < RACE_MAX ? n : RACE_MAX, .winner = -1, .build = build, .args = a};
-    for (int i = 0; i < x->n; i++)
-        x->candidates[i] = candidates[i];
-    r->race = x;
-    return ac_request_begin(r, MPI_SUCCESS, handle);
+    for (race *x = contexts; x; x = x->next)
+        if (x->pcomm == c->pcomm && x->collective == call->collective &&
+            x->bytes == call->bytes && x->count == call->count &&
+            x->op_builtin == call->op_builtin && x->op_commutative == call->op_commutative &&
+            x->n == (n < RACE_MAX ? n : RACE_MAX) &&
+            !memcmp(x->candidates, candidates, sizeof *candidates * (size_t)x->n))
+            return x;
+    race *x = race_new(candidates, n);
+    if (!x) return NULL;
+    x->pcomm = c->pcomm;
+    x->collective = call->collective;
+    x->bytes = call->bytes;
+    x->count = call->count;
+    x->op_builtin = call->op_builtin;
+    x->op_commutative = call->op_commutative;
+    memcpy(x->name, c->name, sizeof x->name);
+    x->next = contexts;
+    contexts = x;
+    return x;
 }
 
 int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int persistent,
@@ -791,22 +917,36 @@ int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int pers
                     MPI_Request *handle, int *rc)
 {
     const ac_algorithm *alg = ac_select_nonblocking(c, call);
-    if (!alg && persistent) { /* under a learning strategy: its first starts race */
+    race *x = NULL;
+    if (!alg) { /* under a learning strategy: a race, the request's own or its context's */
         const ac_algorithm *candidates[RACE_MAX];
-        int n = ac_select_persistent_candidates(c, call, candidates, RACE_MAX);
+        int n = ac_select_learning_candidates(c, call, candidates, RACE_MAX);
         if (n < 2) return 0;
-        *rc = ac_request_race(c, kind, candidates, n, (double)call->bytes, build, args, argsize,
-                              handle);
-        return 1;
+        x = persistent ? race_new(candidates, n) : context(c, call, candidates, n);
+        if (!x) {
+            *rc = MPI_ERR_NO_MEM; /* loud: passing it on alone would leave the others waiting */
+            return 1;
+        }
+        alg = x->candidates[0];
     }
-    if (!alg) return 0;
     ac_sched *s;
     ac_request *r = ac_request_new(c, persistent, kind, alg, (double)call->bytes, &s);
-    if (!r) {
-        *rc = MPI_ERR_NO_MEM; /* loud: passing it on alone would leave the others waiting */
+    void *a = r && x ? malloc(argsize ? argsize : 1) : NULL;
+    if (!r || (x && !a)) {
+        if (r) ac_sched_free(&r->sched);
+        if (persistent) free(x);
+        free(a);
+        free(r);
+        *rc = MPI_ERR_NO_MEM;
         return 1;
     }
-    *rc = ac_request_begin(r, build(s, alg, args), handle);
+    if (x) { /* built at each start (race_build) */
+        if (argsize) memcpy(a, args, argsize);
+        r->race = x;
+        r->build = build;
+        r->args = a;
+    }
+    *rc = ac_request_begin(r, x ? MPI_SUCCESS : build(s, alg, args), handle);
     return 1;
 }
 
@@ -825,4 +965,9 @@ void ac_requests_finalize(void)
     free(orphans);
     orphans = NULL;
     norphans = 0;
+    while (contexts) {
+        race *x = contexts;
+        contexts = x->next;
+        free(x);
+    }
 }

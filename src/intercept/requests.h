@@ -33,19 +33,20 @@ typedef struct ac_request ac_request;
 int ac_requests_allowed(void);
 
 /* The state of comm where the layer may run a nonblocking or persistent collective on it: the
- * layer is on, not under MPI_THREAD_MULTIPLE, and keeps state for comm already (made by an
- * earlier blocking collective, collectively: a start must not block to make it), an
- * intracommunicator. NULL: pass the call on. The same answer on every rank. */
+ * layer is on, not under MPI_THREAD_MULTIPLE, and keeps state for comm already (MPI_COMM_WORLD's
+ * made at MPI_Init, another's by an earlier blocking collective, collectively: a start must not
+ * block to make it), an intracommunicator. NULL: pass the call on. The same answer on every
+ * rank. */
 ac_comm *ac_request_comm(MPI_Comm comm, MPI_Request *request);
 
 /* Builds the schedule of `alg` for a call whose arguments are `args` (the caller's). */
 typedef int ac_request_build_fn(ac_sched *s, const ac_algorithm *alg, const void *args);
 
 /* The layer's request for a nonblocking (persistent 0) or persistent call of `call` on c, its
- * schedule built by `build` from `args` (argsize bytes, copied where a persistent request races
- * and builds again at later starts): the algorithm ac_select_nonblocking names, or under a
- * learning strategy a persistent request's race over ac_select_persistent_candidates (requests.c,
- * "race"; docs/nonblocking.md). 1 with the handle in *handle and the outcome in *rc (a request
+ * schedule built by `build` from `args` (argsize bytes, copied where the request races and builds
+ * at its start): the algorithm ac_select_nonblocking names, or under a learning strategy a race
+ * over ac_select_learning_candidates, a persistent request's own over its first starts or the
+ * context's over its first nonblocking calls (requests.c, "race"; docs/nonblocking.md). 1 with the handle in *handle and the outcome in *rc (a request
  * that cannot be allocated: MPI_ERR_NO_MEM, loud, rather than passing the call on alone); 0: the
  * layer runs none (pass the call on). */
 int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int persistent,

@@ -350,9 +350,10 @@ static void write_seen_text(FILE *f)
     if (col) fputc('\n', f);
 }
 
-/* The nonblocking and persistent calls the layer ran (core/seen.h: ac_seen_run), a line each:
- * calls, bytes, time from the start to the completion the application saw, and of it the time
- * spent waiting in MPI_Wait and MPI_Test calls (rank 0's). */
+/* The nonblocking and persistent calls the layer ran (core/seen.h: ac_seen_run), each in lines
+ * of at most 120 columns: calls, bytes and the calls by each algorithm; then the time from the
+ * start to the completion the application saw, and of it the time spent waiting in MPI_Wait and
+ * MPI_Test calls (rank 0's). */
 static void write_run_text(FILE *f)
 {
     for (int k = 0; k < AC_SEEN_KINDS; k++) {
@@ -361,11 +362,20 @@ static void write_run_text(FILE *f)
         const char *name = ac_seen_name((ac_seen_kind)k), *algs[AC_SEEN_RUN_ALGORITHMS];
         const char *unit = strstr(name, "_init") ? "start" : "call"; /* persistent: per start */
         int n = ac_seen_run_algorithms((ac_seen_kind)k, algs, by);
-        fprintf(f, "run by the layer: %s %ld %ss by", name, calls, unit);
-        for (int i = 0; i < n; i++)
-            fprintf(f, "%s %s %ld", i ? "," : "", algs[i], by[i]);
-        fprintf(f, " (%.0f B): %.2f us a %s from start to completion, %.2f us of it waited\n",
-                ac_seen_run_bytes((ac_seen_kind)k),
+        int col = fprintf(f, "run by the layer: %s %ld %ss (%.0f B) by", name, calls, unit,
+                          ac_seen_run_bytes((ac_seen_kind)k));
+        for (int i = 0; i < n; i++) {
+            char item[96];
+            int len =
+                snprintf(item, sizeof item, " %s %ld%s", algs[i], by[i], i < n - 1 ? "," : "");
+            if (col + len > 120) {
+                fputs("\n  ", f);
+                col = 2;
+            }
+            fputs(item, f);
+            col += len;
+        }
+        fprintf(f, "\n  %.2f us a %s from start to completion, %.2f us of it waited\n",
                 1e6 * ac_seen_run_seconds((ac_seen_kind)k) / (double)calls, unit,
                 1e6 * ac_seen_run_waited((ac_seen_kind)k) / (double)calls);
     }

@@ -906,8 +906,8 @@ const ac_algorithm *ac_select_nonblocking(ac_comm *c, const ac_call *call)
     return ac_applicable(alg, &full, NULL) ? alg : NULL;
 }
 
-int ac_select_persistent_candidates(ac_comm *c, const ac_call *call, const ac_algorithm **out,
-                                    int max)
+int ac_select_learning_candidates(ac_comm *c, const ac_call *call, const ac_algorithm **out,
+                                  int max)
 {
     if (!sel.strategy->learns || sel.forced[call->collective]) return 0;
     ac_call full = *call;

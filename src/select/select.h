@@ -45,15 +45,16 @@ size_t ac_signature_bytes(MPI_Aint count, MPI_Datatype dtype);
 /* The algorithm a nonblocking or persistent call runs where the layer runs one: written as a
  * schedule and applicable, the one AUTOCOLL_<COLL> forces, or in table mode the table's rule
  * (where its lookup needs no node layout that is not known yet: learning it is collective, and a
- * start must not block). NULL: the library's own. No learning strategy decides these calls yet
- * (docs/nonblocking.md). Every input is agreed, so every rank gets the same answer. */
+ * start must not block). NULL: the library's own, or a learning strategy's race
+ * (ac_select_learning_candidates). Every input is agreed, so every rank gets the same answer. */
 const ac_algorithm *ac_select_nonblocking(ac_comm *c, const ac_call *call);
-/* The candidates a persistent request of `call` races over its first starts where no forced
- * algorithm or table rule decides it (intercept/requests.c): under a learning strategy, the
+/* The candidates a nonblocking or persistent call races where no forced algorithm or table rule
+ * decides it (intercept/requests.c: a persistent request over its first starts, nonblocking calls
+ * over their context's first calls): under a learning strategy, the
  * applicable algorithms written as schedules, in the registry's order (at most max, into out);
  * 0 otherwise. The same list on every rank. */
-int ac_select_persistent_candidates(ac_comm *c, const ac_call *call, const ac_algorithm **out,
-                                    int max);
+int ac_select_learning_candidates(ac_comm *c, const ac_call *call, const ac_algorithm **out,
+                                  int max);
 /* The algorithm of a call; `caller` is the return address of the MPI routine (the call site). */
 const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *caller);
 

@@ -26,50 +26,17 @@
  *
  * Prints "nbc_layer: ok" and exits 0, or names the first failing check and exits 1.
  */
+#include "nbc_common.h"
+
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static int rank, size, failures;
-
-/* MPI_STATUSES_IGNORE through a call gcc cannot see into: its stringop-overflow check rejects the
- * constant with MPICH's mpi.h, and the wrappers must be tested with it. */
-__attribute__((noinline)) static MPI_Status *statuses_ignore(void)
-{
-    return MPI_STATUSES_IGNORE;
-}
-
 static void check(int ok, const char *what)
 {
     if (!ok && failures++ < 10) fprintf(stderr, "nbc_layer: rank %d: FAILED %s\n", rank, what);
-}
-
-/* x[i] = rank * 1000 + i + salt on every rank: the sum is known */
-static void fill(int *x, int n, int salt)
-{
-    for (int i = 0; i < n; i++)
-        x[i] = rank * 1000 + i + salt;
-}
-
-static int sum_ok(const int *x, int n, int salt)
-{
-    for (int i = 0; i < n; i++)
-        if (x[i] != 1000 * size * (size - 1) / 2 + size * (i + salt)) return 0;
-    return 1;
-}
-
-/* 2x2 integer matrices, C = A * B row-major: not commutative */
-static void matmul(void *in, void *inout, int *len, MPI_Datatype *dt)
-{
-    (void)dt;
-    int *a = in, *b = inout;
-    for (int k = 0; k < *len; k++, a += 4, b += 4) {
-        int c[4] = {a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
-                    a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3]};
-        memcpy(b, c, sizeof c);
-    }
 }
 
 static void waits_and_counts(void)
@@ -392,8 +359,8 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    /* the layer keeps state for a communicator from its first blocking collective on (a start
-     * must not block to make it): before it, nonblocking calls pass through */
+    /* the layer makes MPI_COMM_WORLD's state at MPI_Init, another communicator's at its first
+     * blocking collective (a start must not block to make it) */
     int one = 1, n = 0;
     MPI_Allreduce(&one, &n, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     waits_and_counts();

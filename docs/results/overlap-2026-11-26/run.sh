@@ -5,14 +5,17 @@
 # from a common start. Configurations: the blocking allreduce after the computation (SMPI's
 # `ompi` selector: Open MPI 4.1-5.0's tuned rules, no overlap); MPI_Iallreduce by SMPI 3.32
 # itself (its only algorithm: every rank sends its vector to every other, all at once); and
-# MPI_Iallreduce run by the layer with each allreduce written as a schedule forced.
+# MPI_Iallreduce run by the layer with each allreduce written as a schedule forced, and raced by
+# the layer's learning strategy (AUTOCOLL_STRATEGY=race: the first calls race the candidates,
+# SMPI's own included, docs/nonblocking.md).
 #
 #   RANKS="16 64" SIZES="8 1024 65536" COMPUTE="0 100" ITER=40 \
 #     docs/results/overlap-2026-11-26/run.sh OUT.jsonl
 #
 # SMPI's MPI_Test sleeps 100 us per call by default, growing with each failed test
 # (smpi/test, smpi/grow-injected-times): an MPI library's test costs well under a microsecond,
-# so this sets it to 0.1 us, not growing. Needs build/simgrid (scripts/build) and .venv.
+# so this sets it to 0.1 us, not growing. Needs build/simgrid (scripts/build; AUTOCOLL_BUILD=DIR
+# for DIR/simgrid) and .venv. CONFIGS (a regex) keeps only the configurations it matches.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 out=${1:?usage: run.sh OUT.jsonl}
@@ -22,18 +25,21 @@ sizes=${SIZES:-8 1024 65536}
 compute=${COMPUTE:-0 100}
 iter=${ITER:-40}
 ppn=${PPN:-1}
-algs=$(build/openmpi/autocoll-info --json | python3 -c 'import json,sys
+build=${AUTOCOLL_BUILD:-build}
+configs=${CONFIGS:-.}
+algs=$("$build/openmpi/autocoll-info" --json | python3 -c 'import json,sys
 print(" ".join(a["name"] for a in json.load(sys.stdin)["algorithms"]
-               if a["collective"] == "allreduce" and a["schedule"]))')
+               if a["collective"] == "allreduce" and a["schedule"] and a["name"] != "native"))')
 : > "$out"
 run() { # config-name env... -- overlap args...
   local name=$1; shift
+  [[ $name =~ $configs ]] || return 0
   local envs=()
   while [ "$1" != "--" ]; do envs+=("$1"); shift; done
   shift
   line=$(env "${envs[@]}" AUTOCOLL_HISTORY=off .venv/bin/autocoll simgrid run --platform "$platform" \
          -n "$n" --ppn "$ppn" --cfg smpi/test:1e-7 --cfg smpi/grow-injected-times:no \
-         build/simgrid/bench/overlap --iterations "$iter" "$@" | tail -1)
+         "$build/simgrid/bench/overlap" --iterations "$iter" "$@" | tail -1)
   echo "{\"config\": \"$name\", \"platform\": \"$platform\", \"ppn\": $ppn, ${line#\{}" | tee -a "$out"
 }
 for n in $ranks; do
@@ -45,6 +51,7 @@ for n in $ranks; do
         for a in $algs; do
           run "nonblocking_$a" AUTOCOLL_ALLREDUCE="$a" -- --bytes "$b" --compute "$c" --slices "$s"
         done
+        run nonblocking_race AUTOCOLL_STRATEGY=race -- --bytes "$b" --compute "$c" --slices "$s"
       done
     done
   done

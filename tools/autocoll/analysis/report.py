@@ -90,11 +90,17 @@ def seen_lines(data):
             for name, x in seen.items()))
     for name, x in data.get("nonblocking_run", {}).items():
         unit = "start" if "_init" in name else "call"
-        algorithms = ", ".join(f"{a} {n}" for a, n in x.get("algorithms", {}).items())
-        lines.append(f"run by the layer: {name} {x['calls']} {unit}s by {algorithms} "
-                     f"({x['bytes']:.0f} B): {1e6 * x['seconds'] / x['calls']:.2f} us a {unit} "
-                     f"from start to completion, "
-                     f"{1e6 * x['waited_seconds'] / x['calls']:.2f} us of it waited")
+        line = f"run by the layer: {name} {x['calls']} {unit}s ({x['bytes']:.0f} B) by"
+        algorithms = list(x.get("algorithms", {}).items())
+        for i, (a, n) in enumerate(algorithms):  # at most 120 columns, as the layer's own
+            item = f" {a} {n}" + ("," if i < len(algorithms) - 1 else "")
+            if len(line) + len(item) > 120:
+                lines.append(line)
+                line = "  "
+            line += item
+        lines.append(line)
+        lines.append(f"  {1e6 * x['seconds'] / x['calls']:.2f} us a {unit} from start to "
+                     f"completion, {1e6 * x['waited_seconds'] / x['calls']:.2f} us of it waited")
     return lines
 
 
