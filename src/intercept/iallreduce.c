@@ -22,18 +22,23 @@ static int build(ac_sched *s, const ac_algorithm *alg, const void *args)
 }
 
 /* The layer's request for the call, in *request with its outcome in *rc: 1; 0: not the
- * layer's (pass it on). */
+ * layer's, counted as seen (pass it on). */
 static int layer_request(ac_seen_kind kind, int persistent, const void *sbuf, void *rbuf,
                          long count, MPI_Datatype dtype, MPI_Op op, MPI_Comm comm,
                          MPI_Request *request, int *rc)
 {
-    if (count < 0 || count > INT_MAX || dtype == MPI_DATATYPE_NULL || op == MPI_OP_NULL) return 0;
-    ac_comm *c = ac_request_comm(comm, request);
-    if (!c) return 0;
-    ac_call call;
-    ac_call_reduction(&call, c, AC_ALLREDUCE, count, dtype, op);
-    ac_allreduce_args a = {sbuf, rbuf, (int)count, dtype, op};
-    return ac_request_make(c, &call, kind, persistent, build, &a, sizeof a, request, rc);
+    ac_comm *c = count < 0 || count > INT_MAX || dtype == MPI_DATATYPE_NULL || op == MPI_OP_NULL
+                     ? NULL
+                     : ac_request_comm(comm, request);
+    if (c) {
+        ac_call call;
+        ac_call_reduction(&call, c, AC_ALLREDUCE, count, dtype, op);
+        ac_allreduce_args a = {sbuf, rbuf, (int)count, dtype, op};
+        if (ac_request_make(c, &call, kind, persistent, build, &a, sizeof a, request, rc))
+            return 1;
+    }
+    if (ac_seen_on()) ac_seen(kind, comm, ac_seen_bytes(count, dtype));
+    return 0;
 }
 
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -43,7 +48,6 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     if (layer_request(AC_SEEN_IALLREDUCE, 0, sendbuf, recvbuf, count, datatype, op, comm, request,
                       &rc))
         return rc;
-    if (ac_seen_on()) ac_seen(AC_SEEN_IALLREDUCE, comm, ac_seen_bytes(count, datatype));
     return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
@@ -55,7 +59,6 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
     if (layer_request(AC_SEEN_IALLREDUCE_C, 0, sendbuf, recvbuf, count, datatype, op, comm,
                       request, &rc))
         return rc;
-    if (ac_seen_on()) ac_seen(AC_SEEN_IALLREDUCE_C, comm, ac_seen_bytes(count, datatype));
     return PMPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
@@ -66,7 +69,6 @@ int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
     if (layer_request(AC_SEEN_ALLREDUCE_INIT, 1, sendbuf, recvbuf, count, datatype, op, comm,
                       request, &rc))
         return rc;
-    if (ac_seen_on()) ac_seen(AC_SEEN_ALLREDUCE_INIT, comm, ac_seen_bytes(count, datatype));
     return PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
 
@@ -78,7 +80,6 @@ int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
     if (layer_request(AC_SEEN_ALLREDUCE_INIT_C, 1, sendbuf, recvbuf, count, datatype, op, comm,
                       request, &rc))
         return rc;
-    if (ac_seen_on()) ac_seen(AC_SEEN_ALLREDUCE_INIT_C, comm, ac_seen_bytes(count, datatype));
     return PMPI_Allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
 #endif

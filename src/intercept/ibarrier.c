@@ -14,21 +14,23 @@ static int build(ac_sched *s, const ac_algorithm *alg, const void *args)
 }
 
 /* The layer's request for the call, in *request with its outcome in *rc: 1; 0: not the
- * layer's (pass it on). */
+ * layer's, counted as seen (pass it on). */
 static int layer_request(ac_seen_kind kind, int persistent, MPI_Comm comm, MPI_Request *request,
                          int *rc)
 {
     ac_comm *c = ac_request_comm(comm, request);
-    if (!c) return 0;
-    ac_call call = ac_call_make(c, AC_BARRIER);
-    return ac_request_make(c, &call, kind, persistent, build, NULL, 0, request, rc);
+    if (c) {
+        ac_call call = ac_call_make(c, AC_BARRIER);
+        if (ac_request_make(c, &call, kind, persistent, build, NULL, 0, request, rc)) return 1;
+    }
+    if (ac_seen_on()) ac_seen(kind, comm, 0.0);
+    return 0;
 }
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
     int rc;
     if (layer_request(AC_SEEN_IBARRIER, 0, comm, request, &rc)) return rc;
-    if (ac_seen_on()) ac_seen(AC_SEEN_IBARRIER, comm, 0.0);
     return PMPI_Ibarrier(comm, request);
 }
 
@@ -37,7 +39,6 @@ int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc;
     if (layer_request(AC_SEEN_BARRIER_INIT, 1, comm, request, &rc)) return rc;
-    if (ac_seen_on()) ac_seen(AC_SEEN_BARRIER_INIT, comm, 0.0);
     return PMPI_Barrier_init(comm, info, request);
 }
 #endif

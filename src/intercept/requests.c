@@ -555,22 +555,28 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
  * (MPI libraries advance their own nonblocking collectives there). Otherwise the library's
  * call, after one load. Not covered: MPI_Probe, MPI_Mprobe, MPI_Sendrecv_replace, RMA and I/O
  * (docs/nonblocking.md). */
+typedef int isend_fn(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+
+/* A send started by `isend` (PMPI_Isend, PMPI_Issend) and waited for by wait_app. */
+static int send_waited(isend_fn *isend, const void *buf, int count, MPI_Datatype type, int dest,
+                       int tag, MPI_Comm comm)
+{
+    MPI_Request r;
+    MPI_Status *st = MPI_STATUS_IGNORE;
+    int rc = isend(buf, count, type, dest, tag, comm, &r);
+    return rc != MPI_SUCCESS ? rc : wait_app(1, &r, &st);
+}
+
 int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
     if (!nactive) return PMPI_Send(buf, count, type, dest, tag, comm);
-    MPI_Request r;
-    MPI_Status *st = MPI_STATUS_IGNORE;
-    int rc = PMPI_Isend(buf, count, type, dest, tag, comm, &r);
-    return rc != MPI_SUCCESS ? rc : wait_app(1, &r, &st);
+    return send_waited(PMPI_Isend, buf, count, type, dest, tag, comm);
 }
 
 int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
     if (!nactive) return PMPI_Ssend(buf, count, type, dest, tag, comm);
-    MPI_Request r;
-    MPI_Status *st = MPI_STATUS_IGNORE;
-    int rc = PMPI_Issend(buf, count, type, dest, tag, comm, &r);
-    return rc != MPI_SUCCESS ? rc : wait_app(1, &r, &st);
+    return send_waited(PMPI_Issend, buf, count, type, dest, tag, comm);
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
