@@ -76,7 +76,10 @@ struct ac_request {
     int rc;
     ac_seen_kind kind;
     const char *algorithm; /* its registry name (a racing request's: this start's) */
-    double bytes, start, waited;
+    double bytes, start;
+    double waited; /* of this call (start), the time the application spent in MPI calls on it:
+                    * its start, and the MPI_Wait*, MPI_Test* and MPI_Request_get_status calls
+                    * that named it, progress included */
     race *race;  /* NULL: one algorithm; a persistent request owns its race */
     int seq;     /* a racing request: this start's index in its race */
     const ac_algorithm *built; /* a racing persistent request: the schedule's algorithm, when it
@@ -259,8 +262,8 @@ static int race_build(ac_request *r)
     return MPI_SUCCESS;
 }
 
-/* A racing request's call completed in the application's eyes after `seconds`: kept for the
- * agreement. */
+/* A racing request's call completed in the application's eyes, `seconds` of the application's
+ * time spent in MPI calls on it (its `waited`): kept for the agreement. */
 static void race_observe(ac_request *r, double seconds)
 {
     race *x = r->race;
@@ -319,6 +322,7 @@ static int start(ac_request *r)
     nactive++;
     if (!x) {
         run_schedule(r, MPI_SUCCESS);
+        r->waited += ac_now() - r->start;
     } else {
         r->seq = x->calls < INT_MAX ? x->calls++ : INT_MAX;
         if (x->agreeing) {
@@ -327,6 +331,7 @@ static int start(ac_request *r)
         } else {
             run_schedule(r, race_build(r));
         }
+        r->waited += ac_now() - r->start;
     }
     return MPI_SUCCESS; /* an error is the completion's */
 }
@@ -396,7 +401,7 @@ static int complete(ac_request *r, MPI_Request *slot, MPI_Status *st)
     if (r->active) {
         double seconds = ac_now() - r->start;
         ac_seen_run(r->kind, r->algorithm, r->bytes, seconds, r->waited);
-        if (r->race) race_observe(r, seconds);
+        if (r->race) race_observe(r, r->waited);
         r->active = 0;
         rc = r->rc;
         r->rc = MPI_SUCCESS;
@@ -457,10 +462,9 @@ static int block_step(int n, MPI_Request app[], MPI_Status *st, int *rc)
     return out;
 }
 
-/* Waits until r's schedule has ended, advancing every active one; the time counts as waited. */
+/* Waits until r's schedule has ended, advancing every active one. */
 static void wait_for(ac_request *r)
 {
-    double t0 = ac_now();
     int rc;
     progress_one(r);
     while (r->active && !r->done)
@@ -469,20 +473,22 @@ static void wait_for(ac_request *r)
             ac_sched_drain(&r->sched);
             ended(r, rc != MPI_SUCCESS ? rc : MPI_ERR_INTERN);
         }
-    r->waited += ac_now() - t0;
 }
 
 /* An array of n requests as the library must see it: the layer's entries MPI_REQUEST_NULL in a
- * copy, which[i] the layer's request at i or NULL. */
+ * copy, which[i] the layer's request at i or NULL (also once completed and released); the call
+ * began at t0, its time charged to each of the layer's entries (their `waited`). */
 typedef struct {
     MPI_Request *copy;
     ac_request **which;
     int layer;
+    double t0;
 } view;
 
-static int view_make(int n, const MPI_Request reqs[], view *v)
+static int view_make(int n, const MPI_Request reqs[], view *v, double t0)
 {
     v->layer = 0;
+    v->t0 = t0;
     v->copy = malloc(sizeof *v->copy * (size_t)(n ? n : 1));
     v->which = malloc(sizeof *v->which * (size_t)(n ? n : 1));
     if (!v->copy || !v->which) {
@@ -498,11 +504,29 @@ static int view_make(int n, const MPI_Request reqs[], view *v)
     return 1;
 }
 
-/* The application's entries back from the copy. */
+/* The layer's entry i complete in the application's eyes (complete), the call's time charged to
+ * it first; a released one leaves which[i] NULL (reqs[i] is then MPI_REQUEST_NULL, as the copy's
+ * entry). */
+static int complete_entry(view *v, int i, MPI_Request reqs[], MPI_Status *st)
+{
+    ac_request *r = v->which[i];
+    int persistent = r->persistent;
+    if (r->active) r->waited += ac_now() - v->t0;
+    int rc = complete(r, &reqs[i], st);
+    if (!persistent) v->which[i] = NULL;
+    return rc;
+}
+
+/* The application's entries back from the copy; the call's time charged to the layer's entries
+ * still active. */
 static void view_done(int n, MPI_Request reqs[], view *v)
 {
+    double now = ac_now();
     for (int i = 0; i < n; i++)
-        if (!v->which[i]) reqs[i] = v->copy[i];
+        if (!v->which[i])
+            reqs[i] = v->copy[i];
+        else if (v->which[i]->active)
+            v->which[i]->waited += now - v->t0;
     free(v->copy);
     free(v->which);
 }
@@ -535,9 +559,11 @@ static int wait_app(int n, MPI_Request reqs[], MPI_Status *statuses[])
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     if (!nall || !request) return PMPI_Wait(request, status);
+    double t0 = ac_now();
     ac_request *r = find(*request);
     if (r) {
         wait_for(r);
+        if (r->active) r->waited += ac_now() - t0;
         return complete(r, request, status);
     }
     /* the application's own request, while schedules are active: advance them meanwhile,
@@ -612,9 +638,11 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     if (!nall || !request || !flag) return PMPI_Test(request, flag, status);
+    double t0 = ac_now();
     ac_requests_progress_all();
     ac_request *r = find(*request);
     if (!r) return PMPI_Test(request, flag, status);
+    if (r->active) r->waited += ac_now() - t0;
     *flag = complete_now(r);
     return *flag ? complete(r, request, status) : MPI_SUCCESS;
 }
@@ -622,9 +650,11 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
     if (!nall || !flag) return PMPI_Request_get_status(request, flag, status);
+    double t0 = ac_now();
     ac_requests_progress_all();
     ac_request *r = find(request);
     if (!r) return PMPI_Request_get_status(request, flag, status);
+    if (r->active) r->waited += ac_now() - t0;
     *flag = complete_now(r);
     if (*flag) {
         empty_status(status);
@@ -641,7 +671,7 @@ static int complete_layer(int n, MPI_Request reqs[], view *v, MPI_Status statuse
     int rc = MPI_SUCCESS;
     for (int i = 0; i < n; i++)
         if (v->which[i] && complete_now(v->which[i])) {
-            int e = complete(v->which[i], &reqs[i], status_at(statuses, i));
+            int e = complete_entry(v, i, reqs, status_at(statuses, i));
             if (e != MPI_SUCCESS && rc == MPI_SUCCESS) rc = e, *any_error = 1;
         }
     return rc;
@@ -678,7 +708,7 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
     view v;
     if (!nall || count <= 0 || !requests) return PMPI_Waitall(count, requests, statuses);
-    if (!view_make(count, requests, &v)) return MPI_ERR_NO_MEM;
+    if (!view_make(count, requests, &v, ac_now())) return MPI_ERR_NO_MEM;
     for (int i = 0; i < count; i++)
         if (v.which[i]) wait_for(v.which[i]);
     int rc = wait_library(count, v.copy, statuses), layer_error = 0;
@@ -694,8 +724,8 @@ int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuse
     view v;
     if (!nall || count <= 0 || !requests || !flag)
         return PMPI_Testall(count, requests, flag, statuses);
+    if (!view_make(count, requests, &v, ac_now())) return MPI_ERR_NO_MEM;
     ac_requests_progress_all();
-    if (!view_make(count, requests, &v)) return MPI_ERR_NO_MEM;
     int ready = 1, rc = MPI_SUCCESS;
     for (int i = 0; i < count; i++)
         if (v.which[i] && !complete_now(v.which[i])) ready = 0;
@@ -730,13 +760,13 @@ int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_St
     view v;
     if (!nall || count <= 0 || !requests || !index || !flag)
         return PMPI_Testany(count, requests, index, flag, status);
+    if (!view_make(count, requests, &v, ac_now())) return MPI_ERR_NO_MEM;
     ac_requests_progress_all();
-    if (!view_make(count, requests, &v)) return MPI_ERR_NO_MEM;
     int rc = MPI_SUCCESS, i = first_complete(count, &v);
     if (i >= 0) {
         *index = i;
         *flag = 1;
-        rc = complete(v.which[i], &requests[i], status);
+        rc = complete_entry(&v, i, requests, status);
     } else {
         rc = PMPI_Testany(count, v.copy, index, flag, status);
         /* none active for the library, but a layer entry still runs: not complete */
@@ -752,16 +782,14 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *statu
     view v;
     if (!nall || count <= 0 || !requests || !index)
         return PMPI_Waitany(count, requests, index, status);
-    if (!view_make(count, requests, &v)) return MPI_ERR_NO_MEM;
+    if (!view_make(count, requests, &v, ac_now())) return MPI_ERR_NO_MEM;
     int rc = MPI_SUCCESS;
-    double t0 = ac_now();
     for (;;) {
         ac_requests_progress_all();
         int i = first_complete(count, &v), flag = 0;
         if (i >= 0) {
-            v.which[i]->waited += ac_now() - t0;
             *index = i;
-            rc = complete(v.which[i], &requests[i], status);
+            rc = complete_entry(&v, i, requests, status);
             break;
         }
         rc = PMPI_Testany(count, v.copy, index, &flag, status);
@@ -792,17 +820,15 @@ static int some(int count, MPI_Request requests[], int *outcount, int indices[],
                 MPI_Status statuses[], int block)
 {
     view v;
-    if (!view_make(count, requests, &v)) return MPI_ERR_NO_MEM;
+    if (!view_make(count, requests, &v, ac_now())) return MPI_ERR_NO_MEM;
     int rc = MPI_SUCCESS;
-    double t0 = ac_now();
     for (;;) {
         ac_requests_progress_all();
         int n = 0, lib = 0, running = layer_running(count, &v);
         for (int i = 0; i < count; i++)
             if (v.which[i] && v.which[i]->active && v.which[i]->done) {
-                v.which[i]->waited += ac_now() - t0;
                 indices[n] = i;
-                int e = complete(v.which[i], &requests[i], status_at(statuses, n));
+                int e = complete_entry(&v, i, requests, status_at(statuses, n));
                 if (e != MPI_SUCCESS && rc == MPI_SUCCESS) rc = e;
                 n++;
             }

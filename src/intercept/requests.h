@@ -34,9 +34,9 @@ int ac_requests_allowed(void);
 
 /* The state of comm where the layer may run a nonblocking or persistent collective on it: the
  * layer is on, not under MPI_THREAD_MULTIPLE, and keeps state for comm already (MPI_COMM_WORLD's
- * made at MPI_Init, another's by an earlier blocking collective, collectively: a start must not
- * block to make it), an intracommunicator. NULL: pass the call on. The same answer on every
- * rank. */
+ * made at MPI_Init, a new one's in its constructor (comm_create.c) or another's by an earlier
+ * blocking collective, collectively: a start must not block to make it), an intracommunicator.
+ * NULL: pass the call on. The same answer on every rank. */
 ac_comm *ac_request_comm(MPI_Comm comm, MPI_Request *request);
 
 /* Builds the schedule of `alg` for a call whose arguments are `args` (the caller's). */

@@ -375,7 +375,8 @@ static void write_run_text(FILE *f)
             fputs(item, f);
             col += len;
         }
-        fprintf(f, "\n  %.2f us a %s from start to completion, %.2f us of it waited\n",
+        fprintf(f,
+                "\n  %.2f us a %s from start to completion, %.2f us of it in MPI calls on it\n",
                 1e6 * ac_seen_run_seconds((ac_seen_kind)k) / (double)calls, unit,
                 1e6 * ac_seen_run_waited((ac_seen_kind)k) / (double)calls);
     }

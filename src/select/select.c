@@ -923,6 +923,14 @@ int ac_select_learning_candidates(ac_comm *c, const ac_call *call, const ac_algo
     return n;
 }
 
+int ac_select_may_run_nonblocking(void)
+{
+    if (sel.strategy->learns || sel.strategy->table_mode) return 1;
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++)
+        if (sel.forced[k] && ac_has_schedule(sel.forced[k])) return 1;
+    return 0;
+}
+
 const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *caller)
 {
     const ac_algorithm *forced = sel.forced[call->collective];

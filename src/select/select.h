@@ -55,6 +55,10 @@ const ac_algorithm *ac_select_nonblocking(ac_comm *c, const ac_call *call);
  * 0 otherwise. The same list on every rank. */
 int ac_select_learning_candidates(ac_comm *c, const ac_call *call, const ac_algorithm **out,
                                   int max);
+/* Whether the configuration could have the layer run a nonblocking or persistent collective: a
+ * learning strategy (its races), table mode (its rules) or a forced algorithm written as a
+ * schedule. The same on every rank (the settings are checked equal at MPI_Init). */
+int ac_select_may_run_nonblocking(void);
 /* The algorithm of a call; `caller` is the return address of the MPI routine (the call site). */
 const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *caller);
 

@@ -13,7 +13,11 @@
  *                         6 waited for (the first carries the agreement again);
  *   nbc_race mixed        two contexts (1000 ints and 3 ints) and a non-commutative user op (a
  *                         third, whose candidates lack the ring) interleaved, 3 outstanding at a
- *                         time, and 14 MPI_Ibarrier, half of them outstanding in pairs.
+ *                         time, and 14 MPI_Ibarrier, half of them outstanding in pairs;
+ *   nbc_race fresh        12 MPI_Iallreduce on each of a new MPI_Comm_dup and MPI_Cart_create
+ *                         of MPI_COMM_WORLD, no blocking collective on either: both outstanding
+ *                         each time (the layer makes a new communicator's state in its
+ *                         constructor where it may run nonblocking collectives).
  *
  * The layer makes MPI_COMM_WORLD's state at MPI_Init: its first nonblocking call races too.
  * Prints "nbc_race: ok" and exits 0, or names the first failing check and exits 1.
@@ -50,13 +54,18 @@ typedef struct {
     MPI_Request req[MAXOUT];
 } batch;
 
-static void start_sum(batch *b, int i, int n, int salt)
+static void start_sum_on(batch *b, int i, int n, int salt, MPI_Comm comm)
 {
     b->n[i] = n;
     b->salt[i] = salt;
     fill(b->send[i], n, salt);
     memset(b->recv[i], 0xff, sizeof b->recv[i]);
-    MPI_Iallreduce(b->send[i], b->recv[i], n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &b->req[i]);
+    MPI_Iallreduce(b->send[i], b->recv[i], n, MPI_INT, MPI_SUM, comm, &b->req[i]);
+}
+
+static void start_sum(batch *b, int i, int n, int salt)
+{
+    start_sum_on(b, i, n, salt, MPI_COMM_WORLD);
 }
 
 static void check_sum(const batch *b, int i, int call)
@@ -144,6 +153,23 @@ static void mixed(batch *b)
     MPI_Op_free(&op);
 }
 
+static void fresh(batch *b)
+{
+    MPI_Comm dup, cart;
+    int dims[1] = {size}, periods[1] = {1};
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &cart); /* ranks as in the world */
+    for (int k = 0; k < 12; k++) {
+        start_sum_on(b, 0, N, k, dup);
+        start_sum_on(b, 1, N, 2 * k, cart);
+        MPI_Waitall(2, b->req, statuses_ignore());
+        check_sum(b, 0, k);
+        check_sum(b, 1, k);
+    }
+    MPI_Comm_free(&cart);
+    MPI_Comm_free(&dup);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -155,12 +181,14 @@ int main(int argc, char **argv)
     } scenarios[] = {{"sequential", sequential},
                      {"outstanding", outstanding},
                      {"lacking", lacking},
-                     {"mixed", mixed}};
+                     {"mixed", mixed},
+                     {"fresh", fresh}};
     int which = -1;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < (int)(sizeof scenarios / sizeof scenarios[0]); i++)
         if (argc > 1 && !strcmp(argv[1], scenarios[i].name)) which = i;
     if (which < 0) {
-        if (rank == 0) fprintf(stderr, "usage: nbc_race sequential|outstanding|lacking|mixed\n");
+        if (rank == 0)
+            fprintf(stderr, "usage: nbc_race sequential|outstanding|lacking|mixed|fresh\n");
         MPI_Finalize();
         return 2;
     }

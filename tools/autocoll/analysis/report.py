@@ -100,7 +100,8 @@ def seen_lines(data):
             line += item
         lines.append(line)
         lines.append(f"  {1e6 * x['seconds'] / x['calls']:.2f} us a {unit} from start to "
-                     f"completion, {1e6 * x['waited_seconds'] / x['calls']:.2f} us of it waited")
+                     f"completion, {1e6 * x['waited_seconds'] / x['calls']:.2f} us of it in MPI "
+                     "calls on it")
     return lines
 
 
