@@ -77,7 +77,9 @@ ac_comm *ac_enter(MPI_Comm comm, ac_collective coll)
         if (ac_g.enabled) ac_select_init();
     }
     ac_requests_progress(); /* the nonblocking collectives the layer runs advance here too */
-    return ac_comm_enter(comm, coll);
+    ac_comm *c = ac_comm_enter(comm, coll);
+    if (c && ac_requests_active) ac_requests_settle(c->pcomm);
+    return c;
 }
 
 int MPI_Init(int *argc, char ***argv)

@@ -72,7 +72,8 @@ struct ac_request {
     int active;   /* started, not yet completed in the application's eyes */
     int done;     /* the schedule has ended (rc its outcome) */
     int freed;    /* MPI_Request_free while active: released when done */
-    int deferred; /* started, its schedule to be built when its race's agreement ends */
+    int deferred; /* started, its schedule not yet: behind an agreement (requests.h, "order") */
+    unsigned long order; /* when it was started, among every request's starts */
     int rc;
     ac_seen_kind kind;
     const char *algorithm; /* its registry name (a racing request's: this start's) */
@@ -92,6 +93,7 @@ struct ac_request {
 static ac_request *all;     /* every request of the layer */
 static int nall;            /* how many */
 static unsigned long releases; /* how many were released so far */
+static unsigned long starts;   /* how many were started so far */
 #define nactive ac_requests_active
 static MPI_Comm *orphans;   /* private communicators freed by the application while a request
                              * still used them: freed with their last request */
@@ -197,6 +199,7 @@ static ac_request *ac_request_new(ac_comm *c, int persistent, ac_seen_kind kind,
 }
 
 static void race_decide(race *x, int seq, int rc);
+static void run_deferred(MPI_Comm pcomm);
 
 /* The schedule's end seen: a race's agreement decided; counted now for a request freed while
  * active. */
@@ -205,7 +208,10 @@ static void ended(ac_request *r, int rc)
     r->done = 1;
     r->rc = rc;
     nactive--;
-    if (r->race && r->race->agreeing == r) race_decide(r->race, r->seq, rc);
+    if (r->race && r->race->agreeing == r) {
+        race_decide(r->race, r->seq, rc);
+        run_deferred(r->pcomm);
+    }
     if (r->freed) {
         ac_seen_run(r->kind, r->algorithm, r->bytes, ac_now() - r->start, r->waited);
         release(r);
@@ -273,18 +279,30 @@ static void race_observe(ac_request *r, double seconds)
     }
 }
 
-/* The deferred request of x started first, or NULL. */
-static ac_request *first_deferred(const race *x)
+/* The deferred request on pcomm started first, or NULL. */
+static ac_request *first_deferred(MPI_Comm pcomm)
 {
     ac_request *first = NULL;
     for (ac_request *o = all; o; o = o->next)
-        if (o->deferred && o->race == x && (!first || o->seq < first->seq)) first = o;
+        if (o->deferred && o->pcomm == pcomm && (!first || o->order < first->order)) first = o;
     return first;
 }
 
+/* The deferred requests on pcomm start, in the order they were started, up to the first whose
+ * race still waits for its agreement. Their schedules may hold the library's own collectives
+ * (the native schedules), which every rank must start on the private communicator in one order:
+ * a request started after a deferred one on the same communicator is deferred too (start). */
+static void run_deferred(MPI_Comm pcomm)
+{
+    ac_request *r;
+    while ((r = first_deferred(pcomm)) && !(r->race && r->race->agreeing)) {
+        r->deferred = 0;
+        run_schedule(r, r->race ? race_build(r) : MPI_SUCCESS);
+    }
+}
+
 /* The agreement's schedule (call seq) has ended with outcome rc: the winner, unless a rank
- * lacked a time (the next call carries the agreement again); then the calls deferred meanwhile
- * run, in the order they were started. */
+ * lacked a time (the next call carries the agreement again). */
 static void race_decide(race *x, int seq, int rc)
 {
     int n = x->n * RACE_REPEATS;
@@ -305,11 +323,6 @@ static void race_decide(race *x, int seq, int rc)
     else if (x->pcomm != MPI_COMM_NULL)
         ac_log_info("%s %s %zu B (nonblocking): race lacked a rank's time at call %d: the next "
                     "call agrees again", x->name, ac_collective_name(x->collective), x->bytes, seq);
-    ac_request *r;
-    while (!x->agreeing && (r = first_deferred(x))) {
-        r->deferred = 0;
-        run_schedule(r, race_build(r));
-    }
 }
 
 static int start(ac_request *r)
@@ -319,20 +332,16 @@ static int start(ac_request *r)
     r->done = 0;
     r->waited = 0.0;
     r->start = ac_now();
+    r->order = ++starts;
     nactive++;
-    if (!x) {
-        run_schedule(r, MPI_SUCCESS);
-        r->waited += ac_now() - r->start;
+    if (x) r->seq = x->calls < INT_MAX ? x->calls++ : INT_MAX;
+    if ((x && x->agreeing) || first_deferred(r->pcomm)) {
+        r->deferred = 1; /* started by run_deferred, when the agreement before it has ended */
+        if (x) x->deferred++;
     } else {
-        r->seq = x->calls < INT_MAX ? x->calls++ : INT_MAX;
-        if (x->agreeing) {
-            r->deferred = 1; /* built when the agreement ends (race_decide) */
-            x->deferred++;
-        } else {
-            run_schedule(r, race_build(r));
-        }
-        r->waited += ac_now() - r->start;
+        run_schedule(r, x ? race_build(r) : MPI_SUCCESS);
     }
+    r->waited += ac_now() - r->start;
     return MPI_SUCCESS; /* an error is the completion's */
 }
 
@@ -367,6 +376,7 @@ static void progress_one(ac_request *r)
 }
 
 int ac_requests_active;
+
 
 void ac_requests_progress_all(void)
 {
@@ -473,6 +483,13 @@ static void wait_for(ac_request *r)
             ac_sched_drain(&r->sched);
             ended(r, rc != MPI_SUCCESS ? rc : MPI_ERR_INTERN);
         }
+}
+
+void ac_requests_settle(MPI_Comm pcomm)
+{
+    int rc;
+    while (first_deferred(pcomm))
+        if (block_step(0, NULL, MPI_STATUS_IGNORE, &rc) < -1) break;
 }
 
 /* An array of n requests as the library must see it: the layer's entries MPI_REQUEST_NULL in a

@@ -62,6 +62,12 @@ static inline void ac_requests_progress(void)
     if (ac_requests_active) ac_requests_progress_all();
 }
 
+/* Before a blocking collective on the private communicator pcomm: waits, advancing every active
+ * schedule, until no request on it is deferred (behind a race's agreement, requests.c), so that
+ * the library's collectives on pcomm (a blocking native call, the native schedules' nonblocking
+ * ones) start in one order on every rank. */
+void ac_requests_settle(MPI_Comm pcomm);
+
 /* At MPI_Finalize: releases the requests left (persistent ones never freed; a nonblocking one
  * never completed is erroneous and waited for first, as MPI_Finalize would). */
 void ac_requests_finalize(void);

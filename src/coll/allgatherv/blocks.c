@@ -51,7 +51,12 @@ int ac_allgatherv_logical_ring_schedule(ac_sched *s, const void *sbuf, int scoun
             ac_sched_recv(s, NULL, 0, MPI_BYTE, right);
             ac_sched_round(s);
         } else if (i > 0 && sync == AC_SYNC_BARRIER) {
-            ac_sched_barrier(s);
+            /* the library's barrier where the call blocks; progressed, a later round must start
+             * no library collective (sched.h): the dissemination barrier's messages instead */
+            if (s->blocking)
+                ac_sched_barrier(s);
+            else
+                ac_barrier_dissemination_schedule(s, NULL);
             ac_sched_round(s);
         }
         int sblock = ring_member(order, (pos - i + size) % size);
@@ -69,6 +74,7 @@ int ac_allgatherv_logical_ring(const void *sbuf, int scount, MPI_Datatype stype,
 {
     ac_sched s;
     int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    s.blocking = 1;
     if (rc == MPI_SUCCESS)
         rc = ac_allgatherv_logical_ring_schedule(&s, sbuf, scount, stype, rbuf, rcounts, displs,
                                                  rtype, order, sync);

@@ -14,7 +14,7 @@ int ac_sched_init(ac_sched *s, MPI_Comm comm, int tag)
 {
     s->comm = comm;
     s->tag = tag;
-    s->nsteps = s->nrounds = s->ntmps = s->round = s->nreqs = 0;
+    s->nsteps = s->nrounds = s->ntmps = s->round = s->nreqs = s->blocking = 0;
     s->steps = s->step_room, s->cap = AC_SCHED_STEPS;
     s->ends = s->end_room, s->posted = s->posted_room, s->rcap = AC_SCHED_ROUNDS;
     s->tmps = s->tmp_room, s->tcap = AC_SCHED_TMPS;
