@@ -46,9 +46,10 @@ typedef int ac_request_build_fn(ac_sched *s, const ac_algorithm *alg, const void
  * schedule built by `build` from `args` (argsize bytes, copied where the request races and builds
  * at its start): the algorithm ac_select_nonblocking names, or under a learning strategy a race
  * over ac_select_learning_candidates, a persistent request's own over its first starts or the
- * context's over its first nonblocking calls (requests.c, "race"; docs/nonblocking.md). 1 with the handle in *handle and the outcome in *rc (a request
- * that cannot be allocated: MPI_ERR_NO_MEM, loud, rather than passing the call on alone); 0: the
- * layer runs none (pass the call on). */
+ * context's over its first nonblocking calls (requests.c, "race"; docs/nonblocking.md). 1 with
+ * the handle in *handle and the outcome in *rc (a request that cannot be allocated:
+ * MPI_ERR_NO_MEM, loud, rather than passing the call on alone); 0: the layer runs none (pass the
+ * call on). */
 int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int persistent,
                     ac_request_build_fn *build, const void *args, size_t argsize,
                     MPI_Request *handle, int *rc);
