@@ -6,6 +6,7 @@
 #   AUTOCOLL_TEST_PLATFORM simgrid only: the platform (default one-switch-gbe)
 #   AUTOCOLL_TEST_PPN      simgrid only: processes per node (default 1)
 #   AUTOCOLL_TEST_SELECTOR simgrid only: SMPI's native collective selector (default ompi)
+#   AUTOCOLL_TEST_CFG      simgrid only: SimGrid settings KEY:VALUE, separated by spaces
 #   AUTOCOLL_TEST_TIMEOUT  seconds (default 1200)
 #   AUTOCOLL_TEST_YIELD    MPICH only: path of the test-only yield_progress preload
 #   AUTOCOLL_TEST_PRELOAD  a library to LD_PRELOAD into the ranks (e.g. libautocoll.so)
@@ -36,9 +37,12 @@ case $mpi in
     ;;
   simgrid)
     repo=$(cd "$(dirname "$0")/.." && pwd)
+    cfg=()
+    for c in ${AUTOCOLL_TEST_CFG:-}; do cfg+=(--cfg "$c"); done
     exec timeout -k 10 "$limit" env PYTHONPATH="$repo/tools${PYTHONPATH:+:$PYTHONPATH}" \
       python3 -m autocoll.cli simgrid run --platform "${AUTOCOLL_TEST_PLATFORM:-one-switch-gbe}" \
-      --ppn "${AUTOCOLL_TEST_PPN:-1}" --selector "${AUTOCOLL_TEST_SELECTOR:-ompi}" -n "$np" "$@"
+      --ppn "${AUTOCOLL_TEST_PPN:-1}" --selector "${AUTOCOLL_TEST_SELECTOR:-ompi}" "${cfg[@]}" \
+      -n "$np" "$@"
     ;;
   *)
     echo "tests/mpirun.sh: unknown MPI '$mpi' (openmpi, mpich or simgrid)" >&2

@@ -113,6 +113,13 @@ typedef int ac_allreduce_fn(const void *sbuf, void *rbuf, int count, MPI_Datatyp
 typedef int ac_allreduce_sched_fn(struct ac_sched *s, const void *sbuf, void *rbuf, int count,
                                   MPI_Datatype dtype, MPI_Op op, const struct ac_params *p);
 typedef int ac_barrier_sched_fn(struct ac_sched *s, const struct ac_params *p);
+typedef int ac_allgather_sched_fn(struct ac_sched *s, const void *sbuf, int scount,
+                                  MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                                  const struct ac_params *p);
+typedef int ac_allgatherv_sched_fn(struct ac_sched *s, const void *sbuf, int scount,
+                                   MPI_Datatype stype, void *rbuf, const int *rcounts,
+                                   const int *displs, MPI_Datatype rtype,
+                                   const struct ac_params *p);
 typedef int ac_alltoall_fn(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                            int rcount, MPI_Datatype rtype, MPI_Comm comm,
                            const struct ac_params *p);
@@ -232,6 +239,8 @@ typedef struct ac_algorithm {
     union { /* the algorithm as a schedule, where it is written as one (NULL: blocking only) */
         ac_allreduce_sched_fn *allreduce;
         ac_barrier_sched_fn *barrier;
+        ac_allgather_sched_fn *allgather;
+        ac_allgatherv_sched_fn *allgatherv;
     } sched;
     const ac_params *params;
     const struct ac_cost_model *cost; /* its cost model (cost_terms.h, beside the entry); NULL:

@@ -100,25 +100,6 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
                           comm, request);
 }
 
-int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
-                   recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_IALLGATHER, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
-    return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                           request);
-}
-
-int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const
-                    int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                    MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_IALLGATHERV, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
-    return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                            comm, request);
-}
-
 int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
                   recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
@@ -323,16 +304,6 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
                             root, comm, request);
 }
 
-int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request
-                     *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_IALLGATHER_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
-    return PMPI_Iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                             request);
-}
-
 int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void
                       *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype
                       recvtype, MPI_Comm comm, MPI_Request *request)
@@ -505,26 +476,6 @@ int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
                               root, comm, info, request);
 }
 
-int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
-                       recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request
-                       *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_ALLGATHER_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
-    return PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                               info, request);
-}
-
-int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm
-                        comm, MPI_Info info, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_ALLGATHERV_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
-    return PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                                comm, info, request);
-}
-
 int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
                       recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request
                       *request)
@@ -689,16 +640,6 @@ int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const
             ac_seen_bytes(recvcount, recvtype));
     return PMPI_Scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
                                 root, comm, info, request);
-}
-
-int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void
-                         *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                         MPI_Info info, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_ALLGATHER_INIT_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
-    return PMPI_Allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                                 info, request);
 }
 
 int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void

@@ -17,6 +17,8 @@
  * --self-test runs deliberately broken algorithms (broken.c) and fails unless the harness
  * catches every one of them.
  * --match runs only algorithms whose name contains TEXT (e.g. "node" for the node-aware ones).
+ * An algorithm written as a schedule runs every case twice: by its blocking entry point, then
+ * progressed as a nonblocking call's schedule is (two at once on distinct tags).
  *
  * Exit status 0 when every case passed, 1 otherwise. Prints "harness: N passed, N failed".
  */
@@ -345,15 +347,59 @@ static int known_failure_case(const tcase *c, size_t bytes, int commutative)
 
 /* ---- per-collective cases --------------------------------------------------------------- */
 
-/* Two schedules started back to back, advanced in turn (the second first) by MPI_Testall
- * (ac_sched_progress) until both have ended, then freed; rc or their first error. */
+/* Blocks (MPI_Waitany) until a message of a schedule not done completes, and marks it completed
+ * in its schedule, as intercept/requests.c does where the application waits. rc of MPI_Waitany. */
+static int wait_any_message(ac_sched s[2], const int done[2])
+{
+    int n = 0, total = (done[0] ? 0 : s[0].nreqs) + (done[1] ? 0 : s[1].nreqs), idx;
+    MPI_Request *reqs = malloc(sizeof *reqs * (size_t)(total + 1));
+    int *owner = malloc(sizeof *owner * (size_t)(total + 1));
+    int *slot = malloc(sizeof *slot * (size_t)(total + 1));
+    if (!reqs || !owner || !slot) {
+        fprintf(stderr, "harness: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; !done[k] && i < s[k].nreqs; i++)
+            reqs[n] = s[k].reqs[i], owner[n] = k, slot[n++] = i;
+    int rc = PMPI_Waitany(n, reqs, &idx, MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS && idx != MPI_UNDEFINED) s[owner[idx]].reqs[slot[idx]] = MPI_REQUEST_NULL;
+    free(reqs);
+    free(owner);
+    free(slot);
+    return rc;
+}
+
+/* Whether every message of s's current round has completed (its requests are null). */
+static int round_completed(const ac_sched *s)
+{
+    for (int i = 0; i < s->nreqs; i++)
+        if (s->reqs[i] != MPI_REQUEST_NULL) return 0;
+    return 1;
+}
+
+/* Two schedules started back to back and advanced in turn (the second first) by
+ * ac_sched_progress until both have ended, then freed; rc or their first error. Between turns
+ * the rank blocks in MPI_Waitany for a message of either, and a schedule advances once its
+ * round's messages have all completed there: the library completes most messages in a wait.
+ * Under SMPI 3.32, polling with MPI_Test* made the run slow down as it went (every message
+ * completed by a test, and every test's simulated sleep, left work that each later completion
+ * pays: tests/simgrid/CMakeLists.txt); the 16-rank allgatherv run took more than 10 minutes. */
 static int progress_two(ac_sched s[2], int done[2], int rc)
 {
-    while (!done[0] || !done[1])
+    while (!done[0] || !done[1]) {
+        if (wait_any_message(s, done) != MPI_SUCCESS) {
+            if (rc == MPI_SUCCESS) rc = MPI_ERR_OTHER; /* then complete what is in flight */
+            for (int k = 0; k < 2; k++)
+                if (!done[k]) ac_sched_drain(&s[k]), done[k] = 1;
+            break;
+        }
         for (int k = 1; k >= 0; k--) {
-            int krc = done[k] ? MPI_SUCCESS : ac_sched_progress(&s[k], 0, &done[k]);
+            int krc = done[k] || !round_completed(&s[k]) ? MPI_SUCCESS
+                                                          : ac_sched_progress(&s[k], 0, &done[k]);
             if (rc == MPI_SUCCESS) rc = krc;
         }
+    }
     ac_sched_free(&s[0]);
     ac_sched_free(&s[1]);
     return rc;
@@ -592,6 +638,64 @@ static void pairs_create(void)
     npairs = 6;
 }
 
+/* Starts the schedules s[0 .. n-1] built by build(s[k], k), on distinct tags, back to back, then
+ * advances them in turn until all have ended (progress_two); rc or their first error. */
+typedef int build_fn(ac_sched *s, int k, const void *arg);
+static int run_progressed(const tcase *c, int n, build_fn *build, const void *arg)
+{
+    ac_sched s[2];
+    int done[2] = {1, 1}, rc = MPI_SUCCESS;
+    for (int k = 0; k < 2; k++) {
+        int krc = ac_sched_init(&s[k], c->pcomm, 8101 + k);
+        if (krc == MPI_SUCCESS && k < n) krc = build(&s[k], k, arg);
+        if (krc == MPI_SUCCESS && k < n) krc = ac_sched_start(&s[k], &done[k]);
+        if (rc == MPI_SUCCESS) rc = krc;
+    }
+    return progress_two(s, done, rc);
+}
+
+/* An allgather's or allgatherv's arguments, the second schedule's receive buffer rb2 (NULL: one
+ * schedule, as with MPI_BOTTOM, whose absolute types name the first buffer). */
+typedef struct {
+    const tcase *c;
+    const void *sb;
+    int scount;
+    MPI_Datatype stype;
+    void *rb, *rb2;
+    int rcount;
+    const int *rcounts, *displs;
+    MPI_Datatype rtype;
+} gather_args;
+
+static int build_allgather(ac_sched *s, int k, const void *arg)
+{
+    const gather_args *a = arg;
+    return a->c->alg->sched.allgather(s, a->sb, a->scount, a->stype, k ? a->rb2 : a->rb,
+                                      a->rcount, a->rtype, a->c->alg->params);
+}
+
+static int build_allgatherv(ac_sched *s, int k, const void *arg)
+{
+    const gather_args *a = arg;
+    return a->c->alg->sched.allgatherv(s, a->sb, a->scount, a->stype, k ? a->rb2 : a->rb,
+                                       a->rcounts, a->displs, a->rtype, a->c->alg->params);
+}
+
+/* The algorithm's allgather (allgatherv where rcounts): its blocking entry point, or
+ * (c->progressed) its schedule run as a nonblocking call's is, twice at once where a->rb2. */
+static int run_gather_set(const gather_args *a)
+{
+    const tcase *c = a->c;
+    if (c->progressed)
+        return run_progressed(c, a->rb2 ? 2 : 1, a->rcounts ? build_allgatherv : build_allgather,
+                              a);
+    if (a->rcounts)
+        return c->alg->fn.allgatherv(a->sb, a->scount, a->stype, a->rb, a->rcounts, a->displs,
+                                     a->rtype, c->pcomm, c->alg->params);
+    return c->alg->fn.allgather(a->sb, a->scount, a->stype, a->rb, a->rcount, a->rtype, c->pcomm,
+                                c->alg->params);
+}
+
 static void case_blocks(tcase *c, const tpair *tp)
 {
     ac_collective coll = c->alg->collective;
@@ -604,10 +708,11 @@ static void case_blocks(tcase *c, const tpair *tp)
      * 1 and the root receives p; scatter: the root sends p, every rank receives 1. */
     int send_blocks = (coll == AC_ALLTOALL || coll == AC_SCATTER) ? p : 1;
     int recv_blocks = (coll == AC_SCATTER) ? 1 : p;
-    buf send, exp, got;
+    buf send, exp, got, got2;
     buf_make(&send, (MPI_Aint)sc * send_blocks, st->type);
     buf_make(&exp, (MPI_Aint)rc_ * recv_blocks, rt->type);
     buf_make(&got, (MPI_Aint)rc_ * recv_blocks, rt->type);
+    buf_make(&got2, (MPI_Aint)rc_ * recv_blocks, rt->type);
     fill(send.p, (MPI_Aint)sc * send_blocks, st, c->rank);
     const void *sb = send.p;
     void *rb_exp = exp.p, *rb_got = got.p;
@@ -656,11 +761,14 @@ static void case_blocks(tcase *c, const tpair *tp)
     }
     int rc = MPI_SUCCESS;
     switch (coll) {
-    case AC_ALLGATHER:
+    case AC_ALLGATHER: {
         PMPI_Allgather(sb, sc, st->type, rb_exp, rc_, rt->type, c->comm);
-        rc = c->alg->fn.allgather(sb_got, scount, stype, rb_got, rcount, rtype_got, c->pcomm,
-                                  c->alg->params);
+        memcpy(got2.alloc, got.alloc, buf_bytes(&got));
+        gather_args a = {c, sb_got, scount, stype, rb_got, tp->bottom ? NULL : got2.p, rcount,
+                         NULL, NULL, rtype_got};
+        rc = run_gather_set(&a);
         break;
+    }
     case AC_ALLTOALL:
         PMPI_Alltoall(sb, sc, st->type, rb_exp, rc_, rt->type, c->comm);
         rc = c->alg->fn.alltoall(sb_got, scount, stype, rb_got, rcount, rtype_got, c->pcomm,
@@ -684,6 +792,7 @@ static void case_blocks(tcase *c, const tpair *tp)
         MPI_Type_free(&rtype_got);
     }
     if (coll != AC_GATHER || root) compare("recvbuf", &exp, &got);
+    if (c->progressed && !tp->bottom) compare("recvbuf of the second schedule", &exp, &got2);
     if (sb != MPI_IN_PLACE && memcmp(send_before, send.alloc, buf_bytes(&send)) != 0 && !mismatch) {
         mismatch = 1;
         snprintf(mismatch_text, sizeof mismatch_text, "send buffer modified");
@@ -693,6 +802,7 @@ static void case_blocks(tcase *c, const tpair *tp)
     buf_free(&send);
     buf_free(&exp);
     buf_free(&got);
+    buf_free(&got2);
 }
 
 /* allgatherv and alltoallv: uneven counts with zeros, displacements with holes and in
@@ -744,10 +854,11 @@ static void case_vector(tcase *c, const tpair *tp)
         }
     }
     if (!applicable(c, MPI_OP_NULL, 0, (size_t)total_all * type_size(rt->type))) goto out;
-    buf send, exp, got;
+    buf send, exp, got, got2;
     buf_make(&send, stotal, st->type);
     buf_make(&exp, rtotal, rt->type);
     buf_make(&got, rtotal, rt->type);
+    buf_make(&got2, rtotal, rt->type);
     fill(send.p, stotal, st, me);
     const void *sb = send.p;
     MPI_Aint lb, ext;
@@ -765,18 +876,21 @@ static void case_vector(tcase *c, const tpair *tp)
     int rc;
     if (coll == AC_ALLGATHERV) {
         PMPI_Allgatherv(sb, sc[0], st->type, exp.p, rcn, rd, rt->type, c->comm);
-        rc = c->alg->fn.allgatherv(sb, sc[0], st->type, got.p, rcn, rd, rt->type, c->pcomm,
-                                   c->alg->params);
+        memcpy(got2.alloc, got.alloc, buf_bytes(&got));
+        gather_args a = {c, sb, sc[0], st->type, got.p, got2.p, 0, rcn, rd, rt->type};
+        rc = run_gather_set(&a);
     } else {
         PMPI_Alltoallv(sb, sc, sd, st->type, exp.p, rcn, rd, rt->type, c->comm);
         rc = c->alg->fn.alltoallv(sb, sc, sd, st->type, got.p, rcn, rd, rt->type, c->pcomm,
                                   c->alg->params);
     }
     compare("recvbuf", &exp, &got);
+    if (c->progressed) compare("recvbuf of the second schedule", &exp, &got2);
     finish(c, rc);
     buf_free(&send);
     buf_free(&exp);
     buf_free(&got);
+    buf_free(&got2);
 out:
     free(sc);
     free(sd);
@@ -948,25 +1062,30 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
             case AC_ALLTOALL:
             case AC_GATHER:
             case AC_SCATTER:
-                for (int r = coll == AC_GATHER || coll == AC_SCATTER ? r0 : 0;
-                     r < ((coll == AC_GATHER || coll == AC_SCATTER) ? nroots : 1); r++)
-                    for (int t = 0; t < npairs; t++) {
-                        c.type_name = pairs[t].name;
-                        c.op_name = "-";
-                        c.root = roots[r];
-                        c.count = case_count(spec, alg, pairs[t].send->type);
-                        case_blocks(&c, &pairs[t]);
-                    }
+                /* an algorithm written as a schedule: blocking, then progressed */
+                for (c.progressed = 0; c.progressed <= ac_has_schedule(alg); c.progressed++)
+                    for (int r = coll == AC_GATHER || coll == AC_SCATTER ? r0 : 0;
+                         r < ((coll == AC_GATHER || coll == AC_SCATTER) ? nroots : 1); r++)
+                        for (int t = 0; t < npairs; t++) {
+                            c.type_name = pairs[t].name;
+                            c.op_name = "-";
+                            c.root = roots[r];
+                            c.count = case_count(spec, alg, pairs[t].send->type);
+                            case_blocks(&c, &pairs[t]);
+                        }
+                c.progressed = 0;
                 break;
             case AC_ALLGATHERV:
             case AC_ALLTOALLV:
-                for (int t = 0; t < npairs; t++) {
-                    c.type_name = pairs[t].name;
-                    c.op_name = "-";
-                    c.root = -1;
-                    c.count = case_count(spec, alg, pairs[t].send->type);
-                    case_vector(&c, &pairs[t]);
-                }
+                for (c.progressed = 0; c.progressed <= ac_has_schedule(alg); c.progressed++)
+                    for (int t = 0; t < npairs; t++) {
+                        c.type_name = pairs[t].name;
+                        c.op_name = "-";
+                        c.root = -1;
+                        c.count = case_count(spec, alg, pairs[t].send->type);
+                        case_vector(&c, &pairs[t]);
+                    }
+                c.progressed = 0;
                 break;
             default:
                 break;

@@ -5,20 +5,37 @@
 #include "coll/coll.h"
 
 ac_allgather_fn ac_allgather_native;
+ac_allgather_sched_fn ac_allgather_native_schedule;
 ac_allgather_fn ac_allgather_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
 ac_allgather_fn ac_allgather_simple;
 ac_allgather_fn ac_allgather_mesh; /* p->dims = 2 or 3 (NULL or 0: 2) */
 ac_allgather_fn ac_allgather_recursive_doubling;
 ac_allgather_fn ac_allgather_bruck;
 ac_allgather_fn ac_allgather_ring;      /* p->sync */
+ac_allgather_sched_fn ac_allgather_ring_schedule;
 ac_allgather_fn ac_allgather_pair;      /* power-of-two size only; p->sync */
 ac_allgather_fn ac_allgather_node_ring; /* p->sync */
 ac_allgather_fn ac_allgather_hier;      /* p->intra, p->phase (hierarchical.c) */
+
+/* An allgather call's arguments, kept where a schedule is built or started later: the native
+ * schedule's library call, a racing request's builds (intercept/iallgather.c). */
+typedef struct ac_allgather_args {
+    const void *sbuf;
+    int scount;
+    MPI_Datatype stype;
+    void *rbuf;
+    int rcount;
+    MPI_Datatype rtype;
+} ac_allgather_args;
 
 /* Helper of this folder (uniform.c): runs an allgatherv engine with rcounts[i] = rcount and
  * displs[i] = i * rcount. MPI_ERR_COUNT if (p-1) * rcount does not fit an int. */
 int ac_allgather_uniform(ac_allgatherv_fn *engine, const void *sbuf, int scount,
                          MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                          MPI_Comm comm, const ac_params *p);
+/* The same for an engine written as a schedule: appends it to s. */
+int ac_allgather_uniform_schedule(ac_allgatherv_sched_fn *engine, struct ac_sched *s,
+                                  const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                                  int rcount, MPI_Datatype rtype, const ac_params *p);
 
 #endif

@@ -10,10 +10,11 @@
 #define ENTRY(nm, engine, prm, req, max, cst, grp, attrs, help)                                  \
     {.name = nm, .collective = AC_ALLGATHER, .group = grp, .attributes = attrs, .requires = req,  \
      .max_bytes = max, .fn.allgather = ac_allgather_##engine, .params = prm, .cost = cst,         \
-     .summary = help},
+     .sched.allgather = AC_ALLGATHER_SCHEDULE(engine, allgather), .summary = help},
 
 static const ac_algorithm algorithms[] = {
-    {AC_NATIVE(allgather, ALLGATHER, Allgather)},
+    {AC_NATIVE(allgather, ALLGATHER, Allgather),
+     .sched.allgather = ac_allgather_native_schedule},
     AC_ALLGATHER_SET(ENTRY)
 };
 

@@ -7,14 +7,28 @@
 /* The engines. Besides the registry, other collectives call them by name as their inner
  * all-gather (temporary buffers, uneven and zero counts, MPI_IN_PLACE). */
 ac_allgatherv_fn ac_allgatherv_native;
+ac_allgatherv_sched_fn ac_allgatherv_native_schedule;
 ac_allgatherv_fn ac_allgatherv_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
 ac_allgatherv_fn ac_allgatherv_simple;
 ac_allgatherv_fn ac_allgatherv_mesh;               /* p->dims = 2 or 3 (NULL or 0: 2) */
 ac_allgatherv_fn ac_allgatherv_recursive_doubling; /* any size */
 ac_allgatherv_fn ac_allgatherv_bruck;              /* any size */
 ac_allgatherv_fn ac_allgatherv_ring;               /* p->sync */
+ac_allgatherv_sched_fn ac_allgatherv_ring_schedule;
 ac_allgatherv_fn ac_allgatherv_pair;               /* power-of-two size only; p->sync */
 ac_allgatherv_fn ac_allgatherv_node_ring;          /* p->sync */
+
+/* An allgatherv call's arguments, kept where a schedule is built or started later: the native
+ * schedule's library call, a racing request's builds (intercept/iallgatherv.c). The counts and
+ * displacements are the caller's: MPI keeps them unchanged while the call or request lives. */
+typedef struct ac_allgatherv_args {
+    const void *sbuf;
+    int scount;
+    MPI_Datatype stype;
+    void *rbuf;
+    const int *rcounts, *displs;
+    MPI_Datatype rtype;
+} ac_allgatherv_args;
 
 /* Helpers of this folder (blocks.c). */
 
@@ -24,7 +38,13 @@ int ac_allgatherv_place_own(const void *sbuf, int scount, MPI_Datatype stype, vo
 
 /* The logical ring over `order` (a permutation of the ranks; NULL = 0, 1, ..., p-1): p-1
  * steps, each forwarding to the next rank of the ring the block received in the step before,
- * in place in rbuf with rtype. `sync` runs between the steps. */
+ * in place in rbuf with rtype. `sync` runs between the steps. Written as a schedule (appended
+ * to s; `order` is read while building only); the blocking engine builds and runs it. */
+struct ac_sched;
+int ac_allgatherv_logical_ring_schedule(struct ac_sched *s, const void *sbuf, int scount,
+                                        MPI_Datatype stype, void *rbuf, const int *rcounts,
+                                        const int *displs, MPI_Datatype rtype, const int *order,
+                                        ac_sync sync);
 int ac_allgatherv_logical_ring(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                                const int *rcounts, const int *displs, MPI_Datatype rtype,
                                MPI_Comm comm, const int *order, ac_sync sync);

@@ -1,8 +1,11 @@
 /*
- * allgatherv_native.c - the MPI library's own MPI_Allgatherv, called on the private communicator.
+ * allgatherv_native.c - the MPI library's own MPI_Allgatherv, called on the private communicator;
+ * as a schedule (nonblocking and persistent calls race it like the others), the library's
+ * MPI_Iallgatherv as the one step.
  * Cost: whatever the library chooses. Requirements: none. Always a candidate (invariant 7).
  */
 #include "coll/algorithms.h"
+#include "coll/common/sched.h"
 
 int ac_allgatherv_native(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                          const int *rcounts, const int *displs, MPI_Datatype rtype,
@@ -10,4 +13,24 @@ int ac_allgatherv_native(const void *sbuf, int scount, MPI_Datatype stype, void 
 {
     (void)p;
     return PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
+}
+
+
+static int start_iallgatherv(const void *arg, MPI_Comm comm, MPI_Request *req)
+{
+    const ac_allgatherv_args *a = arg;
+    return PMPI_Iallgatherv(a->sbuf, a->scount, a->stype, a->rbuf, a->rcounts, a->displs,
+                            a->rtype, comm, req);
+}
+
+int ac_allgatherv_native_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
+                                  void *rbuf, const int *rcounts, const int *displs,
+                                  MPI_Datatype rtype, const ac_params *p)
+{
+    ac_allgatherv_args *a = ac_sched_tmp(s, sizeof *a, MPI_BYTE);
+    (void)p;
+    if (!a) return ac_sched_error(s);
+    *a = (ac_allgatherv_args){sbuf, scount, stype, rbuf, rcounts, displs, rtype};
+    ac_sched_library(s, start_iallgatherv, a);
+    return ac_sched_error(s);
 }

@@ -12,6 +12,15 @@
  * Source: STAR-MPI (Faraj, Yuan, Lowenthal 2006) section 3.1; Thakur, Rabenseifner, Gropp 2005.
  */
 #include "coll/algorithms.h"
+#include "coll/common/sched.h"
+
+int ac_allgatherv_ring_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
+                                void *rbuf, const int *rcounts, const int *displs,
+                                MPI_Datatype rtype, const ac_params *p)
+{
+    return ac_allgatherv_logical_ring_schedule(s, sbuf, scount, stype, rbuf, rcounts, displs,
+                                               rtype, NULL, p ? p->sync : AC_SYNC_NONE);
+}
 
 int ac_allgatherv_ring(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                        const int *rcounts, const int *displs, MPI_Datatype rtype, MPI_Comm comm,

@@ -11,6 +11,7 @@
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/sched.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -28,34 +29,58 @@ static int ring_member(const int *order, int index)
     return order ? order[index] : index;
 }
 
-int ac_allgatherv_logical_ring(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                               const int *rcounts, const int *displs, MPI_Datatype rtype,
-                               MPI_Comm comm, const int *order, ac_sync sync)
+int ac_allgatherv_logical_ring_schedule(ac_sched *s, const void *sbuf, int scount,
+                                        MPI_Datatype stype, void *rbuf, const int *rcounts,
+                                        const int *displs, MPI_Datatype rtype, const int *order,
+                                        ac_sync sync)
 {
-    int rc, rank, size, pos = 0;
+    int rank = s->rank, size = s->size, pos = 0;
+    char *r = rbuf;
     MPI_Aint ext = ac_extent(rtype);
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
-    rc = ac_allgatherv_place_own(sbuf, scount, stype, rbuf, rcounts, displs, rtype, rank);
-    if (rc != MPI_SUCCESS) return rc;
+    if (sbuf != MPI_IN_PLACE) /* the own block, before the first step's messages */
+        ac_sched_copy(s, sbuf, scount, stype, r + (MPI_Aint)displs[rank] * ext, rcounts[rank],
+                      rtype);
     while (ring_member(order, pos) != rank)
         pos++;
     int right = ring_member(order, (pos + 1) % size);
     int left = ring_member(order, (pos - 1 + size) % size);
     for (int i = 0; i < size - 1; i++) {
-        if (i > 0) {
-            /* the receiver tells its sender that it is ready for the next step */
-            rc = ac_sync_phase(comm, sync, left, right);
-            if (rc != MPI_SUCCESS) return rc;
+        /* between steps, the receiver tells its sender that it is ready for the next one */
+        if (i > 0 && sync == AC_SYNC_LIGHT) {
+            ac_sched_send(s, NULL, 0, MPI_BYTE, left);
+            ac_sched_recv(s, NULL, 0, MPI_BYTE, right);
+            ac_sched_round(s);
+        } else if (i > 0 && sync == AC_SYNC_BARRIER) {
+            /* the library's barrier where the call blocks; progressed, a later round must start
+             * no library collective (sched.h): the dissemination barrier's messages instead */
+            if (s->blocking)
+                ac_sched_barrier(s);
+            else
+                ac_barrier_dissemination_schedule(s, NULL);
+            ac_sched_round(s);
         }
         int sblock = ring_member(order, (pos - i + size) % size);
         int rblock = ring_member(order, (pos - i - 1 + size) % size);
-        rc = PMPI_Sendrecv((char *)rbuf + (MPI_Aint)displs[sblock] * ext, rcounts[sblock], rtype,
-                           right, AC_TAG_DATA, (char *)rbuf + (MPI_Aint)displs[rblock] * ext,
-                           rcounts[rblock], rtype, left, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) return rc;
+        ac_sched_send(s, r + (MPI_Aint)displs[sblock] * ext, rcounts[sblock], rtype, right);
+        ac_sched_recv(s, r + (MPI_Aint)displs[rblock] * ext, rcounts[rblock], rtype, left);
+        ac_sched_round(s);
     }
-    return MPI_SUCCESS;
+    return ac_sched_error(s);
+}
+
+int ac_allgatherv_logical_ring(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                               const int *rcounts, const int *displs, MPI_Datatype rtype,
+                               MPI_Comm comm, const int *order, ac_sync sync)
+{
+    ac_sched s;
+    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    s.blocking = 1;
+    if (rc == MPI_SUCCESS)
+        rc = ac_allgatherv_logical_ring_schedule(&s, sbuf, scount, stype, rbuf, rcounts, displs,
+                                                 rtype, order, sync);
+    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+    ac_sched_free(&s);
+    return rc;
 }
 
 static int slot_block(const ac_allgatherv_packed *pk, int slot)

@@ -8,10 +8,12 @@
 
 #define ENTRY(nm, engine, prm, req, max, cst, grp, attrs, help)                                  \
     {.name = nm, .collective = AC_ALLGATHERV, .group = grp, .attributes = attrs, .requires = req, \
-     .fn.allgatherv = ac_allgatherv_##engine, .params = prm, .cost = cst, .summary = help},
+     .fn.allgatherv = ac_allgatherv_##engine, .params = prm, .cost = cst,                         \
+     .sched.allgatherv = AC_ALLGATHER_SCHEDULE(engine, allgatherv), .summary = help},
 
 static const ac_algorithm algorithms[] = {
-    {AC_NATIVE(allgatherv, ALLGATHERV, Allgatherv)},
+    {AC_NATIVE(allgatherv, ALLGATHERV, Allgatherv),
+     .sched.allgatherv = ac_allgatherv_native_schedule},
     AC_ALLGATHER_SET(ENTRY)
 };
 

@@ -12,8 +12,9 @@
  *
  * The blocking run (ac_sched_run) makes the same MPI calls as an algorithm written with blocking
  * point-to-point calls: a round of one send is MPI_Send, of one receive MPI_Recv, of one send and
- * one receive MPI_Sendrecv; more messages (or a round ended by ac_sched_round_posted) are posted
- * with MPI_Irecv/MPI_Isend in order and completed with MPI_Waitall. A blocking algorithm rewritten as a schedule therefore keeps its
+ * one receive MPI_Sendrecv, of one barrier MPI_Barrier; more messages (or a round ended by
+ * ac_sched_round_posted) are posted with MPI_Irecv/MPI_Isend in order and completed with
+ * MPI_Waitall. A blocking algorithm rewritten as a schedule therefore keeps its
  * simulated times exactly. The progressed run (ac_sched_start, ac_sched_progress) posts every
  * message with MPI_Isend/MPI_Irecv.
  *
@@ -52,6 +53,7 @@ typedef struct ac_sched {
     MPI_Comm comm;
     int tag;
     int rank, size;
+    int blocking;          /* built for the blocking run only (ac_sched_barrier) */
     int rc;                /* the first error, building or running */
     ac_sched_step *steps;  /* every round's steps, in order */
     int nsteps, cap;
@@ -99,6 +101,13 @@ void ac_sched_reduce_ordered(ac_sched *s, char **acc, char **other, MPI_Aint off
  * `arg` on the schedule's communicator and gives its request (the native algorithm as a
  * schedule: nonblocking and persistent calls race it like the others). */
 void ac_sched_library(ac_sched *s, ac_sched_start_fn *start, const void *arg);
+/* The library's barrier as one message of the round, for a schedule built for the blocking run
+ * (s->blocking): MPI_Barrier where it is the round's only message (an algorithm's
+ * synchronisation between its steps, params->sync = AC_SYNC_BARRIER). A progressed schedule must
+ * start no library collective after its first round: ranks reach later rounds at different
+ * times, and every rank must start the library's collectives on a communicator in one order
+ * (intercept/requests.c starts first rounds in call order). */
+void ac_sched_barrier(ac_sched *s);
 /* Ends the current round (nothing when it is empty). */
 void ac_sched_round(ac_sched *s);
 /* Ends it as a round whose messages the blocking run posts with MPI_Irecv/MPI_Isend and

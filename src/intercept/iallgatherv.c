@@ -1,0 +1,70 @@
+/*
+ * iallgatherv.c - MPI_Iallgatherv and MPI_Allgatherv_init: run by the layer where selection
+ * names an allgatherv written as a schedule (ac_request_make: the one AUTOCOLL_ALLGATHERV
+ * forces, the table's rule, or under a learning strategy a race) on a communicator where the
+ * layer may (ac_request_comm); otherwise passed to the library, counted as seen (the send bytes;
+ * none in place). The counts and displacements are read when the schedule is built (at each
+ * start of a racing request): MPI forbids changing them while the request lives. The
+ * large-count forms (MPI_Count and MPI_Aint arrays) are passed on (seen.c). As iallreduce.c.
+ */
+#include "coll/algorithms.h"
+#include "intercept/intercept.h"
+#include "intercept/requests.h"
+
+
+static int build(ac_sched *s, const ac_algorithm *alg, const void *args)
+{
+    const ac_allgatherv_args *a = args;
+    return alg->sched.allgatherv(s, a->sbuf, a->scount, a->stype, a->rbuf, a->rcounts,
+                                 a->displs, a->rtype, alg->params);
+}
+
+/* The layer's request for the call, in *request with its outcome in *rc: 1; 0: not the
+ * layer's, counted as seen (pass it on). */
+static int layer_request(ac_seen_kind kind, int persistent, const void *sbuf, int scount,
+                         MPI_Datatype stype, void *rbuf, const int rcounts[],
+                         const int displs[], MPI_Datatype rtype, MPI_Comm comm,
+                         MPI_Request *request, int *rc)
+{
+    int valid = rcounts && displs && rtype != MPI_DATATYPE_NULL &&
+                (sbuf == MPI_IN_PLACE || (scount >= 0 && stype != MPI_DATATYPE_NULL));
+    ac_comm *c = valid ? ac_request_comm(comm, request) : NULL;
+    if (c) {
+        ac_call call = ac_call_make(c, AC_ALLGATHERV);
+        call.bytes = ac_counts_bytes(rcounts, c->size, rtype);
+        ac_allgatherv_args a = {sbuf, sbuf == MPI_IN_PLACE ? 0 : scount, stype, rbuf, rcounts,
+                             displs, rtype};
+        if (ac_request_make(c, &call, kind, persistent, build, &a, sizeof a, request, rc))
+            return 1;
+    }
+    if (ac_seen_on())
+        ac_seen(kind, comm, sbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(scount, stype));
+    return 0;
+}
+
+int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    int rc;
+    if (layer_request(AC_SEEN_IALLGATHERV, 0, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                      displs, recvtype, comm, request, &rc))
+        return rc;
+    return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                            comm, request);
+}
+
+#if MPI_VERSION >= 4 && !AUTOCOLL_SIMULATED
+int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, const int recvcounts[], const int displs[],
+                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
+{
+    int rc;
+    if (layer_request(AC_SEEN_ALLGATHERV_INIT, 1, sendbuf, sendcount, sendtype, recvbuf,
+                      recvcounts, displs, recvtype, comm, request, &rc))
+        return rc;
+    return PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                recvtype, comm, info, request);
+}
+#endif
