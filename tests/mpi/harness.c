@@ -370,14 +370,6 @@ static int wait_any_message(ac_sched s[2], const int done[2])
     return rc;
 }
 
-/* Whether every message of s's current round has completed (its requests are null). */
-static int round_completed(const ac_sched *s)
-{
-    for (int i = 0; i < s->nreqs; i++)
-        if (s->reqs[i] != MPI_REQUEST_NULL) return 0;
-    return 1;
-}
-
 /* Two schedules started back to back and advanced in turn (the second first) by
  * ac_sched_progress until both have ended, then freed; rc or their first error. Between turns
  * the rank blocks in MPI_Waitany for a message of either, and a schedule advances once its
@@ -388,15 +380,17 @@ static int round_completed(const ac_sched *s)
 static int progress_two(ac_sched s[2], int done[2], int rc)
 {
     while (!done[0] || !done[1]) {
-        if (wait_any_message(s, done) != MPI_SUCCESS) {
-            if (rc == MPI_SUCCESS) rc = MPI_ERR_OTHER; /* then complete what is in flight */
+        int wrc = wait_any_message(s, done);
+        if (wrc != MPI_SUCCESS) {
+            if (rc == MPI_SUCCESS) rc = wrc; /* then complete what is in flight */
             for (int k = 0; k < 2; k++)
                 if (!done[k]) ac_sched_drain(&s[k]), done[k] = 1;
             break;
         }
         for (int k = 1; k >= 0; k--) {
-            int krc = done[k] || !round_completed(&s[k]) ? MPI_SUCCESS
-                                                          : ac_sched_progress(&s[k], 0, &done[k]);
+            int krc = done[k] || !ac_sched_round_completed(&s[k])
+                          ? MPI_SUCCESS
+                          : ac_sched_progress(&s[k], 0, &done[k]);
             if (rc == MPI_SUCCESS) rc = krc;
         }
     }

@@ -302,13 +302,18 @@ int ac_sched_start(ac_sched *s, int *done)
     return advance(s, done);
 }
 
+int ac_sched_round_completed(const ac_sched *s)
+{
+    for (int i = 0; i < s->nreqs; i++)
+        if (s->reqs[i] != MPI_REQUEST_NULL) return 0;
+    return 1;
+}
+
 int ac_sched_progress(ac_sched *s, int block, int *done)
 {
     *done = s->round >= s->nrounds;
     while (!*done) {
-        int flag = 1, pending = 0;
-        for (int i = 0; i < s->nreqs && !pending; i++)
-            pending = s->reqs[i] != MPI_REQUEST_NULL;
+        int flag = 1, pending = !ac_sched_round_completed(s);
         /* none pending (completed where the layer waited on them, requests.c): no library call;
          * SMPI charges a simulated sleep for every MPI_Testall, even of null requests */
         if (pending && block)

@@ -126,6 +126,9 @@ int ac_sched_run(ac_sched *s);
  * every round has ended (also after an error, which is ac_sched_error's then). */
 int ac_sched_start(ac_sched *s, int *done);
 int ac_sched_progress(ac_sched *s, int block, int *done);
+/* Whether every message in flight of the current round has completed: its requests are
+ * MPI_REQUEST_NULL (set so by a caller that completed one in its own wait, requests.c). */
+int ac_sched_round_completed(const ac_sched *s);
 /* Completes the messages still in flight after an error, as the blocking algorithms do
  * (ac_wait_pending): the buffers are then free. */
 void ac_sched_drain(ac_sched *s);
