@@ -120,6 +120,13 @@ typedef int ac_allgatherv_sched_fn(struct ac_sched *s, const void *sbuf, int sco
                                    MPI_Datatype stype, void *rbuf, const int *rcounts,
                                    const int *displs, MPI_Datatype rtype,
                                    const struct ac_params *p);
+typedef int ac_alltoall_sched_fn(struct ac_sched *s, const void *sbuf, int scount,
+                                 MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                                 const struct ac_params *p);
+typedef int ac_alltoallv_sched_fn(struct ac_sched *s, const void *sbuf, const int *scounts,
+                                  const int *sdispls, MPI_Datatype stype, void *rbuf,
+                                  const int *rcounts, const int *rdispls, MPI_Datatype rtype,
+                                  const struct ac_params *p);
 typedef int ac_alltoall_fn(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                            int rcount, MPI_Datatype rtype, MPI_Comm comm,
                            const struct ac_params *p);
@@ -241,6 +248,8 @@ typedef struct ac_algorithm {
         ac_barrier_sched_fn *barrier;
         ac_allgather_sched_fn *allgather;
         ac_allgatherv_sched_fn *allgatherv;
+        ac_alltoall_sched_fn *alltoall;
+        ac_alltoallv_sched_fn *alltoallv;
     } sched;
     const ac_params *params;
     const struct ac_cost_model *cost; /* its cost model (cost_terms.h, beside the entry); NULL:

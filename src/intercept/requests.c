@@ -53,7 +53,7 @@ struct race {
     double agreed[RACE_SAMPLES + 1];    /* the agreement's buffer: the times, then the flag */
     ac_request *agreeing;               /* the request whose schedule carries it, until it ends */
     int deferred;                       /* calls that waited for an agreement (the log's) */
-    /* a nonblocking context's key (contexts below) */
+    /* a nonblocking context's key (contexts below; bytes: ac_select_key_bytes) */
     MPI_Comm pcomm;
     ac_collective collective;
     size_t bytes;
@@ -940,9 +940,10 @@ int MPI_Request_free(MPI_Request *request)
 static race *context(ac_comm *c, const ac_call *call, const ac_algorithm *const *candidates,
                      int n)
 {
+    size_t bytes = ac_select_key_bytes(call); /* agreed: alltoallv's differ between ranks */
     for (race *x = contexts; x; x = x->next)
-        if (x->pcomm == c->pcomm && x->collective == call->collective &&
-            x->bytes == call->bytes && x->count == call->count &&
+        if (x->pcomm == c->pcomm && x->collective == call->collective && x->bytes == bytes &&
+            x->count == call->count &&
             x->op_builtin == call->op_builtin && x->op_commutative == call->op_commutative &&
             x->n == (n < RACE_MAX ? n : RACE_MAX) &&
             !memcmp(x->candidates, candidates, sizeof *candidates * (size_t)x->n))
@@ -951,7 +952,7 @@ static race *context(ac_comm *c, const ac_call *call, const ac_algorithm *const 
     if (!x) return NULL;
     x->pcomm = c->pcomm;
     x->collective = call->collective;
-    x->bytes = call->bytes;
+    x->bytes = bytes;
     x->count = call->count;
     x->op_builtin = call->op_builtin;
     x->op_commutative = call->op_commutative;

@@ -54,6 +54,14 @@ int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int pers
                     ac_request_build_fn *build, const void *args, size_t argsize,
                     MPI_Request *handle, int *rc);
 
+/* ac_request_make for a call of `coll`, AC_ALLGATHER or AC_ALLTOALL: one block of rcount x rtype
+ * from every rank (blocks_request.c); 0 for arguments the layer leaves to the library (counts
+ * that do not fit an int included) and where ac_request_make runs none: the call is then
+ * counted as seen (the send bytes; none in place). */
+int ac_request_blocks(ac_collective coll, ac_seen_kind kind, int persistent, const void *sbuf,
+                      long long scount, MPI_Datatype stype, void *rbuf, long long rcount,
+                      MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request, int *rc);
+
 /* Advances every active schedule as far as completed messages allow. The layer's blocking
  * collectives call it first (ac_enter), through the inline test of how many are active. */
 extern int ac_requests_active;

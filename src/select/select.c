@@ -230,7 +230,7 @@ void ac_select_load(void)
  * receive on one edge, so nothing makes a rank without neighbours, or another component of a
  * graph, pass the others' counts; one bucket per communicator keeps every rank in the same
  * context (invariant 1) without an agreement per call. */
-static size_t key_bytes(const ac_call *call)
+size_t ac_select_key_bytes(const ac_call *call)
 {
     return call->collective == AC_ALLTOALLV || call->topology != AC_TOPOLOGY_NONE ? 0
                                                                                   : call->bytes;
@@ -282,7 +282,7 @@ static __attribute__((noinline)) ac_bucket *bucket_new(comm_select *cs, const ac
         out_of_memory("a tuning bucket");
         return NULL;
     }
-    b->bytes = key_bytes(call);
+    b->bytes = ac_select_key_bytes(call);
     b->count = call->count;
     b->op_builtin = call->op_builtin;
     b->op_commutative = call->op_commutative;
@@ -295,7 +295,7 @@ static __attribute__((noinline)) ac_bucket *bucket_new(comm_select *cs, const ac
 
 static ac_bucket *bucket_get(comm_select *cs, const ac_call *call)
 {
-    size_t bytes = key_bytes(call);
+    size_t bytes = ac_select_key_bytes(call);
     for (ac_bucket *b = cs->buckets[call->collective]; b; b = b->next)
         if (b->bytes == bytes && b->count == call->count &&
             b->op_builtin == call->op_builtin && b->op_commutative == call->op_commutative)
@@ -382,7 +382,8 @@ static int rule_candidates(const ac_context *x, const ac_call *call, int *pick, 
     const ac_table *t = ac_table_loaded();
     int n = 0, found = 0;
     const ac_algorithm *const *rule =
-        t ? ac_table_rule(t, call->collective, x->comm->size, key_bytes(call), &call->nodes, &n)
+        t ? ac_table_rule(t, call->collective, x->comm->size, ac_select_key_bytes(call),
+                          &call->nodes, &n)
           : NULL;
     if (!rule) return 0;
     for (int k = 0; k < n && found < max; k++)
@@ -877,7 +878,7 @@ static __attribute__((noinline)) const ac_algorithm *beyond_limits(ac_comm *c,
 {
     const ac_table *t = sel.strategy->table_mode ? ac_table_loaded() : NULL;
     ac_call full = t ? call_with_nodes(c, call) : *call;
-    const ac_algorithm *rule = t ? ac_table_choice(t, &full, key_bytes(call)) : NULL;
+    const ac_algorithm *rule = t ? ac_table_choice(t, &full, ac_select_key_bytes(call)) : NULL;
     if (rule) return rule;
     c->stats[call->collective].untuned++;
     return ac_registry_fallback(call);
@@ -898,7 +899,7 @@ const ac_algorithm *ac_select_nonblocking(ac_comm *c, const ac_call *call)
     if (!alg && sel.strategy->table_mode) {
         const ac_table *t = ac_table_loaded();
         if (t && (full.nodes.nodes > 0 || !ac_table_uses_nodes(t, call->collective)))
-            alg = ac_table_choice(t, &full, key_bytes(call));
+            alg = ac_table_choice(t, &full, ac_select_key_bytes(call));
     }
     /* native: the library's own call, passed on (the layer's request would only wrap it) */
     if (!alg || !ac_has_schedule(alg) || alg == ac_registry_native(call->collective)) return NULL;

@@ -42,6 +42,11 @@ int ac_select_uses_contexts(void);
 void ac_call_set_op(ac_call *call, MPI_Op op);
 size_t ac_signature_bytes(MPI_Aint count, MPI_Datatype dtype);
 
+/* The message size that keys a call's tuning context, the same on every rank: the call's bytes,
+ * but 0 for alltoallv and the neighbourhood collectives, whose volumes differ between ranks
+ * (one context per communicator for them). */
+size_t ac_select_key_bytes(const ac_call *call);
+
 /* The algorithm a nonblocking or persistent call runs where the layer runs one: written as a
  * schedule and applicable, the one AUTOCOLL_<COLL> forces, or in table mode the table's rule
  * (where its lookup needs no node layout that is not known yet: learning it is collective, and a

@@ -648,46 +648,63 @@ static int run_progressed(const tcase *c, int n, build_fn *build, const void *ar
     return progress_two(s, done, rc);
 }
 
-/* An allgather's or allgatherv's arguments, the second schedule's receive buffer rb2 (NULL: one
- * schedule, as with MPI_BOTTOM, whose absolute types name the first buffer). */
+/* An allgather's, allgatherv's, alltoall's or alltoallv's arguments (by c->alg->collective),
+ * the second schedule's receive buffer rb2 (NULL: one schedule, as with MPI_BOTTOM, whose
+ * absolute types name the first buffer). */
 typedef struct {
     const tcase *c;
     const void *sb;
     int scount;
+    const int *scounts, *sdispls; /* alltoallv */
     MPI_Datatype stype;
     void *rb, *rb2;
     int rcount;
-    const int *rcounts, *displs;
+    const int *rcounts, *displs; /* allgatherv, alltoallv */
     MPI_Datatype rtype;
-} gather_args;
+} block_args;
 
-static int build_allgather(ac_sched *s, int k, const void *arg)
+static int build_blocks(ac_sched *s, int k, const void *arg)
 {
-    const gather_args *a = arg;
-    return a->c->alg->sched.allgather(s, a->sb, a->scount, a->stype, k ? a->rb2 : a->rb,
-                                      a->rcount, a->rtype, a->c->alg->params);
+    const block_args *a = arg;
+    const ac_algorithm *alg = a->c->alg;
+    void *rb = k ? a->rb2 : a->rb;
+    switch (alg->collective) {
+    case AC_ALLGATHER:
+        return alg->sched.allgather(s, a->sb, a->scount, a->stype, rb, a->rcount, a->rtype,
+                                    alg->params);
+    case AC_ALLGATHERV:
+        return alg->sched.allgatherv(s, a->sb, a->scount, a->stype, rb, a->rcounts, a->displs,
+                                     a->rtype, alg->params);
+    case AC_ALLTOALL:
+        return alg->sched.alltoall(s, a->sb, a->scount, a->stype, rb, a->rcount, a->rtype,
+                                   alg->params);
+    default:
+        return alg->sched.alltoallv(s, a->sb, a->scounts, a->sdispls, a->stype, rb, a->rcounts,
+                                    a->displs, a->rtype, alg->params);
+    }
 }
 
-static int build_allgatherv(ac_sched *s, int k, const void *arg)
-{
-    const gather_args *a = arg;
-    return a->c->alg->sched.allgatherv(s, a->sb, a->scount, a->stype, k ? a->rb2 : a->rb,
-                                       a->rcounts, a->displs, a->rtype, a->c->alg->params);
-}
-
-/* The algorithm's allgather (allgatherv where rcounts): its blocking entry point, or
- * (c->progressed) its schedule run as a nonblocking call's is, twice at once where a->rb2. */
-static int run_gather_set(const gather_args *a)
+/* The algorithm's collective: its blocking entry point, or (c->progressed) its schedule run as
+ * a nonblocking call's is, twice at once where a->rb2. */
+static int run_blocks(const block_args *a)
 {
     const tcase *c = a->c;
-    if (c->progressed)
-        return run_progressed(c, a->rb2 ? 2 : 1, a->rcounts ? build_allgatherv : build_allgather,
-                              a);
-    if (a->rcounts)
-        return c->alg->fn.allgatherv(a->sb, a->scount, a->stype, a->rb, a->rcounts, a->displs,
-                                     a->rtype, c->pcomm, c->alg->params);
-    return c->alg->fn.allgather(a->sb, a->scount, a->stype, a->rb, a->rcount, a->rtype, c->pcomm,
-                                c->alg->params);
+    const ac_algorithm *alg = c->alg;
+    if (c->progressed) return run_progressed(c, a->rb2 ? 2 : 1, build_blocks, a);
+    switch (alg->collective) {
+    case AC_ALLGATHER:
+        return alg->fn.allgather(a->sb, a->scount, a->stype, a->rb, a->rcount, a->rtype,
+                                 c->pcomm, alg->params);
+    case AC_ALLGATHERV:
+        return alg->fn.allgatherv(a->sb, a->scount, a->stype, a->rb, a->rcounts, a->displs,
+                                  a->rtype, c->pcomm, alg->params);
+    case AC_ALLTOALL:
+        return alg->fn.alltoall(a->sb, a->scount, a->stype, a->rb, a->rcount, a->rtype, c->pcomm,
+                                alg->params);
+    default:
+        return alg->fn.alltoallv(a->sb, a->scounts, a->sdispls, a->stype, a->rb, a->rcounts,
+                                 a->displs, a->rtype, c->pcomm, alg->params);
+    }
 }
 
 static void case_blocks(tcase *c, const tpair *tp)
@@ -755,19 +772,19 @@ static void case_blocks(tcase *c, const tpair *tp)
     }
     int rc = MPI_SUCCESS;
     switch (coll) {
-    case AC_ALLGATHER: {
-        PMPI_Allgather(sb, sc, st->type, rb_exp, rc_, rt->type, c->comm);
+    case AC_ALLGATHER:
+    case AC_ALLTOALL: {
+        if (coll == AC_ALLGATHER)
+            PMPI_Allgather(sb, sc, st->type, rb_exp, rc_, rt->type, c->comm);
+        else
+            PMPI_Alltoall(sb, sc, st->type, rb_exp, rc_, rt->type, c->comm);
         memcpy(got2.alloc, got.alloc, buf_bytes(&got));
-        gather_args a = {c, sb_got, scount, stype, rb_got, tp->bottom ? NULL : got2.p, rcount,
-                         NULL, NULL, rtype_got};
-        rc = run_gather_set(&a);
+        void *rb2 = tp->bottom ? NULL : got2.p;
+        block_args a = {c, sb_got, scount, NULL, NULL, stype, rb_got, rb2, rcount, NULL, NULL,
+                        rtype_got};
+        rc = run_blocks(&a);
         break;
     }
-    case AC_ALLTOALL:
-        PMPI_Alltoall(sb, sc, st->type, rb_exp, rc_, rt->type, c->comm);
-        rc = c->alg->fn.alltoall(sb_got, scount, stype, rb_got, rcount, rtype_got, c->pcomm,
-                                 c->alg->params);
-        break;
     case AC_GATHER:
         PMPI_Gather(sb, sc, st->type, rb_exp, rc_, rt->type, c->root, c->comm);
         rc = c->alg->fn.gather(sb_got, scount, stype, rb_got, rcount, rtype_got, c->root, c->pcomm,
@@ -867,17 +884,13 @@ static void case_vector(tcase *c, const tpair *tp)
         }
         memcpy(got.alloc, exp.alloc, buf_bytes(&exp));
     }
-    int rc;
-    if (coll == AC_ALLGATHERV) {
+    if (coll == AC_ALLGATHERV)
         PMPI_Allgatherv(sb, sc[0], st->type, exp.p, rcn, rd, rt->type, c->comm);
-        memcpy(got2.alloc, got.alloc, buf_bytes(&got));
-        gather_args a = {c, sb, sc[0], st->type, got.p, got2.p, 0, rcn, rd, rt->type};
-        rc = run_gather_set(&a);
-    } else {
+    else
         PMPI_Alltoallv(sb, sc, sd, st->type, exp.p, rcn, rd, rt->type, c->comm);
-        rc = c->alg->fn.alltoallv(sb, sc, sd, st->type, got.p, rcn, rd, rt->type, c->pcomm,
-                                  c->alg->params);
-    }
+    memcpy(got2.alloc, got.alloc, buf_bytes(&got));
+    block_args a = {c, sb, sc[0], sc, sd, st->type, got.p, got2.p, 0, rcn, rd, rt->type};
+    int rc = run_blocks(&a);
     compare("recvbuf", &exp, &got);
     if (c->progressed) compare("recvbuf of the second schedule", &exp, &got2);
     finish(c, rc);

@@ -319,6 +319,10 @@ def test_the_registry_has_algorithms_written_as_schedules(mpi):
     least those rewritten so far (so those tests cannot pass by running nothing)."""
     assert {"recursive_doubling", "ring"} <= set(scheduled(mpi, "allreduce"))
     assert {"dissemination", "recursive_doubling", "linear"} <= set(scheduled(mpi, "barrier"))
+    rings = {"ring", "ring_light_barrier", "ring_mpi_barrier"}
+    assert rings <= set(scheduled(mpi, "allgather")) and rings <= set(scheduled(mpi, "allgatherv"))
+    phased = rings | {"simple", "pair", "pair_light_barrier", "pair_mpi_barrier"}
+    assert phased <= set(scheduled(mpi, "alltoall")) and phased <= set(scheduled(mpi, "alltoallv"))
 
 
 @pytest.mark.parametrize("mpi", MPIS)
@@ -526,4 +530,39 @@ def test_nonblocking_allgathers_are_right(mpi, np, tmp_path):
     # the 12 outstanding rounds race the 5- and 25-int contexts whole: every candidate ran
     raced = ran["MPI_Iallgather"]["algorithms"]
     assert set(raced) == {"native", *scheduled(mpi, "allgather")}, raced
+    assert min(raced.values()) >= 4, raced
+
+
+@pytest.mark.parametrize("mpi", MPIS)
+@pytest.mark.parametrize("np", [1, 2, 3, 5])
+def test_nonblocking_alltoalls_are_right(mpi, np, tmp_path):
+    """MPI_Ialltoall, MPI_Ialltoallv and (MPI-4) their persistent forms (tests/mpi/nbc_alltoall.c:
+    counts 0 to 100, in place, a strided type, uneven counts with zeros and holes, in place with
+    symmetric counts, outstanding ones waited in reverse, Test loops, one in a Waitall with the
+    application's own messages, 12 starts) right natively, with each alltoall written as a
+    schedule forced, and under a learning strategy, which races them with the library's own;
+    every call the layer's (issue 42, items 2 and 4)."""
+    native = run_mpi(mpi, np, "tests/mpi/nbc_alltoall", tmp_path, preload=False, report=False,
+                     timeout=120)
+    assert native.rc == 0 and "nbc_alltoall: ok" in native.stdout, native.stdout + native.stderr
+    calls = {"MPI_Ialltoall": 47, "MPI_Ialltoallv": 23}
+    if mpi == "mpich":  # MPI-4
+        calls.update({"MPI_Alltoall_init": 12, "MPI_Alltoallv_init": 3})
+    assert scheduled(mpi, "alltoall") == scheduled(mpi, "alltoallv")
+    for alg in scheduled(mpi, "alltoall"):
+        run = run_mpi(mpi, np, "tests/mpi/nbc_alltoall", tmp_path, timeout=120,
+                      env={"AUTOCOLL_ALLTOALL": alg, "AUTOCOLL_ALLTOALLV": alg})
+        assert run.rc == 0 and "nbc_alltoall: ok" in run.stdout, (alg, run.stdout + run.stderr)
+        ran = run.report["nonblocking_run"]
+        assert {name: ran[name]["algorithms"] for name in calls} == {
+            name: {alg: n} for name, n in calls.items()}, (alg, ran)
+        assert not set(calls) & set(run.report["seen"]), run.report["seen"]
+    run = run_mpi(mpi, np, "tests/mpi/nbc_alltoall", tmp_path, timeout=120,
+                  env={"AUTOCOLL_STRATEGY": "race"})
+    assert run.rc == 0 and "nbc_alltoall: ok" in run.stdout, run.stdout + run.stderr
+    ran = run.report["nonblocking_run"]
+    assert {name: ran[name]["calls"] for name in calls} == calls, ran
+    # the 20 outstanding rounds race the 5- and 25-int contexts whole: every candidate ran
+    raced = ran["MPI_Ialltoall"]["algorithms"]
+    assert set(raced) == {"native", *scheduled(mpi, "alltoall")}, raced
     assert min(raced.values()) >= 4, raced

@@ -46,19 +46,7 @@ int ac_allgatherv_logical_ring_schedule(ac_sched *s, const void *sbuf, int scoun
     int left = ring_member(order, (pos - 1 + size) % size);
     for (int i = 0; i < size - 1; i++) {
         /* between steps, the receiver tells its sender that it is ready for the next one */
-        if (i > 0 && sync == AC_SYNC_LIGHT) {
-            ac_sched_send(s, NULL, 0, MPI_BYTE, left);
-            ac_sched_recv(s, NULL, 0, MPI_BYTE, right);
-            ac_sched_round(s);
-        } else if (i > 0 && sync == AC_SYNC_BARRIER) {
-            /* the library's barrier where the call blocks; progressed, a later round must start
-             * no library collective (sched.h): the dissemination barrier's messages instead */
-            if (s->blocking)
-                ac_sched_barrier(s);
-            else
-                ac_barrier_dissemination_schedule(s, NULL);
-            ac_sched_round(s);
-        }
+        if (i > 0) ac_sched_sync_phase(s, sync, left, right);
         int sblock = ring_member(order, (pos - i + size) % size);
         int rblock = ring_member(order, (pos - i - 1 + size) % size);
         ac_sched_send(s, r + (MPI_Aint)displs[sblock] * ext, rcounts[sblock], rtype, right);

@@ -5,14 +5,29 @@
 #include "coll/coll.h"
 
 ac_alltoall_fn ac_alltoall_native;
+ac_alltoall_sched_fn ac_alltoall_native_schedule; /* the library's MPI_Ialltoall */
 ac_alltoall_fn ac_alltoall_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
 ac_alltoall_fn ac_alltoall_simple;
-ac_alltoall_fn ac_alltoall_ring;
-ac_alltoall_fn ac_alltoall_pair;
+ac_alltoall_sched_fn ac_alltoall_simple_schedule;
+ac_alltoall_fn ac_alltoall_ring; /* p->sync */
+ac_alltoall_sched_fn ac_alltoall_ring_schedule;
+ac_alltoall_fn ac_alltoall_pair; /* p->sync */
+ac_alltoall_sched_fn ac_alltoall_pair_schedule;
 ac_alltoall_fn ac_alltoall_mesh;
 ac_alltoall_fn ac_alltoall_recursive_doubling;
 ac_alltoall_fn ac_alltoall_bruck;
 ac_alltoall_fn ac_alltoall_node_aware;
+
+/* An alltoall call's arguments, kept where a schedule is built or started later: the native
+ * schedule's library call, a racing request's builds (intercept/ialltoall.c). */
+typedef struct ac_alltoall_args {
+    const void *sbuf;
+    int scount;
+    MPI_Datatype stype;
+    void *rbuf;
+    int rcount;
+    MPI_Datatype rtype;
+} ac_alltoall_args;
 
 /* Helpers of this folder (blocks.c).
  *
@@ -39,5 +54,11 @@ int ac_alltoall_slot_type(MPI_Aint bytes, MPI_Datatype *type);
 int ac_alltoall_by_alltoallv(ac_alltoallv_fn *engine, const void *sbuf, int scount,
                              MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                              MPI_Comm comm, const ac_params *p);
+/* The same for an engine written as a schedule: appends it to s. */
+struct ac_sched;
+int ac_alltoall_by_alltoallv_schedule(ac_alltoallv_sched_fn *engine, struct ac_sched *s,
+                                      const void *sbuf, int scount, MPI_Datatype stype,
+                                      void *rbuf, int rcount, MPI_Datatype rtype,
+                                      const ac_params *p);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * blocks.c - helpers shared by the alltoall algorithms of this folder: packed block slots (and
  * the start of the algorithms that move them) and the uniform-count bridge to the alltoallv
- * engines.
+ * engines (blocking, and as schedules).
  *
  * Packed slots: a block is packed with the sender's datatype and unpacked with the receiver's,
  * so intermediate ranks (mesh, recursive doubling, Bruck, node leaders) move plain bytes and
@@ -10,6 +10,7 @@
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/sched.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -83,16 +84,14 @@ int ac_alltoall_slot_type(MPI_Aint bytes, MPI_Datatype *type)
     return rc;
 }
 
-int ac_alltoall_by_alltoallv(ac_alltoallv_fn *engine, const void *sbuf, int scount,
-                             MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
-                             MPI_Comm comm, const ac_params *p)
+/* The uniform counts and displacements of an alltoall of scount and rcount elements a block on
+ * `size` ranks (sdispls, rcounts and rdispls follow scounts in one allocation: free scounts). */
+static int uniform_counts(int size, const void *sbuf, int scount, int rcount, int **scounts)
 {
-    int rc, size, *counts;
-    PMPI_Comm_size(comm, &size);
     if (sbuf == MPI_IN_PLACE) scount = rcount;
     if ((long long)(size - 1) * scount > INT_MAX || (long long)(size - 1) * rcount > INT_MAX)
         return MPI_ERR_COUNT; /* displacements are ints */
-    counts = malloc(sizeof(int) * 4 * (size_t)size);
+    int *counts = *scounts = malloc(sizeof(int) * 4 * (size_t)size);
     if (!counts) return MPI_ERR_NO_MEM;
     int *sdispls = counts + size, *rcounts = counts + 2 * size, *rdispls = counts + 3 * size;
     for (int i = 0; i < size; i++) {
@@ -101,7 +100,31 @@ int ac_alltoall_by_alltoallv(ac_alltoallv_fn *engine, const void *sbuf, int scou
         rcounts[i] = rcount;
         rdispls[i] = i * rcount;
     }
-    rc = engine(sbuf, counts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, p);
-    free(counts);
+    return MPI_SUCCESS;
+}
+
+int ac_alltoall_by_alltoallv(ac_alltoallv_fn *engine, const void *sbuf, int scount,
+                             MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                             MPI_Comm comm, const ac_params *p)
+{
+    int size, *c;
+    PMPI_Comm_size(comm, &size);
+    int rc = uniform_counts(size, sbuf, scount, rcount, &c);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = engine(sbuf, c, c + size, stype, rbuf, c + 2 * size, c + 3 * size, rtype, comm, p);
+    free(c);
+    return rc;
+}
+
+int ac_alltoall_by_alltoallv_schedule(ac_alltoallv_sched_fn *engine, ac_sched *s,
+                                      const void *sbuf, int scount, MPI_Datatype stype,
+                                      void *rbuf, int rcount, MPI_Datatype rtype,
+                                      const ac_params *p)
+{
+    int size = s->size, *c; /* the counts are read while building only */
+    int rc = uniform_counts(size, sbuf, scount, rcount, &c);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = engine(s, sbuf, c, c + size, stype, rbuf, c + 2 * size, c + 3 * size, rtype, p);
+    free(c);
     return rc;
 }

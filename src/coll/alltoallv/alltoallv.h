@@ -4,21 +4,33 @@
 
 #include "coll/coll.h"
 
+/* The engines, each written once as a schedule (common/sched.h; its blocking entry point,
+ * AC_ALLTOALLV_BY_SCHEDULE, builds and runs it). Besides the registry, alltoall and the allreduce
+ * "reduce-scatter by all-to-all" family call the blocking ones by name. */
 ac_alltoallv_fn ac_alltoallv_native;
+ac_alltoallv_sched_fn ac_alltoallv_native_schedule; /* the library's MPI_Ialltoallv */
 ac_alltoallv_fn ac_alltoallv_simple;
-ac_alltoallv_fn ac_alltoallv_ring;
-ac_alltoallv_fn ac_alltoallv_pair;
+ac_alltoallv_sched_fn ac_alltoallv_simple_schedule;
+ac_alltoallv_fn ac_alltoallv_ring; /* p->sync */
+ac_alltoallv_sched_fn ac_alltoallv_ring_schedule;
+ac_alltoallv_fn ac_alltoallv_pair; /* p->sync */
+ac_alltoallv_sched_fn ac_alltoallv_pair_schedule;
 
-/* Helper of this folder (inplace.c). For MPI_IN_PLACE: a private copy of the outgoing blocks
- * of `rbuf` (every block but `self`'s), addressed like `rbuf`, so that block i is found at
- * *sbuf + rdispls[i] * extent(rtype). Free *base with free() (it may be NULL on success). */
-int ac_alltoallv_inplace_copy(const void *rbuf, const int *rcounts, const int *rdispls,
-                              MPI_Datatype rtype, int size, int self, void **base,
-                              const void **sbuf);
+/* An alltoallv call's arguments, kept where a schedule is built or started later: the native
+ * schedule's library call, a racing request's builds (intercept/ialltoallv.c). The counts and
+ * displacements are the caller's: MPI keeps them unchanged while the call or request lives. */
+typedef struct ac_alltoallv_args {
+    const void *sbuf;
+    const int *scounts, *sdispls;
+    MPI_Datatype stype;
+    void *rbuf;
+    const int *rcounts, *rdispls;
+    MPI_Datatype rtype;
+} ac_alltoallv_args;
 
-/* What an engine works with once started (ac_alltoallv_start): the call's arguments, the send
- * ones redirected to a private copy of rbuf's outgoing blocks for MPI_IN_PLACE (`copy`: free
- * it; NULL otherwise), the rank, the size, and the extents and sizes of both types. */
+/* What an engine works with once its schedule has begun (ac_alltoallv_sched_frame): the call's
+ * arguments, the send ones redirected to the schedule's copy of rbuf's outgoing blocks for
+ * MPI_IN_PLACE, the rank, the size, and the extents and sizes of both types. */
 typedef struct ac_alltoallv_frame {
     const void *sbuf;
     const int *scounts, *sdispls;
@@ -29,20 +41,42 @@ typedef struct ac_alltoallv_frame {
     int rank, size;
     MPI_Aint sext, rext; /* extents of stype and rtype */
     int ssize, rsize;    /* sizes of stype and rtype */
-    void *copy;
 } ac_alltoallv_frame;
 
-/* Helper of this folder (inplace.c): the start of every engine. Fills *f: copies the rank's own
- * block into rbuf; with MPI_IN_PLACE instead redirects the send arguments to a private copy of
- * rbuf's outgoing blocks (f->copy). f->copy, rank and size are set whatever it returns; the
- * extents and sizes on success. */
-int ac_alltoallv_start(ac_alltoallv_frame *f, const void *sbuf, const int *scounts,
-                       const int *sdispls, MPI_Datatype stype, void *rbuf, const int *rcounts,
-                       const int *rdispls, MPI_Datatype rtype, MPI_Comm comm);
+/* Helpers of this folder (frame.c). */
+struct ac_sched;
 
-/* Helper of this folder (inplace.c): one phase of the phased engines (ring, pair), a single
- * sendrecv of the block for `to` and the block from `from`; an empty block (zero count or
- * type size) is neither sent nor received (type signatures match, so both sides agree). */
-int ac_alltoallv_exchange(const ac_alltoallv_frame *f, int to, int from, MPI_Comm comm);
+/* The start of every engine's schedule: fills *f and appends to the current round the copy of
+ * the rank's own block into rbuf; with MPI_IN_PLACE instead the copy of rbuf's outgoing blocks
+ * (every block but the rank's own, one byte range) into a temporary of the schedule, from which
+ * the engine sends (each start of a persistent request copies them again). */
+int ac_alltoallv_sched_frame(struct ac_sched *s, ac_alltoallv_frame *f, const void *sbuf,
+                             const int *scounts, const int *sdispls, MPI_Datatype stype,
+                             void *rbuf, const int *rcounts, const int *rdispls,
+                             MPI_Datatype rtype);
+
+/* One phase of the phased engines (ring, pair) as a round: the block for `to` sent and the
+ * block from `from` received, an empty block (zero count or type size) to or from
+ * MPI_PROC_NULL (type signatures match, so both sides agree; the blocking run is one
+ * MPI_Sendrecv, as the engines made before they were schedules). */
+void ac_alltoallv_sched_exchange(struct ac_sched *s, const ac_alltoallv_frame *f, int to,
+                                 int from);
+
+/* The blocking run of an engine written as a schedule: built on comm with the blocking
+ * algorithms' tag, run to completion, freed. */
+int ac_alltoallv_by_schedule(ac_alltoallv_sched_fn *build, const void *sbuf, const int *scounts,
+                             const int *sdispls, MPI_Datatype stype, void *rbuf,
+                             const int *rcounts, const int *rdispls, MPI_Datatype rtype,
+                             MPI_Comm comm, const ac_params *p);
+#define AC_ALLTOALLV_BY_SCHEDULE(name)                                                         \
+    int ac_alltoallv_##name(const void *sbuf, const int *scounts, const int *sdispls,          \
+                            MPI_Datatype stype, void *rbuf, const int *rcounts,                \
+                            const int *rdispls, MPI_Datatype rtype, MPI_Comm comm,             \
+                            const ac_params *p)                                                \
+    {                                                                                          \
+        return ac_alltoallv_by_schedule(ac_alltoallv_##name##_schedule, sbuf, scounts,         \
+                                        sdispls, stype, rbuf, rcounts, rdispls, rtype, comm,   \
+                                        p);                                                    \
+    }
 
 #endif

@@ -1,8 +1,11 @@
 /*
- * alltoallv_native.c - the MPI library's own MPI_Alltoallv, called on the private communicator.
+ * alltoallv_native.c - the MPI library's own MPI_Alltoallv, called on the private communicator;
+ * as a schedule (nonblocking and persistent calls race it like the others), the library's
+ * MPI_Ialltoallv as the one step.
  * Cost: whatever the library chooses. Requirements: none. Always a candidate (invariant 7).
  */
 #include "coll/algorithms.h"
+#include "coll/common/sched.h"
 
 int ac_alltoallv_native(const void *sbuf, const int *scounts, const int *sdispls,
                         MPI_Datatype stype, void *rbuf, const int *rcounts, const int *rdispls,
@@ -10,4 +13,24 @@ int ac_alltoallv_native(const void *sbuf, const int *scounts, const int *sdispls
 {
     (void)p;
     return PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
+}
+
+static int start_ialltoallv(const void *arg, MPI_Comm comm, MPI_Request *req)
+{
+    const ac_alltoallv_args *a = arg;
+    return PMPI_Ialltoallv(a->sbuf, a->scounts, a->sdispls, a->stype, a->rbuf, a->rcounts,
+                           a->rdispls, a->rtype, comm, req);
+}
+
+int ac_alltoallv_native_schedule(ac_sched *s, const void *sbuf, const int *scounts,
+                                 const int *sdispls, MPI_Datatype stype, void *rbuf,
+                                 const int *rcounts, const int *rdispls, MPI_Datatype rtype,
+                                 const ac_params *p)
+{
+    ac_alltoallv_args *a = ac_sched_tmp(s, sizeof *a, MPI_BYTE);
+    (void)p;
+    if (!a) return ac_sched_error(s);
+    *a = (ac_alltoallv_args){sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype};
+    ac_sched_library(s, start_ialltoallv, a);
+    return ac_sched_error(s);
 }

@@ -16,31 +16,26 @@
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/sched.h"
 
-#include <stdlib.h>
-
-int ac_alltoallv_pair(const void *sbuf, const int *scounts, const int *sdispls,
-                      MPI_Datatype stype, void *rbuf, const int *rcounts, const int *rdispls,
-                      MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
+int ac_alltoallv_pair_schedule(ac_sched *s, const void *sbuf, const int *scounts,
+                               const int *sdispls, MPI_Datatype stype, void *rbuf,
+                               const int *rcounts, const int *rdispls, MPI_Datatype rtype,
+                               const ac_params *p)
 {
     ac_sync sync = p ? p->sync : AC_SYNC_NONE;
     ac_alltoallv_frame f;
-    int rc = ac_alltoallv_start(&f, sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
-                                comm);
-    if (rc != MPI_SUCCESS) goto out;
+    int rc = ac_alltoallv_sched_frame(s, &f, sbuf, scounts, sdispls, stype, rbuf, rcounts,
+                                      rdispls, rtype);
+    if (rc != MPI_SUCCESS) return rc;
     int phases = 1 << ac_ceil_log2(f.size);
     for (int i = 1; i < phases; i++) {
         int peer = f.rank ^ i;
-        if (peer >= f.size) peer = MPI_PROC_NULL;
-        if (i > 1) {
-            rc = ac_sync_phase(comm, sync, peer, peer);
-            if (rc != MPI_SUCCESS) goto out;
-        }
-        if (peer == MPI_PROC_NULL) continue;
-        rc = ac_alltoallv_exchange(&f, peer, peer, comm);
-        if (rc != MPI_SUCCESS) goto out;
+        if (peer >= f.size) peer = MPI_PROC_NULL; /* idle in this phase, but synchronised */
+        if (i > 1) ac_sched_sync_phase(s, sync, peer, peer);
+        if (peer != MPI_PROC_NULL) ac_alltoallv_sched_exchange(s, &f, peer, peer);
     }
-out:
-    free(f.copy);
-    return rc;
+    return ac_sched_error(s);
 }
+
+AC_ALLTOALLV_BY_SCHEDULE(pair)

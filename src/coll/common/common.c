@@ -1,6 +1,5 @@
 /*
- * common.c - buffers, datatype copies, local reduction, phase synchronisation and process-count
- * arithmetic shared by the algorithms.
+ * common.c - buffers, datatype copies, local reduction and process-count arithmetic shared by the algorithms.
  */
 #include "coll/common/common.h"
 
@@ -206,20 +205,6 @@ void ac_even_blocks(int count, int n, int *counts, int *displs)
         d += c;
     }
     displs[n] = d;
-}
-
-int ac_sync_phase(MPI_Comm comm, ac_sync sync, int to, int from)
-{
-    switch (sync) {
-    case AC_SYNC_LIGHT:
-        return PMPI_Sendrecv(NULL, 0, MPI_BYTE, to, AC_TAG_SYNC, NULL, 0, MPI_BYTE, from,
-                             AC_TAG_SYNC, comm, MPI_STATUS_IGNORE);
-    case AC_SYNC_BARRIER:
-        return PMPI_Barrier(comm);
-    case AC_SYNC_NONE:
-        break;
-    }
-    return MPI_SUCCESS;
 }
 
 int ac_rooted_block(MPI_Comm comm, int root, int root_count, MPI_Datatype root_type, int count,
