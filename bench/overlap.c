@@ -1,14 +1,18 @@
 /*
  * overlap.c - a pipelined-CG-like loop: each iteration starts an allreduce of BYTES (the dot
  * products of a pipelined Krylov solver), computes for COMPUTE microseconds (the stencil) and
- * waits for the allreduce. The computation is cut into SLICES with an MPI_Test after each of
- * the first SLICES-1 (the progress a solver's library gives its collective, as PETSc's pipelined
- * solvers do between kernels); 1 slice: no test, start then compute then wait.
+ * waits for the allreduce; or, with --collective alltoall, an FFT-like one: an alltoall of BYTES
+ * a block (a transpose) overlapped with the computation of another pencil. The computation
+ * is cut into SLICES with an MPI_Test after each of the first SLICES-1 (the progress a solver's
+ * library gives its collective, as PETSc's pipelined solvers do between kernels); 1 slice: no
+ * test, start then compute then wait.
  *
- *   overlap [--bytes B] [--compute US] [--slices K] [--iterations N] [--mode M]
+ *   overlap [--collective allreduce|alltoall] [--bytes B] [--compute US] [--slices K]
+ *           [--iterations N] [--mode M]
  *
- * Modes: nonblocking (MPI_Iallreduce, the default), persistent (MPI_Allreduce_init once, then
- * MPI_Start; MPI-4 libraries only), blocking (compute, then MPI_Allreduce: no overlap).
+ * Modes: nonblocking (MPI_Iallreduce or MPI_Ialltoall, the default), persistent
+ * (MPI_Allreduce_init or MPI_Alltoall_init once, then MPI_Start; MPI-4 libraries only), blocking
+ * (compute, then MPI_Allreduce or MPI_Alltoall: no overlap).
  * Computation is nanosleep: simulated time at no host cost under SMPI (docs/simgrid.md), real
  * time elsewhere. Every iteration starts at one instant: where the ranks share a clock
  * (MPI_WTIME_IS_GLOBAL: SMPI) they agree on the latest of their clocks (PMPI_Allreduce, untimed,
@@ -16,11 +20,13 @@
  * is the slowest rank's from that start to its wait's return; the output is one line of JSON
  * with the median and the quartiles over the iterations after the first fifth:
  *
- *   {"bytes": 8, "compute_us": 50, "slices": 4, "mode": "nonblocking", "ranks": 16,
- *    "iterations": 100, "median_us": ..., "q1_us": ..., "q3_us": ...}
+ *   {"collective": "allreduce", "bytes": 8, "compute_us": 50, "slices": 4,
+ *    "mode": "nonblocking", "ranks": 16, "iterations": 100, "median_us": ..., "q1_us": ...,
+ *    "q3_us": ...}
  *
- * Run natively, under LD_PRELOAD with AUTOCOLL_ALLREDUCE forcing an algorithm written as a
- * schedule (docs/nonblocking.md), or linked with the SimGrid build (`autocoll simgrid run`).
+ * Run natively, under LD_PRELOAD with AUTOCOLL_ALLREDUCE (AUTOCOLL_ALLTOALL) forcing an
+ * algorithm written as a schedule (docs/nonblocking.md), or linked with the SimGrid build
+ * (`autocoll simgrid run`).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -56,11 +62,20 @@ static double start_together(int global_clock)
     return start;
 }
 
+/* The blocking collective: the allreduce of count doubles, or the alltoall of count a block. */
+static void blocking_call(int alltoall, const double *x, double *y, int count)
+{
+    if (alltoall)
+        MPI_Alltoall(x, count, MPI_DOUBLE, y, count, MPI_DOUBLE, MPI_COMM_WORLD);
+    else
+        MPI_Allreduce(x, y, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+}
+
 int main(int argc, char **argv)
 {
     long bytes = 8;
     int compute_us = 50, slices = 1, iterations = 100, rank, size;
-    const char *mode = "nonblocking";
+    const char *mode = "nonblocking", *collective = "allreduce";
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -75,13 +90,17 @@ int main(int argc, char **argv)
             iterations = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--mode") == 0)
             mode = argv[i + 1];
+        else if (strcmp(argv[i], "--collective") == 0)
+            collective = argv[i + 1];
         else {
             if (rank == 0) fprintf(stderr, "overlap: unknown option %s\n", argv[i]);
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
     int persistent = strcmp(mode, "persistent") == 0, blocking = strcmp(mode, "blocking") == 0;
+    int alltoall = strcmp(collective, "alltoall") == 0;
     if ((!persistent && !blocking && strcmp(mode, "nonblocking") != 0) || bytes < 8 ||
+        (!alltoall && strcmp(collective, "allreduce") != 0) ||
         slices < 1 || iterations < 5 || compute_us < 0) {
         if (rank == 0) fprintf(stderr, "overlap: bad arguments\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
@@ -92,29 +111,35 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
 #endif
-    int count = (int)(bytes / 8);
-    double *x = malloc(sizeof(double) * (size_t)count), *y = malloc(sizeof(double) * (size_t)count);
+    int count = (int)(bytes / 8), blocks = alltoall ? size : 1; /* count: a block's doubles */
+    double *x = malloc(sizeof(double) * (size_t)count * blocks);
+    double *y = malloc(sizeof(double) * (size_t)count * blocks);
     double *t = malloc(sizeof(double) * (size_t)iterations);
-    for (int i = 0; i < count; i++)
+    for (int i = 0; i < count * blocks; i++)
         x[i] = rank + i;
     int *global = NULL, flag = 0;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &global, &flag);
     int global_clock = flag && global && *global;
     MPI_Request req = MPI_REQUEST_NULL;
-    /* a first blocking allreduce: the layer keeps state for the communicator from there on */
-    MPI_Allreduce(x, y, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    /* a first blocking call: the layer keeps state for the communicator from there on */
+    blocking_call(alltoall, x, y, count);
 #if MPI_VERSION >= 4
-    if (persistent)
+    if (persistent && alltoall)
+        MPI_Alltoall_init(x, count, MPI_DOUBLE, y, count, MPI_DOUBLE, MPI_COMM_WORLD,
+                          MPI_INFO_NULL, &req);
+    else if (persistent)
         MPI_Allreduce_init(x, y, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
 #endif
     for (int it = 0; it < iterations; it++) {
         double t0 = start_together(global_clock);
         if (blocking) {
             sleep_seconds(1e-6 * compute_us);
-            MPI_Allreduce(x, y, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+            blocking_call(alltoall, x, y, count);
         } else {
             if (persistent)
                 MPI_Start(&req);
+            else if (alltoall)
+                MPI_Ialltoall(x, count, MPI_DOUBLE, y, count, MPI_DOUBLE, MPI_COMM_WORLD, &req);
             else
                 MPI_Iallreduce(x, y, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
             for (int s = 0; s < slices; s++) {
@@ -137,10 +162,10 @@ int main(int argc, char **argv)
     int skip = iterations / 5, n = iterations - skip;
     qsort(t + skip, (size_t)n, sizeof *t, cmp_double);
     if (rank == 0)
-        printf("{\"bytes\": %ld, \"compute_us\": %d, \"slices\": %d, \"mode\": \"%s\", "
-               "\"ranks\": %d, \"iterations\": %d, \"median_us\": %.4f, \"q1_us\": %.4f, "
-               "\"q3_us\": %.4f}\n",
-               bytes, compute_us, slices, mode, size, iterations, 1e6 * t[skip + n / 2],
+        printf("{\"collective\": \"%s\", \"bytes\": %ld, \"compute_us\": %d, \"slices\": %d, "
+               "\"mode\": \"%s\", \"ranks\": %d, \"iterations\": %d, \"median_us\": %.4f, "
+               "\"q1_us\": %.4f, \"q3_us\": %.4f}\n",
+               collective, bytes, compute_us, slices, mode, size, iterations, 1e6 * t[skip + n / 2],
                1e6 * t[skip + n / 4], 1e6 * t[skip + (3 * n) / 4]);
     free(x);
     free(y);

@@ -71,7 +71,7 @@ static const ac_setting declared_first[] = {
             "site-less context per message size (no call-site agreements)"),
     AC_DECLARE_INTEGER("AUTOCOLL_MAX_SIZES", "8", 1, INT_MAX,
             "tuning contexts (message sizes) per call site and collective (X); further sizes "
-            "run native"),
+            "run native; nonblocking calls: per communicator and collective"),
     AC_DECLARE_SWITCH("AUTOCOLL_TUNE_ONE_RANK", "off",
                       "on: tune communicators of one rank too (off: a learning strategy "
                       "runs native there untuned, every algorithm moving nothing; a table's "

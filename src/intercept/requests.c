@@ -15,6 +15,7 @@
 
 #include "coll/algorithms.h"
 #include "core/clock.h"
+#include "core/config.h"
 #include "core/log.h"
 #include "select/select.h"
 
@@ -935,19 +936,29 @@ int MPI_Request_free(MPI_Request *request)
     return MPI_SUCCESS;
 }
 
-/* The race of the nonblocking calls of c like `call` among `candidates`: found, or new (NULL
- * without memory). */
+/* The race of the nonblocking calls of c like `call` among `candidates`: found, or new; NULL
+ * with *full set where c has AUTOCOLL_MAX_SIZES contexts of the collective already (as a call
+ * site's blocking contexts are bounded: the call passes through), or without memory. Every
+ * rank makes the same calls on c in one order with agreed keys, so every rank finds the same
+ * contexts and the same bound. */
 static race *context(ac_comm *c, const ac_call *call, const ac_algorithm *const *candidates,
-                     int n)
+                     int n, int *full)
 {
     size_t bytes = ac_select_key_bytes(call); /* agreed: alltoallv's differ between ranks */
-    for (race *x = contexts; x; x = x->next)
-        if (x->pcomm == c->pcomm && x->collective == call->collective && x->bytes == bytes &&
-            x->count == call->count &&
-            x->op_builtin == call->op_builtin && x->op_commutative == call->op_commutative &&
-            x->n == (n < RACE_MAX ? n : RACE_MAX) &&
+    long long same_collective = 0;
+    *full = 0;
+    for (race *x = contexts; x; x = x->next) {
+        if (x->pcomm != c->pcomm || x->collective != call->collective) continue;
+        if (x->bytes == bytes && x->count == call->count && x->op_builtin == call->op_builtin &&
+            x->op_commutative == call->op_commutative && x->n == (n < RACE_MAX ? n : RACE_MAX) &&
             !memcmp(x->candidates, candidates, sizeof *candidates * (size_t)x->n))
             return x;
+        same_collective++;
+    }
+    if (same_collective >= ac_config_int("AUTOCOLL_MAX_SIZES")) {
+        *full = 1;
+        return NULL;
+    }
     race *x = race_new(candidates, n);
     if (!x) return NULL;
     x->pcomm = c->pcomm;
@@ -970,9 +981,10 @@ int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int pers
     race *x = NULL;
     if (!alg) { /* under a learning strategy: a race, the request's own or its context's */
         const ac_algorithm *candidates[RACE_MAX];
-        int n = ac_select_learning_candidates(c, call, candidates, RACE_MAX);
+        int n = ac_select_learning_candidates(c, call, candidates, RACE_MAX), full = 0;
         if (n < 2) return 0;
-        x = persistent ? race_new(candidates, n) : context(c, call, candidates, n);
+        x = persistent ? race_new(candidates, n) : context(c, call, candidates, n, &full);
+        if (full) return 0; /* beyond the bound: the library's */
         if (!x) {
             *rc = MPI_ERR_NO_MEM; /* loud: passing it on alone would leave the others waiting */
             return 1;

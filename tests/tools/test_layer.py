@@ -566,3 +566,16 @@ def test_nonblocking_alltoalls_are_right(mpi, np, tmp_path):
     raced = ran["MPI_Ialltoall"]["algorithms"]
     assert set(raced) == {"native", *scheduled(mpi, "alltoall")}, raced
     assert min(raced.values()) >= 4, raced
+
+
+@pytest.mark.parametrize("mpi", MPIS)
+def test_nonblocking_contexts_are_bounded(mpi, tmp_path):
+    """AUTOCOLL_MAX_SIZES bounds a communicator's nonblocking contexts per collective, as it bounds
+    a call site's blocking ones: with 2, the third allreduce context of nbc_race's mixed scenario
+    (the 2x2 matrices of its non-commutative op, 16 B) passes through to the library on every
+    rank, counted as seen, and every result is still right."""
+    run = run_mpi(mpi, 3, "tests/mpi/nbc_race", tmp_path, timeout=120, args=("mixed",),
+                  env={"AUTOCOLL_STRATEGY": "race", "AUTOCOLL_MAX_SIZES": "2"})
+    assert run.rc == 0 and "nbc_race: ok" in run.stdout, run.stdout + run.stderr
+    assert run.report["nonblocking_run"]["MPI_Iallreduce"]["calls"] == 28, run.report
+    assert run.report["seen"]["MPI_Iallreduce"] == {"calls": 14, "bytes": 14 * 16}, run.report

@@ -16,6 +16,10 @@
 # (smpi/test, smpi/grow-injected-times): an MPI library's test costs well under a microsecond,
 # so this sets it to 0.1 us, not growing. Needs build/simgrid (scripts/build; AUTOCOLL_BUILD=DIR
 # for DIR/simgrid) and .venv. CONFIGS (a regex) keeps only the configurations it matches.
+# COLLECTIVE=alltoall runs the FFT-like loop instead (an MPI_Ialltoall of BYTES a block,
+# docs/results/overlap-alltoall-2026-11-26): the same configurations with the alltoalls written
+# as schedules (AUTOCOLL_ALLTOALL); SMPI's own MPI_Ialltoall is linear too (every receive, then
+# every send, posted at the start).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 out=${1:?usage: run.sh OUT.jsonl}
@@ -27,9 +31,11 @@ iter=${ITER:-40}
 ppn=${PPN:-1}
 build=${AUTOCOLL_BUILD:-build}
 configs=${CONFIGS:-.}
-algs=$("$build/openmpi/autocoll-info" --json | python3 -c 'import json,sys
+collective=${COLLECTIVE:-allreduce}
+algs=$("$build/openmpi/autocoll-info" --json | COLL=$collective python3 -c 'import json,os,sys
 print(" ".join(a["name"] for a in json.load(sys.stdin)["algorithms"]
-               if a["collective"] == "allreduce" and a["schedule"] and a["name"] != "native"))')
+               if a["collective"] == os.environ["COLL"] and a["schedule"] and a["name"] != "native"))')
+force=AUTOCOLL_${collective^^}
 : > "$out"
 run() { # config-name env... -- overlap args...
   local name=$1; shift
@@ -39,7 +45,7 @@ run() { # config-name env... -- overlap args...
   shift
   line=$(env "${envs[@]}" AUTOCOLL_HISTORY=off .venv/bin/autocoll simgrid run --platform "$platform" \
          -n "$n" --ppn "$ppn" --cfg smpi/test:1e-7 --cfg smpi/grow-injected-times:no \
-         "$build/simgrid/bench/overlap" --iterations "$iter" "$@" | tail -1)
+         "$build/simgrid/bench/overlap" --collective "$collective" --iterations "$iter" "$@" | tail -1)
   echo "{\"config\": \"$name\", \"platform\": \"$platform\", \"ppn\": $ppn, ${line#\{}" | tee -a "$out"
 }
 for n in $ranks; do
@@ -49,7 +55,7 @@ for n in $ranks; do
       for s in 1 8; do
         run nonblocking_smpi_linear AUTOCOLL_STRATEGY=native -- --bytes "$b" --compute "$c" --slices "$s"
         for a in $algs; do
-          run "nonblocking_$a" AUTOCOLL_ALLREDUCE="$a" -- --bytes "$b" --compute "$c" --slices "$s"
+          run "nonblocking_$a" "$force=$a" -- --bytes "$b" --compute "$c" --slices "$s"
         done
         run nonblocking_race AUTOCOLL_STRATEGY=race -- --bytes "$b" --compute "$c" --slices "$s"
       done
