@@ -212,7 +212,12 @@ static int post(ac_sched *s, int k, int nmsg)
     s->nreqs = 0;
     for (int i = b; i < e && rc == MPI_SUCCESS; i++) {
         const ac_sched_step *t = &s->steps[i];
-        if (t->kind == STEP_SEND)
+        /* a message from or to MPI_PROC_NULL completes at once with nothing moved: not posted
+         * (SMPI 3.32's MPI_Waitany crashes in Request::unref on the request such an MPI_Isend
+         * gives) */
+        if ((t->kind == STEP_SEND || t->kind == STEP_RECV) && t->peer == MPI_PROC_NULL)
+            s->reqs[s->nreqs++] = MPI_REQUEST_NULL;
+        else if (t->kind == STEP_SEND)
             rc = PMPI_Isend(t->src, t->count, t->type, t->peer, s->tag, s->comm,
                             &s->reqs[s->nreqs++]);
         else if (t->kind == STEP_RECV)

@@ -16,7 +16,8 @@
  * ac_sched_round_posted) are posted with MPI_Irecv/MPI_Isend in order and completed with
  * MPI_Waitall. A blocking algorithm rewritten as a schedule therefore keeps its
  * simulated times exactly. The progressed run (ac_sched_start, ac_sched_progress) posts every
- * message with MPI_Isend/MPI_Irecv.
+ * message with MPI_Isend/MPI_Irecv, but those to or from MPI_PROC_NULL, which complete at once
+ * (their requests MPI_REQUEST_NULL).
  *
  * Builders record steps; an allocation failure while building is kept (ac_sched_error) and
  * reported by the run. Buffers are referenced, not copied: the caller's buffers must stay valid
