@@ -5,8 +5,9 @@
  *
  *  1. MPI_Iallgather of 0, 1 and 100 ints a rank, in place and not, and of a strided type (every
  *     other int of 2 x 50), each waited for;
- *  2. three outstanding (two allgathers and an allgatherv) completed by MPI_Waitall in reverse
- *     order, twelve times (under a learning strategy: the race and its agreement);
+ *  2. three outstanding (two allgathers and an allgatherv) completed by MPI_Wait in reverse
+ *     order, 20 times (under a learning strategy: the race of up to 8 candidates, twice each, and
+ *     its agreement);
  *  3. MPI_Iallgatherv with uneven counts (rank r gives r + 1 ints, rank 0 none where p > 2),
  *     blocks in reverse order with holes, in place and not, by MPI_Test loops;
  *  4. MPI-4 (where the library has them): MPI_Allgather_init started 12 times with new input,
@@ -155,7 +156,7 @@ static void outstanding(void)
     int s[2][MAXN], *r[2], sv[MAXN], *rv = malloc(sizeof(int) * (size_t)total);
     for (int k = 0; k < 2; k++)
         r[k] = malloc(sizeof(int) * (size_t)size * MAXN);
-    for (int round = 0; round < 12; round++) {
+    for (int round = 0; round < 20; round++) {
         MPI_Request req[3];
         for (int k = 0; k < 2; k++) {
             prepare(r[k], s[k], 5 + 20 * k, round + k, 0);

@@ -10,12 +10,14 @@ ac_allgatherv_fn ac_allgatherv_native;
 ac_allgatherv_sched_fn ac_allgatherv_native_schedule;
 ac_allgatherv_fn ac_allgatherv_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
 ac_allgatherv_fn ac_allgatherv_simple;
+ac_allgatherv_sched_fn ac_allgatherv_simple_schedule;
 ac_allgatherv_fn ac_allgatherv_mesh;               /* p->dims = 2 or 3 (NULL or 0: 2) */
 ac_allgatherv_fn ac_allgatherv_recursive_doubling; /* any size */
 ac_allgatherv_fn ac_allgatherv_bruck;              /* any size */
 ac_allgatherv_fn ac_allgatherv_ring;               /* p->sync */
 ac_allgatherv_sched_fn ac_allgatherv_ring_schedule;
 ac_allgatherv_fn ac_allgatherv_pair;               /* power-of-two size only; p->sync */
+ac_allgatherv_sched_fn ac_allgatherv_pair_schedule;
 ac_allgatherv_fn ac_allgatherv_node_ring;          /* p->sync */
 
 /* An allgatherv call's arguments, kept where a schedule is built or started later: the native
@@ -48,6 +50,22 @@ int ac_allgatherv_logical_ring_schedule(struct ac_sched *s, const void *sbuf, in
 int ac_allgatherv_logical_ring(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                                const int *rcounts, const int *displs, MPI_Datatype rtype,
                                MPI_Comm comm, const int *order, ac_sync sync);
+
+/* The blocking run of an engine written as a schedule: built on comm with the blocking
+ * algorithms' tag, run to completion, freed. AC_ALLGATHERV_BY_SCHEDULE(name) defines
+ * ac_allgatherv_<name> so, from ac_allgatherv_<name>_schedule. */
+int ac_allgatherv_by_schedule(ac_allgatherv_sched_fn *build, const void *sbuf, int scount,
+                              MPI_Datatype stype, void *rbuf, const int *rcounts,
+                              const int *displs, MPI_Datatype rtype, MPI_Comm comm,
+                              const ac_params *p);
+#define AC_ALLGATHERV_BY_SCHEDULE(name)                                                        \
+    int ac_allgatherv_##name(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,     \
+                             const int *rcounts, const int *displs, MPI_Datatype rtype,        \
+                             MPI_Comm comm, const ac_params *p)                                \
+    {                                                                                          \
+        return ac_allgatherv_by_schedule(ac_allgatherv_##name##_schedule, sbuf, scount, stype, \
+                                         rbuf, rcounts, displs, rtype, comm, p);               \
+    }
 
 /* A packed copy of all the blocks, for the algorithms that forward several blocks in one
  * message (mesh, recursive doubling, Bruck). Slot s holds block (s + shift) mod p in MPI_Pack

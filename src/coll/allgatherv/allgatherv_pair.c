@@ -13,30 +13,28 @@
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/sched.h"
 
-int ac_allgatherv_pair(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                       const int *rcounts, const int *displs, MPI_Datatype rtype, MPI_Comm comm,
-                       const ac_params *p)
+int ac_allgatherv_pair_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
+                                void *rbuf, const int *rcounts, const int *displs,
+                                MPI_Datatype rtype, const ac_params *p)
 {
-    int rc, rank, size;
+    int rank = s->rank, size = s->size;
     ac_sync sync = p ? p->sync : AC_SYNC_NONE;
     MPI_Aint ext = ac_extent(rtype);
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
+    char *own = (char *)rbuf + (MPI_Aint)displs[rank] * ext;
     if (!ac_is_pow2(size)) return MPI_ERR_SIZE;
-    rc = ac_allgatherv_place_own(sbuf, scount, stype, rbuf, rcounts, displs, rtype, rank);
-    if (rc != MPI_SUCCESS) return rc;
-    const char *own = (const char *)rbuf + (MPI_Aint)displs[rank] * ext;
+    if (sbuf != MPI_IN_PLACE) /* the own block, before the first exchange sends it */
+        ac_sched_copy(s, sbuf, scount, stype, own, rcounts[rank], rtype);
     for (int i = 1; i < size; i++) {
         int partner = rank ^ i;
-        if (i > 1) {
-            rc = ac_sync_phase(comm, sync, partner, partner);
-            if (rc != MPI_SUCCESS) return rc;
-        }
-        rc = PMPI_Sendrecv(own, rcounts[rank], rtype, partner, AC_TAG_DATA,
-                           (char *)rbuf + (MPI_Aint)displs[partner] * ext, rcounts[partner],
-                           rtype, partner, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) return rc;
+        if (i > 1) ac_sched_sync_phase(s, sync, partner, partner);
+        ac_sched_send(s, own, rcounts[rank], rtype, partner);
+        ac_sched_recv(s, (char *)rbuf + (MPI_Aint)displs[partner] * ext, rcounts[partner], rtype,
+                      partner);
+        ac_sched_round(s);
     }
-    return MPI_SUCCESS;
+    return ac_sched_error(s);
 }
+
+AC_ALLGATHERV_BY_SCHEDULE(pair)

@@ -11,48 +11,26 @@
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/sched.h"
 
-#include <stdlib.h>
-
-int ac_allgatherv_simple(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                         const int *rcounts, const int *displs, MPI_Datatype rtype,
-                         MPI_Comm comm, const ac_params *p)
+int ac_allgatherv_simple_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
+                                  void *rbuf, const int *rcounts, const int *displs,
+                                  MPI_Datatype rtype, const ac_params *p)
 {
-    int rc, rank, size, n = 0;
+    int rank = s->rank, size = s->size;
     MPI_Aint ext = ac_extent(rtype);
-    MPI_Request *reqs = NULL;
-    MPI_Status *stats = NULL; /* not MPI_STATUSES_IGNORE: gcc 12 -Wstringop-overflow with MPICH */
+    char *own = (char *)rbuf + (MPI_Aint)displs[rank] * ext;
     (void)p;
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
-    rc = ac_allgatherv_place_own(sbuf, scount, stype, rbuf, rcounts, displs, rtype, rank);
-    if (rc != MPI_SUCCESS || size == 1) return rc;
-    reqs = malloc(sizeof(MPI_Request) * 2 * (size_t)(size - 1));
-    stats = malloc(sizeof(MPI_Status) * 2 * (size_t)(size - 1));
-    if (!reqs || !stats) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
-    }
+    if (sbuf != MPI_IN_PLACE) /* the own block, before the messages that send it */
+        ac_sched_copy(s, sbuf, scount, stype, own, rcounts[rank], rtype);
     for (int i = 1; i < size; i++) {
         int src = (rank - i + size) % size;
-        rc = PMPI_Irecv((char *)rbuf + (MPI_Aint)displs[src] * ext, rcounts[src], rtype, src,
-                        AC_TAG_DATA, comm, &reqs[n]);
-        if (rc != MPI_SUCCESS) goto out;
-        n++;
+        ac_sched_recv(s, (char *)rbuf + (MPI_Aint)displs[src] * ext, rcounts[src], rtype, src);
     }
-    const char *own = (const char *)rbuf + (MPI_Aint)displs[rank] * ext;
-    for (int i = 1; i < size; i++) {
-        rc = PMPI_Isend(own, rcounts[rank], rtype, (rank + i) % size, AC_TAG_DATA, comm,
-                        &reqs[n]);
-        if (rc != MPI_SUCCESS) goto out;
-        n++;
-    }
-out:
-    if (n > 0) {
-        int wrc = PMPI_Waitall(n, reqs, stats);
-        if (rc == MPI_SUCCESS) rc = wrc;
-    }
-    free(reqs);
-    free(stats);
-    return rc;
+    for (int i = 1; i < size; i++)
+        ac_sched_send(s, own, rcounts[rank], rtype, (rank + i) % size);
+    ac_sched_round_posted(s); /* MPI_Irecv, MPI_Isend, then MPI_Waitall, whatever their number */
+    return ac_sched_error(s);
 }
+
+AC_ALLGATHERV_BY_SCHEDULE(simple)

@@ -71,6 +71,20 @@ int ac_allgatherv_logical_ring(const void *sbuf, int scount, MPI_Datatype stype,
     return rc;
 }
 
+int ac_allgatherv_by_schedule(ac_allgatherv_sched_fn *build, const void *sbuf, int scount,
+                              MPI_Datatype stype, void *rbuf, const int *rcounts,
+                              const int *displs, MPI_Datatype rtype, MPI_Comm comm,
+                              const ac_params *p)
+{
+    ac_sched s;
+    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    s.blocking = 1;
+    if (rc == MPI_SUCCESS) rc = build(&s, sbuf, scount, stype, rbuf, rcounts, displs, rtype, p);
+    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+    ac_sched_free(&s);
+    return rc;
+}
+
 static int slot_block(const ac_allgatherv_packed *pk, int slot)
 {
     return (slot + pk->shift) % pk->size;

@@ -17,12 +17,12 @@
 /* The engines written as schedules (common/sched.h): AC_ALLGATHER_SCHEDULE(engine, coll) is
  * ac_<coll>_<engine>_schedule for those, NULL for the engines that run for blocking calls only
  * (the registries' .sched). */
-#define AC_ALLGATHER_SCHEDULED_simple(coll) NULL
+#define AC_ALLGATHER_SCHEDULED_simple(coll) ac_##coll##_simple_schedule
 #define AC_ALLGATHER_SCHEDULED_mesh(coll) NULL
 #define AC_ALLGATHER_SCHEDULED_recursive_doubling(coll) NULL
 #define AC_ALLGATHER_SCHEDULED_bruck(coll) NULL
 #define AC_ALLGATHER_SCHEDULED_ring(coll) ac_##coll##_ring_schedule
-#define AC_ALLGATHER_SCHEDULED_pair(coll) NULL
+#define AC_ALLGATHER_SCHEDULED_pair(coll) ac_##coll##_pair_schedule
 #define AC_ALLGATHER_SCHEDULED_node_ring(coll) NULL /* its node layout: collective to learn */
 #define AC_ALLGATHER_SCHEDULE(engine, coll) AC_ALLGATHER_SCHEDULED_##engine(coll)
 
