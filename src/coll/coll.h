@@ -127,6 +127,17 @@ typedef int ac_alltoallv_sched_fn(struct ac_sched *s, const void *sbuf, const in
                                   const int *sdispls, MPI_Datatype stype, void *rbuf,
                                   const int *rcounts, const int *rdispls, MPI_Datatype rtype,
                                   const struct ac_params *p);
+/* The arguments of a collective of one block a rank (allgather, alltoall), kept where a schedule
+ * is built or started later: a native schedule's library call, a racing request's builds
+ * (intercept/blocks_request.c). */
+typedef struct ac_blocks_args {
+    const void *sbuf;
+    int scount;
+    MPI_Datatype stype;
+    void *rbuf;
+    int rcount;
+    MPI_Datatype rtype;
+} ac_blocks_args;
 typedef int ac_alltoall_fn(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                            int rcount, MPI_Datatype rtype, MPI_Comm comm,
                            const struct ac_params *p);

@@ -1,10 +1,11 @@
 /*
- * blocks_request.c - the layer's request for the nonblocking and persistent collectives of one
- * block from every rank, allgather and alltoall (requests.h, ac_request_blocks; their MPI
- * functions: iallgather.c, ialltoall.c): run by the layer where selection names an algorithm
- * written as a schedule (ac_request_make: the one AUTOCOLL_ALLGATHER or AUTOCOLL_ALLTOALL
- * forces, the table's rule, or under a learning strategy a race) on a communicator where the
- * layer may (ac_request_comm); otherwise counted as seen and passed to the library.
+ * blocks_request.c - the nonblocking and persistent collectives of one block from every rank,
+ * allgather and alltoall: MPI_Iallgather, MPI_Allgather_init, MPI_Ialltoall, MPI_Alltoall_init
+ * and their large-count forms (where the counts fit an int). Run by the layer where selection
+ * names an algorithm written as a schedule (ac_request_make: the one AUTOCOLL_ALLGATHER or
+ * AUTOCOLL_ALLTOALL forces, the table's rule, or under a learning strategy a race) on a
+ * communicator where the layer may (ac_request_comm); otherwise counted as seen (the send bytes;
+ * none in place) and passed to the library.
  */
 #include "coll/algorithms.h"
 #include "intercept/intercept.h"
@@ -15,7 +16,7 @@
 /* The two collectives' arguments and schedules have one shape. */
 static int build(ac_sched *s, const ac_algorithm *alg, const void *args)
 {
-    const ac_allgather_args *a = args;
+    const ac_blocks_args *a = args;
     ac_allgather_sched_fn *fn =
         alg->collective == AC_ALLGATHER ? alg->sched.allgather : alg->sched.alltoall;
     return fn(s, a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, alg->params);
@@ -32,8 +33,8 @@ int ac_request_blocks(ac_collective coll, ac_seen_kind kind, int persistent, con
     if (c) {
         ac_call call = ac_call_make(c, coll);
         call.bytes = ac_signature_bytes(rcount, rtype);
-        ac_allgather_args a = {sbuf, sbuf == MPI_IN_PLACE ? 0 : (int)scount, stype, rbuf,
-                               (int)rcount, rtype};
+        ac_blocks_args a = {sbuf, sbuf == MPI_IN_PLACE ? 0 : (int)scount, stype, rbuf,
+                            (int)rcount, rtype};
         if (ac_request_make(c, &call, kind, persistent, build, &a, sizeof a, request, rc))
             return 1;
     }
@@ -41,3 +42,35 @@ int ac_request_blocks(ac_collective coll, ac_seen_kind kind, int persistent, con
         ac_seen(kind, comm, sbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(scount, stype));
     return 0;
 }
+
+/* The MPI functions of collective `coll` (allgather, alltoall; Coll and COLL its other
+ * spellings): the layer's request where ac_request_blocks makes one, else the library's call.
+ * MPI_I<coll>, and (BLOCKS_MPI4) MPI_I<coll>_c, MPI_<Coll>_init and MPI_<Coll>_init_c. */
+#define BLOCKS_FUNCTION(COLL, KIND, persistent, name, T, info, info_arg)                        \
+    int name(const void *sendbuf, T sendcount, MPI_Datatype sendtype, void *recvbuf,          \
+             T recvcount, MPI_Datatype recvtype, MPI_Comm comm info, MPI_Request *request)    \
+    {                                                                                         \
+        int rc;                                                                               \
+        if (ac_request_blocks(AC_##COLL, AC_SEEN_##KIND, persistent, sendbuf, sendcount,      \
+                              sendtype, recvbuf, recvcount, recvtype, comm, request, &rc))    \
+            return rc;                                                                        \
+        return P##name(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,            \
+                       comm info_arg, request);                                               \
+    }
+#define NO_INFO
+#define WITH_INFO , MPI_Info info
+#define PASS_INFO , info
+#define BLOCKS_MPI3(coll, COLL)                                                                 \
+    BLOCKS_FUNCTION(COLL, I##COLL, 0, MPI_I##coll, int, NO_INFO, NO_INFO)
+#define BLOCKS_MPI4(coll, Coll, COLL)                                                           \
+    BLOCKS_FUNCTION(COLL, I##COLL##_C, 0, MPI_I##coll##_c, MPI_Count, NO_INFO, NO_INFO)       \
+    BLOCKS_FUNCTION(COLL, COLL##_INIT, 1, MPI_##Coll##_init, int, WITH_INFO, PASS_INFO)       \
+    BLOCKS_FUNCTION(COLL, COLL##_INIT_C, 1, MPI_##Coll##_init_c, MPI_Count, WITH_INFO,        \
+                    PASS_INFO)
+
+BLOCKS_MPI3(allgather, ALLGATHER)
+BLOCKS_MPI3(alltoall, ALLTOALL)
+#if MPI_VERSION >= 4 && !AUTOCOLL_SIMULATED
+BLOCKS_MPI4(allgather, Allgather, ALLGATHER)
+BLOCKS_MPI4(alltoall, Alltoall, ALLTOALL)
+#endif

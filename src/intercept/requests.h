@@ -55,7 +55,7 @@ int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int pers
                     MPI_Request *handle, int *rc);
 
 /* ac_request_make for a call of `coll`, AC_ALLGATHER or AC_ALLTOALL: one block of rcount x rtype
- * from every rank (blocks_request.c); 0 for arguments the layer leaves to the library (counts
+ * from every rank (blocks_request.c, which defines their MPI functions); 0 for arguments the layer leaves to the library (counts
  * that do not fit an int included) and where ac_request_make runs none: the call is then
  * counted as seen (the send bytes; none in place). */
 int ac_request_blocks(ac_collective coll, ac_seen_kind kind, int persistent, const void *sbuf,

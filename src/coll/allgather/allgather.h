@@ -19,16 +19,6 @@ ac_allgather_sched_fn ac_allgather_pair_schedule;
 ac_allgather_fn ac_allgather_node_ring; /* p->sync */
 ac_allgather_fn ac_allgather_hier;      /* p->intra, p->phase (hierarchical.c) */
 
-/* An allgather call's arguments, kept where a schedule is built or started later: the native
- * schedule's library call, a racing request's builds (intercept/iallgather.c). */
-typedef struct ac_allgather_args {
-    const void *sbuf;
-    int scount;
-    MPI_Datatype stype;
-    void *rbuf;
-    int rcount;
-    MPI_Datatype rtype;
-} ac_allgather_args;
 
 /* Helper of this folder (uniform.c): runs an allgatherv engine with rcounts[i] = rcount and
  * displs[i] = i * rcount. MPI_ERR_COUNT if (p-1) * rcount does not fit an int. */
@@ -39,5 +29,22 @@ int ac_allgather_uniform(ac_allgatherv_fn *engine, const void *sbuf, int scount,
 int ac_allgather_uniform_schedule(ac_allgatherv_sched_fn *engine, struct ac_sched *s,
                                   const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                                   int rcount, MPI_Datatype rtype, const ac_params *p);
+/* ac_allgather_<engine> and ac_allgather_<engine>_schedule: the allgatherv engine written as a
+ * schedule, ac_allgatherv_<engine>(_schedule), with uniform counts. */
+#define AC_ALLGATHER_BY_ALLGATHERV(engine)                                                     \
+    int ac_allgather_##engine(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,    \
+                              int rcount, MPI_Datatype rtype, MPI_Comm comm,                   \
+                              const ac_params *p)                                              \
+    {                                                                                          \
+        return ac_allgather_uniform(ac_allgatherv_##engine, sbuf, scount, stype, rbuf, rcount, \
+                                    rtype, comm, p);                                           \
+    }                                                                                          \
+    int ac_allgather_##engine##_schedule(struct ac_sched *s, const void *sbuf, int scount,     \
+                                         MPI_Datatype stype, void *rbuf, int rcount,           \
+                                         MPI_Datatype rtype, const ac_params *p)               \
+    {                                                                                          \
+        return ac_allgather_uniform_schedule(ac_allgatherv_##engine##_schedule, s, sbuf,       \
+                                             scount, stype, rbuf, rcount, rtype, p);           \
+    }
 
 #endif

@@ -17,17 +17,17 @@ int ac_allgather_native(const void *sbuf, int scount, MPI_Datatype stype, void *
 
 static int start_iallgather(const void *arg, MPI_Comm comm, MPI_Request *req)
 {
-    const ac_allgather_args *a = arg;
+    const ac_blocks_args *a = arg;
     return PMPI_Iallgather(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, comm, req);
 }
 
 int ac_allgather_native_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
                                  void *rbuf, int rcount, MPI_Datatype rtype, const ac_params *p)
 {
-    ac_allgather_args *a = ac_sched_tmp(s, sizeof *a, MPI_BYTE);
+    ac_blocks_args *a = ac_sched_tmp(s, sizeof *a, MPI_BYTE);
     (void)p;
     if (!a) return ac_sched_error(s);
-    *a = (ac_allgather_args){sbuf, scount, stype, rbuf, rcount, rtype};
+    *a = (ac_blocks_args){sbuf, scount, stype, rbuf, rcount, rtype};
     ac_sched_library(s, start_iallgather, a);
     return ac_sched_error(s);
 }

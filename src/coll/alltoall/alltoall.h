@@ -18,17 +18,6 @@ ac_alltoall_fn ac_alltoall_recursive_doubling;
 ac_alltoall_fn ac_alltoall_bruck;
 ac_alltoall_fn ac_alltoall_node_aware;
 
-/* An alltoall call's arguments, kept where a schedule is built or started later: the native
- * schedule's library call, a racing request's builds (intercept/ialltoall.c). */
-typedef struct ac_alltoall_args {
-    const void *sbuf;
-    int scount;
-    MPI_Datatype stype;
-    void *rbuf;
-    int rcount;
-    MPI_Datatype rtype;
-} ac_alltoall_args;
-
 /* Helpers of this folder (blocks.c).
  *
  * Algorithms that forward other ranks' blocks keep them packed: block j of an alltoall buffer
@@ -60,5 +49,21 @@ int ac_alltoall_by_alltoallv_schedule(ac_alltoallv_sched_fn *engine, struct ac_s
                                       const void *sbuf, int scount, MPI_Datatype stype,
                                       void *rbuf, int rcount, MPI_Datatype rtype,
                                       const ac_params *p);
+/* ac_alltoall_<engine> and ac_alltoall_<engine>_schedule: the alltoallv engine written as a
+ * schedule, ac_alltoallv_<engine>(_schedule), with uniform counts. */
+#define AC_ALLTOALL_BY_ALLTOALLV(engine)                                                       \
+    int ac_alltoall_##engine(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,     \
+                             int rcount, MPI_Datatype rtype, MPI_Comm comm, const ac_params *p) \
+    {                                                                                          \
+        return ac_alltoall_by_alltoallv(ac_alltoallv_##engine, sbuf, scount, stype, rbuf,      \
+                                        rcount, rtype, comm, p);                               \
+    }                                                                                          \
+    int ac_alltoall_##engine##_schedule(struct ac_sched *s, const void *sbuf, int scount,      \
+                                        MPI_Datatype stype, void *rbuf, int rcount,            \
+                                        MPI_Datatype rtype, const ac_params *p)                \
+    {                                                                                          \
+        return ac_alltoall_by_alltoallv_schedule(ac_alltoallv_##engine##_schedule, s, sbuf,    \
+                                                 scount, stype, rbuf, rcount, rtype, p);       \
+    }
 
 #endif

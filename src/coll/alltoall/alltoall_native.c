@@ -16,17 +16,17 @@ int ac_alltoall_native(const void *sbuf, int scount, MPI_Datatype stype, void *r
 
 static int start_ialltoall(const void *arg, MPI_Comm comm, MPI_Request *req)
 {
-    const ac_alltoall_args *a = arg;
+    const ac_blocks_args *a = arg;
     return PMPI_Ialltoall(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, comm, req);
 }
 
 int ac_alltoall_native_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
                                 void *rbuf, int rcount, MPI_Datatype rtype, const ac_params *p)
 {
-    ac_alltoall_args *a = ac_sched_tmp(s, sizeof *a, MPI_BYTE);
+    ac_blocks_args *a = ac_sched_tmp(s, sizeof *a, MPI_BYTE);
     (void)p;
     if (!a) return ac_sched_error(s);
-    *a = (ac_alltoall_args){sbuf, scount, stype, rbuf, rcount, rtype};
+    *a = (ac_blocks_args){sbuf, scount, stype, rbuf, rcount, rtype};
     ac_sched_library(s, start_ialltoall, a);
     return ac_sched_error(s);
 }

@@ -10,18 +10,5 @@
  * barrier", "Ring with MPI barrier".
  */
 #include "coll/algorithms.h"
-#include "coll/common/sched.h"
 
-int ac_alltoall_ring(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                     MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
-{
-    return ac_alltoall_by_alltoallv(ac_alltoallv_ring, sbuf, scount, stype, rbuf, rcount, rtype,
-                                    comm, p);
-}
-
-int ac_alltoall_ring_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
-                          void *rbuf, int rcount, MPI_Datatype rtype, const ac_params *p)
-{
-    return ac_alltoall_by_alltoallv_schedule(ac_alltoallv_ring_schedule, s, sbuf, scount, stype,
-                                             rbuf, rcount, rtype, p);
-}
+AC_ALLTOALL_BY_ALLTOALLV(ring)

@@ -32,12 +32,7 @@ typedef struct ac_alltoallv_args {
  * arguments, the send ones redirected to the schedule's copy of rbuf's outgoing blocks for
  * MPI_IN_PLACE, the rank, the size, and the extents and sizes of both types. */
 typedef struct ac_alltoallv_frame {
-    const void *sbuf;
-    const int *scounts, *sdispls;
-    MPI_Datatype stype;
-    void *rbuf;
-    const int *rcounts, *rdispls;
-    MPI_Datatype rtype;
+    ac_alltoallv_args call;
     int rank, size;
     MPI_Aint sext, rext; /* extents of stype and rtype */
     int ssize, rsize;    /* sizes of stype and rtype */

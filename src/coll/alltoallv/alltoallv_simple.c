@@ -22,17 +22,18 @@ int ac_alltoallv_simple_schedule(ac_sched *s, const void *sbuf, const int *scoun
     int rc = ac_alltoallv_sched_frame(s, &f, sbuf, scounts, sdispls, stype, rbuf, rcounts,
                                       rdispls, rtype);
     if (rc != MPI_SUCCESS) return rc;
+    const ac_alltoallv_args *a = &f.call;
     for (int i = 1; i < f.size; i++) {
         int from = (f.rank - i + f.size) % f.size;
-        if (f.rcounts[from] == 0 || f.rsize == 0) continue;
-        ac_sched_recv(s, (char *)f.rbuf + f.rdispls[from] * f.rext, f.rcounts[from], f.rtype,
+        if (a->rcounts[from] == 0 || f.rsize == 0) continue;
+        ac_sched_recv(s, (char *)a->rbuf + a->rdispls[from] * f.rext, a->rcounts[from], a->rtype,
                       from);
     }
     for (int i = 1; i < f.size; i++) {
         int to = (f.rank + i) % f.size;
-        if (f.scounts[to] == 0 || f.ssize == 0) continue;
-        ac_sched_send(s, (const char *)f.sbuf + f.sdispls[to] * f.sext, f.scounts[to], f.stype,
-                      to);
+        if (a->scounts[to] == 0 || f.ssize == 0) continue;
+        ac_sched_send(s, (const char *)a->sbuf + a->sdispls[to] * f.sext, a->scounts[to],
+                      a->stype, to);
     }
     ac_sched_round_posted(s); /* one message too: MPI_Irecv or MPI_Isend, then MPI_Waitall */
     return ac_sched_error(s);

@@ -41,10 +41,8 @@ int ac_alltoallv_sched_frame(ac_sched *s, ac_alltoallv_frame *f, const void *sbu
                              void *rbuf, const int *rcounts, const int *rdispls,
                              MPI_Datatype rtype)
 {
-    *f = (ac_alltoallv_frame){.sbuf = sbuf, .scounts = scounts, .sdispls = sdispls,
-                              .stype = stype, .rbuf = rbuf, .rcounts = rcounts,
-                              .rdispls = rdispls, .rtype = rtype, .rank = s->rank,
-                              .size = s->size};
+    *f = (ac_alltoallv_frame){{sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype},
+                              .rank = s->rank, .size = s->size};
     f->rext = ac_extent(rtype);
     if (sbuf != MPI_IN_PLACE) {
         ac_sched_copy(s, (const char *)sbuf + sdispls[f->rank] * ac_extent(stype),
@@ -53,10 +51,10 @@ int ac_alltoallv_sched_frame(ac_sched *s, ac_alltoallv_frame *f, const void *sbu
     } else {
         /* In place: the own block is already where it belongs; send from a copy of the rest. */
         MPI_Aint lo = 0, hi = 0;
-        f->scounts = rcounts;
-        f->sdispls = rdispls;
-        f->stype = rtype;
-        f->sbuf = rbuf; /* nothing goes out: any valid address will do */
+        f->call.scounts = rcounts;
+        f->call.sdispls = rdispls;
+        f->call.stype = rtype;
+        f->call.sbuf = rbuf; /* nothing goes out: any valid address will do */
         if (outgoing_range(rcounts, rdispls, rtype, f->size, f->rank, &lo, &hi)) {
             char *copy = ac_sched_tmp(s, hi - lo + 1, MPI_BYTE);
             if (!copy) return ac_sched_error(s);
@@ -65,22 +63,23 @@ int ac_alltoallv_sched_frame(ac_sched *s, ac_alltoallv_frame *f, const void *sbu
                 ac_sched_copy(s, (const char *)rbuf + lo + at, n, MPI_BYTE, copy + at, n,
                               MPI_BYTE);
             }
-            f->sbuf = copy - lo;
+            f->call.sbuf = copy - lo;
         }
     }
-    f->sext = ac_extent(f->stype);
-    PMPI_Type_size(f->stype, &f->ssize);
+    f->sext = ac_extent(f->call.stype);
+    PMPI_Type_size(f->call.stype, &f->ssize);
     PMPI_Type_size(rtype, &f->rsize);
     return ac_sched_error(s);
 }
 
 void ac_alltoallv_sched_exchange(ac_sched *s, const ac_alltoallv_frame *f, int to, int from)
 {
-    int sendto = f->scounts[to] == 0 || f->ssize == 0 ? MPI_PROC_NULL : to;
-    int recvfrom = f->rcounts[from] == 0 || f->rsize == 0 ? MPI_PROC_NULL : from;
-    ac_sched_send(s, (const char *)f->sbuf + f->sdispls[to] * f->sext, f->scounts[to], f->stype,
+    const ac_alltoallv_args *a = &f->call;
+    int sendto = a->scounts[to] == 0 || f->ssize == 0 ? MPI_PROC_NULL : to;
+    int recvfrom = a->rcounts[from] == 0 || f->rsize == 0 ? MPI_PROC_NULL : from;
+    ac_sched_send(s, (const char *)a->sbuf + a->sdispls[to] * f->sext, a->scounts[to], a->stype,
                   sendto);
-    ac_sched_recv(s, (char *)f->rbuf + f->rdispls[from] * f->rext, f->rcounts[from], f->rtype,
+    ac_sched_recv(s, (char *)a->rbuf + a->rdispls[from] * f->rext, a->rcounts[from], a->rtype,
                   recvfrom);
     ac_sched_round(s);
 }
