@@ -60,6 +60,9 @@ def parse_args():
     ap.add_argument("--match", default="", help="only the tests whose line matches this regex")
     ap.add_argument("--strategy", default="race", help="AUTOCOLL_STRATEGY under the layer")
     ap.add_argument("--max-ranks", type=int, default=16, help="skip lines asking for more")
+    ap.add_argument("--persistent", action="store_true",
+                    help="also the p_* persistent collective tests (strict=false in the testlist)"
+                         " where they are built (the suite for MPICH 4)")
     ap.add_argument("--set", action="append", default=[], metavar="AUTOCOLL_X=VALUE",
                     help="another setting under the layer (repeatable), e.g. "
                          "AUTOCOLL_ALLREDUCE=ring to run the nonblocking allreduces by the "
@@ -71,8 +74,9 @@ def parse_args():
     return a
 
 
-def read_testlist(path, mpi):
-    """[(label, name, ranks, args, env, limit)] and [(label, why skipped)]."""
+def read_testlist(path, mpi, persistent=False):
+    """[(label, name, ranks, args, env, limit)] and [(label, why skipped)]; with `persistent`
+    the p_* lines too, strict=false as they are."""
     tests, skipped = [], []
     for raw in open(path):
         line = raw.split("#", 1)[0].strip()
@@ -95,7 +99,8 @@ def read_testlist(path, mpi):
                 limit = int(value)
             elif key == "xfail":
                 why = f"expected to fail by MPICH's testlist ({value})"
-            elif key == "strict" and value == "false":
+            elif key == "strict" and value == "false" and not (persistent and
+                                                               name.startswith("p_")):
                 why = "beyond strict MPI (MPICH's runtests skips it under --enable-strictmpi)"
             elif key == "mpiversion":
                 want = tuple(int(x) for x in value.split("."))
@@ -154,7 +159,7 @@ def main():
         if not os.path.exists(path):
             print(f"mpich_coll_suite: {path} missing: {what}", file=sys.stderr)
             return CANNOT_RUN
-    tests, skipped = read_testlist(testlist, a.mpi)
+    tests, skipped = read_testlist(testlist, a.mpi, a.persistent)
     pattern = re.compile(a.match) if a.match else None
     tests = [t for t in tests if not pattern or pattern.search(t[0])]
     over = [t for t in tests if t[2] > a.max_ranks]
@@ -167,6 +172,8 @@ def main():
         program = os.path.join(suite, "coll", name)
         if not os.path.exists(program):
             why = KNOWN_UNBUILT.get((a.mpi, name))
+            if a.persistent and name.startswith("p_"):
+                why = "the library has no persistent collectives (MPI 3)"
             if why:
                 skipped.append((label, f"not built: {why}"))
             else:
