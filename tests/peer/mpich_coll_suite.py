@@ -15,9 +15,9 @@ KNOWN_NATIVE has it) and do not count. A missing suite fails: it never passes un
 
 Lines the suite's own runner skips are skipped here too, and said: those marked xfail= (MPICH's
 expected failures), strict=false (MPICH extensions and persistent collectives, which the suite
-built with --enable-strictmpi does not run; Debian's MPICH 4.0.2 and Open MPI 4.1 lack
-MPI_Allreduce_init and its kin, so they are not even built) and those whose mpiversion= is above
-the library's. Prints one closing line
+built with --enable-strictmpi does not run; --persistent runs the persistent p_* ones where they
+are built: for MPICH 4.0.2, not for Open MPI 4.1, which lacks MPI_Allreduce_init and its kin)
+and those whose mpiversion= is above the library's. Prints one closing line
 "N passed, N failed" (N failed: the tests that pass natively and fail under the layer).
 """
 
