@@ -3,6 +3,7 @@
 
     tests/peer/mpich_coll_suite.py --mpi openmpi --build build/openmpi [--suite DIR]
                                    [--match REGEX] [--strategy race] [--set AUTOCOLL_X=V ...]
+                                   [--persistent]
 
 The suite is built per MPI by scripts/mpich_suite_setup.sh (default --suite:
 build/mpich-testsuite/<mpi>/test/mpi). Each line of coll/testlist (name, ranks, arg=..., env=...,
