@@ -34,14 +34,11 @@ typedef struct ac_allgatherv_args {
 
 /* Helpers of this folder (blocks.c). */
 
-/* Puts the calling rank's own block into rbuf (nothing to do for MPI_IN_PLACE). */
-int ac_allgatherv_place_own(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                            const int *rcounts, const int *displs, MPI_Datatype rtype, int rank);
-
 /* The logical ring over `order` (a permutation of the ranks; NULL = 0, 1, ..., p-1): p-1
  * steps, each forwarding to the next rank of the ring the block received in the step before,
  * in place in rbuf with rtype. `sync` runs between the steps. Written as a schedule (appended
- * to s; `order` is read while building only); the blocking engine builds and runs it. */
+ * to s; `order` is read while building only); ac_allgatherv_logical_ring builds and runs it
+ * (node_ring's blocking run; ring's is AC_ALLGATHERV_BY_SCHEDULE). */
 struct ac_sched;
 int ac_allgatherv_logical_ring_schedule(struct ac_sched *s, const void *sbuf, int scount,
                                         MPI_Datatype stype, void *rbuf, const int *rcounts,

@@ -22,10 +22,4 @@ int ac_allgatherv_ring_schedule(ac_sched *s, const void *sbuf, int scount, MPI_D
                                                rtype, NULL, p ? p->sync : AC_SYNC_NONE);
 }
 
-int ac_allgatherv_ring(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                       const int *rcounts, const int *displs, MPI_Datatype rtype, MPI_Comm comm,
-                       const ac_params *p)
-{
-    return ac_allgatherv_logical_ring(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm,
-                                      NULL, p ? p->sync : AC_SYNC_NONE);
-}
+AC_ALLGATHERV_BY_SCHEDULE(ring)

@@ -1,7 +1,7 @@
 /*
- * blocks.c - block movement shared by the allgatherv engines of this folder: placing the
- * caller's own block, the logical ring (ring and node_ring), and the packed copy of all blocks
- * used by the engines that forward runs of blocks (mesh, recursive doubling, Bruck).
+ * blocks.c - block movement shared by the allgatherv engines of this folder: the blocking run
+ * of an engine written as a schedule, the logical ring (ring and node_ring), and the packed copy
+ * of all blocks used by the engines that forward runs of blocks (mesh, recursive doubling, Bruck).
  *
  * The packed copy keeps intermediate data independent of rtype's layout (gaps, lower bounds,
  * negative extents): each block is packed once with MPI_Pack into a slot of exactly
@@ -15,14 +15,6 @@
 
 #include <limits.h>
 #include <stdlib.h>
-
-int ac_allgatherv_place_own(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                            const int *rcounts, const int *displs, MPI_Datatype rtype, int rank)
-{
-    if (sbuf == MPI_IN_PLACE) return MPI_SUCCESS;
-    char *own = (char *)rbuf + (MPI_Aint)displs[rank] * ac_extent(rtype);
-    return ac_copy(sbuf, scount, stype, own, rcounts[rank], rtype);
-}
 
 static int ring_member(const int *order, int index)
 {

@@ -86,14 +86,12 @@ int ac_fold_ranks(MPI_Comm comm, int *rank, int *size, int *pof2, int *rem);
  * (displs has n + 1 entries). */
 void ac_even_blocks(int count, int n, int *counts, int *displs);
 
-/* Phase synchronisation between a phase's communications (STAR-MPI; phase_sync.c): LIGHT
- * exchanges a zero-byte token (send to `to`, receive from `from`); BARRIER calls MPI_Barrier;
- * NONE does nothing. Call it between phases, not before the first one. */
-int ac_sync_phase(MPI_Comm comm, ac_sync sync, int to, int from);
-/* The same as a round of a schedule (common/sched.h), nothing for NONE: LIGHT's token as one
- * send and one receive; BARRIER the library's barrier where the schedule is built for the
+/* Phase synchronisation between a phase's communications (STAR-MPI; phase_sync.c), as a round
+ * of a schedule (common/sched.h): LIGHT exchanges a zero-byte token (one send to `to`, one
+ * receive from `from`); BARRIER is the library's barrier where the schedule is built for the
  * blocking run (s->blocking), the dissemination barrier's messages where it is progressed (a
- * progressed schedule starts no library collective after its first round: sched.h). */
+ * progressed schedule starts no library collective after its first round: sched.h); NONE adds
+ * nothing. Append it between phases, not before the first one. */
 struct ac_sched;
 void ac_sched_sync_phase(struct ac_sched *s, ac_sync sync, int to, int from);
 

@@ -1,24 +1,10 @@
 /*
  * phase_sync.c - STAR-MPI's synchronisation between the phases of its phased algorithms (ring,
- * pair: the all-gathers and all-to-alls), with blocking calls and as a round of a schedule.
+ * pair: the all-gathers and all-to-alls), as a round of a schedule.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
 #include "coll/common/sched.h"
-
-int ac_sync_phase(MPI_Comm comm, ac_sync sync, int to, int from)
-{
-    switch (sync) {
-    case AC_SYNC_LIGHT:
-        return PMPI_Sendrecv(NULL, 0, MPI_BYTE, to, AC_TAG_SYNC, NULL, 0, MPI_BYTE, from,
-                             AC_TAG_SYNC, comm, MPI_STATUS_IGNORE);
-    case AC_SYNC_BARRIER:
-        return PMPI_Barrier(comm);
-    case AC_SYNC_NONE:
-        break;
-    }
-    return MPI_SUCCESS;
-}
 
 void ac_sched_sync_phase(ac_sched *s, ac_sync sync, int to, int from)
 {
