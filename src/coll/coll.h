@@ -127,6 +127,14 @@ typedef int ac_alltoallv_sched_fn(struct ac_sched *s, const void *sbuf, const in
                                   const int *sdispls, MPI_Datatype stype, void *rbuf,
                                   const int *rcounts, const int *rdispls, MPI_Datatype rtype,
                                   const struct ac_params *p);
+
+/* The declarations of algorithm `name` of collective `coll` run by blocking calls only,
+ * ac_<coll>_<name>, and of one written as a schedule (common/sched.h): its blocking run and its
+ * schedule, ac_<coll>_<name>_schedule. For the lists of engines two collectives share. */
+#define AC_DECLARE_BLOCKING(coll, name) ac_##coll##_fn ac_##coll##_##name;
+#define AC_DECLARE_SCHEDULED(coll, name)                                                       \
+    ac_##coll##_fn ac_##coll##_##name;                                                         \
+    ac_##coll##_sched_fn ac_##coll##_##name##_schedule;
 /* The arguments of a collective of one block a rank (allgather, alltoall), kept where a schedule
  * is built or started later: a native schedule's library call, a racing request's builds
  * (intercept/blocks_request.c). */

@@ -1,5 +1,6 @@
 /*
- * intercept.h - helpers of the MPI_* wrappers (one file per collective in this folder).
+ * intercept.h - helpers of the MPI_* wrappers (one file per collective, or per two collectives of
+ * one argument shape, in this folder).
  *
  * A wrapper passes the call to the MPI library untouched when the layer is off, on an
  * intercommunicator, or when the arguments are ones the library must reject (so the user gets
@@ -24,6 +25,11 @@ ac_comm *ac_enter(MPI_Comm comm, ac_collective coll);
  * point (C, large-count, Fortran) passes its own to the ac_<collective>_at function that does
  * the work, so the site is the user's call, not one of ours. */
 #define AC_CALLER __builtin_return_address(0)
+
+/* The body that two entry points of one argument shape share (blocks.c, rooted_blocks.c,
+ * neighbor_blocks.c, allreduce.c), inlined into each with its collective a constant: a call
+ * costs what it cost when each had its own body. */
+#define AC_SHAPE_BODY static inline __attribute__((always_inline))
 
 int ac_allgather_at(const void *caller, const void *sbuf, int scount, MPI_Datatype stype,
                     void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm);

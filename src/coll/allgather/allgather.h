@@ -2,21 +2,12 @@
 #ifndef AUTOCOLL_ALLGATHER_H
 #define AUTOCOLL_ALLGATHER_H
 
+#include "coll/allgatherv/allgatherv.h"
 #include "coll/coll.h"
 
-ac_allgather_fn ac_allgather_native;
-ac_allgather_sched_fn ac_allgather_native_schedule;
+AC_DECLARE_SCHEDULED(allgather, native) /* the library's MPI_Iallgather */
 ac_allgather_fn ac_allgather_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
-ac_allgather_fn ac_allgather_simple;
-ac_allgather_sched_fn ac_allgather_simple_schedule;
-ac_allgather_fn ac_allgather_mesh; /* p->dims = 2 or 3 (NULL or 0: 2) */
-ac_allgather_fn ac_allgather_recursive_doubling;
-ac_allgather_fn ac_allgather_bruck;
-ac_allgather_fn ac_allgather_ring;      /* p->sync */
-ac_allgather_sched_fn ac_allgather_ring_schedule;
-ac_allgather_fn ac_allgather_pair;      /* power-of-two size only; p->sync */
-ac_allgather_sched_fn ac_allgather_pair_schedule;
-ac_allgather_fn ac_allgather_node_ring; /* p->sync */
+AC_ALLGATHERV_ENGINES(AC_DECLARE_BLOCKING, AC_DECLARE_SCHEDULED, allgather) /* allgatherv.h */
 ac_allgather_fn ac_allgather_hier;      /* p->intra, p->phase (hierarchical.c) */
 
 

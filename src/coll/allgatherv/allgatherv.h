@@ -4,21 +4,19 @@
 
 #include "coll/coll.h"
 
-/* The engines. Besides the registry, other collectives call them by name as their inner
- * all-gather (temporary buffers, uneven and zero counts, MPI_IN_PLACE). */
-ac_allgatherv_fn ac_allgatherv_native;
-ac_allgatherv_sched_fn ac_allgatherv_native_schedule;
+/* The engines, which allgather runs too (AC_ALLGATHER_BY_ALLGATHERV), declared for either
+ * collective by AC_ALLGATHERV_ENGINES(AC_DECLARE_BLOCKING, AC_DECLARE_SCHEDULED, coll): the
+ * ones written as schedules S, the others B. mesh: p->dims = 2 or 3 (NULL or 0: 2); ring, pair
+ * and node_ring: p->sync; pair: power-of-two sizes only. The registries' entries: the set of
+ * common/allgather_set.h. Besides the registry, other collectives call the allgatherv engines
+ * by name as their inner all-gather (temporary buffers, uneven and zero counts, MPI_IN_PLACE). */
+#define AC_ALLGATHERV_ENGINES(B, S, coll)                                                      \
+    S(coll, simple) B(coll, mesh) B(coll, recursive_doubling) B(coll, bruck) S(coll, ring)     \
+    S(coll, pair) B(coll, node_ring)
+
+AC_DECLARE_SCHEDULED(allgatherv, native) /* the library's MPI_Iallgatherv */
 ac_allgatherv_fn ac_allgatherv_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
-ac_allgatherv_fn ac_allgatherv_simple;
-ac_allgatherv_sched_fn ac_allgatherv_simple_schedule;
-ac_allgatherv_fn ac_allgatherv_mesh;               /* p->dims = 2 or 3 (NULL or 0: 2) */
-ac_allgatherv_fn ac_allgatherv_recursive_doubling; /* any size */
-ac_allgatherv_fn ac_allgatherv_bruck;              /* any size */
-ac_allgatherv_fn ac_allgatherv_ring;               /* p->sync */
-ac_allgatherv_sched_fn ac_allgatherv_ring_schedule;
-ac_allgatherv_fn ac_allgatherv_pair;               /* power-of-two size only; p->sync */
-ac_allgatherv_sched_fn ac_allgatherv_pair_schedule;
-ac_allgatherv_fn ac_allgatherv_node_ring;          /* p->sync */
+AC_ALLGATHERV_ENGINES(AC_DECLARE_BLOCKING, AC_DECLARE_SCHEDULED, allgatherv)
 
 /* An allgatherv call's arguments, kept where a schedule is built or started later: the native
  * schedule's library call, a racing request's builds (intercept/iallgatherv.c). The counts and
@@ -65,22 +63,24 @@ int ac_allgatherv_by_schedule(ac_allgatherv_sched_fn *build, const void *sbuf, i
     }
 
 /* A packed copy of all the blocks, for the algorithms that forward several blocks in one
- * message (mesh, recursive doubling, Bruck). Slot s holds block (s + shift) mod p in MPI_Pack
- * format (rcounts[block] * size(rtype) bytes), slots back to back, so any run of consecutive
- * slots is one contiguous MPI_PACKED message whatever rtype's layout. */
+ * message (mesh, recursive doubling, Bruck). Slot s holds block (s + shift) mod p (shift 0, or
+ * the rank where the copy is rotated) in MPI_Pack format (rcounts[block] * size(rtype) bytes),
+ * slots back to back, so any run of consecutive slots is one contiguous MPI_PACKED message
+ * whatever rtype's layout. */
 typedef struct ac_allgatherv_packed {
     char *buf;
     MPI_Aint *off; /* [p + 1] byte offset of every slot; off[p] = total */
-    int size;
+    int rank, size; /* this rank's and the communicator's */
     int shift;
     int own_slot;
     int in_place;
 } ac_allgatherv_packed;
 
-/* Allocates the packed copy and packs the caller's own block (from sbuf, or rbuf in place). */
+/* Allocates the packed copy, rotated (slot s: block (rank + s) mod p) or not, and packs the
+ * caller's own block (from sbuf, or rbuf in place). */
 int ac_allgatherv_pack_init(ac_allgatherv_packed *pk, const void *sbuf, int scount,
                             MPI_Datatype stype, const void *rbuf, const int *rcounts,
-                            const int *displs, MPI_Datatype rtype, MPI_Comm comm, int shift);
+                            const int *displs, MPI_Datatype rtype, MPI_Comm comm, int rotated);
 
 /* Address and byte count of slots [first, last); MPI_ERR_COUNT if the run exceeds INT_MAX. */
 int ac_allgatherv_pack_run(const ac_allgatherv_packed *pk, int first, int last, char **addr,

@@ -19,17 +19,15 @@ int ac_allgatherv_bruck(const void *sbuf, int scount, MPI_Datatype stype, void *
                         const int *rcounts, const int *displs, MPI_Datatype rtype, MPI_Comm comm,
                         const ac_params *p)
 {
-    int rc, rank, size, bytes, rbytes;
-    char *addr, *raddr;
     ac_allgatherv_packed pk;
     (void)p;
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
-    rc = ac_allgatherv_pack_init(&pk, sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm,
-                                 rank);
+    int rc = ac_allgatherv_pack_init(&pk, sbuf, scount, stype, rbuf, rcounts, displs, rtype,
+                                     comm, 1);
     if (rc != MPI_SUCCESS) return rc;
+    int rank = pk.rank, size = pk.size;
     for (int d = 1; d < size; d *= 2) {
-        int n = d < size - d ? d : size - d;
+        char *addr, *raddr;
+        int bytes, rbytes, n = d < size - d ? d : size - d;
         rc = ac_allgatherv_pack_run(&pk, 0, n, &addr, &bytes);
         if (rc != MPI_SUCCESS) goto out;
         rc = ac_allgatherv_pack_run(&pk, d, d + n, &raddr, &rbytes);

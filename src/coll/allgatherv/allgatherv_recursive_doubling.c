@@ -31,15 +31,13 @@ int ac_allgatherv_recursive_doubling(const void *sbuf, int scount, MPI_Datatype 
                                      void *rbuf, const int *rcounts, const int *displs,
                                      MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
 {
-    int rc, rank, size, bytes, rbytes;
-    char *addr, *raddr;
     ac_allgatherv_packed pk;
+    char *addr, *raddr;
     (void)p;
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
-    rc = ac_allgatherv_pack_init(&pk, sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm,
-                                 0);
+    int rc = ac_allgatherv_pack_init(&pk, sbuf, scount, stype, rbuf, rcounts, displs, rtype,
+                                     comm, 0);
     if (rc != MPI_SUCCESS) return rc;
+    int rank = pk.rank, size = pk.size, bytes, rbytes;
     int p2 = ac_pow2_floor(size), rem = size - p2;
     int folded = rank < 2 * rem && rank % 2 == 0;
     int vrank = rank < 2 * rem ? rank / 2 : rank - rem;

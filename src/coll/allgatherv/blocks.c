@@ -84,16 +84,17 @@ static int slot_block(const ac_allgatherv_packed *pk, int slot)
 
 int ac_allgatherv_pack_init(ac_allgatherv_packed *pk, const void *sbuf, int scount,
                             MPI_Datatype stype, const void *rbuf, const int *rcounts,
-                            const int *displs, MPI_Datatype rtype, MPI_Comm comm, int shift)
+                            const int *displs, MPI_Datatype rtype, MPI_Comm comm, int rotated)
 {
     int rc = MPI_SUCCESS, rank, tsize, position = 0, bytes;
     char *slot;
-    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_rank(comm, &pk->rank);
     PMPI_Comm_size(comm, &pk->size);
     PMPI_Type_size(rtype, &tsize);
-    pk->shift = shift;
+    rank = pk->rank;
+    pk->shift = rotated ? rank : 0;
     pk->in_place = sbuf == MPI_IN_PLACE;
-    pk->own_slot = (rank - shift + pk->size) % pk->size;
+    pk->own_slot = (rank - pk->shift + pk->size) % pk->size;
     pk->buf = NULL;
     pk->off = malloc(sizeof(MPI_Aint) * (size_t)(pk->size + 1));
     if (!pk->off) return MPI_ERR_NO_MEM;

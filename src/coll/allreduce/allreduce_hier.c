@@ -26,36 +26,32 @@
 int ac_allreduce_hier(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op,
                       MPI_Comm comm, const ac_params *p)
 {
-    const ac_nodes *nodes;
-    int rc = ac_nodes_get(comm, &nodes);
+    ac_hier_call h;
+    int rc = ac_hier_begin(&h, comm, p, count, dtype);
     if (rc != MPI_SUCCESS) return rc;
-    int k = p->leaders > 1 ? p->leaders : 1;
-    int counts[AC_HIER_SHARES], displs[AC_HIER_SHARES + 1];
-    if (k > AC_HIER_SHARES) return MPI_ERR_ARG;
-    ac_even_blocks(count, k, counts, displs);
-    MPI_Aint extent = ac_extent(dtype);
+    const ac_nodes *nodes = h.nodes;
     const ac_algorithm *reduce = p->intra[0], *bcast = p->intra[1], *inter = p->phase;
     int in_place = sbuf == MPI_IN_PLACE;
 
     /* Share j to local rank j; a rank that is not share j's root gives its operand (in place:
      * rbuf's, untouched until the bcasts) and receives nothing. */
-    for (int j = 0; j < k; j++) {
-        if (counts[j] == 0) continue; /* an empty share (count < k): equal on every rank */
-        char *at = (char *)rbuf + displs[j] * extent;
-        const char *from = in_place ? at : (const char *)sbuf + displs[j] * extent;
+    for (int j = 0; j < h.k; j++) {
+        if (h.counts[j] == 0) continue; /* an empty share (count < k): equal on every rank */
+        char *at = ac_hier_share(&h, rbuf, j);
+        const char *from = in_place ? at : ac_hier_share(&h, sbuf, j);
         int root = nodes->local_rank == j;
         rc = reduce->fn.reduce(root && in_place ? MPI_IN_PLACE : from, root ? at : NULL,
-                               counts[j], dtype, op, j, nodes->local, reduce->params);
+                               h.counts[j], dtype, op, j, nodes->local, reduce->params);
         if (rc != MPI_SUCCESS) return rc;
     }
-    if (nodes->local_rank < k && counts[nodes->local_rank] > 0) {
+    if (nodes->local_rank < h.k && h.counts[nodes->local_rank] > 0) {
         int j = nodes->local_rank;
-        rc = inter->fn.allreduce(MPI_IN_PLACE, (char *)rbuf + displs[j] * extent, counts[j], dtype,
+        rc = inter->fn.allreduce(MPI_IN_PLACE, ac_hier_share(&h, rbuf, j), h.counts[j], dtype,
                                  op, nodes->lane, inter->params);
         if (rc != MPI_SUCCESS) return rc;
     }
-    for (int j = 0; j < k && counts[j] > 0; j++) {
-        rc = bcast->fn.bcast((char *)rbuf + displs[j] * extent, counts[j], dtype, j, nodes->local,
+    for (int j = 0; j < h.k && h.counts[j] > 0; j++) {
+        rc = bcast->fn.bcast(ac_hier_share(&h, rbuf, j), h.counts[j], dtype, j, nodes->local,
                              bcast->params);
         if (rc != MPI_SUCCESS) return rc;
     }

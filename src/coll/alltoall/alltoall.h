@@ -2,17 +2,12 @@
 #ifndef AUTOCOLL_ALLTOALL_H
 #define AUTOCOLL_ALLTOALL_H
 
+#include "coll/alltoallv/alltoallv.h"
 #include "coll/coll.h"
 
-ac_alltoall_fn ac_alltoall_native;
-ac_alltoall_sched_fn ac_alltoall_native_schedule; /* the library's MPI_Ialltoall */
+AC_DECLARE_SCHEDULED(alltoall, native) /* the library's MPI_Ialltoall */
 ac_alltoall_fn ac_alltoall_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
-ac_alltoall_fn ac_alltoall_simple;
-ac_alltoall_sched_fn ac_alltoall_simple_schedule;
-ac_alltoall_fn ac_alltoall_ring; /* p->sync */
-ac_alltoall_sched_fn ac_alltoall_ring_schedule;
-ac_alltoall_fn ac_alltoall_pair; /* p->sync */
-ac_alltoall_sched_fn ac_alltoall_pair_schedule;
+AC_ALLTOALLV_ENGINES(AC_DECLARE_SCHEDULED, alltoall) /* alltoallv.h */
 ac_alltoall_fn ac_alltoall_mesh;
 ac_alltoall_fn ac_alltoall_recursive_doubling;
 ac_alltoall_fn ac_alltoall_bruck;

@@ -5,16 +5,15 @@
 #include "coll/coll.h"
 
 /* The engines, each written once as a schedule (common/sched.h; its blocking entry point,
- * AC_ALLTOALLV_BY_SCHEDULE, builds and runs it). Besides the registry, alltoall and the allreduce
- * "reduce-scatter by all-to-all" family call the blocking ones by name. */
-ac_alltoallv_fn ac_alltoallv_native;
-ac_alltoallv_sched_fn ac_alltoallv_native_schedule; /* the library's MPI_Ialltoallv */
-ac_alltoallv_fn ac_alltoallv_simple;
-ac_alltoallv_sched_fn ac_alltoallv_simple_schedule;
-ac_alltoallv_fn ac_alltoallv_ring; /* p->sync */
-ac_alltoallv_sched_fn ac_alltoallv_ring_schedule;
-ac_alltoallv_fn ac_alltoallv_pair; /* p->sync */
-ac_alltoallv_sched_fn ac_alltoallv_pair_schedule;
+ * AC_ALLTOALLV_BY_SCHEDULE, builds and runs it), which alltoall runs too
+ * (AC_ALLTOALL_BY_ALLTOALLV), declared for either collective by
+ * AC_ALLTOALLV_ENGINES(AC_DECLARE_SCHEDULED, coll). ring and pair: p->sync. Besides the
+ * registry, the allreduce "reduce-scatter by all-to-all" family calls the blocking ones by
+ * name. */
+#define AC_ALLTOALLV_ENGINES(S, coll) S(coll, simple) S(coll, ring) S(coll, pair)
+
+AC_DECLARE_SCHEDULED(alltoallv, native) /* the library's MPI_Ialltoallv */
+AC_ALLTOALLV_ENGINES(AC_DECLARE_SCHEDULED, alltoallv)
 
 /* An alltoallv call's arguments, kept where a schedule is built or started later: the native
  * schedule's library call, a racing request's builds (intercept/ialltoallv.c). The counts and
@@ -57,6 +56,16 @@ int ac_alltoallv_sched_frame(struct ac_sched *s, ac_alltoallv_frame *f, const vo
 void ac_alltoallv_sched_exchange(struct ac_sched *s, const ac_alltoallv_frame *f, int to,
                                  int from);
 
+/* An engine's rounds: what it appends to s after the frame (ac_alltoallv_sched_frame). */
+typedef void ac_alltoallv_rounds_fn(struct ac_sched *s, const ac_alltoallv_frame *f,
+                                    const ac_params *p);
+
+/* An engine's schedule: the frame, then `rounds`; the frame's error or the first a step met. */
+int ac_alltoallv_sched_engine(ac_alltoallv_rounds_fn *rounds, struct ac_sched *s,
+                              const void *sbuf, const int *scounts, const int *sdispls,
+                              MPI_Datatype stype, void *rbuf, const int *rcounts,
+                              const int *rdispls, MPI_Datatype rtype, const ac_params *p);
+
 /* The blocking run of an engine written as a schedule: built on comm with the blocking
  * algorithms' tag, run to completion, freed. */
 int ac_alltoallv_by_schedule(ac_alltoallv_sched_fn *build, const void *sbuf, const int *scounts,
@@ -73,5 +82,19 @@ int ac_alltoallv_by_schedule(ac_alltoallv_sched_fn *build, const void *sbuf, con
                                         sdispls, stype, rbuf, rcounts, rdispls, rtype, comm,   \
                                         p);                                                    \
     }
+
+/* The engine `name` of this folder from its rounds, `static void name##_rounds(...)`: its
+ * schedule, ac_alltoallv_<name>_schedule, and its blocking run, ac_alltoallv_<name>. */
+#define AC_ALLTOALLV_ENGINE(name)                                                              \
+    int ac_alltoallv_##name##_schedule(struct ac_sched *s, const void *sbuf,                   \
+                                       const int *scounts, const int *sdispls,                 \
+                                       MPI_Datatype stype, void *rbuf, const int *rcounts,     \
+                                       const int *rdispls, MPI_Datatype rtype,                 \
+                                       const ac_params *p)                                     \
+    {                                                                                          \
+        return ac_alltoallv_sched_engine(name##_rounds, s, sbuf, scounts, sdispls, stype, rbuf, \
+                                         rcounts, rdispls, rtype, p);                          \
+    }                                                                                          \
+    AC_ALLTOALLV_BY_SCHEDULE(name)
 
 #endif

@@ -18,24 +18,16 @@
 #include "coll/common/common.h"
 #include "coll/common/sched.h"
 
-int ac_alltoallv_pair_schedule(ac_sched *s, const void *sbuf, const int *scounts,
-                               const int *sdispls, MPI_Datatype stype, void *rbuf,
-                               const int *rcounts, const int *rdispls, MPI_Datatype rtype,
-                               const ac_params *p)
+static void pair_rounds(ac_sched *s, const ac_alltoallv_frame *f, const ac_params *p)
 {
     ac_sync sync = p ? p->sync : AC_SYNC_NONE;
-    ac_alltoallv_frame f;
-    int rc = ac_alltoallv_sched_frame(s, &f, sbuf, scounts, sdispls, stype, rbuf, rcounts,
-                                      rdispls, rtype);
-    if (rc != MPI_SUCCESS) return rc;
-    int phases = 1 << ac_ceil_log2(f.size);
+    int phases = 1 << ac_ceil_log2(f->size);
     for (int i = 1; i < phases; i++) {
-        int peer = f.rank ^ i;
-        if (peer >= f.size) peer = MPI_PROC_NULL; /* idle in this phase, but synchronised */
+        int peer = f->rank ^ i;
+        if (peer >= f->size) peer = MPI_PROC_NULL; /* idle in this phase, but synchronised */
         if (i > 1) ac_sched_sync_phase(s, sync, peer, peer);
-        if (peer != MPI_PROC_NULL) ac_alltoallv_sched_exchange(s, &f, peer, peer);
+        if (peer != MPI_PROC_NULL) ac_alltoallv_sched_exchange(s, f, peer, peer);
     }
-    return ac_sched_error(s);
 }
 
-AC_ALLTOALLV_BY_SCHEDULE(pair)
+AC_ALLTOALLV_ENGINE(pair)

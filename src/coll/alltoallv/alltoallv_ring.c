@@ -18,22 +18,14 @@
 #include "coll/common/common.h"
 #include "coll/common/sched.h"
 
-int ac_alltoallv_ring_schedule(ac_sched *s, const void *sbuf, const int *scounts,
-                               const int *sdispls, MPI_Datatype stype, void *rbuf,
-                               const int *rcounts, const int *rdispls, MPI_Datatype rtype,
-                               const ac_params *p)
+static void ring_rounds(ac_sched *s, const ac_alltoallv_frame *f, const ac_params *p)
 {
     ac_sync sync = p ? p->sync : AC_SYNC_NONE;
-    ac_alltoallv_frame f;
-    int rc = ac_alltoallv_sched_frame(s, &f, sbuf, scounts, sdispls, stype, rbuf, rcounts,
-                                      rdispls, rtype);
-    if (rc != MPI_SUCCESS) return rc;
-    for (int i = 1; i < f.size; i++) {
-        int to = (f.rank + i) % f.size, from = (f.rank - i + f.size) % f.size;
+    for (int i = 1; i < f->size; i++) {
+        int to = (f->rank + i) % f->size, from = (f->rank - i + f->size) % f->size;
         if (i > 1) ac_sched_sync_phase(s, sync, from, to);
-        ac_alltoallv_sched_exchange(s, &f, to, from);
+        ac_alltoallv_sched_exchange(s, f, to, from);
     }
-    return ac_sched_error(s);
 }
 
-AC_ALLTOALLV_BY_SCHEDULE(ring)
+AC_ALLTOALLV_ENGINE(ring)

@@ -12,31 +12,23 @@
 #include "coll/algorithms.h"
 #include "coll/common/sched.h"
 
-int ac_alltoallv_simple_schedule(ac_sched *s, const void *sbuf, const int *scounts,
-                                 const int *sdispls, MPI_Datatype stype, void *rbuf,
-                                 const int *rcounts, const int *rdispls, MPI_Datatype rtype,
-                                 const ac_params *p)
+static void simple_rounds(ac_sched *s, const ac_alltoallv_frame *f, const ac_params *p)
 {
-    ac_alltoallv_frame f;
     (void)p;
-    int rc = ac_alltoallv_sched_frame(s, &f, sbuf, scounts, sdispls, stype, rbuf, rcounts,
-                                      rdispls, rtype);
-    if (rc != MPI_SUCCESS) return rc;
-    const ac_alltoallv_args *a = &f.call;
-    for (int i = 1; i < f.size; i++) {
-        int from = (f.rank - i + f.size) % f.size;
-        if (a->rcounts[from] == 0 || f.rsize == 0) continue;
-        ac_sched_recv(s, (char *)a->rbuf + a->rdispls[from] * f.rext, a->rcounts[from], a->rtype,
+    const ac_alltoallv_args *a = &f->call;
+    for (int i = 1; i < f->size; i++) {
+        int from = (f->rank - i + f->size) % f->size;
+        if (a->rcounts[from] == 0 || f->rsize == 0) continue;
+        ac_sched_recv(s, (char *)a->rbuf + a->rdispls[from] * f->rext, a->rcounts[from], a->rtype,
                       from);
     }
-    for (int i = 1; i < f.size; i++) {
-        int to = (f.rank + i) % f.size;
-        if (a->scounts[to] == 0 || f.ssize == 0) continue;
-        ac_sched_send(s, (const char *)a->sbuf + a->sdispls[to] * f.sext, a->scounts[to],
+    for (int i = 1; i < f->size; i++) {
+        int to = (f->rank + i) % f->size;
+        if (a->scounts[to] == 0 || f->ssize == 0) continue;
+        ac_sched_send(s, (const char *)a->sbuf + a->sdispls[to] * f->sext, a->scounts[to],
                       a->stype, to);
     }
     ac_sched_round_posted(s); /* one message too: MPI_Irecv or MPI_Isend, then MPI_Waitall */
-    return ac_sched_error(s);
 }
 
-AC_ALLTOALLV_BY_SCHEDULE(simple)
+AC_ALLTOALLV_ENGINE(simple)

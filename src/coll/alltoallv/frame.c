@@ -84,6 +84,19 @@ void ac_alltoallv_sched_exchange(ac_sched *s, const ac_alltoallv_frame *f, int t
     ac_sched_round(s);
 }
 
+int ac_alltoallv_sched_engine(ac_alltoallv_rounds_fn *rounds, ac_sched *s, const void *sbuf,
+                              const int *scounts, const int *sdispls, MPI_Datatype stype,
+                              void *rbuf, const int *rcounts, const int *rdispls,
+                              MPI_Datatype rtype, const ac_params *p)
+{
+    ac_alltoallv_frame f;
+    int rc = ac_alltoallv_sched_frame(s, &f, sbuf, scounts, sdispls, stype, rbuf, rcounts,
+                                      rdispls, rtype);
+    if (rc != MPI_SUCCESS) return rc;
+    rounds(s, &f, p);
+    return ac_sched_error(s);
+}
+
 int ac_alltoallv_by_schedule(ac_alltoallv_sched_fn *build, const void *sbuf, const int *scounts,
                              const int *sdispls, MPI_Datatype stype, void *rbuf,
                              const int *rcounts, const int *rdispls, MPI_Datatype rtype,

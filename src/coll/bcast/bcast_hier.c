@@ -31,42 +31,32 @@
 int ac_bcast_hier(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
                   const ac_params *p)
 {
-    const ac_nodes *nodes;
-    int rank, size, rc = ac_nodes_get(comm, &nodes);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
+    ac_hier_call h;
+    int rc = ac_hier_begin(&h, comm, p, count, dtype);
     if (rc != MPI_SUCCESS) return rc;
-    int k = p->leaders > 1 ? p->leaders : 1;
-    int counts[AC_HIER_SHARES], displs[AC_HIER_SHARES + 1];
-    if (k > AC_HIER_SHARES) return MPI_ERR_ARG;
-    ac_even_blocks(count, k, counts, displs);
-    MPI_Aint extent = ac_extent(dtype);
+    const ac_nodes *nodes = h.nodes;
     const ac_algorithm *inter = p->phase, *bcast = p->intra[1];
-    int root_node = nodes->node_of[root];
-    int j = nodes->local_rank; /* the share this rank leads, when j < k */
-    int shares = k;            /* the shares that run: those of at least one element */
-    while (k > 1 && shares > 0 && counts[shares - 1] == 0)
-        shares--;
+    int j = nodes->local_rank; /* the share this rank leads, when j < h.shares */
 
     int holder[AC_HIER_SHARES], lane_root[AC_HIER_SHARES]; /* share s on the root's node */
-    ac_nodes_lane_roots(nodes, size, root_node, k, holder, lane_root);
+    ac_nodes_lane_roots(nodes, h.size, nodes->node_of[root], h.k, holder, lane_root);
 
-    for (int s = 0; s < shares && rc == MPI_SUCCESS; s++) {
-        char *at = (char *)buf + displs[s] * extent;
+    for (int s = 0; s < h.shares && rc == MPI_SUCCESS; s++) {
+        char *at = ac_hier_share(&h, buf, s);
         if (holder[s] == root) continue;
-        if (rank == root) rc = PMPI_Send(at, counts[s], dtype, holder[s], AC_TAG_DATA, comm);
-        if (rank == holder[s])
-            rc = PMPI_Recv(at, counts[s], dtype, root, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
+        if (h.rank == root) rc = PMPI_Send(at, h.counts[s], dtype, holder[s], AC_TAG_DATA, comm);
+        if (h.rank == holder[s])
+            rc = PMPI_Recv(at, h.counts[s], dtype, root, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
     }
     if (rc != MPI_SUCCESS) return rc;
-    if (j < shares) {
-        MPI_Comm lane = k > 1 ? nodes->lane : nodes->leaders;
-        rc = inter->fn.bcast((char *)buf + displs[j] * extent, counts[j], dtype, lane_root[j],
-                             lane, inter->params);
+    if (j < h.shares) {
+        MPI_Comm lane = h.k > 1 ? nodes->lane : nodes->leaders;
+        rc = inter->fn.bcast(ac_hier_share(&h, buf, j), h.counts[j], dtype, lane_root[j], lane,
+                             inter->params);
         if (rc != MPI_SUCCESS) return rc;
     }
-    for (int s = 0; s < shares; s++) {
-        rc = bcast->fn.bcast((char *)buf + displs[s] * extent, counts[s], dtype, s, nodes->local,
+    for (int s = 0; s < h.shares; s++) {
+        rc = bcast->fn.bcast(ac_hier_share(&h, buf, s), h.counts[s], dtype, s, nodes->local,
                              bcast->params);
         if (rc != MPI_SUCCESS) return rc;
     }

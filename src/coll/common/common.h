@@ -153,4 +153,24 @@ void ac_nodes_lane_roots(const ac_nodes *n, int size, int node, int k, int rank[
  * malloc'd (free them); MPI_ERR_NO_MEM without memory (then both NULL). */
 int ac_nodes_runs(const ac_nodes *n, MPI_Aint block, int **counts, int **displs);
 
+/* What a hierarchical bcast, reduce or allreduce starts from (ac_hier_begin): the nodes of
+ * comm, this rank and the size, and the message of `count` elements in k shares (k =
+ * p->leaders, 1 where that is 0 or 1; share s is counts[s] elements at displs[s] x extent,
+ * ac_hier_share), of which the first `shares` run: those of at least one element (k = 1: the
+ * one share, whatever its count). */
+typedef struct ac_hier_call {
+    const ac_nodes *nodes;
+    int rank, size;
+    int k, shares;
+    int counts[AC_HIER_SHARES], displs[AC_HIER_SHARES + 1];
+    MPI_Aint extent;
+} ac_hier_call;
+/* MPI_ERR_ARG where k > AC_HIER_SHARES. */
+int ac_hier_begin(ac_hier_call *h, MPI_Comm comm, const ac_params *p, int count,
+                  MPI_Datatype dtype);
+static inline char *ac_hier_share(const ac_hier_call *h, const void *buf, int s)
+{
+    return (char *)buf + h->displs[s] * h->extent;
+}
+
 #endif

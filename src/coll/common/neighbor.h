@@ -80,7 +80,10 @@ ac_neighbor_exchange_fn ac_neighbor_win_fence_put;
  * stays MPI_BOTTOM itself at displacement 0. */
 void *ac_neighbor_at(const void *buf, MPI_Aint displacement);
 
-/* The lower bound and extent of type (the blocks of the regular forms lie extent apart). */
-int ac_neighbor_extent(MPI_Datatype type, MPI_Aint *extent);
+/* Fills one side of a call, n blocks of `type` from buf: block i is counts[i] elements at
+ * displs[i] extents of type, or where counts is NULL `count` elements at i x count extents
+ * (the regular forms' consecutive blocks). An error of MPI_Type_get_extent is returned. */
+int ac_neighbor_blocks(ac_neighbor_block *blocks, int n, const void *buf, MPI_Datatype type,
+                       int count, const int *counts, const int *displs);
 
 #endif

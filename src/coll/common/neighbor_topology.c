@@ -196,8 +196,15 @@ void *ac_neighbor_at(const void *buf, MPI_Aint displacement)
     return (char *)buf + displacement;
 }
 
-int ac_neighbor_extent(MPI_Datatype type, MPI_Aint *extent)
+int ac_neighbor_blocks(ac_neighbor_block *blocks, int n, const void *buf, MPI_Datatype type,
+                       int count, const int *counts, const int *displs)
 {
-    MPI_Aint lb;
-    return PMPI_Type_get_extent(type, &lb, extent);
+    MPI_Aint lb, extent;
+    int rc = PMPI_Type_get_extent(type, &lb, &extent);
+    if (rc != MPI_SUCCESS) return rc;
+    for (int i = 0; i < n; i++) {
+        MPI_Aint at = counts ? displs[i] * extent : (MPI_Aint)i * count * extent;
+        blocks[i] = (ac_neighbor_block){ac_neighbor_at(buf, at), counts ? counts[i] : count, type};
+    }
+    return MPI_SUCCESS;
 }

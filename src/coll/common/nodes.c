@@ -242,3 +242,20 @@ int ac_nodes_runs(const ac_nodes *n, MPI_Aint block, int **counts, int **displs)
     }
     return MPI_SUCCESS;
 }
+
+int ac_hier_begin(ac_hier_call *h, MPI_Comm comm, const ac_params *p, int count,
+                  MPI_Datatype dtype)
+{
+    int rc = ac_nodes_get(comm, &h->nodes);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_rank(comm, &h->rank);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &h->size);
+    if (rc != MPI_SUCCESS) return rc;
+    h->k = p->leaders > 1 ? p->leaders : 1;
+    if (h->k > AC_HIER_SHARES) return MPI_ERR_ARG;
+    ac_even_blocks(count, h->k, h->counts, h->displs);
+    h->extent = ac_extent(dtype);
+    h->shares = h->k;
+    while (h->k > 1 && h->shares > 0 && h->counts[h->shares - 1] == 0)
+        h->shares--;
+    return MPI_SUCCESS;
+}

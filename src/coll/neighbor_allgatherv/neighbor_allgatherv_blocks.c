@@ -13,14 +13,11 @@ int ac_neighbor_allgatherv_blocks(const void *sbuf, int scount, MPI_Datatype sty
                                   MPI_Comm comm, const ac_params *p)
 {
     ac_neighbors *nb;
-    MPI_Aint rext;
     int rc = ac_neighbors_get(comm, &nb);
-    if (rc == MPI_SUCCESS) rc = ac_neighbor_extent(rtype, &rext);
     if (rc != MPI_SUCCESS) return rc;
-    for (int k = 0; k < nb->outdegree; k++)
+    for (int k = 0; k < nb->outdegree; k++) /* the one block to every out-neighbour */
         nb->send[k] = (ac_neighbor_block){(void *)sbuf, scount, stype};
-    for (int j = 0; j < nb->indegree; j++)
-        nb->recv[j] =
-            (ac_neighbor_block){ac_neighbor_at(rbuf, displs[j] * rext), rcounts[j], rtype};
+    rc = ac_neighbor_blocks(nb->recv, nb->indegree, rbuf, rtype, 0, rcounts, displs);
+    if (rc != MPI_SUCCESS) return rc;
     return p->exchange(nb, comm);
 }

@@ -12,16 +12,11 @@ int ac_neighbor_alltoall_blocks(const void *sbuf, int scount, MPI_Datatype stype
                                 int rcount, MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
 {
     ac_neighbors *nb;
-    MPI_Aint sext, rext;
     int rc = ac_neighbors_get(comm, &nb);
-    if (rc == MPI_SUCCESS) rc = ac_neighbor_extent(stype, &sext);
-    if (rc == MPI_SUCCESS) rc = ac_neighbor_extent(rtype, &rext);
+    if (rc == MPI_SUCCESS)
+        rc = ac_neighbor_blocks(nb->send, nb->outdegree, sbuf, stype, scount, NULL, NULL);
+    if (rc == MPI_SUCCESS)
+        rc = ac_neighbor_blocks(nb->recv, nb->indegree, rbuf, rtype, rcount, NULL, NULL);
     if (rc != MPI_SUCCESS) return rc;
-    for (int k = 0; k < nb->outdegree; k++)
-        nb->send[k] =
-            (ac_neighbor_block){ac_neighbor_at(sbuf, (MPI_Aint)k * scount * sext), scount, stype};
-    for (int j = 0; j < nb->indegree; j++)
-        nb->recv[j] =
-            (ac_neighbor_block){ac_neighbor_at(rbuf, (MPI_Aint)j * rcount * rext), rcount, rtype};
     return p->exchange(nb, comm);
 }

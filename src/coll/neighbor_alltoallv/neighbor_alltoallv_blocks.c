@@ -14,16 +14,11 @@ int ac_neighbor_alltoallv_blocks(const void *sbuf, const int *scounts, const int
                                  const ac_params *p)
 {
     ac_neighbors *nb;
-    MPI_Aint sext, rext;
     int rc = ac_neighbors_get(comm, &nb);
-    if (rc == MPI_SUCCESS) rc = ac_neighbor_extent(stype, &sext);
-    if (rc == MPI_SUCCESS) rc = ac_neighbor_extent(rtype, &rext);
+    if (rc == MPI_SUCCESS)
+        rc = ac_neighbor_blocks(nb->send, nb->outdegree, sbuf, stype, 0, scounts, sdispls);
+    if (rc == MPI_SUCCESS)
+        rc = ac_neighbor_blocks(nb->recv, nb->indegree, rbuf, rtype, 0, rcounts, rdispls);
     if (rc != MPI_SUCCESS) return rc;
-    for (int k = 0; k < nb->outdegree; k++)
-        nb->send[k] =
-            (ac_neighbor_block){ac_neighbor_at(sbuf, sdispls[k] * sext), scounts[k], stype};
-    for (int j = 0; j < nb->indegree; j++)
-        nb->recv[j] =
-            (ac_neighbor_block){ac_neighbor_at(rbuf, rdispls[j] * rext), rcounts[j], rtype};
     return p->exchange(nb, comm);
 }

@@ -37,55 +37,47 @@
 int ac_reduce_hier(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op,
                    int root, MPI_Comm comm, const ac_params *p)
 {
-    const ac_nodes *nodes;
-    int rank, size, rc = ac_nodes_get(comm, &nodes);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
+    ac_hier_call h;
+    int rc = ac_hier_begin(&h, comm, p, count, dtype);
     if (rc != MPI_SUCCESS) return rc;
-    int k = p->leaders > 1 ? p->leaders : 1;
-    int counts[AC_HIER_SHARES], displs[AC_HIER_SHARES + 1];
-    if (k > AC_HIER_SHARES) return MPI_ERR_ARG;
-    ac_even_blocks(count, k, counts, displs);
-    MPI_Aint extent = ac_extent(dtype);
+    const ac_nodes *nodes = h.nodes;
     const ac_algorithm *reduce = p->intra[0], *inter = p->phase;
     int root_node = nodes->node_of[root];
-    int in_place = rank == root && sbuf == MPI_IN_PLACE;
+    int in_place = h.rank == root && sbuf == MPI_IN_PLACE;
     const char *mine = in_place ? rbuf : sbuf;
-    int j = nodes->local_rank; /* the share this rank leads, when j < k */
-    int shares = k;            /* the shares that run: those of at least one element */
-    while (k > 1 && shares > 0 && counts[shares - 1] == 0)
-        shares--;
+    int j = nodes->local_rank; /* the share this rank leads, when j < h.shares */
 
     /* The share this rank leads: the root's rbuf when it is the root, else a temporary. */
     ac_tmp tmp = {NULL, NULL};
     char *acc = NULL;
-    if (j < shares && rank == root) {
-        acc = (char *)rbuf + displs[j] * extent;
-    } else if (j < shares) {
-        rc = ac_tmp_alloc(&tmp, counts[j], dtype);
+    if (j < h.shares && h.rank == root) {
+        acc = ac_hier_share(&h, rbuf, j);
+    } else if (j < h.shares) {
+        rc = ac_tmp_alloc(&tmp, h.counts[j], dtype);
         if (rc != MPI_SUCCESS) return rc;
         acc = tmp.buf;
     }
 
-    for (int s = 0; s < shares && rc == MPI_SUCCESS; s++) {
-        const char *from = mine + displs[s] * extent;
+    for (int s = 0; s < h.shares && rc == MPI_SUCCESS; s++) {
         int leads = s == j;
-        rc = reduce->fn.reduce(leads && in_place ? MPI_IN_PLACE : from, leads ? acc : NULL,
-                               counts[s], dtype, op, s, nodes->local, reduce->params);
+        rc = reduce->fn.reduce(leads && in_place ? MPI_IN_PLACE : ac_hier_share(&h, mine, s),
+                               leads ? acc : NULL, h.counts[s], dtype, op, s, nodes->local,
+                               reduce->params);
     }
     int holder[AC_HIER_SHARES], lane_root[AC_HIER_SHARES]; /* share s on the root's node */
-    ac_nodes_lane_roots(nodes, size, root_node, k, holder, lane_root);
-    if (rc == MPI_SUCCESS && j < shares) {
+    ac_nodes_lane_roots(nodes, h.size, root_node, h.k, holder, lane_root);
+    if (rc == MPI_SUCCESS && j < h.shares) {
         int at_root = nodes->node == root_node;
-        rc = inter->fn.reduce(at_root ? MPI_IN_PLACE : acc, at_root ? acc : NULL, counts[j],
-                              dtype, op, lane_root[j], k > 1 ? nodes->lane : nodes->leaders,
+        rc = inter->fn.reduce(at_root ? MPI_IN_PLACE : acc, at_root ? acc : NULL, h.counts[j],
+                              dtype, op, lane_root[j], h.k > 1 ? nodes->lane : nodes->leaders,
                               inter->params);
     }
-    for (int s = 0; s < shares && rc == MPI_SUCCESS; s++) {
+    for (int s = 0; s < h.shares && rc == MPI_SUCCESS; s++) {
         if (holder[s] == root) continue;
-        if (rank == holder[s]) rc = PMPI_Send(acc, counts[s], dtype, root, AC_TAG_DATA, comm);
-        if (rank == root)
-            rc = PMPI_Recv((char *)rbuf + displs[s] * extent, counts[s], dtype, holder[s],
+        if (h.rank == holder[s])
+            rc = PMPI_Send(acc, h.counts[s], dtype, root, AC_TAG_DATA, comm);
+        if (h.rank == root)
+            rc = PMPI_Recv(ac_hier_share(&h, rbuf, s), h.counts[s], dtype, holder[s],
                            AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
     }
     ac_tmp_free(&tmp);
