@@ -13,14 +13,19 @@ coll_han_component.c, coll_han_<collective>.c; docs/baselines.md).
 
 As a table: on several nodes with a node of several ranks (rules keyed "nodes" [2, null], "ppn"
 [2, null]) those seven collectives run autocoll's hierarchical instance with the library's own
-collective in every phase (`hier_native_native`); every other call has no rule and runs the
-library's own selection, which under SimGrid with `--selectors ompi` is SMPI's copy of tuned's
-fixed rules. So `--layers table --table tables/ompi5-defaults.json --selectors ompi` is HAN over
-tuned's decisions. What it is not (docs/baselines.md): HAN pipelines bcast, reduce and allreduce
-in 64 KiB segments (han_*_segsize 65536) and runs its leaders' phase with libnbc's algorithms;
-this baseline runs one segment and tuned's blocking choice among the leaders, which is HAN's
-schedule up to 64 KiB and slower than HAN's pipeline above. One rank a node (where HAN's
-low phase is empty and its up phase is tuned's choice on every rank) is left to tuned.
+collective in every phase (`hier_native_native`); bcast on 2 to 4 nodes runs HAN's pipeline
+itself, `hier_segment_64k_native_native` (64 KiB segments, the leaders' phase the library's
+MPI_Ibcast overlapping the nodes' phase of the segment before): there libnbc's MPI_Ibcast is
+linear (4 ranks or fewer), as SMPI's is, so under SimGrid the baseline is HAN's schedule. Every
+other call has no rule and runs the library's own selection, which under SimGrid with
+`--selectors ompi` is SMPI's copy of tuned's fixed rules. So `--layers table --table
+tables/ompi5-defaults.json --selectors ompi` is HAN over tuned's decisions. What it is not
+(docs/baselines.md): HAN pipelines reduce and allreduce in 64 KiB segments too, and bcast on
+more than 4 nodes with libnbc's binomial or chain MPI_Ibcast among the leaders; SMPI 3.32's
+MPI_Ibcast is linear at every size (the root sends to every rank), so there the baseline runs
+one segment and tuned's blocking choice among the leaders: HAN's schedule up to 64 KiB, its
+unpipelined schedule above. One rank a node (where HAN's low phase is empty and its up phase
+is tuned's choice on every rank) is left to tuned.
 
   python3 tables/ompi5_defaults.py           # (re)write tables/ompi5-defaults.json
   python3 tables/ompi5_defaults.py --check   # exit 1 if the committed file is not current
@@ -49,10 +54,22 @@ HAN_COLLECTIVES = ("allreduce", "allgather", "barrier", "bcast", "gather", "redu
 HAN = ["hier_native_native", "native"]
 
 
+# HAN's pipelined bcast where the library's MPI_Ibcast among the leaders is what libnbc's is
+# (linear: 4 leaders or fewer; SMPI's is linear everywhere)
+HAN_PIPELINED = {"bcast": (4, ["hier_segment_64k_native_native", "native"])}
+
+
 def table_rules():
-    return [{"collective": coll, "ranks": [1, None], "nodes": [2, None], "ppn": [2, None],
-             "bytes": [0, None], "algorithms": HAN, "source": f"coll_han_{coll}.c"}
-            for coll in HAN_COLLECTIVES]
+    rules = []
+    for coll in HAN_COLLECTIVES:
+        rule = {"collective": coll, "ranks": [1, None], "nodes": [2, None], "ppn": [2, None],
+                "bytes": [0, None], "algorithms": HAN, "source": f"coll_han_{coll}.c"}
+        if coll in HAN_PIPELINED:
+            most, algorithms = HAN_PIPELINED[coll]
+            rules.append(dict(rule, nodes=[2, most], algorithms=algorithms))
+            rule["nodes"] = [most + 1, None]
+        rules.append(rule)
+    return rules
 
 
 def table(reg):
@@ -67,9 +84,11 @@ def table(reg):
                            "own selection; written by tables/ompi5_defaults.py; "
                            "docs/baselines.md",
             "source": OPEN_MPI,
-            "assumptions": {"segments": "one (HAN: 65536 B segments for bcast, reduce and "
-                                        "allreduce)",
-                            "leaders_phase": "the library's blocking collective (HAN: libnbc)",
+            "assumptions": {"segments": "bcast on 2 to 4 nodes: 65536 B, as HAN; elsewhere one "
+                                        "(HAN: 65536 B segments for bcast, reduce and allreduce)",
+                            "leaders_phase": "bcast on 2 to 4 nodes: the library's MPI_Ibcast "
+                                             "(libnbc's there: linear); elsewhere the library's "
+                                             "blocking collective (HAN: libnbc)",
                             "one_rank_a_node": "tuned (no rule)"},
             "cells": [], "rules": rules}
 

@@ -399,6 +399,12 @@ typedef struct ac_hier_family {
     int equal_nodes; /* 1 when the inter-node phase moves whole nodes' runs of blocks: on nodes
                       * of different sizes only native applies there (the instance calls the
                       * library's v-collective among the leaders instead) */
+    ac_algorithm pipelined; /* Open MPI HAN's pipeline, where the family has one (fn NULL: none):
+                             * its function, summary and cost; one leader a node, the message
+                             * in segments of `segment` bytes, the leaders' phase the library's
+                             * own (its nonblocking call overlapping the nodes' phase of the
+                             * segment before), each intra_phases entry inside the nodes */
+    int segment;            /* the pipelined instances' segment, bytes */
 } ac_hier_family;
 /* The factor of `rule` on p ranks, ppn on the largest node, k leaders a node. */
 double ac_hier_scale(ac_hier_bytes rule, int p, int ppn, int k);
@@ -406,8 +412,8 @@ const ac_hier_family *ac_hier_family_of(ac_collective c); /* NULL: c has none */
 /* The instances of c in registry order (leaders, then intra phase, then inter phase) into out;
  * their number (out NULL: count only), -1 when memory runs out. None below 3 ranks. */
 int ac_hier_instances(ac_collective c, int size, const ac_algorithm **out);
-/* The instance named `name` (hier_<intra>_<inter>, hier_k<k>_<intra>_<inter>), NULL when the
- * name is none of c's family. */
+/* The instance named `name` (hier_<intra>_<inter>, hier_k<k>_<intra>_<inter>,
+ * hier_segment_<S>k_<intra>_native), NULL when the name is none of c's family. */
 const ac_algorithm *ac_hier_find(ac_collective c, const char *name);
 
 /* Fills call->nodes from comm's node layout (ac_nodes_get: collective over comm on the first

@@ -393,10 +393,17 @@ static int hier_features(ac_collective c, const ac_params *pr, const ac_cost_sha
                             .ppn = inter ? 1 : s->ppn,
                             .lanes = inter ? k : 1}; /* k lanes cross at once */
         ps.bytes = s->bytes * ac_hier_scale(fam->bytes[ph], s->size, s->ppn, k);
+        /* pipelined (HAN's): m segments among the leaders, the nodes' phase of the last one
+         * (the others overlap the leaders' phase, the longer one between nodes) */
+        double times = inter ? 1 : k;
+        if (pr->segment > 0 && ps.bytes > pr->segment) {
+            if (inter) times = ceil(ps.bytes / pr->segment);
+            ps.bytes = pr->segment;
+        }
         double pf[AC_COST_PARAMS];
         const ac_algorithm *priced = phase_priced(phase[ph], &ps);
         if (!priced || ac_cost_features(priced, &ps, pf) != 0) return -1;
-        for (int j = 0; j < AC_COST_PARAMS; j++) f[j] += (inter ? 1 : k) * pf[j];
+        for (int j = 0; j < AC_COST_PARAMS; j++) f[j] += times * pf[j];
     }
     return 0;
 }

@@ -12,7 +12,9 @@
  * every node (ac_nodes.lane), and comes back (a reduce's root receives it from there).
  * <intra> is a registry name present in every intra-node sub-collective of the family (native:
  * the library's own, binomial_tree, ...), <inter> a registry name of the inter-node
- * sub-collective.
+ * sub-collective. `hier_segment_<S>k_<intra>_native`, where the family has a pipeline (bcast):
+ * Open MPI HAN's, one leader a node, the message in segments of S KiB, the leaders' phase the
+ * library's own, nonblocking, overlapping the nodes' phase of the segment before.
  *
  * Where an instance applies (AC_REQ_NODES, registry.c): the communicator's node layout is known
  * (ac_call_nodes), its ranks are on at least two nodes and some node has several (otherwise the
@@ -70,7 +72,13 @@ static const ac_hier_family families[] = {
      .inter_phases = {"native", "binomial_tree", "scatter_ring_allgather",
                       "chain_tree_segment_64k"},
      .leaders = {1, 2, 4},
-     .bytes = {AC_HIER_WHOLE, AC_HIER_SHARE, AC_HIER_SHARE}},
+     .bytes = {AC_HIER_WHOLE, AC_HIER_SHARE, AC_HIER_SHARE},
+     .pipelined = {.fn.bcast = ac_bcast_hier_pipelined,
+                   .cost = &hier_cost,
+                   .summary = "the root to its node's leader, then segment by segment bcast "
+                              "among the leaders (the library's, nonblocking) overlapped with "
+                              "bcast on every node of the segment before (Open MPI's HAN)"},
+     .segment = 64 << 10},
     {.base = {.collective = AC_REDUCE,
               .requires = AC_REQ_NODES,
               .fn.reduce = ac_reduce_hier,
@@ -201,10 +209,17 @@ static int leader_counts(const ac_hier_family *f)
     return n;
 }
 
+/* The pipelined instances of f: one per intra-node phase, none without a pipeline. */
+static int pipelined_count(const ac_hier_family *f)
+{
+    return f->pipelined.fn.bcast ? count_of(f->intra_phases, AC_HIER_PHASES) : 0;
+}
+
 static int family_size(const ac_hier_family *f)
 {
     return leader_counts(f) * count_of(f->intra_phases, AC_HIER_PHASES) *
-           count_of(f->inter_phases, AC_HIER_PHASES);
+               count_of(f->inter_phases, AC_HIER_PHASES) +
+           pipelined_count(f);
 }
 
 /* One instance and the storage its entry points to. */
@@ -219,24 +234,36 @@ typedef struct hier_instance {
 static _Atomic(hier_instance *) made[NFAMILIES > 0 ? NFAMILIES : 1];
 static pthread_mutex_t made_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Instance of f with k leaders a node (0: the pipelined one, one leader) and the phases named
+ * intra and inter. */
 static int instance_fill(hier_instance *s, const ac_hier_family *f, int k, const char *intra,
                          const char *inter)
 {
-    char lead[16] = "";
+    char lead[32] = "";
     if (k > 1) snprintf(lead, sizeof lead, "k%d_", k);
-    s->params = (ac_params){.phase = ac_registry_find(f->inter, inter), .leaders = k};
+    if (k == 0) snprintf(lead, sizeof lead, "segment_%dk_", f->segment >> 10);
+    s->params = (ac_params){.phase = ac_registry_find(f->inter, inter), .leaders = k > 1 ? k : 1};
+    if (k == 0) s->params.segment = f->segment;
     for (int i = 0; i < 2; i++)
         if (f->intra[i] != NO_PHASE && !(s->params.intra[i] = ac_registry_find(f->intra[i], intra)))
             return -1; /* a phase name missing from a sub-collective: a defect of the table */
     if (!s->params.phase) return -1;
     int named = snprintf(s->name, sizeof s->name, "hier_%s%s_%s", lead, intra, inter);
     int described = snprintf(s->attributes, sizeof s->attributes,
-                             "partners=nodes leaders=%d intra=%s inter=%s data=%s", k, intra,
-                             inter, k > 1 ? "shares" : "whole");
+                             "partners=nodes leaders=%d intra=%s inter=%s data=%s",
+                             s->params.leaders, intra, inter,
+                             k > 1 ? "shares" : k == 0 ? "segments" : "whole");
     if (named >= (int)sizeof s->name || described >= (int)sizeof s->attributes) return -1;
     s->algorithm = f->base;
+    if (k == 0) {
+        s->algorithm.fn = f->pipelined.fn;
+        s->algorithm.cost = f->pipelined.cost;
+        s->algorithm.summary = f->pipelined.summary;
+    }
     s->algorithm.name = s->name;
-    s->algorithm.group = k > 1 ? "hierarchical_multi_leader" : "hierarchical";
+    s->algorithm.group = k > 1    ? "hierarchical_multi_leader"
+                         : k == 0 ? "hierarchical_pipelined"
+                                  : "hierarchical";
     s->algorithm.attributes = s->attributes;
     s->algorithm.params = &s->params;
     return 0;
@@ -257,6 +284,8 @@ static hier_instance *instances_of(int i)
                 for (int b = 0; ok && b < count_of(f->inter_phases, AC_HIER_PHASES); b++)
                     ok = instance_fill(&s[n++], f, f->leaders[l], f->intra_phases[a],
                                        f->inter_phases[b]) == 0;
+        for (int a = 0; s && ok && a < pipelined_count(f); a++) /* the library's among leaders */
+            ok = instance_fill(&s[n++], f, 0, f->intra_phases[a], "native") == 0;
         if (s && !ok) {
             fprintf(stderr, "autocoll: the hierarchical family of %s names a phase its "
                             "sub-collective lacks\n",
