@@ -35,9 +35,12 @@ static int same(ac_collective coll, const char *a, const char *b, int size, size
     return x && y && ac_same_messages(x, y, &call);
 }
 
-/* The unsegmented instance of a segmented tree name: "chain_tree_segment_8k" -> "chain_tree". */
+/* The unsegmented instance of a segmented tree name: "chain_tree_segment_8k" -> "chain_tree".
+ * HAN's pipelined hierarchical instances (hier_segment_64k_<intra>_native) are none: another
+ * engine than the unpipelined ones, so twins of nothing but themselves. */
 static int unsegmented(const char *name, char *out, size_t len)
 {
+    if (strncmp(name, "hier_", 5) == 0) return 0;
     const char *s = strstr(name, "_segment_");
     if (!s || (size_t)(s - name) >= len) return 0;
     memcpy(out, name, (size_t)(s - name));
