@@ -113,6 +113,8 @@ typedef int ac_allreduce_fn(const void *sbuf, void *rbuf, int count, MPI_Datatyp
 typedef int ac_allreduce_sched_fn(struct ac_sched *s, const void *sbuf, void *rbuf, int count,
                                   MPI_Datatype dtype, MPI_Op op, const struct ac_params *p);
 typedef int ac_barrier_sched_fn(struct ac_sched *s, const struct ac_params *p);
+typedef int ac_bcast_sched_fn(struct ac_sched *s, void *buf, int count, MPI_Datatype dtype,
+                              int root, const struct ac_params *p);
 typedef int ac_allgather_sched_fn(struct ac_sched *s, const void *sbuf, int scount,
                                   MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                                   const struct ac_params *p);
@@ -265,6 +267,7 @@ typedef struct ac_algorithm {
     union { /* the algorithm as a schedule, where it is written as one (NULL: blocking only) */
         ac_allreduce_sched_fn *allreduce;
         ac_barrier_sched_fn *barrier;
+        ac_bcast_sched_fn *bcast;
         ac_allgather_sched_fn *allgather;
         ac_allgatherv_sched_fn *allgatherv;
         ac_alltoall_sched_fn *alltoall;

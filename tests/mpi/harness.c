@@ -591,29 +591,65 @@ static void case_reduce_scatter(tcase *c, const top *o, int block)
     buf_free(&got);
 }
 
+/* Starts the schedules s[0 .. n-1] built by build(s[k], k), on distinct tags, back to back, then
+ * advances them in turn until all have ended (progress_two); rc or their first error. */
+typedef int build_fn(ac_sched *s, int k, const void *arg);
+static int run_progressed(const tcase *c, int n, build_fn *build, const void *arg);
+
+/* A bcast's arguments for its schedules: the second one's buffer buf[1] (one schedule where
+ * it is NULL, as with MPI_BOTTOM, whose absolute type names the first buffer). */
+typedef struct {
+    const tcase *c;
+    void *buf[2];
+    int count;
+    MPI_Datatype type;
+} bcast_args;
+
+static int build_bcast(ac_sched *s, int k, const void *arg)
+{
+    const bcast_args *a = arg;
+    const ac_algorithm *alg = a->c->alg;
+    return alg->sched.bcast(s, a->buf[k], a->count, a->type, a->c->root, alg->params);
+}
+
+/* The algorithm's bcast of buf: its blocking entry point, or (c->progressed) its schedule run
+ * as a nonblocking call's is, twice at once where buf2 (the same data at the root). */
+static int run_bcast(const tcase *c, void *buf, void *buf2, int count, MPI_Datatype type)
+{
+    if (!c->progressed)
+        return c->alg->fn.bcast(buf, count, type, c->root, c->pcomm, c->alg->params);
+    bcast_args a = {c, {buf, buf2}, count, type};
+    return run_progressed(c, buf2 ? 2 : 1, build_bcast, &a);
+}
+
 static void case_bcast(tcase *c, const ttype *t, int bottom)
 {
-    buf exp, got;
+    buf exp, got, got2 = {0};
     if (!applicable(c, MPI_OP_NULL, c->count, (size_t)c->count * type_size(t->type))) return;
+    int second = c->progressed && !bottom;
     buf_make(&exp, c->count, t->type);
     buf_make(&got, c->count, t->type);
+    if (second) buf_make(&got2, c->count, t->type);
     if (c->rank == c->root) {
         fill(exp.p, c->count, t, 1000 + c->rank);
         fill(got.p, c->count, t, 1000 + c->rank);
+        if (second) fill(got2.p, c->count, t, 1000 + c->rank);
     }
     int rc;
     PMPI_Bcast(exp.p, c->count, t->type, c->root, c->comm);
     if (bottom) { /* the reference above addresses the same data relatively */
         MPI_Datatype tg = absolute_blocks(got.p, c->count, t->type);
-        rc = c->alg->fn.bcast(MPI_BOTTOM, 1, tg, c->root, c->pcomm, c->alg->params);
+        rc = run_bcast(c, MPI_BOTTOM, NULL, 1, tg);
         MPI_Type_free(&tg);
     } else {
-        rc = c->alg->fn.bcast(got.p, c->count, t->type, c->root, c->pcomm, c->alg->params);
+        rc = run_bcast(c, got.p, second ? got2.p : NULL, c->count, t->type);
     }
     compare("buffer", &exp, &got);
+    if (second) compare("buffer of the second schedule", &exp, &got2);
     finish(c, rc);
     buf_free(&exp);
     buf_free(&got);
+    buf_free(&got2);
 }
 
 /* Send/receive type pairs for data movement: the same type both sides, or contig3 sent and
@@ -641,9 +677,6 @@ static void pairs_create(void)
     npairs = 6;
 }
 
-/* Starts the schedules s[0 .. n-1] built by build(s[k], k), on distinct tags, back to back, then
- * advances them in turn until all have ended (progress_two); rc or their first error. */
-typedef int build_fn(ac_sched *s, int k, const void *arg);
 static int run_progressed(const tcase *c, int n, build_fn *build, const void *arg)
 {
     ac_sched s[2];
@@ -1075,15 +1108,18 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
                 break;
             case AC_BCAST:
                 if (in_place) break;
-                for (int r = r0; r < nroots; r++)
-                    for (int t = 0; t < npairs; t++) {
-                        if (pairs[t].ratio != 1) continue;
-                        c.type_name = pairs[t].name;
-                        c.op_name = "-";
-                        c.root = roots[r];
-                        c.count = case_count(spec, alg, pairs[t].send->type);
-                        case_bcast(&c, pairs[t].send, pairs[t].bottom);
-                    }
+                /* an algorithm written as a schedule: blocking, then progressed */
+                for (c.progressed = 0; c.progressed <= ac_has_schedule(alg); c.progressed++)
+                    for (int r = r0; r < nroots; r++)
+                        for (int t = 0; t < npairs; t++) {
+                            if (pairs[t].ratio != 1) continue;
+                            c.type_name = pairs[t].name;
+                            c.op_name = "-";
+                            c.root = roots[r];
+                            c.count = case_count(spec, alg, pairs[t].send->type);
+                            case_bcast(&c, pairs[t].send, pairs[t].bottom);
+                        }
+                c.progressed = 0;
                 break;
             case AC_ALLGATHER:
             case AC_ALLTOALL:

@@ -1,12 +1,14 @@
 /*
- * nbc_common.h - what the nonblocking collective tests share (nbc_layer.c, nbc_race.c): the rank
- * and size of MPI_COMM_WORLD, the failures counted, sums whose result is known, and a
- * non-commutative user op (inline: a test uses what it needs).
+ * nbc_common.h - what the nonblocking collective tests share (nbc_layer.c, nbc_race.c,
+ * nbc_bcast.c, ...): the rank and size of MPI_COMM_WORLD, the failures counted, sums whose result
+ * is known, a non-commutative user op, a program's start and end (inline: a test uses what it
+ * needs).
  */
 #ifndef AUTOCOLL_TESTS_NBC_COMMON_H
 #define AUTOCOLL_TESTS_NBC_COMMON_H
 
 #include <mpi.h>
+#include <stdio.h>
 #include <string.h>
 
 static int rank, size, failures;
@@ -42,6 +44,25 @@ static inline void matmul(void *in, void *inout, int *len, MPI_Datatype *dt)
                     a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3]};
         memcpy(b, c, sizeof c);
     }
+}
+
+/* The start of a test program: MPI initialised, rank and size of MPI_COMM_WORLD set. */
+static inline void nbc_start(int *argc, char ***argv)
+{
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+}
+
+/* The end of a test program: every rank's failures summed, "<name>: ok" printed by rank 0
+ * where there were none, MPI finalised; main's exit status. */
+static inline int nbc_finish(const char *name)
+{
+    int all;
+    MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0 && all == 0) printf("%s: ok\n", name);
+    MPI_Finalize();
+    return all != 0;
 }
 
 #endif

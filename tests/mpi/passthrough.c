@@ -1,6 +1,7 @@
 /*
  * passthrough.c - calls the layer must hand to the MPI library untouched: collectives on an
- * intercommunicator, and invalid arguments (the library's own error must reach the caller).
+ * intercommunicator, and invalid arguments (the library's own error must reach the caller),
+ * blocking and nonblocking.
  * Prints "passthrough: ok" when the results and error codes are as MPI defines them.
  *
  *   passthrough [--invalid]   --invalid also makes the invalid-argument calls. Debian's
@@ -38,6 +39,15 @@ int main(int argc, char **argv)
         int rc = MPI_Allreduce(&mine, &sum, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
         errors += rc == MPI_SUCCESS;
         rc = MPI_Bcast(&mine, 1, MPI_INT, size + 5, MPI_COMM_WORLD);
+        errors += rc == MPI_SUCCESS;
+        /* nonblocking: the layer would run them (under a learning strategy), not with these */
+        MPI_Request req = MPI_REQUEST_NULL;
+        rc = MPI_Iallreduce(&mine, &sum, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req);
+        errors += rc == MPI_SUCCESS;
+        rc = MPI_Ibcast(&mine, 1, MPI_INT, size + 5, MPI_COMM_WORLD, &req);
+        errors += rc == MPI_SUCCESS;
+        int block[64];
+        rc = MPI_Ialltoall(block, -1, MPI_INT, block, 1, MPI_INT, MPI_COMM_WORLD, &req);
         errors += rc == MPI_SUCCESS;
     }
 

@@ -224,6 +224,8 @@ def test_report_is_valid_utf8_whatever_the_names(mpi, tmp_path):
 
 @pytest.mark.parametrize("mpi", MPIS)
 def test_intercommunicator_and_invalid_arguments_pass_through(mpi, tmp_path):
+    """Collectives on an intercommunicator and calls with invalid arguments (blocking, and
+    nonblocking where the layer would run them) reach the library, whose error comes back."""
     # Debian's MPICH 4.0.2 does not check arguments: a negative count crashes it natively.
     invalid = mpi == "openmpi"
     run = run_mpi(mpi, 4, "tests/mpi/passthrough", tmp_path, args=["--invalid"] if invalid else [])
@@ -240,6 +242,17 @@ def test_intercommunicator_and_invalid_arguments_pass_through(mpi, tmp_path):
     # the summary counts them by reason (on rank 0: one call on the intercommunicator)
     why = run.report["summary"]["passthrough_reasons"]
     assert why["intercommunicator"] >= 1 and why["arguments"] == (2 if invalid else 0), why
+    if invalid:
+        # under race the layer would run the nonblocking calls: with invalid arguments they go
+        # to the library (its error comes back), counted as seen
+        run = run_mpi(mpi, 4, "tests/mpi/passthrough", tmp_path, args=["--invalid"],
+                      env={"AUTOCOLL_STRATEGY": "race"})
+        assert "passthrough: ok" in run.stdout, run.stdout + run.stderr
+        seen = run.report["seen"]
+        assert {name: seen[name]["calls"] for name in ("MPI_Iallreduce", "MPI_Ibcast",
+                                                        "MPI_Ialltoall")} == {
+            "MPI_Iallreduce": 1, "MPI_Ibcast": 1, "MPI_Ialltoall": 1}, seen
+        assert not run.report.get("nonblocking_run"), run.report.get("nonblocking_run")
 
 
 @pytest.mark.parametrize("mpi", MPIS)
@@ -247,12 +260,13 @@ def test_collectives_the_layer_does_not_run_are_seen(mpi, tmp_path):
     """Nonblocking and persistent collectives, scan, exscan, gatherv, scatterv and alltoallw
     reach the library untouched (tests/mpi/seen.c checks their results) and are counted in the
     report: calls, and bytes where the call has one count (issue 42, item 1). Under `race` (the
-    issue's own run) the nonblocking and persistent allreduces, barriers and alltoalls are the
-    layer's, raced: MPI_COMM_WORLD's state is made at MPI_Init, so the first calls find it; they
-    are counted as run by the layer."""
+    issue's own run) the nonblocking and persistent allreduces, barriers, bcasts and alltoalls
+    are the layer's, raced: MPI_COMM_WORLD's state is made at MPI_Init, so the first calls find
+    it; they are counted as run by the layer."""
     seen_only = {"MPI_Scan": (2, 8), "MPI_Exscan": (1, 4), "MPI_Gatherv": (1, 4),
-                 "MPI_Scatterv": (1, 4), "MPI_Alltoallw": (1, None), "MPI_Ibcast": (1, 16)}
-    raced = {"MPI_Iallreduce": (5, 40), "MPI_Ibarrier": (1, 0), "MPI_Ialltoall": (1, 4)}
+                 "MPI_Scatterv": (1, 4), "MPI_Alltoallw": (1, None)}
+    raced = {"MPI_Iallreduce": (5, 40), "MPI_Ibarrier": (1, 0), "MPI_Ialltoall": (1, 4),
+             "MPI_Ibcast": (1, 16)}
     if mpi == "mpich":  # MPI-4: persistent collectives (3 starts) and the large-count forms
         raced.update({"MPI_Allreduce_init": (3, 24), "MPI_Iallreduce_c": (2, 16)})
     for strategy, expected in (("native", {**seen_only, **raced}), ("race", seen_only)):
@@ -298,7 +312,8 @@ def test_nonblocking_progress_and_ordering_rules_hold(mpi, np, tmp_path):
     # (MPI_COMM_WORLD's state is made at MPI_Init, docs/nonblocking.md)
     assert ran["MPI_Iallreduce"]["algorithms"] == {"recursive_doubling": 5}, ran
     assert "MPI_Iallreduce" not in seen, seen
-    assert seen["MPI_Ibcast"]["calls"] == 2, seen
+    # its MPI_Ibcasts are raced (native and the unsegmented trees are written as schedules)
+    assert ran["MPI_Ibcast"]["calls"] == 2 and "MPI_Ibcast" not in seen, (seen, ran)
     if mpi == "mpich":  # MPI-4: the persistent requests
         inits = seen.get("MPI_Allreduce_init", {"calls": 0})["calls"]
         assert inits + ran.get("MPI_Allreduce_init", {"calls": 0})["calls"] >= 2, (seen, ran)
@@ -325,6 +340,9 @@ def test_the_registry_has_algorithms_written_as_schedules(mpi):
               "pair_light_barrier", "pair_mpi_barrier"}
     for collective in ("allgather", "allgatherv", "alltoall", "alltoallv"):
         assert phased <= set(scheduled(mpi, collective)), collective
+    # the unsegmented trees; the segmented ones are the pipeline engine's, blocking only
+    trees = {"binomial_tree", "binary_tree", "chain_tree", "flat_tree", "knomial_tree_k4"}
+    assert set(scheduled(mpi, "bcast")) == trees
 
 
 @pytest.mark.parametrize("mpi", MPIS)
@@ -500,6 +518,29 @@ def test_a_learning_strategy_races_nonblocking_calls(mpi, np, scenario, tmp_path
     assert sorted(extra.values()) == [0, 0, 0, 5], got
 
 
+def forced_and_raced(mpi, np, tmp_path, program, collective, calls, args=()):
+    """Runs tests/mpi/<program> under the layer with each `collective` algorithm written as a
+    schedule forced (AUTOCOLL_<COLL> for every collective of `calls`' names: MPI_I<coll>...,
+    MPI_<Coll>_init) and under race: right every time, every call of `calls` ({name: calls}) the
+    layer's, by the forced algorithm; the race's MPI_I<collective> algorithms counted, returned."""
+    settings = {"AUTOCOLL_" + name[len("MPI_I"):].upper() for name in calls
+                if name.startswith("MPI_I")}
+    for alg in scheduled(mpi, collective, np):
+        run = run_mpi(mpi, np, f"tests/mpi/{program}", tmp_path, timeout=120, args=args,
+                      env={setting: alg for setting in settings})
+        assert run.rc == 0 and f"{program}: ok" in run.stdout, (alg, run.stdout + run.stderr)
+        ran = run.report["nonblocking_run"]
+        assert {name: ran[name]["algorithms"] for name in calls} == {
+            name: {alg: n} for name, n in calls.items()}, (alg, ran)
+        assert not set(calls) & set(run.report["seen"]), run.report["seen"]
+    run = run_mpi(mpi, np, f"tests/mpi/{program}", tmp_path, timeout=120, args=args,
+                  env={"AUTOCOLL_STRATEGY": "race"})
+    assert run.rc == 0 and f"{program}: ok" in run.stdout, run.stdout + run.stderr
+    ran = run.report["nonblocking_run"]
+    assert {name: ran[name]["calls"] for name in calls} == calls, ran
+    return ran["MPI_I" + collective]["algorithms"]
+
+
 @pytest.mark.parametrize("mpi", MPIS)
 @pytest.mark.parametrize("np", [1, 2, 3, 5])
 def test_nonblocking_allgathers_are_right(mpi, np, tmp_path):
@@ -516,21 +557,8 @@ def test_nonblocking_allgathers_are_right(mpi, np, tmp_path):
     calls = {"MPI_Iallgather": 47, "MPI_Iallgatherv": 22}
     if mpi == "mpich":  # MPI-4
         calls.update({"MPI_Allgather_init": 12, "MPI_Allgatherv_init": 3})
-    for alg in scheduled(mpi, "allgather", np):
-        run = run_mpi(mpi, np, "tests/mpi/nbc_allgather", tmp_path, timeout=120,
-                      env={"AUTOCOLL_ALLGATHER": alg, "AUTOCOLL_ALLGATHERV": alg})
-        assert run.rc == 0 and "nbc_allgather: ok" in run.stdout, (alg, run.stdout + run.stderr)
-        ran = run.report["nonblocking_run"]
-        assert {name: ran[name]["algorithms"] for name in calls} == {
-            name: {alg: n} for name, n in calls.items()}, (alg, ran)
-        assert not set(calls) & set(run.report["seen"]), run.report["seen"]
-    run = run_mpi(mpi, np, "tests/mpi/nbc_allgather", tmp_path, timeout=120,
-                  env={"AUTOCOLL_STRATEGY": "race"})
-    assert run.rc == 0 and "nbc_allgather: ok" in run.stdout, run.stdout + run.stderr
-    ran = run.report["nonblocking_run"]
-    assert {name: ran[name]["calls"] for name in calls} == calls, ran
     # the 20 outstanding rounds race the 5- and 25-int contexts whole: every candidate ran
-    raced = ran["MPI_Iallgather"]["algorithms"]
+    raced = forced_and_raced(mpi, np, tmp_path, "nbc_allgather", "allgather", calls)
     assert set(raced) == {"native", *scheduled(mpi, "allgather", np)}, raced
     assert min(raced.values()) >= 4, raced
 
@@ -551,23 +579,32 @@ def test_nonblocking_alltoalls_are_right(mpi, np, tmp_path):
     if mpi == "mpich":  # MPI-4
         calls.update({"MPI_Alltoall_init": 12, "MPI_Alltoallv_init": 3})
     assert scheduled(mpi, "alltoall") == scheduled(mpi, "alltoallv")
-    for alg in scheduled(mpi, "alltoall"):
-        run = run_mpi(mpi, np, "tests/mpi/nbc_alltoall", tmp_path, timeout=120,
-                      env={"AUTOCOLL_ALLTOALL": alg, "AUTOCOLL_ALLTOALLV": alg})
-        assert run.rc == 0 and "nbc_alltoall: ok" in run.stdout, (alg, run.stdout + run.stderr)
-        ran = run.report["nonblocking_run"]
-        assert {name: ran[name]["algorithms"] for name in calls} == {
-            name: {alg: n} for name, n in calls.items()}, (alg, ran)
-        assert not set(calls) & set(run.report["seen"]), run.report["seen"]
-    run = run_mpi(mpi, np, "tests/mpi/nbc_alltoall", tmp_path, timeout=120,
-                  env={"AUTOCOLL_STRATEGY": "race"})
-    assert run.rc == 0 and "nbc_alltoall: ok" in run.stdout, run.stdout + run.stderr
-    ran = run.report["nonblocking_run"]
-    assert {name: ran[name]["calls"] for name in calls} == calls, ran
     # the 20 outstanding rounds race the 5- and 25-int contexts whole: every candidate ran
-    raced = ran["MPI_Ialltoall"]["algorithms"]
-    assert set(raced) == {"native", *scheduled(mpi, "alltoall")}, raced
+    raced = forced_and_raced(mpi, np, tmp_path, "nbc_alltoall", "alltoall", calls)
+    assert set(raced) == {"native", *scheduled(mpi, "alltoall", np)}, raced
     assert min(raced.values()) >= 4, raced
+
+
+@pytest.mark.parametrize("mpi", MPIS)
+@pytest.mark.parametrize("np", [1, 2, 3, 5])
+def test_nonblocking_bcasts_are_right(mpi, np, tmp_path):
+    """MPI_Ibcast and (MPI-4) MPI_Bcast_init (tests/mpi/nbc_bcast.c: counts 0 to 100 from every
+    root, a strided type at the receivers, three outstanding waited in reverse, a Test loop, one
+    in a Waitall with the application's own messages, 12 starts) right natively, with each bcast
+    written as a schedule forced, and under a learning strategy, which races them with the
+    library's own; every MPI_Ibcast the layer's (issue 42, items 2 and 4). MPI_Bcast_init goes
+    to the library, counted as seen (src/intercept/ibcast.c says why)."""
+    native = run_mpi(mpi, np, "tests/mpi/nbc_bcast", tmp_path, preload=False, report=False,
+                     timeout=120)
+    assert native.rc == 0 and "nbc_bcast: ok" in native.stdout, native.stdout + native.stderr
+    calls = {"MPI_Ibcast": 3 * np + 63}
+    # the 20 outstanding rounds race the 5- and 25-int contexts whole: every candidate ran
+    raced = forced_and_raced(mpi, np, tmp_path, "nbc_bcast", "bcast", calls)
+    assert set(raced) == {"native", *scheduled(mpi, "bcast")}, raced
+    if mpi == "mpich":  # MPI-4: the persistent bcast is the library's
+        run = run_mpi(mpi, np, "tests/mpi/nbc_bcast", tmp_path, timeout=120,
+                      env={"AUTOCOLL_STRATEGY": "race"})
+        assert run.report["seen"]["MPI_Bcast_init"]["calls"] == 1, run.report["seen"]
 
 
 @pytest.mark.parametrize("mpi", MPIS)

@@ -24,19 +24,61 @@
  *   chain     (p - 1 + m - 1) * (alpha + s beta): bandwidth optimal for m >> p.
  *   flat      (p - 1) * m * (alpha + s beta) at the root.
  * Requirements: none. Any process count and root (subtrees past p are clipped).
+ * Unsegmented (params->segment 0) the algorithm is written as a schedule (common/sched.h),
+ * which the blocking call runs and nonblocking and persistent calls progress: a round that
+ * receives the message from the parent (its typed elements), then a round of its sends to the
+ * children in the same order, posted at once (MPI_Irecv, then MPI_Isend each and MPI_Waitall
+ * in the blocking run: the pipeline engine's calls for one segment, so the simulated times
+ * stay the engine's).
  * Source: Berkeley report (seeds/001) section 3, "Static optimizations: trees and pipelining".
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
 #include "coll/common/pipeline.h"
+#include "coll/common/sched.h"
 #include "coll/common/tree.h"
 
 #include <stdlib.h>
+
+int ac_bcast_tree_schedule(ac_sched *s, void *buf, int count, MPI_Datatype dtype, int root,
+                           const ac_params *p)
+{
+    int tsize, *order = NULL;
+    ac_tree_node node = {0};
+    int rc = PMPI_Type_size(dtype, &tsize);
+    if (rc != MPI_SUCCESS) return rc;
+    if ((MPI_Aint)count * tsize == 0 || s->size == 1) return ac_sched_error(s);
+    rc = ac_tree_node_get(ac_tree_of(p), root, s->rank, s->size, &node);
+    if (rc == MPI_SUCCESS && !(order = malloc((size_t)(node.nchildren + 1) * sizeof *order)))
+        rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS) {
+        if (s->rank != root) {
+            ac_sched_recv(s, buf, count, dtype, node.parent);
+            ac_sched_round_posted(s);
+        }
+        ac_tree_send_order(&node, order);
+        for (int i = 0; i < node.nchildren; i++)
+            ac_sched_send(s, buf, count, dtype, node.child[order[i]]);
+        ac_sched_round_posted(s);
+        rc = ac_sched_error(s);
+    }
+    free(order);
+    ac_tree_node_free(&node);
+    return rc;
+}
 
 int ac_bcast_tree(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
                   const ac_params *p)
 {
     int rc, rank, size, tsize, *order = NULL;
+    if (!p || p->segment == 0) {
+        ac_sched s;
+        rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+        if (rc == MPI_SUCCESS) rc = ac_bcast_tree_schedule(&s, buf, count, dtype, root, p);
+        if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+        ac_sched_free(&s);
+        return rc;
+    }
     ac_tree_node node = {0};
     ac_pipe_edge *edges = NULL;
     ac_bytes bytes = {0};

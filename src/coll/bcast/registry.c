@@ -35,6 +35,8 @@ static const ac_cost_model tree_cost = {
 /* the unsegmented binomial tree up to 12 KiB, van de Geijn's scatter_*_allgather from there */
 #define TREE_MAX_BYTES(kind, segment) ((kind) == AC_TREE_BINOMIAL && (segment) == 0 ? 12288 : 0)
 #define TREE_COST tree_cost
+/* the unsegmented instances are written as a schedule (bcast_tree.c) */
+#define TREE_SCHED(segment) {.bcast = (segment) == 0 ? ac_bcast_tree_schedule : NULL}
 
 /* The cost models of the algorithms below (each entry's .cost, in the terms of cost_terms.h):
  * their files' "Cost: ..." corrected where SimGrid disagreed on a contention-free platform. */
@@ -46,7 +48,7 @@ static const ac_cost_model scatter_allgather_cost = {
     .inner = {{PART_ALLGATHERV, BLOCK_FRACTION}}};
 
 static const ac_algorithm algorithms[] = {
-    {AC_NATIVE(bcast, BCAST, Bcast)},
+    {AC_NATIVE(bcast, BCAST, Bcast), .sched.bcast = ac_bcast_native_schedule},
 #define AC_TREE_INSTANCE AC_TREE_ENTRY
 #include "coll/common/tree_instances.def"
 #undef AC_TREE_INSTANCE

@@ -86,6 +86,8 @@ int ac_tree_child(ac_tree tree, int v, int size, int i);
  *   TREE_ATTRIBUTES                    the attributes after tree= and segment=
  *   TREE_MAX_BYTES(kind, segment)      the advisory upper message size (0: none)
  *   TREE_COST                          the instances' cost model (an ac_cost_model, cost_terms.h)
+ *   TREE_SCHED(segment)                the instance's schedule, a `sched` union initializer
+ *                                      ({0}: blocking only)
  * A segmented instance is advised from two segments up (min_bytes). */
 #define AC_TREE_ENTRY(id, group_, kind, k, segment, shape, attributes_, segmentation)          \
     {.name = #id,                                                                              \
@@ -96,6 +98,7 @@ int ac_tree_child(ac_tree tree, int v, int size, int i);
      .min_bytes = 2 * (segment),                                                               \
      .max_bytes = TREE_MAX_BYTES(kind, segment),                                               \
      .TREE_ENGINE,                                                                             \
+     .sched = TREE_SCHED(segment),                                                             \
      .params = &ac_##id,                                                                       \
      .cost = &TREE_COST,                                                                       \
      .summary = TREE_SUMMARY(shape, segmentation)},

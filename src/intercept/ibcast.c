@@ -1,0 +1,66 @@
+/*
+ * ibcast.c - MPI_Ibcast and MPI_Ibcast_c (where the count fits an int).
+ *
+ * MPI_Bcast_init is not run by the layer: MPI-4 lets persistent collectives be started in an
+ * order other than their initialisation's (MPICH's p_order), and the library's MPI_Ibcast that
+ * the native candidate starts at each start would then be started in different orders on
+ * different ranks; it goes to the library, counted as seen (docs/nonblocking.md).
+ *
+ * The layer runs one when selection names an algorithm written as a schedule that applies to
+ * the call (ac_select_nonblocking: the one AUTOCOLL_BCAST forces, or the table's rule; under a
+ * learning strategy a race: native and the unsegmented trees), on a communicator the layer
+ * already keeps state for (ac_request_comm), outside MPI_THREAD_MULTIPLE, with arguments MPI
+ * accepts (a count of zero or more, a datatype, a root of the communicator); its request is the
+ * layer's (requests.h). Every other call goes to the library, counted as seen. The call's bytes
+ * are its type signature's, equal on every rank (ranks may describe the message with
+ * different datatypes), so all ranks run the same schedule or all pass the call on.
+ */
+#include "coll/algorithms.h"
+#include "intercept/intercept.h"
+#include "intercept/requests.h"
+
+#include <limits.h>
+
+static int build(ac_sched *s, const ac_algorithm *alg, const void *args)
+{
+    const ac_bcast_args *a = args;
+    return alg->sched.bcast(s, a->buf, a->count, a->dtype, a->root, alg->params);
+}
+
+/* The layer's request for the call, in *request with its outcome in *rc: 1; 0: not the
+ * layer's, counted as seen (pass it on). */
+static int layer_request(ac_seen_kind kind, void *buf, long long count, MPI_Datatype dtype,
+                         int root, MPI_Comm comm, MPI_Request *request, int *rc)
+{
+    int valid = count >= 0 && count <= INT_MAX && dtype != MPI_DATATYPE_NULL;
+    ac_comm *c = valid ? ac_request_comm(comm, request) : NULL;
+    if (c && ac_root_ok(comm, root)) {
+        ac_call call = ac_call_make(c, AC_BCAST);
+        call.bytes = ac_signature_bytes(count, dtype);
+        ac_bcast_args a = {buf, (int)count, dtype, root};
+        if (ac_request_make(c, &call, kind, 0, build, &a, sizeof a, request, rc))
+            return 1;
+    }
+    if (ac_seen_on()) ac_seen(kind, comm, ac_seen_bytes(count, dtype));
+    return 0;
+}
+
+int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+               MPI_Request *request)
+{
+    int rc;
+    if (layer_request(AC_SEEN_IBCAST, buffer, count, datatype, root, comm, request, &rc))
+        return rc;
+    return PMPI_Ibcast(buffer, count, datatype, root, comm, request);
+}
+
+#if MPI_VERSION >= 4 && !AUTOCOLL_SIMULATED
+int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    int rc;
+    if (layer_request(AC_SEEN_IBCAST_C, buffer, count, datatype, root, comm, request, &rc))
+        return rc;
+    return PMPI_Ibcast_c(buffer, count, datatype, root, comm, request);
+}
+#endif
