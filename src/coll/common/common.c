@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +70,22 @@ int ac_is_bytes(MPI_Datatype dtype)
     return ok;
 }
 
+#if AUTOCOLL_SIMULATED
+/* SMPI 3.32's MPI_BOTTOM is (void *)-111, which its pack functions add to a type's absolute
+ * displacements (writing 111 bytes before the data), and a NULL buffer they refuse: the same
+ * data as one element of a type relative to its true lower bound, at that address. */
+static int bottom_relative(int count, MPI_Datatype dtype, void **base, MPI_Datatype *rel)
+{
+    MPI_Aint lb, extent;
+    int rc = PMPI_Type_get_true_extent(dtype, &lb, &extent);
+    MPI_Aint shift = -lb;
+    if (rc == MPI_SUCCESS) rc = PMPI_Type_create_hindexed(1, &count, &shift, dtype, rel);
+    if (rc == MPI_SUCCESS) rc = PMPI_Type_commit(rel);
+    *base = (void *)(uintptr_t)lb;
+    return rc;
+}
+#endif
+
 int ac_pack(const void *inbuf, int incount, MPI_Datatype dtype, void *outbuf, int outsize,
             int *position, MPI_Comm comm)
 {
@@ -76,6 +93,14 @@ int ac_pack(const void *inbuf, int incount, MPI_Datatype dtype, void *outbuf, in
     int rc, bytes;
     if (inbuf != MPI_BOTTOM || incount == 0)
         return PMPI_Pack(inbuf, incount, dtype, outbuf, outsize, position, comm);
+#if AUTOCOLL_SIMULATED
+    void *base;
+    MPI_Datatype rel = MPI_DATATYPE_NULL;
+    rc = bottom_relative(incount, dtype, &base, &rel);
+    if (rc == MPI_SUCCESS) rc = PMPI_Pack(base, 1, rel, outbuf, outsize, position, comm);
+    if (rel != MPI_DATATYPE_NULL) PMPI_Type_free(&rel);
+    return rc;
+#endif
     rc = PMPI_Sendrecv(inbuf, incount, dtype, 0, AC_TAG_DATA, (char *)outbuf + *position,
                        outsize - *position, MPI_PACKED, 0, AC_TAG_DATA, MPI_COMM_SELF, &status);
     if (rc != MPI_SUCCESS) return rc;
@@ -90,6 +115,14 @@ int ac_unpack(const void *inbuf, int insize, int *position, void *outbuf, int ou
     int rc, size;
     if (outbuf != MPI_BOTTOM || outcount == 0)
         return PMPI_Unpack(inbuf, insize, position, outbuf, outcount, dtype, comm);
+#if AUTOCOLL_SIMULATED
+    void *base;
+    MPI_Datatype rel = MPI_DATATYPE_NULL;
+    rc = bottom_relative(outcount, dtype, &base, &rel);
+    if (rc == MPI_SUCCESS) rc = PMPI_Unpack(inbuf, insize, position, base, 1, rel, comm);
+    if (rel != MPI_DATATYPE_NULL) PMPI_Type_free(&rel);
+    return rc;
+#endif
     PMPI_Type_size(dtype, &size);
     int bytes = outcount * size;
     if (bytes > insize - *position) return MPI_ERR_TRUNCATE;
