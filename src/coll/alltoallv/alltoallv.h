@@ -27,7 +27,7 @@ typedef struct ac_alltoallv_args {
     MPI_Datatype rtype;
 } ac_alltoallv_args;
 
-/* What an engine works with once its schedule has begun (ac_alltoallv_sched_frame): the call's
+/* What an engine works with once its schedule has begun (its frame: frame.c): the call's
  * arguments, the send ones redirected to the schedule's copy of rbuf's outgoing blocks for
  * MPI_IN_PLACE, the rank, the size, and the extents and sizes of both types. */
 typedef struct ac_alltoallv_frame {
@@ -40,15 +40,6 @@ typedef struct ac_alltoallv_frame {
 /* Helpers of this folder (frame.c). */
 struct ac_sched;
 
-/* The start of every engine's schedule: fills *f and appends to the current round the copy of
- * the rank's own block into rbuf; with MPI_IN_PLACE instead the copy of rbuf's outgoing blocks
- * (every block but the rank's own, one byte range) into a temporary of the schedule, from which
- * the engine sends (each start of a persistent request copies them again). */
-int ac_alltoallv_sched_frame(struct ac_sched *s, ac_alltoallv_frame *f, const void *sbuf,
-                             const int *scounts, const int *sdispls, MPI_Datatype stype,
-                             void *rbuf, const int *rcounts, const int *rdispls,
-                             MPI_Datatype rtype);
-
 /* One phase of the phased engines (ring, pair) as a round: the block for `to` sent and the
  * block from `from` received, an empty block (zero count or type size) to or from
  * MPI_PROC_NULL (type signatures match, so both sides agree; the blocking run is one
@@ -56,11 +47,15 @@ int ac_alltoallv_sched_frame(struct ac_sched *s, ac_alltoallv_frame *f, const vo
 void ac_alltoallv_sched_exchange(struct ac_sched *s, const ac_alltoallv_frame *f, int to,
                                  int from);
 
-/* An engine's rounds: what it appends to s after the frame (ac_alltoallv_sched_frame). */
+/* An engine's rounds: what it appends to s after the frame (ac_alltoallv_sched_engine). */
 typedef void ac_alltoallv_rounds_fn(struct ac_sched *s, const ac_alltoallv_frame *f,
                                     const ac_params *p);
 
-/* An engine's schedule: the frame, then `rounds`; the frame's error or the first a step met. */
+/* An engine's schedule: the frame, then `rounds`; the frame's error or the first a step met.
+ * The frame fills the ac_alltoallv_frame and appends to the first round the copy of the rank's
+ * own block into rbuf; with MPI_IN_PLACE instead the copy of rbuf's outgoing blocks (every block
+ * but the rank's own, one byte range) into a temporary of the schedule, from which the engine
+ * sends (each start of a persistent request copies them again). */
 int ac_alltoallv_sched_engine(ac_alltoallv_rounds_fn *rounds, struct ac_sched *s,
                               const void *sbuf, const int *scounts, const int *sdispls,
                               MPI_Datatype stype, void *rbuf, const int *rcounts,

@@ -36,10 +36,10 @@ static int outgoing_range(const int *rcounts, const int *rdispls, MPI_Datatype r
     return any;
 }
 
-int ac_alltoallv_sched_frame(ac_sched *s, ac_alltoallv_frame *f, const void *sbuf,
-                             const int *scounts, const int *sdispls, MPI_Datatype stype,
-                             void *rbuf, const int *rcounts, const int *rdispls,
-                             MPI_Datatype rtype)
+/* The start of every engine's schedule (alltoallv.h, ac_alltoallv_sched_engine). */
+static int sched_frame(ac_sched *s, ac_alltoallv_frame *f, const void *sbuf, const int *scounts,
+                       const int *sdispls, MPI_Datatype stype, void *rbuf, const int *rcounts,
+                       const int *rdispls, MPI_Datatype rtype)
 {
     *f = (ac_alltoallv_frame){{sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype},
                               .rank = s->rank, .size = s->size};
@@ -90,8 +90,7 @@ int ac_alltoallv_sched_engine(ac_alltoallv_rounds_fn *rounds, ac_sched *s, const
                               MPI_Datatype rtype, const ac_params *p)
 {
     ac_alltoallv_frame f;
-    int rc = ac_alltoallv_sched_frame(s, &f, sbuf, scounts, sdispls, stype, rbuf, rcounts,
-                                      rdispls, rtype);
+    int rc = sched_frame(s, &f, sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype);
     if (rc != MPI_SUCCESS) return rc;
     rounds(s, &f, p);
     return ac_sched_error(s);
