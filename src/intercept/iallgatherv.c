@@ -19,6 +19,19 @@ static int build(ac_sched *s, const ac_algorithm *alg, const void *args)
                                  a->displs, a->rtype, alg->params);
 }
 
+/* A persistent request's library collective (requests.h, ac_request_library_fn). */
+#if MPI_VERSION >= 4 && !AUTOCOLL_SIMULATED
+static int library(const ac_algorithm *native, const void *args, MPI_Comm comm, MPI_Request *req)
+{
+    const ac_allgatherv_args *a = args;
+    (void)native;
+    return PMPI_Allgatherv_init(a->sbuf, a->scount, a->stype, a->rbuf, a->rcounts, a->displs,
+                                a->rtype, comm, MPI_INFO_NULL, req);
+}
+#else
+#define library NULL
+#endif
+
 /* The layer's request for the call, in *request with its outcome in *rc: 1; 0: not the
  * layer's, counted as seen (pass it on). */
 static int layer_request(ac_seen_kind kind, int persistent, const void *sbuf, int scount,
@@ -34,7 +47,8 @@ static int layer_request(ac_seen_kind kind, int persistent, const void *sbuf, in
         call.bytes = ac_counts_bytes(rcounts, c->size, rtype);
         ac_allgatherv_args a = {sbuf, sbuf == MPI_IN_PLACE ? 0 : scount, stype, rbuf, rcounts,
                              displs, rtype};
-        if (ac_request_make(c, &call, kind, persistent, build, &a, sizeof a, request, rc))
+        if (ac_request_make(c, &call, kind, persistent, build, persistent ? library : NULL, &a,
+                            sizeof a, request, rc))
             return 1;
     }
     if (ac_seen_on())

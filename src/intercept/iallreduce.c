@@ -21,6 +21,19 @@ static int build(ac_sched *s, const ac_algorithm *alg, const void *args)
     return alg->sched.allreduce(s, a->sbuf, a->rbuf, a->count, a->dtype, a->op, alg->params);
 }
 
+/* A persistent request's library collective (requests.h, ac_request_library_fn). */
+#if MPI_VERSION >= 4 && !AUTOCOLL_SIMULATED
+static int library(const ac_algorithm *native, const void *args, MPI_Comm comm, MPI_Request *req)
+{
+    const ac_allreduce_args *a = args;
+    (void)native;
+    return PMPI_Allreduce_init(a->sbuf, a->rbuf, a->count, a->dtype, a->op, comm, MPI_INFO_NULL,
+                               req);
+}
+#else
+#define library NULL
+#endif
+
 /* The layer's request for the call, in *request with its outcome in *rc: 1; 0: not the
  * layer's, counted as seen (pass it on). */
 static int layer_request(ac_seen_kind kind, int persistent, const void *sbuf, void *rbuf,
@@ -34,7 +47,8 @@ static int layer_request(ac_seen_kind kind, int persistent, const void *sbuf, vo
         ac_call call;
         ac_call_reduction(&call, c, AC_ALLREDUCE, count, dtype, op);
         ac_allreduce_args a = {sbuf, rbuf, (int)count, dtype, op};
-        if (ac_request_make(c, &call, kind, persistent, build, &a, sizeof a, request, rc))
+        if (ac_request_make(c, &call, kind, persistent, build, persistent ? library : NULL, &a,
+                            sizeof a, request, rc))
             return 1;
     }
     if (ac_seen_on()) ac_seen(kind, comm, ac_seen_bytes(count, dtype));

@@ -13,6 +13,17 @@ static int build(ac_sched *s, const ac_algorithm *alg, const void *args)
     return alg->sched.barrier(s, alg->params);
 }
 
+/* A persistent request's library collective (requests.h, ac_request_library_fn). */
+#if MPI_VERSION >= 4 && !AUTOCOLL_SIMULATED
+static int library(const ac_algorithm *native, const void *args, MPI_Comm comm, MPI_Request *req)
+{
+    (void)native, (void)args;
+    return PMPI_Barrier_init(comm, MPI_INFO_NULL, req);
+}
+#else
+#define library NULL
+#endif
+
 /* The layer's request for the call, in *request with its outcome in *rc: 1; 0: not the
  * layer's, counted as seen (pass it on). */
 static int layer_request(ac_seen_kind kind, int persistent, MPI_Comm comm, MPI_Request *request,
@@ -21,7 +32,9 @@ static int layer_request(ac_seen_kind kind, int persistent, MPI_Comm comm, MPI_R
     ac_comm *c = ac_request_comm(comm, request);
     if (c) {
         ac_call call = ac_call_make(c, AC_BARRIER);
-        if (ac_request_make(c, &call, kind, persistent, build, NULL, 0, request, rc)) return 1;
+        if (ac_request_make(c, &call, kind, persistent, build, persistent ? library : NULL, NULL,
+                            0, request, rc))
+            return 1;
     }
     if (ac_seen_on()) ac_seen(kind, comm, 0.0);
     return 0;

@@ -1,10 +1,6 @@
 /*
- * ibcast.c - MPI_Ibcast and MPI_Ibcast_c (where the count fits an int).
- *
- * MPI_Bcast_init is not run by the layer: MPI-4 lets persistent collectives be started in an
- * order other than their initialisation's (MPICH's p_order), and the library's MPI_Ibcast that
- * the native candidate starts at each start would then be started in different orders on
- * different ranks; it goes to the library, counted as seen (docs/nonblocking.md).
+ * ibcast.c - MPI_Ibcast and MPI_Bcast_init, and their large-count forms (where the count fits
+ * an int).
  *
  * The layer runs one when selection names an algorithm written as a schedule that applies to
  * the call (ac_select_nonblocking: the one AUTOCOLL_BCAST forces, or the table's rule; under a
@@ -27,10 +23,23 @@ static int build(ac_sched *s, const ac_algorithm *alg, const void *args)
     return alg->sched.bcast(s, a->buf, a->count, a->dtype, a->root, alg->params);
 }
 
+/* A persistent request's library collective (requests.h, ac_request_library_fn). */
+#if MPI_VERSION >= 4 && !AUTOCOLL_SIMULATED
+static int library(const ac_algorithm *native, const void *args, MPI_Comm comm, MPI_Request *req)
+{
+    const ac_bcast_args *a = args;
+    (void)native;
+    return PMPI_Bcast_init(a->buf, a->count, a->dtype, a->root, comm, MPI_INFO_NULL, req);
+}
+#else
+#define library NULL
+#endif
+
 /* The layer's request for the call, in *request with its outcome in *rc: 1; 0: not the
  * layer's, counted as seen (pass it on). */
-static int layer_request(ac_seen_kind kind, void *buf, long long count, MPI_Datatype dtype,
-                         int root, MPI_Comm comm, MPI_Request *request, int *rc)
+static int layer_request(ac_seen_kind kind, int persistent, void *buf, long long count,
+                         MPI_Datatype dtype, int root, MPI_Comm comm, MPI_Request *request,
+                         int *rc)
 {
     int valid = count >= 0 && count <= INT_MAX && dtype != MPI_DATATYPE_NULL;
     ac_comm *c = valid ? ac_request_comm(comm, request) : NULL;
@@ -38,7 +47,8 @@ static int layer_request(ac_seen_kind kind, void *buf, long long count, MPI_Data
         ac_call call = ac_call_make(c, AC_BCAST);
         call.bytes = ac_signature_bytes(count, dtype);
         ac_bcast_args a = {buf, (int)count, dtype, root};
-        if (ac_request_make(c, &call, kind, 0, build, &a, sizeof a, request, rc))
+        if (ac_request_make(c, &call, kind, persistent, build, persistent ? library : NULL, &a,
+                            sizeof a, request, rc))
             return 1;
     }
     if (ac_seen_on()) ac_seen(kind, comm, ac_seen_bytes(count, dtype));
@@ -49,7 +59,7 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
                MPI_Request *request)
 {
     int rc;
-    if (layer_request(AC_SEEN_IBCAST, buffer, count, datatype, root, comm, request, &rc))
+    if (layer_request(AC_SEEN_IBCAST, 0, buffer, count, datatype, root, comm, request, &rc))
         return rc;
     return PMPI_Ibcast(buffer, count, datatype, root, comm, request);
 }
@@ -59,8 +69,27 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
                  MPI_Request *request)
 {
     int rc;
-    if (layer_request(AC_SEEN_IBCAST_C, buffer, count, datatype, root, comm, request, &rc))
+    if (layer_request(AC_SEEN_IBCAST_C, 0, buffer, count, datatype, root, comm, request, &rc))
         return rc;
     return PMPI_Ibcast_c(buffer, count, datatype, root, comm, request);
+}
+
+int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                   MPI_Info info, MPI_Request *request)
+{
+    int rc;
+    if (layer_request(AC_SEEN_BCAST_INIT, 1, buffer, count, datatype, root, comm, request, &rc))
+        return rc;
+    return PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
+}
+
+int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int rc;
+    if (layer_request(AC_SEEN_BCAST_INIT_C, 1, buffer, count, datatype, root, comm, request,
+                      &rc))
+        return rc;
+    return PMPI_Bcast_init_c(buffer, count, datatype, root, comm, info, request);
 }
 #endif

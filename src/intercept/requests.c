@@ -83,6 +83,9 @@ struct ac_request {
                     * its start, and the MPI_Wait*, MPI_Test* and MPI_Request_get_status calls
                     * that named it, progress included */
     race *race;  /* NULL: one algorithm; a persistent request owns its race */
+    MPI_Request library; /* a persistent race's: the library's persistent collective, made at
+                          * the initialisation where native is a candidate (ac_request_make),
+                          * which its native schedule starts; MPI_REQUEST_NULL otherwise */
     int seq;     /* a racing request: this start's index in its race */
     const ac_algorithm *built; /* a racing persistent request: the schedule's algorithm, when it
                                 * can run again as it is (no agreement in it) */
@@ -154,6 +157,7 @@ static void release(ac_request *r)
         }
     nall--;
     if (r->handle != MPI_REQUEST_NULL) PMPI_Request_free(&r->handle);
+    if (r->library != MPI_REQUEST_NULL) PMPI_Request_free(&r->library);
     ac_sched_free(&r->sched);
     if (r->persistent) free(r->race);
     free(r->args);
@@ -192,7 +196,8 @@ static ac_request *ac_request_new(ac_comm *c, int persistent, ac_seen_kind kind,
     ac_request *r = calloc(1, sizeof *r);
     if (!r) return NULL;
     *r = (ac_request){.handle = MPI_REQUEST_NULL, .pcomm = c->pcomm, .persistent = persistent,
-                      .kind = kind, .algorithm = alg->name, .bytes = bytes};
+                      .kind = kind, .algorithm = alg->name, .bytes = bytes,
+                      .library = MPI_REQUEST_NULL};
     int tag = TAG_BASE + (int)(c->requests++ % TAGS);
     ac_sched_init(&r->sched, c->pcomm, tag);
     *sched = &r->sched;
@@ -251,6 +256,7 @@ static int race_build(ac_request *r)
     r->built = NULL;
     ac_sched_free(&r->sched);
     int rc = ac_sched_init(&r->sched, r->pcomm, tag);
+    r->sched.library = r->library;
     if (rc == MPI_SUCCESS) rc = r->build(&r->sched, alg, r->args);
     if (rc != MPI_SUCCESS) return rc;
     if (x->winner < 0 && k >= n) { /* the agreement rides on this call */
@@ -367,6 +373,7 @@ static int ac_request_begin(ac_request *r, int build_rc, MPI_Request *handle)
     if (rc == MPI_SUCCESS) /* from this rank itself, on a tag nothing sends: never started */
         rc = PMPI_Recv_init(NULL, 0, MPI_BYTE, r->sched.rank, HANDLE_TAG, r->pcomm, &r->handle);
     if (rc != MPI_SUCCESS) {
+        if (r->library != MPI_REQUEST_NULL) PMPI_Request_free(&r->library);
         ac_sched_free(&r->sched);
         if (r->persistent) free(r->race);
         free(r->args);
@@ -569,23 +576,34 @@ static MPI_Status *status_at(MPI_Status statuses[], int i)
     return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
 }
 
-/* Completes the application's n requests (statuses[i] for the i-th), advancing the layer's
- * active schedules meanwhile: the blocking calls below, while a schedule is active. */
+/* Completes the application's n requests, n <= 2 (statuses[i] for the i-th), advancing the
+ * layer's active schedules meanwhile: the blocking calls below, while a schedule is active. An
+ * entry completed by block_step is not asked of the library again: a persistent request stays
+ * in reqs, inactive, and MPICH 4.0.2 hangs in a wait for an inactive persistent collective
+ * (docs/native-libraries.md). */
 static int wait_app(int n, MPI_Request reqs[], MPI_Status *statuses[])
 {
     int rc = MPI_SUCCESS;
+    MPI_Request work[2] = {reqs[0], n > 1 ? reqs[1] : MPI_REQUEST_NULL};
     for (;;) {
         int left = 0;
         for (int i = 0; i < n; i++)
-            left += reqs[i] != MPI_REQUEST_NULL;
+            left += work[i] != MPI_REQUEST_NULL;
         if (!left || !nactive) break;
         MPI_Status st;
-        int got = block_step(n, reqs, &st, &rc);
-        if (got >= 0 && statuses[got] != MPI_STATUS_IGNORE) *statuses[got] = st;
+        int got = block_step(n, work, &st, &rc);
+        if (got >= 0) {
+            reqs[got] = work[got];
+            work[got] = MPI_REQUEST_NULL;
+            if (statuses[got] != MPI_STATUS_IGNORE) *statuses[got] = st;
+        }
         if (got < -1) break;
     }
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
-        if (reqs[i] != MPI_REQUEST_NULL) rc = PMPI_Wait(&reqs[i], statuses[i]);
+        if (work[i] != MPI_REQUEST_NULL) {
+            rc = PMPI_Wait(&work[i], statuses[i]);
+            reqs[i] = work[i];
+        }
     return rc;
 }
 
@@ -711,29 +729,53 @@ static int complete_layer(int n, MPI_Request reqs[], view *v, MPI_Status statuse
 }
 
 /* MPI_Waitall of the application's requests (the copy); while schedules are active, they
- * advance meanwhile. */
+ * advance meanwhile: block_step completes the application's requests one at a time. The
+ * library is asked about the entries still pending only (`work`): one completed by block_step
+ * leaves it, and a persistent one stays in the copy, inactive (MPICH 4.0.2 hangs in a wait for
+ * an inactive persistent collective, as wait_app says). No MPI_Testall: MPICH 4.0.2's returns
+ * MPI_ERR_IN_STATUS, with MPI_SUCCESS in every status, when it completes a persistent
+ * collective (docs/native-libraries.md). */
 static int wait_library(int count, MPI_Request copy[], MPI_Status statuses[])
 {
-    MPI_Status *saved = NULL;
-    int *have = NULL, rc = MPI_SUCCESS, finished = 0;
-    if (nactive) {
-        saved = malloc(sizeof *saved * (size_t)count);
-        have = calloc((size_t)count, sizeof *have);
+    if (!nactive) return PMPI_Waitall(count, copy, statuses);
+    MPI_Status *saved = malloc(sizeof *saved * (size_t)count);
+    int *have = calloc((size_t)count, sizeof *have), rc = MPI_SUCCESS;
+    MPI_Request *work = malloc(sizeof *work * (size_t)count);
+    if (!saved || !have || !work) { /* the library's wait alone, as without a schedule */
+        free(saved);
+        free(have);
+        free(work);
+        return PMPI_Waitall(count, copy, statuses);
     }
-    while (nactive && saved && have) {
+    memcpy(work, copy, sizeof *work * (size_t)count);
+    for (;;) {
+        /* the entries not yet complete (an inactive persistent request is) */
+        int pending = 0, flag;
+        for (int i = 0; i < count && rc == MPI_SUCCESS; i++)
+            if (work[i] != MPI_REQUEST_NULL) {
+                rc = PMPI_Request_get_status(work[i], &flag, MPI_STATUS_IGNORE);
+                pending += !flag;
+            }
+        if (!pending || !nactive || rc != MPI_SUCCESS) break;
         MPI_Status st;
-        rc = PMPI_Testall(count, copy, &finished, statuses);
-        if (rc != MPI_SUCCESS || finished) break;
-        int got = block_step(count, copy, &st, &rc);
-        if (got >= 0) saved[got] = st, have[got] = 1;
+        int got = block_step(count, work, &st, &rc);
+        if (got >= 0) {
+            saved[got] = st, have[got] = 1;
+            copy[got] = work[got];
+            work[got] = MPI_REQUEST_NULL;
+        }
         if (got < -1) break;
     }
-    if (rc == MPI_SUCCESS && !finished) rc = PMPI_Waitall(count, copy, statuses);
-    if (statuses != MPI_STATUSES_IGNORE && have)
-        for (int i = 0; i < count; i++)
-            if (have[i]) statuses[i] = saved[i];
+    /* what is left, and the empty statuses of the null entries */
+    if (rc == MPI_SUCCESS) rc = PMPI_Waitall(count, work, statuses);
+    for (int i = 0; i < count; i++)
+        if (!have[i])
+            copy[i] = work[i];
+        else if (statuses != MPI_STATUSES_IGNORE)
+            statuses[i] = saved[i];
     free(saved);
     free(have);
+    free(work);
     return rc;
 }
 
@@ -988,15 +1030,26 @@ static race *context(ac_comm *c, const ac_call *call, const ac_algorithm *const 
     return x;
 }
 
+/* candidates[0 .. n-1] without alg, in order; how many are left. */
+static int without(const ac_algorithm **candidates, int n, const ac_algorithm *alg)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (candidates[i] != alg) candidates[k++] = candidates[i];
+    return k;
+}
+
 int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int persistent,
-                    ac_request_build_fn *build, const void *args, size_t argsize,
-                    MPI_Request *handle, int *rc)
+                    ac_request_build_fn *build, ac_request_library_fn *library, const void *args,
+                    size_t argsize, MPI_Request *handle, int *rc)
 {
     const ac_algorithm *alg = ac_select_nonblocking(c, call);
     race *x = NULL;
     if (!alg) { /* under a learning strategy: a race, the request's own or its context's */
         const ac_algorithm *candidates[RACE_MAX];
         int n = ac_select_learning_candidates(c, call, candidates, RACE_MAX), full = 0;
+        if (persistent && !library) /* the library's own persistent collective not usable */
+            n = without(candidates, n, ac_registry_native(call->collective));
         if (n < 2) return 0;
         x = persistent ? race_new(candidates, n) : context(c, call, candidates, n, &full);
         if (full) return 0; /* beyond the bound: the library's */
@@ -1023,7 +1076,12 @@ int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int pers
         r->build = build;
         r->args = a;
     }
-    *rc = ac_request_begin(r, x ? MPI_SUCCESS : build(s, alg, args), handle);
+    int made = MPI_SUCCESS; /* a persistent race's library request, where native races */
+    const ac_algorithm *native = ac_registry_native(call->collective);
+    for (int i = 0; persistent && x && i < x->n; i++)
+        if (x->candidates[i] == native)
+            made = library(native, args, c->pcomm, &r->library);
+    *rc = ac_request_begin(r, x ? made : build(s, alg, args), handle);
     return 1;
 }
 

@@ -42,17 +42,26 @@ ac_comm *ac_request_comm(MPI_Comm comm, MPI_Request *request);
 /* Builds the schedule of `alg` for a call whose arguments are `args` (the caller's). */
 typedef int ac_request_build_fn(ac_sched *s, const ac_algorithm *alg, const void *args);
 
+/* Makes the library's own persistent collective for a call whose arguments are `args`, on comm
+ * (MPI_Allreduce_init ...; `native` its registry entry). */
+typedef int ac_request_library_fn(const ac_algorithm *native, const void *args, MPI_Comm comm,
+                                  MPI_Request *request);
+
 /* The layer's request for a nonblocking (persistent 0) or persistent call of `call` on c, its
  * schedule built by `build` from `args` (argsize bytes, copied where the request races and builds
  * at its start): the algorithm ac_select_nonblocking names, or under a learning strategy a race
  * over ac_select_learning_candidates, a persistent request's own over its first starts or the
- * context's over its first nonblocking calls (requests.c, "race"; docs/nonblocking.md). 1 with
- * the handle in *handle and the outcome in *rc (a request that cannot be allocated:
- * MPI_ERR_NO_MEM, loud, rather than passing the call on alone); 0: the layer runs none (pass the
- * call on). */
+ * context's over its first nonblocking calls (requests.c, "race"; docs/nonblocking.md). For a
+ * persistent call, `library` makes the library's own persistent collective here, at the
+ * initialisation, which every rank makes in one order, where native is among the race's
+ * candidates: native's schedule starts it (the library's nonblocking collective, started at each
+ * start, would start in the order of the starts, which MPI lets the ranks choose). NULL (always
+ * for a nonblocking call): a persistent race leaves native out. 1 with the handle in *handle and the outcome in *rc (a request that cannot be
+ * allocated: MPI_ERR_NO_MEM, loud, rather than passing the call on alone; the library's own
+ * error making its request); 0: the layer runs none (pass the call on). */
 int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int persistent,
-                    ac_request_build_fn *build, const void *args, size_t argsize,
-                    MPI_Request *handle, int *rc);
+                    ac_request_build_fn *build, ac_request_library_fn *library, const void *args,
+                    size_t argsize, MPI_Request *handle, int *rc);
 
 /* ac_request_make for a call of `coll`, AC_ALLGATHER or AC_ALLTOALL: one block of rcount x rtype
  * from every rank (blocks_request.c, which defines their MPI functions); 0 for arguments the layer leaves to the library (counts

@@ -388,13 +388,6 @@ int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
                                       rdispls, recvtypes, comm, request);
 }
 
-int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info
-                   info, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_BCAST_INIT, comm, ac_seen_bytes(count, datatype));
-    return PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
-}
-
 int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
                     recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                     MPI_Request *request)
@@ -532,13 +525,6 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], con
     if (ac_seen_on()) ac_seen(AC_SEEN_NEIGHBOR_ALLTOALLW_INIT, comm, -1.0);
     return PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                         recvcounts, rdispls, recvtypes, comm, info, request);
-}
-
-int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                     MPI_Info info, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_BCAST_INIT_C, comm, ac_seen_bytes(count, datatype));
-    return PMPI_Bcast_init_c(buffer, count, datatype, root, comm, info, request);
 }
 
 int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void

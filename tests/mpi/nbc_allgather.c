@@ -4,7 +4,8 @@
  * learning strategy racing them; natively, the library's own): every result checked.
  *
  *  1. MPI_Iallgather of 0, 1 and 100 ints a rank, in place and not, and of a strided type (every
- *     other int of 2 x 50), each waited for;
+ *     other int of 2 x 50), each waited for; then 1 int with each rank in turn held up in
+ *     MPI_Recv while the others wait (nbc_common.h, wait_behind_message);
  *  2. three outstanding (two allgathers and an allgatherv) completed by MPI_Wait in reverse
  *     order, 20 times (under a learning strategy: the race of up to 8 candidates, twice each, and
  *     its agreement);
@@ -51,6 +52,21 @@ static void prepare(int *rbuf, int *sbuf, int n, int salt, int in_place)
     int *own = in_place ? rbuf + rank * n : sbuf;
     for (int i = 0; i < n; i++)
         own[i] = value(rank, i, salt);
+}
+
+/* Each rank in turn held up in MPI_Recv while the others wait for an MPI_Iallgather of 1 int
+ * (nbc_common.h, wait_behind_message). */
+static void held_up(void)
+{
+    int s[1], *r = malloc(sizeof(int) * (size_t)size);
+    for (int held = 0; held < size; held++) {
+        prepare(r, s, 1, 40 + held, 0);
+        MPI_Request req;
+        MPI_Iallgather(s, 1, MPI_INT, r, 1, MPI_INT, MPI_COMM_WORLD, &req);
+        wait_behind_message(&req, held);
+        check(blocks_ok(r, 1, 40 + held), "iallgather with a rank held up", held);
+    }
+    free(r);
 }
 
 static void waited(void)
@@ -221,6 +237,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     waited();
+    held_up();
     outstanding();
     uneven();
     persistent(!(argc > 1 && strcmp(argv[1], "--no-persistent-allgather") == 0));

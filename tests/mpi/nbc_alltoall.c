@@ -4,7 +4,8 @@
  * learning strategy racing them; natively, the library's own): every result checked.
  *
  *  1. MPI_Ialltoall of 0, 1 and 100 ints a block, in place and not, and into a strided type
- *     (every other int of 2 x 50), each waited for;
+ *     (every other int of 2 x 50), each waited for; then 1 int a block with each rank in turn
+ *     held up in MPI_Recv while the others wait (nbc_common.h, wait_behind_message);
  *  2. three outstanding (two alltoalls and an alltoallv) completed by MPI_Wait in reverse order,
  *     20 times (under a learning strategy: the race of the 8 candidates, twice each, and its
  *     agreement);
@@ -89,6 +90,22 @@ static void waited(void)
     check(ok, "ialltoall into a strided type", 50);
     MPI_Type_free(&resized);
     MPI_Type_free(&strided);
+    free(s);
+    free(r);
+}
+
+/* Each rank in turn held up in MPI_Recv while the others wait for an MPI_Ialltoall of 1 int a
+ * block (nbc_common.h, wait_behind_message). */
+static void held_up(void)
+{
+    int *s = malloc(sizeof(int) * (size_t)size), *r = malloc(sizeof(int) * (size_t)size);
+    for (int held = 0; held < size; held++) {
+        prepare(r, s, 1, 40 + held, 0);
+        MPI_Request req;
+        MPI_Ialltoall(s, 1, MPI_INT, r, 1, MPI_INT, MPI_COMM_WORLD, &req);
+        wait_behind_message(&req, held);
+        check(blocks_ok(r, 1, 40 + held), "ialltoall with a rank held up", held);
+    }
     free(s);
     free(r);
 }
@@ -256,6 +273,7 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     waited();
+    held_up();
     outstanding();
     uneven();
     persistent();

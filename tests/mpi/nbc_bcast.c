@@ -5,13 +5,14 @@
  *
  *  1. MPI_Ibcast of 0, 1 and 100 ints from every root, each waited for; and from the last rank
  *     into a strided type (every other int of 2 x 50) at the other ranks, the root sending 50
- *     contiguous ints (the same type signature);
+ *     contiguous ints (the same type signature); then 1 int with each rank in turn held up in
+ *     MPI_Recv while the others wait (nbc_common.h, wait_behind_message);
  *  2. three outstanding (roots 0, size - 1 and size / 2) completed by MPI_Wait in reverse order,
  *     20 times (under a learning strategy: the race of the candidates and its agreement);
  *  3. one completed by an MPI_Test loop, and one by MPI_Waitall together with the
  *     application's own MPI_Isend/MPI_Irecv;
- *  4. MPI-4 (where the library has them; the layer leaves it to the library): MPI_Bcast_init
- *     started 12 times with new data from root size - 1, then MPI_Request_free.
+ *  4. MPI-4 (where the library has them): MPI_Bcast_init started 12 times with new data from
+ *     root size - 1, then MPI_Request_free.
  *
  * Prints "nbc_bcast: ok" and exits 0, or names the first failing check and exits 1.
  */
@@ -46,6 +47,21 @@ static int bcast_ok(const int *x, int n, int root, int salt)
     for (int i = 0; i < n; i++)
         if (x[i] != value(root, i, salt)) return 0;
     return 1;
+}
+
+/* Each rank in turn held up in MPI_Recv while the others wait for an MPI_Ibcast of 1 int from
+ * the rank before it (nbc_common.h, wait_behind_message). */
+static void held_up(void)
+{
+    int x[1];
+    for (int held = 0; held < size; held++) {
+        int root = (held + size - 1) % size;
+        prepare(x, 1, root, 40 + held);
+        MPI_Request req;
+        MPI_Ibcast(x, 1, MPI_INT, root, MPI_COMM_WORLD, &req);
+        wait_behind_message(&req, held);
+        check(bcast_ok(x, 1, root, 40 + held), "ibcast with a rank held up", held);
+    }
 }
 
 static void waited(void)
@@ -143,6 +159,7 @@ int main(int argc, char **argv)
 {
     nbc_start(&argc, &argv);
     waited();
+    held_up();
     outstanding();
     tested_and_mixed();
     persistent();

@@ -46,6 +46,24 @@ static inline void matmul(void *in, void *inout, int *len, MPI_Datatype *dt)
     }
 }
 
+/* MPI's progress rule, with each rank in turn the one held up: every rank but `held` waits for
+ * *req; then the next rank after `held` sends it a token, which `held` receives with MPI_Recv
+ * before it waits for *req itself. So the others can complete the collective only if `held`'s
+ * part advances while it sits in MPI_Recv (a schedule whose first round completes as it is
+ * posted, its messages all from or to MPI_PROC_NULL, once left `held` blocked there for good:
+ * the pair alltoall's last rank at 5 ranks). */
+static inline void wait_behind_message(MPI_Request *req, int held)
+{
+    int token = held;
+    if (size > 1 && rank == held) {
+        MPI_Recv(&token, 1, MPI_INT, (held + 1) % size, 17, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (token != held) failures++;
+    }
+    MPI_Wait(req, MPI_STATUS_IGNORE);
+    if (size > 1 && rank == (held + 1) % size)
+        MPI_Send(&token, 1, MPI_INT, held, 17, MPI_COMM_WORLD);
+}
+
 /* The start of a test program: MPI initialised, rank and size of MPI_COMM_WORLD set. */
 static inline void nbc_start(int *argc, char ***argv)
 {

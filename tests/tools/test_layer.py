@@ -546,7 +546,8 @@ def forced_and_raced(mpi, np, tmp_path, program, collective, calls, args=()):
 def test_nonblocking_allgathers_are_right(mpi, np, tmp_path):
     """MPI_Iallgather, MPI_Iallgatherv and (MPI-4) their persistent forms
     (tests/mpi/nbc_allgather.c: counts 0 to 100, in place, a strided type, uneven counts with
-    holes, outstanding ones waited in reverse, Test loops, 12 starts) right natively, with each
+    holes, each rank in turn held up in MPI_Recv while the others wait, outstanding ones waited in
+    reverse, Test loops, 12 starts) right natively, with each
     allgather written as a schedule forced (where it applies: pair needs a power of two), and
     under a learning strategy, which races them with the library's own; every call the layer's
     (issue 42, items 2 and 4). MPICH 4.0.2's own persistent allgather is left out natively: it
@@ -554,7 +555,7 @@ def test_nonblocking_allgathers_are_right(mpi, np, tmp_path):
     native = run_mpi(mpi, np, "tests/mpi/nbc_allgather", tmp_path, preload=False, report=False,
                      timeout=120, args=["--no-persistent-allgather"] if mpi == "mpich" else [])
     assert native.rc == 0 and "nbc_allgather: ok" in native.stdout, native.stdout + native.stderr
-    calls = {"MPI_Iallgather": 47, "MPI_Iallgatherv": 22}
+    calls = {"MPI_Iallgather": 47 + np, "MPI_Iallgatherv": 22}
     if mpi == "mpich":  # MPI-4
         calls.update({"MPI_Allgather_init": 12, "MPI_Allgatherv_init": 3})
     # the 20 outstanding rounds race the 5- and 25-int contexts whole: every candidate ran
@@ -568,14 +569,15 @@ def test_nonblocking_allgathers_are_right(mpi, np, tmp_path):
 def test_nonblocking_alltoalls_are_right(mpi, np, tmp_path):
     """MPI_Ialltoall, MPI_Ialltoallv and (MPI-4) their persistent forms (tests/mpi/nbc_alltoall.c:
     counts 0 to 100, in place, a strided type, uneven counts with zeros and holes, in place with
-    symmetric counts, outstanding ones waited in reverse, Test loops, one in a Waitall with the
+    symmetric counts, each rank in turn held up in MPI_Recv while the others wait, outstanding
+    ones waited in reverse, Test loops, one in a Waitall with the
     application's own messages, 12 starts) right natively, with each alltoall written as a
     schedule forced, and under a learning strategy, which races them with the library's own;
     every call the layer's (issue 42, items 2 and 4)."""
     native = run_mpi(mpi, np, "tests/mpi/nbc_alltoall", tmp_path, preload=False, report=False,
                      timeout=120)
     assert native.rc == 0 and "nbc_alltoall: ok" in native.stdout, native.stdout + native.stderr
-    calls = {"MPI_Ialltoall": 47, "MPI_Ialltoallv": 23}
+    calls = {"MPI_Ialltoall": 47 + np, "MPI_Ialltoallv": 23}
     if mpi == "mpich":  # MPI-4
         calls.update({"MPI_Alltoall_init": 12, "MPI_Alltoallv_init": 3})
     assert scheduled(mpi, "alltoall") == scheduled(mpi, "alltoallv")
@@ -589,22 +591,51 @@ def test_nonblocking_alltoalls_are_right(mpi, np, tmp_path):
 @pytest.mark.parametrize("np", [1, 2, 3, 5])
 def test_nonblocking_bcasts_are_right(mpi, np, tmp_path):
     """MPI_Ibcast and (MPI-4) MPI_Bcast_init (tests/mpi/nbc_bcast.c: counts 0 to 100 from every
-    root, a strided type at the receivers, three outstanding waited in reverse, a Test loop, one
-    in a Waitall with the application's own messages, 12 starts) right natively, with each bcast
-    written as a schedule forced, and under a learning strategy, which races them with the
-    library's own; every MPI_Ibcast the layer's (issue 42, items 2 and 4). MPI_Bcast_init goes
-    to the library, counted as seen (src/intercept/ibcast.c says why)."""
+    root, a strided type at the receivers, each rank in turn held up in MPI_Recv while the others
+    wait, three outstanding waited in reverse, a Test loop, one in a Waitall with the
+    application's own messages, 12 starts) right natively, with each bcast written as a schedule
+    forced, and under a learning strategy, which races them with the library's own (for the
+    persistent request its MPI_Bcast_init, made at the initialisation); every call the layer's
+    (issue 42, items 2 and 4)."""
     native = run_mpi(mpi, np, "tests/mpi/nbc_bcast", tmp_path, preload=False, report=False,
                      timeout=120)
     assert native.rc == 0 and "nbc_bcast: ok" in native.stdout, native.stdout + native.stderr
-    calls = {"MPI_Ibcast": 3 * np + 63}
+    calls = {"MPI_Ibcast": 4 * np + 63}
+    if mpi == "mpich":  # MPI-4
+        calls["MPI_Bcast_init"] = 12
     # the 20 outstanding rounds race the 5- and 25-int contexts whole: every candidate ran
     raced = forced_and_raced(mpi, np, tmp_path, "nbc_bcast", "bcast", calls)
     assert set(raced) == {"native", *scheduled(mpi, "bcast")}, raced
-    if mpi == "mpich":  # MPI-4: the persistent bcast is the library's
-        run = run_mpi(mpi, np, "tests/mpi/nbc_bcast", tmp_path, timeout=120,
-                      env={"AUTOCOLL_STRATEGY": "race"})
-        assert run.report["seen"]["MPI_Bcast_init"]["calls"] == 1, run.report["seen"]
+
+
+@pytest.mark.parametrize("np", [2, 3, 5])
+def test_persistent_requests_started_out_of_order(np, tmp_path):
+    """MPI-4 lets ranks start their persistent collective requests in different orders
+    (tests/mpi/nbc_order.c: an allreduce, a barrier, an alltoall and a bcast request, 12 starts
+    each in orders that differ between ranks and rounds). Under a learning strategy every request races
+    the library's own among its candidates: its native runs the library's persistent request,
+    made at the initialisation in one order everywhere, so no order of starts mismatches the
+    library's collectives (started as nonblocking collectives at each start, they did: wrong
+    alltoall results at the first round). Right results natively, under race and with each
+    algorithm of the four forced; every start the layer's. MPI-4: MPICH only."""
+    native = run_mpi("mpich", np, "tests/mpi/nbc_order", tmp_path, preload=False, report=False,
+                     timeout=120)
+    assert native.rc == 0 and "nbc_order: ok" in native.stdout, native.stdout + native.stderr
+    kinds = ("MPI_Allreduce_init", "MPI_Barrier_init", "MPI_Alltoall_init", "MPI_Bcast_init")
+    run = run_mpi("mpich", np, "tests/mpi/nbc_order", tmp_path, timeout=120,
+                  env={"AUTOCOLL_STRATEGY": "race"})
+    assert run.rc == 0 and "nbc_order: ok" in run.stdout, run.stdout + run.stderr
+    ran = run.report["nonblocking_run"]
+    assert {k: ran[k]["calls"] for k in kinds} == {k: 12 for k in kinds}, ran
+    # the race's first start of each is the library's own persistent request
+    assert all(ran[k]["algorithms"].get("native", 0) >= 2 for k in kinds), ran
+    for coll in ("allreduce", "barrier", "alltoall", "bcast"):
+        for alg in scheduled("mpich", coll, np):
+            run = run_mpi("mpich", np, "tests/mpi/nbc_order", tmp_path, timeout=120,
+                          env={"AUTOCOLL_" + coll.upper(): alg})
+            assert run.rc == 0 and "nbc_order: ok" in run.stdout, (alg, run.stdout + run.stderr)
+            kind = next(k for k in kinds if k.lower().startswith("mpi_" + coll))
+            assert run.report["nonblocking_run"][kind]["algorithms"] == {alg: 12}, run.report
 
 
 @pytest.mark.parametrize("mpi", MPIS)

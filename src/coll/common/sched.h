@@ -55,6 +55,11 @@ typedef struct ac_sched {
     int tag;
     int rank, size;
     int blocking;          /* built for the blocking run only (ac_sched_barrier) */
+    MPI_Request library;   /* a persistent request's: the library's own persistent collective,
+                            * made at its initialisation, which a library step (ac_sched_library)
+                            * starts with MPI_Start instead of calling its start function
+                            * (intercept/requests.c); MPI_REQUEST_NULL otherwise (set after
+                            * ac_sched_init, not freed with the schedule) */
     int rc;                /* the first error, building or running */
     ac_sched_step *steps;  /* every round's steps, in order */
     int nsteps, cap;
