@@ -14,6 +14,7 @@
 #include "intercept/requests.h"
 
 #include "coll/algorithms.h"
+#include "coll/common/common.h"
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/log.h"
@@ -629,9 +630,10 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 /* The blocking point-to-point calls: while one of the layer's schedules is active they are
  * made nonblocking and waited for by wait_app, so that the schedules advance while this rank
  * waits for a message that another rank may send only once such a collective has completed
- * (MPI libraries advance their own nonblocking collectives there). Otherwise the library's
- * call, after one load. Not covered: MPI_Probe, MPI_Mprobe, MPI_Sendrecv_replace, RMA and I/O
- * (docs/nonblocking.md). */
+ * (MPI libraries advance their own nonblocking collectives there). The probes, which no wait
+ * can join, poll the library's nonblocking probe and advance the schedules between polls.
+ * Otherwise the library's call, after one load. Not covered: MPI_Bsend and MPI_Rsend, RMA and
+ * I/O (docs/nonblocking.md). */
 typedef int isend_fn(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
 
 /* A send started by `isend` (PMPI_Isend, PMPI_Issend) and waited for by wait_app. */
@@ -685,6 +687,61 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
     }
     return wait_app(2, r, st);
 }
+
+/* The receive lands in a temporary, then replaces buf: MPI_Sendrecv_replace sends buf and
+ * receives into it, so the two buffers of a nonblocking pair must differ. */
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
+                         int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    if (!nactive)
+        return PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm,
+                                     status);
+    ac_tmp in = {0};
+    MPI_Status got;
+    MPI_Status *st[2] = {&got, MPI_STATUS_IGNORE};
+    MPI_Request r[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    int rc = ac_tmp_alloc(&in, count, type), n;
+    if (rc == MPI_SUCCESS) rc = PMPI_Irecv(in.buf, count, type, source, recvtag, comm, &r[0]);
+    if (rc == MPI_SUCCESS) rc = PMPI_Isend(buf, count, type, dest, sendtag, comm, &r[1]);
+    if (rc != MPI_SUCCESS) {
+        if (r[0] != MPI_REQUEST_NULL) { /* the receive posted: cancelled */
+            PMPI_Cancel(&r[0]);
+            PMPI_Wait(&r[0], MPI_STATUS_IGNORE);
+        }
+        ac_tmp_free(&in);
+        return rc;
+    }
+    rc = wait_app(2, r, st);
+    /* as many whole elements as arrived (a shorter message replaces the front of buf only) */
+    if (rc == MPI_SUCCESS) rc = PMPI_Get_count(&got, type, &n);
+    if (rc == MPI_SUCCESS && n != MPI_UNDEFINED && n > 0)
+        rc = ac_copy(in.buf, n, type, buf, n, type);
+    if (status != MPI_STATUS_IGNORE) *status = got;
+    ac_tmp_free(&in);
+    return rc;
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    int flag = 0, rc = MPI_SUCCESS;
+    while (nactive && rc == MPI_SUCCESS && !flag) {
+        rc = PMPI_Iprobe(source, tag, comm, &flag, status);
+        if (rc == MPI_SUCCESS && !flag) ac_requests_progress_all();
+    }
+    return rc != MPI_SUCCESS || flag ? rc : PMPI_Probe(source, tag, comm, status);
+}
+
+#if !AUTOCOLL_SIMULATED /* SMPI 3.32 has no matched probe */
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+{
+    int flag = 0, rc = MPI_SUCCESS;
+    while (nactive && rc == MPI_SUCCESS && !flag) {
+        rc = PMPI_Improbe(source, tag, comm, &flag, message, status);
+        if (rc == MPI_SUCCESS && !flag) ac_requests_progress_all();
+    }
+    return rc != MPI_SUCCESS || flag ? rc : PMPI_Mprobe(source, tag, comm, message, status);
+}
+#endif
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {

@@ -13,8 +13,9 @@
  * Progress is the layer's: a schedule's next round starts when the application is in one of
  * those calls or in a collective the layer intercepts; a blocking one of them waits on the
  * messages of every active schedule at once, so that outstanding collectives complete in any
- * order of waits. A rank blocked in a point-to-point call (MPI_Recv, MPI_Send, MPI_Probe ...)
- * does not advance them (docs/nonblocking.md).
+ * order of waits. So do the blocking point-to-point calls and probes while a schedule is active
+ * (requests.c); a rank blocked in MPI_Bsend, MPI_Rsend, RMA or I/O does not advance them
+ * (docs/nonblocking.md).
  */
 #ifndef AUTOCOLL_REQUESTS_H
 #define AUTOCOLL_REQUESTS_H

@@ -13,8 +13,9 @@
  *  6. a communicator freed while a collective on it is outstanding (not with --no-freed-comm:
  *     Open MPI 4.1.4's own libnbc crashes there, seen natively);
  *  8. progress in blocking point-to-point calls: rank 0 starts a collective and blocks in
- *     MPI_Recv (then MPI_Sendrecv, MPI_Ssend) for a message rank 1 sends only once its own wait
- *     for that collective has returned, which needs rank 0's part;
+ *     MPI_Recv (then MPI_Sendrecv, MPI_Ssend, MPI_Probe, MPI_Mprobe, MPI_Sendrecv_replace) for a
+ *     message rank 1 sends only once its own wait for that collective has returned, which needs
+ *     rank 0's part;
  *  9. MPI_Ibarrier: nobody's completes before the last rank has started it (which starts 20 ms
  *     late), alone and in one MPI_Waitall with allreduces; MPI-4: MPI_Barrier_init started
  *     three times;
@@ -205,14 +206,30 @@ static void blocked_in_point_to_point(void)
     int s[3][64], r[3][64], token = 0;
     MPI_Request q[3];
     if (size < 2) return;
-    for (int call = 0; call < 3; call++) {
+    for (int call = 0; call < 6; call++) {
         start3(s, r, q);
         if (rank == 0) {
+            MPI_Status st;
+            MPI_Message msg;
             if (call == 0) MPI_Recv(&token, 1, MPI_INT, 1, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             if (call == 1)
                 MPI_Sendrecv(&rank, 1, MPI_INT, 1, 12, &token, 1, MPI_INT, 1, 12, MPI_COMM_WORLD,
                              MPI_STATUS_IGNORE);
             if (call == 2) MPI_Ssend(&rank, 1, MPI_INT, 1, 13, MPI_COMM_WORLD);
+            if (call == 3) {
+                MPI_Probe(1, 14, MPI_COMM_WORLD, &st);
+                check(st.MPI_SOURCE == 1 && st.MPI_TAG == 14, "MPI_Probe's status");
+                MPI_Recv(&token, 1, MPI_INT, 1, 14, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            }
+            if (call == 4) {
+                MPI_Mprobe(1, 15, MPI_COMM_WORLD, &msg, MPI_STATUS_IGNORE);
+                MPI_Mrecv(&token, 1, MPI_INT, &msg, MPI_STATUS_IGNORE);
+            }
+            if (call == 5) {
+                token = rank;
+                MPI_Sendrecv_replace(&token, 1, MPI_INT, 1, 16, 1, 16, MPI_COMM_WORLD, &st);
+                check(st.MPI_SOURCE == 1 && st.MPI_TAG == 16, "MPI_Sendrecv_replace's status");
+            }
             MPI_Waitall(3, q, statuses_ignore());
         } else {
             MPI_Waitall(3, q, statuses_ignore());
@@ -222,6 +239,13 @@ static void blocked_in_point_to_point(void)
                              MPI_STATUS_IGNORE);
             if (rank == 1 && call == 2)
                 MPI_Recv(&token, 1, MPI_INT, 0, 13, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (rank == 1 && (call == 3 || call == 4))
+                MPI_Send(&rank, 1, MPI_INT, 0, 11 + call, MPI_COMM_WORLD);
+            if (rank == 1 && call == 5) {
+                token = rank;
+                MPI_Sendrecv_replace(&token, 1, MPI_INT, 0, 16, 0, 16, MPI_COMM_WORLD,
+                                     MPI_STATUS_IGNORE);
+            }
         }
         check3(r, "collectives advanced while a rank is blocked in point-to-point");
         if (rank < 2) check(token == 1 - rank, "the point-to-point message");
