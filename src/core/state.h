@@ -54,8 +54,8 @@ typedef struct ac_comm {
     char name[MPI_MAX_OBJECT_NAME];
     ac_coll_stats stats[AC_NUM_COLLECTIVES];
     void *select; /* selection's own state of this communicator (select.c), NULL until then */
-    unsigned long requests; /* nonblocking and persistent collectives the layer ran on it: their
-                             * tags (intercept/requests.c) */
+    unsigned long requests; /* nonblocking collectives the layer ran on it, and persistent */
+    unsigned long persistent_requests; /* ones it made: their tags (intercept/requests.c) */
     ac_node_shape layout; /* its node layout, once selection needed it (ac_call_nodes: a
                            * hierarchical candidate, a table rule keyed by layout); nodes 0:
                            * not known */

@@ -25,9 +25,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Tags of the layer's nonblocking schedules: above the blocking algorithms' (common.h), under
- * 32767; and that of the handles (requests.h), which no message carries. */
-enum { TAG_BASE = 8192, TAGS = 16384, HANDLE_TAG = TAG_BASE - 1 };
+/* Tags of the layer's schedules: above the blocking algorithms' (common.h), at most 32766
+ * (MPI_TAG_UB is at least 32767 everywhere); and that of the handles (requests.h), which no
+ * message carries. A nonblocking call's tag is the next of TAGS in turn on its communicator; a
+ * persistent request's the next of its own PERSISTENT_TAGS, held while it lives. One counter for
+ * both gave the 16384th nonblocking call after a persistent request that request's tag, and
+ * their messages matched each other's while both were in flight (tests/mpi/nbc_tags.c). A tag
+ * comes back only after TAGS nonblocking (PERSISTENT_TAGS persistent) calls on the
+ * communicator. */
+enum {
+    TAG_BASE = 8192,
+    TAGS = 16384,
+    PERSISTENT_BASE = TAG_BASE + TAGS,
+    PERSISTENT_TAGS = 32767 - PERSISTENT_BASE,
+    HANDLE_TAG = TAG_BASE - 1
+};
 
 /* A race of candidates over a context's first calls: a persistent request's starts (its own
  * race), or the nonblocking calls of one context (a communicator, a collective and the call's
@@ -199,7 +211,8 @@ static ac_request *ac_request_new(ac_comm *c, int persistent, ac_seen_kind kind,
     *r = (ac_request){.handle = MPI_REQUEST_NULL, .pcomm = c->pcomm, .persistent = persistent,
                       .kind = kind, .algorithm = alg->name, .bytes = bytes,
                       .library = MPI_REQUEST_NULL};
-    int tag = TAG_BASE + (int)(c->requests++ % TAGS);
+    int tag = persistent ? PERSISTENT_BASE + (int)(c->persistent_requests++ % PERSISTENT_TAGS)
+                         : TAG_BASE + (int)(c->requests++ % TAGS);
     ac_sched_init(&r->sched, c->pcomm, tag);
     *sched = &r->sched;
     return r;

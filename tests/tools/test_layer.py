@@ -639,6 +639,22 @@ def test_persistent_requests_started_out_of_order(np, tmp_path):
             assert run.report["nonblocking_run"][kind]["algorithms"] == {alg: 12}, run.report
 
 
+@pytest.mark.parametrize("np", [3, 4])
+def test_persistent_requests_keep_their_tags(np, tmp_path):
+    """32 persistent allreduces made first, 16352 nonblocking ones, then the 32 started together
+    with 32 more nonblocking ones (tests/mpi/nbc_tags.c): right results with recursive doubling
+    and the ring forced and under race. With one counter of tags for both kinds, the last 32
+    nonblocking calls got the persistent requests' tags and their messages crossed (wrong sums,
+    or MPI_ERR_TRUNCATE with the ring, before 2026-11-27). MPI-4: MPICH only."""
+    for env in ({"AUTOCOLL_ALLREDUCE": "recursive_doubling"}, {"AUTOCOLL_ALLREDUCE": "ring"},
+                {"AUTOCOLL_STRATEGY": "race"}):
+        run = run_mpi("mpich", np, "tests/mpi/nbc_tags", tmp_path, timeout=300, env=env)
+        assert run.rc == 0 and "nbc_tags: ok" in run.stdout, (env, run.stdout + run.stderr)
+        ran = run.report["nonblocking_run"]
+        assert ran["MPI_Allreduce_init"]["calls"] == 32, (env, ran)
+        assert ran["MPI_Iallreduce"]["calls"] == 16384, (env, ran)
+
+
 @pytest.mark.parametrize("mpi", MPIS)
 def test_nonblocking_contexts_are_bounded(mpi, tmp_path):
     """AUTOCOLL_MAX_SIZES bounds a communicator's nonblocking contexts per collective, as it bounds
