@@ -73,11 +73,15 @@ void ac_seen_run(ac_seen_kind kind, const char *algorithm, double moved, double 
                  double waited)
 {
     if (kind < 0 || kind >= AC_SEEN_KINDS) return;
-    int i = 0;
-    while (i < run[kind].nnames && run[kind].names[i] != algorithm &&
-           i < AC_SEEN_RUN_ALGORITHMS - 1)
+    int i = 0, last = AC_SEEN_RUN_ALGORITHMS - 1;
+    while (i < run[kind].nnames && i < last && run[kind].names[i] != algorithm)
         i++;
-    if (i == run[kind].nnames) run[kind].names[run[kind].nnames++] = algorithm;
+    if (i == run[kind].nnames && i < last) {
+        run[kind].names[run[kind].nnames++] = algorithm;
+    } else if (i == last) { /* every named slot taken by others */
+        run[kind].names[last] = "others";
+        run[kind].nnames = last + 1;
+    }
     run[kind].by[i]++;
     run[kind].calls++;
     run[kind].bytes += moved;

@@ -43,9 +43,12 @@ double ac_seen_total_bytes(ac_seen_kind kind);
  * Not among ac_seen_calls. */
 void ac_seen_run(ac_seen_kind kind, const char *algorithm, double bytes, double seconds,
                  double waited);
-/* The algorithms of kind's calls run (at most AC_SEEN_RUN_ALGORITHMS; the rest counted as the
- * last), their names and calls in names[i], calls[i]; how many. */
-enum { AC_SEEN_RUN_ALGORITHMS = 8 };
+/* The algorithms of kind's calls run, their names and calls in names[i], calls[i]; how many.
+ * At most AC_SEEN_RUN_ALGORITHMS - 1 by name (a race has at most 16 candidates, and no
+ * collective more than 10 written as schedules); beyond them, the rest under "others" (before
+ * 2026-11-27: under the eighth name, so allgather's ninth and tenth candidates' calls were
+ * reported as its eighth's). */
+enum { AC_SEEN_RUN_ALGORITHMS = 17 };
 int ac_seen_run_algorithms(ac_seen_kind kind, const char *names[], long calls[]);
 long ac_seen_run_calls(ac_seen_kind kind);
 double ac_seen_run_bytes(ac_seen_kind kind);

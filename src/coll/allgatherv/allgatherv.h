@@ -11,7 +11,7 @@
  * common/allgather_set.h. Besides the registry, other collectives call the allgatherv engines
  * by name as their inner all-gather (temporary buffers, uneven and zero counts, MPI_IN_PLACE). */
 #define AC_ALLGATHERV_ENGINES(B, S, coll)                                                      \
-    S(coll, simple) B(coll, mesh) B(coll, recursive_doubling) B(coll, bruck) S(coll, ring)     \
+    S(coll, simple) B(coll, mesh) S(coll, recursive_doubling) S(coll, bruck) S(coll, ring)     \
     S(coll, pair) B(coll, node_ring)
 
 AC_DECLARE_SCHEDULED(allgatherv, native) /* the library's MPI_Iallgatherv */
@@ -91,5 +91,17 @@ int ac_allgatherv_pack_finish(const ac_allgatherv_packed *pk, void *rbuf, const 
                               const int *displs, MPI_Datatype rtype, MPI_Comm comm);
 
 void ac_allgatherv_pack_free(ac_allgatherv_packed *pk);
+
+/* The packed copy for an engine written as a schedule: its buffer a temporary of s, the own
+ * block's pack a local step of s's current round (read at each start); pk->off allocated, for
+ * the caller to free once the schedule is built (pack_free would free the schedule's buffer). */
+int ac_allgatherv_pack_schedule(struct ac_sched *s, ac_allgatherv_packed *pk, const void *sbuf,
+                                int scount, MPI_Datatype stype, const void *rbuf,
+                                const int *rcounts, const int *displs, MPI_Datatype rtype,
+                                int rotated);
+/* ac_allgatherv_pack_finish as local steps of s's current round. */
+int ac_allgatherv_unpack_schedule(struct ac_sched *s, const ac_allgatherv_packed *pk,
+                                  void *rbuf, const int *rcounts, const int *displs,
+                                  MPI_Datatype rtype);
 
 #endif

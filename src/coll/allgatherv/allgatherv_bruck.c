@@ -9,36 +9,43 @@
  * Cost: ceil(lg p) alpha + (p-1) n beta for n-byte blocks, plus packing every block once;
  * fewer extra bytes than recursive doubling on non-powers of two.
  * Requirements: none; any process count (the last step simply carries p - d blocks).
+ * Written as a schedule (common/sched.h): a round packing the own block, a round of each step
+ * (MPI_Sendrecv in the blocking run, as before), then a round of the unpacks.
  * Source: STAR-MPI (Faraj, Yuan, Lowenthal 2006) section 3.1; J. Bruck, C. Ho, S. Kipnis,
  * E. Upfal, D. Weathersby, IEEE TPDS 8(11), 1997; Thakur, Rabenseifner, Gropp 2005.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/sched.h"
 
-int ac_allgatherv_bruck(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                        const int *rcounts, const int *displs, MPI_Datatype rtype, MPI_Comm comm,
-                        const ac_params *p)
+#include <stdlib.h>
+
+int ac_allgatherv_bruck_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
+                                 void *rbuf, const int *rcounts, const int *displs,
+                                 MPI_Datatype rtype, const ac_params *p)
 {
     ac_allgatherv_packed pk;
     (void)p;
-    int rc = ac_allgatherv_pack_init(&pk, sbuf, scount, stype, rbuf, rcounts, displs, rtype,
-                                     comm, 1);
+    int rc = ac_allgatherv_pack_schedule(s, &pk, sbuf, scount, stype, rbuf, rcounts, displs,
+                                         rtype, 1);
     if (rc != MPI_SUCCESS) return rc;
-    int rank = pk.rank, size = pk.size;
-    for (int d = 1; d < size; d *= 2) {
+    int rank = s->rank, size = s->size;
+    ac_sched_round(s);
+    for (int d = 1; d < size && rc == MPI_SUCCESS; d *= 2) {
         char *addr, *raddr;
         int bytes, rbytes, n = d < size - d ? d : size - d;
         rc = ac_allgatherv_pack_run(&pk, 0, n, &addr, &bytes);
-        if (rc != MPI_SUCCESS) goto out;
-        rc = ac_allgatherv_pack_run(&pk, d, d + n, &raddr, &rbytes);
-        if (rc != MPI_SUCCESS) goto out;
-        rc = PMPI_Sendrecv(addr, bytes, MPI_PACKED, (rank - d + size) % size, AC_TAG_DATA, raddr,
-                           rbytes, MPI_PACKED, (rank + d) % size, AC_TAG_DATA, comm,
-                           MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) goto out;
+        if (rc == MPI_SUCCESS) rc = ac_allgatherv_pack_run(&pk, d, d + n, &raddr, &rbytes);
+        if (rc != MPI_SUCCESS) break;
+        ac_sched_send(s, addr, bytes, MPI_PACKED, (rank - d + size) % size);
+        ac_sched_recv(s, raddr, rbytes, MPI_PACKED, (rank + d) % size);
+        ac_sched_round(s);
+        rc = ac_sched_error(s);
     }
-    rc = ac_allgatherv_pack_finish(&pk, rbuf, rcounts, displs, rtype, comm);
-out:
-    ac_allgatherv_pack_free(&pk);
+    if (rc == MPI_SUCCESS) rc = ac_allgatherv_unpack_schedule(s, &pk, rbuf, rcounts, displs, rtype);
+    ac_sched_round(s);
+    free(pk.off);
     return rc;
 }
+
+AC_ALLGATHERV_BY_SCHEDULE(bruck)

@@ -82,25 +82,36 @@ static int slot_block(const ac_allgatherv_packed *pk, int slot)
     return (slot + pk->shift) % pk->size;
 }
 
+/* pk's layout on `rank` of `size`: the slots' offsets (pk->off, allocated), no buffer yet. */
+static int pack_layout(ac_allgatherv_packed *pk, int rank, int size, const void *sbuf,
+                       const int *rcounts, MPI_Datatype rtype, int rotated)
+{
+    int tsize;
+    PMPI_Type_size(rtype, &tsize);
+    pk->rank = rank;
+    pk->size = size;
+    pk->shift = rotated ? rank : 0;
+    pk->in_place = sbuf == MPI_IN_PLACE;
+    pk->own_slot = (rank - pk->shift + size) % size;
+    pk->buf = NULL;
+    pk->off = malloc(sizeof(MPI_Aint) * (size_t)(size + 1));
+    if (!pk->off) return MPI_ERR_NO_MEM;
+    pk->off[0] = 0;
+    for (int s = 0; s < size; s++)
+        pk->off[s + 1] = pk->off[s] + (MPI_Aint)rcounts[slot_block(pk, s)] * tsize;
+    return MPI_SUCCESS;
+}
+
 int ac_allgatherv_pack_init(ac_allgatherv_packed *pk, const void *sbuf, int scount,
                             MPI_Datatype stype, const void *rbuf, const int *rcounts,
                             const int *displs, MPI_Datatype rtype, MPI_Comm comm, int rotated)
 {
-    int rc = MPI_SUCCESS, rank, tsize, position = 0, bytes;
+    int rank, size, position = 0, bytes;
     char *slot;
-    PMPI_Comm_rank(comm, &pk->rank);
-    PMPI_Comm_size(comm, &pk->size);
-    PMPI_Type_size(rtype, &tsize);
-    rank = pk->rank;
-    pk->shift = rotated ? rank : 0;
-    pk->in_place = sbuf == MPI_IN_PLACE;
-    pk->own_slot = (rank - pk->shift + pk->size) % pk->size;
-    pk->buf = NULL;
-    pk->off = malloc(sizeof(MPI_Aint) * (size_t)(pk->size + 1));
-    if (!pk->off) return MPI_ERR_NO_MEM;
-    pk->off[0] = 0;
-    for (int s = 0; s < pk->size; s++)
-        pk->off[s + 1] = pk->off[s] + (MPI_Aint)rcounts[slot_block(pk, s)] * tsize;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    int rc = pack_layout(pk, rank, size, sbuf, rcounts, rtype, rotated);
+    if (rc != MPI_SUCCESS) return rc;
     pk->buf = malloc((size_t)pk->off[pk->size] + 1);
     if (!pk->buf) {
         rc = MPI_ERR_NO_MEM;
@@ -115,6 +126,31 @@ int ac_allgatherv_pack_init(ac_allgatherv_packed *pk, const void *sbuf, int scou
         rc = ac_pack(sbuf, scount, stype, slot, bytes, &position, comm);
 out:
     if (rc != MPI_SUCCESS) ac_allgatherv_pack_free(pk);
+    return rc;
+}
+
+int ac_allgatherv_pack_schedule(ac_sched *s, ac_allgatherv_packed *pk, const void *sbuf,
+                                int scount, MPI_Datatype stype, const void *rbuf,
+                                const int *rcounts, const int *displs, MPI_Datatype rtype,
+                                int rotated)
+{
+    int bytes, rank = s->rank;
+    char *slot;
+    int rc = pack_layout(pk, rank, s->size, sbuf, rcounts, rtype, rotated);
+    if (rc != MPI_SUCCESS) return rc;
+    pk->buf = ac_sched_tmp(s, pk->off[pk->size] + 1, MPI_BYTE);
+    rc = pk->buf ? ac_allgatherv_pack_run(pk, pk->own_slot, pk->own_slot + 1, &slot, &bytes)
+                 : MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS && pk->in_place)
+        ac_sched_pack(s, (const char *)rbuf + (MPI_Aint)displs[rank] * ac_extent(rtype),
+                      rcounts[rank], rtype, slot, bytes);
+    else if (rc == MPI_SUCCESS)
+        ac_sched_pack(s, sbuf, scount, stype, slot, bytes);
+    if (rc == MPI_SUCCESS) rc = ac_sched_error(s);
+    if (rc != MPI_SUCCESS) {
+        free(pk->off);
+        pk->off = NULL;
+    }
     return rc;
 }
 
@@ -143,6 +179,22 @@ int ac_allgatherv_pack_finish(const ac_allgatherv_packed *pk, void *rbuf, const 
         if (rc != MPI_SUCCESS) return rc;
     }
     return MPI_SUCCESS;
+}
+
+int ac_allgatherv_unpack_schedule(ac_sched *s, const ac_allgatherv_packed *pk, void *rbuf,
+                                  const int *rcounts, const int *displs, MPI_Datatype rtype)
+{
+    MPI_Aint ext = ac_extent(rtype);
+    for (int k = 0; k < pk->size; k++) {
+        int rc, bytes, block = slot_block(pk, k);
+        char *slot;
+        if (k == pk->own_slot && pk->in_place) continue;
+        rc = ac_allgatherv_pack_run(pk, k, k + 1, &slot, &bytes);
+        if (rc != MPI_SUCCESS) return rc;
+        ac_sched_unpack(s, slot, bytes, (char *)rbuf + (MPI_Aint)displs[block] * ext,
+                        rcounts[block], rtype);
+    }
+    return ac_sched_error(s);
 }
 
 void ac_allgatherv_pack_free(ac_allgatherv_packed *pk)

@@ -19,8 +19,8 @@
  * (the registries' .sched). */
 #define AC_ALLGATHER_SCHEDULED_simple(coll) ac_##coll##_simple_schedule
 #define AC_ALLGATHER_SCHEDULED_mesh(coll) NULL
-#define AC_ALLGATHER_SCHEDULED_recursive_doubling(coll) NULL
-#define AC_ALLGATHER_SCHEDULED_bruck(coll) NULL
+#define AC_ALLGATHER_SCHEDULED_recursive_doubling(coll) ac_##coll##_recursive_doubling_schedule
+#define AC_ALLGATHER_SCHEDULED_bruck(coll) ac_##coll##_bruck_schedule
 #define AC_ALLGATHER_SCHEDULED_ring(coll) ac_##coll##_ring_schedule
 #define AC_ALLGATHER_SCHEDULED_pair(coll) ac_##coll##_pair_schedule
 #define AC_ALLGATHER_SCHEDULED_node_ring(coll) NULL /* its node layout: collective to learn */

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { STEP_SEND, STEP_RECV, STEP_LIBRARY, STEP_BARRIER, STEP_COPY, STEP_REDUCE };
+enum { STEP_SEND, STEP_RECV, STEP_LIBRARY, STEP_BARRIER, STEP_COPY, STEP_REDUCE, STEP_PACK,
+       STEP_UNPACK };
 
 int ac_sched_init(ac_sched *s, MPI_Comm comm, int tag)
 {
@@ -128,6 +129,20 @@ void ac_sched_reduce(ac_sched *s, const void *in, void *inout, int count, MPI_Da
                            .type = type, .op = op});
 }
 
+void ac_sched_pack(ac_sched *s, const void *src, int count, MPI_Datatype type, void *dst,
+                   int bytes)
+{
+    add(s, (ac_sched_step){.kind = STEP_PACK, .src = src, .count = count, .type = type,
+                           .dst = dst, .dcount = bytes});
+}
+
+void ac_sched_unpack(ac_sched *s, const void *src, int bytes, void *dst, int count,
+                     MPI_Datatype type)
+{
+    add(s, (ac_sched_step){.kind = STEP_UNPACK, .src = src, .count = bytes, .dst = dst,
+                           .dcount = count, .dtype = type});
+}
+
 void ac_sched_reduce_ordered(ac_sched *s, char **acc, char **other, MPI_Aint offset,
                              int partner_below, int count, MPI_Datatype type, MPI_Op op)
 {
@@ -171,7 +186,12 @@ static int is_message(const ac_sched_step *t) { return t->kind <= STEP_BARRIER; 
 
 static int run_local(const ac_sched_step *t)
 {
+    int position = 0;
     if (t->kind == STEP_COPY) return ac_copy(t->src, t->count, t->type, t->dst, t->dcount, t->dtype);
+    if (t->kind == STEP_PACK)
+        return ac_pack(t->src, t->count, t->type, t->dst, t->dcount, &position, MPI_COMM_SELF);
+    if (t->kind == STEP_UNPACK)
+        return ac_unpack(t->src, t->count, &position, t->dst, t->dcount, t->dtype, MPI_COMM_SELF);
     return ac_reduce_local(t->src, t->dst, t->count, t->type, t->op);
 }
 

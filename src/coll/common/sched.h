@@ -96,6 +96,12 @@ void ac_sched_send(ac_sched *s, const void *buf, int count, MPI_Datatype type, i
 void ac_sched_recv(ac_sched *s, void *buf, int count, MPI_Datatype type, int from);
 void ac_sched_copy(ac_sched *s, const void *src, int scount, MPI_Datatype stype, void *dst,
                    int dcount, MPI_Datatype dtype);
+/* count elements of type at src packed into the `bytes` bytes at dst (ac_pack, MPI_Pack's
+ * format: a packed message's), and back (ac_unpack) */
+void ac_sched_pack(ac_sched *s, const void *src, int count, MPI_Datatype type, void *dst,
+                   int bytes);
+void ac_sched_unpack(ac_sched *s, const void *src, int bytes, void *dst, int count,
+                     MPI_Datatype type);
 /* inout = in op inout (ac_reduce_local) */
 void ac_sched_reduce(ac_sched *s, const void *in, void *inout, int count, MPI_Datatype type,
                      MPI_Op op);
