@@ -45,7 +45,7 @@ void ac_seen_run(ac_seen_kind kind, const char *algorithm, double bytes, double 
                  double waited);
 /* The algorithms of kind's calls run, their names and calls in names[i], calls[i]; how many.
  * At most AC_SEEN_RUN_ALGORITHMS - 1 by name (a race has at most 16 candidates, and no
- * collective more than 10 written as schedules); beyond them, the rest under "others" (before
+ * collective more than 12 written as schedules); beyond them, the rest under "others" (before
  * 2026-11-27: under the eighth name, so allgather's ninth and tenth candidates' calls were
  * reported as its eighth's). */
 enum { AC_SEEN_RUN_ALGORITHMS = 17 };

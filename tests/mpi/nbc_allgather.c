@@ -7,8 +7,8 @@
  *     other int of 2 x 50), each waited for; then 1 int with each rank in turn held up in
  *     MPI_Recv while the others wait (nbc_common.h, wait_behind_message);
  *  2. three outstanding (two allgathers and an allgatherv) completed by MPI_Wait in reverse
- *     order, 20 times (under a learning strategy: the race of up to 8 candidates, twice each, and
- *     its agreement);
+ *     order, 26 times (under a learning strategy: the race of up to 12 candidates, twice each,
+ *     and its agreement);
  *  3. MPI_Iallgatherv with uneven counts (rank r gives r + 1 ints, rank 0 none where p > 2),
  *     blocks in reverse order with holes, in place and not, by MPI_Test loops;
  *  4. MPI-4 (where the library has them): MPI_Allgather_init started 12 times with new input,
@@ -165,6 +165,10 @@ static void uneven(void)
     free(displs);
 }
 
+/* Rounds of outstanding calls: enough for a race of 12 candidates, twice each, and its
+ * agreement in the 5- and 25-int contexts. */
+enum { ROUNDS = 26 };
+
 static void outstanding(void)
 {
     int *counts = malloc(sizeof(int) * (size_t)size), *displs = malloc(sizeof(int) * (size_t)size);
@@ -172,7 +176,7 @@ static void outstanding(void)
     int s[2][MAXN], *r[2], sv[MAXN], *rv = malloc(sizeof(int) * (size_t)total);
     for (int k = 0; k < 2; k++)
         r[k] = malloc(sizeof(int) * (size_t)size * MAXN);
-    for (int round = 0; round < 20; round++) {
+    for (int round = 0; round < ROUNDS; round++) {
         MPI_Request req[3];
         for (int k = 0; k < 2; k++) {
             prepare(r[k], s[k], 5 + 20 * k, round + k, 0);

@@ -11,7 +11,7 @@
  * common/allgather_set.h. Besides the registry, other collectives call the allgatherv engines
  * by name as their inner all-gather (temporary buffers, uneven and zero counts, MPI_IN_PLACE). */
 #define AC_ALLGATHERV_ENGINES(B, S, coll)                                                      \
-    S(coll, simple) B(coll, mesh) S(coll, recursive_doubling) S(coll, bruck) S(coll, ring)     \
+    S(coll, simple) S(coll, mesh) S(coll, recursive_doubling) S(coll, bruck) S(coll, ring)     \
     S(coll, pair) B(coll, node_ring)
 
 AC_DECLARE_SCHEDULED(allgatherv, native) /* the library's MPI_Iallgatherv */

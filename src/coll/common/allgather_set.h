@@ -18,7 +18,7 @@
  * ac_<coll>_<engine>_schedule for those, NULL for the engines that run for blocking calls only
  * (the registries' .sched). */
 #define AC_ALLGATHER_SCHEDULED_simple(coll) ac_##coll##_simple_schedule
-#define AC_ALLGATHER_SCHEDULED_mesh(coll) NULL
+#define AC_ALLGATHER_SCHEDULED_mesh(coll) ac_##coll##_mesh_schedule
 #define AC_ALLGATHER_SCHEDULED_recursive_doubling(coll) ac_##coll##_recursive_doubling_schedule
 #define AC_ALLGATHER_SCHEDULED_bruck(coll) ac_##coll##_bruck_schedule
 #define AC_ALLGATHER_SCHEDULED_ring(coll) ac_##coll##_ring_schedule
