@@ -9,8 +9,8 @@ AC_DECLARE_SCHEDULED(alltoall, native) /* the library's MPI_Ialltoall */
 ac_alltoall_fn ac_alltoall_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
 AC_ALLTOALLV_ENGINES(AC_DECLARE_SCHEDULED, alltoall) /* alltoallv.h */
 ac_alltoall_fn ac_alltoall_mesh;
-ac_alltoall_fn ac_alltoall_recursive_doubling;
-ac_alltoall_fn ac_alltoall_bruck;
+AC_DECLARE_SCHEDULED(alltoall, recursive_doubling)
+AC_DECLARE_SCHEDULED(alltoall, bruck)
 ac_alltoall_fn ac_alltoall_node_aware;
 
 /* Helpers of this folder (blocks.c).
@@ -22,6 +22,13 @@ int ac_alltoall_pack(const void *buf, int count, MPI_Datatype dtype, int first, 
                      MPI_Aint bytes, MPI_Comm comm);
 int ac_alltoall_unpack(const char *in, MPI_Aint bytes, int first, int n, void *buf, int count,
                        MPI_Datatype dtype, MPI_Comm comm);
+
+/* The same as local steps of s's current round (run at each start). */
+struct ac_sched;
+int ac_alltoall_pack_schedule(struct ac_sched *s, const void *buf, int count, MPI_Datatype dtype,
+                              int first, int n, char *out, MPI_Aint bytes);
+int ac_alltoall_unpack_schedule(struct ac_sched *s, const char *in, MPI_Aint bytes, int first,
+                                int n, void *buf, int count, MPI_Datatype dtype);
 
 /* The start of the algorithms that move packed slots (mesh, recursive doubling, Bruck,
  * node-aware): *rank and *size of comm, and the slot's bytes (rcount elements of rtype),

@@ -11,58 +11,80 @@
  * (STAR-MPI uses it up to 256 B).
  * Requirements: none; any process count (the last step sends fewer slots when p is not a power
  * of two). MPI_IN_PLACE: the receive buffer is packed first.
+ * Written as a schedule (common/sched.h): a round of each step (MPI_Sendrecv of n slots in the
+ * blocking run, as before) whose local steps store the previous step's slots and gather this
+ * step's (copies), the packs in the first round's, the rotation and the unpacks in the last.
  * Source: Bruck, Ho, Kipnis, Upfal, Weathersby, IEEE TPDS 8(11), 1997; STAR-MPI section 3.1;
  * Thakur, Rabenseifner, Gropp 2005.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/sched.h"
 
-#include <stdlib.h>
-#include <string.h>
+#include <limits.h>
+
+/* bytes at `from` copied to `to`, as a local step */
+static void copy_bytes(ac_sched *s, const char *from, char *to, MPI_Aint bytes)
+{
+    ac_sched_copy(s, from, (int)bytes, MPI_BYTE, to, (int)bytes, MPI_BYTE);
+}
+
+int ac_alltoall_bruck_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
+                               void *rbuf, int rcount, MPI_Datatype rtype, const ac_params *p)
+{
+    int rank = s->rank, size = s->size, rsize;
+    MPI_Datatype slot;
+    (void)p;
+    PMPI_Type_size(rtype, &rsize);
+    if (sbuf == MPI_IN_PLACE) sbuf = rbuf, scount = rcount, stype = rtype;
+    MPI_Aint bytes = (MPI_Aint)rcount * rsize;
+    if (bytes == 0) return ac_sched_error(s);
+    if (bytes > INT_MAX) return MPI_ERR_COUNT; /* the copies' counts are ints */
+    char *rot = ac_sched_tmp(s, size * bytes, MPI_BYTE);
+    char *out = ac_sched_tmp(s, size * bytes, MPI_BYTE);
+    char *sendb = ac_sched_tmp(s, (size / 2 + 1) * bytes, MPI_BYTE);
+    char *recvb = ac_sched_tmp(s, (size / 2 + 1) * bytes, MPI_BYTE);
+    int rc = rot && out && sendb && recvb ? ac_alltoall_slot_type(bytes, &slot) : MPI_ERR_NO_MEM;
+    if (rc != MPI_SUCCESS) return rc;
+    ac_sched_own(s, slot);
+    rc = ac_alltoall_pack_schedule(s, sbuf, scount, stype, rank, size - rank, rot, bytes);
+    if (rc == MPI_SUCCESS)
+        rc = ac_alltoall_pack_schedule(s, sbuf, scount, stype, 0, rank,
+                                       rot + (size - rank) * bytes, bytes);
+    for (int dist = 1, last = 0; dist < size && rc == MPI_SUCCESS; last = dist, dist <<= 1) {
+        int n = 0;
+        for (int i = last; last && i < size; i++) /* the previous step's slots, received */
+            if (i & last) copy_bytes(s, recvb + (n++) * bytes, rot + i * bytes, bytes);
+        n = 0;
+        for (int i = dist; i < size; i++)
+            if (i & dist) copy_bytes(s, rot + i * bytes, sendb + (n++) * bytes, bytes);
+        ac_sched_send(s, sendb, n, slot, (rank + dist) % size);
+        ac_sched_recv(s, recvb, n, slot, (rank - dist + size) % size);
+        ac_sched_round(s);
+        rc = ac_sched_error(s);
+    }
+    int last = 1;
+    while (last * 2 < size)
+        last *= 2;
+    for (int i = last, n = 0; size > 1 && i < size && rc == MPI_SUCCESS; i++)
+        if (i & last) copy_bytes(s, recvb + (n++) * bytes, rot + i * bytes, bytes);
+    for (int j = 0; j < size && rc == MPI_SUCCESS; j++)
+        copy_bytes(s, rot + ((rank - j + size) % size) * bytes, out + j * bytes, bytes);
+    if (rc == MPI_SUCCESS)
+        rc = ac_alltoall_unpack_schedule(s, out, bytes, 0, size, rbuf, rcount, rtype);
+    ac_sched_round(s);
+    return rc;
+}
 
 int ac_alltoall_bruck(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                       MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
 {
-    int rc = MPI_SUCCESS, rank, size;
-    MPI_Datatype slot = MPI_DATATYPE_NULL;
-    char *rot = NULL, *out = NULL, *sendb = NULL, *recvb = NULL;
-    (void)p;
-    MPI_Aint bytes =
-        ac_alltoall_slots_start(comm, &sbuf, &scount, &stype, rbuf, rcount, rtype, &rank, &size);
-    if (bytes == 0) return MPI_SUCCESS;
-    rot = malloc((size_t)(size * bytes));
-    out = malloc((size_t)(size * bytes));
-    sendb = malloc((size_t)((size / 2 + 1) * bytes));
-    recvb = malloc((size_t)((size / 2 + 1) * bytes));
-    if (!rot || !out || !sendb || !recvb) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
-    }
-    rc = ac_alltoall_slot_type(bytes, &slot);
-    if (rc != MPI_SUCCESS) goto out;
-    rc = ac_alltoall_pack(sbuf, scount, stype, rank, size - rank, rot, bytes, comm);
-    if (rc != MPI_SUCCESS) goto out;
-    rc = ac_alltoall_pack(sbuf, scount, stype, 0, rank, rot + (size - rank) * bytes, bytes, comm);
-    if (rc != MPI_SUCCESS) goto out;
-    for (int dist = 1; dist < size; dist <<= 1) {
-        int n = 0;
-        for (int i = dist; i < size; i++)
-            if (i & dist) memcpy(sendb + (n++) * bytes, rot + i * bytes, (size_t)bytes);
-        rc = PMPI_Sendrecv(sendb, n, slot, (rank + dist) % size, AC_TAG_DATA, recvb, n, slot,
-                           (rank - dist + size) % size, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) goto out;
-        n = 0;
-        for (int i = dist; i < size; i++)
-            if (i & dist) memcpy(rot + i * bytes, recvb + (n++) * bytes, (size_t)bytes);
-    }
-    for (int j = 0; j < size; j++)
-        memcpy(out + j * bytes, rot + ((rank - j + size) % size) * bytes, (size_t)bytes);
-    rc = ac_alltoall_unpack(out, bytes, 0, size, rbuf, rcount, rtype, comm);
-out:
-    if (slot != MPI_DATATYPE_NULL) PMPI_Type_free(&slot);
-    free(recvb);
-    free(sendb);
-    free(out);
-    free(rot);
+    ac_sched s;
+    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    s.blocking = 1;
+    if (rc == MPI_SUCCESS)
+        rc = ac_alltoall_bruck_schedule(&s, sbuf, scount, stype, rbuf, rcount, rtype, p);
+    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+    ac_sched_free(&s);
     return rc;
 }

@@ -74,6 +74,39 @@ int ac_alltoall_unpack(const char *in, MPI_Aint bytes, int first, int n, void *b
     return rc;
 }
 
+int ac_alltoall_pack_schedule(ac_sched *s, const void *buf, int count, MPI_Datatype dtype,
+                              int first, int n, char *out, MPI_Aint bytes)
+{
+    MPI_Aint stride = (MPI_Aint)count * ac_extent(dtype);
+    if (bytes == 0 || n == 0) return ac_sched_error(s);
+    if ((MPI_Aint)n * bytes <= INT_MAX && (MPI_Aint)n * count <= INT_MAX) {
+        ac_sched_pack(s, (const char *)buf + first * stride, n * count, dtype, out,
+                      (int)(n * bytes));
+        return ac_sched_error(s);
+    }
+    if (bytes > INT_MAX) return MPI_ERR_COUNT;
+    for (int j = 0; j < n; j++)
+        ac_sched_pack(s, (const char *)buf + (first + j) * stride, count, dtype, out + j * bytes,
+                      (int)bytes);
+    return ac_sched_error(s);
+}
+
+int ac_alltoall_unpack_schedule(ac_sched *s, const char *in, MPI_Aint bytes, int first, int n,
+                                void *buf, int count, MPI_Datatype dtype)
+{
+    MPI_Aint stride = (MPI_Aint)count * ac_extent(dtype);
+    if (bytes == 0 || n == 0) return ac_sched_error(s);
+    if ((MPI_Aint)n * bytes <= INT_MAX && (MPI_Aint)n * count <= INT_MAX) {
+        ac_sched_unpack(s, in, (int)(n * bytes), (char *)buf + first * stride, n * count, dtype);
+        return ac_sched_error(s);
+    }
+    if (bytes > INT_MAX) return MPI_ERR_COUNT;
+    for (int j = 0; j < n; j++)
+        ac_sched_unpack(s, in + j * bytes, (int)bytes, (char *)buf + (first + j) * stride, count,
+                        dtype);
+    return ac_sched_error(s);
+}
+
 int ac_alltoall_slot_type(MPI_Aint bytes, MPI_Datatype *type)
 {
     int rc;

@@ -17,6 +17,7 @@ int ac_sched_init(ac_sched *s, MPI_Comm comm, int tag)
     s->tag = tag;
     s->nsteps = s->nrounds = s->ntmps = s->round = s->nreqs = s->blocking = 0;
     s->library = MPI_REQUEST_NULL;
+    s->type = MPI_DATATYPE_NULL;
     s->steps = s->step_room, s->cap = AC_SCHED_STEPS;
     s->ends = s->end_room, s->posted = s->posted_room, s->rcap = AC_SCHED_ROUNDS;
     s->tmps = s->tmp_room, s->tcap = AC_SCHED_TMPS;
@@ -43,6 +44,7 @@ void ac_sched_free(ac_sched *s)
     release(s->posted, s->posted_room);
     release(s->reqs, s->req_room);
     release(s->stats, s->stat_room);
+    if (s->type != MPI_DATATYPE_NULL) PMPI_Type_free(&s->type);
     s->ntmps = s->nsteps = s->nrounds = s->nreqs = 0;
     s->tmps = s->tmp_room, s->steps = s->step_room, s->ends = s->end_room;
     s->posted = s->posted_room, s->reqs = s->req_room, s->stats = s->stat_room;
@@ -84,6 +86,16 @@ void *ac_sched_tmp(ac_sched *s, MPI_Aint count, MPI_Datatype type)
     }
     s->tmps[s->ntmps++] = t.base;
     return t.buf;
+}
+
+void ac_sched_own(ac_sched *s, MPI_Datatype type)
+{
+    if (s->type == MPI_DATATYPE_NULL) {
+        s->type = type;
+        return;
+    }
+    PMPI_Type_free(&type);
+    if (s->rc == MPI_SUCCESS) s->rc = MPI_ERR_INTERN;
 }
 
 static void add(ac_sched *s, ac_sched_step step)

@@ -60,6 +60,7 @@ typedef struct ac_sched {
                             * starts with MPI_Start instead of calling its start function
                             * (intercept/requests.c); MPI_REQUEST_NULL otherwise (set after
                             * ac_sched_init, not freed with the schedule) */
+    MPI_Datatype type;     /* a datatype made for its messages, freed with it (ac_sched_own) */
     int rc;                /* the first error, building or running */
     ac_sched_step *steps;  /* every round's steps, in order */
     int nsteps, cap;
@@ -90,6 +91,10 @@ void ac_sched_free(ac_sched *s);
 /* A temporary of `count` elements of `type` (lower bound accounted for, as ac_tmp_alloc), or
  * NULL (count 0 or out of memory: the latter kept as the schedule's error). */
 void *ac_sched_tmp(ac_sched *s, MPI_Aint count, MPI_Datatype type);
+
+/* Makes the schedule free `type` (committed, made for its messages) with it; one a schedule
+ * (a second: MPI_ERR_INTERN, kept as its error, and the type freed). */
+void ac_sched_own(ac_sched *s, MPI_Datatype type);
 
 /* The steps, appended to the current round. */
 void ac_sched_send(ac_sched *s, const void *buf, int count, MPI_Datatype type, int to);
