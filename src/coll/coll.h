@@ -115,6 +115,13 @@ typedef int ac_allreduce_sched_fn(struct ac_sched *s, const void *sbuf, void *rb
 typedef int ac_barrier_sched_fn(struct ac_sched *s, const struct ac_params *p);
 typedef int ac_bcast_sched_fn(struct ac_sched *s, void *buf, int count, MPI_Datatype dtype,
                               int root, const struct ac_params *p);
+typedef int ac_reduce_sched_fn(struct ac_sched *s, const void *sbuf, void *rbuf, int count,
+                               MPI_Datatype dtype, MPI_Op op, int root,
+                               const struct ac_params *p);
+typedef int ac_gather_sched_fn(struct ac_sched *s, const void *sbuf, int scount,
+                               MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                               int root, const struct ac_params *p);
+typedef ac_gather_sched_fn ac_scatter_sched_fn; /* the same arguments */
 typedef int ac_allgather_sched_fn(struct ac_sched *s, const void *sbuf, int scount,
                                   MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                                   const struct ac_params *p);
@@ -268,6 +275,9 @@ typedef struct ac_algorithm {
         ac_allreduce_sched_fn *allreduce;
         ac_barrier_sched_fn *barrier;
         ac_bcast_sched_fn *bcast;
+        ac_reduce_sched_fn *reduce;
+        ac_gather_sched_fn *gather;
+        ac_scatter_sched_fn *scatter;
         ac_allgather_sched_fn *allgather;
         ac_allgatherv_sched_fn *allgatherv;
         ac_alltoall_sched_fn *alltoall;

@@ -499,10 +499,43 @@ static void case_allreduce_identical(tcase *c)
     free(out2);
 }
 
+typedef int build_fn(ac_sched *s, int k, const void *arg);
+static int run_progressed(const tcase *c, int n, build_fn *build, const void *arg);
+
+/* A reduce's arguments for its schedules: the second one's receive buffer rbuf2. */
+typedef struct {
+    const tcase *c;
+    const void *sbuf;
+    void *rbuf[2];
+    int count;
+    MPI_Datatype type;
+    MPI_Op op;
+} reduce_args;
+
+static int build_reduce(ac_sched *s, int k, const void *arg)
+{
+    const reduce_args *a = arg;
+    const ac_algorithm *alg = a->c->alg;
+    return alg->sched.reduce(s, a->sbuf, a->rbuf[k], a->count, a->type, a->op, a->c->root,
+                             alg->params);
+}
+
+/* The algorithm's reduce into rbuf: its blocking entry point, or (c->progressed) its schedule
+ * run as a nonblocking call's is, twice at once, the second into rbuf2 (which holds what rbuf
+ * holds). */
+static int run_reduce(const tcase *c, const void *sbuf, void *rbuf, void *rbuf2, int count,
+                      MPI_Datatype type, MPI_Op op)
+{
+    if (!c->progressed)
+        return c->alg->fn.reduce(sbuf, rbuf, count, type, op, c->root, c->pcomm, c->alg->params);
+    reduce_args a = {c, sbuf, {rbuf, rbuf2}, count, type, op};
+    return run_progressed(c, 2, build_reduce, &a);
+}
+
 static void case_reduce(tcase *c, const top *o)
 {
     const ttype *t = o->type;
-    buf send, exp, got;
+    buf send, exp, got, got2;
     int root = c->rank == c->root;
     size_t bytes = (size_t)c->count * type_size(t->type);
     int commutative = 0;
@@ -511,24 +544,26 @@ static void case_reduce(tcase *c, const top *o)
     buf_make(&send, c->count, t->type);
     buf_make(&exp, c->count, t->type);
     buf_make(&got, c->count, t->type);
+    buf_make(&got2, c->count, t->type);
     fill(send.p, c->count, t, c->rank);
     int rc;
     if (c->in_place && root) {
         /* The reference is the same reduction without MPI_IN_PLACE (MPI defines them equal). */
         fill(got.p, c->count, t, c->rank);
+        fill(got2.p, c->count, t, c->rank);
         PMPI_Reduce(send.p, exp.p, c->count, t->type, o->op, c->root, c->comm);
-        rc = c->alg->fn.reduce(MPI_IN_PLACE, got.p, c->count, t->type, o->op, c->root, c->pcomm,
-                               c->alg->params);
+        rc = run_reduce(c, MPI_IN_PLACE, got.p, got2.p, c->count, t->type, o->op);
     } else {
         PMPI_Reduce(send.p, exp.p, c->count, t->type, o->op, c->root, c->comm);
-        rc = c->alg->fn.reduce(send.p, got.p, c->count, t->type, o->op, c->root, c->pcomm,
-                               c->alg->params);
+        rc = run_reduce(c, send.p, got.p, got2.p, c->count, t->type, o->op);
     }
     if (root) compare("recvbuf at root", &exp, &got);
+    if (root && c->progressed) compare("recvbuf of the second schedule at root", &exp, &got2);
     finish(c, rc);
     buf_free(&send);
     buf_free(&exp);
     buf_free(&got);
+    buf_free(&got2);
 }
 
 /* Receive counts of the v-collectives: uneven, some zero. */
@@ -591,10 +626,9 @@ static void case_reduce_scatter(tcase *c, const top *o, int block)
     buf_free(&got);
 }
 
-/* Starts the schedules s[0 .. n-1] built by build(s[k], k), on distinct tags, back to back, then
- * advances them in turn until all have ended (progress_two); rc or their first error. */
-typedef int build_fn(ac_sched *s, int k, const void *arg);
-static int run_progressed(const tcase *c, int n, build_fn *build, const void *arg);
+/* run_progressed (declared above case_reduce): starts the schedules s[0 .. n-1] built by
+ * build(s[k], k), on distinct tags, back to back, then advances them in turn until all have
+ * ended (progress_two); rc or their first error. */
 
 /* A bcast's arguments for its schedules: the second one's buffer buf[1] (one schedule where
  * it is NULL, as with MPI_BOTTOM, whose absolute type names the first buffer). */
@@ -720,6 +754,12 @@ static int build_blocks(ac_sched *s, int k, const void *arg)
     case AC_ALLTOALL:
         return alg->sched.alltoall(s, a->sb, a->scount, a->stype, rb, a->rcount, a->rtype,
                                    alg->params);
+    case AC_GATHER:
+        return alg->sched.gather(s, a->sb, a->scount, a->stype, rb, a->rcount, a->rtype,
+                                 a->c->root, alg->params);
+    case AC_SCATTER:
+        return alg->sched.scatter(s, a->sb, a->scount, a->stype, rb, a->rcount, a->rtype,
+                                  a->c->root, alg->params);
     default:
         return alg->sched.alltoallv(s, a->sb, a->scounts, a->sdispls, a->stype, rb, a->rcounts,
                                     a->displs, a->rtype, alg->params);
@@ -743,6 +783,12 @@ static int run_blocks(const block_args *a)
     case AC_ALLTOALL:
         return alg->fn.alltoall(a->sb, a->scount, a->stype, a->rb, a->rcount, a->rtype, c->pcomm,
                                 alg->params);
+    case AC_GATHER:
+        return alg->fn.gather(a->sb, a->scount, a->stype, a->rb, a->rcount, a->rtype, c->root,
+                              c->pcomm, alg->params);
+    case AC_SCATTER:
+        return alg->fn.scatter(a->sb, a->scount, a->stype, a->rb, a->rcount, a->rtype, c->root,
+                               c->pcomm, alg->params);
     default:
         return alg->fn.alltoallv(a->sb, a->scounts, a->sdispls, a->stype, a->rb, a->rcounts,
                                  a->displs, a->rtype, c->pcomm, alg->params);
@@ -812,34 +858,20 @@ static void case_blocks(tcase *c, const tpair *tp)
         sb_got = MPI_BOTTOM;
         rb_got = MPI_BOTTOM;
     }
-    int rc = MPI_SUCCESS;
-    switch (coll) {
-    case AC_ALLGATHER:
-    case AC_ALLTOALL: {
-        if (coll == AC_ALLGATHER)
-            PMPI_Allgather(sb, sc, st->type, rb_exp, rc_, rt->type, c->comm);
-        else
-            PMPI_Alltoall(sb, sc, st->type, rb_exp, rc_, rt->type, c->comm);
-        memcpy(got2.alloc, got.alloc, buf_bytes(&got));
-        void *rb2 = tp->bottom ? NULL : got2.p;
-        block_args a = {c, sb_got, scount, NULL, NULL, stype, rb_got, rb2, rcount, NULL, NULL,
-                        rtype_got};
-        rc = run_blocks(&a);
-        break;
-    }
-    case AC_GATHER:
+    if (coll == AC_ALLGATHER)
+        PMPI_Allgather(sb, sc, st->type, rb_exp, rc_, rt->type, c->comm);
+    else if (coll == AC_ALLTOALL)
+        PMPI_Alltoall(sb, sc, st->type, rb_exp, rc_, rt->type, c->comm);
+    else if (coll == AC_GATHER)
         PMPI_Gather(sb, sc, st->type, rb_exp, rc_, rt->type, c->root, c->comm);
-        rc = c->alg->fn.gather(sb_got, scount, stype, rb_got, rcount, rtype_got, c->root, c->pcomm,
-                               c->alg->params);
-        break;
-    case AC_SCATTER:
+    else
         PMPI_Scatter(sb, sc, st->type, rb_exp, rc_, rt->type, c->root, c->comm);
-        rc = c->alg->fn.scatter(sb_got, scount, stype, rb_got, rcount, rtype_got, c->root, c->pcomm,
-                                c->alg->params);
-        break;
-    default:
-        break;
-    }
+    memcpy(got2.alloc, got.alloc, buf_bytes(&got));
+    /* the second schedule's receive buffer: none with MPI_BOTTOM, MPI_IN_PLACE as the first */
+    void *rb2 = tp->bottom ? NULL : rb_got == MPI_IN_PLACE ? MPI_IN_PLACE : got2.p;
+    block_args a = {c, sb_got, scount, NULL, NULL, stype, rb_got, rb2, rcount, NULL, NULL,
+                    rtype_got};
+    int rc = run_blocks(&a);
     if (tp->bottom) {
         MPI_Type_free(&stype);
         MPI_Type_free(&rtype_got);
@@ -1097,14 +1129,17 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
                 c.progressed = 0;
                 break;
             case AC_REDUCE:
-                for (int r = r0; r < nroots; r++)
-                    for (int o = 0; o < nops; o++) {
-                        c.type_name = ops[o].type->name;
-                        c.op_name = ops[o].name;
-                        c.root = roots[r];
-                        c.count = case_count(spec, alg, ops[o].type->type);
-                        case_reduce(&c, &ops[o]);
-                    }
+                /* an algorithm written as a schedule: blocking, then progressed */
+                for (c.progressed = 0; c.progressed <= ac_has_schedule(alg); c.progressed++)
+                    for (int r = r0; r < nroots; r++)
+                        for (int o = 0; o < nops; o++) {
+                            c.type_name = ops[o].type->name;
+                            c.op_name = ops[o].name;
+                            c.root = roots[r];
+                            c.count = case_count(spec, alg, ops[o].type->type);
+                            case_reduce(&c, &ops[o]);
+                        }
+                c.progressed = 0;
                 break;
             case AC_BCAST:
                 if (in_place) break;

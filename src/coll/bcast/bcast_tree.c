@@ -24,12 +24,13 @@
  *   chain     (p - 1 + m - 1) * (alpha + s beta): bandwidth optimal for m >> p.
  *   flat      (p - 1) * m * (alpha + s beta) at the root.
  * Requirements: none. Any process count and root (subtrees past p are clipped).
- * Unsegmented (params->segment 0) the algorithm is written as a schedule (common/sched.h),
- * which the blocking call runs and nonblocking and persistent calls progress: a round that
- * receives the message from the parent (its typed elements), then a round of its sends to the
- * children in the same order, posted at once (MPI_Irecv, then MPI_Isend each and MPI_Waitall
- * in the blocking run: the pipeline engine's calls for one segment, so the simulated times
- * stay the engine's).
+ * Written as a schedule (common/sched.h), which the blocking call runs and nonblocking and
+ * persistent calls progress. Unsegmented (params->segment 0): a round that receives the message
+ * from the parent (its typed elements), then a round of its sends to the children in the same
+ * order, posted at once (MPI_Irecv, then MPI_Isend each and MPI_Waitall in the blocking run:
+ * the pipeline engine's calls for one segment, so the simulated times stay the engine's).
+ * Segmented: the pipelining engine's transfers as kept messages, the root's pack the first
+ * local step and the other ranks' unpack the last (types that are not plain bytes).
  * Source: Berkeley report (seeds/001) section 3, "Static optimizations: trees and pipelining".
  */
 #include "coll/algorithms.h"
@@ -39,6 +40,25 @@
 #include "coll/common/tree.h"
 
 #include <stdlib.h>
+
+/* The segmented instances: the message's bytes down the tree by the pipelining engine. */
+static int forward_segments(ac_sched *s, void *buf, int count, MPI_Datatype dtype, int root,
+                            const ac_tree_node *node, const int *order, MPI_Aint seg)
+{
+    ac_bytes bytes;
+    ac_pipe_edge *edges = malloc((size_t)(node->nchildren + 1) * sizeof *edges);
+    int rc = edges ? ac_pipe_bytes(s, buf, count, dtype, s->rank == root, &bytes) : MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS) {
+        for (int i = 0; i < node->nchildren; i++)
+            edges[i] = (ac_pipe_edge){node->child[order[i]], bytes.data, bytes.size};
+        rc = ac_pipe_forward_schedule(s, bytes.data, bytes.size,
+                                      s->rank == root ? MPI_PROC_NULL : node->parent, edges,
+                                      node->nchildren, seg);
+        if (s->rank != root) ac_pipe_bytes_store(s, &bytes, buf, count, dtype);
+    }
+    free(edges);
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
+}
 
 int ac_bcast_tree_schedule(ac_sched *s, void *buf, int count, MPI_Datatype dtype, int root,
                            const ac_params *p)
@@ -51,12 +71,14 @@ int ac_bcast_tree_schedule(ac_sched *s, void *buf, int count, MPI_Datatype dtype
     rc = ac_tree_node_get(ac_tree_of(p), root, s->rank, s->size, &node);
     if (rc == MPI_SUCCESS && !(order = malloc((size_t)(node.nchildren + 1) * sizeof *order)))
         rc = MPI_ERR_NO_MEM;
-    if (rc == MPI_SUCCESS) {
+    if (rc == MPI_SUCCESS) ac_tree_send_order(&node, order);
+    if (rc == MPI_SUCCESS && p && p->segment > 0) {
+        rc = forward_segments(s, buf, count, dtype, root, &node, order, p->segment);
+    } else if (rc == MPI_SUCCESS) {
         if (s->rank != root) {
             ac_sched_recv(s, buf, count, dtype, node.parent);
             ac_sched_round_posted(s);
         }
-        ac_tree_send_order(&node, order);
         for (int i = 0; i < node.nchildren; i++)
             ac_sched_send(s, buf, count, dtype, node.child[order[i]]);
         ac_sched_round_posted(s);
@@ -70,44 +92,10 @@ int ac_bcast_tree_schedule(ac_sched *s, void *buf, int count, MPI_Datatype dtype
 int ac_bcast_tree(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
                   const ac_params *p)
 {
-    int rc, rank, size, tsize, *order = NULL;
-    if (!p || p->segment == 0) {
-        ac_sched s;
-        rc = ac_sched_init(&s, comm, AC_TAG_DATA);
-        if (rc == MPI_SUCCESS) rc = ac_bcast_tree_schedule(&s, buf, count, dtype, root, p);
-        if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
-        ac_sched_free(&s);
-        return rc;
-    }
-    ac_tree_node node = {0};
-    ac_pipe_edge *edges = NULL;
-    ac_bytes bytes = {0};
-
-    rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
-    if (rc == MPI_SUCCESS) rc = PMPI_Type_size(dtype, &tsize);
-    if (rc != MPI_SUCCESS) return rc;
-    if ((MPI_Aint)count * tsize == 0 || size == 1) return MPI_SUCCESS;
-
-    rc = ac_tree_node_get(ac_tree_of(p), root, rank, size, &node);
-    if (rc != MPI_SUCCESS) return rc;
-    edges = malloc((size_t)(node.nchildren + 1) * sizeof *edges);
-    order = malloc((size_t)(node.nchildren + 1) * sizeof *order);
-    if (!edges || !order) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
-    }
-    rc = ac_bytes_get(&bytes, buf, count, dtype, rank == root, comm);
-    if (rc != MPI_SUCCESS) goto out;
-    ac_tree_send_order(&node, order);
-    for (int i = 0; i < node.nchildren; i++)
-        edges[i] = (ac_pipe_edge){node.child[order[i]], bytes.data, bytes.size};
-    rc = ac_pipe_forward(bytes.data, bytes.size, rank == root ? MPI_PROC_NULL : node.parent, edges,
-                         node.nchildren, p ? p->segment : 0, comm);
-    rc = ac_bytes_release(&bytes, buf, count, dtype, rank != root, comm, rc);
-out:
-    free(edges);
-    free(order);
-    ac_tree_node_free(&node);
+    ac_sched s;
+    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    if (rc == MPI_SUCCESS) rc = ac_bcast_tree_schedule(&s, buf, count, dtype, root, p);
+    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+    ac_sched_free(&s);
     return rc;
 }

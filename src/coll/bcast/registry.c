@@ -35,8 +35,8 @@ static const ac_cost_model tree_cost = {
 /* the unsegmented binomial tree up to 12 KiB, van de Geijn's scatter_*_allgather from there */
 #define TREE_MAX_BYTES(kind, segment) ((kind) == AC_TREE_BINOMIAL && (segment) == 0 ? 12288 : 0)
 #define TREE_COST tree_cost
-/* the unsegmented instances are written as a schedule (bcast_tree.c) */
-#define TREE_SCHED(segment) {.bcast = (segment) == 0 ? ac_bcast_tree_schedule : NULL}
+/* every instance is written as a schedule (bcast_tree.c) */
+#define TREE_SCHED(segment) {.bcast = ac_bcast_tree_schedule}
 
 /* The cost models of the algorithms below (each entry's .cost, in the terms of cost_terms.h):
  * their files' "Cost: ..." corrected where SimGrid disagreed on a contention-free platform. */

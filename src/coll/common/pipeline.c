@@ -1,9 +1,13 @@
 /*
- * pipeline.c - segmented, nonblocking transfers along tree edges (pipeline.h).
+ * pipeline.c - segmented, nonblocking transfers along tree edges (pipeline.h), written as
+ * schedules (common/sched.h) of kept messages: the builders below walk the transfers as the
+ * engine ran them, recording each MPI_Isend, MPI_Irecv and MPI_Wait where it made them, so
+ * that the blocking run makes the same calls in the same order.
  */
 #include "coll/common/pipeline.h"
 #include "coll/common/common.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 /* Segment length of a `len`-byte stream: `seg`, or the whole stream; capped. */
@@ -27,193 +31,172 @@ static int seg_len(MPI_Aint len, MPI_Aint seg, MPI_Aint j)
     return (int)(rest < s ? rest : s);
 }
 
-/* Outstanding nonblocking sends, oldest first; pushing into a full ring waits for the oldest. */
+/* The kept slots (sched.h) of outstanding sends, oldest first: slots first .. first+cap-1; a
+ * send into a full ring waits for the oldest first. The builder tracks them as the blocking
+ * engine tracked its requests, so the schedule makes the same calls in the same order. */
 typedef struct send_ring {
-    MPI_Request *req;
-    int cap, head, n;
+    int first, cap, head, n;
 } send_ring;
 
-static int ring_init(send_ring *r, int cap)
-{
-    r->cap = cap;
-    r->head = r->n = 0;
-    r->req = malloc((size_t)cap * sizeof *r->req);
-    return r->req ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-}
-
-/* A slot for one more request (waits for the oldest when the ring is full). */
-static int ring_slot(send_ring *r, MPI_Request **slot)
+static int ring_slot(ac_sched *s, send_ring *r)
 {
     if (r->n == r->cap) {
-        int rc = PMPI_Wait(&r->req[r->head], MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) return rc;
+        ac_sched_wait(s, r->first + r->head);
         r->head = (r->head + 1) % r->cap;
         r->n--;
     }
-    *slot = &r->req[(r->head + r->n) % r->cap];
-    r->n++;
-    return MPI_SUCCESS;
+    return r->first + (r->head + r->n++) % r->cap;
 }
 
-/* Waits for everything still outstanding and frees the ring; returns the first error. */
-static int ring_finish(send_ring *r, int rc)
+/* Waits for every send still outstanding, oldest first. */
+static void ring_finish(ac_sched *s, send_ring *r)
 {
-    for (; r->n > 0; r->n--, r->head = (r->head + 1) % r->cap) {
-        int wrc = PMPI_Wait(&r->req[r->head], MPI_STATUS_IGNORE);
-        if (rc == MPI_SUCCESS) rc = wrc;
-    }
-    free(r->req);
-    r->req = NULL;
-    return rc;
+    for (; r->n > 0; r->n--, r->head = (r->head + 1) % r->cap)
+        ac_sched_wait(s, r->first + r->head);
 }
 
-static int send_segment(send_ring *r, const char *data, MPI_Aint len, MPI_Aint seg, MPI_Aint j,
-                        int peer, MPI_Comm comm)
+static void send_segment(ac_sched *s, send_ring *r, const char *data, MPI_Aint len, MPI_Aint seg,
+                         MPI_Aint j, int peer)
 {
-    MPI_Request *slot;
-    int rc = ring_slot(r, &slot);
+    int slot = ring_slot(s, r);
+    ac_sched_send_kept(s, slot, data + j * seg_bytes(len, seg), seg_len(len, seg, j), MPI_PACKED,
+                       peer);
+}
+
+static void recv_segment(ac_sched *s, int slot, char *data, MPI_Aint len, MPI_Aint seg,
+                         MPI_Aint j, int peer)
+{
+    ac_sched_recv_kept(s, slot, data + j * seg_bytes(len, seg), seg_len(len, seg, j), MPI_PACKED,
+                       peer);
+}
+
+int ac_pipe_bytes(ac_sched *s, const void *buf, int count, MPI_Datatype dtype, int load,
+                  ac_bytes *b)
+{
+    int tsize, rc = PMPI_Type_size(dtype, &tsize);
+    MPI_Aint lb, extent;
+    b->data = b->copy = NULL;
+    b->size = 0;
     if (rc != MPI_SUCCESS) return rc;
-    rc = PMPI_Isend(data + j * seg_bytes(len, seg), seg_len(len, seg, j), MPI_PACKED, peer,
-                    AC_TAG_DATA, comm, slot);
-    if (rc != MPI_SUCCESS) *slot = MPI_REQUEST_NULL;
-    return rc;
+    if ((MPI_Aint)count * tsize > INT_MAX) return MPI_ERR_COUNT;
+    b->size = count * tsize;
+    if (ac_is_bytes(dtype)) {
+        PMPI_Type_get_extent(dtype, &lb, &extent);
+        b->data = (char *)buf + lb;
+        return ac_sched_error(s);
+    }
+    b->copy = b->data = ac_sched_tmp(s, b->size + 1, MPI_BYTE);
+    if (b->copy && load) ac_sched_pack(s, buf, count, dtype, b->copy, b->size);
+    return ac_sched_error(s);
 }
 
-static int recv_segment(char *data, MPI_Aint len, MPI_Aint seg, MPI_Aint j, int peer, MPI_Comm comm,
-                        MPI_Request *req)
+void ac_pipe_bytes_store(ac_sched *s, const ac_bytes *b, void *buf, int count, MPI_Datatype dtype)
 {
-    int rc = PMPI_Irecv(data + j * seg_bytes(len, seg), seg_len(len, seg, j), MPI_PACKED, peer,
-                        AC_TAG_DATA, comm, req);
-    if (rc != MPI_SUCCESS) *req = MPI_REQUEST_NULL;
-    return rc;
+    if (b->copy) ac_sched_unpack(s, b->copy, b->size, buf, count, dtype);
 }
 
-/* After an error: cancels and completes the receives still posted, so that none leaks (on
- * success every one has completed already). */
-static void cancel_receives(MPI_Request *req, int n)
+int ac_pipe_forward_schedule(ac_sched *s, char *in, MPI_Aint len, int from,
+                             const ac_pipe_edge *out, int nout, MPI_Aint seg)
 {
-    for (int i = 0; i < n; i++)
-        if (req[i] != MPI_REQUEST_NULL) {
-            PMPI_Cancel(&req[i]);
-            PMPI_Wait(&req[i], MPI_STATUS_IGNORE);
-        }
-}
-
-/* Completes the sends still outstanding; returns rc, or the first send error. */
-static int wait_sends(MPI_Request *req, int n, int rc)
-{
-    for (int i = 0; i < n; i++)
-        if (req[i] != MPI_REQUEST_NULL) {
-            int wrc = PMPI_Wait(&req[i], MPI_STATUS_IGNORE);
-            if (rc == MPI_SUCCESS) rc = wrc;
-        }
-    return rc;
-}
-
-int ac_pipe_forward(char *in, MPI_Aint len, int from, const ac_pipe_edge *out, int nout,
-                    MPI_Aint seg, MPI_Comm comm)
-{
-    int rc, root = from == MPI_PROC_NULL;
+    int root = from == MPI_PROC_NULL;
     MPI_Aint nin = root ? 0 : ac_pipe_segments(len, seg), have = root ? len : 0;
-    MPI_Aint *next = NULL;
-    MPI_Request rreq[AC_PIPE_DEPTH];
-    send_ring ring = {0};
+    MPI_Aint *next = calloc((size_t)(nout > 0 ? nout : 1), sizeof *next);
+    /* kept slots: the receives from the parent (a window of AC_PIPE_DEPTH), then the sends */
+    send_ring ring = {AC_PIPE_DEPTH, AC_PIPE_DEPTH * (nout > 0 ? nout : 1), 0, 0};
 
-    for (int i = 0; i < AC_PIPE_DEPTH; i++)
-        rreq[i] = MPI_REQUEST_NULL;
-    next = calloc((size_t)(nout > 0 ? nout : 1), sizeof *next);
     if (!next) return MPI_ERR_NO_MEM;
-    rc = ring_init(&ring, AC_PIPE_DEPTH * (nout > 0 ? nout : 1));
-    for (MPI_Aint j = 0; rc == MPI_SUCCESS && j < nin && j < AC_PIPE_DEPTH; j++)
-        rc = recv_segment(in, len, seg, j, from, comm, &rreq[j]);
+    ac_sched_keep(s, ring.first + ring.cap);
+    for (MPI_Aint j = 0; j < nin && j < AC_PIPE_DEPTH; j++)
+        recv_segment(s, (int)j, in, len, seg, j, from);
 
-    for (MPI_Aint round = 0; rc == MPI_SUCCESS; round++) {
+    for (MPI_Aint round = 0; ac_sched_error(s) == MPI_SUCCESS; round++) {
         int done = 1;
         if (round < nin) {
-            MPI_Request *r = &rreq[round % AC_PIPE_DEPTH];
-            rc = PMPI_Wait(r, MPI_STATUS_IGNORE);
-            if (rc == MPI_SUCCESS && round + AC_PIPE_DEPTH < nin)
-                rc = recv_segment(in, len, seg, round + AC_PIPE_DEPTH, from, comm, r);
-            if (rc != MPI_SUCCESS) break;
+            int r = (int)(round % AC_PIPE_DEPTH);
+            ac_sched_wait(s, r);
+            if (round + AC_PIPE_DEPTH < nin)
+                recv_segment(s, r, in, len, seg, round + AC_PIPE_DEPTH, from);
             have = round + 1 < nin ? (round + 1) * seg_bytes(len, seg) : len;
         }
         /* every edge gets the segments whose bytes are here (the root: one per round) */
-        for (int e = 0; e < nout && rc == MPI_SUCCESS; e++) {
+        for (int e = 0; e < nout; e++) {
             MPI_Aint ns = ac_pipe_segments(out[e].len, seg);
-            for (int sent = 0; next[e] < ns && rc == MPI_SUCCESS; sent++) {
+            for (int sent = 0; next[e] < ns; sent++) {
                 if (root ? sent == 1
                          : (out[e].data - in) + next[e] * seg_bytes(out[e].len, seg) +
                                    seg_len(out[e].len, seg, next[e]) >
                                have)
                     break;
-                rc = send_segment(&ring, out[e].data, out[e].len, seg, next[e], out[e].peer, comm);
+                send_segment(s, &ring, out[e].data, out[e].len, seg, next[e], out[e].peer);
                 next[e]++;
             }
             if (next[e] < ns) done = 0;
         }
         if (round + 1 >= nin && done) break;
     }
-    cancel_receives(rreq, AC_PIPE_DEPTH);
-    rc = ring_finish(&ring, rc);
+    ring_finish(s, &ring);
     free(next);
+    return ac_sched_error(s);
+}
+
+int ac_pipe_forward(char *in, MPI_Aint len, int from, const ac_pipe_edge *out, int nout,
+                    MPI_Aint seg, MPI_Comm comm)
+{
+    ac_sched s;
+    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    if (rc == MPI_SUCCESS) rc = ac_pipe_forward_schedule(&s, in, len, from, out, nout, seg);
+    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+    ac_sched_free(&s);
     return rc;
 }
 
-int ac_pipe_collect(char *out, MPI_Aint len, MPI_Aint ready, int to, const ac_pipe_edge *in,
-                    int nin, MPI_Aint seg, MPI_Comm comm)
+int ac_pipe_collect_schedule(ac_sched *s, char *out, MPI_Aint len, MPI_Aint ready, int to,
+                             const ac_pipe_edge *in, int nin, MPI_Aint seg)
 {
-    int rc, nreq = (nin > 0 ? nin : 1) * AC_PIPE_DEPTH;
     MPI_Aint nout = to == MPI_PROC_NULL ? 0 : ac_pipe_segments(len, seg), next = 0, have = ready;
-    MPI_Request *rreq = malloc((size_t)nreq * sizeof *rreq);
-    send_ring ring = {0};
+    /* kept slots: a window of AC_PIPE_DEPTH receives per child, then the sends up */
+    send_ring ring = {(nin > 0 ? nin : 1) * AC_PIPE_DEPTH, AC_PIPE_DEPTH, 0, 0};
 
-    if (!rreq) return MPI_ERR_NO_MEM;
-    for (int i = 0; i < nreq; i++)
-        rreq[i] = MPI_REQUEST_NULL;
-    rc = ring_init(&ring, AC_PIPE_DEPTH);
+    ac_sched_keep(s, ring.first + ring.cap);
     /* every child's first segments are posted at once: the children send in parallel */
-    for (int e = 0; e < nin && rc == MPI_SUCCESS; e++) {
+    for (int e = 0; e < nin; e++) {
         MPI_Aint ns = ac_pipe_segments(in[e].len, seg);
-        for (MPI_Aint j = 0; j < ns && j < AC_PIPE_DEPTH && rc == MPI_SUCCESS; j++)
-            rc = recv_segment(in[e].data, in[e].len, seg, j, in[e].peer, comm,
-                              &rreq[e * AC_PIPE_DEPTH + j]);
+        for (MPI_Aint j = 0; j < ns && j < AC_PIPE_DEPTH; j++)
+            recv_segment(s, e * AC_PIPE_DEPTH + (int)j, in[e].data, in[e].len, seg, j,
+                         in[e].peer);
     }
-    for (int e = 0; e <= nin && rc == MPI_SUCCESS; e++) {
+    for (int e = 0; e <= nin && ac_sched_error(s) == MPI_SUCCESS; e++) {
         MPI_Aint ns = e < nin ? ac_pipe_segments(in[e].len, seg) : 0;
-        for (MPI_Aint j = 0; j <= ns && rc == MPI_SUCCESS; j++) {
+        for (MPI_Aint j = 0; j <= ns; j++) {
             /* segments up whose bytes are all here */
-            while (next < nout && rc == MPI_SUCCESS &&
-                   next * seg_bytes(len, seg) + seg_len(len, seg, next) <= have) {
-                rc = send_segment(&ring, out, len, seg, next, to, comm);
+            while (next < nout && next * seg_bytes(len, seg) + seg_len(len, seg, next) <= have) {
+                send_segment(s, &ring, out, len, seg, next, to);
                 next++;
             }
-            if (j == ns || rc != MPI_SUCCESS) break;
-            MPI_Request *r = &rreq[e * AC_PIPE_DEPTH + j % AC_PIPE_DEPTH];
-            rc = PMPI_Wait(r, MPI_STATUS_IGNORE);
-            if (rc == MPI_SUCCESS && j + AC_PIPE_DEPTH < ns)
-                rc = recv_segment(in[e].data, in[e].len, seg, j + AC_PIPE_DEPTH, in[e].peer, comm,
-                                  r);
+            if (j == ns) break;
+            int r = e * AC_PIPE_DEPTH + (int)(j % AC_PIPE_DEPTH);
+            ac_sched_wait(s, r);
+            if (j + AC_PIPE_DEPTH < ns)
+                recv_segment(s, r, in[e].data, in[e].len, seg, j + AC_PIPE_DEPTH, in[e].peer);
             if (to != MPI_PROC_NULL)
                 have =
                     (in[e].data - out) + j * seg_bytes(in[e].len, seg) + seg_len(in[e].len, seg, j);
         }
     }
-    cancel_receives(rreq, nreq);
-    rc = ring_finish(&ring, rc);
-    free(rreq);
-    return rc;
+    ring_finish(s, &ring);
+    return ac_sched_error(s);
 }
 
-int ac_pipe_reduce(const void *own, void *result, int count, MPI_Datatype dtype, MPI_Op op, int to,
-                   const int *from, int nfrom, int segcount, MPI_Comm comm)
+int ac_pipe_reduce_schedule(ac_sched *s, const void *own, void *result, int count,
+                            MPI_Datatype dtype, MPI_Op op, int to, const int *from, int nfrom,
+                            int segcount)
 {
-    int rc = MPI_SUCCESS, sc, nseg, npairs, nslots, posted = 0;
+    int sc, nseg, npairs, nslots, posted = 0;
     MPI_Aint extent = ac_extent(dtype);
-    ac_tmp *slot = NULL;
-    MPI_Request *rreq = NULL, *sreq = NULL;
-    send_ring ring = {0};
+    char **slot = NULL;
+    unsigned char *sending = NULL;
 
-    if (count == 0) return MPI_SUCCESS;
+    if (count == 0) return ac_sched_error(s);
     sc = segcount > 0 && segcount < count ? segcount : count;
     nseg = (count - 1) / sc + 1;
     npairs = nseg * nfrom;
@@ -224,76 +207,59 @@ int ac_pipe_reduce(const void *own, void *result, int count, MPI_Datatype dtype,
         nslots = (int)(AC_PIPE_SLOT_BYTES / ((MPI_Aint)sc * (extent > 0 ? extent : 1)));
     if (nslots < 2) nslots = 2;
     if (nslots > npairs) nslots = npairs;
+    /* kept slots: receive slot i's receive is slot i, the send of the result it holds
+     * nslots + i; then the sends of results that hold no receive slot (a leaf's) */
+    send_ring ring = {2 * nslots, AC_PIPE_DEPTH, 0, 0};
+    ac_sched_keep(s, ring.first + ring.cap);
     if (nslots > 0) {
         slot = calloc((size_t)nslots, sizeof *slot);
-        rreq = malloc((size_t)nslots * sizeof *rreq);
-        sreq = malloc((size_t)nslots * sizeof *sreq);
-        if (!slot || !rreq || !sreq) {
-            rc = MPI_ERR_NO_MEM;
-            goto out;
+        sending = calloc((size_t)nslots, 1);
+        if (!slot || !sending) {
+            free(slot);
+            free(sending);
+            return MPI_ERR_NO_MEM;
         }
-        for (int s = 0; s < nslots; s++)
-            rreq[s] = sreq[s] = MPI_REQUEST_NULL;
-        for (int s = 0; s < nslots && rc == MPI_SUCCESS; s++)
-            rc = ac_tmp_alloc(&slot[s], sc, dtype);
-        if (rc != MPI_SUCCESS) goto out;
+        for (int i = 0; i < nslots; i++)
+            slot[i] = ac_sched_tmp(s, sc, dtype);
     }
-    rc = ring_init(&ring, AC_PIPE_DEPTH);
-    if (rc != MPI_SUCCESS) goto out;
 
-    for (int j = 0; j < nseg; j++) {
+    for (int j = 0; j < nseg && ac_sched_error(s) == MPI_SUCCESS; j++) {
         int n = j + 1 < nseg ? sc : count - j * sc, acc_slot = -1;
         MPI_Aint off = (MPI_Aint)j * sc * extent;
         const char *acc = (const char *)own + off;
         for (int i = 0; i < nfrom; i++) {
-            int q = j * nfrom + i, s = q % nslots;
+            int q = j * nfrom + i, r = q % nslots;
             /* post the receives of pairs up to q + nslots - 2: their slots' earlier users (up
              * to pair q - 2) are combined, and pair q - 1's slot, which may hold the running
              * result, is left alone (a slot still sending a result is waited for first) */
             while (posted < npairs && posted < q + (nslots > 1 ? nslots - 1 : 1)) {
                 int ps = posted % nslots, pj = posted / nfrom;
                 int pn = pj + 1 < nseg ? sc : count - pj * sc;
-                if (sreq[ps] != MPI_REQUEST_NULL) rc = PMPI_Wait(&sreq[ps], MPI_STATUS_IGNORE);
-                if (rc == MPI_SUCCESS)
-                    rc = PMPI_Irecv(slot[ps].buf, pn, dtype, from[posted % nfrom], AC_TAG_DATA,
-                                    comm, &rreq[ps]);
-                if (rc != MPI_SUCCESS) {
-                    rreq[ps] = MPI_REQUEST_NULL;
-                    goto out;
-                }
+                if (sending[ps]) ac_sched_wait(s, nslots + ps);
+                sending[ps] = 0;
+                ac_sched_recv_kept(s, ps, slot[ps], pn, dtype, from[posted % nfrom]);
                 posted++;
             }
-            rc = PMPI_Wait(&rreq[s], MPI_STATUS_IGNORE);
+            ac_sched_wait(s, r);
             /* slot = acc op slot: the operands to the left come first */
-            if (rc == MPI_SUCCESS) rc = ac_reduce_local(acc, slot[s].buf, n, dtype, op);
-            if (rc != MPI_SUCCESS) goto out;
-            acc = slot[s].buf;
-            acc_slot = s;
+            ac_sched_reduce(s, acc, slot[r], n, dtype, op);
+            acc = slot[r];
+            acc_slot = r;
         }
         if (result) {
             char *dst = (char *)result + off;
-            if (acc != dst) rc = ac_copy(acc, n, dtype, dst, n, dtype);
+            if (acc != dst) ac_sched_copy(s, acc, n, dtype, dst, n, dtype);
         } else if (acc_slot >= 0) {
-            rc = PMPI_Isend(acc, n, dtype, to, AC_TAG_DATA, comm, &sreq[acc_slot]);
-            if (rc != MPI_SUCCESS) sreq[acc_slot] = MPI_REQUEST_NULL;
+            ac_sched_send_kept(s, nslots + acc_slot, acc, n, dtype, to);
+            sending[acc_slot] = 1;
         } else {
-            MPI_Request *r;
-            rc = ring_slot(&ring, &r);
-            if (rc == MPI_SUCCESS) {
-                rc = PMPI_Isend(acc, n, dtype, to, AC_TAG_DATA, comm, r);
-                if (rc != MPI_SUCCESS) *r = MPI_REQUEST_NULL;
-            }
+            ac_sched_send_kept(s, ring_slot(s, &ring), acc, n, dtype, to);
         }
-        if (rc != MPI_SUCCESS) goto out;
     }
-out:
-    if (rreq) cancel_receives(rreq, nslots);
-    if (sreq) rc = wait_sends(sreq, nslots, rc);
-    if (ring.req) rc = ring_finish(&ring, rc);
-    for (int s = 0; slot && s < nslots; s++)
-        ac_tmp_free(&slot[s]);
+    for (int i = 0; i < nslots; i++)
+        if (sending[i]) ac_sched_wait(s, nslots + i);
+    ring_finish(s, &ring);
     free(slot);
-    free(rreq);
-    free(sreq);
-    return rc;
+    free(sending);
+    return ac_sched_error(s);
 }

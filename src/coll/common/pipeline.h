@@ -12,6 +12,13 @@
  *   ac_pipe_reduce   reduce: segment j of the result is own(j) op child0(j) op child1(j) ...
  *                    (left to right: operand order kept), sent up or stored at the root.
  *
+ * Each is written as a schedule (common/sched.h; ac_pipe_*_schedule append it to one): its
+ * receives and sends are kept messages and its waits wait steps, recorded in the order the
+ * engine makes them, so that the blocking run (ac_sched_run) makes the engine's MPI_Irecv,
+ * MPI_Isend and MPI_Wait calls in the engine's order, and a nonblocking or persistent call
+ * progresses the same transfers. ac_pipe_forward runs one to completion, for the algorithms
+ * run by blocking calls only (bcast_scatter_allgather.c).
+ *
  * Streams of bytes travel as MPI_PACKED at both ends, so a segment may end inside a datatype
  * element without any typed operation ever seeing part of an element (callers pack and unpack
  * whole blocks, or use the user buffer itself when its type is plain bytes: ac_is_bytes), and
@@ -36,6 +43,8 @@
 #define AUTOCOLL_PIPELINE_H
 
 #include "coll/coll.h"
+#include "coll/common/common.h"
+#include "coll/common/sched.h"
 
 enum {
     AC_PIPE_DEPTH = 4,            /* segments in flight per stream */
@@ -54,24 +63,40 @@ typedef struct ac_pipe_edge {
 /* Number of segments of a `len`-byte stream with `seg`-byte segments (0 when len is 0). */
 MPI_Aint ac_pipe_segments(MPI_Aint len, MPI_Aint seg);
 
+/* The builders append the transfers to `s` (its communicator, its tag), starting in its current
+ * round and ending with a round of waits; the edges are read while building only, the buffers
+ * when the schedule runs. Their error: the schedule's (ac_sched_error) or MPI_ERR_NO_MEM. */
+
 /* Forward: `len` bytes at `in` arrive from `from` (MPI_PROC_NULL: they are all here, this is
  * the root); each edge of `out` (in the order given) gets its `len` bytes, which must lie
  * inside [in, in + len) unless `from` is MPI_PROC_NULL. At the root the edges are served in
- * turn, one segment each. */
+ * turn, one segment each. ac_pipe_forward: the same, run to completion on comm. */
+int ac_pipe_forward_schedule(ac_sched *s, char *in, MPI_Aint len, int from,
+                             const ac_pipe_edge *out, int nout, MPI_Aint seg);
 int ac_pipe_forward(char *in, MPI_Aint len, int from, const ac_pipe_edge *out, int nout,
                     MPI_Aint seg, MPI_Comm comm);
 
 /* Collect: `len` bytes at `out` go to `to` (MPI_PROC_NULL: nowhere, this is the root). Bytes
  * [0, ready) are here at the start; each edge of `in` arrives from its peer. Unless `to` is
  * MPI_PROC_NULL the edges must tile [out + ready, out + len) in the order given. */
-int ac_pipe_collect(char *out, MPI_Aint len, MPI_Aint ready, int to, const ac_pipe_edge *in,
-                    int nin, MPI_Aint seg, MPI_Comm comm);
+int ac_pipe_collect_schedule(ac_sched *s, char *out, MPI_Aint len, MPI_Aint ready, int to,
+                             const ac_pipe_edge *in, int nin, MPI_Aint seg);
 
 /* Reduce: result = own op v[0] op v[1] ... op v[nfrom-1], where v[i] is the vector of rank
  * from[i] (it sends the same kind of result: this is one tree level), combined segment by
  * segment from the left. With `result` non-NULL the result is stored there (may equal own),
- * otherwise it is sent to `to`. `count` elements of `dtype`, `segcount` elements a segment. */
-int ac_pipe_reduce(const void *own, void *result, int count, MPI_Datatype dtype, MPI_Op op, int to,
-                   const int *from, int nfrom, int segcount, MPI_Comm comm);
+ * otherwise it is sent to `to`. `count` elements of `dtype`, `segcount` elements a segment;
+ * the receive slots are the schedule's temporaries. */
+int ac_pipe_reduce_schedule(ac_sched *s, const void *own, void *result, int count,
+                            MPI_Datatype dtype, MPI_Op op, int to, const int *from, int nfrom,
+                            int segcount);
+
+/* A byte view of `count` elements of `dtype` at `buf` for a schedule, as ac_bytes_get: the
+ * buffer itself when the type is plain bytes, otherwise a temporary of the schedule (b->copy),
+ * packed from buf by a local step of the current round when `load` is set. Nothing to free;
+ * ac_pipe_bytes_store appends the unpack of the temporary into buf (a local step), if any. */
+int ac_pipe_bytes(ac_sched *s, const void *buf, int count, MPI_Datatype dtype, int load,
+                  ac_bytes *b);
+void ac_pipe_bytes_store(ac_sched *s, const ac_bytes *b, void *buf, int count, MPI_Datatype dtype);
 
 #endif

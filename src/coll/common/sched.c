@@ -8,14 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { STEP_SEND, STEP_RECV, STEP_LIBRARY, STEP_BARRIER, STEP_COPY, STEP_REDUCE, STEP_PACK,
-       STEP_UNPACK };
+/* messages first (is_message), the kept ones after the round's own (is_kept) */
+enum { STEP_SEND, STEP_RECV, STEP_LIBRARY, STEP_BARRIER, STEP_SEND_KEPT, STEP_RECV_KEPT,
+       STEP_WAIT, STEP_COPY, STEP_REDUCE, STEP_PACK, STEP_UNPACK };
 
 int ac_sched_init(ac_sched *s, MPI_Comm comm, int tag)
 {
     s->comm = comm;
     s->tag = tag;
     s->nsteps = s->nrounds = s->ntmps = s->round = s->nreqs = s->blocking = 0;
+    s->nkept = s->waited = 0;
+    s->kept = s->kept_room, s->kept_recv = s->kept_recv_room;
     s->library = MPI_REQUEST_NULL;
     s->type = MPI_DATATYPE_NULL;
     s->steps = s->step_room, s->cap = AC_SCHED_STEPS;
@@ -44,8 +47,11 @@ void ac_sched_free(ac_sched *s)
     release(s->posted, s->posted_room);
     release(s->reqs, s->req_room);
     release(s->stats, s->stat_room);
+    release(s->kept, s->kept_room);
+    release(s->kept_recv, s->kept_recv_room);
     if (s->type != MPI_DATATYPE_NULL) PMPI_Type_free(&s->type);
-    s->ntmps = s->nsteps = s->nrounds = s->nreqs = 0;
+    s->ntmps = s->nsteps = s->nrounds = s->nreqs = s->nkept = 0;
+    s->kept = s->kept_room, s->kept_recv = s->kept_recv_room;
     s->tmps = s->tmp_room, s->steps = s->step_room, s->ends = s->end_room;
     s->posted = s->posted_room, s->reqs = s->req_room, s->stats = s->stat_room;
     s->comm = MPI_COMM_NULL;
@@ -98,9 +104,14 @@ void ac_sched_own(ac_sched *s, MPI_Datatype type)
     if (s->rc == MPI_SUCCESS) s->rc = MPI_ERR_INTERN;
 }
 
+static void end_round(ac_sched *s, int posted);
+
 static void add(ac_sched *s, ac_sched_step step)
 {
     if (s->rc != MPI_SUCCESS) return;
+    /* a wait is its round's last message */
+    if (s->waited && step.kind != STEP_WAIT) end_round(s, 0);
+    s->waited = step.kind == STEP_WAIT;
     if (!grow(s, (void **)&s->steps, s->nsteps, &s->cap, sizeof *s->steps, s->step_room))
         return;
     s->steps[s->nsteps++] = step;
@@ -115,6 +126,48 @@ void ac_sched_recv(ac_sched *s, void *buf, int count, MPI_Datatype type, int fro
 {
     add(s,
         (ac_sched_step){.kind = STEP_RECV, .dst = buf, .count = count, .type = type, .peer = from});
+}
+
+void ac_sched_keep(ac_sched *s, int nslots)
+{
+    if (s->rc != MPI_SUCCESS || nslots <= s->nkept) return;
+    if (nslots > AC_SCHED_KEPT &&
+        (!resize((void **)&s->kept, s->nkept, nslots, sizeof *s->kept, s->kept_room) ||
+         !resize((void **)&s->kept_recv, s->nkept, nslots, 1, s->kept_recv_room))) {
+        s->rc = MPI_ERR_NO_MEM;
+        return;
+    }
+    for (int i = s->nkept; i < nslots; i++)
+        s->kept[i] = MPI_REQUEST_NULL, s->kept_recv[i] = 0;
+    s->nkept = nslots;
+}
+
+/* Slot numbers outside ac_sched_keep's are the builder's error. */
+static int kept_slot(ac_sched *s, int slot)
+{
+    if (slot >= 0 && slot < s->nkept) return 1;
+    if (s->rc == MPI_SUCCESS) s->rc = MPI_ERR_INTERN;
+    return 0;
+}
+
+void ac_sched_send_kept(ac_sched *s, int slot, const void *buf, int count, MPI_Datatype type,
+                        int to)
+{
+    if (kept_slot(s, slot))
+        add(s, (ac_sched_step){.kind = STEP_SEND_KEPT, .src = buf, .count = count, .type = type,
+                               .peer = to, .dcount = slot});
+}
+
+void ac_sched_recv_kept(ac_sched *s, int slot, void *buf, int count, MPI_Datatype type, int from)
+{
+    if (kept_slot(s, slot))
+        add(s, (ac_sched_step){.kind = STEP_RECV_KEPT, .dst = buf, .count = count, .type = type,
+                               .peer = from, .dcount = slot});
+}
+
+void ac_sched_wait(ac_sched *s, int slot)
+{
+    if (kept_slot(s, slot)) add(s, (ac_sched_step){.kind = STEP_WAIT, .dcount = slot});
 }
 
 void ac_sched_library(ac_sched *s, ac_sched_start_fn *start, const void *arg)
@@ -182,6 +235,7 @@ static void end_round(ac_sched *s, int posted)
     }
     s->posted[s->nrounds] = (unsigned char)posted;
     s->ends[s->nrounds++] = s->nsteps;
+    s->waited = 0;
 }
 
 void ac_sched_round(ac_sched *s)
@@ -194,7 +248,8 @@ void ac_sched_round_posted(ac_sched *s)
     end_round(s, 1);
 }
 
-static int is_message(const ac_sched_step *t) { return t->kind <= STEP_BARRIER; }
+static int is_message(const ac_sched_step *t) { return t->kind <= STEP_WAIT; }
+static int is_kept(const ac_sched_step *t) { return t->kind >= STEP_SEND_KEPT && is_message(t); }
 
 static int run_local(const ac_sched_step *t)
 {
@@ -231,8 +286,24 @@ static int round_local(ac_sched *s, int k, int *nmsg)
     return MPI_SUCCESS;
 }
 
-/* Posts round k's messages into s->reqs. */
-static int post(ac_sched *s, int k, int nmsg)
+/* Posts a kept message into its slot (sched.h), which must hold none in flight. */
+static int post_kept(ac_sched *s, const ac_sched_step *t)
+{
+    MPI_Request *r = &s->kept[t->dcount];
+    if (*r != MPI_REQUEST_NULL) return MPI_ERR_INTERN;
+    s->kept_recv[t->dcount] = t->kind == STEP_RECV_KEPT;
+    if (t->peer == MPI_PROC_NULL) return MPI_SUCCESS; /* as post's, below */
+    int rc = t->kind == STEP_SEND_KEPT
+                 ? PMPI_Isend(t->src, t->count, t->type, t->peer, s->tag, s->comm, r)
+                 : PMPI_Irecv(t->dst, t->count, t->type, t->peer, s->tag, s->comm, r);
+    if (rc != MPI_SUCCESS) *r = MPI_REQUEST_NULL;
+    return rc;
+}
+
+/* Posts round k's messages into s->reqs, in order; a kept one into its slot. A wait step moves
+ * its slot's request into s->reqs (the progressed run: the round ends when it completes) or,
+ * with `wait_now` (the blocking run), waits for it there. */
+static int post(ac_sched *s, int k, int nmsg, int wait_now)
 {
     int b, e, rc = MPI_SUCCESS;
     bounds(s, k, &b, &e);
@@ -245,10 +316,18 @@ static int post(ac_sched *s, int k, int nmsg)
     s->nreqs = 0;
     for (int i = b; i < e && rc == MPI_SUCCESS; i++) {
         const ac_sched_step *t = &s->steps[i];
+        if (t->kind == STEP_WAIT && wait_now) {
+            rc = PMPI_Wait(&s->kept[t->dcount], MPI_STATUS_IGNORE);
+        } else if (t->kind == STEP_WAIT) {
+            s->reqs[s->nreqs++] = s->kept[t->dcount];
+            s->kept[t->dcount] = MPI_REQUEST_NULL;
+        } else if (is_kept(t)) {
+            rc = post_kept(s, t);
+        }
         /* a message from or to MPI_PROC_NULL completes at once with nothing moved: not posted
          * (SMPI 3.32's MPI_Waitany crashes in Request::unref on the request such an MPI_Isend
          * gives) */
-        if ((t->kind == STEP_SEND || t->kind == STEP_RECV) && t->peer == MPI_PROC_NULL)
+        else if ((t->kind == STEP_SEND || t->kind == STEP_RECV) && t->peer == MPI_PROC_NULL)
             s->reqs[s->nreqs++] = MPI_REQUEST_NULL;
         else if (t->kind == STEP_SEND)
             rc = PMPI_Isend(t->src, t->count, t->type, t->peer, s->tag, s->comm,
@@ -274,13 +353,15 @@ static int messages_blocking(ac_sched *s, int k, int nmsg)
     int b, e;
     bounds(s, k, &b, &e);
     const ac_sched_step *m[2];
-    int n = 0, library = 0;
+    int n = 0, library = 0, kept = 0;
     for (int i = b; i < e; i++) {
         if (is_message(&s->steps[i]) && n < 2) m[n++] = &s->steps[i];
         library |= s->steps[i].kind == STEP_LIBRARY;
+        kept |= is_kept(&s->steps[i]);
     }
-    /* a posted round's messages, and a library call's, are posted and waited for (below) */
-    int plain = !s->posted[k] && !library;
+    /* a posted round's messages, a library call's and a round of kept messages and waits are
+     * posted (and waited for where a wait step stands) in order, the rest waited for below */
+    int plain = !s->posted[k] && !library && !kept;
     if (plain && nmsg == 1 && m[0]->kind == STEP_BARRIER) return PMPI_Barrier(s->comm);
     if (plain && nmsg == 1 && m[0]->kind == STEP_SEND)
         return PMPI_Send(m[0]->src, m[0]->count, m[0]->type, m[0]->peer, s->tag, s->comm);
@@ -293,7 +374,7 @@ static int messages_blocking(ac_sched *s, int k, int nmsg)
         return PMPI_Sendrecv(snd->src, snd->count, snd->type, snd->peer, s->tag, rcv->dst,
                              rcv->count, rcv->type, rcv->peer, s->tag, s->comm, MPI_STATUS_IGNORE);
     }
-    int rc = post(s, k, nmsg);
+    int rc = post(s, k, nmsg, 1);
     int wrc = s->nreqs ? PMPI_Waitall(s->nreqs, s->reqs, s->stats) : MPI_SUCCESS;
     s->nreqs = 0;
     return rc != MPI_SUCCESS ? rc : wrc;
@@ -307,6 +388,7 @@ int ac_sched_run(ac_sched *s)
         s->rc = round_local(s, k, &nmsg);
         if (s->rc == MPI_SUCCESS && nmsg) s->rc = messages_blocking(s, k, nmsg);
     }
+    if (s->rc != MPI_SUCCESS) ac_sched_drain(s); /* kept messages still in flight */
     return s->rc;
 }
 
@@ -316,7 +398,7 @@ static int advance(ac_sched *s, int *done)
     while (s->round < s->nrounds) {
         int nmsg;
         s->rc = round_local(s, s->round, &nmsg);
-        if (s->rc == MPI_SUCCESS && nmsg) s->rc = post(s, s->round, nmsg);
+        if (s->rc == MPI_SUCCESS && nmsg) s->rc = post(s, s->round, nmsg, 0);
         if (s->rc != MPI_SUCCESS) {
             ac_sched_drain(s);
             break;
@@ -342,6 +424,8 @@ int ac_sched_start(ac_sched *s, int *done)
     ac_sched_round(s);
     s->nreqs = 0;
     s->round = 0;
+    for (int i = 0; i < s->nkept; i++) /* every one waited for by the last start's end */
+        if (s->kept[i] != MPI_REQUEST_NULL && s->rc == MPI_SUCCESS) s->rc = MPI_ERR_INTERN;
     if (s->rc != MPI_SUCCESS) {
         *done = 1;
         return s->rc;
@@ -408,4 +492,9 @@ void ac_sched_drain(ac_sched *s)
 {
     if (s->nreqs) PMPI_Waitall(s->nreqs, s->reqs, s->stats);
     s->nreqs = 0;
+    for (int i = 0; i < s->nkept; i++) {
+        if (s->kept[i] == MPI_REQUEST_NULL) continue;
+        if (s->kept_recv[i]) PMPI_Cancel(&s->kept[i]);
+        PMPI_Wait(&s->kept[i], MPI_STATUS_IGNORE);
+    }
 }

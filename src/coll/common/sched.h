@@ -10,6 +10,15 @@
  * received and produce what its own round sends, and a round's messages must not touch each
  * other's buffers.
  *
+ * Messages kept in flight across rounds (ac_sched_send_kept, ac_sched_recv_kept, ac_sched_wait:
+ * the pipelining engine's, common/pipeline.c, whose receives are posted ahead and whose sends
+ * complete rounds later) are not part of their round's end: each is posted into a numbered slot
+ * of the schedule's kept requests and completed by a wait step of a later round. A round
+ * holding such steps runs its messages in the order given, the blocking run waiting for each
+ * wait step there (MPI_Wait), the progressed run ending the round when the requests its wait
+ * steps name have completed; a wait is therefore a round's last message: any other step
+ * appended after one starts the next round.
+ *
  * The blocking run (ac_sched_run) makes the same MPI calls as an algorithm written with blocking
  * point-to-point calls: a round of one send is MPI_Send, of one receive MPI_Recv, of one send and
  * one receive MPI_Sendrecv, of one barrier MPI_Barrier; more messages (or a round ended by
@@ -48,7 +57,8 @@ typedef struct ac_sched_step {
 /* Room kept inside the schedule, so that a small one (a blocking call's, most often) allocates
  * nothing: its steps, rounds, temporaries and a round's requests, beyond which they move to the
  * heap. A schedule is therefore never copied by value once initialised. */
-enum { AC_SCHED_STEPS = 24, AC_SCHED_ROUNDS = 16, AC_SCHED_TMPS = 4, AC_SCHED_REQS = 4 };
+enum { AC_SCHED_STEPS = 24, AC_SCHED_ROUNDS = 16, AC_SCHED_TMPS = 4, AC_SCHED_REQS = 4,
+       AC_SCHED_KEPT = 8 };
 
 typedef struct ac_sched {
     MPI_Comm comm;
@@ -75,6 +85,11 @@ typedef struct ac_sched {
     MPI_Status *stats;     /* their statuses (not MPI_STATUSES_IGNORE: gcc's stringop-overflow
                             * check rejects it with MPICH's mpi.h) */
     int nreqs, qcap;
+    MPI_Request *kept;        /* the kept messages' slots (ac_sched_keep), MPI_REQUEST_NULL when
+                               * none is in flight there */
+    unsigned char *kept_recv; /* slot i's message is a receive (cancelled by ac_sched_drain) */
+    int nkept;
+    int waited;               /* the current round (building) holds a wait step */
     /* the room inside (above) */
     ac_sched_step step_room[AC_SCHED_STEPS];
     int end_room[AC_SCHED_ROUNDS];
@@ -82,6 +97,8 @@ typedef struct ac_sched {
     void *tmp_room[AC_SCHED_TMPS];
     MPI_Request req_room[AC_SCHED_REQS];
     MPI_Status stat_room[AC_SCHED_REQS];
+    MPI_Request kept_room[AC_SCHED_KEPT];
+    unsigned char kept_recv_room[AC_SCHED_KEPT];
 } ac_sched;
 
 /* An empty schedule on comm (whose rank and size it asks) with messages tagged `tag`. */
@@ -125,6 +142,17 @@ void ac_sched_library(ac_sched *s, ac_sched_start_fn *start, const void *arg);
  * times, and every rank must start the library's collectives on a communicator in one order
  * (intercept/requests.c starts first rounds in call order). */
 void ac_sched_barrier(ac_sched *s);
+/* Messages kept in flight across rounds (above): `nslots` slots for them, numbered from 0 (a
+ * second call with more slots adds slots). A kept message is posted into a slot that holds none
+ * in flight (the builder's to ensure: MPI_ERR_INTERN when running otherwise) and completed by
+ * ac_sched_wait on that slot, in the same round after it or in a later one; every one is waited
+ * for before the schedule ends. */
+void ac_sched_keep(ac_sched *s, int nslots);
+void ac_sched_send_kept(ac_sched *s, int slot, const void *buf, int count, MPI_Datatype type,
+                        int to);
+void ac_sched_recv_kept(ac_sched *s, int slot, void *buf, int count, MPI_Datatype type,
+                        int from);
+void ac_sched_wait(ac_sched *s, int slot);
 /* Ends the current round (nothing when it is empty). */
 void ac_sched_round(ac_sched *s);
 /* Ends it as a round whose messages the blocking run posts with MPI_Irecv/MPI_Isend and
@@ -147,7 +175,8 @@ int ac_sched_progress(ac_sched *s, int block, int *done);
  * MPI_REQUEST_NULL (set so by a caller that completed one in its own wait, requests.c). */
 int ac_sched_round_completed(const ac_sched *s);
 /* Completes the messages still in flight after an error, as the blocking algorithms do
- * (ac_wait_pending): the buffers are then free. */
+ * (ac_wait_pending; kept receives are cancelled first, as the pipelining engine did): the
+ * buffers are then free. */
 void ac_sched_drain(ac_sched *s);
 
 #endif

@@ -6,7 +6,7 @@
 
 ac_gather_fn ac_gather_native;
 ac_gather_fn ac_gather_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
-ac_gather_fn ac_gather_tree; /* p->tree, p->k, p->segment */
+AC_DECLARE_SCHEDULED(gather, tree) /* p->tree, p->k, p->segment */
 ac_gather_fn ac_gather_hier; /* p->intra[0], p->phase (hierarchical.c) */
 
 #endif

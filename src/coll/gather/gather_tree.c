@@ -24,40 +24,42 @@
  * Requirements: none. Any process count and root; MPI_IN_PLACE at the root. Assumes the
  * homogeneous packed format (a block packs to its signature's bytes), true of Open MPI and
  * MPICH on one architecture.
+ * Written as a schedule (common/sched.h: the own block's copy or pack the first local step, the
+ * pipelining engine's transfers kept messages, the staged subtrees' unpacks the last local
+ * steps), which the blocking call runs and nonblocking and persistent calls progress.
  * Source: Berkeley report (seeds/001) section 3.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
 #include "coll/common/pipeline.h"
+#include "coll/common/sched.h"
 #include "coll/common/tree.h"
 
 #include <stdlib.h>
 
 /* The root: every child's subtree into rbuf (or a temporary buffer, unpacked afterwards). */
-static int gather_root(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                       MPI_Datatype rtype, int root, int size, MPI_Aint block,
-                       const ac_tree_node *node, MPI_Aint seg, MPI_Comm comm)
+static int gather_root(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                       int rcount, MPI_Datatype rtype, int root, MPI_Aint block,
+                       const ac_tree_node *node, MPI_Aint seg)
 {
-    int rc = MPI_SUCCESS, direct = ac_is_bytes(rtype);
+    int rc, size = s->size, direct = ac_is_bytes(rtype);
     MPI_Aint lb, extent, stride, staged = 0, at = 0;
     ac_pipe_edge *edges = NULL;
-    char *stage = NULL;
+    char *stage;
 
     PMPI_Type_get_extent(rtype, &lb, &extent);
     stride = extent * rcount;
-    if (sbuf != MPI_IN_PLACE) {
-        rc = ac_copy(sbuf, scount, stype, (char *)rbuf + root * stride, rcount, rtype);
-        if (rc != MPI_SUCCESS) return rc;
-    }
+    if (sbuf != MPI_IN_PLACE)
+        ac_sched_copy(s, sbuf, scount, stype, (char *)rbuf + root * stride, rcount, rtype);
     edges = malloc((size_t)(node->nchildren + 1) * sizeof *edges);
     if (!edges) return MPI_ERR_NO_MEM;
     for (int i = 0; i < node->nchildren; i++)
         if (!direct || node->child[i] + node->child_size[i] > size)
             staged += node->child_size[i] * block;
-    stage = malloc((size_t)staged + 1);
+    stage = ac_sched_tmp(s, staged + 1, MPI_BYTE);
     if (!stage) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
+        free(edges);
+        return ac_sched_error(s);
     }
     for (int i = 0; i < node->nchildren; i++) {
         int first = node->child[i], n = node->child_size[i];
@@ -68,79 +70,86 @@ static int gather_root(const void *sbuf, int scount, MPI_Datatype stype, void *r
             at += n * block;
         }
     }
-    rc = ac_pipe_collect(NULL, 0, 0, MPI_PROC_NULL, edges, node->nchildren, seg, comm);
+    rc = ac_pipe_collect_schedule(s, NULL, 0, 0, MPI_PROC_NULL, edges, node->nchildren, seg);
     /* the staged subtrees, ranks first .. p-1 then 0 .. for the one that wraps */
     for (int i = 0; i < node->nchildren && rc == MPI_SUCCESS; i++) {
-        int first = node->child[i], n = node->child_size[i], position = 0;
+        int first = node->child[i], n = node->child_size[i];
         int head = first + n <= size ? n : size - first, len = (int)(n * block);
         if (direct && head == n) continue; /* received in place */
-        rc = ac_unpack(edges[i].data, len, &position, (char *)rbuf + first * stride, head * rcount,
-                       rtype, comm);
-        if (rc == MPI_SUCCESS && head < n)
-            rc = ac_unpack(edges[i].data, len, &position, rbuf, (n - head) * rcount, rtype, comm);
+        ac_sched_unpack(s, edges[i].data, (int)(head * block), (char *)rbuf + first * stride,
+                        head * rcount, rtype);
+        if (head < n)
+            ac_sched_unpack(s, edges[i].data + head * block, len - (int)(head * block), rbuf,
+                            (n - head) * rcount, rtype);
     }
-out:
-    free(stage);
     free(edges);
-    return rc;
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }
 
 /* Any other rank: its own block, then its children's subtrees, up to the parent. */
-static int gather_nonroot(const void *sbuf, int scount, MPI_Datatype stype, int root, int size,
-                          MPI_Aint block, const ac_tree_node *node, MPI_Aint seg, MPI_Comm comm)
+static int gather_nonroot(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype, int root,
+                          MPI_Aint block, const ac_tree_node *node, MPI_Aint seg)
 {
-    int rc = MPI_SUCCESS, position = 0;
+    int rc, size = s->size;
     MPI_Aint len = node->subtree * block;
     ac_pipe_edge *edges = NULL;
-    ac_bytes own = {0};
-    char *stream = NULL;
+    ac_bytes own;
+    char *stream;
 
     if (node->nchildren == 0) {
         /* a leaf: its block only, from sbuf itself when the type allows */
-        rc = ac_bytes_get(&own, sbuf, scount, stype, 1, comm);
+        rc = ac_pipe_bytes(s, sbuf, scount, stype, 1, &own);
         if (rc == MPI_SUCCESS)
-            rc = ac_pipe_collect(own.data, block, block, node->parent, NULL, 0, seg, comm);
-        return ac_bytes_release(&own, NULL, scount, stype, 0, comm, rc);
+            rc = ac_pipe_collect_schedule(s, own.data, block, block, node->parent, NULL, 0, seg);
+        return rc;
     }
+    stream = ac_sched_tmp(s, len, MPI_BYTE);
+    if (!stream) return ac_sched_error(s);
     edges = malloc((size_t)node->nchildren * sizeof *edges);
-    stream = malloc((size_t)len);
-    if (!edges || !stream) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
-    }
-    rc = ac_pack(sbuf, scount, stype, stream, (int)block, &position, comm);
-    if (rc != MPI_SUCCESS) goto out;
+    if (!edges) return MPI_ERR_NO_MEM;
+    ac_sched_pack(s, sbuf, scount, stype, stream, (int)block);
     for (int i = 0; i < node->nchildren; i++) {
         /* the child's blocks start at its relative rank minus this rank's */
         MPI_Aint skip = ((node->child[i] - root + size) % size) - node->vrank;
         edges[i] =
             (ac_pipe_edge){node->child[i], stream + skip * block, node->child_size[i] * block};
     }
-    rc = ac_pipe_collect(stream, len, block, node->parent, edges, node->nchildren, seg, comm);
-out:
-    free(stream);
+    rc = ac_pipe_collect_schedule(s, stream, len, block, node->parent, edges, node->nchildren,
+                                  seg);
     free(edges);
     return rc;
 }
 
-int ac_gather_tree(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                   MPI_Datatype rtype, int root, MPI_Comm comm, const ac_params *p)
+int ac_gather_tree_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
+                            void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                            const ac_params *p)
 {
     int rc, rank, size;
     MPI_Aint block;
     ac_tree_node node = {0};
 
     /* block bytes from the significant arguments: the receive side at the root */
-    rc = ac_rooted_block(comm, root, rcount, rtype, scount, stype, &rank, &size, &block);
-    if (rc != MPI_SUCCESS || block == 0) return rc;
+    rc = ac_rooted_block(s->comm, root, rcount, rtype, scount, stype, &rank, &size, &block);
+    if (rc != MPI_SUCCESS || block == 0) return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
     rc = ac_tree_node_get(ac_tree_of(p), root, rank, size, &node);
     if (rc != MPI_SUCCESS) return rc;
     if (rank == root)
-        rc = gather_root(sbuf, scount, stype, rbuf, rcount, rtype, root, size, block, &node,
-                         p ? p->segment : 0, comm);
+        rc = gather_root(s, sbuf, scount, stype, rbuf, rcount, rtype, root, block, &node,
+                         p ? p->segment : 0);
     else
-        rc =
-            gather_nonroot(sbuf, scount, stype, root, size, block, &node, p ? p->segment : 0, comm);
+        rc = gather_nonroot(s, sbuf, scount, stype, root, block, &node, p ? p->segment : 0);
     ac_tree_node_free(&node);
+    return rc;
+}
+
+int ac_gather_tree(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                   MPI_Datatype rtype, int root, MPI_Comm comm, const ac_params *p)
+{
+    ac_sched s;
+    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    if (rc == MPI_SUCCESS)
+        rc = ac_gather_tree_schedule(&s, sbuf, scount, stype, rbuf, rcount, rtype, root, p);
+    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+    ac_sched_free(&s);
     return rc;
 }

@@ -22,7 +22,8 @@
 #define TREE_ATTRIBUTES " partners=tree sync=none primitive=nonblocking data=pack"
 #define TREE_MAX_BYTES(kind, segment) 0
 #define TREE_COST ac_gather_scatter_tree_cost /* scatter's too: common/cost_models.c */
-#define TREE_SCHED(segment) {0}
+/* every instance is written as a schedule (gather_tree.c) */
+#define TREE_SCHED(segment) {.gather = ac_gather_tree_schedule}
 
 static const ac_algorithm algorithms[] = {
     {AC_NATIVE(gather, GATHER, Gather)},

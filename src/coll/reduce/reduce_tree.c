@@ -34,53 +34,63 @@
  * Memory: at most AC_PIPE_SLOTS segment buffers per rank (plus the whole vector at rank 0 for
  * a non-commutative op with root != 0).
  * Requirements: none. Any process count and root; MPI_IN_PLACE at the root.
+ * Written as a schedule (common/sched.h: the pipelining engine's transfers as kept messages,
+ * the send to a root other than the tree's a round of its own), which the blocking call runs
+ * and nonblocking and persistent calls progress.
  * Source: Berkeley report (seeds/001) section 3.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
 #include "coll/common/pipeline.h"
+#include "coll/common/sched.h"
 #include "coll/common/tree.h"
 
-int ac_reduce_tree(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op, int root,
-                   MPI_Comm comm, const ac_params *p)
+int ac_reduce_tree_schedule(ac_sched *s, const void *sbuf, void *rbuf, int count,
+                            MPI_Datatype dtype, MPI_Op op, int root, const ac_params *p)
 {
-    int rc, rank, size, commutative, tree_root, tsize, segcount = 0;
+    int rc, rank = s->rank, commutative, tree_root, tsize, segcount = 0;
     const void *own = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
     ac_tree_node node = {0};
-    ac_tmp result = {0};
 
-    if (count == 0) return MPI_SUCCESS;
-    rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
-    if (rc == MPI_SUCCESS) rc = PMPI_Op_commutative(op, &commutative);
+    if (count == 0) return ac_sched_error(s);
+    rc = PMPI_Op_commutative(op, &commutative);
     if (rc == MPI_SUCCESS) rc = PMPI_Type_size(dtype, &tsize);
     if (rc != MPI_SUCCESS) return rc;
     if (p && p->segment > 0 && tsize > 0)
         segcount = p->segment / tsize > 0 ? p->segment / tsize : 1;
     tree_root = commutative ? root : 0;
-    rc = ac_tree_node_get(ac_tree_of(p), tree_root, rank, size, &node);
+    rc = ac_tree_node_get(ac_tree_of(p), tree_root, rank, s->size, &node);
     if (rc != MPI_SUCCESS) return rc;
 
     if (rank == tree_root) {
-        void *into = rbuf;
+        void *into = rank != root ? ac_sched_tmp(s, count, dtype) : rbuf;
+        if (into)
+            rc = ac_pipe_reduce_schedule(s, own, into, count, dtype, op, MPI_PROC_NULL,
+                                         node.child, node.nchildren, segcount);
         if (rank != root) {
-            rc = ac_tmp_alloc(&result, count, dtype);
-            if (rc != MPI_SUCCESS) goto out;
-            into = result.buf;
+            ac_sched_send(s, into, count, dtype, root);
+            ac_sched_round(s);
         }
-        rc = ac_pipe_reduce(own, into, count, dtype, op, MPI_PROC_NULL, node.child, node.nchildren,
-                            segcount, comm);
-        if (rc == MPI_SUCCESS && rank != root)
-            rc = PMPI_Send(result.buf, count, dtype, root, AC_TAG_DATA, comm);
     } else {
-        rc = ac_pipe_reduce(own, NULL, count, dtype, op, node.parent, node.child, node.nchildren,
-                            segcount, comm);
+        rc = ac_pipe_reduce_schedule(s, own, NULL, count, dtype, op, node.parent, node.child,
+                                     node.nchildren, segcount);
         /* the root's own operand has left (every send completed): rbuf may take the result */
-        if (rc == MPI_SUCCESS && rank == root)
-            rc = PMPI_Recv(rbuf, count, dtype, tree_root, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
+        if (rank == root) {
+            ac_sched_recv(s, rbuf, count, dtype, tree_root);
+            ac_sched_round(s);
+        }
     }
-out:
-    ac_tmp_free(&result);
     ac_tree_node_free(&node);
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
+}
+
+int ac_reduce_tree(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op, int root,
+                   MPI_Comm comm, const ac_params *p)
+{
+    ac_sched s;
+    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    if (rc == MPI_SUCCESS) rc = ac_reduce_tree_schedule(&s, sbuf, rbuf, count, dtype, op, root, p);
+    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+    ac_sched_free(&s);
     return rc;
 }

@@ -33,7 +33,8 @@ static const ac_cost_model tree_cost = {
 #define TREE_ATTRIBUTES " partners=tree sync=none order=rank primitive=nonblocking data=ddt"
 #define TREE_MAX_BYTES(kind, segment) 0
 #define TREE_COST tree_cost
-#define TREE_SCHED(segment) {0}
+/* every instance is written as a schedule (reduce_tree.c) */
+#define TREE_SCHED(segment) {.reduce = ac_reduce_tree_schedule}
 
 /* The cost models of the algorithms below (each entry's .cost, in the terms of cost_terms.h):
  * their files' "Cost: ..." corrected where SimGrid disagreed on a contention-free platform. */

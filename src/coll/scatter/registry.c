@@ -22,7 +22,8 @@
 #define TREE_ATTRIBUTES " partners=tree sync=none primitive=nonblocking data=pack"
 #define TREE_MAX_BYTES(kind, segment) 0
 #define TREE_COST ac_gather_scatter_tree_cost /* gather's too: common/cost_models.c */
-#define TREE_SCHED(segment) {0}
+/* every instance is written as a schedule (scatter_tree.c) */
+#define TREE_SCHED(segment) {.scatter = ac_scatter_tree_schedule}
 
 static const ac_algorithm algorithms[] = {
     {AC_NATIVE(scatter, SCATTER, Scatter)},

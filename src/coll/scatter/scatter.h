@@ -6,7 +6,7 @@
 
 ac_scatter_fn ac_scatter_native;
 ac_scatter_fn ac_scatter_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
-ac_scatter_fn ac_scatter_tree; /* p->tree, p->k, p->segment */
+AC_DECLARE_SCHEDULED(scatter, tree) /* p->tree, p->k, p->segment */
 ac_scatter_fn ac_scatter_hier; /* p->intra[1], p->phase (hierarchical.c) */
 
 #endif

@@ -24,39 +24,40 @@
  * Requirements: none. Any process count and root; MPI_IN_PLACE at the root. Assumes the
  * homogeneous packed format (a block packs to its signature's bytes), true of Open MPI and
  * MPICH on one architecture.
+ * Written as a schedule (common/sched.h: the staged subtrees' packs the first local steps, the
+ * pipelining engine's transfers kept messages, the own block's copy or unpack the last local
+ * step), which the blocking call runs and nonblocking and persistent calls progress.
  * Source: Berkeley report (seeds/001) section 3.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
 #include "coll/common/pipeline.h"
+#include "coll/common/sched.h"
 #include "coll/common/tree.h"
 
 #include <stdlib.h>
 
 /* The root: each child's blocks straight from sbuf when possible, else packed in relative
  * order into `stage`; then the pipelined sends; its own block last. */
-static int scatter_root(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                        MPI_Datatype rtype, int root, int size, MPI_Aint block,
-                        const ac_tree_node *node, MPI_Aint seg, MPI_Comm comm)
+static int scatter_root(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
+                        void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Aint block,
+                        const ac_tree_node *node, MPI_Aint seg)
 {
-    int rc = MPI_SUCCESS, direct = ac_is_bytes(stype), *order = NULL;
+    int rc, size = s->size, direct = ac_is_bytes(stype), *order = NULL;
     MPI_Aint lb, extent, stride, staged = 0, at = 0;
     ac_pipe_edge *edges = NULL;
-    char *stage = NULL;
+    char *stage;
 
     PMPI_Type_get_extent(stype, &lb, &extent);
     stride = extent * scount;
-    edges = malloc((size_t)(node->nchildren + 1) * sizeof *edges);
-    order = malloc((size_t)(node->nchildren + 1) * sizeof *order);
-    if (!edges || !order) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
-    }
     for (int i = 0; i < node->nchildren; i++)
         if (!direct || node->child[i] + node->child_size[i] > size)
             staged += node->child_size[i] * block;
-    stage = malloc((size_t)staged + 1);
-    if (!stage) {
+    stage = ac_sched_tmp(s, staged + 1, MPI_BYTE);
+    if (!stage) return ac_sched_error(s);
+    edges = malloc((size_t)(node->nchildren + 1) * sizeof *edges);
+    order = malloc((size_t)(node->nchildren + 1) * sizeof *order);
+    if (!edges || !order) {
         rc = MPI_ERR_NO_MEM;
         goto out;
     }
@@ -69,46 +70,47 @@ static int scatter_root(const void *sbuf, int scount, MPI_Datatype stype, void *
             continue;
         }
         /* ranks first .. p-1, then 0 .. (wrapping subtree), packed */
-        int position = 0, head = first + n <= size ? n : size - first;
-        rc = ac_pack((const char *)sbuf + first * stride, head * scount, stype, stage + at,
-                     (int)len, &position, comm);
-        if (rc == MPI_SUCCESS && head < n)
-            rc = ac_pack(sbuf, (n - head) * scount, stype, stage + at, (int)len, &position, comm);
-        if (rc != MPI_SUCCESS) goto out;
+        int head = first + n <= size ? n : size - first;
+        ac_sched_pack(s, (const char *)sbuf + first * stride, head * scount, stype, stage + at,
+                      (int)(head * block));
+        if (head < n)
+            ac_sched_pack(s, sbuf, (n - head) * scount, stype, stage + at + head * block,
+                          (int)((n - head) * block));
         edges[i] = (ac_pipe_edge){first, stage + at, len};
         at += len;
     }
-    rc = ac_pipe_forward(NULL, 0, MPI_PROC_NULL, edges, node->nchildren, seg, comm);
-    if (rc == MPI_SUCCESS && rbuf != MPI_IN_PLACE)
-        rc = ac_copy((const char *)sbuf + root * stride, scount, stype, rbuf, rcount, rtype);
+    rc = ac_pipe_forward_schedule(s, NULL, 0, MPI_PROC_NULL, edges, node->nchildren, seg);
+    if (rbuf != MPI_IN_PLACE)
+        ac_sched_copy(s, (const char *)sbuf + root * stride, scount, stype, rbuf, rcount, rtype);
 out:
-    free(stage);
     free(edges);
     free(order);
-    return rc;
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }
 
 /* Any other rank: receive the subtree's blocks, forward the children's ranges, keep its own. */
-static int scatter_nonroot(void *rbuf, int rcount, MPI_Datatype rtype, int root, int size,
-                           MPI_Aint block, const ac_tree_node *node, MPI_Aint seg, MPI_Comm comm)
+static int scatter_nonroot(ac_sched *s, void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                           MPI_Aint block, const ac_tree_node *node, MPI_Aint seg)
 {
-    int rc = MPI_SUCCESS, position = 0, *order = NULL;
+    int rc, size = s->size, *order = NULL;
     MPI_Aint len = node->subtree * block;
     ac_pipe_edge *edges = NULL;
-    ac_bytes own = {0};
-    char *stream = NULL;
+    ac_bytes own;
+    char *stream;
 
     if (node->nchildren == 0) {
         /* a leaf: its block only, into rbuf itself when the type allows */
-        rc = ac_bytes_get(&own, rbuf, rcount, rtype, 0, comm);
+        rc = ac_pipe_bytes(s, rbuf, rcount, rtype, 0, &own);
         if (rc == MPI_SUCCESS)
-            rc = ac_pipe_forward(own.data, block, node->parent, NULL, 0, seg, comm);
-        return ac_bytes_release(&own, rbuf, rcount, rtype, 1, comm, rc);
+            rc = ac_pipe_forward_schedule(s, own.data, block, node->parent, NULL, 0, seg);
+        ac_pipe_bytes_store(s, &own, rbuf, rcount, rtype);
+        return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
     }
+    stream = ac_sched_tmp(s, len, MPI_BYTE);
+    if (!stream) return ac_sched_error(s);
     edges = malloc((size_t)node->nchildren * sizeof *edges);
     order = malloc((size_t)node->nchildren * sizeof *order);
-    stream = malloc((size_t)len);
-    if (!edges || !order || !stream) {
+    if (!edges || !order) {
         rc = MPI_ERR_NO_MEM;
         goto out;
     }
@@ -120,33 +122,44 @@ static int scatter_nonroot(void *rbuf, int rcount, MPI_Datatype rtype, int root,
         edges[i] =
             (ac_pipe_edge){node->child[c], stream + skip * block, node->child_size[c] * block};
     }
-    rc = ac_pipe_forward(stream, len, node->parent, edges, node->nchildren, seg, comm);
-    if (rc == MPI_SUCCESS) rc = ac_unpack(stream, (int)block, &position, rbuf, rcount, rtype, comm);
+    rc = ac_pipe_forward_schedule(s, stream, len, node->parent, edges, node->nchildren, seg);
+    ac_sched_unpack(s, stream, (int)block, rbuf, rcount, rtype);
 out:
-    free(stream);
     free(edges);
     free(order);
-    return rc;
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }
 
-int ac_scatter_tree(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                    MPI_Datatype rtype, int root, MPI_Comm comm, const ac_params *p)
+int ac_scatter_tree_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
+                             void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                             const ac_params *p)
 {
     int rc, rank, size;
     MPI_Aint block;
     ac_tree_node node = {0};
 
     /* block bytes from the significant arguments: the send side at the root */
-    rc = ac_rooted_block(comm, root, scount, stype, rcount, rtype, &rank, &size, &block);
-    if (rc != MPI_SUCCESS || block == 0) return rc;
+    rc = ac_rooted_block(s->comm, root, scount, stype, rcount, rtype, &rank, &size, &block);
+    if (rc != MPI_SUCCESS || block == 0) return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
     rc = ac_tree_node_get(ac_tree_of(p), root, rank, size, &node);
     if (rc != MPI_SUCCESS) return rc;
     if (rank == root)
-        rc = scatter_root(sbuf, scount, stype, rbuf, rcount, rtype, root, size, block, &node,
-                          p ? p->segment : 0, comm);
+        rc = scatter_root(s, sbuf, scount, stype, rbuf, rcount, rtype, root, block, &node,
+                          p ? p->segment : 0);
     else
-        rc = scatter_nonroot(rbuf, rcount, rtype, root, size, block, &node, p ? p->segment : 0,
-                             comm);
+        rc = scatter_nonroot(s, rbuf, rcount, rtype, root, block, &node, p ? p->segment : 0);
     ac_tree_node_free(&node);
+    return rc;
+}
+
+int ac_scatter_tree(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                    MPI_Datatype rtype, int root, MPI_Comm comm, const ac_params *p)
+{
+    ac_sched s;
+    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    if (rc == MPI_SUCCESS)
+        rc = ac_scatter_tree_schedule(&s, sbuf, scount, stype, rbuf, rcount, rtype, root, p);
+    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+    ac_sched_free(&s);
     return rc;
 }
