@@ -155,6 +155,16 @@ typedef struct ac_blocks_args {
     int rcount;
     MPI_Datatype rtype;
 } ac_blocks_args;
+/* ... and of a rooted one (gather, scatter: intercept/rooted_request.c) */
+typedef struct ac_rooted_args {
+    const void *sbuf;
+    int scount;
+    MPI_Datatype stype;
+    void *rbuf;
+    int rcount;
+    MPI_Datatype rtype;
+    int root;
+} ac_rooted_args;
 typedef int ac_alltoall_fn(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                            int rcount, MPI_Datatype rtype, MPI_Comm comm,
                            const struct ac_params *p);

@@ -120,6 +120,13 @@ int ac_root_ok(MPI_Comm comm, int root);
  * at this rank: MPI ignores the others, and programs pass junk there. */
 int ac_at_root(MPI_Comm comm, int root);
 
+/* Which blocks of a gather or scatter call (coll) are significant at this rank (MPI ignores the
+ * others, and programs pass junk there: only significant arguments may decide this rank's
+ * path): the root's side at the root, the other side except at an in-place root. Returns
+ * ac_at_root() (rooted_blocks.c). */
+int ac_rooted_significant(ac_collective coll, MPI_Comm comm, int root, const void *sbuf,
+                          const void *rbuf, int *send, int *receive);
+
 #if MPI_VERSION >= 4
 /* MPI-4 large-count wrappers: 1 if every value fits in an int (then *out is set). Arrays are
  * converted into freshly allocated int arrays (free them), NULL in gives NULL out. */

@@ -10,11 +10,8 @@
 typedef int rooted_library_fn(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int,
                               MPI_Comm);
 
-/* Which blocks of a call of `coll` are significant at this rank (MPI ignores the others, and
- * programs pass junk there: only significant arguments may decide this rank's path): the
- * root's side at the root, the other side except at an in-place root. Returns ac_at_root(). */
-static int significant(ac_collective coll, MPI_Comm comm, int root, const void *sbuf,
-                       const void *rbuf, int *send, int *receive)
+int ac_rooted_significant(ac_collective coll, MPI_Comm comm, int root, const void *sbuf,
+                          const void *rbuf, int *send, int *receive)
 {
     int at_root = ac_at_root(comm, root), gather = coll == AC_GATHER;
     const void *other = gather ? sbuf : rbuf; /* the block every rank has: MPI_IN_PLACE at root */
@@ -34,7 +31,7 @@ AC_SHAPE_BODY int rooted_blocks_at(const void *caller, ac_collective coll,
                                    int root, MPI_Comm comm)
 {
     ac_comm *c;
-    int send, receive, at_root = significant(coll, comm, root, sbuf, rbuf, &send, &receive);
+    int send, receive, at_root = ac_rooted_significant(coll, comm, root, sbuf, rbuf, &send, &receive);
     if (at_root < 0 || (send && (scount < 0 || stype == MPI_DATATYPE_NULL)) ||
         (receive && (rcount < 0 || rtype == MPI_DATATYPE_NULL))) {
         ac_count_passthrough(comm, coll, AC_PASS_ARGUMENTS);
@@ -77,7 +74,7 @@ AC_SHAPE_BODY int rooted_blocks_at(const void *caller, ac_collective coll,
                        MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm)          \
     {                                                                                          \
         int ns = 0, nr = 0, send, receive;                                                     \
-        if (significant(AC_##COLL, comm, root, sbuf, rbuf, &send, &receive) < 0 ||             \
+        if (ac_rooted_significant(AC_##COLL, comm, root, sbuf, rbuf, &send, &receive) < 0 ||   \
             (send && !ac_count_fits(scount, &ns)) ||                                           \
             (receive && !ac_count_fits(rcount, &nr))) {                                        \
             ac_count_passthrough(comm, AC_##COLL, AC_PASS_LARGE_COUNT);                        \

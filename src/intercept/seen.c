@@ -3,7 +3,7 @@
  * collectives the layer does not run: each call is counted (src/core/seen.c: the report's
  * "seen") and passed to the library untouched. Those the layer may run are written by hand
  * (src/intercept/iallreduce.c, ibarrier.c, blocks_request.c, iallgatherv.c, ialltoallv.c,
- * ibcast.c: the nonblocking and persistent forms). The MPI-4 functions (persistent
+ * ibcast.c, ireduce.c, rooted_request.c: the nonblocking and persistent forms). The MPI-4 functions (persistent
  * collectives, the large-count `_c` forms) where the library has them; none under SimGrid
  * (its SMPI has its own prototypes and the layer there runs inside the simulated program).
  */
@@ -55,15 +55,6 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
     return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
-int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
-                recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_IGATHER, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
-    return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                        request);
-}
-
 int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int
                  recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request *request)
@@ -72,15 +63,6 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
             ac_seen_bytes(sendcount, sendtype));
     return PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                          comm, request);
-}
-
-int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
-                 recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_ISCATTER, comm, recvbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(recvcount, recvtype));
-    return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                         request);
 }
 
 int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype
@@ -100,13 +82,6 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     if (ac_seen_on()) ac_seen(AC_SEEN_IALLTOALLW, comm, -1.0);
     return PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                            recvtypes, comm, request);
-}
-
-int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int
-                root, MPI_Comm comm, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_IREDUCE, comm, ac_seen_bytes(count, datatype));
-    return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
 }
 
 int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype
@@ -232,16 +207,6 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
     return PMPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
-int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request
-                  *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_IGATHER_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
-    return PMPI_Igather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                          request);
-}
-
 int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int
                    root, MPI_Comm comm, MPI_Request *request)
@@ -250,16 +215,6 @@ int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
             ac_seen_bytes(sendcount, sendtype));
     return PMPI_Igatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                            root, comm, request);
-}
-
-int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request
-                   *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_ISCATTER_C, comm, recvbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(recvcount, recvtype));
-    return PMPI_Iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                           request);
 }
 
 int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
@@ -299,13 +254,6 @@ int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     if (ac_seen_on()) ac_seen(AC_SEEN_IALLTOALLW_C, comm, -1.0);
     return PMPI_Ialltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                              recvtypes, comm, request);
-}
-
-int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op
-                  op, int root, MPI_Comm comm, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_IREDUCE_C, comm, ac_seen_bytes(count, datatype));
-    return PMPI_Ireduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, request);
 }
 
 int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
@@ -388,16 +336,6 @@ int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
                                       rdispls, recvtypes, comm, request);
 }
 
-int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
-                    recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                    MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_GATHER_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
-    return PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                            info, request);
-}
-
 int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const
                      int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm
                      comm, MPI_Info info, MPI_Request *request)
@@ -406,16 +344,6 @@ int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
             ac_seen_bytes(sendcount, sendtype));
     return PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                              root, comm, info, request);
-}
-
-int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int
-                     recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                     MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_SCATTER_INIT, comm, recvbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(recvcount, recvtype));
-    return PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                             info, request);
 }
 
 int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype
@@ -436,13 +364,6 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
     if (ac_seen_on()) ac_seen(AC_SEEN_ALLTOALLW_INIT, comm, -1.0);
     return PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                rdispls, recvtypes, comm, info, request);
-}
-
-int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                    int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_REDUCE_INIT, comm, ac_seen_bytes(count, datatype));
-    return PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
 }
 
 int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype
@@ -527,16 +448,6 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], con
                                         recvcounts, rdispls, recvtypes, comm, info, request);
 }
 
-int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void
-                      *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                      MPI_Info info, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_GATHER_INIT_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
-    return PMPI_Gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                              comm, info, request);
-}
-
 int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void
                        *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype
                        recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -545,16 +456,6 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
             ac_seen_bytes(sendcount, sendtype));
     return PMPI_Gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                                root, comm, info, request);
-}
-
-int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void
-                       *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm
-                       comm, MPI_Info info, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_SCATTER_INIT_C, comm, recvbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(recvcount, recvtype));
-    return PMPI_Scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                               comm, info, request);
 }
 
 int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
@@ -595,13 +496,6 @@ int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
     if (ac_seen_on()) ac_seen(AC_SEEN_ALLTOALLW_INIT_C, comm, -1.0);
     return PMPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                  rdispls, recvtypes, comm, info, request);
-}
-
-int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                      MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_REDUCE_INIT_C, comm, ac_seen_bytes(count, datatype));
-    return PMPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
 }
 
 int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],

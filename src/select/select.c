@@ -917,9 +917,12 @@ int ac_select_learning_candidates(ac_comm *c, const ac_call *call, const ac_algo
     int n = 0;
     for (int i = 0; i < r.count && n < max; i++) {
         const ac_algorithm *a = r.algorithms[i];
+        int twin = 0; /* the later of twins is left out, as in a blocking context's candidates */
         if (!ac_has_schedule(a) || ((a->requires & AC_REQ_NODES) && full.nodes.nodes == 0))
             continue;
-        if (ac_applicable(a, &full, NULL)) out[n++] = a;
+        for (int j = 0; j < n && !twin; j++)
+            twin = ac_same_messages(out[j], a, &full);
+        if (!twin && ac_applicable(a, &full, NULL)) out[n++] = a;
     }
     return n;
 }

@@ -56,8 +56,9 @@ const ac_algorithm *ac_select_nonblocking(ac_comm *c, const ac_call *call);
 /* The candidates a nonblocking or persistent call races where no forced algorithm or table rule
  * decides it (intercept/requests.c: a persistent request over its first starts, nonblocking calls
  * over their context's first calls): under a learning strategy, the
- * applicable algorithms written as schedules, in the registry's order (at most max, into out);
- * 0 otherwise. The same list on every rank. */
+ * applicable algorithms written as schedules, in the registry's order, less the later of twins
+ * that send the same messages for this call (ac_same_messages: a segmented tree whose segment
+ * holds the whole message), at most max, into out; 0 otherwise. The same list on every rank. */
 int ac_select_learning_candidates(ac_comm *c, const ac_call *call, const ac_algorithm **out,
                                   int max);
 /* Whether the configuration could have the layer run a nonblocking or persistent collective: a

@@ -4,7 +4,7 @@
 
 #include "coll/coll.h"
 
-ac_gather_fn ac_gather_native;
+AC_DECLARE_SCHEDULED(gather, native) /* the library's MPI_Igather */
 ac_gather_fn ac_gather_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
 AC_DECLARE_SCHEDULED(gather, tree) /* p->tree, p->k, p->segment */
 ac_gather_fn ac_gather_hier; /* p->intra[0], p->phase (hierarchical.c) */

@@ -26,7 +26,7 @@
 #define TREE_SCHED(segment) {.gather = ac_gather_tree_schedule}
 
 static const ac_algorithm algorithms[] = {
-    {AC_NATIVE(gather, GATHER, Gather)},
+    {AC_NATIVE(gather, GATHER, Gather), .sched.gather = ac_gather_native_schedule},
 #define AC_TREE_INSTANCE AC_TREE_ENTRY
 #include "coll/common/tree_instances.def"
 #undef AC_TREE_INSTANCE

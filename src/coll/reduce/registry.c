@@ -54,7 +54,7 @@ static const ac_cost_model linear_ordered_cost = {
              AC_TERM(Q_N_P1, P_GAMMA, L_WORST, 1))};
 
 static const ac_algorithm algorithms[] = {
-    {AC_NATIVE(reduce, REDUCE, Reduce)},
+    {AC_NATIVE(reduce, REDUCE, Reduce), .sched.reduce = ac_reduce_native_schedule},
 #define AC_TREE_INSTANCE AC_TREE_ENTRY
 #include "coll/common/tree_instances.def"
 #undef AC_TREE_INSTANCE

@@ -26,7 +26,7 @@
 #define TREE_SCHED(segment) {.scatter = ac_scatter_tree_schedule}
 
 static const ac_algorithm algorithms[] = {
-    {AC_NATIVE(scatter, SCATTER, Scatter)},
+    {AC_NATIVE(scatter, SCATTER, Scatter), .sched.scatter = ac_scatter_native_schedule},
 #define AC_TREE_INSTANCE AC_TREE_ENTRY
 #include "coll/common/tree_instances.def"
 #undef AC_TREE_INSTANCE

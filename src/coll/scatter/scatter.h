@@ -4,7 +4,7 @@
 
 #include "coll/coll.h"
 
-ac_scatter_fn ac_scatter_native;
+AC_DECLARE_SCHEDULED(scatter, native) /* the library's MPI_Iscatter */
 ac_scatter_fn ac_scatter_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
 AC_DECLARE_SCHEDULED(scatter, tree) /* p->tree, p->k, p->segment */
 ac_scatter_fn ac_scatter_hier; /* p->intra[1], p->phase (hierarchical.c) */
