@@ -167,7 +167,40 @@ static int barrier_schedule_no_receive(ac_sched *s, const ac_params *p)
     return ac_sched_error(s);
 }
 
+/* A reduce as a schedule (commutative ops) whose root combines each kept receive before it
+ * waits for it: a local step runs at the start of its round, before the round's messages are
+ * even posted, so the root combines what its temporaries held. Its blocking entry point is the
+ * right binomial tree: only the progressed run shows the bug. */
+static int reduce_schedule_before_wait(ac_sched *s, const void *sbuf, void *rbuf, int count,
+                                       MPI_Datatype dtype, MPI_Op op, int root,
+                                       const ac_params *p)
+{
+    (void)p;
+    if (s->rank != root) {
+        ac_sched_send(s, sbuf, count, dtype, root);
+        return ac_sched_error(s);
+    }
+    if (sbuf != MPI_IN_PLACE) ac_sched_copy(s, sbuf, count, dtype, rbuf, count, dtype);
+    ac_sched_keep(s, s->size);
+    for (int r = 0; r < s->size; r++) {
+        char *t = r == root ? NULL : ac_sched_tmp(s, count, dtype);
+        if (!t) continue;
+        ac_sched_recv_kept(s, r, t, count, dtype, r);
+        ac_sched_reduce(s, t, rbuf, count, dtype, op); /* the bug: before its wait */
+    }
+    for (int r = 0; r < s->size; r++)
+        if (r != root) ac_sched_wait(s, r);
+    return ac_sched_error(s);
+}
+
 static const ac_algorithm broken[] = {
+    {.name = "broken_schedule_kept",
+     .collective = AC_REDUCE,
+     .group = "broken",
+     .requires = AC_REQ_COMMUTATIVE,
+     .fn.reduce = ac_reduce_tree,
+     .sched.reduce = reduce_schedule_before_wait,
+     .summary = "its schedule combines kept receives before it waits for them"},
     {.name = "broken_schedule_barrier",
      .collective = AC_BARRIER,
      .group = "broken",
