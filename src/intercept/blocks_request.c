@@ -59,8 +59,9 @@ int ac_request_blocks(ac_collective coll, ac_seen_kind kind, int persistent, con
         call.bytes = ac_signature_bytes(rcount, rtype);
         ac_blocks_args a = {sbuf, sbuf == MPI_IN_PLACE ? 0 : (int)scount, stype, rbuf,
                             (int)rcount, rtype};
+        MPI_Datatype types[2] = {sbuf == MPI_IN_PLACE ? MPI_DATATYPE_NULL : stype, rtype};
         if (ac_request_make(c, &call, kind, persistent, build, usable ? library : NULL, &a,
-                            sizeof a, request, rc))
+                            sizeof a, types, 2, request, rc))
             return 1;
     }
     if (ac_seen_on())

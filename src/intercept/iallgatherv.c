@@ -47,8 +47,9 @@ static int layer_request(ac_seen_kind kind, int persistent, const void *sbuf, in
         call.bytes = ac_counts_bytes(rcounts, c->size, rtype);
         ac_allgatherv_args a = {sbuf, sbuf == MPI_IN_PLACE ? 0 : scount, stype, rbuf, rcounts,
                              displs, rtype};
+        MPI_Datatype types[2] = {sbuf == MPI_IN_PLACE ? MPI_DATATYPE_NULL : stype, rtype};
         if (ac_request_make(c, &call, kind, persistent, build, persistent ? library : NULL, &a,
-                            sizeof a, request, rc))
+                            sizeof a, types, 2, request, rc))
             return 1;
     }
     if (ac_seen_on())

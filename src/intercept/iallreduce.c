@@ -48,7 +48,7 @@ static int layer_request(ac_seen_kind kind, int persistent, const void *sbuf, vo
         ac_call_reduction(&call, c, AC_ALLREDUCE, count, dtype, op);
         ac_allreduce_args a = {sbuf, rbuf, (int)count, dtype, op};
         if (ac_request_make(c, &call, kind, persistent, build, persistent ? library : NULL, &a,
-                            sizeof a, request, rc))
+                            sizeof a, &dtype, 1, request, rc))
             return 1;
     }
     if (ac_seen_on()) ac_seen(kind, comm, ac_seen_bytes(count, dtype));

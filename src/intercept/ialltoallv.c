@@ -43,8 +43,10 @@ static int layer_request(ac_seen_kind kind, int persistent, const ac_alltoallv_a
     if (c) {
         ac_call call = ac_call_make(c, AC_ALLTOALLV);
         call.bytes = ac_counts_bytes(a->rcounts, c->size, a->rtype);
+        MPI_Datatype types[2] = {a->sbuf == MPI_IN_PLACE ? MPI_DATATYPE_NULL : a->stype,
+                                 a->rtype};
         if (ac_request_make(c, &call, kind, persistent, build, persistent ? library : NULL, a,
-                            sizeof *a, request, rc))
+                            sizeof *a, types, 2, request, rc))
             return 1;
     }
     if (ac_seen_on()) ac_seen(kind, comm, -1.0);

@@ -33,7 +33,7 @@ static int layer_request(ac_seen_kind kind, int persistent, MPI_Comm comm, MPI_R
     if (c) {
         ac_call call = ac_call_make(c, AC_BARRIER);
         if (ac_request_make(c, &call, kind, persistent, build, persistent ? library : NULL, NULL,
-                            0, request, rc))
+                            0, NULL, 0, request, rc))
             return 1;
     }
     if (ac_seen_on()) ac_seen(kind, comm, 0.0);

@@ -48,7 +48,7 @@ static int layer_request(ac_seen_kind kind, int persistent, void *buf, long long
         call.bytes = ac_signature_bytes(count, dtype);
         ac_bcast_args a = {buf, (int)count, dtype, root};
         if (ac_request_make(c, &call, kind, persistent, build, persistent ? library : NULL, &a,
-                            sizeof a, request, rc))
+                            sizeof a, &dtype, 1, request, rc))
             return 1;
     }
     if (ac_seen_on()) ac_seen(kind, comm, ac_seen_bytes(count, dtype));

@@ -50,7 +50,7 @@ static int layer_request(ac_seen_kind kind, int persistent, const void *sbuf, vo
         ac_call_reduction(&call, c, AC_REDUCE, (long)count, dtype, op);
         ac_reduce_args a = {sbuf, rbuf, (int)count, dtype, op, root};
         if (ac_request_make(c, &call, kind, persistent, build, persistent ? library : NULL, &a,
-                            sizeof a, request, rc))
+                            sizeof a, &dtype, 1, request, rc))
             return 1;
     }
     if (ac_seen_on()) ac_seen(kind, comm, ac_seen_bytes(count, dtype));

@@ -104,6 +104,8 @@ struct ac_request {
                                 * can run again as it is (no agreement in it) */
     ac_request_build_fn *build; /* a racing request: its builder and a copy of its arguments */
     void *args;
+    MPI_Datatype held_type[2]; /* the call's datatypes and op, held while it lives (hold) */
+    MPI_Op held_op;
     ac_request *next;
 };
 
@@ -160,6 +162,110 @@ static int adopt(MPI_Comm pcomm)
     return 0;
 }
 
+/* Datatypes and user-defined ops that the layer's requests use, with how many requests use
+ * each. MPI lets the application free them once a call has started (the operation completes
+ * normally: libraries count references), and MPICH's nonblocking2 and nonblocking3 do so before
+ * their waits. So MPI_Type_free and MPI_Op_free of a held one only mark it (free_handles.c,
+ * ac_requests_keep_type and _op) and the last request that used it frees it (release).
+ * Predefined datatypes and ops are not held. */
+typedef struct held {
+    MPI_Datatype type; /* MPI_DATATYPE_NULL: an op's entry */
+    MPI_Op op;         /* MPI_OP_NULL: a datatype's entry */
+    int uses, freed;
+} held;
+static held *helds;
+static int nhelds, helds_cap;
+
+static held *held_find(MPI_Datatype type, MPI_Op op)
+{
+    for (int i = 0; i < nhelds; i++)
+        if (helds[i].type == type && helds[i].op == op) return &helds[i];
+    return NULL;
+}
+
+/* One more use of a datatype (op MPI_OP_NULL) or of an op (type MPI_DATATYPE_NULL): 0 without
+ * memory. */
+static int hold(MPI_Datatype type, MPI_Op op)
+{
+    held *h = held_find(type, op);
+    if (h) {
+        h->uses++;
+        return 1;
+    }
+    if (nhelds == helds_cap) {
+        int cap = helds_cap ? 2 * helds_cap : 8;
+        held *p = realloc(helds, (size_t)cap * sizeof *p);
+        if (!p) return 0;
+        helds = p;
+        helds_cap = cap;
+    }
+    helds[nhelds++] = (held){type, op, 1, 0};
+    return 1;
+}
+
+/* One use less; the last frees what the application freed meanwhile. */
+static void unhold(MPI_Datatype type, MPI_Op op)
+{
+    held *h = held_find(type, op);
+    if (!h || --h->uses > 0) return;
+    if (h->freed && type != MPI_DATATYPE_NULL) PMPI_Type_free(&type);
+    if (h->freed && op != MPI_OP_NULL) PMPI_Op_free(&op);
+    *h = helds[--nhelds];
+}
+
+static int is_predefined(MPI_Datatype type)
+{
+    int ni, na, nd, combiner;
+    return PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS ||
+           combiner == MPI_COMBINER_NAMED;
+}
+
+/* Holds the call's derived datatypes and user-defined op for r; 0 without memory (r holds what
+ * it got, released with it). */
+static int hold_handles(ac_request *r, const ac_call *call, const MPI_Datatype *types, int ntypes)
+{
+    for (int i = 0; i < ntypes && i < 2; i++) {
+        if (types[i] == MPI_DATATYPE_NULL || is_predefined(types[i]) ||
+            (i == 1 && types[1] == types[0]))
+            continue;
+        if (!hold(types[i], MPI_OP_NULL)) return 0;
+        r->held_type[i] = types[i];
+    }
+    if (call->op != MPI_OP_NULL && !call->op_builtin) {
+        if (!hold(MPI_DATATYPE_NULL, call->op)) return 0;
+        r->held_op = call->op;
+    }
+    return 1;
+}
+
+/* r's datatypes and op, given back. */
+static void release_handles(ac_request *r)
+{
+    for (int i = 0; i < 2; i++)
+        if (r->held_type[i] != MPI_DATATYPE_NULL) unhold(r->held_type[i], MPI_OP_NULL);
+    if (r->held_op != MPI_OP_NULL) unhold(MPI_DATATYPE_NULL, r->held_op);
+    r->held_type[0] = r->held_type[1] = MPI_DATATYPE_NULL;
+    r->held_op = MPI_OP_NULL;
+}
+
+static int keep_freed(MPI_Datatype type, MPI_Op op)
+{
+    held *h = nhelds ? held_find(type, op) : NULL;
+    if (!h) return 0;
+    h->freed = 1;
+    return 1;
+}
+
+int ac_requests_keep_type(MPI_Datatype type)
+{
+    return type != MPI_DATATYPE_NULL && keep_freed(type, MPI_OP_NULL);
+}
+
+int ac_requests_keep_op(MPI_Op op)
+{
+    return op != MPI_OP_NULL && keep_freed(MPI_DATATYPE_NULL, op);
+}
+
 static void release(ac_request *r)
 {
     releases++;
@@ -174,6 +280,7 @@ static void release(ac_request *r)
     ac_sched_free(&r->sched);
     if (r->persistent) free(r->race);
     free(r->args);
+    release_handles(r);
     MPI_Comm pcomm = r->pcomm;
     free(r);
     for (ac_request *o = all; o; o = o->next)
@@ -210,7 +317,9 @@ static ac_request *ac_request_new(ac_comm *c, int persistent, ac_seen_kind kind,
     if (!r) return NULL;
     *r = (ac_request){.handle = MPI_REQUEST_NULL, .pcomm = c->pcomm, .persistent = persistent,
                       .kind = kind, .algorithm = alg->name, .bytes = bytes,
-                      .library = MPI_REQUEST_NULL};
+                      .library = MPI_REQUEST_NULL,
+                      .held_type = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL},
+                      .held_op = MPI_OP_NULL};
     int tag = persistent ? PERSISTENT_BASE + (int)(c->persistent_requests++ % PERSISTENT_TAGS)
                          : TAG_BASE + (int)(c->requests++ % TAGS);
     ac_sched_init(&r->sched, c->pcomm, tag);
@@ -1111,7 +1220,8 @@ static int without(const ac_algorithm **candidates, int n, const ac_algorithm *a
 
 int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int persistent,
                     ac_request_build_fn *build, ac_request_library_fn *library, const void *args,
-                    size_t argsize, MPI_Request *handle, int *rc)
+                    size_t argsize, const MPI_Datatype *types, int ntypes, MPI_Request *handle,
+                    int *rc)
 {
     const ac_algorithm *alg = ac_select_nonblocking(c, call);
     race *x = NULL;
@@ -1132,8 +1242,11 @@ int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int pers
     ac_sched *s;
     ac_request *r = ac_request_new(c, persistent, kind, alg, (double)call->bytes, &s);
     void *a = r && x ? malloc(argsize ? argsize : 1) : NULL;
-    if (!r || (x && !a)) {
-        if (r) ac_sched_free(&r->sched);
+    if (!r || (x && !a) || !hold_handles(r, call, types, ntypes)) {
+        if (r) {
+            ac_sched_free(&r->sched);
+            release_handles(r);
+        }
         if (persistent) free(x);
         free(a);
         free(r);

@@ -57,12 +57,22 @@ typedef int ac_request_library_fn(const ac_algorithm *native, const void *args, 
  * initialisation, which every rank makes in one order, where native is among the race's
  * candidates: native's schedule starts it (the library's nonblocking collective, started at each
  * start, would start in the order of the starts, which MPI lets the ranks choose). NULL (always
- * for a nonblocking call): a persistent race leaves native out. 1 with the handle in *handle and the outcome in *rc (a request that cannot be
+ * for a nonblocking call): a persistent race leaves native out. 1 with the handle in *handle and
+ * the outcome in *rc (a request that cannot be
  * allocated: MPI_ERR_NO_MEM, loud, rather than passing the call on alone; the library's own
  * error making its request); 0: the layer runs none (pass the call on). */
 int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int persistent,
                     ac_request_build_fn *build, ac_request_library_fn *library, const void *args,
-                    size_t argsize, MPI_Request *handle, int *rc);
+                    size_t argsize, const MPI_Datatype *types, int ntypes, MPI_Request *handle,
+                    int *rc);
+
+/* `types` above (ntypes, at most 2; MPI_DATATYPE_NULL ones ignored) are the call's datatypes:
+ * the request holds them, and call->op where it is user-defined, while it lives, for MPI lets
+ * the application free them once the call has started. MPI_Type_free and MPI_Op_free
+ * (free_handles.c) ask these first: 1 when a request holds the handle (its free is then left
+ * to the last request that uses it), 0 when the library may free it now. */
+int ac_requests_keep_type(MPI_Datatype type);
+int ac_requests_keep_op(MPI_Op op);
 
 /* ac_request_make for a call of `coll`, AC_ALLGATHER or AC_ALLTOALL: one block of rcount x rtype
  * from every rank (blocks_request.c, which defines their MPI functions); 0 for arguments the layer leaves to the library (counts

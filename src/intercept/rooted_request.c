@@ -73,8 +73,10 @@ static int layer_request(ac_collective coll, ac_seen_kind kind, int persistent, 
         ac_rooted_args a = {sbuf,          send ? (int)scount : 0, stype, rbuf,
                             receive ? (int)rcount : 0, rtype, root};
         int usable = persistent && !BROKEN_PERSISTENT_ROOTED;
+        MPI_Datatype types[2] = {send ? stype : MPI_DATATYPE_NULL,
+                                 receive ? rtype : MPI_DATATYPE_NULL};
         if (ac_request_make(c, &call, kind, persistent, build, usable ? library : NULL, &a,
-                            sizeof a, request, rc))
+                            sizeof a, types, 2, request, rc))
             return 1;
     }
     if (ac_seen_on()) {

@@ -16,12 +16,15 @@
  *     candidates and its agreement);
  *  5. an Ireduce completed by an MPI_Test loop, and an Igather by MPI_Waitall together with the
  *     application's own MPI_Isend/MPI_Irecv;
- *  6. MPI-4 (where the library has them): MPI_Reduce_init, MPI_Gather_init and MPI_Scatter_init
+ *  6. an MPI_Ireduce whose user op, and an MPI_Igather whose (duplicated) receive type the
+ *     application frees before its wait, as MPI allows (MPICH's nonblocking2 and nonblocking3
+ *     do it);
+ *  7. MPI-4 (where the library has them): MPI_Reduce_init, MPI_Gather_init and MPI_Scatter_init
  *     of 300 ints started 12 times each with new data, then MPI_Request_free (the reduce only
  *     with --no-persistent-gather-scatter: MPICH 4.0.2's own persistent gather loses the root's
  *     block and its persistent scatter fails on 3 ranks, docs/native-libraries.md).
  *
- * Calls made, for p ranks: MPI_Ireduce and MPI_Igather 5p + 22 each, MPI_Iscatter 4p + 21;
+ * Calls made, for p ranks: MPI_Ireduce and MPI_Igather 5p + 23 each, MPI_Iscatter 4p + 21;
  * under MPI-4, 12 starts of each persistent request.
  * Prints "nbc_rooted: ok" and exits 0, or names the first failing check and exits 1.
  */
@@ -258,6 +261,42 @@ static void tested_and_mixed(void)
     free(g);
 }
 
+/* A user op and a datatype freed while the calls that use them are in flight. */
+static void int_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    for (int i = 0; i < *len; i++)
+        ((int *)inout)[i] += ((const int *)in)[i];
+}
+
+static void freed_before_wait(void)
+{
+    int s[8], r[8], root = size - 1, *g = ints(8 * size);
+    MPI_Op op;
+    MPI_Request req;
+    MPI_Op_create(int_sum, 1, &op);
+    fill(s, 8, 21);
+    MPI_Ireduce(s, r, 8, MPI_INT, op, root, MPI_COMM_WORLD, &req);
+    MPI_Op_free(&op);
+    check(op == MPI_OP_NULL, "MPI_Op_free gives MPI_OP_NULL", 0);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    check(rank != root || sum_ok(r, 8, 21), "ireduce with its op freed before the wait", 8);
+
+    MPI_Datatype type;
+    MPI_Type_dup(MPI_INT, &type);
+    for (int i = 0; i < 8; i++)
+        s[i] = block_value(rank, i, 22);
+    MPI_Igather(s, 8, MPI_INT, g, 8, type, 0, MPI_COMM_WORLD, &req);
+    MPI_Type_free(&type);
+    check(type == MPI_DATATYPE_NULL, "MPI_Type_free gives MPI_DATATYPE_NULL", 0);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    int ok = 1;
+    for (int i = 0; rank == 0 && i < 8 * size; i++)
+        ok &= g[i] == block_value(i / 8, i % 8, 22);
+    check(ok, "igather with its type freed before the wait", 8);
+    free(g);
+}
+
 static void persistent(int gather_scatter)
 {
 #if MPI_VERSION >= 4
@@ -315,6 +354,7 @@ int main(int argc, char **argv)
     held_up();
     outstanding();
     tested_and_mixed();
+    freed_before_wait();
     persistent(!(argc > 1 && strcmp(argv[1], "--no-persistent-gather-scatter") == 0));
     return nbc_finish("nbc_rooted");
 }
