@@ -122,6 +122,12 @@ typedef int ac_gather_sched_fn(struct ac_sched *s, const void *sbuf, int scount,
                                MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                                int root, const struct ac_params *p);
 typedef ac_gather_sched_fn ac_scatter_sched_fn; /* the same arguments */
+typedef int ac_reduce_scatter_sched_fn(struct ac_sched *s, const void *sbuf, void *rbuf,
+                                       const int *rcounts, MPI_Datatype dtype, MPI_Op op,
+                                       const struct ac_params *p);
+typedef int ac_reduce_scatter_block_sched_fn(struct ac_sched *s, const void *sbuf, void *rbuf,
+                                             int rcount, MPI_Datatype dtype, MPI_Op op,
+                                             const struct ac_params *p);
 typedef int ac_allgather_sched_fn(struct ac_sched *s, const void *sbuf, int scount,
                                   MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                                   const struct ac_params *p);
@@ -288,6 +294,8 @@ typedef struct ac_algorithm {
         ac_reduce_sched_fn *reduce;
         ac_gather_sched_fn *gather;
         ac_scatter_sched_fn *scatter;
+        ac_reduce_scatter_sched_fn *reduce_scatter;
+        ac_reduce_scatter_block_sched_fn *reduce_scatter_block;
         ac_allgather_sched_fn *allgather;
         ac_allgatherv_sched_fn *allgatherv;
         ac_alltoall_sched_fn *alltoall;

@@ -3,9 +3,10 @@
  * collectives the layer does not run: each call is counted (src/core/seen.c: the report's
  * "seen") and passed to the library untouched. Those the layer may run are written by hand
  * (src/intercept/iallreduce.c, ibarrier.c, blocks_request.c, iallgatherv.c, ialltoallv.c,
- * ibcast.c, ireduce.c, rooted_request.c: the nonblocking and persistent forms). The MPI-4 functions (persistent
- * collectives, the large-count `_c` forms) where the library has them; none under SimGrid
- * (its SMPI has its own prototypes and the layer there runs inside the simulated program).
+ * ibcast.c, ireduce.c, rooted_request.c, ireduce_scatter.c: the nonblocking and persistent
+ * forms). The MPI-4 functions (persistent collectives, the large-count `_c` forms) where the
+ * library has them; none under SimGrid (its SMPI has its own prototypes and the layer there
+ * runs inside the simulated program).
  */
 #include "core/seen.h"
 
@@ -82,21 +83,6 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     if (ac_seen_on()) ac_seen(AC_SEEN_IALLTOALLW, comm, -1.0);
     return PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                            recvtypes, comm, request);
-}
-
-int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype
-                        datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_IREDUCE_SCATTER, comm, -1.0);
-    return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
-}
-
-int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype
-                              datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_IREDUCE_SCATTER_BLOCK, comm, ac_seen_bytes(recvcount,
-            datatype));
-    return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
 }
 
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -263,15 +249,6 @@ int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
     return PMPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
 }
 
-int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request
-                                *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_IREDUCE_SCATTER_BLOCK_C, comm, ac_seen_bytes(recvcount,
-            datatype));
-    return PMPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
-}
-
 int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op
                 op, MPI_Comm comm, MPI_Request *request)
 {
@@ -364,24 +341,6 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
     if (ac_seen_on()) ac_seen(AC_SEEN_ALLTOALLW_INIT, comm, -1.0);
     return PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                rdispls, recvtypes, comm, info, request);
-}
-
-int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype
-                            datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_REDUCE_SCATTER_INIT, comm, -1.0);
-    return PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info,
-                                    request);
-}
-
-int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype
-                                  datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request
-                                  *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_REDUCE_SCATTER_BLOCK_INIT, comm, ac_seen_bytes(recvcount,
-            datatype));
-    return PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info,
-                                          request);
 }
 
 int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -505,16 +464,6 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Coun
     if (ac_seen_on()) ac_seen(AC_SEEN_REDUCE_SCATTER_INIT_C, comm, -1.0);
     return PMPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info,
                                       request);
-}
-
-int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-                                    MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_REDUCE_SCATTER_BLOCK_INIT_C, comm, ac_seen_bytes(recvcount,
-            datatype));
-    return PMPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm, info,
-                                            request);
 }
 
 int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,

@@ -663,6 +663,51 @@ def test_nonblocking_rooted_collectives_are_right(mpi, np, tmp_path):
     assert {"native", *TREES} <= set(raced) <= {"native", *scheduled(mpi, "reduce")}, raced
 
 
+@pytest.mark.parametrize("mpi", MPIS)
+@pytest.mark.parametrize("np", [1, 2, 3, 5])
+def test_nonblocking_reduce_scatters_are_right(mpi, np, tmp_path):
+    """MPI_Ireduce_scatter_block, MPI_Ireduce_scatter and (MPI-4) their persistent forms
+    (tests/mpi/nbc_reduce_scatter.c: 0 to 100 ints a block, uneven counts with zeros, in place,
+    a non-commutative op, each rank in turn held up in MPI_Recv while the others wait, two
+    outstanding waited in reverse, a Test loop, a user op freed before the wait, 12 starts)
+    right natively, with each reduce-scatter written as a schedule forced, and under a learning
+    strategy, which races them with the library's own; every call the layer's, but the
+    non-commutative one where the forced algorithm needs a commutative op (recursive halving:
+    it goes to the library, counted as seen) (issue 42, items 2 and 4)."""
+    native = run_mpi(mpi, np, "tests/mpi/nbc_reduce_scatter", tmp_path, preload=False,
+                     report=False, timeout=120)
+    assert native.rc == 0 and "nbc_reduce_scatter: ok" in native.stdout, (
+        native.stdout + native.stderr)
+    calls = {"MPI_Ireduce_scatter_block": np + 26, "MPI_Ireduce_scatter": 22}
+    if mpi == "mpich":  # MPI-4
+        calls.update({"MPI_Reduce_scatter_block_init": 12, "MPI_Reduce_scatter_init": 12})
+    algorithms = scheduled(mpi, "reduce_scatter")
+    assert set(algorithms) == {"reduce_then_scatter", "pairwise", "recursive_halving"}
+    assert set(scheduled(mpi, "reduce_scatter_block")) == set(algorithms)
+    commutative_only = {a["name"] for a in registry(mpi)["algorithms"]
+                        if a["collective"] == "reduce_scatter_block"
+                        and "commutative" in a["requires"]}
+    for alg in algorithms:
+        run = run_mpi(mpi, np, "tests/mpi/nbc_reduce_scatter", tmp_path, timeout=120,
+                      env={"AUTOCOLL_REDUCE_SCATTER": alg, "AUTOCOLL_REDUCE_SCATTER_BLOCK": alg})
+        assert run.rc == 0 and "nbc_reduce_scatter: ok" in run.stdout, (
+            alg, run.stdout + run.stderr)
+        ran, seen = run.report["nonblocking_run"], run.report["seen"]
+        passed = 1 if alg in commutative_only else 0
+        want = dict(calls, MPI_Ireduce_scatter_block=calls["MPI_Ireduce_scatter_block"] - passed)
+        assert {name: ran[name]["algorithms"] for name in calls} == {
+            name: {alg: n} for name, n in want.items()}, (alg, ran)
+        assert seen.get("MPI_Ireduce_scatter_block", {}).get("calls", 0) == passed, seen
+    run = run_mpi(mpi, np, "tests/mpi/nbc_reduce_scatter", tmp_path, timeout=120,
+                  env={"AUTOCOLL_STRATEGY": "race"})
+    assert run.rc == 0 and "nbc_reduce_scatter: ok" in run.stdout, run.stdout + run.stderr
+    ran = run.report["nonblocking_run"]
+    assert {name: ran[name]["calls"] for name in calls} == calls, ran
+    # the 20 outstanding rounds race the 5-int-a-block context whole: every candidate ran
+    raced = ran["MPI_Ireduce_scatter_block"]["algorithms"]
+    assert set(raced) == {"native", *algorithms}, raced
+
+
 @pytest.mark.parametrize("np", [2, 3, 5])
 def test_persistent_requests_started_out_of_order(np, tmp_path):
     """MPI-4 lets ranks start their persistent collective requests in different orders

@@ -11,59 +11,54 @@
  * Cost: (p-1) * alpha + ((p-1)/p) * n * beta + ((p-1)/p) * n * gamma (n = whole vector).
  * Bandwidth-optimal; a long-message algorithm. Requirements: none; any op, any process count.
  * MPI_IN_PLACE: the input is the whole vector in rbuf.
+ * Written as a schedule (common/sched.h): each exchange a round, the folds its local steps; the
+ * blocking call runs it, nonblocking and persistent calls progress it.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/sched.h"
 
 #include <stdlib.h>
 
-int ac_reduce_scatter_pairwise(const void *sbuf, void *rbuf, const int *rcounts,
-                               MPI_Datatype dtype, MPI_Op op, MPI_Comm comm, const ac_params *p)
+int ac_reduce_scatter_pairwise_schedule(ac_sched *s, const void *sbuf, void *rbuf,
+                                        const int *rcounts, MPI_Datatype dtype, MPI_Op op,
+                                        const ac_params *p)
 {
-    int rc, rank, size, mycount;
-    MPI_Aint *displs = NULL, extent = ac_extent(dtype);
-    const char *in;
-    ac_tmp low = {0}, high = {0}, incoming = {0};
+    int rank = s->rank, size = s->size, mycount = rcounts[rank];
+    MPI_Aint *displs, extent = ac_extent(dtype);
+    const char *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    char *low, *high, *incoming;
     (void)p;
 
-    rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS) return rc;
-    in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
-    mycount = rcounts[rank];
     displs = malloc((size_t)size * sizeof *displs);
     if (!displs) return MPI_ERR_NO_MEM;
     displs[0] = 0;
     for (int r = 1; r < size; r++) displs[r] = displs[r - 1] + rcounts[r - 1];
-    rc = ac_tmp_alloc(&low, mycount, dtype);
-    if (rc == MPI_SUCCESS) rc = ac_tmp_alloc(&high, mycount, dtype);
-    if (rc == MPI_SUCCESS) rc = ac_tmp_alloc(&incoming, mycount, dtype);
-    if (rc != MPI_SUCCESS) goto out;
+    /* NULL where mycount is 0 (nothing is moved or combined then) */
+    low = ac_sched_tmp(s, mycount, dtype);
+    high = ac_sched_tmp(s, mycount, dtype);
+    incoming = ac_sched_tmp(s, mycount, dtype);
 
-    for (int s = 1; s < size; s++) {
-        int to = (rank + s) % size, from = (rank - s + size) % size;
-        int first_of_run = s == 1 || from == size - 1;
-        char *acc = from < rank ? low.buf : high.buf;
-        char *into = first_of_run ? acc : incoming.buf;
-        rc = PMPI_Sendrecv(in + displs[to] * extent, rcounts[to], dtype, to, AC_TAG_DATA, into,
-                           mycount, dtype, from, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
-        if (rc == MPI_SUCCESS && !first_of_run)
-            rc = ac_reduce_local(incoming.buf, acc, mycount, dtype, op);
-        if (rc != MPI_SUCCESS) goto out;
+    for (int st = 1; st < size; st++) {
+        int to = (rank + st) % size, from = (rank - st + size) % size;
+        int first_of_run = st == 1 || from == size - 1;
+        char *acc = from < rank ? low : high;
+        char *into = first_of_run ? acc : incoming;
+        ac_sched_send(s, in + displs[to] * extent, rcounts[to], dtype, to);
+        ac_sched_recv(s, into, mycount, dtype, from);
+        ac_sched_round(s);
+        if (!first_of_run) ac_sched_reduce(s, incoming, acc, mycount, dtype, op);
     }
 
     /* result = low op (own op high); low is empty on rank 0, high on rank p-1 */
-    if (rank < size - 1) {
-        rc = ac_reduce_local(in + displs[rank] * extent, high.buf, mycount, dtype, op);
-    } else {
-        rc = ac_copy(in + displs[rank] * extent, mycount, dtype, high.buf, mycount, dtype);
-    }
-    if (rc == MPI_SUCCESS && rank > 0) rc = ac_reduce_local(low.buf, high.buf, mycount, dtype, op);
-    if (rc == MPI_SUCCESS) rc = ac_copy(high.buf, mycount, dtype, rbuf, mycount, dtype);
-out:
-    ac_tmp_free(&low);
-    ac_tmp_free(&high);
-    ac_tmp_free(&incoming);
+    if (rank < size - 1)
+        ac_sched_reduce(s, in + displs[rank] * extent, high, mycount, dtype, op);
+    else
+        ac_sched_copy(s, in + displs[rank] * extent, mycount, dtype, high, mycount, dtype);
+    if (rank > 0) ac_sched_reduce(s, low, high, mycount, dtype, op);
+    ac_sched_copy(s, high, mycount, dtype, rbuf, mycount, dtype);
     free(displs);
-    return rc;
+    return ac_sched_error(s);
 }
+
+AC_REDUCE_SCATTER_BY_SCHEDULE(pairwise)

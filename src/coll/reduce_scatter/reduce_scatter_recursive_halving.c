@@ -16,20 +16,20 @@
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/sched.h"
 
 #include <stdlib.h>
 
-int ac_reduce_scatter_recursive_halving(const void *sbuf, void *rbuf, const int *rcounts,
-                                        MPI_Datatype dtype, MPI_Op op, MPI_Comm comm,
-                                        const ac_params *p)
+int ac_reduce_scatter_recursive_halving_schedule(ac_sched *s, const void *sbuf, void *rbuf,
+                                                 const int *rcounts, MPI_Datatype dtype,
+                                                 MPI_Op op, const ac_params *p)
 {
-    int rc, rank, size, pof2, rem, newrank, total;
+    int rank = s->rank, size = s->size, pof2 = ac_pow2_floor(size), rem = size - pof2;
+    int newrank, total, rc = MPI_SUCCESS;
     MPI_Aint *displs = NULL, *newdispls = NULL, extent = ac_extent(dtype);
-    ac_tmp result = {0}, incoming = {0};
+    char *result, *incoming;
     (void)p;
 
-    rc = ac_fold_ranks(comm, &rank, &size, &pof2, &rem);
-    if (rc != MPI_SUCCESS) return rc;
     displs = malloc((size_t)(size + 1) * sizeof *displs);
     newdispls = malloc((size_t)(pof2 + 1) * sizeof *newdispls);
     if (!displs || !newdispls) {
@@ -43,24 +43,22 @@ int ac_reduce_scatter_recursive_halving(const void *sbuf, void *rbuf, const int 
     /* new rank i < rem stands for ranks 2i and 2i+1, new rank i >= rem for rank i + rem */
     for (int i = 0; i <= pof2; i++) newdispls[i] = displs[i < rem ? 2 * i : i + rem];
 
-    rc = ac_tmp_alloc(&result, total, dtype);
-    if (rc == MPI_SUCCESS) rc = ac_tmp_alloc(&incoming, total, dtype);
-    if (rc == MPI_SUCCESS)
-        rc = ac_copy(sbuf == MPI_IN_PLACE ? rbuf : sbuf, total, dtype, result.buf, total, dtype);
-    if (rc != MPI_SUCCESS) goto out;
+    result = ac_sched_tmp(s, total, dtype);
+    incoming = ac_sched_tmp(s, total, dtype);
+    if (!result || !incoming) goto out;
+    ac_sched_copy(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, total, dtype, result, total, dtype);
 
     if (rank < 2 * rem) {
         if (rank % 2 == 0) {
-            rc = PMPI_Send(result.buf, total, dtype, rank + 1, AC_TAG_DATA, comm);
+            ac_sched_send(s, result, total, dtype, rank + 1);
+            ac_sched_round(s);
             newrank = -1;
         } else {
-            rc = PMPI_Recv(incoming.buf, total, dtype, rank - 1, AC_TAG_DATA, comm,
-                           MPI_STATUS_IGNORE);
-            if (rc == MPI_SUCCESS)
-                rc = ac_reduce_local(incoming.buf, result.buf, total, dtype, op);
+            ac_sched_recv(s, incoming, total, dtype, rank - 1);
+            ac_sched_round(s);
+            ac_sched_reduce(s, incoming, result, total, dtype, op);
             newrank = rank / 2;
         }
-        if (rc != MPI_SUCCESS) goto out;
     } else {
         newrank = rank - rem;
     }
@@ -75,32 +73,28 @@ int ac_reduce_scatter_recursive_halving(const void *sbuf, void *rbuf, const int 
             MPI_Aint kd = newdispls[keep_lo], sd = newdispls[send_lo];
             int kn = (int)(newdispls[keep_lo + mask] - kd);
             int sn = (int)(newdispls[send_lo + mask] - sd);
-            rc = PMPI_Sendrecv(result.buf + sd * extent, sn, dtype, dst, AC_TAG_DATA,
-                               incoming.buf + kd * extent, kn, dtype, dst, AC_TAG_DATA, comm,
-                               MPI_STATUS_IGNORE);
-            if (rc == MPI_SUCCESS)
-                rc = ac_reduce_local(incoming.buf + kd * extent, result.buf + kd * extent, kn,
-                                     dtype, op);
-            if (rc != MPI_SUCCESS) goto out;
+            ac_sched_send(s, result + sd * extent, sn, dtype, dst);
+            ac_sched_recv(s, incoming + kd * extent, kn, dtype, dst);
+            ac_sched_round(s);
+            ac_sched_reduce(s, incoming + kd * extent, result + kd * extent, kn, dtype, op);
             lo = keep_lo;
         }
-        rc = ac_copy(result.buf + displs[rank] * extent, rcounts[rank], dtype, rbuf,
-                     rcounts[rank], dtype);
-        if (rc != MPI_SUCCESS) goto out;
+        ac_sched_copy(s, result + displs[rank] * extent, rcounts[rank], dtype, rbuf,
+                      rcounts[rank], dtype);
     }
 
     if (rank < 2 * rem) {
         if (rank % 2 == 1)
-            rc = PMPI_Send(result.buf + displs[rank - 1] * extent, rcounts[rank - 1], dtype,
-                           rank - 1, AC_TAG_DATA, comm);
+            ac_sched_send(s, result + displs[rank - 1] * extent, rcounts[rank - 1], dtype,
+                          rank - 1);
         else
-            rc = PMPI_Recv(rbuf, rcounts[rank], dtype, rank + 1, AC_TAG_DATA, comm,
-                           MPI_STATUS_IGNORE);
+            ac_sched_recv(s, rbuf, rcounts[rank], dtype, rank + 1);
+        ac_sched_round(s);
     }
 out:
-    ac_tmp_free(&result);
-    ac_tmp_free(&incoming);
     free(displs);
     free(newdispls);
-    return rc;
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }
+
+AC_REDUCE_SCATTER_BY_SCHEDULE(recursive_halving)

@@ -16,17 +16,18 @@
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/sched.h"
 
 #include <stdlib.h>
 
-/* Binomial scatterv of the blocks `all` (significant at rank 0) into rbuf. */
-static int scatter_blocks(const char *all, void *rbuf, const int *rcounts,
-                          const MPI_Aint *displs, MPI_Datatype dtype, int rank, int size,
-                          MPI_Comm comm)
+/* The binomial scatterv of the reduced vector `all` (rank 0's) to the blocks' ranks: a round
+ * receiving this rank's subtree from its parent, then a round per child's subtree sent, then
+ * the copy of its own block. */
+static int scatter_blocks(ac_sched *s, const char *all, void *rbuf, const int *rcounts,
+                          const MPI_Aint *displs, MPI_Datatype dtype)
 {
-    int rc = MPI_SUCCESS, lowbit, subtree, mask = 1;
+    int rank = s->rank, size = s->size, lowbit, subtree, mask = 1;
     MPI_Aint extent = ac_extent(dtype);
-    ac_tmp tmp = {0};
     const char *mine = all;
 
     lowbit = rank == 0 ? size : rank & -rank;
@@ -35,59 +36,50 @@ static int scatter_blocks(const char *all, void *rbuf, const int *rcounts,
     if (rank != 0) {
         int parent = rank - lowbit;
         MPI_Aint n = displs[rank + subtree] - displs[rank];
-        if (subtree == 1)
-            return PMPI_Recv(rbuf, rcounts[rank], dtype, parent, AC_TAG_DATA, comm,
-                             MPI_STATUS_IGNORE);
-        rc = ac_tmp_alloc(&tmp, n, dtype);
-        if (rc == MPI_SUCCESS)
-            rc = PMPI_Recv(tmp.buf, (int)n, dtype, parent, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) goto out;
-        mine = tmp.buf;
+        if (subtree == 1) {
+            ac_sched_recv(s, rbuf, rcounts[rank], dtype, parent);
+            ac_sched_round(s);
+            return ac_sched_error(s);
+        }
+        char *tmp = ac_sched_tmp(s, n, dtype);
+        ac_sched_recv(s, tmp, (int)n, dtype, parent);
+        ac_sched_round(s);
+        mine = tmp;
     }
     /* mine holds blocks rank .. rank+subtree-1, starting at displs[rank] */
     for (mask >>= 1; mask > 0; mask >>= 1) {
         int child = rank + mask, end;
         if (mask >= subtree) continue;
         end = child + mask < rank + subtree ? child + mask : rank + subtree;
-        rc = PMPI_Send(mine + (displs[child] - displs[rank]) * extent,
-                       (int)(displs[end] - displs[child]), dtype, child, AC_TAG_DATA, comm);
-        if (rc != MPI_SUCCESS) goto out;
+        ac_sched_send(s, mine + (displs[child] - displs[rank]) * extent,
+                      (int)(displs[end] - displs[child]), dtype, child);
+        ac_sched_round(s);
     }
-    rc = ac_copy(mine, rcounts[rank], dtype, rbuf, rcounts[rank], dtype);
-out:
-    ac_tmp_free(&tmp);
-    return rc;
+    ac_sched_copy(s, mine, rcounts[rank], dtype, rbuf, rcounts[rank], dtype);
+    return ac_sched_error(s);
 }
 
-int ac_reduce_scatter_reduce_then_scatter(const void *sbuf, void *rbuf, const int *rcounts,
-                                          MPI_Datatype dtype, MPI_Op op, MPI_Comm comm,
-                                          const ac_params *p)
+int ac_reduce_scatter_reduce_then_scatter_schedule(ac_sched *s, const void *sbuf, void *rbuf,
+                                                   const int *rcounts, MPI_Datatype dtype,
+                                                   MPI_Op op, const ac_params *p)
 {
-    int rc, rank, size;
-    MPI_Aint *displs = NULL, total;
-    ac_tmp all = {0};
+    int rc = MPI_SUCCESS, size = s->size;
+    MPI_Aint *displs, total;
     (void)p;
 
-    rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS) return rc;
     displs = malloc((size_t)(size + 1) * sizeof *displs);
     if (!displs) return MPI_ERR_NO_MEM;
     displs[0] = 0;
     for (int r = 0; r < size; r++) displs[r + 1] = displs[r] + rcounts[r];
     total = displs[size];
-    if (total == 0) goto out;
-
-    if (rank == 0) {
-        rc = ac_tmp_alloc(&all, total, dtype);
-        if (rc != MPI_SUCCESS) goto out;
+    if (total > 0) {
+        char *all = s->rank == 0 ? ac_sched_tmp(s, total, dtype) : NULL;
+        rc = ac_reduce_tree_schedule(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, all, (int)total,
+                                     dtype, op, 0, NULL);
+        if (rc == MPI_SUCCESS) rc = scatter_blocks(s, all, rbuf, rcounts, displs, dtype);
     }
-    rc = ac_reduce_tree(sbuf == MPI_IN_PLACE ? rbuf : sbuf, all.buf, (int)total, dtype, op, 0,
-                        comm, NULL);
-    if (rc == MPI_SUCCESS)
-        rc = scatter_blocks(all.buf, rbuf, rcounts, displs, dtype, rank, size, comm);
-out:
-    ac_tmp_free(&all);
     free(displs);
-    return rc;
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }
+
+AC_REDUCE_SCATTER_BY_SCHEDULE(reduce_then_scatter)

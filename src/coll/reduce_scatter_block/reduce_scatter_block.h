@@ -4,15 +4,30 @@
 
 #include "coll/coll.h"
 
-ac_reduce_scatter_block_fn ac_reduce_scatter_block_native;
-ac_reduce_scatter_block_fn ac_reduce_scatter_block_reduce_then_scatter;
-ac_reduce_scatter_block_fn ac_reduce_scatter_block_pairwise;
-ac_reduce_scatter_block_fn ac_reduce_scatter_block_recursive_halving;
+AC_DECLARE_SCHEDULED(reduce_scatter_block, native) /* the library's MPI_Ireduce_scatter_block */
+AC_DECLARE_SCHEDULED(reduce_scatter_block, reduce_then_scatter)
+AC_DECLARE_SCHEDULED(reduce_scatter_block, pairwise)
+AC_DECLARE_SCHEDULED(reduce_scatter_block, recursive_halving)
 ac_reduce_scatter_block_fn ac_reduce_scatter_block_hier; /* p->intra, p->phase (hierarchical.c) */
 
-/* Helper of this folder (uniform.c): run a reduce_scatter engine with equal blocks. */
-int ac_reduce_scatter_block_uniform(ac_reduce_scatter_fn *engine, const void *sbuf, void *rbuf,
-                                    int rcount, MPI_Datatype dtype, MPI_Op op, MPI_Comm comm,
-                                    const ac_params *p);
+struct ac_sched;
+/* Helpers of this folder (uniform.c): a reduce_scatter engine's schedule with equal blocks;
+ * the blocking run of a schedule, and the blocking entry point ac_reduce_scatter_block_<name>
+ * of the algorithm written as ac_reduce_scatter_block_<name>_schedule. */
+int ac_reduce_scatter_block_uniform(ac_reduce_scatter_sched_fn *engine, struct ac_sched *s,
+                                    const void *sbuf, void *rbuf, int rcount, MPI_Datatype dtype,
+                                    MPI_Op op, const ac_params *p);
+int ac_reduce_scatter_block_by_schedule(ac_reduce_scatter_block_sched_fn *build,
+                                        const void *sbuf, void *rbuf, int rcount,
+                                        MPI_Datatype dtype, MPI_Op op, MPI_Comm comm,
+                                        const ac_params *p);
+#define AC_REDUCE_SCATTER_BLOCK_BY_SCHEDULE(name)                                              \
+    int ac_reduce_scatter_block_##name(const void *sbuf, void *rbuf, int rcount,              \
+                                       MPI_Datatype dtype, MPI_Op op, MPI_Comm comm,          \
+                                       const ac_params *p)                                    \
+    {                                                                                          \
+        return ac_reduce_scatter_block_by_schedule(ac_reduce_scatter_block_##name##_schedule,  \
+                                                   sbuf, rbuf, rcount, dtype, op, comm, p);    \
+    }
 
 #endif

@@ -8,11 +8,14 @@
  * It runs the engine with equal blocks (uniform.c).
  */
 #include "coll/algorithms.h"
+#include "coll/common/sched.h"
 
-int ac_reduce_scatter_block_recursive_halving(const void *sbuf, void *rbuf, int rcount,
-                                              MPI_Datatype dtype, MPI_Op op, MPI_Comm comm,
-                                              const ac_params *p)
+int ac_reduce_scatter_block_recursive_halving_schedule(ac_sched *s, const void *sbuf, void *rbuf,
+                                                       int rcount, MPI_Datatype dtype, MPI_Op op,
+                                                       const ac_params *p)
 {
-    return ac_reduce_scatter_block_uniform(ac_reduce_scatter_recursive_halving, sbuf, rbuf, rcount,
-                                           dtype, op, comm, p);
+    return ac_reduce_scatter_block_uniform(ac_reduce_scatter_recursive_halving_schedule, s, sbuf, rbuf,
+                                           rcount, dtype, op, p);
 }
+
+AC_REDUCE_SCATTER_BLOCK_BY_SCHEDULE(recursive_halving)
