@@ -230,6 +230,8 @@ typedef struct ac_params {
     int k;                           /* radix of AC_TREE_KNOMIAL (>= 2) */
     int segment;                     /* pipeline segment in bytes; 0: unsegmented */
     ac_allgatherv_fn *allgatherv;    /* inner all-gather of a composed algorithm */
+    ac_allgatherv_sched_fn *allgatherv_schedule; /* ... its schedule, for a composed algorithm
+                                                  * written as one (NULL: none) */
     ac_alltoallv_fn *alltoallv;      /* inner all-to-all of a composed algorithm */
     const struct ac_params *inner;   /* parameters of the inner all-gather */
     const struct ac_params *inner2;  /* parameters of the inner all-to-all */

@@ -27,10 +27,15 @@
  * 2 alpha and up to n beta more on the folded ranks). Assumes the homogeneous packed format
  * (n bytes for n bytes of signature), true of Open MPI and MPICH on one architecture.
  * Defaults (params NULL or without an all-gather): the ring.
+ * Written as a schedule (common/sched.h: the root's pack the first local step, the scatter the
+ * pipelining engine's kept messages, then the all-gather's schedule, params->allgatherv_schedule,
+ * the other ranks' unpack the last local step), which the blocking call runs and nonblocking and
+ * persistent calls progress.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
 #include "coll/common/pipeline.h"
+#include "coll/common/sched.h"
 #include "coll/common/tree.h"
 
 #include <stdlib.h>
@@ -42,34 +47,30 @@ static MPI_Aint chunk_start(int j, MPI_Aint chunk, MPI_Aint nbytes)
     return at < nbytes ? at : nbytes;
 }
 
-int ac_bcast_scatter_allgather(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
-                               const ac_params *p)
+int ac_bcast_scatter_allgather_schedule(ac_sched *s, void *buf, int count, MPI_Datatype dtype,
+                                        int root, const ac_params *p)
 {
-    int rc, rank, size, tsize, *counts = NULL, *displs = NULL;
+    int rc, rank = s->rank, size = s->size, tsize, *counts, *displs;
     MPI_Aint nbytes, chunk;
     ac_tree_node node = {0};
     ac_pipe_edge *edges = NULL;
-    ac_bytes bytes = {0};
-    ac_allgatherv_fn *allgatherv = p && p->allgatherv ? p->allgatherv : ac_allgatherv_ring;
+    ac_bytes bytes;
+    ac_allgatherv_sched_fn *allgatherv =
+        p && p->allgatherv_schedule ? p->allgatherv_schedule : ac_allgatherv_ring_schedule;
 
-    rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
-    if (rc == MPI_SUCCESS) rc = PMPI_Type_size(dtype, &tsize);
+    rc = PMPI_Type_size(dtype, &tsize);
     if (rc != MPI_SUCCESS) return rc;
     nbytes = (MPI_Aint)count * tsize;
-    if (nbytes == 0 || size == 1) return MPI_SUCCESS;
+    if (nbytes == 0 || size == 1) return ac_sched_error(s);
     chunk = (nbytes + size - 1) / size;
 
     rc = ac_tree_node_get(ac_tree_of(p), root, rank, size, &node);
     if (rc != MPI_SUCCESS) return rc;
     edges = malloc((size_t)(node.nchildren + 1) * sizeof *edges);
-    counts = malloc((size_t)size * sizeof *counts);
-    displs = malloc((size_t)size * sizeof *displs);
-    if (!edges || !counts || !displs) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
-    }
-    rc = ac_bytes_get(&bytes, buf, count, dtype, rank == root, comm);
+    counts = ac_sched_tmp(s, size, MPI_INT);
+    displs = ac_sched_tmp(s, size, MPI_INT);
+    if (!edges) rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS) rc = ac_pipe_bytes(s, buf, count, dtype, rank == root, &bytes);
     if (rc != MPI_SUCCESS) goto out;
 
     /* Scatter: this rank's subtree holds chunks [vrank, vrank + subtree), each child's its own
@@ -83,8 +84,9 @@ int ac_bcast_scatter_allgather(void *buf, int count, MPI_Datatype dtype, int roo
     {
         MPI_Aint lo = chunk_start(node.vrank, chunk, nbytes);
         MPI_Aint hi = chunk_start(node.vrank + node.subtree, chunk, nbytes);
-        rc = ac_pipe_forward(bytes.data + lo, hi - lo, rank == root ? MPI_PROC_NULL : node.parent,
-                             edges, node.nchildren, 0, comm);
+        rc = ac_pipe_forward_schedule(s, bytes.data + lo, hi - lo,
+                                      rank == root ? MPI_PROC_NULL : node.parent, edges,
+                                      node.nchildren, 0);
         if (rc != MPI_SUCCESS) goto out;
     }
 
@@ -94,13 +96,23 @@ int ac_bcast_scatter_allgather(void *buf, int count, MPI_Datatype dtype, int roo
         displs[r] = (int)chunk_start(v, chunk, nbytes);
         counts[r] = (int)(chunk_start(v + 1, chunk, nbytes) - displs[r]);
     }
-    rc = allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, bytes.data, counts, displs, MPI_BYTE, comm,
-                    p && p->allgatherv ? p->inner : NULL);
+    rc = allgatherv(s, MPI_IN_PLACE, 0, MPI_BYTE, bytes.data, counts, displs, MPI_BYTE,
+                    p && p->allgatherv_schedule ? p->inner : NULL);
+    if (rc == MPI_SUCCESS && rank != root) ac_pipe_bytes_store(s, &bytes, buf, count, dtype);
 out:
-    rc = ac_bytes_release(&bytes, buf, count, dtype, rank != root, comm, rc);
     free(edges);
-    free(counts);
-    free(displs);
     ac_tree_node_free(&node);
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
+}
+
+int ac_bcast_scatter_allgather(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
+                               const ac_params *p)
+{
+    ac_sched s;
+    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    s.blocking = 1; /* an inner all-gather's barrier between phases: MPI_Barrier */
+    if (rc == MPI_SUCCESS) rc = ac_bcast_scatter_allgather_schedule(&s, buf, count, dtype, root, p);
+    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+    ac_sched_free(&s);
     return rc;
 }

@@ -13,9 +13,11 @@
 #include "coll/cost_terms.h"
 #include "coll/common/tree.h"
 
-static const ac_params scatter_ring = {.allgatherv = ac_allgatherv_ring};
-static const ac_params scatter_recursive_doubling = {.allgatherv =
-                                                         ac_allgatherv_recursive_doubling};
+static const ac_params scatter_ring = {.allgatherv = ac_allgatherv_ring,
+                                       .allgatherv_schedule = ac_allgatherv_ring_schedule};
+static const ac_params scatter_recursive_doubling = {
+    .allgatherv = ac_allgatherv_recursive_doubling,
+    .allgatherv_schedule = ac_allgatherv_recursive_doubling_schedule};
 
 /* The cost model of the tree instances (TREE_COST, in the terms of cost_terms.h; the shape of
  * each tree is cost.c's tree_shape): the engine's "Cost: ..." corrected where SimGrid disagreed
@@ -60,6 +62,7 @@ static const ac_algorithm algorithms[] = {
                    "primitive=nonblocking,blocking data=pack",
      .min_bytes = 12288,
      .fn.bcast = ac_bcast_scatter_allgather,
+     .sched.bcast = ac_bcast_scatter_allgather_schedule,
      .params = &scatter_ring,
      .cost = &scatter_allgather_cost,
      .summary = "van de Geijn: binomial scatter of p chunks, then ring all-gather"},
@@ -71,6 +74,7 @@ static const ac_algorithm algorithms[] = {
                    "primitive=nonblocking,blocking data=pack",
      .min_bytes = 12288,
      .fn.bcast = ac_bcast_scatter_allgather,
+     .sched.bcast = ac_bcast_scatter_allgather_schedule,
      .params = &scatter_recursive_doubling,
      .cost = &scatter_allgather_cost,
      .summary = "van de Geijn: binomial scatter of p chunks, then recursive doubling all-gather"},

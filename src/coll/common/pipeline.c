@@ -139,17 +139,6 @@ int ac_pipe_forward_schedule(ac_sched *s, char *in, MPI_Aint len, int from,
     return ac_sched_error(s);
 }
 
-int ac_pipe_forward(char *in, MPI_Aint len, int from, const ac_pipe_edge *out, int nout,
-                    MPI_Aint seg, MPI_Comm comm)
-{
-    ac_sched s;
-    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
-    if (rc == MPI_SUCCESS) rc = ac_pipe_forward_schedule(&s, in, len, from, out, nout, seg);
-    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
-    ac_sched_free(&s);
-    return rc;
-}
-
 int ac_pipe_collect_schedule(ac_sched *s, char *out, MPI_Aint len, MPI_Aint ready, int to,
                              const ac_pipe_edge *in, int nin, MPI_Aint seg)
 {

@@ -16,8 +16,7 @@
  * receives and sends are kept messages and its waits wait steps, recorded in the order the
  * engine makes them, so that the blocking run (ac_sched_run) makes the engine's MPI_Irecv,
  * MPI_Isend and MPI_Wait calls in the engine's order, and a nonblocking or persistent call
- * progresses the same transfers. ac_pipe_forward runs one to completion, for the algorithms
- * run by blocking calls only (bcast_scatter_allgather.c).
+ * progresses the same transfers.
  *
  * Streams of bytes travel as MPI_PACKED at both ends, so a segment may end inside a datatype
  * element without any typed operation ever seeing part of an element (callers pack and unpack
@@ -70,11 +69,9 @@ MPI_Aint ac_pipe_segments(MPI_Aint len, MPI_Aint seg);
 /* Forward: `len` bytes at `in` arrive from `from` (MPI_PROC_NULL: they are all here, this is
  * the root); each edge of `out` (in the order given) gets its `len` bytes, which must lie
  * inside [in, in + len) unless `from` is MPI_PROC_NULL. At the root the edges are served in
- * turn, one segment each. ac_pipe_forward: the same, run to completion on comm. */
+ * turn, one segment each. */
 int ac_pipe_forward_schedule(ac_sched *s, char *in, MPI_Aint len, int from,
                              const ac_pipe_edge *out, int nout, MPI_Aint seg);
-int ac_pipe_forward(char *in, MPI_Aint len, int from, const ac_pipe_edge *out, int nout,
-                    MPI_Aint seg, MPI_Comm comm);
 
 /* Collect: `len` bytes at `out` go to `to` (MPI_PROC_NULL: nowhere, this is the root). Bytes
  * [0, ready) are here at the start; each edge of `in` arrives from its peer. Unless `to` is
