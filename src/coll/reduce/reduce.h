@@ -7,8 +7,8 @@
 AC_DECLARE_SCHEDULED(reduce, native) /* the library's MPI_Ireduce */
 ac_reduce_fn ac_reduce_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
 AC_DECLARE_SCHEDULED(reduce, tree) /* p->tree, p->k, p->segment; NULL p: binomial, any op */
-ac_reduce_fn ac_reduce_rabenseifner;
-ac_reduce_fn ac_reduce_linear_ordered;
+AC_DECLARE_SCHEDULED(reduce, rabenseifner)
+AC_DECLARE_SCHEDULED(reduce, linear_ordered)
 ac_reduce_fn ac_reduce_hier; /* p->intra[0], p->phase (hierarchical.c) */
 
 /* A reduce call's arguments, kept where a schedule is built or started later: the native
@@ -21,5 +21,18 @@ typedef struct ac_reduce_args {
     MPI_Op op;
     int root;
 } ac_reduce_args;
+
+/* The blocking run of a reduce schedule (by_schedule.c), and the blocking entry point
+ * ac_reduce_<name> of the algorithm written as ac_reduce_<name>_schedule. */
+int ac_reduce_by_schedule(ac_reduce_sched_fn *build, const void *sbuf, void *rbuf, int count,
+                          MPI_Datatype dtype, MPI_Op op, int root, MPI_Comm comm,
+                          const ac_params *p);
+#define AC_REDUCE_BY_SCHEDULE(name)                                                            \
+    int ac_reduce_##name(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype,         \
+                         MPI_Op op, int root, MPI_Comm comm, const ac_params *p)              \
+    {                                                                                          \
+        return ac_reduce_by_schedule(ac_reduce_##name##_schedule, sbuf, rbuf, count, dtype,   \
+                                     op, root, comm, p);                                       \
+    }
 
 #endif

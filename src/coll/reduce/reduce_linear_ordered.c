@@ -6,58 +6,57 @@
  *
  * Cost: (p-1) * (alpha + n*beta + n*gamma), all at the root. A reference and a small-p choice.
  * Requirements: none; correct for non-commutative ops and any process count.
+ * Written as a schedule (common/sched.h: each receive a round, the combinations local steps),
+ * which the blocking call runs and nonblocking and persistent calls progress.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/sched.h"
 
-int ac_reduce_linear_ordered(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype,
-                             MPI_Op op, int root, MPI_Comm comm, const ac_params *p)
+int ac_reduce_linear_ordered_schedule(ac_sched *s, const void *sbuf, void *rbuf, int count,
+                                      MPI_Datatype dtype, MPI_Op op, int root,
+                                      const ac_params *p)
 {
-    int rc, rank, size;
-    const void *mine;
-    ac_tmp incoming = {0}, saved = {0};
+    int rank = s->rank, size = s->size;
+    const void *mine = sbuf;
+    char *incoming = NULL;
     (void)p;
 
-    if (count == 0) return MPI_SUCCESS;
-    rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS) return rc;
-    if (rank != root) return PMPI_Send(sbuf, count, dtype, root, AC_TAG_DATA, comm);
-
-    mine = sbuf;
+    if (count == 0) return ac_sched_error(s);
+    if (rank != root) {
+        ac_sched_send(s, sbuf, count, dtype, root);
+        ac_sched_round(s);
+        return ac_sched_error(s);
+    }
     if (sbuf == MPI_IN_PLACE) {
-        /* rbuf accumulates the result: keep the root's own operand aside */
+        /* rbuf accumulates the result: keep the root's own operand aside (at root p-1 it is
+         * the first operand, in rbuf already) */
+        char *saved = NULL;
         if (root != size - 1) {
-            rc = ac_tmp_alloc(&saved, count, dtype);
-            if (rc == MPI_SUCCESS) rc = ac_copy(rbuf, count, dtype, saved.buf, count, dtype);
-            if (rc != MPI_SUCCESS) goto out;
+            saved = ac_sched_tmp(s, count, dtype);
+            ac_sched_copy(s, rbuf, count, dtype, saved, count, dtype);
         }
-        mine = saved.buf;
+        mine = saved;
     }
-    if (size > 1) {
-        rc = ac_tmp_alloc(&incoming, count, dtype);
-        if (rc != MPI_SUCCESS) goto out;
-    }
+    if (size > 1) incoming = ac_sched_tmp(s, count, dtype);
 
     for (int r = size - 1; r >= 0; r--) {
         const void *operand = mine;
         if (r != root) {
-            void *into = r == size - 1 ? rbuf : incoming.buf;
-            rc = PMPI_Recv(into, count, dtype, r, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS) goto out;
+            void *into = r == size - 1 ? rbuf : incoming;
+            ac_sched_recv(s, into, count, dtype, r);
+            ac_sched_round(s);
             operand = into;
         }
         if (r == size - 1) {
             /* the first operand starts the result (in place at root p-1 it is there already) */
             if (operand != rbuf && sbuf != MPI_IN_PLACE)
-                rc = ac_copy(operand, count, dtype, rbuf, count, dtype);
+                ac_sched_copy(s, operand, count, dtype, rbuf, count, dtype);
         } else {
-            rc = ac_reduce_local(operand, rbuf, count, dtype, op);
+            ac_sched_reduce(s, operand, rbuf, count, dtype, op);
         }
-        if (rc != MPI_SUCCESS) goto out;
     }
-out:
-    ac_tmp_free(&incoming);
-    ac_tmp_free(&saved);
-    return rc;
+    return ac_sched_error(s);
 }
+
+AC_REDUCE_BY_SCHEDULE(linear_ordered)

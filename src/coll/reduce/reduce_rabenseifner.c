@@ -25,9 +25,13 @@
  * the binomial tree's lg p (alpha + n beta + n gamma)).
  * Requirements: none: any op (operand order kept), any count (empty blocks), any process
  * count. MPI_IN_PLACE at the root. Memory: two vectors per surviving rank.
+ * Written as a schedule (common/sched.h: each blocking call of the exchanges a round, the
+ * copies and combinations local steps), which the blocking call runs and nonblocking and
+ * persistent calls progress.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/sched.h"
 
 #include <stdlib.h>
 
@@ -43,25 +47,26 @@ static int real_rank(int v, int rem, int root)
     return v < rem ? survivor(v, root) : v + rem;
 }
 
-int ac_reduce_rabenseifner(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op,
-                           int root, MPI_Comm comm, const ac_params *p)
+int ac_reduce_rabenseifner_schedule(ac_sched *s, const void *sbuf, void *rbuf, int count,
+                                    MPI_Datatype dtype, MPI_Op op, int root, const ac_params *p)
 {
-    int rc, rank, size, pof2, rem, steps, vrank, vroot, lo = 0, hi;
+    int rc = MPI_SUCCESS, rank = s->rank, size = s->size, pof2 = ac_pow2_floor(size);
+    int rem = size - pof2, steps, vrank, vroot, lo = 0, hi;
     int *bdispl = NULL, *keep_lo = NULL, *keep_hi = NULL;
     const void *own = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
     MPI_Aint extent = ac_extent(dtype);
-    ac_tmp buf[2] = {{0}, {0}};
     char *res, *tmp;
     (void)p;
 
-    if (count == 0) return MPI_SUCCESS;
-    rc = ac_fold_ranks(comm, &rank, &size, &pof2, &rem);
-    if (rc != MPI_SUCCESS) return rc;
+    if (count == 0) return ac_sched_error(s);
     steps = ac_ceil_log2(pof2);
 
     /* Pairs below 2 rem: the one that is not the survivor sends its vector and is done. */
-    if (rank < 2 * rem && rank != survivor(rank / 2, root))
-        return PMPI_Send(own, count, dtype, survivor(rank / 2, root), AC_TAG_DATA, comm);
+    if (rank < 2 * rem && rank != survivor(rank / 2, root)) {
+        ac_sched_send(s, own, count, dtype, survivor(rank / 2, root));
+        ac_sched_round(s);
+        return ac_sched_error(s);
+    }
     vrank = rank < 2 * rem ? rank / 2 : rank - rem;
     vroot = root < 2 * rem ? root / 2 : root - rem;
 
@@ -74,20 +79,17 @@ int ac_reduce_rabenseifner(const void *sbuf, void *rbuf, int count, MPI_Datatype
     }
     /* Block b is elements [bdispl[b], bdispl[b+1]). */
     ac_even_blocks(count, pof2, NULL, bdispl);
-    rc = ac_tmp_alloc(&buf[0], count, dtype);
-    if (rc == MPI_SUCCESS) rc = ac_tmp_alloc(&buf[1], count, dtype);
-    if (rc == MPI_SUCCESS) rc = ac_copy(own, count, dtype, buf[0].buf, count, dtype);
-    if (rc != MPI_SUCCESS) goto out;
-    res = buf[0].buf;
-    tmp = buf[1].buf;
+    res = ac_sched_tmp(s, count, dtype);
+    tmp = ac_sched_tmp(s, count, dtype);
+    if (!res || !tmp) goto out;
+    ac_sched_copy(s, own, count, dtype, res, count, dtype);
 
     if (rank < 2 * rem) {
         /* x_2i op x_2i+1: the even rank's vector is the left operand */
         int partner = rank ^ 1;
-        rc = PMPI_Recv(tmp, count, dtype, partner, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) goto out;
-        rc = ac_reduce_ordered(&res, &tmp, 0, partner < rank, count, dtype, op);
-        if (rc != MPI_SUCCESS) goto out;
+        ac_sched_recv(s, tmp, count, dtype, partner);
+        ac_sched_round(s);
+        ac_sched_reduce_ordered(s, &res, &tmp, 0, partner < rank, count, dtype, op);
     }
 
     /* Recursive halving over the block range [lo, hi), distances 1, 2, ..., p'/2; step k
@@ -101,14 +103,12 @@ int ac_reduce_rabenseifner(const void *sbuf, void *rbuf, int count, MPI_Datatype
             shi = upper ? mid : hi;
         MPI_Aint koff = bdispl[klo] * extent;
         int kcount = bdispl[khi] - bdispl[klo];
-        rc = PMPI_Sendrecv(res + bdispl[slo] * extent, bdispl[shi] - bdispl[slo], dtype, partner,
-                           AC_TAG_DATA, tmp + koff, kcount, dtype, partner, AC_TAG_DATA, comm,
-                           MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) goto out;
+        ac_sched_send(s, res + bdispl[slo] * extent, bdispl[shi] - bdispl[slo], dtype, partner);
+        ac_sched_recv(s, tmp + koff, kcount, dtype, partner);
+        ac_sched_round(s);
         /* upper: the partner's run is below ours (partner op mine); else mine op partner,
          * which lands in tmp, and the buffers swap roles */
-        rc = ac_reduce_ordered(&res, &tmp, koff, upper, kcount, dtype, op);
-        if (rc != MPI_SUCCESS) goto out;
+        ac_sched_reduce_ordered(s, &res, &tmp, koff, upper, kcount, dtype, op);
         keep_lo[k] = lo = klo;
         keep_hi[k] = hi = khi;
     }
@@ -116,35 +116,30 @@ int ac_reduce_rabenseifner(const void *sbuf, void *rbuf, int count, MPI_Datatype
     /* Gather to the root, the halving steps in reverse: at distance d the partner whose
      * relative rank has bit d set sends what it holds (the half it kept at that step). */
     if (rank == root) {
-        rc = ac_copy(res + bdispl[lo] * extent, bdispl[hi] - bdispl[lo], dtype,
-                     (char *)rbuf + bdispl[lo] * extent, bdispl[hi] - bdispl[lo], dtype);
-        if (rc != MPI_SUCCESS) goto out;
+        ac_sched_copy(s, res + bdispl[lo] * extent, bdispl[hi] - bdispl[lo], dtype,
+                      (char *)rbuf + bdispl[lo] * extent, bdispl[hi] - bdispl[lo], dtype);
         res = rbuf;
     }
     for (int k = steps, d = pof2 / 2; d >= 1; k--, d >>= 1) {
         int rel = vrank ^ vroot, partner = real_rank(vrank ^ d, rem, root);
         if (rel >= 2 * d) continue; /* sent already, at a larger distance */
         if (rel & d) {
-            rc = PMPI_Send(res + bdispl[keep_lo[k]] * extent,
-                           bdispl[keep_hi[k]] - bdispl[keep_lo[k]], dtype, partner, AC_TAG_DATA,
-                           comm);
+            ac_sched_send(s, res + bdispl[keep_lo[k]] * extent,
+                          bdispl[keep_hi[k]] - bdispl[keep_lo[k]], dtype, partner);
+            ac_sched_round(s);
             break;
         }
         /* the partner kept the other half of the range we shared before step k */
-        {
-            int lower = !(vrank & d); /* we kept the lower half at step k */
-            int plo = lower ? keep_hi[k] : keep_lo[k - 1],
-                phi = lower ? keep_hi[k - 1] : keep_lo[k];
-            rc = PMPI_Recv(res + bdispl[plo] * extent, bdispl[phi] - bdispl[plo], dtype, partner,
-                           AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS) goto out;
-        }
+        int lower = !(vrank & d); /* we kept the lower half at step k */
+        int plo = lower ? keep_hi[k] : keep_lo[k - 1], phi = lower ? keep_hi[k - 1] : keep_lo[k];
+        ac_sched_recv(s, res + bdispl[plo] * extent, bdispl[phi] - bdispl[plo], dtype, partner);
+        ac_sched_round(s);
     }
 out:
-    ac_tmp_free(&buf[0]);
-    ac_tmp_free(&buf[1]);
     free(bdispl);
     free(keep_lo);
     free(keep_hi);
-    return rc;
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }
+
+AC_REDUCE_BY_SCHEDULE(rabenseifner)

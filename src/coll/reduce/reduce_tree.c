@@ -84,13 +84,4 @@ int ac_reduce_tree_schedule(ac_sched *s, const void *sbuf, void *rbuf, int count
     return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }
 
-int ac_reduce_tree(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op, int root,
-                   MPI_Comm comm, const ac_params *p)
-{
-    ac_sched s;
-    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
-    if (rc == MPI_SUCCESS) rc = ac_reduce_tree_schedule(&s, sbuf, rbuf, count, dtype, op, root, p);
-    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
-    ac_sched_free(&s);
-    return rc;
-}
+AC_REDUCE_BY_SCHEDULE(tree)

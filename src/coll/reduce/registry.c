@@ -64,6 +64,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "family=rabenseifner reduce_scatter=recursive_halving gather=binomial "
                    "partners=pair sync=none order=rank primitive=blocking data=ddt",
      .fn.reduce = ac_reduce_rabenseifner,
+     .sched.reduce = ac_reduce_rabenseifner_schedule,
      .cost = &rabenseifner_cost,
      .summary = "recursive halving reduce-scatter (rank order kept), then binomial gather to "
                 "the root"},
@@ -72,6 +73,7 @@ static const ac_algorithm algorithms[] = {
      .group = "linear",
      .attributes = "tree=flat partners=all sync=none order=rank primitive=blocking data=ddt",
      .fn.reduce = ac_reduce_linear_ordered,
+     .sched.reduce = ac_reduce_linear_ordered_schedule,
      .cost = &linear_ordered_cost,
      .summary = "the root receives every vector and combines them in rank order"},
 };
