@@ -55,7 +55,7 @@ int ac_allgather_hier(const void *sbuf, int scount, MPI_Datatype stype, void *rb
 
     /* (1) this rank's block, packed at its place in the node's run, gathered to the leader */
     if (sbuf == MPI_IN_PLACE)
-        rc = ac_pack((char *)rbuf + (MPI_Aint)rank * rcount * rextent, rcount, rtype, mine, b,
+        rc = ac_pack(ac_at(rbuf, (MPI_Aint)rank * rcount * rextent), rcount, rtype, mine, b,
                      &position, comm);
     else
         rc = ac_pack(sbuf, scount, stype, mine, b, &position, comm);
@@ -85,7 +85,7 @@ int ac_allgather_hier(const void *sbuf, int scount, MPI_Datatype stype, void *rb
             int r = nodes->order[k];
             position = 0;
             rc = ac_unpack(all + (MPI_Aint)k * b, b, &position,
-                           (char *)rbuf + (MPI_Aint)r * rcount * rextent, rcount, rtype, comm);
+                           ac_at(rbuf, (MPI_Aint)r * rcount * rextent), rcount, rtype, comm);
         }
     }
 out:

@@ -33,7 +33,7 @@ int ac_allgather_orthogonal(const void *sbuf, int scount, MPI_Datatype stype, vo
     char *all = malloc((size_t)(b * size) + 1);
     if (!all) return MPI_ERR_NO_MEM;
     if (sbuf == MPI_IN_PLACE)
-        rc = ac_pack((char *)rbuf + (MPI_Aint)rank * rcount * ac_extent(rtype), rcount, rtype,
+        rc = ac_pack(ac_at(rbuf, (MPI_Aint)rank * rcount * ac_extent(rtype)), rcount, rtype,
                      all + rank * b, (int)b, &position, comm);
     else
         rc = ac_pack(sbuf, scount, stype, all + rank * b, (int)b, &position, comm);

@@ -22,7 +22,7 @@ int ac_allgatherv_pair_schedule(ac_sched *s, const void *sbuf, int scount, MPI_D
     int rank = s->rank, size = s->size;
     ac_sync sync = p ? p->sync : AC_SYNC_NONE;
     MPI_Aint ext = ac_extent(rtype);
-    char *own = (char *)rbuf + (MPI_Aint)displs[rank] * ext;
+    char *own = ac_at(rbuf, (MPI_Aint)displs[rank] * ext);
     if (!ac_is_pow2(size)) return MPI_ERR_SIZE;
     if (sbuf != MPI_IN_PLACE) /* the own block, before the first exchange sends it */
         ac_sched_copy(s, sbuf, scount, stype, own, rcounts[rank], rtype);
@@ -30,7 +30,7 @@ int ac_allgatherv_pair_schedule(ac_sched *s, const void *sbuf, int scount, MPI_D
         int partner = rank ^ i;
         if (i > 1) ac_sched_sync_phase(s, sync, partner, partner);
         ac_sched_send(s, own, rcounts[rank], rtype, partner);
-        ac_sched_recv(s, (char *)rbuf + (MPI_Aint)displs[partner] * ext, rcounts[partner], rtype,
+        ac_sched_recv(s, ac_at(rbuf, (MPI_Aint)displs[partner] * ext), rcounts[partner], rtype,
                       partner);
         ac_sched_round(s);
     }

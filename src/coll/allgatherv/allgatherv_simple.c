@@ -19,13 +19,13 @@ int ac_allgatherv_simple_schedule(ac_sched *s, const void *sbuf, int scount, MPI
 {
     int rank = s->rank, size = s->size;
     MPI_Aint ext = ac_extent(rtype);
-    char *own = (char *)rbuf + (MPI_Aint)displs[rank] * ext;
+    char *own = ac_at(rbuf, (MPI_Aint)displs[rank] * ext);
     (void)p;
     if (sbuf != MPI_IN_PLACE) /* the own block, before the messages that send it */
         ac_sched_copy(s, sbuf, scount, stype, own, rcounts[rank], rtype);
     for (int i = 1; i < size; i++) {
         int src = (rank - i + size) % size;
-        ac_sched_recv(s, (char *)rbuf + (MPI_Aint)displs[src] * ext, rcounts[src], rtype, src);
+        ac_sched_recv(s, ac_at(rbuf, (MPI_Aint)displs[src] * ext), rcounts[src], rtype, src);
     }
     for (int i = 1; i < size; i++)
         ac_sched_send(s, own, rcounts[rank], rtype, (rank + i) % size);

@@ -27,11 +27,10 @@ int ac_allgatherv_logical_ring_schedule(ac_sched *s, const void *sbuf, int scoun
                                         ac_sync sync)
 {
     int rank = s->rank, size = s->size, pos = 0;
-    char *r = rbuf;
     MPI_Aint ext = ac_extent(rtype);
     if (sbuf != MPI_IN_PLACE) /* the own block, before the first step's messages */
-        ac_sched_copy(s, sbuf, scount, stype, r + (MPI_Aint)displs[rank] * ext, rcounts[rank],
-                      rtype);
+        ac_sched_copy(s, sbuf, scount, stype, ac_at(rbuf, (MPI_Aint)displs[rank] * ext),
+                      rcounts[rank], rtype);
     while (ring_member(order, pos) != rank)
         pos++;
     int right = ring_member(order, (pos + 1) % size);
@@ -41,8 +40,10 @@ int ac_allgatherv_logical_ring_schedule(ac_sched *s, const void *sbuf, int scoun
         if (i > 0) ac_sched_sync_phase(s, sync, left, right);
         int sblock = ring_member(order, (pos - i + size) % size);
         int rblock = ring_member(order, (pos - i - 1 + size) % size);
-        ac_sched_send(s, r + (MPI_Aint)displs[sblock] * ext, rcounts[sblock], rtype, right);
-        ac_sched_recv(s, r + (MPI_Aint)displs[rblock] * ext, rcounts[rblock], rtype, left);
+        ac_sched_send(s, ac_at(rbuf, (MPI_Aint)displs[sblock] * ext), rcounts[sblock], rtype,
+                      right);
+        ac_sched_recv(s, ac_at(rbuf, (MPI_Aint)displs[rblock] * ext), rcounts[rblock], rtype,
+                      left);
         ac_sched_round(s);
     }
     return ac_sched_error(s);
@@ -120,7 +121,7 @@ int ac_allgatherv_pack_init(ac_allgatherv_packed *pk, const void *sbuf, int scou
     rc = ac_allgatherv_pack_run(pk, pk->own_slot, pk->own_slot + 1, &slot, &bytes);
     if (rc != MPI_SUCCESS) goto out;
     if (pk->in_place)
-        rc = ac_pack((const char *)rbuf + (MPI_Aint)displs[rank] * ac_extent(rtype), rcounts[rank],
+        rc = ac_pack(ac_at(rbuf, (MPI_Aint)displs[rank] * ac_extent(rtype)), rcounts[rank],
                      rtype, slot, bytes, &position, comm);
     else
         rc = ac_pack(sbuf, scount, stype, slot, bytes, &position, comm);
@@ -142,7 +143,7 @@ int ac_allgatherv_pack_schedule(ac_sched *s, ac_allgatherv_packed *pk, const voi
     rc = pk->buf ? ac_allgatherv_pack_run(pk, pk->own_slot, pk->own_slot + 1, &slot, &bytes)
                  : MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS && pk->in_place)
-        ac_sched_pack(s, (const char *)rbuf + (MPI_Aint)displs[rank] * ac_extent(rtype),
+        ac_sched_pack(s, ac_at(rbuf, (MPI_Aint)displs[rank] * ac_extent(rtype)),
                       rcounts[rank], rtype, slot, bytes);
     else if (rc == MPI_SUCCESS)
         ac_sched_pack(s, sbuf, scount, stype, slot, bytes);
@@ -174,7 +175,7 @@ int ac_allgatherv_pack_finish(const ac_allgatherv_packed *pk, void *rbuf, const 
         if (s == pk->own_slot && pk->in_place) continue;
         rc = ac_allgatherv_pack_run(pk, s, s + 1, &slot, &bytes);
         if (rc != MPI_SUCCESS) return rc;
-        rc = ac_unpack(slot, bytes, &position, (char *)rbuf + (MPI_Aint)displs[block] * ext,
+        rc = ac_unpack(slot, bytes, &position, ac_at(rbuf, (MPI_Aint)displs[block] * ext),
                        rcounts[block], rtype, comm);
         if (rc != MPI_SUCCESS) return rc;
     }
@@ -191,7 +192,7 @@ int ac_allgatherv_unpack_schedule(ac_sched *s, const ac_allgatherv_packed *pk, v
         if (k == pk->own_slot && pk->in_place) continue;
         rc = ac_allgatherv_pack_run(pk, k, k + 1, &slot, &bytes);
         if (rc != MPI_SUCCESS) return rc;
-        ac_sched_unpack(s, slot, bytes, (char *)rbuf + (MPI_Aint)displs[block] * ext,
+        ac_sched_unpack(s, slot, bytes, ac_at(rbuf, (MPI_Aint)displs[block] * ext),
                         rcounts[block], rtype);
     }
     return ac_sched_error(s);

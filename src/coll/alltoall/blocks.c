@@ -39,7 +39,7 @@ int ac_alltoall_pack(const void *buf, int count, MPI_Datatype dtype, int first, 
     if (bytes == 0 || n == 0) return MPI_SUCCESS;
     if ((MPI_Aint)n * bytes <= INT_MAX && (MPI_Aint)n * count <= INT_MAX) {
         int pos = 0;
-        rc = ac_pack((const char *)buf + first * stride, n * count, dtype, out, (int)(n * bytes),
+        rc = ac_pack(ac_at(buf, first * stride), n * count, dtype, out, (int)(n * bytes),
                      &pos, comm);
         if (rc == MPI_SUCCESS && pos != n * bytes) rc = MPI_ERR_INTERN;
         return rc;
@@ -47,7 +47,7 @@ int ac_alltoall_pack(const void *buf, int count, MPI_Datatype dtype, int first, 
     if (bytes > INT_MAX) return MPI_ERR_COUNT;
     for (int j = 0; j < n && rc == MPI_SUCCESS; j++) {
         int pos = 0;
-        rc = ac_pack((const char *)buf + (first + j) * stride, count, dtype, out + j * bytes,
+        rc = ac_pack(ac_at(buf, (first + j) * stride), count, dtype, out + j * bytes,
                      (int)bytes, &pos, comm);
         if (rc == MPI_SUCCESS && pos != bytes) rc = MPI_ERR_INTERN;
     }
@@ -62,13 +62,13 @@ int ac_alltoall_unpack(const char *in, MPI_Aint bytes, int first, int n, void *b
     if (bytes == 0 || n == 0) return MPI_SUCCESS;
     if ((MPI_Aint)n * bytes <= INT_MAX && (MPI_Aint)n * count <= INT_MAX) {
         int pos = 0;
-        return ac_unpack(in, (int)(n * bytes), &pos, (char *)buf + first * stride, n * count, dtype,
+        return ac_unpack(in, (int)(n * bytes), &pos, ac_at(buf, first * stride), n * count, dtype,
                          comm);
     }
     if (bytes > INT_MAX) return MPI_ERR_COUNT;
     for (int j = 0; j < n && rc == MPI_SUCCESS; j++) {
         int pos = 0;
-        rc = ac_unpack(in + j * bytes, (int)bytes, &pos, (char *)buf + (first + j) * stride, count,
+        rc = ac_unpack(in + j * bytes, (int)bytes, &pos, ac_at(buf, (first + j) * stride), count,
                        dtype, comm);
     }
     return rc;
@@ -80,13 +80,13 @@ int ac_alltoall_pack_schedule(ac_sched *s, const void *buf, int count, MPI_Datat
     MPI_Aint stride = (MPI_Aint)count * ac_extent(dtype);
     if (bytes == 0 || n == 0) return ac_sched_error(s);
     if ((MPI_Aint)n * bytes <= INT_MAX && (MPI_Aint)n * count <= INT_MAX) {
-        ac_sched_pack(s, (const char *)buf + first * stride, n * count, dtype, out,
+        ac_sched_pack(s, ac_at(buf, first * stride), n * count, dtype, out,
                       (int)(n * bytes));
         return ac_sched_error(s);
     }
     if (bytes > INT_MAX) return MPI_ERR_COUNT;
     for (int j = 0; j < n; j++)
-        ac_sched_pack(s, (const char *)buf + (first + j) * stride, count, dtype, out + j * bytes,
+        ac_sched_pack(s, ac_at(buf, (first + j) * stride), count, dtype, out + j * bytes,
                       (int)bytes);
     return ac_sched_error(s);
 }
@@ -97,12 +97,12 @@ int ac_alltoall_unpack_schedule(ac_sched *s, const char *in, MPI_Aint bytes, int
     MPI_Aint stride = (MPI_Aint)count * ac_extent(dtype);
     if (bytes == 0 || n == 0) return ac_sched_error(s);
     if ((MPI_Aint)n * bytes <= INT_MAX && (MPI_Aint)n * count <= INT_MAX) {
-        ac_sched_unpack(s, in, (int)(n * bytes), (char *)buf + first * stride, n * count, dtype);
+        ac_sched_unpack(s, in, (int)(n * bytes), ac_at(buf, first * stride), n * count, dtype);
         return ac_sched_error(s);
     }
     if (bytes > INT_MAX) return MPI_ERR_COUNT;
     for (int j = 0; j < n; j++)
-        ac_sched_unpack(s, in + j * bytes, (int)bytes, (char *)buf + (first + j) * stride, count,
+        ac_sched_unpack(s, in + j * bytes, (int)bytes, ac_at(buf, (first + j) * stride), count,
                         dtype);
     return ac_sched_error(s);
 }

@@ -10,6 +10,7 @@
  * Source: STAR-MPI (Faraj, Yuan, Lowenthal, ICS 2006) section 3.1, "Simple".
  */
 #include "coll/algorithms.h"
+#include "coll/common/common.h"
 #include "coll/common/sched.h"
 
 static void simple_rounds(ac_sched *s, const ac_alltoallv_frame *f, const ac_params *p)
@@ -19,13 +20,13 @@ static void simple_rounds(ac_sched *s, const ac_alltoallv_frame *f, const ac_par
     for (int i = 1; i < f->size; i++) {
         int from = (f->rank - i + f->size) % f->size;
         if (a->rcounts[from] == 0 || f->rsize == 0) continue;
-        ac_sched_recv(s, (char *)a->rbuf + a->rdispls[from] * f->rext, a->rcounts[from], a->rtype,
+        ac_sched_recv(s, ac_at(a->rbuf, a->rdispls[from] * f->rext), a->rcounts[from], a->rtype,
                       from);
     }
     for (int i = 1; i < f->size; i++) {
         int to = (f->rank + i) % f->size;
         if (a->scounts[to] == 0 || f->ssize == 0) continue;
-        ac_sched_send(s, (const char *)a->sbuf + a->sdispls[to] * f->sext, a->scounts[to],
+        ac_sched_send(s, ac_at(a->sbuf, a->sdispls[to] * f->sext), a->scounts[to],
                       a->stype, to);
     }
     ac_sched_round_posted(s); /* one message too: MPI_Irecv or MPI_Isend, then MPI_Waitall */

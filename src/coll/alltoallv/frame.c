@@ -45,8 +45,8 @@ static int sched_frame(ac_sched *s, ac_alltoallv_frame *f, const void *sbuf, con
                               .rank = s->rank, .size = s->size};
     f->rext = ac_extent(rtype);
     if (sbuf != MPI_IN_PLACE) {
-        ac_sched_copy(s, (const char *)sbuf + sdispls[f->rank] * ac_extent(stype),
-                      scounts[f->rank], stype, (char *)rbuf + rdispls[f->rank] * f->rext,
+        ac_sched_copy(s, ac_at(sbuf, sdispls[f->rank] * ac_extent(stype)),
+                      scounts[f->rank], stype, ac_at(rbuf, rdispls[f->rank] * f->rext),
                       rcounts[f->rank], rtype);
     } else {
         /* In place: the own block is already where it belongs; send from a copy of the rest. */
@@ -60,7 +60,7 @@ static int sched_frame(ac_sched *s, ac_alltoallv_frame *f, const void *sbuf, con
             if (!copy) return ac_sched_error(s);
             for (MPI_Aint at = 0; at < hi - lo; at += INT_MAX) {
                 int n = hi - lo - at < INT_MAX ? (int)(hi - lo - at) : INT_MAX;
-                ac_sched_copy(s, (const char *)rbuf + lo + at, n, MPI_BYTE, copy + at, n,
+                ac_sched_copy(s, ac_at(rbuf, lo + at), n, MPI_BYTE, copy + at, n,
                               MPI_BYTE);
             }
             f->call.sbuf = copy - lo;
@@ -77,9 +77,9 @@ void ac_alltoallv_sched_exchange(ac_sched *s, const ac_alltoallv_frame *f, int t
     const ac_alltoallv_args *a = &f->call;
     int sendto = a->scounts[to] == 0 || f->ssize == 0 ? MPI_PROC_NULL : to;
     int recvfrom = a->rcounts[from] == 0 || f->rsize == 0 ? MPI_PROC_NULL : from;
-    ac_sched_send(s, (const char *)a->sbuf + a->sdispls[to] * f->sext, a->scounts[to], a->stype,
+    ac_sched_send(s, ac_at(a->sbuf, a->sdispls[to] * f->sext), a->scounts[to], a->stype,
                   sendto);
-    ac_sched_recv(s, (char *)a->rbuf + a->rdispls[from] * f->rext, a->rcounts[from], a->rtype,
+    ac_sched_recv(s, ac_at(a->rbuf, a->rdispls[from] * f->rext), a->rcounts[from], a->rtype,
                   recvfrom);
     ac_sched_round(s);
 }

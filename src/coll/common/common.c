@@ -16,6 +16,12 @@ MPI_Aint ac_extent(MPI_Datatype dtype)
     return extent;
 }
 
+void *ac_at(const void *buf, MPI_Aint offset)
+{
+    if (buf == MPI_BOTTOM) return offset == 0 ? MPI_BOTTOM : (void *)(uintptr_t)offset;
+    return (char *)buf + offset;
+}
+
 int ac_tmp_alloc(ac_tmp *t, MPI_Aint count, MPI_Datatype dtype)
 {
     MPI_Aint lb, extent, true_lb, true_extent;
@@ -71,17 +77,42 @@ int ac_is_bytes(MPI_Datatype dtype)
 }
 
 #if AUTOCOLL_SIMULATED
-/* SMPI 3.32's MPI_BOTTOM is (void *)-111, which its pack functions add to a type's absolute
- * displacements (writing 111 bytes before the data), and a NULL buffer they refuse: the same
- * data as one element of a type relative to its true lower bound, at that address. */
-static int bottom_relative(int count, MPI_Datatype dtype, void **base, MPI_Datatype *rel)
+/* Whether SMPI 3.32 needs `count` elements of dtype at buf rewritten (smpi_single): at
+ * MPI_BOTTOM, or more than one element of a type whose lower bound is not 0. */
+static int smpi_rewrite(const void *buf, int count, MPI_Datatype dtype)
 {
     MPI_Aint lb, extent;
-    int rc = PMPI_Type_get_true_extent(dtype, &lb, &extent);
-    MPI_Aint shift = -lb;
-    if (rc == MPI_SUCCESS) rc = PMPI_Type_create_hindexed(1, &count, &shift, dtype, rel);
-    if (rc == MPI_SUCCESS) rc = PMPI_Type_commit(rel);
-    *base = (void *)(uintptr_t)lb;
+    if (buf == MPI_BOTTOM) return 1;
+    return count > 1 && PMPI_Type_get_extent(dtype, &lb, &extent) == MPI_SUCCESS && lb != 0;
+}
+
+/* SMPI 3.32 gets two things wrong here. Its MPI_BOTTOM is (void *)-111, which its PMPI_Unpack
+ * adds to a type's absolute displacements (writing 111 bytes before the data), and a NULL
+ * buffer it refuses. And from one element of a struct or resized type to the next it steps by
+ * the end of the type's last block, not by the extent, so that a lower bound other than 0 is
+ * added again at every element (an absolute-address type, count 2: SIGSEGV in the harness's
+ * MPI_BOTTOM case, gather and scatter trees, 2026-11-27). The same data, then, as one element
+ * of an hvector of `count` single elements, which it steps right; at MPI_BOTTOM placed relative
+ * to the true lower bound, at that address (*base). */
+static int smpi_single(const void *buf, int count, MPI_Datatype dtype, void **base,
+                       MPI_Datatype *one)
+{
+    MPI_Aint lb, extent, true_lb, true_extent;
+    MPI_Datatype v = MPI_DATATYPE_NULL;
+    int rc = PMPI_Type_get_extent(dtype, &lb, &extent);
+    if (rc == MPI_SUCCESS) rc = PMPI_Type_get_true_extent(dtype, &true_lb, &true_extent);
+    if (rc == MPI_SUCCESS) rc = PMPI_Type_create_hvector(count, 1, extent, dtype, &v);
+    *base = (void *)buf;
+    if (rc == MPI_SUCCESS && buf == MPI_BOTTOM) {
+        MPI_Aint shift = -true_lb;
+        int single = 1;
+        rc = PMPI_Type_create_hindexed(1, &single, &shift, v, one);
+        PMPI_Type_free(&v);
+        *base = (void *)(uintptr_t)true_lb;
+    } else if (rc == MPI_SUCCESS) {
+        *one = v;
+    }
+    if (rc == MPI_SUCCESS) rc = PMPI_Type_commit(one);
     return rc;
 }
 #endif
@@ -102,16 +133,18 @@ int ac_pack(const void *inbuf, int incount, MPI_Datatype dtype, void *outbuf, in
     MPI_Status status;
     int rc, bytes;
     if (moves_nothing(incount, dtype)) return MPI_SUCCESS;
+#if AUTOCOLL_SIMULATED
+    if (smpi_rewrite(inbuf, incount, dtype)) {
+        void *base;
+        MPI_Datatype one = MPI_DATATYPE_NULL;
+        rc = smpi_single(inbuf, incount, dtype, &base, &one);
+        if (rc == MPI_SUCCESS) rc = PMPI_Pack(base, 1, one, outbuf, outsize, position, comm);
+        if (one != MPI_DATATYPE_NULL) PMPI_Type_free(&one);
+        return rc;
+    }
+#endif
     if (inbuf != MPI_BOTTOM)
         return PMPI_Pack(inbuf, incount, dtype, outbuf, outsize, position, comm);
-#if AUTOCOLL_SIMULATED
-    void *base;
-    MPI_Datatype rel = MPI_DATATYPE_NULL;
-    rc = bottom_relative(incount, dtype, &base, &rel);
-    if (rc == MPI_SUCCESS) rc = PMPI_Pack(base, 1, rel, outbuf, outsize, position, comm);
-    if (rel != MPI_DATATYPE_NULL) PMPI_Type_free(&rel);
-    return rc;
-#endif
     rc = PMPI_Sendrecv(inbuf, incount, dtype, 0, AC_TAG_DATA, (char *)outbuf + *position,
                        outsize - *position, MPI_PACKED, 0, AC_TAG_DATA, MPI_COMM_SELF, &status);
     if (rc != MPI_SUCCESS) return rc;
@@ -125,16 +158,18 @@ int ac_unpack(const void *inbuf, int insize, int *position, void *outbuf, int ou
 {
     int rc, size;
     if (moves_nothing(outcount, dtype)) return MPI_SUCCESS;
+#if AUTOCOLL_SIMULATED
+    if (smpi_rewrite(outbuf, outcount, dtype)) {
+        void *base;
+        MPI_Datatype one = MPI_DATATYPE_NULL;
+        rc = smpi_single(outbuf, outcount, dtype, &base, &one);
+        if (rc == MPI_SUCCESS) rc = PMPI_Unpack(inbuf, insize, position, base, 1, one, comm);
+        if (one != MPI_DATATYPE_NULL) PMPI_Type_free(&one);
+        return rc;
+    }
+#endif
     if (outbuf != MPI_BOTTOM)
         return PMPI_Unpack(inbuf, insize, position, outbuf, outcount, dtype, comm);
-#if AUTOCOLL_SIMULATED
-    void *base;
-    MPI_Datatype rel = MPI_DATATYPE_NULL;
-    rc = bottom_relative(outcount, dtype, &base, &rel);
-    if (rc == MPI_SUCCESS) rc = PMPI_Unpack(inbuf, insize, position, base, 1, rel, comm);
-    if (rel != MPI_DATATYPE_NULL) PMPI_Type_free(&rel);
-    return rc;
-#endif
     PMPI_Type_size(dtype, &size);
     int bytes = outcount * size;
     if (bytes > insize - *position) return MPI_ERR_TRUNCATE;

@@ -30,6 +30,14 @@ void ac_tmp_free(ac_tmp *t);
 /* Extent and true extent of `count` elements (true_lb + (count-1)*extent + true_extent). */
 MPI_Aint ac_extent(MPI_Datatype dtype);
 
+/* The address `offset` bytes past buf, a user buffer that may be MPI_BOTTOM (absolute
+ * displacements in the type): use it for a block of such a buffer. MPI_BOTTOM is address 0 in
+ * Open MPI and MPICH (the plain sum then), but (void *)-111 in SimGrid's SMPI, which takes only
+ * MPI_BOTTOM itself as address 0 (its requests and PMPI_Pack; its PMPI_Unpack not even that, see
+ * ac_unpack): an address offset from it would be 111 bytes off. So the block's address is taken
+ * from 0 there, and stays MPI_BOTTOM itself at offset 0. */
+void *ac_at(const void *buf, MPI_Aint offset);
+
 /* Local copy of data with matching type signatures (scount*stype == rcount*rtype). Contiguous
  * equal types use memcpy; anything else packs through MPI. */
 int ac_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int rcount,

@@ -75,11 +75,6 @@ ac_neighbor_exchange_fn ac_neighbor_isend_irecv;
 ac_neighbor_exchange_fn ac_neighbor_sendrecv_pair;
 ac_neighbor_exchange_fn ac_neighbor_win_fence_put;
 
-/* The address `displacement` bytes after buf, which may be MPI_BOTTOM: that is not address 0
- * in every MPI (SimGrid's SMPI: (void *)-111), so a block's address is taken from 0 then, and
- * stays MPI_BOTTOM itself at displacement 0. */
-void *ac_neighbor_at(const void *buf, MPI_Aint displacement);
-
 /* Fills one side of a call, n blocks of `type` from buf: block i is counts[i] elements at
  * displs[i] extents of type, or where counts is NULL `count` elements at i x count extents
  * (the regular forms' consecutive blocks). An error of MPI_Type_get_extent is returned. */

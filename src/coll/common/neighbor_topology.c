@@ -6,7 +6,6 @@
 #include "coll/common/common.h"
 #include "coll/common/neighbor.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 
 static atomic_int neighbors_keyval = MPI_KEYVAL_INVALID;
@@ -190,12 +189,6 @@ int ac_neighbors_get(MPI_Comm comm, ac_neighbors **out)
     return MPI_SUCCESS;
 }
 
-void *ac_neighbor_at(const void *buf, MPI_Aint displacement)
-{
-    if (buf == MPI_BOTTOM) return displacement == 0 ? MPI_BOTTOM : (void *)(uintptr_t)displacement;
-    return (char *)buf + displacement;
-}
-
 int ac_neighbor_blocks(ac_neighbor_block *blocks, int n, const void *buf, MPI_Datatype type,
                        int count, const int *counts, const int *displs)
 {
@@ -204,7 +197,7 @@ int ac_neighbor_blocks(ac_neighbor_block *blocks, int n, const void *buf, MPI_Da
     if (rc != MPI_SUCCESS) return rc;
     for (int i = 0; i < n; i++) {
         MPI_Aint at = counts ? displs[i] * extent : (MPI_Aint)i * count * extent;
-        blocks[i] = (ac_neighbor_block){ac_neighbor_at(buf, at), counts ? counts[i] : count, type};
+        blocks[i] = (ac_neighbor_block){ac_at(buf, at), counts ? counts[i] : count, type};
     }
     return MPI_SUCCESS;
 }

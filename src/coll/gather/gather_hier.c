@@ -65,7 +65,7 @@ int ac_gather_hier(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     ac_bytes own = {0};
 
     if (in_place)
-        rc = ac_bytes_get(&own, (char *)rbuf + root * stride, rcount, rtype, 1, comm);
+        rc = ac_bytes_get(&own, ac_at(rbuf, root * stride), rcount, rtype, 1, comm);
     else
         rc = ac_bytes_get(&own, sbuf, scount, stype, 1, comm);
     if (rc != MPI_SUCCESS) return rc;
@@ -92,7 +92,7 @@ int ac_gather_hier(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     for (int i = 0; rc == MPI_SUCCESS && rank == root && i < size; i++) {
         int r = nodes->order[i], position = (int)(i * block);
         if (in_place && r == root) continue;
-        rc = ac_unpack(all, (int)total, &position, (char *)rbuf + r * stride, rcount, rtype, comm);
+        rc = ac_unpack(all, (int)total, &position, ac_at(rbuf, r * stride), rcount, rtype, comm);
     }
 out:
     free(all);

@@ -35,7 +35,7 @@ int ac_gather_orthogonal(const void *sbuf, int scount, MPI_Datatype stype, void 
     have = malloc((size_t)block + 1);
     if (!have) return MPI_ERR_NO_MEM;
     if (rank == root && sbuf == MPI_IN_PLACE)
-        rc = ac_pack((char *)rbuf + (MPI_Aint)rank * rcount * ac_extent(rtype), rcount, rtype, have,
+        rc = ac_pack(ac_at(rbuf, (MPI_Aint)rank * rcount * ac_extent(rtype)), rcount, rtype, have,
                      (int)block, &position, comm);
     else
         rc = ac_pack(sbuf, scount, stype, have, (int)block, &position, comm);

@@ -50,7 +50,7 @@ static int gather_root(ac_sched *s, const void *sbuf, int scount, MPI_Datatype s
     PMPI_Type_get_extent(rtype, &lb, &extent);
     stride = extent * rcount;
     if (sbuf != MPI_IN_PLACE)
-        ac_sched_copy(s, sbuf, scount, stype, (char *)rbuf + root * stride, rcount, rtype);
+        ac_sched_copy(s, sbuf, scount, stype, ac_at(rbuf, root * stride), rcount, rtype);
     edges = malloc((size_t)(node->nchildren + 1) * sizeof *edges);
     if (!edges) return MPI_ERR_NO_MEM;
     for (int i = 0; i < node->nchildren; i++)
@@ -64,7 +64,7 @@ static int gather_root(ac_sched *s, const void *sbuf, int scount, MPI_Datatype s
     for (int i = 0; i < node->nchildren; i++) {
         int first = node->child[i], n = node->child_size[i];
         if (direct && first + n <= size) {
-            edges[i] = (ac_pipe_edge){first, (char *)rbuf + lb + first * stride, n * block};
+            edges[i] = (ac_pipe_edge){first, ac_at(rbuf, lb + first * stride), n * block};
         } else {
             edges[i] = (ac_pipe_edge){first, stage + at, n * block};
             at += n * block;
@@ -76,7 +76,7 @@ static int gather_root(ac_sched *s, const void *sbuf, int scount, MPI_Datatype s
         int first = node->child[i], n = node->child_size[i];
         int head = first + n <= size ? n : size - first, len = (int)(n * block);
         if (direct && head == n) continue; /* received in place */
-        ac_sched_unpack(s, edges[i].data, (int)(head * block), (char *)rbuf + first * stride,
+        ac_sched_unpack(s, edges[i].data, (int)(head * block), ac_at(rbuf, first * stride),
                         head * rcount, rtype);
         if (head < n)
             ac_sched_unpack(s, edges[i].data + head * block, len - (int)(head * block), rbuf,

@@ -6,6 +6,7 @@
  * Cost and requirements: the engine's. The neighbours come from the communicator's cache.
  */
 #include "coll/algorithms.h"
+#include "coll/common/common.h"
 #include "coll/common/neighbor.h"
 
 int ac_neighbor_alltoallw_blocks(const void *sbuf, const int *scounts, const MPI_Aint *sdispls,
@@ -17,8 +18,8 @@ int ac_neighbor_alltoallw_blocks(const void *sbuf, const int *scounts, const MPI
     int rc = ac_neighbors_get(comm, &nb);
     if (rc != MPI_SUCCESS) return rc;
     for (int k = 0; k < nb->outdegree; k++)
-        nb->send[k] = (ac_neighbor_block){ac_neighbor_at(sbuf, sdispls[k]), scounts[k], stypes[k]};
+        nb->send[k] = (ac_neighbor_block){ac_at(sbuf, sdispls[k]), scounts[k], stypes[k]};
     for (int j = 0; j < nb->indegree; j++)
-        nb->recv[j] = (ac_neighbor_block){ac_neighbor_at(rbuf, rdispls[j]), rcounts[j], rtypes[j]};
+        nb->recv[j] = (ac_neighbor_block){ac_at(rbuf, rdispls[j]), rcounts[j], rtypes[j]};
     return p->exchange(nb, comm);
 }

@@ -117,7 +117,7 @@ int ac_reduce_rabenseifner_schedule(ac_sched *s, const void *sbuf, void *rbuf, i
      * relative rank has bit d set sends what it holds (the half it kept at that step). */
     if (rank == root) {
         ac_sched_copy(s, res + bdispl[lo] * extent, bdispl[hi] - bdispl[lo], dtype,
-                      (char *)rbuf + bdispl[lo] * extent, bdispl[hi] - bdispl[lo], dtype);
+                      ac_at(rbuf, bdispl[lo] * extent), bdispl[hi] - bdispl[lo], dtype);
         res = rbuf;
     }
     for (int k = steps, d = pof2 / 2; d >= 1; k--, d >>= 1) {
@@ -132,7 +132,8 @@ int ac_reduce_rabenseifner_schedule(ac_sched *s, const void *sbuf, void *rbuf, i
         /* the partner kept the other half of the range we shared before step k */
         int lower = !(vrank & d); /* we kept the lower half at step k */
         int plo = lower ? keep_hi[k] : keep_lo[k - 1], phi = lower ? keep_hi[k - 1] : keep_lo[k];
-        ac_sched_recv(s, res + bdispl[plo] * extent, bdispl[phi] - bdispl[plo], dtype, partner);
+        char *at = res == rbuf ? ac_at(rbuf, bdispl[plo] * extent) : res + bdispl[plo] * extent;
+        ac_sched_recv(s, at, bdispl[phi] - bdispl[plo], dtype, partner);
         ac_sched_round(s);
     }
 out:

@@ -82,7 +82,7 @@ int ac_scatter_hier(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf
     /* the root: block i is rank order[i]'s */
     for (int i = 0; rc == MPI_SUCCESS && rank == root && i < size; i++) {
         int position = (int)(i * block);
-        rc = ac_pack((const char *)sbuf + nodes->order[i] * stride, scount, stype, all,
+        rc = ac_pack(ac_at(sbuf, nodes->order[i] * stride), scount, stype, all,
                      (int)total, &position, comm);
     }
     if (rc == MPI_SUCCESS && root != leader) {

@@ -66,12 +66,12 @@ static int scatter_root(ac_sched *s, const void *sbuf, int scount, MPI_Datatype 
         int c = order[i], first = node->child[c], n = node->child_size[c];
         MPI_Aint len = n * block;
         if (direct && first + n <= size) {
-            edges[i] = (ac_pipe_edge){first, (char *)sbuf + lb + first * stride, len};
+            edges[i] = (ac_pipe_edge){first, ac_at(sbuf, lb + first * stride), len};
             continue;
         }
         /* ranks first .. p-1, then 0 .. (wrapping subtree), packed */
         int head = first + n <= size ? n : size - first;
-        ac_sched_pack(s, (const char *)sbuf + first * stride, head * scount, stype, stage + at,
+        ac_sched_pack(s, ac_at(sbuf, first * stride), head * scount, stype, stage + at,
                       (int)(head * block));
         if (head < n)
             ac_sched_pack(s, sbuf, (n - head) * scount, stype, stage + at + head * block,
@@ -81,7 +81,7 @@ static int scatter_root(ac_sched *s, const void *sbuf, int scount, MPI_Datatype 
     }
     rc = ac_pipe_forward_schedule(s, NULL, 0, MPI_PROC_NULL, edges, node->nchildren, seg);
     if (rbuf != MPI_IN_PLACE)
-        ac_sched_copy(s, (const char *)sbuf + root * stride, scount, stype, rbuf, rcount, rtype);
+        ac_sched_copy(s, ac_at(sbuf, root * stride), scount, stype, rbuf, rcount, rtype);
 out:
     free(edges);
     free(order);
