@@ -233,6 +233,7 @@ typedef struct ac_params {
     ac_allgatherv_sched_fn *allgatherv_schedule; /* ... its schedule, for a composed algorithm
                                                   * written as one (NULL: none) */
     ac_alltoallv_fn *alltoallv;      /* inner all-to-all of a composed algorithm */
+    ac_alltoallv_sched_fn *alltoallv_schedule;   /* ... its schedule (NULL: none) */
     const struct ac_params *inner;   /* parameters of the inner all-gather */
     const struct ac_params *inner2;  /* parameters of the inner all-to-all */
     int layout[2];                   /* orthogonal mesh: the leading dims-1 sizes (the last is

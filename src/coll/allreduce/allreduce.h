@@ -7,9 +7,6 @@
 
 ac_allreduce_fn ac_allreduce_native;
 ac_allreduce_fn ac_allreduce_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
-ac_allreduce_fn ac_allreduce_allgather;
-ac_allreduce_fn ac_allreduce_rabenseifner;
-ac_allreduce_fn ac_allreduce_alltoall_allgather;
 ac_allreduce_fn ac_allreduce_recursive_doubling;
 ac_allreduce_fn ac_allreduce_ring;
 ac_allreduce_fn ac_allreduce_hier; /* p->intra, p->phase, p->leaders (hierarchical.c) */
@@ -20,6 +17,20 @@ ac_allreduce_fn ac_allreduce_hier; /* p->intra, p->phase, p->leaders (hierarchic
 ac_allreduce_sched_fn ac_allreduce_native_schedule; /* the library's MPI_Iallreduce */
 ac_allreduce_sched_fn ac_allreduce_recursive_doubling_schedule;
 ac_allreduce_sched_fn ac_allreduce_ring_schedule;
+/* The composed ones (p->allgatherv, p->alltoallv: their inner phases): a schedule too, which
+ * runs an inner phase by its schedule (p->allgatherv_schedule, p->alltoallv_schedule) or, in
+ * the blocking run only, by its blocking engine as one step (inner.c). Their registry entries
+ * name the schedule where every inner phase has one. */
+AC_DECLARE_SCHEDULED(allreduce, allgather)
+AC_DECLARE_SCHEDULED(allreduce, rabenseifner)
+AC_DECLARE_SCHEDULED(allreduce, alltoall_allgather)
+int ac_allreduce_inner_allgatherv(ac_sched *s, const ac_params *p, const void *sbuf, int scount,
+                                  MPI_Datatype stype, void *rbuf, const int *counts,
+                                  const int *displs, MPI_Datatype rtype);
+int ac_allreduce_inner_alltoallv(ac_sched *s, const ac_params *p, const void *sbuf,
+                                 const int *scounts, const int *sdispls, MPI_Datatype stype,
+                                 void *rbuf, const int *rcounts, const int *rdispls,
+                                 MPI_Datatype rtype);
 
 /* An allreduce call's arguments, kept where a schedule is built or started later: the native
  * schedule's library call, a persistent request's race (intercept/iallreduce.c). */

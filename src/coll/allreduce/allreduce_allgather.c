@@ -13,49 +13,41 @@
  * Requirements: size*count must fit in an int (the inner all-gather's displacements).
  * Any process count: the inner all-gathers handle non-powers of two.
  * Defaults (params NULL or without an inner all-gather): the library's MPI_Allgatherv.
+ * Written as a schedule (common/sched.h): the inner all-gather's (inner.c), then the fold as
+ * local steps; the blocking call runs it, nonblocking and persistent calls progress it where
+ * the inner all-gather is written as one.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/sched.h"
 
-#include <stdlib.h>
-
-int ac_allreduce_allgather(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op,
-                           MPI_Comm comm, const ac_params *p)
+int ac_allreduce_allgather_schedule(ac_sched *s, const void *sbuf, void *rbuf, int count,
+                                    MPI_Datatype dtype, MPI_Op op, const ac_params *p)
 {
-    int rc, size;
-    int *counts = NULL, *displs = NULL;
-    ac_tmp all = {0};
+    int rc, size = s->size, *counts, *displs;
     MPI_Aint extent = ac_extent(dtype);
-    ac_allgatherv_fn *allgatherv = p && p->allgatherv ? p->allgatherv : ac_allgatherv_native;
-    const ac_params *inner = p && p->allgatherv ? p->inner : NULL;
     const void *input = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    char *all;
 
-    if (count == 0) return MPI_SUCCESS;
-    rc = PMPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS) return rc;
-    counts = malloc((size_t)size * sizeof *counts);
-    displs = malloc((size_t)size * sizeof *displs);
-    if (!counts || !displs) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
-    }
-    rc = ac_tmp_alloc(&all, (MPI_Aint)size * count, dtype);
-    if (rc != MPI_SUCCESS) goto out;
+    if (count == 0) return ac_sched_error(s);
+    counts = ac_sched_tmp(s, size, MPI_INT);
+    displs = ac_sched_tmp(s, size, MPI_INT);
+    all = ac_sched_tmp(s, (MPI_Aint)size * count, dtype);
+    if (!counts || !displs || !all) return ac_sched_error(s);
     for (int i = 0; i < size; i++) {
         counts[i] = count;
         displs[i] = i * count;
     }
-    rc = allgatherv(input, count, dtype, all.buf, counts, displs, dtype, comm, inner);
-    if (rc != MPI_SUCCESS) goto out;
+    rc = ac_allreduce_inner_allgatherv(s, p, input, count, dtype, all, counts, displs, dtype);
+    if (rc != MPI_SUCCESS) return rc;
+    ac_sched_round(s); /* the fold after the all-gather's last messages */
 
     /* Fold right to left: MPI_Reduce_local's first operand is the left one. */
-    rc = ac_copy(all.buf + (MPI_Aint)(size - 1) * count * extent, count, dtype, rbuf, count,
-                 dtype);
-    for (int i = size - 2; i >= 0 && rc == MPI_SUCCESS; i--)
-        rc = ac_reduce_local(all.buf + (MPI_Aint)i * count * extent, rbuf, count, dtype, op);
-out:
-    ac_tmp_free(&all);
-    free(counts);
-    free(displs);
-    return rc;
+    ac_sched_copy(s, all + (MPI_Aint)(size - 1) * count * extent, count, dtype, rbuf, count,
+                  dtype);
+    for (int i = size - 2; i >= 0; i--)
+        ac_sched_reduce(s, all + (MPI_Aint)i * count * extent, rbuf, count, dtype, op);
+    return ac_sched_error(s);
 }
+
+AC_ALLREDUCE_BY_SCHEDULE(allgather)

@@ -16,64 +16,52 @@
  * Requirements: none. Any process count: the inner collectives handle non-powers of two.
  * Defaults (params NULL, or no inner collective given): the library's MPI_Alltoallv and
  * MPI_Allgatherv.
+ * Written as a schedule (common/sched.h): the inner all-to-all's (inner.c), the fold as local
+ * steps, the inner all-gather's; the blocking call runs it, nonblocking and persistent calls
+ * progress it where both inner phases are written as schedules.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/sched.h"
 
-#include <stdlib.h>
-
-int ac_allreduce_alltoall_allgather(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype,
-                                    MPI_Op op, MPI_Comm comm, const ac_params *p)
+int ac_allreduce_alltoall_allgather_schedule(ac_sched *s, const void *sbuf, void *rbuf,
+                                             int count, MPI_Datatype dtype, MPI_Op op,
+                                             const ac_params *p)
 {
-    int rc, rank, size, mine;
-    int *counts = NULL, *displs = NULL, *rcounts = NULL, *rdispls = NULL;
-    ac_tmp parts = {0};
-    char *res = rbuf;
+    int rc, rank = s->rank, size = s->size, mine;
+    int *counts, *displs, *rcounts, *rdispls;
+    char *res = rbuf, *parts;
     MPI_Aint extent = ac_extent(dtype);
-    ac_allgatherv_fn *allgatherv = p && p->allgatherv ? p->allgatherv : ac_allgatherv_native;
-    const ac_params *inner = p && p->allgatherv ? p->inner : NULL;
-    ac_alltoallv_fn *alltoallv = p && p->alltoallv ? p->alltoallv : ac_alltoallv_native;
-    const ac_params *inner2 = p && p->alltoallv ? p->inner2 : NULL;
     const void *input = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
 
-    if (count == 0) return MPI_SUCCESS;
-    rc = PMPI_Comm_rank(comm, &rank);
-    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &size);
-    if (rc != MPI_SUCCESS) return rc;
-    counts = malloc((size_t)size * sizeof *counts);
-    displs = malloc((size_t)(size + 1) * sizeof *displs);
-    rcounts = malloc((size_t)size * sizeof *rcounts);
-    rdispls = malloc((size_t)size * sizeof *rdispls);
-    if (!counts || !displs || !rcounts || !rdispls) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
-    }
+    if (count == 0) return ac_sched_error(s);
+    counts = ac_sched_tmp(s, size, MPI_INT);
+    displs = ac_sched_tmp(s, size + 1, MPI_INT);
+    rcounts = ac_sched_tmp(s, size, MPI_INT);
+    rdispls = ac_sched_tmp(s, size, MPI_INT);
+    if (!counts || !displs || !rcounts || !rdispls) return ac_sched_error(s);
     ac_even_blocks(count, size, counts, displs);
     mine = counts[rank];
     for (int i = 0; i < size; i++) {
         rcounts[i] = mine;
         rdispls[i] = i * mine;
     }
-    rc = ac_tmp_alloc(&parts, (MPI_Aint)size * mine, dtype);
-    if (rc != MPI_SUCCESS) goto out;
+    /* NULL where this rank's block is empty (nothing is moved or combined then) */
+    parts = ac_sched_tmp(s, (MPI_Aint)size * mine, dtype);
 
     /* Reduce-scatter: block `rank` of every rank's input, then a fold right to left
      * (MPI_Reduce_local's first operand is the left one) into the result's block `rank`. */
-    rc = alltoallv(input, counts, displs, dtype, parts.buf, rcounts, rdispls, dtype, comm, inner2);
-    if (rc == MPI_SUCCESS)
-        rc = ac_copy(parts.buf + (MPI_Aint)(size - 1) * mine * extent, mine, dtype,
-                     res + displs[rank] * extent, mine, dtype);
-    for (int i = size - 2; i >= 0 && rc == MPI_SUCCESS; i--)
-        rc = ac_reduce_local(parts.buf + (MPI_Aint)i * mine * extent, res + displs[rank] * extent,
-                             mine, dtype, op);
-    if (rc != MPI_SUCCESS) goto out;
-
-    rc = allgatherv(MPI_IN_PLACE, 0, dtype, rbuf, counts, displs, dtype, comm, inner);
-out:
-    ac_tmp_free(&parts);
-    free(counts);
-    free(displs);
-    free(rcounts);
-    free(rdispls);
-    return rc;
+    rc = ac_allreduce_inner_alltoallv(s, p, input, counts, displs, dtype, parts, rcounts, rdispls,
+                                      dtype);
+    if (rc != MPI_SUCCESS) return rc;
+    ac_sched_round(s); /* the fold after the all-to-all's last messages */
+    ac_sched_copy(s, parts + (MPI_Aint)(size - 1) * mine * extent, mine, dtype,
+                  res + displs[rank] * extent, mine, dtype);
+    for (int i = size - 2; i >= 0; i--)
+        ac_sched_reduce(s, parts + (MPI_Aint)i * mine * extent, res + displs[rank] * extent, mine,
+                        dtype, op);
+    rc = ac_allreduce_inner_allgatherv(s, p, MPI_IN_PLACE, 0, dtype, rbuf, counts, displs, dtype);
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }
+
+AC_ALLREDUCE_BY_SCHEDULE(alltoall_allgather)

@@ -20,9 +20,13 @@
  * then runs on the whole communicator with zero counts for the dropped ranks, so they receive
  * the result directly (no sub-communicator, no extra send back).
  * Defaults (params NULL or without an inner all-gather): the library's MPI_Allgatherv.
+ * Written as a schedule (common/sched.h): each blocking call of the reduce-scatter a round, its
+ * copies and combinations local steps, then the inner all-gather's (inner.c); the blocking call
+ * runs it, nonblocking and persistent calls progress it where the all-gather is written as one.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/sched.h"
 
 #include <stdlib.h>
 
@@ -32,28 +36,21 @@ static int real_rank(int newrank, int rem)
     return newrank < rem ? newrank * 2 + 1 : newrank + rem;
 }
 
-int ac_allreduce_rabenseifner(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype,
-                              MPI_Op op, MPI_Comm comm, const ac_params *p)
+int ac_allreduce_rabenseifner_schedule(ac_sched *s, const void *sbuf, void *rbuf, int count,
+                                       MPI_Datatype dtype, MPI_Op op, const ac_params *p)
 {
-    int rc, rank, size, pof2, rem, newrank, lo, hi;
-    int *bdispl = NULL, *counts = NULL, *displs = NULL;
-    ac_tmp tmp = {0};
-    char *res = rbuf;
+    int rc = MPI_SUCCESS, rank = s->rank, size = s->size, pof2 = ac_pow2_floor(size);
+    int rem = size - pof2, newrank, lo, hi;
+    int *bdispl = NULL, *counts, *displs;
+    char *res = rbuf, *tmp;
     MPI_Aint extent = ac_extent(dtype);
-    ac_allgatherv_fn *allgatherv = p && p->allgatherv ? p->allgatherv : ac_allgatherv_native;
-    const ac_params *inner = p && p->allgatherv ? p->inner : NULL;
 
-    if (count == 0) return MPI_SUCCESS;
-    rc = ac_fold_ranks(comm, &rank, &size, &pof2, &rem);
-    if (rc != MPI_SUCCESS) return rc;
-
+    if (count == 0) return ac_sched_error(s);
     bdispl = malloc((size_t)(pof2 + 1) * sizeof *bdispl);
-    counts = malloc((size_t)size * sizeof *counts);
-    displs = malloc((size_t)size * sizeof *displs);
-    if (!bdispl || !counts || !displs) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
-    }
+    counts = ac_sched_tmp(s, size, MPI_INT);
+    displs = ac_sched_tmp(s, size, MPI_INT);
+    if (!bdispl) return MPI_ERR_NO_MEM;
+    if (!counts || !displs) goto out;
     /* Block b is [bdispl[b], bdispl[b+1]): count split among the p' survivors. */
     ac_even_blocks(count, pof2, NULL, bdispl);
     for (int r = 0; r < size; r++) {
@@ -64,21 +61,16 @@ int ac_allreduce_rabenseifner(const void *sbuf, void *rbuf, int count, MPI_Datat
     }
 
     if (rank < 2 * rem && rank % 2 == 0) {
-        rc = PMPI_Send(sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dtype, rank + 1, AC_TAG_DATA,
-                       comm);
-        if (rc != MPI_SUCCESS) goto out;
+        ac_sched_send(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dtype, rank + 1);
+        ac_sched_round(s);
     } else {
-        rc = ac_tmp_alloc(&tmp, count, dtype);
-        if (rc != MPI_SUCCESS) goto out;
-        if (sbuf != MPI_IN_PLACE) {
-            rc = ac_copy(sbuf, count, dtype, rbuf, count, dtype);
-            if (rc != MPI_SUCCESS) goto out;
-        }
+        tmp = ac_sched_tmp(s, count, dtype);
+        if (!tmp) goto out;
+        if (sbuf != MPI_IN_PLACE) ac_sched_copy(s, sbuf, count, dtype, rbuf, count, dtype);
         if (rank < 2 * rem) {
-            rc = PMPI_Recv(tmp.buf, count, dtype, rank - 1, AC_TAG_DATA, comm,
-                           MPI_STATUS_IGNORE);
-            if (rc == MPI_SUCCESS) rc = ac_reduce_local(tmp.buf, res, count, dtype, op);
-            if (rc != MPI_SUCCESS) goto out;
+            ac_sched_recv(s, tmp, count, dtype, rank - 1);
+            ac_sched_round(s);
+            ac_sched_reduce(s, tmp, res, count, dtype, op);
             newrank = rank / 2;
         } else {
             newrank = rank - rem;
@@ -93,21 +85,19 @@ int ac_allreduce_rabenseifner(const void *sbuf, void *rbuf, int count, MPI_Datat
             int send_lo = newrank & mask ? lo : mid, send_hi = newrank & mask ? mid : hi;
             MPI_Aint keep_off = bdispl[keep_lo] * extent;
             int keep_count = bdispl[keep_hi] - bdispl[keep_lo];
-            rc = PMPI_Sendrecv(res + bdispl[send_lo] * extent, bdispl[send_hi] - bdispl[send_lo],
-                               dtype, dst, AC_TAG_DATA, tmp.buf + keep_off, keep_count, dtype,
-                               dst, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
-            if (rc == MPI_SUCCESS)
-                rc = ac_reduce_local(tmp.buf + keep_off, res + keep_off, keep_count, dtype, op);
-            if (rc != MPI_SUCCESS) goto out;
+            ac_sched_send(s, res + bdispl[send_lo] * extent, bdispl[send_hi] - bdispl[send_lo],
+                          dtype, dst);
+            ac_sched_recv(s, tmp + keep_off, keep_count, dtype, dst);
+            ac_sched_round(s);
+            ac_sched_reduce(s, tmp + keep_off, res + keep_off, keep_count, dtype, op);
             lo = keep_lo;
             hi = keep_hi;
         }
     }
-    rc = allgatherv(MPI_IN_PLACE, 0, dtype, rbuf, counts, displs, dtype, comm, inner);
+    rc = ac_allreduce_inner_allgatherv(s, p, MPI_IN_PLACE, 0, dtype, rbuf, counts, displs, dtype);
 out:
-    ac_tmp_free(&tmp);
     free(bdispl);
-    free(counts);
-    free(displs);
-    return rc;
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }
+
+AC_ALLREDUCE_BY_SCHEDULE(rabenseifner)

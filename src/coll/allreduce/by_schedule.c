@@ -12,6 +12,9 @@ int ac_allreduce_by_schedule(ac_allreduce_sched_fn *build, const void *sbuf, voi
 {
     ac_sched s;
     int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    /* the blocking run: an inner phase's synchronisation between steps is MPI_Barrier, and an
+     * inner engine not written as a schedule runs as one step (inner.c) */
+    s.blocking = 1;
     if (rc == MPI_SUCCESS) rc = build(&s, sbuf, rbuf, count, dtype, op, p);
     if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
     ac_sched_free(&s);

@@ -16,42 +16,53 @@ static const ac_params sync_barrier = {.sync = AC_SYNC_BARRIER};
 static const ac_params mesh_2d = {.dims = 2};
 static const ac_params mesh_3d = {.dims = 3};
 
-/* Composed instances: the all-gather (and all-to-all) each one runs. */
-static const ac_params ag_simple = {.allgatherv = ac_allgatherv_simple};
-static const ac_params ag_mesh_2d = {.allgatherv = ac_allgatherv_mesh, .inner = &mesh_2d};
-static const ac_params ag_mesh_3d = {.allgatherv = ac_allgatherv_mesh, .inner = &mesh_3d};
-static const ac_params ag_recursive_doubling = {.allgatherv = ac_allgatherv_recursive_doubling};
-static const ac_params ag_bruck = {.allgatherv = ac_allgatherv_bruck};
-static const ac_params ag_ring = {.allgatherv = ac_allgatherv_ring, .inner = &sync_none};
-static const ac_params ag_ring_light = {.allgatherv = ac_allgatherv_ring, .inner = &sync_light};
+/* Composed instances: the all-gather (and all-to-all) each one runs, with its schedule where it
+ * is written as one (then the instance is written as one too: its .sched). */
+static const ac_params ag_simple = {.allgatherv = ac_allgatherv_simple,
+                                    .allgatherv_schedule = ac_allgatherv_simple_schedule};
+static const ac_params ag_mesh_2d = {.allgatherv = ac_allgatherv_mesh,
+                                     .allgatherv_schedule = ac_allgatherv_mesh_schedule,
+                                     .inner = &mesh_2d};
+static const ac_params ag_mesh_3d = {.allgatherv = ac_allgatherv_mesh,
+                                     .allgatherv_schedule = ac_allgatherv_mesh_schedule,
+                                     .inner = &mesh_3d};
+static const ac_params ag_recursive_doubling = {
+    .allgatherv = ac_allgatherv_recursive_doubling,
+    .allgatherv_schedule = ac_allgatherv_recursive_doubling_schedule};
+static const ac_params ag_bruck = {.allgatherv = ac_allgatherv_bruck,
+                                   .allgatherv_schedule = ac_allgatherv_bruck_schedule};
+static const ac_params ag_ring = {.allgatherv = ac_allgatherv_ring,
+                                  .allgatherv_schedule = ac_allgatherv_ring_schedule,
+                                  .inner = &sync_none};
+static const ac_params ag_ring_light = {.allgatherv = ac_allgatherv_ring,
+                                        .allgatherv_schedule = ac_allgatherv_ring_schedule,
+                                        .inner = &sync_light};
 static const ac_params ag_ring_barrier = {.allgatherv = ac_allgatherv_ring,
+                                          .allgatherv_schedule = ac_allgatherv_ring_schedule,
                                           .inner = &sync_barrier};
 static const ac_params ag_node_ring = {.allgatherv = ac_allgatherv_node_ring, .inner = &sync_none};
 
-static const ac_params a2a_ring_ag_node_ring = {.alltoallv = ac_alltoallv_ring,
-                                                .inner2 = &sync_none,
-                                                .allgatherv = ac_allgatherv_node_ring,
-                                                .inner = &sync_none};
-static const ac_params a2a_ring_light_ag_node_ring = {.alltoallv = ac_alltoallv_ring,
-                                                      .inner2 = &sync_light,
-                                                      .allgatherv = ac_allgatherv_node_ring,
-                                                      .inner = &sync_none};
-static const ac_params a2a_ring_barrier_ag_node_ring = {.alltoallv = ac_alltoallv_ring,
-                                                        .inner2 = &sync_barrier,
-                                                        .allgatherv = ac_allgatherv_node_ring,
-                                                        .inner = &sync_none};
-static const ac_params a2a_ring_ag_ring = {.alltoallv = ac_alltoallv_ring,
-                                           .inner2 = &sync_none,
-                                           .allgatherv = ac_allgatherv_ring,
-                                           .inner = &sync_none};
-static const ac_params a2a_ring_light_ag_ring_light = {.alltoallv = ac_alltoallv_ring,
-                                                       .inner2 = &sync_light,
-                                                       .allgatherv = ac_allgatherv_ring,
-                                                       .inner = &sync_light};
-static const ac_params a2a_ring_barrier_ag_ring_barrier = {.alltoallv = ac_alltoallv_ring,
-                                                           .inner2 = &sync_barrier,
-                                                           .allgatherv = ac_allgatherv_ring,
-                                                           .inner = &sync_barrier};
+static const ac_params a2a_ring_ag_node_ring = {
+    .alltoallv = ac_alltoallv_ring, .alltoallv_schedule = ac_alltoallv_ring_schedule,
+    .inner2 = &sync_none, .allgatherv = ac_allgatherv_node_ring, .inner = &sync_none};
+static const ac_params a2a_ring_light_ag_node_ring = {
+    .alltoallv = ac_alltoallv_ring, .alltoallv_schedule = ac_alltoallv_ring_schedule,
+    .inner2 = &sync_light, .allgatherv = ac_allgatherv_node_ring, .inner = &sync_none};
+static const ac_params a2a_ring_barrier_ag_node_ring = {
+    .alltoallv = ac_alltoallv_ring, .alltoallv_schedule = ac_alltoallv_ring_schedule,
+    .inner2 = &sync_barrier, .allgatherv = ac_allgatherv_node_ring, .inner = &sync_none};
+static const ac_params a2a_ring_ag_ring = {
+    .alltoallv = ac_alltoallv_ring, .alltoallv_schedule = ac_alltoallv_ring_schedule,
+    .inner2 = &sync_none, .allgatherv = ac_allgatherv_ring,
+    .allgatherv_schedule = ac_allgatherv_ring_schedule, .inner = &sync_none};
+static const ac_params a2a_ring_light_ag_ring_light = {
+    .alltoallv = ac_alltoallv_ring, .alltoallv_schedule = ac_alltoallv_ring_schedule,
+    .inner2 = &sync_light, .allgatherv = ac_allgatherv_ring,
+    .allgatherv_schedule = ac_allgatherv_ring_schedule, .inner = &sync_light};
+static const ac_params a2a_ring_barrier_ag_ring_barrier = {
+    .alltoallv = ac_alltoallv_ring, .alltoallv_schedule = ac_alltoallv_ring_schedule,
+    .inner2 = &sync_barrier, .allgatherv = ac_allgatherv_ring,
+    .allgatherv_schedule = ac_allgatherv_ring_schedule, .inner = &sync_barrier};
 
 /* The cost models of the algorithms below (each entry's .cost, in the terms of cost_terms.h):
  * their files' "Cost: ..." corrected where SimGrid disagreed on a contention-free platform. */
@@ -96,6 +107,7 @@ static const ac_algorithm algorithms[] = {
      .requires = AC_REQ_GATHERED_FITS_INT,
      .attributes = "family=allgather_reduce allgather=bruck sync=none order=rank data=pack",
      .fn.allreduce = ac_allreduce_allgather,
+     .sched.allreduce = ac_allreduce_allgather_schedule,
      .params = &ag_bruck,
      .cost = &allgather_cost,
      .summary = "Bruck all-gather of all vectors, then local reduction in rank order"},
@@ -105,6 +117,7 @@ static const ac_algorithm algorithms[] = {
      .requires = AC_REQ_GATHERED_FITS_INT,
      .attributes = "family=allgather_reduce allgather=mesh dims=2 sync=none order=rank data=pack",
      .fn.allreduce = ac_allreduce_allgather,
+     .sched.allreduce = ac_allreduce_allgather_schedule,
      .params = &ag_mesh_2d,
      .cost = &allgather_cost,
      .summary = "2D mesh all-gather of all vectors, then local reduction in rank order"},
@@ -114,6 +127,7 @@ static const ac_algorithm algorithms[] = {
      .requires = AC_REQ_GATHERED_FITS_INT,
      .attributes = "family=allgather_reduce allgather=mesh dims=3 sync=none order=rank data=pack",
      .fn.allreduce = ac_allreduce_allgather,
+     .sched.allreduce = ac_allreduce_allgather_schedule,
      .params = &ag_mesh_3d,
      .cost = &allgather_cost,
      .summary = "3D mesh all-gather of all vectors, then local reduction in rank order"},
@@ -124,6 +138,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "family=allgather_reduce allgather=recursive_doubling sync=none order=rank "
                    "data=pack",
      .fn.allreduce = ac_allreduce_allgather,
+     .sched.allreduce = ac_allreduce_allgather_schedule,
      .params = &ag_recursive_doubling,
      .cost = &allgather_cost,
      .summary = "recursive doubling all-gather of all vectors, then local reduction in rank "
@@ -134,6 +149,7 @@ static const ac_algorithm algorithms[] = {
      .requires = AC_REQ_GATHERED_FITS_INT,
      .attributes = "family=allgather_reduce allgather=ring sync=none order=rank data=ddt",
      .fn.allreduce = ac_allreduce_allgather,
+     .sched.allreduce = ac_allreduce_allgather_schedule,
      .params = &ag_ring,
      .cost = &allgather_cost,
      .summary = "ring all-gather of all vectors, then local reduction in rank order"},
@@ -146,6 +162,7 @@ static const ac_algorithm algorithms[] = {
                    "sync=none data=ddt",
      .requires = AC_REQ_COMMUTATIVE,
      .fn.allreduce = ac_allreduce_rabenseifner,
+     .sched.allreduce = ac_allreduce_rabenseifner_schedule,
      .params = &ag_simple,
      .cost = &rabenseifner_cost,
      .summary = "recursive halving reduce-scatter, then simple (all at once) all-gather"},
@@ -156,6 +173,7 @@ static const ac_algorithm algorithms[] = {
                    "sync=none data=pack",
      .requires = AC_REQ_COMMUTATIVE | AC_REQ_MESSAGE_FITS_INT,
      .fn.allreduce = ac_allreduce_rabenseifner,
+     .sched.allreduce = ac_allreduce_rabenseifner_schedule,
      .params = &ag_mesh_2d,
      .cost = &rabenseifner_cost,
      .summary = "recursive halving reduce-scatter, then 2D mesh all-gather"},
@@ -166,6 +184,7 @@ static const ac_algorithm algorithms[] = {
                    "sync=none data=pack",
      .requires = AC_REQ_COMMUTATIVE | AC_REQ_MESSAGE_FITS_INT,
      .fn.allreduce = ac_allreduce_rabenseifner,
+     .sched.allreduce = ac_allreduce_rabenseifner_schedule,
      .params = &ag_mesh_3d,
      .cost = &rabenseifner_cost,
      .summary = "recursive halving reduce-scatter, then 3D mesh all-gather"},
@@ -176,6 +195,7 @@ static const ac_algorithm algorithms[] = {
                    "allgather=recursive_doubling sync=none data=pack",
      .requires = AC_REQ_COMMUTATIVE | AC_REQ_MESSAGE_FITS_INT,
      .fn.allreduce = ac_allreduce_rabenseifner,
+     .sched.allreduce = ac_allreduce_rabenseifner_schedule,
      .params = &ag_recursive_doubling,
      .cost = &rabenseifner_cost,
      .summary = "recursive halving reduce-scatter, then recursive doubling all-gather"},
@@ -186,6 +206,7 @@ static const ac_algorithm algorithms[] = {
                    "sync=none data=pack",
      .requires = AC_REQ_COMMUTATIVE | AC_REQ_MESSAGE_FITS_INT,
      .fn.allreduce = ac_allreduce_rabenseifner,
+     .sched.allreduce = ac_allreduce_rabenseifner_schedule,
      .params = &ag_bruck,
      .cost = &rabenseifner_cost,
      .summary = "recursive halving reduce-scatter, then Bruck all-gather"},
@@ -196,6 +217,7 @@ static const ac_algorithm algorithms[] = {
                    "sync=none data=ddt",
      .requires = AC_REQ_COMMUTATIVE,
      .fn.allreduce = ac_allreduce_rabenseifner,
+     .sched.allreduce = ac_allreduce_rabenseifner_schedule,
      .params = &ag_ring,
      .cost = &rabenseifner_cost,
      .summary = "recursive halving reduce-scatter, then ring all-gather"},
@@ -206,6 +228,7 @@ static const ac_algorithm algorithms[] = {
                    "sync=light data=ddt",
      .requires = AC_REQ_COMMUTATIVE,
      .fn.allreduce = ac_allreduce_rabenseifner,
+     .sched.allreduce = ac_allreduce_rabenseifner_schedule,
      .params = &ag_ring_light,
      .cost = &rabenseifner_cost,
      .summary = "recursive halving reduce-scatter, then ring all-gather with light barriers"},
@@ -216,6 +239,7 @@ static const ac_algorithm algorithms[] = {
                    "sync=barrier data=ddt",
      .requires = AC_REQ_COMMUTATIVE,
      .fn.allreduce = ac_allreduce_rabenseifner,
+     .sched.allreduce = ac_allreduce_rabenseifner_schedule,
      .params = &ag_ring_barrier,
      .cost = &rabenseifner_cost,
      .summary = "recursive halving reduce-scatter, then ring all-gather with MPI barriers"},
@@ -269,6 +293,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "family=alltoall_allgather alltoall=ring alltoall_sync=none allgather=ring "
                    "allgather_sync=none sync=none order=rank data=ddt",
      .fn.allreduce = ac_allreduce_alltoall_allgather,
+     .sched.allreduce = ac_allreduce_alltoall_allgather_schedule,
      .params = &a2a_ring_ag_ring,
      .cost = &alltoall_allgather_cost,
      .summary = "ring all-to-all reduce-scatter, then ring all-gather"},
@@ -278,6 +303,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "family=alltoall_allgather alltoall=ring alltoall_sync=light allgather=ring "
                    "allgather_sync=light sync=light order=rank data=ddt",
      .fn.allreduce = ac_allreduce_alltoall_allgather,
+     .sched.allreduce = ac_allreduce_alltoall_allgather_schedule,
      .params = &a2a_ring_light_ag_ring_light,
      .cost = &alltoall_allgather_cost,
      .summary = "ring all-to-all reduce-scatter, then ring all-gather, both with light "
@@ -288,6 +314,7 @@ static const ac_algorithm algorithms[] = {
      .attributes = "family=alltoall_allgather alltoall=ring alltoall_sync=barrier "
                    "allgather=ring allgather_sync=barrier sync=barrier order=rank data=ddt",
      .fn.allreduce = ac_allreduce_alltoall_allgather,
+     .sched.allreduce = ac_allreduce_alltoall_allgather_schedule,
      .params = &a2a_ring_barrier_ag_ring_barrier,
      .cost = &alltoall_allgather_cost,
      .summary = "ring all-to-all reduce-scatter, then ring all-gather, both with MPI barriers"},

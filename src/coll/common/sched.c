@@ -10,7 +10,7 @@
 
 /* messages first (is_message), the kept ones after the round's own (is_kept) */
 enum { STEP_SEND, STEP_RECV, STEP_LIBRARY, STEP_BARRIER, STEP_SEND_KEPT, STEP_RECV_KEPT,
-       STEP_WAIT, STEP_COPY, STEP_REDUCE, STEP_PACK, STEP_UNPACK };
+       STEP_WAIT, STEP_COPY, STEP_REDUCE, STEP_PACK, STEP_UNPACK, STEP_CALL };
 
 int ac_sched_init(ac_sched *s, MPI_Comm comm, int tag)
 {
@@ -180,6 +180,12 @@ void ac_sched_barrier(ac_sched *s)
     add(s, (ac_sched_step){.kind = STEP_BARRIER});
 }
 
+void ac_sched_call(ac_sched *s, ac_sched_call_fn *call, const void *arg)
+{
+    if (!s->blocking && s->rc == MPI_SUCCESS) s->rc = MPI_ERR_INTERN;
+    add(s, (ac_sched_step){.kind = STEP_CALL, .src = arg, .call = call});
+}
+
 void ac_sched_copy(ac_sched *s, const void *src, int scount, MPI_Datatype stype, void *dst,
                    int dcount, MPI_Datatype dtype)
 {
@@ -251,9 +257,10 @@ void ac_sched_round_posted(ac_sched *s)
 static int is_message(const ac_sched_step *t) { return t->kind <= STEP_WAIT; }
 static int is_kept(const ac_sched_step *t) { return t->kind >= STEP_SEND_KEPT && is_message(t); }
 
-static int run_local(const ac_sched_step *t)
+static int run_local(const ac_sched *s, const ac_sched_step *t)
 {
     int position = 0;
+    if (t->kind == STEP_CALL) return t->call(t->src, s->comm);
     if (t->kind == STEP_COPY) return ac_copy(t->src, t->count, t->type, t->dst, t->dcount, t->dtype);
     if (t->kind == STEP_PACK)
         return ac_pack(t->src, t->count, t->type, t->dst, t->dcount, &position, MPI_COMM_SELF);
@@ -280,7 +287,7 @@ static int round_local(ac_sched *s, int k, int *nmsg)
             (*nmsg)++;
             continue;
         }
-        int rc = run_local(&s->steps[i]);
+        int rc = run_local(s, &s->steps[i]);
         if (rc != MPI_SUCCESS) return rc;
     }
     return MPI_SUCCESS;

@@ -39,6 +39,7 @@
 #include <mpi.h>
 
 typedef int ac_sched_start_fn(const void *arg, MPI_Comm comm, MPI_Request *req);
+typedef int ac_sched_call_fn(const void *arg, MPI_Comm comm); /* ac_sched_call's */
 
 /* One step (sched.c's to read and write). */
 typedef struct ac_sched_step {
@@ -52,6 +53,7 @@ typedef struct ac_sched_step {
     int peer; /* send, recv */
     MPI_Op op;
     ac_sched_start_fn *start; /* library: posts the call */
+    ac_sched_call_fn *call;   /* call: the blocking collective */
 } ac_sched_step;
 
 /* Room kept inside the schedule, so that a small one (a blocking call's, most often) allocates
@@ -153,6 +155,11 @@ void ac_sched_send_kept(ac_sched *s, int slot, const void *buf, int count, MPI_D
 void ac_sched_recv_kept(ac_sched *s, int slot, void *buf, int count, MPI_Datatype type,
                         int from);
 void ac_sched_wait(ac_sched *s, int slot);
+/* A blocking collective as a local step of a schedule built for the blocking run only
+ * (s->blocking): `call(arg, comm)` runs where the step stands, on the schedule's communicator
+ * (the inner phase of a composed algorithm whose engine is not written as a schedule: the
+ * node-aware ring all-gather). Built into a schedule meant to be progressed: MPI_ERR_INTERN. */
+void ac_sched_call(ac_sched *s, ac_sched_call_fn *call, const void *arg);
 /* Ends the current round (nothing when it is empty). */
 void ac_sched_round(ac_sched *s);
 /* Ends it as a round whose messages the blocking run posts with MPI_Irecv/MPI_Isend and
