@@ -380,6 +380,13 @@ static inline int ac_has_schedule(const ac_algorithm *alg)
     return alg->sched.allreduce != NULL; /* the union's one pointer, whatever the collective */
 }
 
+/* 1 when `alg` is composed of inner collectives (params->allgatherv, params->alltoallv: the
+ * allreduce families, bcast's scatter-allgathers). */
+static inline int ac_is_composed(const ac_algorithm *alg)
+{
+    return alg->params && (alg->params->allgatherv || alg->params->alltoallv);
+}
+
 /* Applicability: 1 if `alg` may run for `call`; otherwise 0 and, if why != NULL, a reason. */
 int ac_applicable(const ac_algorithm *alg, const ac_call *call, const char **why);
 

@@ -918,7 +918,8 @@ int ac_select_learning_candidates(ac_comm *c, const ac_call *call, const ac_algo
     for (int i = 0; i < r.count && n < max; i++) {
         const ac_algorithm *a = r.algorithms[i];
         int twin = 0; /* the later of twins is left out, as in a blocking context's candidates */
-        if (!ac_has_schedule(a) || ((a->requires & AC_REQ_NODES) && full.nodes.nodes == 0))
+        if (!ac_has_schedule(a) || ac_is_composed(a) ||
+            ((a->requires & AC_REQ_NODES) && full.nodes.nodes == 0))
             continue;
         for (int j = 0; j < n && !twin; j++)
             twin = ac_same_messages(out[j], a, &full);
