@@ -169,8 +169,9 @@ static int barrier_schedule_no_receive(ac_sched *s, const ac_params *p)
 
 /* A reduce as a schedule (commutative ops) whose root combines each kept receive before it
  * waits for it: a local step runs at the start of its round, before the round's messages are
- * even posted, so the root combines what its temporaries held. Its blocking entry point is the
- * right binomial tree: only the progressed run shows the bug. */
+ * even posted, so the root combines what its temporaries held (its own operand, copied there
+ * first: a defined value, which UBSan's build can add without overflow). Its blocking entry
+ * point is the right binomial tree: only the progressed run shows the bug. */
 static int reduce_schedule_before_wait(ac_sched *s, const void *sbuf, void *rbuf, int count,
                                        MPI_Datatype dtype, MPI_Op op, int root,
                                        const ac_params *p)
@@ -185,6 +186,7 @@ static int reduce_schedule_before_wait(ac_sched *s, const void *sbuf, void *rbuf
     for (int r = 0; r < s->size; r++) {
         char *t = r == root ? NULL : ac_sched_tmp(s, count, dtype);
         if (!t) continue;
+        ac_sched_copy(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dtype, t, count, dtype);
         ac_sched_recv_kept(s, r, t, count, dtype, r);
         ac_sched_reduce(s, t, rbuf, count, dtype, op); /* the bug: before its wait */
     }
