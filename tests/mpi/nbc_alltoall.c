@@ -7,7 +7,7 @@
  *     (every other int of 2 x 50), each waited for; then 1 int a block with each rank in turn
  *     held up in MPI_Recv while the others wait (nbc_common.h, wait_behind_message);
  *  2. three outstanding (two alltoalls and an alltoallv) completed by MPI_Wait in reverse order,
- *     20 times (under a learning strategy: the race of the 8 candidates, twice each, and its
+ *     26 times (under a learning strategy: the race of the 12 candidates, twice each, and its
  *     agreement);
  *  3. MPI_Ialltoallv with uneven counts (zeros included), blocks in reverse order with holes,
  *     in place (symmetric counts) and not, by MPI_Test loops; and one completed by MPI_Waitall
@@ -206,7 +206,7 @@ static void outstanding(void)
         s[k] = malloc(sizeof(int) * (size_t)size * MAXN);
         r[k] = malloc(sizeof(int) * (size_t)size * MAXN);
     }
-    for (int round = 0; round < 20; round++) {
+    for (int round = 0; round < 26; round++) {
         MPI_Request req[3];
         for (int k = 0; k < 2; k++) {
             prepare(r[k], s[k], 5 + 20 * k, round + k, 0);

@@ -8,7 +8,7 @@
 AC_DECLARE_SCHEDULED(alltoall, native) /* the library's MPI_Ialltoall */
 ac_alltoall_fn ac_alltoall_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
 AC_ALLTOALLV_ENGINES(AC_DECLARE_SCHEDULED, alltoall) /* alltoallv.h */
-ac_alltoall_fn ac_alltoall_mesh;
+AC_DECLARE_SCHEDULED(alltoall, mesh) /* p->dims */
 AC_DECLARE_SCHEDULED(alltoall, recursive_doubling)
 AC_DECLARE_SCHEDULED(alltoall, bruck)
 ac_alltoall_fn ac_alltoall_node_aware;

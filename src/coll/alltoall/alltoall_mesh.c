@@ -16,80 +16,83 @@
  * two local copies of the p blocks. A small-message algorithm (STAR-MPI uses it up to 256 B).
  * Requirements: none. Any p: a dimension of size 1 is skipped, so a prime p degenerates to one
  * all-to-all exchange of single blocks. MPI_IN_PLACE: the receive buffer is packed first.
+ * Written as a schedule (common/sched.h): the pack the first local step, a posted round a phase
+ * (its receives, then its sends, and the copy of the rank's own runs as a local step; the
+ * blocking run's MPI_Irecv/MPI_Isend/MPI_Waitall as before), each phase's vector type owned by
+ * the schedule, the unpack the last local step.
  * Source: STAR-MPI (Faraj, Yuan, Lowenthal, ICS 2006) section 3.1, "2D mesh", "3D mesh".
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/sched.h"
 
-#include <stdlib.h>
-#include <string.h>
+#include <limits.h>
+
+int ac_alltoall_mesh_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
+                              void *rbuf, int rcount, MPI_Datatype rtype, const ac_params *p)
+{
+    int rc, rank = s->rank, size = s->size, rsize, dims[3];
+    int ndims = p && p->dims == 3 ? 3 : 2;
+    MPI_Datatype slot;
+    char *cur, *next;
+
+    PMPI_Type_size(rtype, &rsize);
+    if (sbuf == MPI_IN_PLACE) sbuf = rbuf, scount = rcount, stype = rtype;
+    MPI_Aint bytes = (MPI_Aint)rcount * rsize;
+    if (bytes == 0) return ac_sched_error(s);
+    if (bytes > INT_MAX) return MPI_ERR_COUNT; /* the copies' counts are ints */
+    ac_mesh_dims(size, ndims, dims);
+    cur = ac_sched_tmp(s, size * bytes, MPI_BYTE);
+    next = ac_sched_tmp(s, size * bytes, MPI_BYTE);
+    if (!cur || !next) return ac_sched_error(s);
+    rc = ac_alltoall_slot_type(bytes, &slot);
+    if (rc != MPI_SUCCESS) return rc;
+    ac_sched_own(s, slot);
+    rc = ac_alltoall_pack_schedule(s, sbuf, scount, stype, 0, size, cur, bytes);
+    for (int k = 0, stride = 1; k < ndims && rc == MPI_SUCCESS; stride *= dims[k], k++) {
+        int d = dims[k], span = stride * d, nruns = size / span, mine = (rank / stride) % d;
+        MPI_Datatype runs;
+        if (d == 1) continue;
+        rc = PMPI_Type_vector(nruns, stride, span, slot, &runs);
+        if (rc == MPI_SUCCESS) rc = PMPI_Type_commit(&runs);
+        if (rc != MPI_SUCCESS) break;
+        ac_sched_own(s, runs);
+        for (int q = 1; q < d; q++) {
+            int c = (mine - q + d) % d;
+            ac_sched_recv(s, next + c * stride * bytes, 1, runs, rank + (c - mine) * stride);
+        }
+        for (int q = 1; q < d; q++) {
+            int c = (mine + q) % d;
+            ac_sched_send(s, cur + c * stride * bytes, 1, runs, rank + (c - mine) * stride);
+        }
+        /* the rank's own runs stay: copied while the messages travel (a local step of the
+         * round, run before they are posted; they touch other slots) */
+        for (int h = 0; h < nruns; h++) {
+            MPI_Aint at = ((MPI_Aint)mine * stride + (MPI_Aint)h * span) * bytes;
+            ac_sched_copy(s, cur + at, (int)(stride * bytes), MPI_BYTE, next + at,
+                          (int)(stride * bytes), MPI_BYTE);
+        }
+        ac_sched_round_posted(s);
+        char *t = cur;
+        cur = next;
+        next = t;
+        rc = ac_sched_error(s);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = ac_alltoall_unpack_schedule(s, cur, bytes, 0, size, rbuf, rcount, rtype);
+    ac_sched_round(s);
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
+}
 
 int ac_alltoall_mesh(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                      MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
 {
-    int rc = MPI_SUCCESS, rank, size, nreq = 0, dims[3];
-    int ndims = p && p->dims == 3 ? 3 : 2;
-    MPI_Datatype slot = MPI_DATATYPE_NULL, runs = MPI_DATATYPE_NULL;
-    char *cur = NULL, *next = NULL;
-    MPI_Request *reqs = NULL;
-    MPI_Status *stats = NULL; /* not MPI_STATUSES_IGNORE: gcc 12 -Wstringop-overflow with MPICH */
-    MPI_Aint bytes =
-        ac_alltoall_slots_start(comm, &sbuf, &scount, &stype, rbuf, rcount, rtype, &rank, &size);
-    if (bytes == 0) return MPI_SUCCESS;
-    ac_mesh_dims(size, ndims, dims);
-    cur = malloc((size_t)(size * bytes));
-    next = malloc((size_t)(size * bytes));
-    reqs = malloc(sizeof(MPI_Request) * (size_t)(2 * size));
-    stats = malloc(sizeof(MPI_Status) * (size_t)(2 * size));
-    if (!cur || !next || !reqs || !stats) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
-    }
-    rc = ac_alltoall_slot_type(bytes, &slot);
-    if (rc != MPI_SUCCESS) goto out;
-    rc = ac_alltoall_pack(sbuf, scount, stype, 0, size, cur, bytes, comm);
-    if (rc != MPI_SUCCESS) goto out;
-    for (int k = 0, stride = 1; k < ndims; stride *= dims[k], k++) {
-        int d = dims[k], span = stride * d, nruns = size / span, mine = (rank / stride) % d;
-        if (d == 1) continue;
-        rc = PMPI_Type_vector(nruns, stride, span, slot, &runs);
-        if (rc != MPI_SUCCESS) goto out;
-        rc = PMPI_Type_commit(&runs);
-        if (rc != MPI_SUCCESS) goto out;
-        for (int q = 1; q < d; q++) {
-            int c = (mine - q + d) % d;
-            rc = PMPI_Irecv(next + c * stride * bytes, 1, runs, rank + (c - mine) * stride,
-                            AC_TAG_DATA, comm, &reqs[nreq]);
-            if (rc != MPI_SUCCESS) goto out;
-            nreq++;
-        }
-        for (int q = 1; q < d; q++) {
-            int c = (mine + q) % d;
-            rc = PMPI_Isend(cur + c * stride * bytes, 1, runs, rank + (c - mine) * stride,
-                            AC_TAG_DATA, comm, &reqs[nreq]);
-            if (rc != MPI_SUCCESS) goto out;
-            nreq++;
-        }
-        for (int h = 0; h < nruns; h++) {
-            MPI_Aint at = ((MPI_Aint)mine * stride + (MPI_Aint)h * span) * bytes;
-            memcpy(next + at, cur + at, (size_t)(stride * bytes));
-        }
-        rc = PMPI_Waitall(nreq, reqs, stats);
-        nreq = 0;
-        if (rc != MPI_SUCCESS) goto out;
-        PMPI_Type_free(&runs);
-        char *t = cur;
-        cur = next;
-        next = t;
-    }
-    rc = ac_alltoall_unpack(cur, bytes, 0, size, rbuf, rcount, rtype, comm);
-out:
-    if (nreq > 0) PMPI_Waitall(nreq, reqs, stats);
-    if (runs != MPI_DATATYPE_NULL) PMPI_Type_free(&runs);
-    if (slot != MPI_DATATYPE_NULL) PMPI_Type_free(&slot);
-    free(stats);
-    free(reqs);
-    free(next);
-    free(cur);
+    ac_sched s;
+    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    s.blocking = 1;
+    if (rc == MPI_SUCCESS)
+        rc = ac_alltoall_mesh_schedule(&s, sbuf, scount, stype, rbuf, rcount, rtype, p);
+    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+    ac_sched_free(&s);
     return rc;
 }

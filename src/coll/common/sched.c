@@ -20,7 +20,7 @@ int ac_sched_init(ac_sched *s, MPI_Comm comm, int tag)
     s->nkept = s->waited = 0;
     s->kept = s->kept_room, s->kept_recv = s->kept_recv_room;
     s->library = MPI_REQUEST_NULL;
-    s->type = MPI_DATATYPE_NULL;
+    s->types = s->type_room, s->ntypes = 0, s->typecap = AC_SCHED_TYPES;
     s->steps = s->step_room, s->cap = AC_SCHED_STEPS;
     s->ends = s->end_room, s->posted = s->posted_room, s->rcap = AC_SCHED_ROUNDS;
     s->tmps = s->tmp_room, s->tcap = AC_SCHED_TMPS;
@@ -49,7 +49,10 @@ void ac_sched_free(ac_sched *s)
     release(s->stats, s->stat_room);
     release(s->kept, s->kept_room);
     release(s->kept_recv, s->kept_recv_room);
-    if (s->type != MPI_DATATYPE_NULL) PMPI_Type_free(&s->type);
+    for (int i = 0; i < s->ntypes; i++)
+        PMPI_Type_free(&s->types[i]);
+    release(s->types, s->type_room);
+    s->types = s->type_room, s->ntypes = 0, s->typecap = AC_SCHED_TYPES;
     s->ntmps = s->nsteps = s->nrounds = s->nreqs = s->nkept = 0;
     s->kept = s->kept_room, s->kept_recv = s->kept_recv_room;
     s->tmps = s->tmp_room, s->steps = s->step_room, s->ends = s->end_room;
@@ -96,12 +99,16 @@ void *ac_sched_tmp(ac_sched *s, MPI_Aint count, MPI_Datatype type)
 
 void ac_sched_own(ac_sched *s, MPI_Datatype type)
 {
-    if (s->type == MPI_DATATYPE_NULL) {
-        s->type = type;
-        return;
+    if (s->ntypes == s->typecap) {
+        if (!resize((void **)&s->types, s->ntypes, 2 * s->typecap, sizeof *s->types,
+                    s->type_room)) {
+            PMPI_Type_free(&type);
+            if (s->rc == MPI_SUCCESS) s->rc = MPI_ERR_NO_MEM;
+            return;
+        }
+        s->typecap *= 2;
     }
-    PMPI_Type_free(&type);
-    if (s->rc == MPI_SUCCESS) s->rc = MPI_ERR_INTERN;
+    s->types[s->ntypes++] = type;
 }
 
 static void end_round(ac_sched *s, int posted);

@@ -60,7 +60,7 @@ typedef struct ac_sched_step {
  * nothing: its steps, rounds, temporaries and a round's requests, beyond which they move to the
  * heap. A schedule is therefore never copied by value once initialised. */
 enum { AC_SCHED_STEPS = 24, AC_SCHED_ROUNDS = 16, AC_SCHED_TMPS = 4, AC_SCHED_REQS = 4,
-       AC_SCHED_KEPT = 8 };
+       AC_SCHED_KEPT = 8, AC_SCHED_TYPES = 4 };
 
 typedef struct ac_sched {
     MPI_Comm comm;
@@ -72,7 +72,8 @@ typedef struct ac_sched {
                             * starts with MPI_Start instead of calling its start function
                             * (intercept/requests.c); MPI_REQUEST_NULL otherwise (set after
                             * ac_sched_init, not freed with the schedule) */
-    MPI_Datatype type;     /* a datatype made for its messages, freed with it (ac_sched_own) */
+    MPI_Datatype *types;   /* the datatypes made for its messages, freed with it (ac_sched_own) */
+    int ntypes, typecap;
     int rc;                /* the first error, building or running */
     ac_sched_step *steps;  /* every round's steps, in order */
     int nsteps, cap;
@@ -101,6 +102,7 @@ typedef struct ac_sched {
     MPI_Status stat_room[AC_SCHED_REQS];
     MPI_Request kept_room[AC_SCHED_KEPT];
     unsigned char kept_recv_room[AC_SCHED_KEPT];
+    MPI_Datatype type_room[AC_SCHED_TYPES];
 } ac_sched;
 
 /* An empty schedule on comm (whose rank and size it asks) with messages tagged `tag`. */
@@ -111,8 +113,8 @@ void ac_sched_free(ac_sched *s);
  * NULL (count 0 or out of memory: the latter kept as the schedule's error). */
 void *ac_sched_tmp(ac_sched *s, MPI_Aint count, MPI_Datatype type);
 
-/* Makes the schedule free `type` (committed, made for its messages) with it; one a schedule
- * (a second: MPI_ERR_INTERN, kept as its error, and the type freed). */
+/* Makes the schedule free `type` (committed, made for its messages) with it (without memory to
+ * note it: MPI_ERR_NO_MEM, kept as its error, and the type freed at once). */
 void ac_sched_own(ac_sched *s, MPI_Datatype type);
 
 /* The steps, appended to the current round. */
