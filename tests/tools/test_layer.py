@@ -740,8 +740,9 @@ def test_persistent_requests_started_out_of_order(np, tmp_path):
     assert run.rc == 0 and "nbc_order: ok" in run.stdout, run.stdout + run.stderr
     ran = run.report["nonblocking_run"]
     assert {k: ran[k]["calls"] for k in kinds} == {k: 12 for k in kinds}, ran
-    # the race's first start of each is the library's own persistent request
-    assert all(ran[k]["algorithms"].get("native", 0) >= 2 for k in kinds), ran
+    # the race's first start of each is the library's own persistent request (once at least: on
+    # 2 ranks the alltoall races 12 candidates over its 12 starts)
+    assert all(ran[k]["algorithms"].get("native", 0) >= 1 for k in kinds), ran
     for coll in ("allreduce", "barrier", "alltoall", "bcast"):
         for alg in scheduled("mpich", coll, np):
             run = run_mpi("mpich", np, "tests/mpi/nbc_order", tmp_path, timeout=120,
