@@ -27,11 +27,17 @@
  * only on nodes of one size: on others only native applies there (the family's equal_nodes),
  * and the instance then calls the library's MPI_Gatherv or MPI_Scatterv among the leaders.
  *
+ * Each family's function is a schedule of its phases (common/hier_phase.h): an instance is
+ * progressed by nonblocking and persistent calls where every phase can be (written as a
+ * schedule, not the library's own: ac_hier_phase_progressable), and runs for blocking calls
+ * only otherwise. A family without a schedule (base.sched NULL) runs for blocking calls only.
+ *
  * Instances are made once per collective (every combination of the family's phases and leader
  * counts), kept for the life of the process and shared by every size and by ac_registry_find,
  * so an algorithm has one address.
  */
 #include "coll/algorithms.h"
+#include "coll/common/hier_phase.h"
 #include "coll/cost_terms.h"
 
 #include <pthread.h>
@@ -50,6 +56,7 @@ static const ac_hier_family families[] = {
     {.base = {.collective = AC_ALLREDUCE,
               .requires = AC_REQ_NODES,
               .fn.allreduce = ac_allreduce_hier,
+              .sched.allreduce = ac_allreduce_hier_schedule,
               .cost = &hier_cost,
               .summary = "reduce on every node to its leaders, all-reduce among the leaders, "
                          "bcast on every node"},
@@ -63,6 +70,7 @@ static const ac_hier_family families[] = {
     {.base = {.collective = AC_BCAST,
               .requires = AC_REQ_NODES,
               .fn.bcast = ac_bcast_hier,
+              .sched.bcast = ac_bcast_hier_schedule,
               .cost = &hier_cost,
               .summary = "the root to its node's leaders, bcast among the leaders, bcast on every "
                          "node"},
@@ -82,6 +90,7 @@ static const ac_hier_family families[] = {
     {.base = {.collective = AC_REDUCE,
               .requires = AC_REQ_NODES,
               .fn.reduce = ac_reduce_hier,
+              .sched.reduce = ac_reduce_hier_schedule,
               .cost = &hier_cost,
               .summary = "reduce on every node to its leaders, reduce among the leaders, the "
                          "root's node leaders to the root"},
@@ -95,6 +104,7 @@ static const ac_hier_family families[] = {
     {.base = {.collective = AC_BARRIER,
               .requires = AC_REQ_NODES,
               .fn.barrier = ac_barrier_hier,
+              .sched.barrier = ac_barrier_hier_schedule,
               .cost = &hier_cost,
               .summary = "barrier on every node, barrier among the leaders, barrier on every "
                          "node"},
@@ -255,6 +265,13 @@ static int instance_fill(hier_instance *s, const ac_hier_family *f, int k, const
                              k > 1 ? "shares" : k == 0 ? "segments" : "whole");
     if (named >= (int)sizeof s->name || described >= (int)sizeof s->attributes) return -1;
     s->algorithm = f->base;
+    /* progressed only where every phase can be (hier_phase.h); otherwise, and the pipelined
+     * instance (its leaders' phase the library's, started segment by segment), blocking only */
+    int progressable = k != 0 && ac_hier_phase_progressable(s->params.phase);
+    for (int i = 0; i < 2; i++)
+        if (s->params.intra[i] && !ac_hier_phase_progressable(s->params.intra[i]))
+            progressable = 0;
+    if (!progressable) s->algorithm.sched.allreduce = NULL; /* the union's one pointer */
     if (k == 0) {
         s->algorithm.fn = f->pipelined.fn;
         s->algorithm.cost = f->pipelined.cost;

@@ -9,7 +9,6 @@ ac_allreduce_fn ac_allreduce_native;
 ac_allreduce_fn ac_allreduce_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
 ac_allreduce_fn ac_allreduce_recursive_doubling;
 ac_allreduce_fn ac_allreduce_ring;
-ac_allreduce_fn ac_allreduce_hier; /* p->intra, p->phase, p->leaders (hierarchical.c) */
 
 /* The algorithms written as schedules (common/sched.h), and their blocking entry points:
  * AC_ALLREDUCE_BY_SCHEDULE(name) defines ac_allreduce_<name>, which builds
@@ -24,6 +23,9 @@ ac_allreduce_sched_fn ac_allreduce_ring_schedule;
 AC_DECLARE_SCHEDULED(allreduce, allgather)
 AC_DECLARE_SCHEDULED(allreduce, rabenseifner)
 AC_DECLARE_SCHEDULED(allreduce, alltoall_allgather)
+/* p->intra, p->phase, p->leaders (hierarchical.c): a schedule of its phases (hier_phase.h),
+ * progressed where no phase is the library's own */
+AC_DECLARE_SCHEDULED(allreduce, hier)
 int ac_allreduce_inner_allgatherv(ac_sched *s, const ac_params *p, const void *sbuf, int scount,
                                   MPI_Datatype stype, void *rbuf, const int *counts,
                                   const int *displs, MPI_Datatype rtype);

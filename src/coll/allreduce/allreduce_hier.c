@@ -16,18 +16,24 @@
  * consecutive ranks, which AC_REQ_NODES requires for such an op. Every rank then holds the
  * bits the leaders computed.
  *
+ * Written as a schedule (common/hier_phase.h): each phase's rounds on its communicator, a phase
+ * of the library's own a step of the blocking run.
+ *
  * Cost (one leader, nodes N of L ranks): reduce(L, n) + allreduce(N, n) + bcast(L, n), the
  * node phases on intra-node links, the leaders' on inter-node ones; with k leaders each phase
  * on n / k, the node phases k times over.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/hier_phase.h"
 
-int ac_allreduce_hier(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op,
-                      MPI_Comm comm, const ac_params *p)
+AC_ALLREDUCE_BY_SCHEDULE(hier)
+
+int ac_allreduce_hier_schedule(ac_sched *s, const void *sbuf, void *rbuf, int count,
+                               MPI_Datatype dtype, MPI_Op op, const ac_params *p)
 {
     ac_hier_call h;
-    int rc = ac_hier_begin(&h, comm, p, count, dtype);
+    int rc = ac_hier_begin(&h, s->comm, p, count, dtype);
     if (rc != MPI_SUCCESS) return rc;
     const ac_nodes *nodes = h.nodes;
     const ac_algorithm *reduce = p->intra[0], *bcast = p->intra[1], *inter = p->phase;
@@ -35,25 +41,21 @@ int ac_allreduce_hier(const void *sbuf, void *rbuf, int count, MPI_Datatype dtyp
 
     /* Share j to local rank j; a rank that is not share j's root gives its operand (in place:
      * rbuf's, untouched until the bcasts) and receives nothing. */
-    for (int j = 0; j < h.k; j++) {
+    for (int j = 0; j < h.k && rc == MPI_SUCCESS; j++) {
         if (h.counts[j] == 0) continue; /* an empty share (count < k): equal on every rank */
         char *at = ac_hier_share(&h, rbuf, j);
         const char *from = in_place ? at : ac_hier_share(&h, sbuf, j);
         int root = nodes->local_rank == j;
-        rc = reduce->fn.reduce(root && in_place ? MPI_IN_PLACE : from, root ? at : NULL,
-                               h.counts[j], dtype, op, j, nodes->local, reduce->params);
-        if (rc != MPI_SUCCESS) return rc;
+        rc = ac_hier_phase_reduce(s, reduce, nodes->local, root && in_place ? MPI_IN_PLACE : from,
+                                  root ? at : NULL, h.counts[j], dtype, op, j);
     }
-    if (nodes->local_rank < h.k && h.counts[nodes->local_rank] > 0) {
+    if (rc == MPI_SUCCESS && nodes->local_rank < h.k && h.counts[nodes->local_rank] > 0) {
         int j = nodes->local_rank;
-        rc = inter->fn.allreduce(MPI_IN_PLACE, ac_hier_share(&h, rbuf, j), h.counts[j], dtype,
-                                 op, nodes->lane, inter->params);
-        if (rc != MPI_SUCCESS) return rc;
+        rc = ac_hier_phase_allreduce(s, inter, nodes->lane, MPI_IN_PLACE,
+                                     ac_hier_share(&h, rbuf, j), h.counts[j], dtype, op);
     }
-    for (int j = 0; j < h.k && h.counts[j] > 0; j++) {
-        rc = bcast->fn.bcast(ac_hier_share(&h, rbuf, j), h.counts[j], dtype, j, nodes->local,
-                             bcast->params);
-        if (rc != MPI_SUCCESS) return rc;
-    }
-    return MPI_SUCCESS;
+    for (int j = 0; j < h.k && h.counts[j] > 0 && rc == MPI_SUCCESS; j++)
+        rc = ac_hier_phase_bcast(s, bcast, nodes->local, ac_hier_share(&h, rbuf, j), h.counts[j],
+                                 dtype, j);
+    return rc;
 }

@@ -21,18 +21,34 @@
  * The root takes part in its node's bcasts like any rank: it receives the bits it sent,
  * unchanged.
  *
+ * Written as a schedule (common/hier_phase.h): each phase's rounds on its communicator, a phase
+ * of the library's own a step of the blocking run.
+ *
  * Cost (nodes N of L ranks): bcast(N, n / k) among the nodes on k lanes of inter-node links +
  * k bcast(L, n / k) on every node at once on intra-node links, plus up to k intra-node messages
  * from the root (not priced: the cost shape knows no root).
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/hier_phase.h"
 
 int ac_bcast_hier(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
                   const ac_params *p)
 {
+    ac_sched s;
+    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    s.blocking = 1; /* a phase of the library's own: one step */
+    if (rc == MPI_SUCCESS) rc = ac_bcast_hier_schedule(&s, buf, count, dtype, root, p);
+    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+    ac_sched_free(&s);
+    return rc;
+}
+
+int ac_bcast_hier_schedule(ac_sched *s, void *buf, int count, MPI_Datatype dtype, int root,
+                           const ac_params *p)
+{
     ac_hier_call h;
-    int rc = ac_hier_begin(&h, comm, p, count, dtype);
+    int rc = ac_hier_begin(&h, s->comm, p, count, dtype);
     if (rc != MPI_SUCCESS) return rc;
     const ac_nodes *nodes = h.nodes;
     const ac_algorithm *inter = p->phase, *bcast = p->intra[1];
@@ -41,24 +57,18 @@ int ac_bcast_hier(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm c
     int holder[AC_HIER_SHARES], lane_root[AC_HIER_SHARES]; /* share s on the root's node */
     ac_nodes_lane_roots(nodes, h.size, nodes->node_of[root], h.k, holder, lane_root);
 
-    for (int s = 0; s < h.shares && rc == MPI_SUCCESS; s++) {
-        char *at = ac_hier_share(&h, buf, s);
-        if (holder[s] == root) continue;
-        if (h.rank == root) rc = PMPI_Send(at, h.counts[s], dtype, holder[s], AC_TAG_DATA, comm);
-        if (h.rank == holder[s])
-            rc = PMPI_Recv(at, h.counts[s], dtype, root, AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
+    for (int i = 0; i < h.shares; i++) { /* a round a share: one message at most a rank */
+        char *at = ac_hier_share(&h, buf, i);
+        if (holder[i] == root) continue;
+        if (h.rank == root) ac_sched_send(s, at, h.counts[i], dtype, holder[i]);
+        if (h.rank == holder[i]) ac_sched_recv(s, at, h.counts[i], dtype, root);
+        ac_sched_round(s);
     }
-    if (rc != MPI_SUCCESS) return rc;
-    if (j < h.shares) {
-        MPI_Comm lane = h.k > 1 ? nodes->lane : nodes->leaders;
-        rc = inter->fn.bcast(ac_hier_share(&h, buf, j), h.counts[j], dtype, lane_root[j], lane,
-                             inter->params);
-        if (rc != MPI_SUCCESS) return rc;
-    }
-    for (int s = 0; s < h.shares; s++) {
-        rc = bcast->fn.bcast(ac_hier_share(&h, buf, s), h.counts[s], dtype, s, nodes->local,
-                             bcast->params);
-        if (rc != MPI_SUCCESS) return rc;
-    }
-    return MPI_SUCCESS;
+    if (j < h.shares)
+        rc = ac_hier_phase_bcast(s, inter, h.k > 1 ? nodes->lane : nodes->leaders,
+                                 ac_hier_share(&h, buf, j), h.counts[j], dtype, lane_root[j]);
+    for (int i = 0; i < h.shares && rc == MPI_SUCCESS; i++)
+        rc = ac_hier_phase_bcast(s, bcast, nodes->local, ac_hier_share(&h, buf, i), h.counts[i],
+                                 dtype, i);
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }

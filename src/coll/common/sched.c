@@ -119,6 +119,7 @@ static void add(ac_sched *s, ac_sched_step step)
     /* a wait is its round's last message */
     if (s->waited && step.kind != STEP_WAIT) end_round(s, 0);
     s->waited = step.kind == STEP_WAIT;
+    step.comm = s->comm;
     if (!grow(s, (void **)&s->steps, s->nsteps, &s->cap, sizeof *s->steps, s->step_room))
         return;
     s->steps[s->nsteps++] = step;
@@ -251,6 +252,16 @@ static void end_round(ac_sched *s, int posted)
     s->waited = 0;
 }
 
+void ac_sched_phase(ac_sched *s, MPI_Comm comm)
+{
+    end_round(s, 0);
+    s->comm = comm;
+    if (s->rc != MPI_SUCCESS) return;
+    int rc = PMPI_Comm_rank(comm, &s->rank);
+    if (rc == MPI_SUCCESS) rc = PMPI_Comm_size(comm, &s->size);
+    s->rc = rc;
+}
+
 void ac_sched_round(ac_sched *s)
 {
     end_round(s, 0);
@@ -264,10 +275,10 @@ void ac_sched_round_posted(ac_sched *s)
 static int is_message(const ac_sched_step *t) { return t->kind <= STEP_WAIT; }
 static int is_kept(const ac_sched_step *t) { return t->kind >= STEP_SEND_KEPT && is_message(t); }
 
-static int run_local(const ac_sched *s, const ac_sched_step *t)
+static int run_local(const ac_sched_step *t)
 {
     int position = 0;
-    if (t->kind == STEP_CALL) return t->call(t->src, s->comm);
+    if (t->kind == STEP_CALL) return t->call(t->src, t->comm);
     if (t->kind == STEP_COPY) return ac_copy(t->src, t->count, t->type, t->dst, t->dcount, t->dtype);
     if (t->kind == STEP_PACK)
         return ac_pack(t->src, t->count, t->type, t->dst, t->dcount, &position, MPI_COMM_SELF);
@@ -294,7 +305,7 @@ static int round_local(ac_sched *s, int k, int *nmsg)
             (*nmsg)++;
             continue;
         }
-        int rc = run_local(s, &s->steps[i]);
+        int rc = run_local(&s->steps[i]);
         if (rc != MPI_SUCCESS) return rc;
     }
     return MPI_SUCCESS;
@@ -308,8 +319,8 @@ static int post_kept(ac_sched *s, const ac_sched_step *t)
     s->kept_recv[t->dcount] = t->kind == STEP_RECV_KEPT;
     if (t->peer == MPI_PROC_NULL) return MPI_SUCCESS; /* as post's, below */
     int rc = t->kind == STEP_SEND_KEPT
-                 ? PMPI_Isend(t->src, t->count, t->type, t->peer, s->tag, s->comm, r)
-                 : PMPI_Irecv(t->dst, t->count, t->type, t->peer, s->tag, s->comm, r);
+                 ? PMPI_Isend(t->src, t->count, t->type, t->peer, s->tag, t->comm, r)
+                 : PMPI_Irecv(t->dst, t->count, t->type, t->peer, s->tag, t->comm, r);
     if (rc != MPI_SUCCESS) *r = MPI_REQUEST_NULL;
     return rc;
 }
@@ -344,19 +355,19 @@ static int post(ac_sched *s, int k, int nmsg, int wait_now)
         else if ((t->kind == STEP_SEND || t->kind == STEP_RECV) && t->peer == MPI_PROC_NULL)
             s->reqs[s->nreqs++] = MPI_REQUEST_NULL;
         else if (t->kind == STEP_SEND)
-            rc = PMPI_Isend(t->src, t->count, t->type, t->peer, s->tag, s->comm,
+            rc = PMPI_Isend(t->src, t->count, t->type, t->peer, s->tag, t->comm,
                             &s->reqs[s->nreqs++]);
         else if (t->kind == STEP_RECV)
-            rc = PMPI_Irecv(t->dst, t->count, t->type, t->peer, s->tag, s->comm,
+            rc = PMPI_Irecv(t->dst, t->count, t->type, t->peer, s->tag, t->comm,
                             &s->reqs[s->nreqs++]);
         else if (t->kind == STEP_LIBRARY && s->library != MPI_REQUEST_NULL) {
             /* a copy: MPI_Start leaves it active, a wait inactive, never MPI_REQUEST_NULL */
             s->reqs[s->nreqs] = s->library;
             rc = PMPI_Start(&s->reqs[s->nreqs++]);
         } else if (t->kind == STEP_LIBRARY)
-            rc = t->start(t->src, s->comm, &s->reqs[s->nreqs++]);
+            rc = t->start(t->src, t->comm, &s->reqs[s->nreqs++]);
         else if (t->kind == STEP_BARRIER)
-            rc = PMPI_Ibarrier(s->comm, &s->reqs[s->nreqs++]);
+            rc = PMPI_Ibarrier(t->comm, &s->reqs[s->nreqs++]);
     }
     return rc;
 }
@@ -376,17 +387,18 @@ static int messages_blocking(ac_sched *s, int k, int nmsg)
     /* a posted round's messages, a library call's and a round of kept messages and waits are
      * posted (and waited for where a wait step stands) in order, the rest waited for below */
     int plain = !s->posted[k] && !library && !kept;
-    if (plain && nmsg == 1 && m[0]->kind == STEP_BARRIER) return PMPI_Barrier(s->comm);
+    if (plain && nmsg == 1 && m[0]->kind == STEP_BARRIER) return PMPI_Barrier(m[0]->comm);
     if (plain && nmsg == 1 && m[0]->kind == STEP_SEND)
-        return PMPI_Send(m[0]->src, m[0]->count, m[0]->type, m[0]->peer, s->tag, s->comm);
+        return PMPI_Send(m[0]->src, m[0]->count, m[0]->type, m[0]->peer, s->tag, m[0]->comm);
     if (plain && nmsg == 1)
-        return PMPI_Recv(m[0]->dst, m[0]->count, m[0]->type, m[0]->peer, s->tag, s->comm,
+        return PMPI_Recv(m[0]->dst, m[0]->count, m[0]->type, m[0]->peer, s->tag, m[0]->comm,
                          MPI_STATUS_IGNORE);
-    if (plain && nmsg == 2 && m[0]->kind != m[1]->kind) {
+    if (plain && nmsg == 2 && m[0]->kind != m[1]->kind && m[0]->comm == m[1]->comm) {
         const ac_sched_step *snd = m[0]->kind == STEP_SEND ? m[0] : m[1];
         const ac_sched_step *rcv = m[0]->kind == STEP_SEND ? m[1] : m[0];
         return PMPI_Sendrecv(snd->src, snd->count, snd->type, snd->peer, s->tag, rcv->dst,
-                             rcv->count, rcv->type, rcv->peer, s->tag, s->comm, MPI_STATUS_IGNORE);
+                             rcv->count, rcv->type, rcv->peer, s->tag, snd->comm,
+                             MPI_STATUS_IGNORE);
     }
     int rc = post(s, k, nmsg, 1);
     int wrc = s->nreqs ? PMPI_Waitall(s->nreqs, s->reqs, s->stats) : MPI_SUCCESS;

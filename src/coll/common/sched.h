@@ -51,6 +51,7 @@ typedef struct ac_sched_step {
     int dcount; /* copy: the target's */
     MPI_Datatype dtype;
     int peer; /* send, recv */
+    MPI_Comm comm; /* send, recv, library, barrier, call: the communicator it was built on */
     MPI_Op op;
     ac_sched_start_fn *start; /* library: posts the call */
     ac_sched_call_fn *call;   /* call: the blocking collective */
@@ -63,9 +64,10 @@ enum { AC_SCHED_STEPS = 24, AC_SCHED_ROUNDS = 16, AC_SCHED_TMPS = 4, AC_SCHED_RE
        AC_SCHED_KEPT = 8, AC_SCHED_TYPES = 4 };
 
 typedef struct ac_sched {
-    MPI_Comm comm;
+    MPI_Comm comm;         /* the communicator steps are built on: the schedule's own, or a
+                            * phase's (ac_sched_phase) while it is built */
     int tag;
-    int rank, size;
+    int rank, size;        /* this rank and the size of comm */
     int blocking;          /* built for the blocking run only (ac_sched_barrier) */
     MPI_Request library;   /* a persistent request's: the library's own persistent collective,
                             * made at its initialisation, which a library step (ac_sched_library)
@@ -162,6 +164,14 @@ void ac_sched_wait(ac_sched *s, int slot);
  * (the inner phase of a composed algorithm whose engine is not written as a schedule: the
  * node-aware ring all-gather). Built into a schedule meant to be progressed: MPI_ERR_INTERN. */
 void ac_sched_call(ac_sched *s, ac_sched_call_fn *call, const void *arg);
+/* Ends the current round and builds the steps that follow on `comm` (a phase of a composed
+ * algorithm on a communicator of some of the schedule's processes: a node's, the node leaders',
+ * coll/common/nodes.c), s->comm, s->rank and s->size being comm's and this rank's in it until
+ * the next call (ac_sched_phase(s, the schedule's own communicator) comes back). The phase's
+ * messages carry the schedule's tag on comm; comm must outlive the schedule. A builder of
+ * comm's ranks appended next builds the rounds it builds alone, so a blocking run makes the
+ * calls that its blocking run on comm makes. */
+void ac_sched_phase(ac_sched *s, MPI_Comm comm);
 /* Ends the current round (nothing when it is empty). */
 void ac_sched_round(ac_sched *s);
 /* Ends it as a round whose messages the blocking run posts with MPI_Irecv/MPI_Isend and

@@ -9,7 +9,7 @@ ac_reduce_fn ac_reduce_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.
 AC_DECLARE_SCHEDULED(reduce, tree) /* p->tree, p->k, p->segment; NULL p: binomial, any op */
 AC_DECLARE_SCHEDULED(reduce, rabenseifner)
 AC_DECLARE_SCHEDULED(reduce, linear_ordered)
-ac_reduce_fn ac_reduce_hier; /* p->intra[0], p->phase (hierarchical.c) */
+AC_DECLARE_SCHEDULED(reduce, hier) /* p->intra[0], p->phase (hierarchical.c, hier_phase.h) */
 
 /* A reduce call's arguments, kept where a schedule is built or started later: the native
  * schedule's library call, a racing request's builds (intercept/ireduce.c). */

@@ -30,15 +30,21 @@
  * Cost (nodes N of L ranks): k reduce(L, n / k) on every node at once on intra-node links +
  * reduce(N, n / k) among the nodes on k lanes of inter-node links, plus up to k intra-node
  * messages to the root (not priced: the cost shape knows no root).
+ *
+ * Written as a schedule (common/hier_phase.h): each phase's rounds on its communicator, a phase
+ * of the library's own a step of the blocking run.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/hier_phase.h"
 
-int ac_reduce_hier(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op,
-                   int root, MPI_Comm comm, const ac_params *p)
+AC_REDUCE_BY_SCHEDULE(hier)
+
+int ac_reduce_hier_schedule(ac_sched *s, const void *sbuf, void *rbuf, int count,
+                            MPI_Datatype dtype, MPI_Op op, int root, const ac_params *p)
 {
     ac_hier_call h;
-    int rc = ac_hier_begin(&h, comm, p, count, dtype);
+    int rc = ac_hier_begin(&h, s->comm, p, count, dtype);
     if (rc != MPI_SUCCESS) return rc;
     const ac_nodes *nodes = h.nodes;
     const ac_algorithm *reduce = p->intra[0], *inter = p->phase;
@@ -48,38 +54,31 @@ int ac_reduce_hier(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, 
     int j = nodes->local_rank; /* the share this rank leads, when j < h.shares */
 
     /* The share this rank leads: the root's rbuf when it is the root, else a temporary. */
-    ac_tmp tmp = {NULL, NULL};
     char *acc = NULL;
-    if (j < h.shares && h.rank == root) {
+    if (j < h.shares && h.rank == root)
         acc = ac_hier_share(&h, rbuf, j);
-    } else if (j < h.shares) {
-        rc = ac_tmp_alloc(&tmp, h.counts[j], dtype);
-        if (rc != MPI_SUCCESS) return rc;
-        acc = tmp.buf;
-    }
+    else if (j < h.shares && !(acc = ac_sched_tmp(s, h.counts[j], dtype)) && h.counts[j] > 0)
+        return ac_sched_error(s);
 
-    for (int s = 0; s < h.shares && rc == MPI_SUCCESS; s++) {
-        int leads = s == j;
-        rc = reduce->fn.reduce(leads && in_place ? MPI_IN_PLACE : ac_hier_share(&h, mine, s),
-                               leads ? acc : NULL, h.counts[s], dtype, op, s, nodes->local,
-                               reduce->params);
+    for (int i = 0; i < h.shares && rc == MPI_SUCCESS; i++) {
+        int leads = i == j;
+        rc = ac_hier_phase_reduce(s, reduce, nodes->local,
+                                  leads && in_place ? MPI_IN_PLACE : ac_hier_share(&h, mine, i),
+                                  leads ? acc : NULL, h.counts[i], dtype, op, i);
     }
-    int holder[AC_HIER_SHARES], lane_root[AC_HIER_SHARES]; /* share s on the root's node */
+    int holder[AC_HIER_SHARES], lane_root[AC_HIER_SHARES]; /* share i on the root's node */
     ac_nodes_lane_roots(nodes, h.size, root_node, h.k, holder, lane_root);
     if (rc == MPI_SUCCESS && j < h.shares) {
         int at_root = nodes->node == root_node;
-        rc = inter->fn.reduce(at_root ? MPI_IN_PLACE : acc, at_root ? acc : NULL, h.counts[j],
-                              dtype, op, lane_root[j], h.k > 1 ? nodes->lane : nodes->leaders,
-                              inter->params);
+        rc = ac_hier_phase_reduce(s, inter, h.k > 1 ? nodes->lane : nodes->leaders,
+                                  at_root ? MPI_IN_PLACE : acc, at_root ? acc : NULL, h.counts[j],
+                                  dtype, op, lane_root[j]);
     }
-    for (int s = 0; s < h.shares && rc == MPI_SUCCESS; s++) {
-        if (holder[s] == root) continue;
-        if (h.rank == holder[s])
-            rc = PMPI_Send(acc, h.counts[s], dtype, root, AC_TAG_DATA, comm);
-        if (h.rank == root)
-            rc = PMPI_Recv(ac_hier_share(&h, rbuf, s), h.counts[s], dtype, holder[s],
-                           AC_TAG_DATA, comm, MPI_STATUS_IGNORE);
+    for (int i = 0; i < h.shares && rc == MPI_SUCCESS; i++) { /* a round a share */
+        if (holder[i] == root) continue;
+        if (h.rank == holder[i]) ac_sched_send(s, acc, h.counts[i], dtype, root);
+        if (h.rank == root) ac_sched_recv(s, ac_hier_share(&h, rbuf, i), h.counts[i], dtype, holder[i]);
+        ac_sched_round(s);
     }
-    ac_tmp_free(&tmp);
-    return rc;
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }
