@@ -117,6 +117,7 @@ static const ac_hier_family families[] = {
     {.base = {.collective = AC_GATHER,
               .requires = AC_REQ_BLOCKS_FIT_INT | AC_REQ_NODES,
               .fn.gather = ac_gather_hier,
+              .sched.gather = ac_gather_hier_schedule,
               .cost = &hier_cost,
               .summary = "gather on every node to its leader, gather of the nodes' blocks among "
                          "the leaders (gatherv on nodes of different sizes), rank order at the "
@@ -131,6 +132,7 @@ static const ac_hier_family families[] = {
     {.base = {.collective = AC_SCATTER,
               .requires = AC_REQ_BLOCKS_FIT_INT | AC_REQ_NODES,
               .fn.scatter = ac_scatter_hier,
+              .sched.scatter = ac_scatter_hier_schedule,
               .cost = &hier_cost,
               .summary = "the root's blocks in node order to its node's leader, scatter of the "
                          "nodes' blocks among the leaders (scatterv on nodes of different "

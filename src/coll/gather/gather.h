@@ -7,6 +7,6 @@
 AC_DECLARE_SCHEDULED(gather, native) /* the library's MPI_Igather */
 ac_gather_fn ac_gather_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
 AC_DECLARE_SCHEDULED(gather, tree) /* p->tree, p->k, p->segment */
-ac_gather_fn ac_gather_hier; /* p->intra[0], p->phase (hierarchical.c) */
+AC_DECLARE_SCHEDULED(gather, hier) /* p->intra[0], p->phase (hierarchical.c, hier_phase.h) */
 
 #endif

@@ -19,42 +19,39 @@
  * Cost (nodes N of L ranks, b bytes a block): gather(L, b) on every node at once on intra-node
  * links + gather(N, L b) among the leaders on inter-node links, plus one intra-node message of
  * p b bytes when the root is not a leader (not priced: the cost shape knows no root).
+ *
+ * Written as a schedule (common/hier_phase.h): each phase's rounds on its communicator, a phase
+ * of the library's own a step of the blocking run.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
-
-#include <stdlib.h>
-
-/* The leaders' gather of every node's run of blocks (n bytes at `from`) into `all` (node by
- * node) at the root's node leader. */
-static int leaders_gather(const ac_nodes *nodes, const ac_algorithm *inter, const char *from,
-                          char *all, MPI_Aint block, int root_node)
-{
-    if (ac_nodes_equal(nodes)) {
-        int run = (int)(nodes->node_size[0] * block);
-        return inter->fn.gather(from, run, MPI_BYTE, all, run, MPI_BYTE, root_node, nodes->leaders,
-                                inter->params);
-    }
-    /* nodes of different sizes: inter is native (AC_REQ_NODES), the library's gatherv */
-    int *counts, *displs, rc = ac_nodes_runs(nodes, block, &counts, &displs);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Gatherv(from, counts[nodes->node], MPI_BYTE, all, counts, displs, MPI_BYTE,
-                          root_node, nodes->leaders);
-    free(counts);
-    free(displs);
-    return rc;
-}
+#include "coll/common/hier_phase.h"
+#include "coll/common/pipeline.h"
 
 int ac_gather_hier(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                    MPI_Datatype rtype, int root, MPI_Comm comm, const ac_params *p)
+{
+    ac_sched s;
+    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    s.blocking = 1; /* a phase of the library's own: one step */
+    if (rc == MPI_SUCCESS)
+        rc = ac_gather_hier_schedule(&s, sbuf, scount, stype, rbuf, rcount, rtype, root, p);
+    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+    ac_sched_free(&s);
+    return rc;
+}
+
+int ac_gather_hier_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
+                            void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                            const ac_params *p)
 {
     const ac_nodes *nodes;
     int rc, rank, size;
     MPI_Aint block;
     /* block bytes from the significant arguments: the receive side at the root */
-    rc = ac_rooted_block(comm, root, rcount, rtype, scount, stype, &rank, &size, &block);
+    rc = ac_rooted_block(s->comm, root, rcount, rtype, scount, stype, &rank, &size, &block);
     if (rc != MPI_SUCCESS || block == 0) return rc;
-    rc = ac_nodes_get(comm, &nodes);
+    rc = ac_nodes_get(s->comm, &nodes);
     if (rc != MPI_SUCCESS) return rc;
     const ac_algorithm *gather = p->intra[0], *inter = p->phase;
     int root_node = nodes->node_of[root], leader = nodes->leader_of[root_node];
@@ -65,37 +62,34 @@ int ac_gather_hier(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     ac_bytes own = {0};
 
     if (in_place)
-        rc = ac_bytes_get(&own, ac_at(rbuf, root * stride), rcount, rtype, 1, comm);
+        rc = ac_pipe_bytes(s, ac_at(rbuf, root * stride), rcount, rtype, 1, &own);
     else
-        rc = ac_bytes_get(&own, sbuf, scount, stype, 1, comm);
+        rc = ac_pipe_bytes(s, sbuf, scount, stype, 1, &own);
     if (rc != MPI_SUCCESS) return rc;
-    if (is_leader && !(node_blocks = malloc((size_t)(nodes->local_size * block)))) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
-    }
-    if ((rank == leader || rank == root) && !(all = malloc((size_t)total))) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
-    }
+    if (is_leader) node_blocks = ac_sched_tmp(s, nodes->local_size * block, MPI_BYTE);
+    if (rank == leader || rank == root) all = ac_sched_tmp(s, total, MPI_BYTE);
+    if ((rc = ac_sched_error(s)) != MPI_SUCCESS) return rc;
 
-    rc = gather->fn.gather(own.data, (int)block, MPI_BYTE, node_blocks, (int)block, MPI_BYTE, 0,
-                           nodes->local, gather->params);
-    if (rc == MPI_SUCCESS && is_leader)
-        rc = leaders_gather(nodes, inter, node_blocks, all, block, root_node);
+    rc = ac_hier_phase_gather(s, gather, nodes->local, own.data, (int)block, MPI_BYTE,
+                              node_blocks, (int)block, MPI_BYTE, 0);
+    if (rc == MPI_SUCCESS && is_leader && ac_nodes_equal(nodes)) {
+        int run = (int)(nodes->node_size[0] * block);
+        rc = ac_hier_phase_gather(s, inter, nodes->leaders, node_blocks, run, MPI_BYTE, all, run,
+                                  MPI_BYTE, root_node);
+    } else if (rc == MPI_SUCCESS && is_leader) {
+        /* nodes of different sizes: inter is native (AC_REQ_NODES), the library's gatherv */
+        rc = ac_hier_phase_leaders_gatherv(s, nodes, block, node_blocks, all, root_node);
+    }
     if (rc == MPI_SUCCESS && root != leader) {
-        if (rank == leader) rc = PMPI_Send(all, (int)total, MPI_BYTE, root, AC_TAG_DATA, comm);
-        if (rank == root)
-            rc = PMPI_Recv(all, (int)total, MPI_BYTE, leader, AC_TAG_DATA, comm,
-                           MPI_STATUS_IGNORE);
+        if (rank == leader) ac_sched_send(s, all, (int)total, MPI_BYTE, root);
+        if (rank == root) ac_sched_recv(s, all, (int)total, MPI_BYTE, leader);
+        ac_sched_round(s);
     }
     /* the root: block i is rank order[i]'s */
     for (int i = 0; rc == MPI_SUCCESS && rank == root && i < size; i++) {
-        int r = nodes->order[i], position = (int)(i * block);
+        int r = nodes->order[i];
         if (in_place && r == root) continue;
-        rc = ac_unpack(all, (int)total, &position, ac_at(rbuf, r * stride), rcount, rtype, comm);
+        ac_sched_unpack(s, all + i * block, (int)block, ac_at(rbuf, r * stride), rcount, rtype);
     }
-out:
-    free(all);
-    free(node_blocks);
-    return ac_bytes_release(&own, NULL, 0, MPI_BYTE, 0, comm, rc);
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }

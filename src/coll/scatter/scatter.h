@@ -7,6 +7,6 @@
 AC_DECLARE_SCHEDULED(scatter, native) /* the library's MPI_Iscatter */
 ac_scatter_fn ac_scatter_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
 AC_DECLARE_SCHEDULED(scatter, tree) /* p->tree, p->k, p->segment */
-ac_scatter_fn ac_scatter_hier; /* p->intra[1], p->phase (hierarchical.c) */
+AC_DECLARE_SCHEDULED(scatter, hier) /* p->intra[1], p->phase (hierarchical.c, hier_phase.h) */
 
 #endif

@@ -18,87 +18,76 @@
  * Cost (nodes N of L ranks, b bytes a block): scatter(N, L b) among the leaders on inter-node
  * links + scatter(L, b) on every node at once on intra-node links, plus one intra-node message
  * of p b bytes when the root is not a leader (not priced: the cost shape knows no root).
+ *
+ * Written as a schedule (common/hier_phase.h): each phase's rounds on its communicator, a phase
+ * of the library's own a step of the blocking run.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
-
-#include <stdlib.h>
-
-/* The leaders' scatter of every node's run of blocks from `all` (node by node, at the root's
- * node leader) to `to` on each leader. */
-static int leaders_scatter(const ac_nodes *nodes, const ac_algorithm *inter, const char *all,
-                           char *to, MPI_Aint block, int root_node)
-{
-    if (ac_nodes_equal(nodes)) {
-        int run = (int)(nodes->node_size[0] * block);
-        return inter->fn.scatter(all, run, MPI_BYTE, to, run, MPI_BYTE, root_node, nodes->leaders,
-                                 inter->params);
-    }
-    /* nodes of different sizes: inter is native (AC_REQ_NODES), the library's scatterv */
-    int *counts, *displs, rc = ac_nodes_runs(nodes, block, &counts, &displs);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Scatterv(all, counts, displs, MPI_BYTE, to, counts[nodes->node], MPI_BYTE,
-                           root_node, nodes->leaders);
-    free(counts);
-    free(displs);
-    return rc;
-}
+#include "coll/common/hier_phase.h"
+#include "coll/common/pipeline.h"
 
 int ac_scatter_hier(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                     MPI_Datatype rtype, int root, MPI_Comm comm, const ac_params *p)
+{
+    ac_sched s;
+    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    s.blocking = 1; /* a phase of the library's own: one step */
+    if (rc == MPI_SUCCESS)
+        rc = ac_scatter_hier_schedule(&s, sbuf, scount, stype, rbuf, rcount, rtype, root, p);
+    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+    ac_sched_free(&s);
+    return rc;
+}
+
+int ac_scatter_hier_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
+                             void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                             const ac_params *p)
 {
     const ac_nodes *nodes;
     int rc, rank, size;
     MPI_Aint block;
     /* block bytes from the significant arguments: the send side at the root */
-    rc = ac_rooted_block(comm, root, scount, stype, rcount, rtype, &rank, &size, &block);
+    rc = ac_rooted_block(s->comm, root, scount, stype, rcount, rtype, &rank, &size, &block);
     if (rc != MPI_SUCCESS || block == 0) return rc;
-    rc = ac_nodes_get(comm, &nodes);
+    rc = ac_nodes_get(s->comm, &nodes);
     if (rc != MPI_SUCCESS) return rc;
     const ac_algorithm *inter = p->phase, *scatter = p->intra[1];
     int root_node = nodes->node_of[root], leader = nodes->leader_of[root_node];
     int is_leader = nodes->local_rank == 0, in_place = rank == root && rbuf == MPI_IN_PLACE;
     MPI_Aint stride = rank == root ? ac_extent(stype) * scount : 0;
     MPI_Aint total = size * block;
-    char *node_blocks = NULL, *all = NULL, *dropped = NULL;
+    char *node_blocks = NULL, *all = NULL;
     ac_bytes own = {0};
 
-    if (in_place) {
-        if (!(dropped = malloc((size_t)block))) return MPI_ERR_NO_MEM;
-        own.data = dropped;
-    } else {
-        rc = ac_bytes_get(&own, rbuf, rcount, rtype, 0, comm);
-        if (rc != MPI_SUCCESS) return rc;
-    }
-    if (is_leader && !(node_blocks = malloc((size_t)(nodes->local_size * block)))) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
-    }
-    if ((rank == leader || rank == root) && !(all = malloc((size_t)total))) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
-    }
+    if (in_place) /* the root's own block stays in sbuf: received into a temporary, dropped */
+        own.data = ac_sched_tmp(s, block, MPI_BYTE);
+    else if ((rc = ac_pipe_bytes(s, rbuf, rcount, rtype, 0, &own)) != MPI_SUCCESS)
+        return rc;
+    if (is_leader) node_blocks = ac_sched_tmp(s, nodes->local_size * block, MPI_BYTE);
+    if (rank == leader || rank == root) all = ac_sched_tmp(s, total, MPI_BYTE);
+    if ((rc = ac_sched_error(s)) != MPI_SUCCESS) return rc;
 
     /* the root: block i is rank order[i]'s */
-    for (int i = 0; rc == MPI_SUCCESS && rank == root && i < size; i++) {
-        int position = (int)(i * block);
-        rc = ac_pack(ac_at(sbuf, nodes->order[i] * stride), scount, stype, all,
-                     (int)total, &position, comm);
+    for (int i = 0; rank == root && i < size; i++)
+        ac_sched_pack(s, ac_at(sbuf, nodes->order[i] * stride), scount, stype, all + i * block,
+                      (int)block);
+    if (root != leader) {
+        if (rank == root) ac_sched_send(s, all, (int)total, MPI_BYTE, leader);
+        if (rank == leader) ac_sched_recv(s, all, (int)total, MPI_BYTE, root);
     }
-    if (rc == MPI_SUCCESS && root != leader) {
-        if (rank == root) rc = PMPI_Send(all, (int)total, MPI_BYTE, leader, AC_TAG_DATA, comm);
-        if (rank == leader)
-            rc = PMPI_Recv(all, (int)total, MPI_BYTE, root, AC_TAG_DATA, comm,
-                           MPI_STATUS_IGNORE);
+    ac_sched_round(s);
+    if (is_leader && ac_nodes_equal(nodes)) {
+        int run = (int)(nodes->node_size[0] * block);
+        rc = ac_hier_phase_scatter(s, inter, nodes->leaders, all, run, MPI_BYTE, node_blocks, run,
+                                   MPI_BYTE, root_node);
+    } else if (is_leader) {
+        /* nodes of different sizes: inter is native (AC_REQ_NODES), the library's scatterv */
+        rc = ac_hier_phase_leaders_scatterv(s, nodes, block, all, node_blocks, root_node);
     }
-    if (rc == MPI_SUCCESS && is_leader)
-        rc = leaders_scatter(nodes, inter, all, node_blocks, block, root_node);
     if (rc == MPI_SUCCESS)
-        rc = scatter->fn.scatter(node_blocks, (int)block, MPI_BYTE, own.data, (int)block,
-                                 MPI_BYTE, 0, nodes->local, scatter->params);
-out:
-    free(all);
-    free(node_blocks);
-    free(dropped);
-    return in_place ? rc : ac_bytes_release(&own, rbuf, rcount, rtype, 1, comm, rc);
+        rc = ac_hier_phase_scatter(s, scatter, nodes->local, node_blocks, (int)block, MPI_BYTE,
+                                   own.data, (int)block, MPI_BYTE, 0);
+    if (rc == MPI_SUCCESS && !in_place) ac_pipe_bytes_store(s, &own, rbuf, rcount, rtype);
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }
