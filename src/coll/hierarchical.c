@@ -147,6 +147,7 @@ static const ac_hier_family families[] = {
     {.base = {.collective = AC_ALLGATHER,
               .requires = AC_REQ_NODES | AC_REQ_BLOCKS_FIT_INT,
               .fn.allgather = ac_allgather_hier,
+              .sched.allgather = ac_allgather_hier_schedule,
               .cost = &hier_cost,
               .summary = "gather on every node to its leader, all-gather of the nodes' blocks "
                          "among the leaders, bcast on every node"},
@@ -159,6 +160,7 @@ static const ac_hier_family families[] = {
     {.base = {.collective = AC_ALLTOALL,
               .requires = AC_REQ_NODES,
               .fn.alltoall = ac_alltoall_node_aware,
+              .sched.alltoall = ac_alltoall_node_aware_schedule,
               .cost = &hier_cost,
               .summary = "gather every rank's blocks on its node to the leader, all-to-all of "
                          "the nodes' blocks among the leaders, scatter on every node"},
@@ -171,6 +173,7 @@ static const ac_hier_family families[] = {
     {.base = {.collective = AC_REDUCE_SCATTER_BLOCK,
               .requires = AC_REQ_NODES,
               .fn.reduce_scatter_block = ac_reduce_scatter_block_hier,
+              .sched.reduce_scatter_block = ac_reduce_scatter_block_hier_schedule,
               .cost = &hier_cost,
               .summary = "reduce on every node to its leader, reduce-scatter of the nodes' "
                          "blocks among the leaders, scatter on every node"},

@@ -8,7 +8,7 @@
 AC_DECLARE_SCHEDULED(allgather, native) /* the library's MPI_Iallgather */
 ac_allgather_fn ac_allgather_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
 AC_ALLGATHERV_ENGINES(AC_DECLARE_BLOCKING, AC_DECLARE_SCHEDULED, allgather) /* allgatherv.h */
-ac_allgather_fn ac_allgather_hier;      /* p->intra, p->phase (hierarchical.c) */
+AC_DECLARE_SCHEDULED(allgather, hier) /* p->intra, p->phase (hierarchical.c, hier_phase.h) */
 
 
 /* Helper of this folder (uniform.c): runs an allgatherv engine with rcounts[i] = rcount and

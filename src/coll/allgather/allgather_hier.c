@@ -17,33 +17,42 @@
  * messages a leader in a ring instead of p - 1 a rank.
  * Requirements: the family's (AC_REQ_NODES), and all blocks together fit an int
  * (AC_REQ_BLOCKS_FIT_INT). Zero-byte blocks: nothing is sent.
+ *
+ * Written as a schedule (common/hier_phase.h): each phase's rounds on its communicator, a phase
+ * of the library's own a step of the blocking run.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
-
-#include <stdlib.h>
+#include "coll/common/hier_phase.h"
 
 int ac_allgather_hier(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                       MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
 {
+    ac_sched s;
+    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    s.blocking = 1; /* a phase of the library's own: one step */
+    if (rc == MPI_SUCCESS)
+        rc = ac_allgather_hier_schedule(&s, sbuf, scount, stype, rbuf, rcount, rtype, p);
+    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+    ac_sched_free(&s);
+    return rc;
+}
+
+int ac_allgather_hier_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
+                               void *rbuf, int rcount, MPI_Datatype rtype, const ac_params *p)
+{
     const ac_nodes *nodes;
-    int rc, rank, size, tsize, position = 0;
-    rc = ac_nodes_get(comm, &nodes);
+    int rc, tsize, rank = s->rank, size = s->size;
+    rc = ac_nodes_get(s->comm, &nodes);
     if (rc == MPI_SUCCESS) rc = PMPI_Type_size(rtype, &tsize);
     if (rc != MPI_SUCCESS) return rc;
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
     int b = rcount * tsize; /* size * b fits an int: AC_REQ_BLOCKS_FIT_INT */
     if (b == 0) return MPI_SUCCESS;
     const ac_algorithm *gather = p->intra[0], *bcast = p->intra[1], *inter = p->phase;
     int nn = nodes->nnodes;
-    char *all = malloc((size_t)b * (size_t)size);
-    int *counts = malloc(sizeof(int) * 2 * (size_t)nn);
-    if (!all || !counts) {
-        free(all);
-        free(counts);
-        return MPI_ERR_NO_MEM;
-    }
+    char *all = ac_sched_tmp(s, (MPI_Aint)b * size, MPI_BYTE);
+    int *counts = ac_sched_tmp(s, 2 * (MPI_Aint)nn, MPI_INT);
+    if (!all || !counts) return ac_sched_error(s);
     int *displs = counts + nn; /* node i's run: bytes [displs[i], displs[i] + counts[i]) */
     for (int i = 0, at = 0; i < nn; at += nodes->node_size[i], i++) {
         counts[i] = nodes->node_size[i] * b;
@@ -55,41 +64,31 @@ int ac_allgather_hier(const void *sbuf, int scount, MPI_Datatype stype, void *rb
 
     /* (1) this rank's block, packed at its place in the node's run, gathered to the leader */
     if (sbuf == MPI_IN_PLACE)
-        rc = ac_pack(ac_at(rbuf, (MPI_Aint)rank * rcount * rextent), rcount, rtype, mine, b,
-                     &position, comm);
+        ac_sched_pack(s, ac_at(rbuf, (MPI_Aint)rank * rcount * rextent), rcount, rtype, mine, b);
     else
-        rc = ac_pack(sbuf, scount, stype, mine, b, &position, comm);
-    if (rc != MPI_SUCCESS) goto out;
+        ac_sched_pack(s, sbuf, scount, stype, mine, b);
     int leader = nodes->local_rank == 0;
-    rc = gather->fn.gather(leader ? MPI_IN_PLACE : mine, b, MPI_PACKED, leader ? node_run : NULL,
-                           b, MPI_PACKED, 0, nodes->local, gather->params);
-    if (rc != MPI_SUCCESS) goto out;
+    rc = ac_hier_phase_gather(s, gather, nodes->local, leader ? MPI_IN_PLACE : mine, b,
+                              MPI_PACKED, leader ? node_run : NULL, b, MPI_PACKED, 0);
 
     /* (2) the nodes' runs among the leaders */
-    if (leader) {
-        rc = inter->fn.allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, counts, displs,
-                                  MPI_PACKED, nodes->leaders, inter->params);
-        if (rc != MPI_SUCCESS) goto out;
-    }
+    if (rc == MPI_SUCCESS && leader)
+        rc = ac_hier_phase_allgatherv(s, inter, nodes->leaders, MPI_IN_PLACE, 0,
+                                      MPI_DATATYPE_NULL, all, counts, displs, MPI_PACKED);
 
     /* (3) every block on every node */
-    rc = bcast->fn.bcast(all, b * size, MPI_PACKED, 0, nodes->local, bcast->params);
-    if (rc != MPI_SUCCESS) goto out;
+    if (rc == MPI_SUCCESS)
+        rc = ac_hier_phase_bcast(s, bcast, nodes->local, all, b * size, MPI_PACKED, 0);
+    if (rc != MPI_SUCCESS) return rc;
 
     /* (4) node order to rank order */
     if (nodes->blocks) {
-        position = 0;
-        rc = ac_unpack(all, b * size, &position, rbuf, rcount * size, rtype, comm);
+        ac_sched_unpack(s, all, b * size, rbuf, rcount * size, rtype);
     } else {
-        for (int k = 0; k < size && rc == MPI_SUCCESS; k++) {
-            int r = nodes->order[k];
-            position = 0;
-            rc = ac_unpack(all + (MPI_Aint)k * b, b, &position,
-                           ac_at(rbuf, (MPI_Aint)r * rcount * rextent), rcount, rtype, comm);
-        }
+        for (int k = 0; k < size; k++)
+            ac_sched_unpack(s, all + (MPI_Aint)k * b, b,
+                            ac_at(rbuf, (MPI_Aint)nodes->order[k] * rcount * rextent), rcount,
+                            rtype);
     }
-out:
-    free(counts);
-    free(all);
-    return rc;
+    return ac_sched_error(s);
 }

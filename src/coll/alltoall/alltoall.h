@@ -11,7 +11,9 @@ AC_ALLTOALLV_ENGINES(AC_DECLARE_SCHEDULED, alltoall) /* alltoallv.h */
 AC_DECLARE_SCHEDULED(alltoall, mesh) /* p->dims */
 AC_DECLARE_SCHEDULED(alltoall, recursive_doubling)
 AC_DECLARE_SCHEDULED(alltoall, bruck)
-ac_alltoall_fn ac_alltoall_node_aware;
+/* node_aware, node_aware_ring and the hierarchical instances (p->intra, p->phase); progressed
+ * as the latter only (hierarchical.c) */
+AC_DECLARE_SCHEDULED(alltoall, node_aware)
 
 /* Helpers of this folder (blocks.c).
  *

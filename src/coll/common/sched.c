@@ -10,7 +10,7 @@
 
 /* messages first (is_message), the kept ones after the round's own (is_kept) */
 enum { STEP_SEND, STEP_RECV, STEP_LIBRARY, STEP_BARRIER, STEP_SEND_KEPT, STEP_RECV_KEPT,
-       STEP_WAIT, STEP_COPY, STEP_REDUCE, STEP_PACK, STEP_UNPACK, STEP_CALL };
+       STEP_WAIT, STEP_COPY, STEP_REDUCE, STEP_PACK, STEP_UNPACK, STEP_CALL, STEP_LOCAL };
 
 int ac_sched_init(ac_sched *s, MPI_Comm comm, int tag)
 {
@@ -194,6 +194,11 @@ void ac_sched_call(ac_sched *s, ac_sched_call_fn *call, const void *arg)
     add(s, (ac_sched_step){.kind = STEP_CALL, .src = arg, .call = call});
 }
 
+void ac_sched_local(ac_sched *s, ac_sched_local_fn *fn, const void *arg)
+{
+    add(s, (ac_sched_step){.kind = STEP_LOCAL, .src = arg, .local = fn});
+}
+
 void ac_sched_copy(ac_sched *s, const void *src, int scount, MPI_Datatype stype, void *dst,
                    int dcount, MPI_Datatype dtype)
 {
@@ -279,6 +284,7 @@ static int run_local(const ac_sched_step *t)
 {
     int position = 0;
     if (t->kind == STEP_CALL) return t->call(t->src, t->comm);
+    if (t->kind == STEP_LOCAL) return t->local(t->src);
     if (t->kind == STEP_COPY) return ac_copy(t->src, t->count, t->type, t->dst, t->dcount, t->dtype);
     if (t->kind == STEP_PACK)
         return ac_pack(t->src, t->count, t->type, t->dst, t->dcount, &position, MPI_COMM_SELF);

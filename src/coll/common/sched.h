@@ -40,6 +40,7 @@
 
 typedef int ac_sched_start_fn(const void *arg, MPI_Comm comm, MPI_Request *req);
 typedef int ac_sched_call_fn(const void *arg, MPI_Comm comm); /* ac_sched_call's */
+typedef int ac_sched_local_fn(const void *arg);                /* ac_sched_local's */
 
 /* One step (sched.c's to read and write). */
 typedef struct ac_sched_step {
@@ -55,6 +56,7 @@ typedef struct ac_sched_step {
     MPI_Op op;
     ac_sched_start_fn *start; /* library: posts the call */
     ac_sched_call_fn *call;   /* call: the blocking collective */
+    ac_sched_local_fn *local; /* local: the computation */
 } ac_sched_step;
 
 /* Room kept inside the schedule, so that a small one (a blocking call's, most often) allocates
@@ -130,6 +132,10 @@ void ac_sched_pack(ac_sched *s, const void *src, int count, MPI_Datatype type, v
                    int bytes);
 void ac_sched_unpack(ac_sched *s, const void *src, int bytes, void *dst, int count,
                      MPI_Datatype type);
+/* A computation of this rank alone as a local step: `fn(arg)`, which makes no MPI call that
+ * communicates (a rearrangement of blocks between the schedule's temporaries); its error is the
+ * run's. */
+void ac_sched_local(ac_sched *s, ac_sched_local_fn *fn, const void *arg);
 /* inout = in op inout (ac_reduce_local) */
 void ac_sched_reduce(ac_sched *s, const void *in, void *inout, int count, MPI_Datatype type,
                      MPI_Op op);

@@ -8,7 +8,7 @@ AC_DECLARE_SCHEDULED(reduce_scatter_block, native) /* the library's MPI_Ireduce_
 AC_DECLARE_SCHEDULED(reduce_scatter_block, reduce_then_scatter)
 AC_DECLARE_SCHEDULED(reduce_scatter_block, pairwise)
 AC_DECLARE_SCHEDULED(reduce_scatter_block, recursive_halving)
-ac_reduce_scatter_block_fn ac_reduce_scatter_block_hier; /* p->intra, p->phase (hierarchical.c) */
+AC_DECLARE_SCHEDULED(reduce_scatter_block, hier) /* p->intra, p->phase (hierarchical.c) */
 
 struct ac_sched;
 /* Helpers of this folder (uniform.c): a reduce_scatter engine's schedule with equal blocks;

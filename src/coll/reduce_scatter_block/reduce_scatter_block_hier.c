@@ -20,70 +20,58 @@
  * scatter(L, n / p a rank), the node phases on intra-node links, the leaders' on inter-node
  * ones, plus a local copy of the vector at the leaders when the nodes are not rank blocks.
  * rcount 0: nothing is sent.
+ *
+ * Written as a schedule (common/hier_phase.h): each phase's rounds on its communicator, a phase
+ * of the library's own a step of the blocking run.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/hier_phase.h"
 
-#include <stdlib.h>
+AC_REDUCE_SCATTER_BLOCK_BY_SCHEDULE(hier)
 
-int ac_reduce_scatter_block_hier(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dtype,
-                                 MPI_Op op, MPI_Comm comm, const ac_params *p)
+int ac_reduce_scatter_block_hier_schedule(ac_sched *s, const void *sbuf, void *rbuf, int rcount,
+                                          MPI_Datatype dtype, MPI_Op op, const ac_params *p)
 {
     const ac_nodes *nodes;
-    int rc, size;
-    rc = ac_nodes_get(comm, &nodes);
-    if (rc != MPI_SUCCESS) return rc;
-    PMPI_Comm_size(comm, &size);
-    if (rcount == 0) return MPI_SUCCESS;
+    int rc, size = s->size;
+    rc = ac_nodes_get(s->comm, &nodes);
+    if (rc != MPI_SUCCESS || rcount == 0) return rc;
     const ac_algorithm *reduce = p->intra[0], *scatter = p->intra[1], *inter = p->phase;
     const void *input = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
     MPI_Aint block = (MPI_Aint)rcount * ac_extent(dtype);
-    int leader = nodes->local_rank == 0;
-    if (!leader) {
-        rc = reduce->fn.reduce(input, NULL, rcount * size, dtype, op, 0, nodes->local,
-                               reduce->params);
+    if (nodes->local_rank != 0) {
+        rc = ac_hier_phase_reduce(s, reduce, nodes->local, input, NULL, rcount * size, dtype, op,
+                                  0);
         if (rc != MPI_SUCCESS) return rc;
-        return scatter->fn.scatter(NULL, rcount, dtype, rbuf, rcount, dtype, 0, nodes->local,
-                                   scatter->params);
+        return ac_hier_phase_scatter(s, scatter, nodes->local, NULL, rcount, dtype, rbuf, rcount,
+                                     dtype, 0);
     }
 
     /* Leader: the node's vector in `sum`, then in node order in `vec`. */
     int nn = nodes->nnodes;
-    ac_tmp sum = {0}, perm = {0};
-    int *counts = malloc(sizeof(int) * (size_t)nn);
-    rc = counts ? ac_tmp_alloc(&sum, (MPI_Aint)rcount * size, dtype) : MPI_ERR_NO_MEM;
-    if (rc == MPI_SUCCESS && !nodes->blocks)
-        rc = ac_tmp_alloc(&perm, (MPI_Aint)rcount * size, dtype);
-    if (rc != MPI_SUCCESS) goto out;
+    int *counts = ac_sched_tmp(s, nn, MPI_INT);
+    char *sum = ac_sched_tmp(s, (MPI_Aint)rcount * size, dtype);
+    char *vec = nodes->blocks ? sum : ac_sched_tmp(s, (MPI_Aint)rcount * size, dtype);
+    if ((rc = ac_sched_error(s)) != MPI_SUCCESS) return rc;
     for (int i = 0; i < nn; i++)
         counts[i] = nodes->node_size[i] * rcount;
 
     /* (1) */
-    rc = reduce->fn.reduce(input, sum.buf, rcount * size, dtype, op, 0, nodes->local,
-                           reduce->params);
-    if (rc != MPI_SUCCESS) goto out;
+    rc = ac_hier_phase_reduce(s, reduce, nodes->local, input, sum, rcount * size, dtype, op, 0);
+    if (rc != MPI_SUCCESS) return rc;
 
     /* (2) */
-    char *vec = sum.buf;
-    if (!nodes->blocks) {
-        vec = perm.buf;
-        for (int k = 0; k < size && rc == MPI_SUCCESS; k++)
-            rc = ac_copy(sum.buf + (MPI_Aint)nodes->order[k] * block, rcount, dtype,
-                         vec + (MPI_Aint)k * block, rcount, dtype);
-        if (rc != MPI_SUCCESS) goto out;
-    }
+    for (int k = 0; k < size && !nodes->blocks; k++)
+        ac_sched_copy(s, sum + (MPI_Aint)nodes->order[k] * block, rcount, dtype,
+                      vec + (MPI_Aint)k * block, rcount, dtype);
 
     /* (3) this node's blocks to the start of vec */
-    rc = inter->fn.reduce_scatter(MPI_IN_PLACE, vec, counts, dtype, op, nodes->leaders,
-                                  inter->params);
-    if (rc != MPI_SUCCESS) goto out;
+    rc = ac_hier_phase_reduce_scatter(s, inter, nodes->leaders, MPI_IN_PLACE, vec, counts, dtype,
+                                      op);
+    if (rc != MPI_SUCCESS) return rc;
 
     /* (4) */
-    rc = scatter->fn.scatter(vec, rcount, dtype, rbuf, rcount, dtype, 0, nodes->local,
-                             scatter->params);
-out:
-    ac_tmp_free(&perm);
-    ac_tmp_free(&sum);
-    free(counts);
-    return rc;
+    return ac_hier_phase_scatter(s, scatter, nodes->local, vec, rcount, dtype, rbuf, rcount,
+                                 dtype, 0);
 }
