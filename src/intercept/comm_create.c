@@ -11,7 +11,8 @@
  * ranks that return it, so making the state there is legal and costs each of them one more
  * duplicate. It is made only where the configuration could run nonblocking collectives by the
  * layer (ac_select_may_run_nonblocking) and outside MPI_THREAD_MULTIPLE: nowhere else does it
- * change anything but when the duplicate is made. MPI_Comm_idup and the Fortran constructors of
+ * change anything but when the duplicate is made (and, where a forced algorithm or the table's
+ * rules need it, the node layout is learned: ac_select_comm_made). MPI_Comm_idup and the Fortran constructors of
  * Open MPI (which call the library directly) keep the lazy state.
  */
 #include "intercept/intercept.h"
@@ -22,8 +23,10 @@
 static int made(int rc, const MPI_Comm *comm)
 {
     if (rc == MPI_SUCCESS && *comm != MPI_COMM_NULL && ac_g.initialized && ac_g.enabled &&
-        ac_select_may_run_nonblocking() && ac_requests_allowed())
+        ac_select_may_run_nonblocking() && ac_requests_allowed()) {
         ac_comm_make(*comm);
+        ac_select_comm_made(ac_comm_find(*comm)); /* its node layout, where needed */
+    }
     return rc;
 }
 

@@ -64,6 +64,8 @@ static void start(void)
     ac_adcl_history_declare(); /* the requests' lines of the history file */
     ac_select_load();          /* collective over MPI_COMM_WORLD */
     ac_comm_make(MPI_COMM_WORLD); /* for its nonblocking collectives (requests.h) */
+    if (ac_select_may_run_nonblocking() && ac_requests_allowed())
+        ac_select_comm_made(ac_comm_find(MPI_COMM_WORLD)); /* its node layout, where needed */
 }
 
 ac_comm *ac_enter(MPI_Comm comm, ac_collective coll)

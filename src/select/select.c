@@ -936,6 +936,20 @@ int ac_select_may_run_nonblocking(void)
     return 0;
 }
 
+void ac_select_comm_made(ac_comm *c)
+{
+    const ac_table *t = sel.strategy->table_mode ? ac_table_loaded() : NULL;
+    int needed = 0;
+    if (!c || c->layout.nodes > 0 || c->size < 3) return; /* no hierarchical instance below 3 */
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
+        const ac_algorithm *forced = sel.forced[k];
+        needed |= forced && ac_has_schedule(forced) && (forced->requires & AC_REQ_NODES);
+        needed |= t && ac_table_uses_nodes(t, (ac_collective)k);
+    }
+    ac_call full = {.size = c->size};
+    if (needed && ac_call_nodes(&full, c->pcomm) == MPI_SUCCESS) c->layout = full.nodes;
+}
+
 const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *caller)
 {
     const ac_algorithm *forced = sel.forced[call->collective];

@@ -70,6 +70,11 @@ int ac_select_learning_candidates(ac_comm *c, const ac_call *call, const ac_algo
  * learning strategy (its races), table mode (its rules) or a forced algorithm written as a
  * schedule. The same on every rank (the settings are checked equal at MPI_Init). */
 int ac_select_may_run_nonblocking(void);
+/* Where communicator c is made (collective over its ranks: MPI_Init, a constructor): its node
+ * layout learned (c->layout) when a nonblocking call could need it, a forced algorithm written as
+ * a schedule that requires it (AC_REQ_NODES: a hierarchical instance) or, in table mode, rules
+ * keyed by layout; a nonblocking call must not block to learn it (ac_select_nonblocking). */
+void ac_select_comm_made(ac_comm *c);
 /* The algorithm of a call; `caller` is the return address of the MPI routine (the call site). */
 const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *caller);
 

@@ -9,8 +9,9 @@
  * root's node; then every leader broadcasts it on its node with params->intra[1] from local
  * rank 0.
  *
- * k leaders (the node's first k ranks; every node has k or more, AC_REQ_NODES): the message is
- * cut into k shares as even as can be; the root sends share j to local rank j of its node
+ * k leaders (the node's first k ranks; every node has k or more, AC_REQ_NODES): the message,
+ * packed (ranks may describe it with different datatypes: only its bytes are agreed), is cut
+ * into k shares of bytes as even as can be; the root sends share j to local rank j of its node
  * (keeping the one that is its own); share j is broadcast among the j-th ranks of every node
  * (ac_nodes.lane), rooted at the root's node, so the k shares cross the network on k pairs of
  * links at once; then every node broadcasts share j from local rank j. With k leaders a share
@@ -31,6 +32,7 @@
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
 #include "coll/common/hier_phase.h"
+#include "coll/common/pipeline.h"
 
 int ac_bcast_hier(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
                   const ac_params *p)
@@ -44,11 +46,20 @@ int ac_bcast_hier(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm c
     return rc;
 }
 
-int ac_bcast_hier_schedule(ac_sched *s, void *buf, int count, MPI_Datatype dtype, int root,
+int ac_bcast_hier_schedule(ac_sched *s, void *user, int ucount, MPI_Datatype utype, int root,
                            const ac_params *p)
 {
+    /* the message as packed bytes: ranks may describe it with different datatypes (the root 1 x
+     * a contiguous type of 16 ints, the others 16 x MPI_INT), so shares are cut in bytes, the
+     * only measure every rank agrees on (plain bytes: the user's buffer itself) */
+    ac_bytes bytes;
+    int rc = ac_pipe_bytes(s, user, ucount, utype, s->rank == root, &bytes);
+    if (rc != MPI_SUCCESS) return rc;
+    char *buf = bytes.data;
+    int count = bytes.size;
+    MPI_Datatype dtype = MPI_BYTE;
     ac_hier_call h;
-    int rc = ac_hier_begin(&h, s->comm, p, count, dtype);
+    rc = ac_hier_begin(&h, s->comm, p, count, dtype);
     if (rc != MPI_SUCCESS) return rc;
     const ac_nodes *nodes = h.nodes;
     const ac_algorithm *inter = p->phase, *bcast = p->intra[1];
@@ -70,5 +81,6 @@ int ac_bcast_hier_schedule(ac_sched *s, void *buf, int count, MPI_Datatype dtype
     for (int i = 0; i < h.shares && rc == MPI_SUCCESS; i++)
         rc = ac_hier_phase_bcast(s, bcast, nodes->local, ac_hier_share(&h, buf, i), h.counts[i],
                                  dtype, i);
+    if (rc == MPI_SUCCESS && h.rank != root) ac_pipe_bytes_store(s, &bytes, user, ucount, utype);
     return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }
