@@ -58,15 +58,32 @@ enum {
  * call (a persistent request's schedule built once); with the flag set, the next call carries the
  * agreement again. */
 enum { RACE_MAX = 16, RACE_REPEATS = 2, RACE_SAMPLES = RACE_MAX * RACE_REPEATS };
+/* The monitor after a decision, as the blocking race's (docs/race.md): windows of calls, the
+ * first MONITOR_FIRST long, doubling to AUTOCOLL_RACE_WINDOW_MAX while the choice holds. The
+ * last MONITOR_SAMPLES calls of a window are timed; the first call from the window's end on
+ * carries their agreement (MPI_MAX, and the flag of a rank that had not seen one complete),
+ * which decides: the median of the slowest rank's times against the runner-up's race time. A
+ * window whose median exceeds (1 + AUTOCOLL_RACE_EPSILON) x the runner-up's is degraded: one
+ * starts the next window at MONITOR_FIRST calls, two in a row start a new race of every
+ * candidate. A context of one candidate (native alone) is not monitored. */
+enum { MONITOR_FIRST = 16, MONITOR_SAMPLES = 9 };
 typedef struct race race;
 struct race {
     const ac_algorithm *candidates[RACE_MAX];
     int n, calls, winner;               /* calls: started so far; winner -1 while racing */
-    double times[RACE_SAMPLES];         /* call k's seconds (k < N) ... */
+    int base;                           /* the call that began the current race */
+    double times[RACE_SAMPLES];         /* call base + k's seconds (k < N) ... */
     unsigned char known[RACE_SAMPLES];  /* ... once its completion was seen */
     double agreed[RACE_SAMPLES + 1];    /* the agreement's buffer: the times, then the flag */
     ac_request *agreeing;               /* the request whose schedule carries it, until it ends */
     int deferred;                       /* calls that waited for an agreement (the log's) */
+    /* the monitor (above), once decided */
+    double runner_up;                   /* the runner-up's slower repetition, slowest rank */
+    int window, window_end;             /* the window's length and its end (a call index) */
+    int degraded, reraces;              /* degraded windows in a row; new races started */
+    const ac_algorithm *first_winner;   /* the first race's (AUTOCOLL_TEST_NBC_SLOW_FROM) */
+    double mtimes[MONITOR_SAMPLES];     /* calls window_end - MONITOR_SAMPLES + k ... */
+    unsigned char mknown[MONITOR_SAMPLES];
     /* a nonblocking context's key (contexts below; bytes: ac_select_key_bytes) */
     MPI_Comm pcomm;
     ac_collective collective;
@@ -373,25 +390,30 @@ static int race_build(ac_request *r)
 {
     race *x = r->race;
     int n = x->n * RACE_REPEATS, k = r->seq, tag = r->sched.tag;
-    const ac_algorithm *alg = x->candidates[x->winner >= 0 ? x->winner : k % x->n];
+    const ac_algorithm *alg = x->candidates[x->winner >= 0 ? x->winner : (k - x->base) % x->n];
+    int race_agrees = x->winner < 0 && k - x->base >= n;
+    int monitor_agrees = x->winner >= 0 && x->n > 1 && k >= x->window_end;
     r->algorithm = alg->name;
-    if (r->built == alg) return MPI_SUCCESS; /* a persistent request's winner, built before */
+    /* a persistent request's winner, built before without an agreement */
+    if (r->built == alg && !monitor_agrees) return MPI_SUCCESS;
     r->built = NULL;
     ac_sched_free(&r->sched);
     int rc = ac_sched_init(&r->sched, r->pcomm, tag);
     r->sched.library = r->library;
     if (rc == MPI_SUCCESS) rc = r->build(&r->sched, alg, r->args);
     if (rc != MPI_SUCCESS) return rc;
-    if (x->winner < 0 && k >= n) { /* the agreement rides on this call */
-        int lacking = 0;
-        for (int i = 0; i < n; i++) {
-            x->agreed[i] = x->known[i] ? x->times[i] : 0.0;
-            lacking |= !x->known[i];
+    if (race_agrees || monitor_agrees) { /* the agreement rides on this call */
+        int m = race_agrees ? n : MONITOR_SAMPLES, lacking = 0;
+        const double *times = race_agrees ? x->times : x->mtimes;
+        const unsigned char *known = race_agrees ? x->known : x->mknown;
+        for (int i = 0; i < m; i++) {
+            x->agreed[i] = known[i] ? times[i] : 0.0;
+            lacking |= !known[i];
         }
-        x->agreed[n] = lacking;
+        x->agreed[m] = lacking;
         x->agreeing = r;
         ac_sched_round(&r->sched);
-        return ac_allreduce_recursive_doubling_schedule(&r->sched, MPI_IN_PLACE, x->agreed, n + 1,
+        return ac_allreduce_recursive_doubling_schedule(&r->sched, MPI_IN_PLACE, x->agreed, m + 1,
                                                         MPI_DOUBLE, MPI_MAX, NULL);
     }
     if (r->persistent && x->winner >= 0) r->built = alg;
@@ -403,10 +425,68 @@ static int race_build(ac_request *r)
 static void race_observe(ac_request *r, double seconds)
 {
     race *x = r->race;
-    if (x->winner < 0 && r->seq < x->n * RACE_REPEATS) {
-        x->times[r->seq] = seconds;
-        x->known[r->seq] = 1;
+    int k = r->seq - x->base, first = x->window_end - MONITOR_SAMPLES;
+    /* testing only: from call AUTOCOLL_TEST_NBC_SLOW_FROM on, the first race's winner is seen 1 s
+     * slower (a fault the monitor must find, on any machine) */
+    static long slow_from = -1;
+    if (slow_from < 0) slow_from = ac_config_int("AUTOCOLL_TEST_NBC_SLOW_FROM");
+    if (slow_from > 0 && r->seq >= slow_from && x->first_winner &&
+        !strcmp(r->algorithm, x->first_winner->name))
+        seconds += 1.0;
+    if (x->winner < 0 && k >= 0 && k < x->n * RACE_REPEATS) {
+        x->times[k] = seconds;
+        x->known[k] = 1;
+    } else if (x->winner >= 0 && r->seq >= first && r->seq < x->window_end) {
+        x->mtimes[r->seq - first] = seconds;
+        x->mknown[r->seq - first] = 1;
     }
+}
+
+/* The monitor's next window after the call `seq` that carried an agreement. */
+static void monitor_next(race *x, int seq)
+{
+    int max = (int)ac_config_int("AUTOCOLL_RACE_WINDOW_MAX");
+    x->window = x->degraded || x->window <= 0 ? MONITOR_FIRST
+                                              : (x->window < max / 2 ? 2 * x->window : max);
+    x->window_end = seq + 1 + x->window;
+    memset(x->mknown, 0, sizeof x->mknown);
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double u = *(const double *)a, v = *(const double *)b;
+    return (u > v) - (u < v);
+}
+
+/* The monitor's agreement (call seq) has ended: its window kept, shortened, or a new race. */
+static void monitor_decide(race *x, int seq, int rc)
+{
+    if (rc != MPI_SUCCESS || x->agreed[MONITOR_SAMPLES] != 0.0) return; /* again next call */
+    double sorted[MONITOR_SAMPLES];
+    memcpy(sorted, x->agreed, sizeof sorted);
+    qsort(sorted, MONITOR_SAMPLES, sizeof *sorted, compare_double);
+    double median = sorted[MONITOR_SAMPLES / 2];
+    int degraded = median > (1.0 + ac_config_real("AUTOCOLL_RACE_EPSILON")) * x->runner_up;
+    x->degraded = degraded ? x->degraded + 1 : 0;
+    if (x->degraded < 2) {
+        if (degraded && x->pcomm != MPI_COMM_NULL)
+            ac_log_info("%s %s %zu B (nonblocking): monitor: %s degraded at call %d (median "
+                        "%.2f us, the runner-up raced %.2f us)",
+                        x->name, ac_collective_name(x->collective), x->bytes,
+                        x->candidates[x->winner]->name, seq, 1e6 * median, 1e6 * x->runner_up);
+        monitor_next(x, seq);
+        return;
+    }
+    if (x->pcomm != MPI_COMM_NULL)
+        ac_log_info("%s %s %zu B (nonblocking): monitor: %s degraded twice (median %.2f us, the "
+                    "runner-up raced %.2f us): a new race from call %d",
+                    x->name, ac_collective_name(x->collective), x->bytes,
+                    x->candidates[x->winner]->name, 1e6 * median, 1e6 * x->runner_up, seq + 1);
+    x->winner = -1;
+    x->base = seq + 1;
+    x->degraded = 0;
+    x->reraces++;
+    memset(x->known, 0, sizeof x->known);
 }
 
 /* The deferred request on pcomm started first, or NULL. */
@@ -437,14 +517,29 @@ static void race_decide(race *x, int seq, int rc)
 {
     int n = x->n * RACE_REPEATS;
     x->agreeing = NULL;
+    if (x->winner >= 0) {
+        monitor_decide(x, seq, rc);
+        return;
+    }
     if (rc == MPI_SUCCESS && x->agreed[n] == 0.0) {
         double best = 0.0;
+        x->runner_up = 0.0;
         for (int c = 0; c < x->n; c++) {
             double slow = 0.0;
             for (int j = 0; j < RACE_REPEATS; j++)
                 if (x->agreed[c + j * x->n] > slow) slow = x->agreed[c + j * x->n];
-            if (x->winner < 0 || slow < best) x->winner = c, best = slow;
+            if (x->winner < 0 || slow < best) {
+                if (x->winner >= 0) x->runner_up = best;
+                x->winner = c, best = slow;
+            } else if (x->runner_up == 0.0 || slow < x->runner_up) {
+                x->runner_up = slow;
+            }
         }
+        if (x->n < 2) x->runner_up = best;
+        if (!x->first_winner) x->first_winner = x->candidates[x->winner];
+        x->window = 0;
+        x->degraded = 0;
+        monitor_next(x, seq);
     }
     if (x->pcomm != MPI_COMM_NULL && x->winner >= 0) { /* a nonblocking context's */
         char times[RACE_MAX * 48] = "";

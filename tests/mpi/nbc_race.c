@@ -14,6 +14,8 @@
  *   nbc_race mixed        two contexts (1000 ints and 3 ints) and a non-commutative user op (a
  *                         third, whose candidates lack the ring) interleaved, 3 outstanding at a
  *                         time, and 14 MPI_Ibarrier, half of them outstanding in pairs;
+ *   nbc_race long         160 MPI_Iallreduce of 1000 ints, each waited for: the race, then the
+ *                         monitor's windows (with AUTOCOLL_TEST_NBC_SLOW_FROM, a new race);
  *   nbc_race fresh        12 MPI_Iallreduce on each of a new MPI_Comm_dup and MPI_Cart_create
  *                         of MPI_COMM_WORLD, no blocking collective on either: both outstanding
  *                         each time (the layer makes a new communicator's state in its
@@ -88,6 +90,12 @@ static void sequential(batch *b)
 {
     int call = 0;
     waited(b, 12, N, &call);
+}
+
+static void long_run(batch *b)
+{
+    int call = 0;
+    waited(b, 160, N, &call);
 }
 
 static void outstanding(batch *b)
@@ -182,13 +190,14 @@ int main(int argc, char **argv)
                      {"outstanding", outstanding},
                      {"lacking", lacking},
                      {"mixed", mixed},
-                     {"fresh", fresh}};
+                     {"fresh", fresh},
+                     {"long", long_run}};
     int which = -1;
     for (int i = 0; i < (int)(sizeof scenarios / sizeof scenarios[0]); i++)
         if (argc > 1 && !strcmp(argv[1], scenarios[i].name)) which = i;
     if (which < 0) {
         if (rank == 0)
-            fprintf(stderr, "usage: nbc_race sequential|outstanding|lacking|mixed|fresh\n");
+            fprintf(stderr, "usage: nbc_race sequential|outstanding|lacking|mixed|fresh|long\n");
         MPI_Finalize();
         return 2;
     }

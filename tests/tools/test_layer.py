@@ -489,6 +489,42 @@ RACE_SCENARIOS = {
 
 
 @pytest.mark.parametrize("mpi", MPIS)
+def test_the_monitor_races_a_nonblocking_context_again_when_its_choice_degrades(mpi, tmp_path):
+    """After a nonblocking context's race the monitor times the last 9 calls of each window
+    (16 calls, doubling), agrees on them inside the next call, and starts a new race after two
+    windows whose median exceeds (1 + epsilon) x the runner-up's race time (docs/nonblocking.md,
+    issue 42 item 4). The fault is planted, so the verdict does not depend on this machine:
+    from call 40 on, the calls the first winner runs are timed 1 s slower
+    (AUTOCOLL_TEST_NBC_SLOW_FROM), and epsilon is 1000, far above what noise does to medians of
+    tens of microseconds. 160 allreduces on 3 ranks (tests/mpi/nbc_race.c long): the race
+    decides at call 6; windows end at calls 23 (healthy) and 56 (degraded, the next window
+    16 calls), then 73 (degraded twice): a new race from call 74 (3 candidates twice) decides
+    at call 80 for another algorithm, every rank alike, every result right."""
+    run = run_mpi(mpi, 3, "tests/mpi/nbc_race", tmp_path, timeout=120, args=("long",),
+                  env={"AUTOCOLL_STRATEGY": "race", "AUTOCOLL_VERBOSE": "2",
+                       "AUTOCOLL_RACE_EPSILON": "1000", "AUTOCOLL_TEST_NBC_SLOW_FROM": "40"})
+    assert run.rc == 0 and "nbc_race: ok" in run.stdout, run.stdout + run.stderr
+    ran = run.report["nonblocking_run"]["MPI_Iallreduce"]
+    assert ran["calls"] == 160, ran
+    lines = [line.split(": ", 1)[1] for line in run.stderr.splitlines()
+             if "(nonblocking)" in line and line.startswith("autocoll[0]")]
+    chose = [re.search(r"race chose (\w+) at call (\d+)", line) for line in lines]
+    chose = [(m.group(1), int(m.group(2))) for m in chose if m]
+    assert [call for _, call in chose] == [6, 80], lines
+    first, second = chose[0][0], chose[1][0]
+    assert first != second, lines
+    assert any(f"monitor: {first} degraded at call 56" in line for line in lines), lines
+    assert any(f"monitor: {first} degraded twice" in line and "a new race from call 74" in line
+               for line in lines), lines
+    for rank in (1, 2):  # every rank decided alike (agreed values only)
+        mine = [line.split(": ", 1)[1] for line in run.stderr.splitlines()
+                if "(nonblocking)" in line and line.startswith(f"autocoll[{rank}]")]
+        strip = [re.sub(r"\(.*", "", line) for line in mine]
+        assert strip == [re.sub(r"\(.*", "", line) for line in lines], (rank, mine, lines)
+    assert ran["algorithms"][first] >= 70 and ran["algorithms"][second] >= 80, ran
+
+
+@pytest.mark.parametrize("mpi", MPIS)
 @pytest.mark.parametrize("np", [1, 2, 3, 5])
 @pytest.mark.parametrize("scenario", [*RACE_SCENARIOS, "mixed", "fresh"])
 def test_a_learning_strategy_races_nonblocking_calls(mpi, np, scenario, tmp_path):
