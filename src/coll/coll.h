@@ -55,9 +55,13 @@ enum {
                                  * every rank (agreed once per communicator) */
     AC_REQ_LIBRARY_NEIGHBOR = 1u << 10, /* the MPI library has its own neighbourhood
                                          * collectives (SimGrid 3.32's SMPI has none) */
-    AC_REQ_NODES = 1u << 11 /* hierarchical instances (hierarchical.c): ranks on at least two
-                             * nodes, some node with several, and every phase applicable on the
-                             * nodes' and the leaders' communicators (ac_call.nodes, known) */
+    AC_REQ_NODES = 1u << 11, /* hierarchical instances (hierarchical.c): ranks on at least two
+                              * nodes, some node with several, and every phase applicable on the
+                              * nodes' and the leaders' communicators (ac_call.nodes, known) */
+    AC_REQ_NODE_LAYOUT = 1u << 12 /* reads the node layout, any layout (the node-ordered ring,
+                                   * the node-aware all-to-all): learning it is collective, so a
+                                   * nonblocking call runs it only where it is known
+                                   * (select.c); a blocking call always */
 };
 
 /* The node layout of a call's communicator, equal on every rank (made collectively once per

@@ -287,6 +287,15 @@ static int library_neighbor_met(const ac_algorithm *alg, const ac_call *call)
     return AUTOCOLL_NEIGHBOR_COLLECTIVES;
 }
 
+/* Met by every call: the layout is learned where a blocking call needs it; nonblocking calls
+ * check that it is known (select.c). */
+static int node_layout_met(const ac_algorithm *alg, const ac_call *call)
+{
+    (void)alg;
+    (void)call;
+    return 1;
+}
+
 static int gathered_fits_int_met(const ac_algorithm *alg, const ac_call *call)
 {
     (void)alg;
@@ -320,6 +329,7 @@ static const requirement requirements[] = {
      "order for a non-commutative op, nodes of one size for a non-native phase among the leaders "
      "of a gather or scatter, and every phase applicable",
      nodes_met},
+    {AC_REQ_NODE_LAYOUT, "the node layout known (a nonblocking call's)", node_layout_met},
 };
 
 int ac_applicable(const ac_algorithm *alg, const ac_call *call, const char **why)

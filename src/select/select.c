@@ -903,7 +903,8 @@ const ac_algorithm *ac_select_nonblocking(ac_comm *c, const ac_call *call)
     }
     /* native: the library's own call, passed on (the layer's request would only wrap it) */
     if (!alg || !ac_has_schedule(alg) || alg == ac_registry_native(call->collective)) return NULL;
-    if ((alg->requires & AC_REQ_NODES) && full.nodes.nodes == 0) return NULL;
+    if ((alg->requires & (AC_REQ_NODES | AC_REQ_NODE_LAYOUT)) && full.nodes.nodes == 0)
+        return NULL;
     return ac_applicable(alg, &full, NULL) ? alg : NULL;
 }
 
@@ -918,7 +919,7 @@ int ac_select_learning_candidates(ac_comm *c, const ac_call *call, const ac_algo
     for (int i = 0; i < r.count && n < max; i++) {
         const ac_algorithm *a = r.algorithms[i];
         int twin = 0; /* the later of twins is left out, as in a blocking context's candidates */
-        if (!ac_has_schedule(a) || ac_is_composed(a) ||
+        if (!ac_has_schedule(a) || ac_is_composed(a) || (a->requires & AC_REQ_NODE_LAYOUT) ||
             ((a->requires & AC_REQ_NODES) && full.nodes.nodes == 0))
             continue;
         for (int j = 0; j < n && !twin; j++)
@@ -940,10 +941,11 @@ void ac_select_comm_made(ac_comm *c)
 {
     const ac_table *t = sel.strategy->table_mode ? ac_table_loaded() : NULL;
     int needed = 0;
-    if (!c || c->layout.nodes > 0 || c->size < 3) return; /* no hierarchical instance below 3 */
+    if (!c || c->layout.nodes > 0) return;
     for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
         const ac_algorithm *forced = sel.forced[k];
-        needed |= forced && ac_has_schedule(forced) && (forced->requires & AC_REQ_NODES);
+        needed |= forced && ac_has_schedule(forced) &&
+                  (forced->requires & (AC_REQ_NODES | AC_REQ_NODE_LAYOUT));
         needed |= t && ac_table_uses_nodes(t, (ac_collective)k);
     }
     ac_call full = {.size = c->size};

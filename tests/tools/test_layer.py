@@ -323,15 +323,17 @@ def test_nonblocking_progress_and_ordering_rules_hold(mpi, np, tmp_path):
 TREES = {"binomial_tree", "binary_tree", "chain_tree", "flat_tree", "knomial_tree_k4"}
 
 
-def scheduled(mpi, collective, np=None):
+def scheduled(mpi, collective, np=None, racing=False):
     """The algorithms of `collective` in the registry written as schedules (autocoll-info), but
     native: forced, a nonblocking call goes to the library itself (its schedule is for the
-    persistent race); with np, those that apply on np ranks (a power-of-two requirement)."""
+    persistent race); with np, those that apply on np ranks (a power-of-two requirement); with
+    `racing`, those a nonblocking race runs: not the ones that read the node layout (the
+    node-ordered ring, the node-aware all-to-all), which run forced or by a table only."""
     def applies(a):
         return np is None or "power-of-two" not in a["requires"] or np & (np - 1) == 0
     return [a["name"] for a in registry(mpi)["algorithms"]
             if a["collective"] == collective and a["schedule"] and a["name"] != "native"
-            and applies(a)]
+            and applies(a) and not (racing and "node layout" in a["requires"])]
 
 
 @pytest.mark.parametrize("mpi", MPIS)
@@ -344,6 +346,13 @@ def test_the_registry_has_algorithms_written_as_schedules(mpi):
               "pair_light_barrier", "pair_mpi_barrier"}
     for collective in ("allgather", "allgatherv", "alltoall", "alltoallv"):
         assert phased <= set(scheduled(mpi, collective)), collective
+    # the ones that read the node layout: forced where it is known (learned where the communicator
+    # is made), left out of races
+    for collective, name in (("allgather", "node_ring"), ("allgatherv", "node_ring"),
+                             ("alltoall", "node_aware"), ("alltoall", "node_aware_ring"),
+                             ("allreduce", "rabenseifner_node_ring")):
+        assert name in scheduled(mpi, collective), (collective, name)
+        assert name not in scheduled(mpi, collective, racing=True), (collective, name)
     # every tree instance, unsegmented and segmented (the pipelining engine's transfers as kept
     # messages), of the four rooted collectives that have them
     for collective in ("bcast", "reduce", "gather", "scatter"):
@@ -623,7 +632,7 @@ def test_nonblocking_allgathers_are_right(mpi, np, tmp_path):
         calls.update({"MPI_Allgather_init": 12, "MPI_Allgatherv_init": 3})
     # the 26 outstanding rounds race the 5- and 25-int contexts whole: every candidate ran
     raced = forced_and_raced(mpi, np, tmp_path, "nbc_allgather", "allgather", calls)
-    assert set(raced) == {"native", *scheduled(mpi, "allgather", np)}, raced
+    assert set(raced) == {"native", *scheduled(mpi, "allgather", np, racing=True)}, raced
     assert min(raced.values()) >= 4, raced
 
 
@@ -649,7 +658,7 @@ def test_nonblocking_alltoalls_are_right(mpi, np, tmp_path):
     # the 26 outstanding rounds race the 5- and 25-int contexts whole (12 candidates, twice
     # each): every candidate ran
     raced = forced_and_raced(mpi, np, tmp_path, "nbc_alltoall", "alltoall", calls)
-    assert set(raced) == {"native", *scheduled(mpi, "alltoall", np)}, raced
+    assert set(raced) == {"native", *scheduled(mpi, "alltoall", np, racing=True)}, raced
     assert min(raced.values()) >= 4, raced
 
 

@@ -8,9 +8,4 @@
  */
 #include "coll/algorithms.h"
 
-int ac_allgather_node_ring(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                           MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
-{
-    return ac_allgather_uniform(ac_allgatherv_node_ring, sbuf, scount, stype, rbuf, rcount, rtype,
-                                comm, p);
-}
+AC_ALLGATHER_BY_ALLGATHERV(node_ring)

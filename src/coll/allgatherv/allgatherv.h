@@ -12,7 +12,7 @@
  * by name as their inner all-gather (temporary buffers, uneven and zero counts, MPI_IN_PLACE). */
 #define AC_ALLGATHERV_ENGINES(B, S, coll)                                                      \
     S(coll, simple) S(coll, mesh) S(coll, recursive_doubling) S(coll, bruck) S(coll, ring)     \
-    S(coll, pair) B(coll, node_ring)
+    S(coll, pair) S(coll, node_ring)
 
 AC_DECLARE_SCHEDULED(allgatherv, native) /* the library's MPI_Iallgatherv */
 ac_allgatherv_fn ac_allgatherv_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */

@@ -40,17 +40,22 @@ static const ac_params ag_ring_light = {.allgatherv = ac_allgatherv_ring,
 static const ac_params ag_ring_barrier = {.allgatherv = ac_allgatherv_ring,
                                           .allgatherv_schedule = ac_allgatherv_ring_schedule,
                                           .inner = &sync_barrier};
-static const ac_params ag_node_ring = {.allgatherv = ac_allgatherv_node_ring, .inner = &sync_none};
+static const ac_params ag_node_ring = {.allgatherv = ac_allgatherv_node_ring,
+                                       .allgatherv_schedule = ac_allgatherv_node_ring_schedule,
+                                       .inner = &sync_none};
 
 static const ac_params a2a_ring_ag_node_ring = {
     .alltoallv = ac_alltoallv_ring, .alltoallv_schedule = ac_alltoallv_ring_schedule,
-    .inner2 = &sync_none, .allgatherv = ac_allgatherv_node_ring, .inner = &sync_none};
+    .inner2 = &sync_none, .allgatherv = ac_allgatherv_node_ring,
+    .allgatherv_schedule = ac_allgatherv_node_ring_schedule, .inner = &sync_none};
 static const ac_params a2a_ring_light_ag_node_ring = {
     .alltoallv = ac_alltoallv_ring, .alltoallv_schedule = ac_alltoallv_ring_schedule,
-    .inner2 = &sync_light, .allgatherv = ac_allgatherv_node_ring, .inner = &sync_none};
+    .inner2 = &sync_light, .allgatherv = ac_allgatherv_node_ring,
+    .allgatherv_schedule = ac_allgatherv_node_ring_schedule, .inner = &sync_none};
 static const ac_params a2a_ring_barrier_ag_node_ring = {
     .alltoallv = ac_alltoallv_ring, .alltoallv_schedule = ac_alltoallv_ring_schedule,
-    .inner2 = &sync_barrier, .allgatherv = ac_allgatherv_node_ring, .inner = &sync_none};
+    .inner2 = &sync_barrier, .allgatherv = ac_allgatherv_node_ring,
+    .allgatherv_schedule = ac_allgatherv_node_ring_schedule, .inner = &sync_none};
 static const ac_params a2a_ring_ag_ring = {
     .alltoallv = ac_alltoallv_ring, .alltoallv_schedule = ac_alltoallv_ring_schedule,
     .inner2 = &sync_none, .allgatherv = ac_allgatherv_ring,
@@ -248,8 +253,9 @@ static const ac_algorithm algorithms[] = {
      .group = "rabenseifner",
      .attributes = "family=rabenseifner reduce_scatter=recursive_halving allgather=node_ring "
                    "sync=none topology=nodes data=ddt",
-     .requires = AC_REQ_COMMUTATIVE,
+     .requires = AC_REQ_COMMUTATIVE | AC_REQ_NODE_LAYOUT,
      .fn.allreduce = ac_allreduce_rabenseifner,
+     .sched.allreduce = ac_allreduce_rabenseifner_schedule,
      .params = &ag_node_ring,
      .cost = &rabenseifner_cost,
      .summary = "recursive halving reduce-scatter, then node-ordered logical ring all-gather"},
@@ -261,7 +267,9 @@ static const ac_algorithm algorithms[] = {
      .attributes = "family=alltoall_allgather alltoall=ring alltoall_sync=none "
                    "allgather=node_ring allgather_sync=none sync=none topology=nodes order=rank "
                    "data=ddt",
+     .requires = AC_REQ_NODE_LAYOUT,
      .fn.allreduce = ac_allreduce_alltoall_allgather,
+     .sched.allreduce = ac_allreduce_alltoall_allgather_schedule,
      .params = &a2a_ring_ag_node_ring,
      .cost = &alltoall_allgather_cost,
      .summary = "ring all-to-all reduce-scatter, then node-ordered logical ring all-gather"},
@@ -271,7 +279,9 @@ static const ac_algorithm algorithms[] = {
      .attributes = "family=alltoall_allgather alltoall=ring alltoall_sync=light "
                    "allgather=node_ring allgather_sync=none sync=light topology=nodes order=rank "
                    "data=ddt",
+     .requires = AC_REQ_NODE_LAYOUT,
      .fn.allreduce = ac_allreduce_alltoall_allgather,
+     .sched.allreduce = ac_allreduce_alltoall_allgather_schedule,
      .params = &a2a_ring_light_ag_node_ring,
      .cost = &alltoall_allgather_cost,
      .summary = "ring all-to-all (light barriers) reduce-scatter, then node-ordered ring "
@@ -282,7 +292,9 @@ static const ac_algorithm algorithms[] = {
      .attributes = "family=alltoall_allgather alltoall=ring alltoall_sync=barrier "
                    "allgather=node_ring allgather_sync=none sync=barrier topology=nodes "
                    "order=rank data=ddt",
+     .requires = AC_REQ_NODE_LAYOUT,
      .fn.allreduce = ac_allreduce_alltoall_allgather,
+     .sched.allreduce = ac_allreduce_alltoall_allgather_schedule,
      .params = &a2a_ring_barrier_ag_node_ring,
      .cost = &alltoall_allgather_cost,
      .summary = "ring all-to-all (MPI barriers) reduce-scatter, then node-ordered ring "

@@ -11,8 +11,7 @@ AC_ALLTOALLV_ENGINES(AC_DECLARE_SCHEDULED, alltoall) /* alltoallv.h */
 AC_DECLARE_SCHEDULED(alltoall, mesh) /* p->dims */
 AC_DECLARE_SCHEDULED(alltoall, recursive_doubling)
 AC_DECLARE_SCHEDULED(alltoall, bruck)
-/* node_aware, node_aware_ring and the hierarchical instances (p->intra, p->phase); progressed
- * as the latter only (hierarchical.c) */
+/* node_aware, node_aware_ring and the hierarchical instances (p->intra, p->phase) */
 AC_DECLARE_SCHEDULED(alltoall, node_aware)
 
 /* Helpers of this folder (blocks.c).

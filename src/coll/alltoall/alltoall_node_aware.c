@@ -27,8 +27,8 @@
  * MPI_Isend and MPI_Waitall), the node's and leaders' phases their rounds on their
  * communicators (common/hier_phase.h), the leader's rearrangements of blocks local steps
  * (ac_sched_local). The hierarchical instances whose phases can all be progressed are
- * progressed; node_aware and node_aware_ring run for blocking calls only: they do not require
- * the node layout to be known (AC_REQ_NODES), and learning it is collective.
+ * progressed; node_aware and node_aware_ring where the node layout is known
+ * (AC_REQ_NODE_LAYOUT: learning it is collective).
  * Source: not in STAR-MPI; the usual two-level (SMP-aware) scheme of hierarchical MPI
  * collectives. It stands in for STAR-MPI's topology-specific all-to-all (section 3.1): it uses
  * the node structure instead of the switch topology. The leaders' exchange is STAR-MPI's simple

@@ -16,8 +16,11 @@ static const ac_params sync_light = {.sync = AC_SYNC_LIGHT};
 static const ac_params sync_barrier = {.sync = AC_SYNC_BARRIER};
 static const ac_params mesh_2d = {.dims = 2};
 static const ac_params mesh_3d = {.dims = 3};
-static const ac_params leaders_simple = {.alltoallv = ac_alltoallv_simple};
-static const ac_params leaders_ring = {.alltoallv = ac_alltoallv_ring, .inner2 = &sync_none};
+static const ac_params leaders_simple = {.alltoallv = ac_alltoallv_simple,
+                                        .alltoallv_schedule = ac_alltoallv_simple_schedule};
+static const ac_params leaders_ring = {.alltoallv = ac_alltoallv_ring,
+                                      .alltoallv_schedule = ac_alltoallv_ring_schedule,
+                                      .inner2 = &sync_none};
 
 /* The cost models of the algorithms below (each entry's .cost, in the terms of cost_terms.h):
  * their files' "Cost: ..." corrected where SimGrid disagreed on a contention-free platform.
@@ -147,7 +150,9 @@ static const ac_algorithm algorithms[] = {
      .group = "node_aware",
      .attributes = "partners=hierarchical leaders=simple sync=none primitive=nonblocking "
                    "data=pack",
+     .requires = AC_REQ_NODE_LAYOUT,
      .fn.alltoall = ac_alltoall_node_aware,
+     .sched.alltoall = ac_alltoall_node_aware_schedule,
      .params = &leaders_simple,
      .cost = &node_aware_cost,
      .summary = "gather to node leaders, leaders exchange (simple), scatter on the node"},
@@ -156,7 +161,9 @@ static const ac_algorithm algorithms[] = {
      .group = "node_aware",
      .attributes = "partners=hierarchical leaders=ring sync=none primitive=nonblocking "
                    "data=pack",
+     .requires = AC_REQ_NODE_LAYOUT,
      .fn.alltoall = ac_alltoall_node_aware,
+     .sched.alltoall = ac_alltoall_node_aware_schedule,
      .params = &leaders_ring,
      .cost = &node_aware_cost,
      .summary = "gather to node leaders, leaders exchange (ring), scatter on the node"},

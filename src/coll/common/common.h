@@ -148,6 +148,9 @@ typedef struct ac_nodes {
     int blocks;         /* 1 when every node's ranks are consecutive in comm (order[r] == r) */
 } ac_nodes;
 int ac_nodes_get(MPI_Comm comm, const ac_nodes **nodes);
+/* 1 when comm's node layout is cached already (ac_nodes_get then sends nothing); local. Every
+ * rank of comm gives the same answer: the layout is learned collectively. */
+int ac_nodes_known(MPI_Comm comm);
 /* 1 when every node of n holds as many ranks. */
 int ac_nodes_equal(const ac_nodes *n);
 /* For each j < k: the rank of comm (of `size` ranks) that is local rank j of `node`, rank[j],

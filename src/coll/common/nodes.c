@@ -182,6 +182,12 @@ int ac_nodes_get(MPI_Comm comm, const ac_nodes **nodes)
     return MPI_SUCCESS;
 }
 
+int ac_nodes_known(MPI_Comm comm)
+{
+    void *value;
+    return ac_comm_cached(comm, &nodes_keyval, nodes_delete, &value) == MPI_SUCCESS && value;
+}
+
 int ac_call_nodes(ac_call *call, MPI_Comm comm)
 {
     const ac_nodes *n;
