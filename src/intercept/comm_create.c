@@ -12,8 +12,8 @@
  * duplicate. It is made only where the configuration could run nonblocking collectives by the
  * layer (ac_select_may_run_nonblocking) and outside MPI_THREAD_MULTIPLE: nowhere else does it
  * change anything but when the duplicate is made (and, where a forced algorithm or the table's
- * rules need it, the node layout is learned: ac_select_comm_made). MPI_Comm_idup and the Fortran constructors of
- * Open MPI (which call the library directly) keep the lazy state.
+ * rules need it, the node layout is learned: ac_select_comm_made). MPI_Comm_idup and the
+ * Fortran constructors of Open MPI (which call the library directly) keep the lazy state.
  */
 #include "intercept/intercept.h"
 #include "intercept/requests.h"

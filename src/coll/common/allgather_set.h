@@ -68,7 +68,7 @@ static const ac_params sync_barrier = {.sync = AC_SYNC_BARRIER};
     X("pair_mpi_barrier", pair, &sync_barrier, AC_REQ_POWER_OF_TWO, 0, &ac_pairwise_cost, "pair",  \
       "partners=pair sync=barrier primitive=blocking data=ddt",                                    \
       "pair with an MPI barrier between steps")                                                    \
-    X("node_ring", node_ring, &sync_none, AC_REQ_NODE_LAYOUT, 0, &ac_phased_cost, "node_ring",                      \
+    X("node_ring", node_ring, &sync_none, AC_REQ_NODE_LAYOUT, 0, &ac_phased_cost, "node_ring",   \
       "partners=ring topology=node sync=none primitive=blocking data=ddt",                         \
       "ring over ranks ordered node by node (STAR-MPI TSLR idea)")
 

@@ -77,7 +77,8 @@ int ac_reduce_hier_schedule(ac_sched *s, const void *sbuf, void *rbuf, int count
     for (int i = 0; i < h.shares && rc == MPI_SUCCESS; i++) { /* a round a share */
         if (holder[i] == root) continue;
         if (h.rank == holder[i]) ac_sched_send(s, acc, h.counts[i], dtype, root);
-        if (h.rank == root) ac_sched_recv(s, ac_hier_share(&h, rbuf, i), h.counts[i], dtype, holder[i]);
+        if (h.rank == root)
+            ac_sched_recv(s, ac_hier_share(&h, rbuf, i), h.counts[i], dtype, holder[i]);
         ac_sched_round(s);
     }
     return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
