@@ -26,23 +26,19 @@ AC_ALLGATHERV_BY_SCHEDULE(node_ring)
  * ring, as the engine did before it was a schedule (the split inside a composed allreduce stays
  * after its reduce-scatter: the same simulated times). */
 typedef struct first_call {
-    const void *sbuf;
-    int scount;
-    MPI_Datatype stype;
-    void *rbuf;
-    const int *rcounts, *displs;
-    MPI_Datatype rtype;
+    ac_allgatherv_args a;
     ac_sync sync;
 } first_call;
 
 static int learn_and_run(const void *arg, MPI_Comm comm)
 {
-    const first_call *a = arg;
+    const first_call *f = arg;
     const ac_nodes *nodes;
     int rc = ac_nodes_get(comm, &nodes);
     if (rc != MPI_SUCCESS) return rc;
-    return ac_allgatherv_logical_ring(a->sbuf, a->scount, a->stype, a->rbuf, a->rcounts,
-                                      a->displs, a->rtype, comm, nodes->order, a->sync);
+    return ac_allgatherv_logical_ring(f->a.sbuf, f->a.scount, f->a.stype, f->a.rbuf,
+                                      f->a.rcounts, f->a.displs, f->a.rtype, comm, nodes->order,
+                                      f->sync);
 }
 
 int ac_allgatherv_node_ring_schedule(ac_sched *s, const void *sbuf, int scount,
@@ -52,10 +48,10 @@ int ac_allgatherv_node_ring_schedule(ac_sched *s, const void *sbuf, int scount,
     const ac_nodes *nodes;
     ac_sync sync = p ? p->sync : AC_SYNC_NONE;
     if (!ac_nodes_known(s->comm)) {
-        first_call *a = ac_sched_tmp(s, sizeof *a, MPI_BYTE);
-        if (!a) return ac_sched_error(s);
-        *a = (first_call){sbuf, scount, stype, rbuf, rcounts, displs, rtype, sync};
-        ac_sched_call(s, learn_and_run, a); /* MPI_ERR_INTERN where progressed */
+        first_call *f = ac_sched_tmp(s, sizeof *f, MPI_BYTE);
+        if (!f) return ac_sched_error(s);
+        *f = (first_call){{sbuf, scount, stype, rbuf, rcounts, displs, rtype}, sync};
+        ac_sched_call(s, learn_and_run, f); /* MPI_ERR_INTERN where progressed */
         return ac_sched_error(s);
     }
     int rc = ac_nodes_get(s->comm, &nodes);
