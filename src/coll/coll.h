@@ -385,12 +385,12 @@ static inline int ac_has_schedule(const ac_algorithm *alg)
 }
 
 /* 1 when `alg` is composed of inner collectives (params->allgatherv, params->alltoallv: the
- * allreduce families, bcast's scatter-allgathers; params->intra: the hierarchical instances,
- * hierarchical.c). */
+ * allreduce families, bcast's scatter-allgathers; params->phase: the hierarchical and the
+ * orthogonal instances, hierarchical.c, orthogonal.c). */
 static inline int ac_is_composed(const ac_algorithm *alg)
 {
     return alg->params && (alg->params->allgatherv || alg->params->alltoallv ||
-                           alg->params->intra[0] || alg->params->intra[1]);
+                           alg->params->phase);
 }
 
 /* Applicability: 1 if `alg` may run for `call`; otherwise 0 and, if why != NULL, a reason. */

@@ -27,9 +27,9 @@
  * only on nodes of one size: on others only native applies there (the family's equal_nodes),
  * and the instance then calls the library's MPI_Gatherv or MPI_Scatterv among the leaders.
  *
- * Each family's function is a schedule of its phases (common/hier_phase.h): an instance is
+ * Each family's function is a schedule of its phases (common/phase.h): an instance is
  * progressed by nonblocking and persistent calls where every phase can be (written as a
- * schedule, not the library's own: ac_hier_phase_progressable), and runs for blocking calls
+ * schedule, not the library's own: ac_phase_progressable), and runs for blocking calls
  * only otherwise. A family without a schedule (base.sched NULL) runs for blocking calls only.
  *
  * Instances are made once per collective (every combination of the family's phases and leader
@@ -37,7 +37,7 @@
  * so an algorithm has one address.
  */
 #include "coll/algorithms.h"
-#include "coll/common/hier_phase.h"
+#include "coll/common/phase.h"
 #include "coll/cost_terms.h"
 
 #include <pthread.h>
@@ -270,11 +270,11 @@ static int instance_fill(hier_instance *s, const ac_hier_family *f, int k, const
                              k > 1 ? "shares" : k == 0 ? "segments" : "whole");
     if (named >= (int)sizeof s->name || described >= (int)sizeof s->attributes) return -1;
     s->algorithm = f->base;
-    /* progressed only where every phase can be (hier_phase.h); otherwise, and the pipelined
+    /* progressed only where every phase can be (phase.h); otherwise, and the pipelined
      * instance (its leaders' phase the library's, started segment by segment), blocking only */
-    int progressable = k != 0 && ac_hier_phase_progressable(s->params.phase);
+    int progressable = k != 0 && ac_phase_progressable(s->params.phase);
     for (int i = 0; i < 2; i++)
-        if (s->params.intra[i] && !ac_hier_phase_progressable(s->params.intra[i]))
+        if (s->params.intra[i] && !ac_phase_progressable(s->params.intra[i]))
             progressable = 0;
     if (!progressable) s->algorithm.sched.allreduce = NULL; /* the union's one pointer */
     if (k == 0) {

@@ -22,10 +22,17 @@
  * (a commutative op for allreduce's ring, ...) are checked on every line of the mesh
  * (registry.c, mesh_layout_met).
  *
+ * Each family's function is a schedule of its phases (common/phase.h) but allgatherv's: an
+ * instance whose phase can be progressed (written as a schedule, not native) is progressed by
+ * nonblocking and persistent calls where its mesh's line communicators exist already (made
+ * collectively at a blocking call's first use, or where the communicator is made when forced:
+ * select.c), and runs for blocking calls only otherwise.
+ *
  * Instances are made once per (collective, layout, phase), kept for the life of the process
  * and shared by every size and by ac_registry_find, so an algorithm has one address.
  */
 #include "coll/algorithms.h"
+#include "coll/common/phase.h"
 #include "coll/cost_terms.h"
 
 #include <limits.h>
@@ -47,7 +54,7 @@ static const ac_cost_model blocks_cost = {.inner = {{PART_PHASES, BLOCK_UNIT}},
                                           .phases = PHASES_BLOCKS};
 
 /* What every family of this file shares: how instances are named, grouped and described. */
-#define ORTHOGONAL_FAMILY(coll, member, fn_, requires_, cost_, summary_, ...)                   \
+#define ORTHOGONAL_FAMILY(coll, member, fn_, sched_, requires_, cost_, summary_, ...)           \
     {.name = "orthogonal",                                                                     \
      .names = "orthogonal_<p1>xn_<phase>, orthogonal_<p1>x<p2>xn_<phase>",                     \
      .layouts = "every factorization of the communicator size p with every size >= 2: the 2D " \
@@ -59,37 +66,42 @@ static const ac_cost_model blocks_cost = {.inner = {{PART_PHASES, BLOCK_UNIT}},
      .base = {.collective = coll,                                                              \
               .requires = AC_REQ_MESH_LAYOUT | (requires_),                                    \
               .fn.member = fn_,                                                                \
+              .sched.member = sched_,                                                          \
               .cost = &cost_,                                                                  \
               .summary = summary_},                                                            \
      .phases = {__VA_ARGS__}}
 
 static const ac_family families[] = {
-    ORTHOGONAL_FAMILY(AC_BCAST, bcast, ac_bcast_orthogonal, AC_REQ_MESSAGE_FITS_INT, whole_cost,
+    ORTHOGONAL_FAMILY(AC_BCAST, bcast, ac_bcast_orthogonal, ac_bcast_orthogonal_schedule,
+                      AC_REQ_MESSAGE_FITS_INT, whole_cost,
                       "bcast along the root's column (the leader group), then along every row",
                       "native", "flat_tree", "binomial_tree", "chain_tree"),
-    ORTHOGONAL_FAMILY(AC_GATHER, gather, ac_gather_orthogonal, AC_REQ_BLOCKS_FIT_INT, growing_cost,
+    ORTHOGONAL_FAMILY(AC_GATHER, gather, ac_gather_orthogonal, ac_gather_orthogonal_schedule,
+                      AC_REQ_BLOCKS_FIT_INT, growing_cost,
                       "gather in every row at the root's column, then in the root's column",
                       "native", "flat_tree", "binomial_tree", "chain_tree"),
-    ORTHOGONAL_FAMILY(AC_SCATTER, scatter, ac_scatter_orthogonal, AC_REQ_BLOCKS_FIT_INT,
-                      growing_cost,
+    ORTHOGONAL_FAMILY(AC_SCATTER, scatter, ac_scatter_orthogonal, ac_scatter_orthogonal_schedule,
+                      AC_REQ_BLOCKS_FIT_INT, growing_cost,
                       "scatter rows' runs along the root's column, then within every row",
                       "native", "flat_tree", "binomial_tree", "chain_tree"),
-    ORTHOGONAL_FAMILY(AC_ALLGATHER, allgather, ac_allgather_orthogonal, AC_REQ_BLOCKS_FIT_INT,
-                      growing_cost,
+    ORTHOGONAL_FAMILY(AC_ALLGATHER, allgather, ac_allgather_orthogonal,
+                      ac_allgather_orthogonal_schedule, AC_REQ_BLOCKS_FIT_INT, growing_cost,
                       "all-gather in every row, then the rows' runs in every column", "native",
                       "ring", "recursive_doubling", "bruck"),
-    ORTHOGONAL_FAMILY(AC_ALLGATHERV, allgatherv, ac_allgatherv_orthogonal, AC_REQ_MESSAGE_FITS_INT,
-                      growing_cost,
+    ORTHOGONAL_FAMILY(AC_ALLGATHERV, allgatherv, ac_allgatherv_orthogonal, NULL,
+                      AC_REQ_MESSAGE_FITS_INT, growing_cost,
                       "all-gather in every row, then the rows' runs in every column", "native",
                       "ring", "recursive_doubling", "bruck"),
-    ORTHOGONAL_FAMILY(AC_REDUCE, reduce, ac_reduce_orthogonal, 0, whole_cost,
+    ORTHOGONAL_FAMILY(AC_REDUCE, reduce, ac_reduce_orthogonal, ac_reduce_orthogonal_schedule, 0,
+                      whole_cost,
                       "reduce in every row at the root's column, then in the root's column",
                       "native", "flat_tree", "binomial_tree", "chain_tree"),
-    ORTHOGONAL_FAMILY(AC_ALLREDUCE, allreduce, ac_allreduce_orthogonal, 0, whole_cost,
+    ORTHOGONAL_FAMILY(AC_ALLREDUCE, allreduce, ac_allreduce_orthogonal,
+                      ac_allreduce_orthogonal_schedule, 0, whole_cost,
                       "all-reduce in every row, then in every column, in place", "native",
                       "recursive_doubling", "ring", "rabenseifner_recursive_doubling"),
-    ORTHOGONAL_FAMILY(AC_ALLTOALL, alltoall, ac_alltoall_orthogonal, AC_REQ_BLOCKS_FIT_INT,
-                      blocks_cost,
+    ORTHOGONAL_FAMILY(AC_ALLTOALL, alltoall, ac_alltoall_orthogonal,
+                      ac_alltoall_orthogonal_schedule, AC_REQ_BLOCKS_FIT_INT, blocks_cost,
                       "all-to-all in every row of the blocks for each column, then in every column",
                       "native", "pair", "ring", "bruck"),
 };
@@ -165,6 +177,8 @@ static orthogonal_instance *instance_make(const ac_family *f, const ac_algorithm
         return NULL; /* a phase name too long for the storage: no truncated names */
     }
     s->algorithm = f->base;
+    /* progressed where its phase can be (common/phase.h); blocking only otherwise */
+    if (!ac_phase_progressable(phase)) s->algorithm.sched.allreduce = NULL; /* the union's */
     s->algorithm.name = s->name;
     s->algorithm.group = l->dims == 2 ? "orthogonal_2d" : "orthogonal_3d";
     s->algorithm.attributes = s->attributes;

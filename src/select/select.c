@@ -29,6 +29,7 @@
  */
 #include "select/select.h"
 #include "coll/common/common.h"
+#include "coll/common/mesh.h"
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/log.h"
@@ -905,6 +906,9 @@ const ac_algorithm *ac_select_nonblocking(ac_comm *c, const ac_call *call)
     if (!alg || !ac_has_schedule(alg) || alg == ac_registry_native(call->collective)) return NULL;
     if ((alg->requires & (AC_REQ_NODES | AC_REQ_NODE_LAYOUT)) && full.nodes.nodes == 0)
         return NULL;
+    /* an orthogonal instance's line communicators: made collectively, so made already */
+    if ((alg->requires & AC_REQ_MESH_LAYOUT) && !ac_mesh_known(c->pcomm, alg->params))
+        return NULL;
     return ac_applicable(alg, &full, NULL) ? alg : NULL;
 }
 
@@ -941,7 +945,7 @@ void ac_select_comm_made(ac_comm *c)
 {
     const ac_table *t = sel.strategy->table_mode ? ac_table_loaded() : NULL;
     int needed = 0;
-    if (!c || c->layout.nodes > 0) return;
+    if (!c) return;
     for (int k = 0; k < AC_NUM_COLLECTIVES; k++) {
         const ac_algorithm *forced = sel.forced[k];
         needed |= forced && ac_has_schedule(forced) &&
@@ -949,7 +953,15 @@ void ac_select_comm_made(ac_comm *c)
         needed |= t && ac_table_uses_nodes(t, (ac_collective)k);
     }
     ac_call full = {.size = c->size};
-    if (needed && ac_call_nodes(&full, c->pcomm) == MPI_SUCCESS) c->layout = full.nodes;
+    if (needed && c->layout.nodes == 0 && ac_call_nodes(&full, c->pcomm) == MPI_SUCCESS) c->layout = full.nodes;
+    for (int k = 0; k < AC_NUM_COLLECTIVES; k++) { /* a forced orthogonal instance's mesh */
+        const ac_algorithm *forced = sel.forced[k];
+        const ac_mesh *m;
+        int n[3];
+        if (forced && ac_has_schedule(forced) && (forced->requires & AC_REQ_MESH_LAYOUT) &&
+            ac_mesh_layout(c->size, forced->params, n))
+            ac_mesh_get(c->pcomm, forced->params, &m);
+    }
 }
 
 const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *caller)

@@ -72,8 +72,9 @@ int ac_select_learning_candidates(ac_comm *c, const ac_call *call, const ac_algo
 int ac_select_may_run_nonblocking(void);
 /* Where communicator c is made (collective over its ranks: MPI_Init, a constructor): its node
  * layout learned (c->layout) when a nonblocking call could need it, a forced algorithm written as
- * a schedule that requires it (AC_REQ_NODES: a hierarchical instance) or, in table mode, rules
- * keyed by layout; a nonblocking call must not block to learn it (ac_select_nonblocking). */
+ * a schedule that reads it (AC_REQ_NODES, AC_REQ_NODE_LAYOUT) or, in table mode, rules keyed by
+ * layout; and a forced orthogonal instance's mesh made (its line communicators) where the size
+ * factors. A nonblocking call must not block to make them (ac_select_nonblocking). */
 void ac_select_comm_made(ac_comm *c);
 /* The algorithm of a call; `caller` is the return address of the MPI routine (the call site). */
 const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *caller);

@@ -720,10 +720,11 @@ def test_nonblocking_rooted_collectives_are_right(mpi, np, tmp_path):
     assert {"native", *TREES} <= set(raced) <= {"native", *scheduled(mpi, "reduce")}, raced
 
 
-# Hierarchical instances whose phases are all written as schedules (hierarchical.c), forced
-# per program: {collective: algorithm}, and the MPI functions of those collectives each
-# program calls (np ranks; MPI-4's persistent ones under MPICH), as in the tests above.
-HIER_CASES = [
+# Hierarchical and orthogonal instances whose phases are all written as schedules
+# (hierarchical.c, orthogonal.c), forced per program: {collective: algorithm}, and the MPI
+# functions of those collectives each program calls (np ranks; MPI-4's persistent ones under
+# MPICH), as in the tests above.
+COMPOSED_CASES = [
     ("nbc_layer", {"allreduce": "hier_binomial_tree_ring"},
      lambda np: {"MPI_Iallreduce": 64}, {"mpich": {"MPI_Allreduce_init": 20}}),
     ("nbc_layer", {"allreduce": "hier_k2_binomial_tree_recursive_doubling"},
@@ -747,20 +748,36 @@ HIER_CASES = [
     ("nbc_reduce_scatter", {"reduce_scatter_block": "hier_binomial_tree_pairwise"},
      lambda np: {"MPI_Ireduce_scatter_block": np + 26},
      {"mpich": {"MPI_Reduce_scatter_block_init": 12}}),
+    ("nbc_layer", {"allreduce": "orthogonal_2xn_recursive_doubling"},
+     lambda np: {"MPI_Iallreduce": 64}, {"mpich": {"MPI_Allreduce_init": 20}}),
+    ("nbc_bcast", {"bcast": "orthogonal_2xn_binomial_tree"},
+     lambda np: {"MPI_Ibcast": 4 * np + 63}, {"mpich": {"MPI_Bcast_init": 12}}),
+    ("nbc_rooted", {"reduce": "orthogonal_2xn_binomial_tree",
+                    "gather": "orthogonal_3xn_flat_tree",
+                    "scatter": "orthogonal_2xn_chain_tree"},
+     lambda np: {"MPI_Ireduce": 5 * np + 23, "MPI_Igather": 5 * np + 23,
+                 "MPI_Iscatter": 4 * np + 21},
+     {"mpich": {"MPI_Reduce_init": 12, "MPI_Gather_init": 12, "MPI_Scatter_init": 12}}),
+    ("nbc_allgather", {"allgather": "orthogonal_2xn_ring"},
+     lambda np: {"MPI_Iallgather": 59 + np}, {"mpich": {"MPI_Allgather_init": 12}}),
+    ("nbc_alltoall", {"alltoall": "orthogonal_3xn_bruck"},
+     lambda np: {"MPI_Ialltoall": 59 + np}, {"mpich": {"MPI_Alltoall_init": 12}}),
 ]
 
 
 @pytest.mark.parametrize("mpi", MPIS)
-@pytest.mark.parametrize("case", range(len(HIER_CASES)))
-def test_nonblocking_hierarchical_instances_are_right(mpi, case, tmp_path):
-    """The hierarchical instances written as schedules of their phases (common/hier_phase.c:
-    a phase's rounds on its node's, the leaders' or a lane's communicator), forced for the
-    nonblocking and persistent calls of the programs above on 6 ranks in 2 emulated nodes of 3
-    (one leader and two): right every time (held-up ranks, outstanding calls waited in reverse,
-    Test loops, 12 starts), and every call the layer's, by the forced instance, but those it
-    does not apply to (a non-commutative op where a phase needs a commutative one: the library's,
-    counted as seen) (issue 42, item 2)."""
-    program, forced, calls_of, persistent = HIER_CASES[case]
+@pytest.mark.parametrize("case", range(len(COMPOSED_CASES)))
+def test_nonblocking_composed_instances_are_right(mpi, case, tmp_path):
+    """The hierarchical and orthogonal instances written as schedules of their phases
+    (common/phase.c: a phase's rounds on its node's, the leaders', a lane's or a mesh line's
+    communicator), forced for the nonblocking and persistent calls of the programs above on 6
+    ranks in 2 emulated nodes of 3 (one leader and two; meshes of 2 x 3 and 3 x 2): right every
+    time (held-up ranks, outstanding calls waited in reverse, Test loops, 12 starts), and every
+    call the layer's, by the forced instance, but those it does not apply to (a non-commutative
+    op where a phase needs a commutative one: the library's, counted as seen) (issue 42, item
+    2). The node layout and a mesh's line communicators are made where the communicator is
+    made (a nonblocking call cannot make them: collective)."""
+    program, forced, calls_of, persistent = COMPOSED_CASES[case]
     np = 6
     calls = dict(calls_of(np), **persistent.get(mpi, {}))
     env = {"AUTOCOLL_" + c.upper(): a for c, a in forced.items()}

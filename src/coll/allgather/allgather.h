@@ -6,9 +6,9 @@
 #include "coll/coll.h"
 
 AC_DECLARE_SCHEDULED(allgather, native) /* the library's MPI_Iallgather */
-ac_allgather_fn ac_allgather_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
+AC_DECLARE_SCHEDULED(allgather, orthogonal) /* p->dims, p->layout, p->phase (common/mesh.h) */
 AC_ALLGATHERV_ENGINES(AC_DECLARE_BLOCKING, AC_DECLARE_SCHEDULED, allgather) /* allgatherv.h */
-AC_DECLARE_SCHEDULED(allgather, hier) /* p->intra, p->phase (hierarchical.c, hier_phase.h) */
+AC_DECLARE_SCHEDULED(allgather, hier) /* p->intra, p->phase (hierarchical.c, phase.h) */
 
 
 /* Helper of this folder (uniform.c): runs an allgatherv engine with rcounts[i] = rcount and

@@ -18,12 +18,12 @@
  * Requirements: the family's (AC_REQ_NODES), and all blocks together fit an int
  * (AC_REQ_BLOCKS_FIT_INT). Zero-byte blocks: nothing is sent.
  *
- * Written as a schedule (common/hier_phase.h): each phase's rounds on its communicator, a phase
+ * Written as a schedule (common/phase.h): each phase's rounds on its communicator, a phase
  * of the library's own a step of the blocking run.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
-#include "coll/common/hier_phase.h"
+#include "coll/common/phase.h"
 
 int ac_allgather_hier(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                       MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
@@ -68,17 +68,17 @@ int ac_allgather_hier_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Da
     else
         ac_sched_pack(s, sbuf, scount, stype, mine, b);
     int leader = nodes->local_rank == 0;
-    rc = ac_hier_phase_gather(s, gather, nodes->local, leader ? MPI_IN_PLACE : mine, b,
+    rc = ac_phase_gather(s, gather, nodes->local, leader ? MPI_IN_PLACE : mine, b,
                               MPI_PACKED, leader ? node_run : NULL, b, MPI_PACKED, 0);
 
     /* (2) the nodes' runs among the leaders */
     if (rc == MPI_SUCCESS && leader)
-        rc = ac_hier_phase_allgatherv(s, inter, nodes->leaders, MPI_IN_PLACE, 0,
+        rc = ac_phase_allgatherv(s, inter, nodes->leaders, MPI_IN_PLACE, 0,
                                       MPI_DATATYPE_NULL, all, counts, displs, MPI_PACKED);
 
     /* (3) every block on every node */
     if (rc == MPI_SUCCESS)
-        rc = ac_hier_phase_bcast(s, bcast, nodes->local, all, b * size, MPI_PACKED, 0);
+        rc = ac_phase_bcast(s, bcast, nodes->local, all, b * size, MPI_PACKED, 0);
     if (rc != MPI_SUCCESS) return rc;
 
     /* (4) node order to rank order */

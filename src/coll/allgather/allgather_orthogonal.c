@@ -12,40 +12,50 @@
  * each, then on n[D-2] ranks with b * n[D-1] bytes each, ...; (p - 1) b bytes received in all.
  * Requirements: the layout factors the size (AC_REQ_MESH_LAYOUT); all blocks together fit in
  * an int. MPI_IN_PLACE. The first call with a layout builds its communicators.
+ *
+ * Written as a schedule (common/phase.h): each phase's rounds on its line of the mesh, a phase of
+ * the library's own a step of the blocking run.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
 #include "coll/common/mesh.h"
-
-#include <stdlib.h>
+#include "coll/common/phase.h"
 
 int ac_allgather_orthogonal(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                             int rcount, MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
 {
-    int rc, rank, size, tsize, position = 0;
+    ac_sched s;
+    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    s.blocking = 1; /* a phase of the library's own: one step */
+    if (rc == MPI_SUCCESS)
+        rc = ac_allgather_orthogonal_schedule(&s, sbuf, scount, stype, rbuf, rcount, rtype, p);
+    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+    ac_sched_free(&s);
+    return rc;
+}
+
+int ac_allgather_orthogonal_schedule(ac_sched *s, const void *sbuf, int scount,
+                                     MPI_Datatype stype, void *rbuf, int rcount,
+                                     MPI_Datatype rtype, const ac_params *p)
+{
+    int rc, rank = s->rank, size = s->size, tsize;
     const ac_mesh *m;
-    rc = ac_mesh_get(comm, p, &m);
+    rc = ac_mesh_get(s->comm, p, &m);
     if (rc == MPI_SUCCESS) rc = PMPI_Type_size(rtype, &tsize);
     if (rc != MPI_SUCCESS) return rc;
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
     MPI_Aint b = (MPI_Aint)rcount * tsize;
-    char *all = malloc((size_t)(b * size) + 1);
-    if (!all) return MPI_ERR_NO_MEM;
+    char *all = ac_sched_tmp(s, b * size + 1, MPI_BYTE);
+    if (!all) return ac_sched_error(s);
     if (sbuf == MPI_IN_PLACE)
-        rc = ac_pack(ac_at(rbuf, (MPI_Aint)rank * rcount * ac_extent(rtype)), rcount, rtype,
-                     all + rank * b, (int)b, &position, comm);
+        ac_sched_pack(s, ac_at(rbuf, (MPI_Aint)rank * rcount * ac_extent(rtype)), rcount, rtype,
+                      all + rank * b, (int)b);
     else
-        rc = ac_pack(sbuf, scount, stype, all + rank * b, (int)b, &position, comm);
+        ac_sched_pack(s, sbuf, scount, stype, all + rank * b, (int)b);
     for (int d = m->ndims - 1; d >= 0 && rc == MPI_SUCCESS; d--) {
         int first = rank - rank % (m->stride[d] * m->n[d]); /* first rank of the line's runs */
-        rc = p->phase->fn.allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all + first * b,
-                                    (int)(b * m->stride[d]), MPI_PACKED, m->line[d],
-                                    p->phase->params);
+        rc = ac_phase_allgather(s, p->phase, m->line[d], MPI_IN_PLACE, 0, MPI_DATATYPE_NULL,
+                                all + first * b, (int)(b * m->stride[d]), MPI_PACKED);
     }
-    position = 0;
-    if (rc == MPI_SUCCESS)
-        rc = ac_unpack(all, (int)(b * size), &position, rbuf, rcount * size, rtype, comm);
-    free(all);
-    return rc;
+    if (rc == MPI_SUCCESS) ac_sched_unpack(s, all, (int)(b * size), rbuf, rcount * size, rtype);
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }

@@ -6,7 +6,7 @@
 #include "coll/common/sched.h"
 
 ac_allreduce_fn ac_allreduce_native;
-ac_allreduce_fn ac_allreduce_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
+AC_DECLARE_SCHEDULED(allreduce, orthogonal) /* p->dims, p->layout, p->phase (common/mesh.h) */
 ac_allreduce_fn ac_allreduce_recursive_doubling;
 ac_allreduce_fn ac_allreduce_ring;
 
@@ -23,7 +23,7 @@ ac_allreduce_sched_fn ac_allreduce_ring_schedule;
 AC_DECLARE_SCHEDULED(allreduce, allgather)
 AC_DECLARE_SCHEDULED(allreduce, rabenseifner)
 AC_DECLARE_SCHEDULED(allreduce, alltoall_allgather)
-/* p->intra, p->phase, p->leaders (hierarchical.c): a schedule of its phases (hier_phase.h),
+/* p->intra, p->phase, p->leaders (hierarchical.c): a schedule of its phases (phase.h),
  * progressed where no phase is the library's own */
 AC_DECLARE_SCHEDULED(allreduce, hier)
 int ac_allreduce_inner_allgatherv(ac_sched *s, const ac_params *p, const void *sbuf, int scount,

@@ -16,7 +16,7 @@
  * consecutive ranks, which AC_REQ_NODES requires for such an op. Every rank then holds the
  * bits the leaders computed.
  *
- * Written as a schedule (common/hier_phase.h): each phase's rounds on its communicator, a phase
+ * Written as a schedule (common/phase.h): each phase's rounds on its communicator, a phase
  * of the library's own a step of the blocking run.
  *
  * Cost (one leader, nodes N of L ranks): reduce(L, n) + allreduce(N, n) + bcast(L, n), the
@@ -25,7 +25,7 @@
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
-#include "coll/common/hier_phase.h"
+#include "coll/common/phase.h"
 
 AC_ALLREDUCE_BY_SCHEDULE(hier)
 
@@ -46,16 +46,16 @@ int ac_allreduce_hier_schedule(ac_sched *s, const void *sbuf, void *rbuf, int co
         char *at = ac_hier_share(&h, rbuf, j);
         const char *from = in_place ? at : ac_hier_share(&h, sbuf, j);
         int root = nodes->local_rank == j;
-        rc = ac_hier_phase_reduce(s, reduce, nodes->local, root && in_place ? MPI_IN_PLACE : from,
+        rc = ac_phase_reduce(s, reduce, nodes->local, root && in_place ? MPI_IN_PLACE : from,
                                   root ? at : NULL, h.counts[j], dtype, op, j);
     }
     if (rc == MPI_SUCCESS && nodes->local_rank < h.k && h.counts[nodes->local_rank] > 0) {
         int j = nodes->local_rank;
-        rc = ac_hier_phase_allreduce(s, inter, nodes->lane, MPI_IN_PLACE,
+        rc = ac_phase_allreduce(s, inter, nodes->lane, MPI_IN_PLACE,
                                      ac_hier_share(&h, rbuf, j), h.counts[j], dtype, op);
     }
     for (int j = 0; j < h.k && h.counts[j] > 0 && rc == MPI_SUCCESS; j++)
-        rc = ac_hier_phase_bcast(s, bcast, nodes->local, ac_hier_share(&h, rbuf, j), h.counts[j],
+        rc = ac_phase_bcast(s, bcast, nodes->local, ac_hier_share(&h, rbuf, j), h.counts[j],
                                  dtype, j);
     return rc;
 }

@@ -14,18 +14,24 @@
  * Requirements: the layout factors the size (AC_REQ_MESH_LAYOUT) and the phase algorithm's own
  * (none for native and recursive doubling; a commutative op for ring and Rabenseifner).
  * MPI_IN_PLACE. The first call with a layout builds its communicators.
+ *
+ * Written as a schedule (common/phase.h): each phase's rounds on its line of the mesh, a phase of
+ * the library's own a step of the blocking run.
  */
 #include "coll/algorithms.h"
 #include "coll/common/mesh.h"
+#include "coll/common/phase.h"
 
-int ac_allreduce_orthogonal(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op,
-                            MPI_Comm comm, const ac_params *p)
+AC_ALLREDUCE_BY_SCHEDULE(orthogonal)
+
+int ac_allreduce_orthogonal_schedule(ac_sched *s, const void *sbuf, void *rbuf, int count,
+                                     MPI_Datatype dtype, MPI_Op op, const ac_params *p)
 {
     const ac_mesh *m;
-    int rc = ac_mesh_get(comm, p, &m);
+    int rc = ac_mesh_get(s->comm, p, &m);
     if (rc != MPI_SUCCESS) return rc;
     for (int d = m->ndims - 1; d >= 0 && rc == MPI_SUCCESS; d--) {
-        rc = p->phase->fn.allreduce(sbuf, rbuf, count, dtype, op, m->line[d], p->phase->params);
+        rc = ac_phase_allreduce(s, p->phase, m->line[d], sbuf, rbuf, count, dtype, op);
         sbuf = MPI_IN_PLACE;
     }
     return rc;

@@ -6,7 +6,7 @@
 #include "coll/coll.h"
 
 AC_DECLARE_SCHEDULED(alltoall, native) /* the library's MPI_Ialltoall */
-ac_alltoall_fn ac_alltoall_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
+AC_DECLARE_SCHEDULED(alltoall, orthogonal) /* p->dims, p->layout, p->phase (common/mesh.h) */
 AC_ALLTOALLV_ENGINES(AC_DECLARE_SCHEDULED, alltoall) /* alltoallv.h */
 AC_DECLARE_SCHEDULED(alltoall, mesh) /* p->dims */
 AC_DECLARE_SCHEDULED(alltoall, recursive_doubling)

@@ -25,7 +25,7 @@
  * Written as a schedule (common/sched.h): the messages between a leader and its node's ranks a
  * round of their own (the leader's receives and its sends each a posted round: MPI_Irecv or
  * MPI_Isend and MPI_Waitall), the node's and leaders' phases their rounds on their
- * communicators (common/hier_phase.h), the leader's rearrangements of blocks local steps
+ * communicators (common/phase.h), the leader's rearrangements of blocks local steps
  * (ac_sched_local). The hierarchical instances whose phases can all be progressed are
  * progressed; node_aware and node_aware_ring where the node layout is known
  * (AC_REQ_NODE_LAYOUT: learning it is collective).
@@ -36,7 +36,7 @@
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
-#include "coll/common/hier_phase.h"
+#include "coll/common/phase.h"
 
 #include <string.h>
 
@@ -97,14 +97,14 @@ static int member(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
     if (!blocks) return ac_sched_error(s);
     ac_alltoall_pack_schedule(s, sbuf, scount, stype, 0, size, blocks, bytes);
     if (gather) {
-        rc = ac_hier_phase_gather(s, gather, nodes->local, blocks, size, slot, NULL, size, slot,
+        rc = ac_phase_gather(s, gather, nodes->local, blocks, size, slot, NULL, size, slot,
                                   0);
     } else {
         ac_sched_send(s, blocks, size, slot, leader);
         ac_sched_round(s);
     }
     if (rc == MPI_SUCCESS && scatter) {
-        rc = ac_hier_phase_scatter(s, scatter, nodes->local, NULL, size, slot, blocks, size, slot,
+        rc = ac_phase_scatter(s, scatter, nodes->local, NULL, size, slot, blocks, size, slot,
                                    0);
     } else if (rc == MPI_SUCCESS) {
         ac_sched_recv(s, blocks, size, slot, leader);
@@ -120,7 +120,7 @@ static int exchange(ac_sched *s, const ac_params *p, const ac_nodes *nodes, cons
                     const int *counts, const int *displs, MPI_Datatype slot, char *in)
 {
     if (p->phase)
-        return ac_hier_phase_alltoallv(s, p->phase, nodes->leaders, out, counts, displs, slot, in,
+        return ac_phase_alltoallv(s, p->phase, nodes->leaders, out, counts, displs, slot, in,
                                        counts, displs, slot);
     MPI_Comm own = s->comm;
     ac_sched_phase(s, nodes->leaders);
@@ -181,7 +181,7 @@ int ac_alltoall_node_aware_schedule(ac_sched *s, const void *sbuf, int scount,
     /* (1) local[l][j]: block from local rank l to rank j. */
     ac_alltoall_pack_schedule(s, sbuf, scount, stype, 0, size, local, bytes);
     if (p->intra[0]) {
-        rc = ac_hier_phase_gather(s, p->intra[0], nodes->local, MPI_IN_PLACE, size, slot, local,
+        rc = ac_phase_gather(s, p->intra[0], nodes->local, MPI_IN_PLACE, size, slot, local,
                                   size, slot, 0);
         if (rc != MPI_SUCCESS) return rc;
     } else {
@@ -198,7 +198,7 @@ int ac_alltoall_node_aware_schedule(ac_sched *s, const void *sbuf, int scount,
     /* (3) */
     ac_sched_local(s, from_incoming, b);
     if (p->intra[1]) {
-        rc = ac_hier_phase_scatter(s, p->intra[1], nodes->local, local, size, slot, MPI_IN_PLACE,
+        rc = ac_phase_scatter(s, p->intra[1], nodes->local, local, size, slot, MPI_IN_PLACE,
                                    size, slot, 0);
         if (rc != MPI_SUCCESS) return rc;
         return ac_alltoall_unpack_schedule(s, local, bytes, 0, size, rbuf, rcount, rtype);

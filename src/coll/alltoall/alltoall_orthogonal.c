@@ -17,12 +17,15 @@
  * bytes. Small-message decomposition.
  * Requirements: the layout factors the size (AC_REQ_MESH_LAYOUT); all blocks together fit in
  * an int. MPI_IN_PLACE. The first call with a layout builds its communicators.
+ *
+ * Written as a schedule (common/phase.h): each phase's rounds on its line of the mesh, a phase of
+ * the library's own a step of the blocking run.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
 #include "coll/common/mesh.h"
+#include "coll/common/phase.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* Position of mixed index i in the chunk-grouped order of phase d. */
@@ -32,41 +35,71 @@ static int grouped(const ac_mesh *m, int d, int i)
     return (i / st % nd) * per + i / (st * nd) * st + i % st;
 }
 
+/* Phase d's rearrangements of the blocks, local steps: into the grouped order before it, back
+ * after it. */
+typedef struct regroup {
+    const ac_mesh *m;
+    int d, size;
+    MPI_Aint b;
+    char *blocks, *out, *in;
+} regroup;
+
+static int to_grouped(const void *arg)
+{
+    const regroup *g = arg;
+    for (int i = 0; i < g->size; i++)
+        memcpy(g->out + grouped(g->m, g->d, i) * g->b, g->blocks + i * g->b, (size_t)g->b);
+    return MPI_SUCCESS;
+}
+
+static int from_grouped(const void *arg)
+{
+    const regroup *g = arg;
+    for (int i = 0; i < g->size; i++)
+        memcpy(g->blocks + i * g->b, g->in + grouped(g->m, g->d, i) * g->b, (size_t)g->b);
+    return MPI_SUCCESS;
+}
+
 int ac_alltoall_orthogonal(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                            MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
 {
-    int rc, size, tsize;
+    ac_sched s;
+    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    s.blocking = 1; /* a phase of the library's own: one step */
+    if (rc == MPI_SUCCESS)
+        rc = ac_alltoall_orthogonal_schedule(&s, sbuf, scount, stype, rbuf, rcount, rtype, p);
+    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+    ac_sched_free(&s);
+    return rc;
+}
+
+int ac_alltoall_orthogonal_schedule(ac_sched *s, const void *sbuf, int scount,
+                                    MPI_Datatype stype, void *rbuf, int rcount,
+                                    MPI_Datatype rtype, const ac_params *p)
+{
+    int rc, size = s->size, tsize;
     const ac_mesh *m;
-    char *blocks = NULL, *out = NULL, *in = NULL;
-    rc = ac_mesh_get(comm, p, &m);
+    rc = ac_mesh_get(s->comm, p, &m);
     if (rc == MPI_SUCCESS) rc = PMPI_Type_size(rtype, &tsize);
     if (rc != MPI_SUCCESS) return rc;
-    PMPI_Comm_size(comm, &size);
     MPI_Aint b = (MPI_Aint)rcount * tsize, all = b * size;
-    blocks = malloc((size_t)all + 1);
-    out = malloc((size_t)all + 1);
-    in = malloc((size_t)all + 1);
-    if (!blocks || !out || !in) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
-    }
+    char *blocks = ac_sched_tmp(s, all + 1, MPI_BYTE), *out = ac_sched_tmp(s, all + 1, MPI_BYTE);
+    char *in = ac_sched_tmp(s, all + 1, MPI_BYTE);
+    regroup *g = ac_sched_tmp(s, (MPI_Aint)sizeof *g * m->ndims, MPI_BYTE);
+    if (!blocks || !out || !in || !g) return ac_sched_error(s);
     if (sbuf == MPI_IN_PLACE)
-        rc = ac_alltoall_pack(rbuf, rcount, rtype, 0, size, blocks, b, comm);
+        rc = ac_alltoall_pack_schedule(s, rbuf, rcount, rtype, 0, size, blocks, b);
     else
-        rc = ac_alltoall_pack(sbuf, scount, stype, 0, size, blocks, b, comm);
+        rc = ac_alltoall_pack_schedule(s, sbuf, scount, stype, 0, size, blocks, b);
     for (int d = m->ndims - 1; d >= 0 && rc == MPI_SUCCESS; d--) {
-        for (int i = 0; i < size; i++)
-            memcpy(out + grouped(m, d, i) * b, blocks + i * b, (size_t)b);
+        g[d] = (regroup){m, d, size, b, blocks, out, in};
+        ac_sched_local(s, to_grouped, &g[d]);
         int chunk = (int)(all / m->n[d]);
-        rc = p->phase->fn.alltoall(out, chunk, MPI_PACKED, in, chunk, MPI_PACKED, m->line[d],
-                                   p->phase->params);
-        for (int i = 0; i < size; i++)
-            memcpy(blocks + i * b, in + grouped(m, d, i) * b, (size_t)b);
+        rc = ac_phase_alltoall(s, p->phase, m->line[d], out, chunk, MPI_PACKED, in, chunk,
+                               MPI_PACKED);
+        ac_sched_local(s, from_grouped, &g[d]);
     }
-    if (rc == MPI_SUCCESS) rc = ac_alltoall_unpack(blocks, b, 0, size, rbuf, rcount, rtype, comm);
-out:
-    free(blocks);
-    free(out);
-    free(in);
-    return rc;
+    if (rc == MPI_SUCCESS)
+        rc = ac_alltoall_unpack_schedule(s, blocks, b, 0, size, rbuf, rcount, rtype);
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }

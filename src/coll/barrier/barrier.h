@@ -9,7 +9,7 @@ ac_barrier_fn ac_barrier_native;
 ac_barrier_fn ac_barrier_dissemination;
 ac_barrier_fn ac_barrier_recursive_doubling;
 ac_barrier_fn ac_barrier_linear;
-AC_DECLARE_SCHEDULED(barrier, hier) /* p->intra, p->phase (hierarchical.c, hier_phase.h) */
+AC_DECLARE_SCHEDULED(barrier, hier) /* p->intra, p->phase (hierarchical.c, phase.h) */
 
 /* The algorithms written as schedules (common/sched.h), and their blocking entry points:
  * AC_BARRIER_BY_SCHEDULE(name) defines ac_barrier_<name>, which builds

@@ -11,12 +11,12 @@
  * Cost (nodes N of L ranks): barrier(L) on every node at once on intra-node links, twice, +
  * barrier(N) among the leaders on inter-node links.
  *
- * Written as a schedule (common/hier_phase.h): each phase's rounds on its communicator, a phase
+ * Written as a schedule (common/phase.h): each phase's rounds on its communicator, a phase
  * of the library's own a step of the blocking run.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
-#include "coll/common/hier_phase.h"
+#include "coll/common/phase.h"
 
 AC_BARRIER_BY_SCHEDULE(hier)
 
@@ -25,9 +25,9 @@ int ac_barrier_hier_schedule(ac_sched *s, const ac_params *p)
     const ac_nodes *nodes;
     int rc = ac_nodes_get(s->comm, &nodes);
     if (rc != MPI_SUCCESS) return rc;
-    rc = ac_hier_phase_barrier(s, p->intra[0], nodes->local);
+    rc = ac_phase_barrier(s, p->intra[0], nodes->local);
     if (rc == MPI_SUCCESS && nodes->leaders != MPI_COMM_NULL)
-        rc = ac_hier_phase_barrier(s, p->phase, nodes->leaders);
-    if (rc == MPI_SUCCESS) rc = ac_hier_phase_barrier(s, p->intra[1], nodes->local);
+        rc = ac_phase_barrier(s, p->phase, nodes->leaders);
+    if (rc == MPI_SUCCESS) rc = ac_phase_barrier(s, p->intra[1], nodes->local);
     return rc;
 }

@@ -10,7 +10,7 @@ int ac_barrier_by_schedule(ac_barrier_sched_fn *build, MPI_Comm comm, const ac_p
 {
     ac_sched s;
     int rc = ac_sched_init(&s, comm, AC_TAG_SYNC);
-    s.blocking = 1; /* a hierarchical phase of the library's own: one step (hier_phase.h) */
+    s.blocking = 1; /* a hierarchical phase of the library's own: one step (phase.h) */
     if (rc == MPI_SUCCESS) rc = build(&s, p);
     if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
     ac_sched_free(&s);

@@ -22,7 +22,7 @@
  * The root takes part in its node's bcasts like any rank: it receives the bits it sent,
  * unchanged.
  *
- * Written as a schedule (common/hier_phase.h): each phase's rounds on its communicator, a phase
+ * Written as a schedule (common/phase.h): each phase's rounds on its communicator, a phase
  * of the library's own a step of the blocking run.
  *
  * Cost (nodes N of L ranks): bcast(N, n / k) among the nodes on k lanes of inter-node links +
@@ -31,7 +31,7 @@
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
-#include "coll/common/hier_phase.h"
+#include "coll/common/phase.h"
 #include "coll/common/pipeline.h"
 
 int ac_bcast_hier(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
@@ -76,10 +76,10 @@ int ac_bcast_hier_schedule(ac_sched *s, void *user, int ucount, MPI_Datatype uty
         ac_sched_round(s);
     }
     if (j < h.shares)
-        rc = ac_hier_phase_bcast(s, inter, h.k > 1 ? nodes->lane : nodes->leaders,
+        rc = ac_phase_bcast(s, inter, h.k > 1 ? nodes->lane : nodes->leaders,
                                  ac_hier_share(&h, buf, j), h.counts[j], dtype, lane_root[j]);
     for (int i = 0; i < h.shares && rc == MPI_SUCCESS; i++)
-        rc = ac_hier_phase_bcast(s, bcast, nodes->local, ac_hier_share(&h, buf, i), h.counts[i],
+        rc = ac_phase_bcast(s, bcast, nodes->local, ac_hier_share(&h, buf, i), h.counts[i],
                                  dtype, i);
     if (rc == MPI_SUCCESS && h.rank != root) ac_pipe_bytes_store(s, &bytes, user, ucount, utype);
     return rc != MPI_SUCCESS ? rc : ac_sched_error(s);

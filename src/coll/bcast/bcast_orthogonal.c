@@ -14,26 +14,43 @@
  * Requirements: the layout factors the size (AC_REQ_MESH_LAYOUT); the message fits in an int.
  * The first call with a layout builds its line communicators (one MPI_Comm_create_group per
  * dimension), later calls reuse them.
+ *
+ * Written as a schedule (common/phase.h): each phase's rounds on its line of the mesh, a phase of
+ * the library's own a step of the blocking run.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
 #include "coll/common/mesh.h"
+#include "coll/common/phase.h"
+#include "coll/common/pipeline.h"
 
 int ac_bcast_orthogonal(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
                         const ac_params *p)
 {
-    int rc, rank, root_coord[3];
+    ac_sched s;
+    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    s.blocking = 1; /* a phase of the library's own: one step */
+    if (rc == MPI_SUCCESS) rc = ac_bcast_orthogonal_schedule(&s, buf, count, dtype, root, p);
+    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+    ac_sched_free(&s);
+    return rc;
+}
+
+int ac_bcast_orthogonal_schedule(ac_sched *s, void *buf, int count, MPI_Datatype dtype, int root,
+                                 const ac_params *p)
+{
+    int rc, rank = s->rank, root_coord[3];
     const ac_mesh *m;
-    ac_bytes bytes = {0};
-    rc = ac_mesh_get(comm, p, &m);
+    ac_bytes bytes;
+    rc = ac_mesh_get(s->comm, p, &m);
     if (rc != MPI_SUCCESS) return rc;
-    PMPI_Comm_rank(comm, &rank);
     ac_mesh_coords(m, root, root_coord);
-    rc = ac_bytes_get(&bytes, buf, count, dtype, rank == root, comm);
+    rc = ac_pipe_bytes(s, buf, count, dtype, rank == root, &bytes);
     if (rc != MPI_SUCCESS) return rc;
     for (int d = 0; d < m->ndims && rc == MPI_SUCCESS; d++)
         if (ac_mesh_in_phase(m, root_coord, d))
-            rc = p->phase->fn.bcast(bytes.data, bytes.size, MPI_PACKED, root_coord[d], m->line[d],
-                                    p->phase->params);
-    return ac_bytes_release(&bytes, buf, count, dtype, rank != root, comm, rc);
+            rc = ac_phase_bcast(s, p->phase, m->line[d], bytes.data, bytes.size, MPI_PACKED,
+                                root_coord[d]);
+    if (rc == MPI_SUCCESS && rank != root) ac_pipe_bytes_store(s, &bytes, buf, count, dtype);
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }

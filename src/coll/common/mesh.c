@@ -155,6 +155,17 @@ int ac_mesh_get(MPI_Comm comm, const ac_params *p, const ac_mesh **mesh)
     return MPI_SUCCESS;
 }
 
+int ac_mesh_known(MPI_Comm comm, const ac_params *p)
+{
+    void *value;
+    if (!p || ac_comm_cached(comm, &mesh_keyval, mesh_delete, &value) != MPI_SUCCESS) return 0;
+    for (const ac_mesh *m = value; m; m = m->next)
+        if (m->ndims == p->dims && m->layout[0] == p->layout[0] &&
+            (m->ndims == 2 || m->layout[1] == p->layout[1]))
+            return 1;
+    return 0;
+}
+
 int ac_mesh_in_phase(const ac_mesh *m, const int *root, int d)
 {
     for (int e = d + 1; e < m->ndims; e++)

@@ -48,6 +48,9 @@ typedef struct ac_mesh {
  * with an attribute, so later calls with the same layout reuse its communicators; freed with
  * comm. MPI_ERR_ARG if the layout does not factor the size. */
 int ac_mesh_get(MPI_Comm comm, const ac_params *p, const ac_mesh **mesh);
+/* 1 when comm's mesh of params is made already (ac_mesh_get then sends nothing); local, and the
+ * same on every rank of comm (meshes are made collectively). */
+int ac_mesh_known(MPI_Comm comm, const ac_params *p);
 
 /* 1 when `coord` equals `root` in every dimension after d: the ranks that take part in phase d
  * of a rooted decomposition (bcast and scatter from d = 0 up, gather and reduce from d = D-1

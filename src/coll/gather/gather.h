@@ -5,8 +5,8 @@
 #include "coll/coll.h"
 
 AC_DECLARE_SCHEDULED(gather, native) /* the library's MPI_Igather */
-ac_gather_fn ac_gather_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
+AC_DECLARE_SCHEDULED(gather, orthogonal) /* p->dims, p->layout, p->phase (common/mesh.h) */
 AC_DECLARE_SCHEDULED(gather, tree) /* p->tree, p->k, p->segment */
-AC_DECLARE_SCHEDULED(gather, hier) /* p->intra[0], p->phase (hierarchical.c, hier_phase.h) */
+AC_DECLARE_SCHEDULED(gather, hier) /* p->intra[0], p->phase (hierarchical.c, phase.h) */
 
 #endif

@@ -20,12 +20,12 @@
  * links + gather(N, L b) among the leaders on inter-node links, plus one intra-node message of
  * p b bytes when the root is not a leader (not priced: the cost shape knows no root).
  *
- * Written as a schedule (common/hier_phase.h): each phase's rounds on its communicator, a phase
+ * Written as a schedule (common/phase.h): each phase's rounds on its communicator, a phase
  * of the library's own a step of the blocking run.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
-#include "coll/common/hier_phase.h"
+#include "coll/common/phase.h"
 #include "coll/common/pipeline.h"
 
 int ac_gather_hier(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
@@ -70,15 +70,15 @@ int ac_gather_hier_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datat
     if (rank == leader || rank == root) all = ac_sched_tmp(s, total, MPI_BYTE);
     if ((rc = ac_sched_error(s)) != MPI_SUCCESS) return rc;
 
-    rc = ac_hier_phase_gather(s, gather, nodes->local, own.data, (int)block, MPI_BYTE,
+    rc = ac_phase_gather(s, gather, nodes->local, own.data, (int)block, MPI_BYTE,
                               node_blocks, (int)block, MPI_BYTE, 0);
     if (rc == MPI_SUCCESS && is_leader && ac_nodes_equal(nodes)) {
         int run = (int)(nodes->node_size[0] * block);
-        rc = ac_hier_phase_gather(s, inter, nodes->leaders, node_blocks, run, MPI_BYTE, all, run,
+        rc = ac_phase_gather(s, inter, nodes->leaders, node_blocks, run, MPI_BYTE, all, run,
                                   MPI_BYTE, root_node);
     } else if (rc == MPI_SUCCESS && is_leader) {
         /* nodes of different sizes: inter is native (AC_REQ_NODES), the library's gatherv */
-        rc = ac_hier_phase_leaders_gatherv(s, nodes, block, node_blocks, all, root_node);
+        rc = ac_phase_leaders_gatherv(s, nodes, block, node_blocks, all, root_node);
     }
     if (rc == MPI_SUCCESS && root != leader) {
         if (rank == leader) ac_sched_send(s, all, (int)total, MPI_BYTE, root);

@@ -14,50 +14,59 @@
  * with b * n[D-1] bytes each, ...; the root receives (p-1) b bytes in all, in D phases.
  * Requirements: the layout factors the size (AC_REQ_MESH_LAYOUT); all blocks together fit in
  * an int. MPI_IN_PLACE at the root. The first call with a layout builds its communicators.
+ *
+ * Written as a schedule (common/phase.h): each phase's rounds on its line of the mesh, a phase of
+ * the library's own a step of the blocking run.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
 #include "coll/common/mesh.h"
-
-#include <stdlib.h>
+#include "coll/common/phase.h"
 
 int ac_gather_orthogonal(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                          MPI_Datatype rtype, int root, MPI_Comm comm, const ac_params *p)
 {
-    int rc, rank, size, position = 0, root_coord[3];
+    ac_sched s;
+    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    s.blocking = 1; /* a phase of the library's own: one step */
+    if (rc == MPI_SUCCESS)
+        rc = ac_gather_orthogonal_schedule(&s, sbuf, scount, stype, rbuf, rcount, rtype, root, p);
+    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+    ac_sched_free(&s);
+    return rc;
+}
+
+int ac_gather_orthogonal_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
+                                  void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                                  const ac_params *p)
+{
+    int rc, rank, size, root_coord[3];
     MPI_Aint block;
     const ac_mesh *m;
-    char *have = NULL, *next = NULL;
-    rc = ac_rooted_block(comm, root, rcount, rtype, scount, stype, &rank, &size, &block);
-    if (rc == MPI_SUCCESS) rc = ac_mesh_get(comm, p, &m);
+    rc = ac_rooted_block(s->comm, root, rcount, rtype, scount, stype, &rank, &size, &block);
+    if (rc == MPI_SUCCESS) rc = ac_mesh_get(s->comm, p, &m);
     if (rc != MPI_SUCCESS) return rc;
     ac_mesh_coords(m, root, root_coord);
-    have = malloc((size_t)block + 1);
-    if (!have) return MPI_ERR_NO_MEM;
+    char *have = ac_sched_tmp(s, block + 1, MPI_BYTE);
+    if (!have) return ac_sched_error(s);
     if (rank == root && sbuf == MPI_IN_PLACE)
-        rc = ac_pack(ac_at(rbuf, (MPI_Aint)rank * rcount * ac_extent(rtype)), rcount, rtype, have,
-                     (int)block, &position, comm);
+        ac_sched_pack(s, ac_at(rbuf, (MPI_Aint)rank * rcount * ac_extent(rtype)), rcount, rtype,
+                      have, (int)block);
     else
-        rc = ac_pack(sbuf, scount, stype, have, (int)block, &position, comm);
+        ac_sched_pack(s, sbuf, scount, stype, have, (int)block);
     /* Phase d: every participant holds the blocks of its stride[d] consecutive ranks. */
     for (int d = m->ndims - 1; d >= 0 && rc == MPI_SUCCESS; d--) {
         if (!ac_mesh_in_phase(m, root_coord, d)) break;
         int is_root = m->coord[d] == root_coord[d], bytes = (int)(block * m->stride[d]);
-        if (is_root && !(next = malloc((size_t)bytes * (size_t)m->n[d] + 1))) {
-            rc = MPI_ERR_NO_MEM;
-            break;
-        }
-        rc = p->phase->fn.gather(have, bytes, MPI_PACKED, next, bytes, MPI_PACKED, root_coord[d],
-                                 m->line[d], p->phase->params);
+        char *next = NULL;
+        if (is_root && !(next = ac_sched_tmp(s, (MPI_Aint)bytes * m->n[d] + 1, MPI_BYTE)))
+            return ac_sched_error(s);
+        rc = ac_phase_gather(s, p->phase, m->line[d], have, bytes, MPI_PACKED, next, bytes,
+                             MPI_PACKED, root_coord[d]);
         if (!is_root) break;
-        free(have);
         have = next;
-        next = NULL;
     }
-    position = 0;
     if (rc == MPI_SUCCESS && rank == root)
-        rc = ac_unpack(have, (int)(block * size), &position, rbuf, rcount * size, rtype, comm);
-    free(have);
-    free(next);
-    return rc;
+        ac_sched_unpack(s, have, (int)(block * size), rbuf, rcount * size, rtype);
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }

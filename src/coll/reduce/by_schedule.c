@@ -12,7 +12,7 @@ int ac_reduce_by_schedule(ac_reduce_sched_fn *build, const void *sbuf, void *rbu
 {
     ac_sched s;
     int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
-    s.blocking = 1; /* a hierarchical phase of the library's own: one step (hier_phase.h) */
+    s.blocking = 1; /* a hierarchical phase of the library's own: one step (phase.h) */
     if (rc == MPI_SUCCESS) rc = build(&s, sbuf, rbuf, count, dtype, op, root, p);
     if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
     ac_sched_free(&s);

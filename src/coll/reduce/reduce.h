@@ -5,11 +5,11 @@
 #include "coll/coll.h"
 
 AC_DECLARE_SCHEDULED(reduce, native) /* the library's MPI_Ireduce */
-ac_reduce_fn ac_reduce_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
+AC_DECLARE_SCHEDULED(reduce, orthogonal) /* p->dims, p->layout, p->phase (common/mesh.h) */
 AC_DECLARE_SCHEDULED(reduce, tree) /* p->tree, p->k, p->segment; NULL p: binomial, any op */
 AC_DECLARE_SCHEDULED(reduce, rabenseifner)
 AC_DECLARE_SCHEDULED(reduce, linear_ordered)
-AC_DECLARE_SCHEDULED(reduce, hier) /* p->intra[0], p->phase (hierarchical.c, hier_phase.h) */
+AC_DECLARE_SCHEDULED(reduce, hier) /* p->intra[0], p->phase (hierarchical.c, phase.h) */
 
 /* A reduce call's arguments, kept where a schedule is built or started later: the native
  * schedule's library call, a racing request's builds (intercept/ireduce.c). */

@@ -31,12 +31,12 @@
  * reduce(N, n / k) among the nodes on k lanes of inter-node links, plus up to k intra-node
  * messages to the root (not priced: the cost shape knows no root).
  *
- * Written as a schedule (common/hier_phase.h): each phase's rounds on its communicator, a phase
+ * Written as a schedule (common/phase.h): each phase's rounds on its communicator, a phase
  * of the library's own a step of the blocking run.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
-#include "coll/common/hier_phase.h"
+#include "coll/common/phase.h"
 
 AC_REDUCE_BY_SCHEDULE(hier)
 
@@ -62,7 +62,7 @@ int ac_reduce_hier_schedule(ac_sched *s, const void *sbuf, void *rbuf, int count
 
     for (int i = 0; i < h.shares && rc == MPI_SUCCESS; i++) {
         int leads = i == j;
-        rc = ac_hier_phase_reduce(s, reduce, nodes->local,
+        rc = ac_phase_reduce(s, reduce, nodes->local,
                                   leads && in_place ? MPI_IN_PLACE : ac_hier_share(&h, mine, i),
                                   leads ? acc : NULL, h.counts[i], dtype, op, i);
     }
@@ -70,7 +70,7 @@ int ac_reduce_hier_schedule(ac_sched *s, const void *sbuf, void *rbuf, int count
     ac_nodes_lane_roots(nodes, h.size, root_node, h.k, holder, lane_root);
     if (rc == MPI_SUCCESS && j < h.shares) {
         int at_root = nodes->node == root_node;
-        rc = ac_hier_phase_reduce(s, inter, h.k > 1 ? nodes->lane : nodes->leaders,
+        rc = ac_phase_reduce(s, inter, h.k > 1 ? nodes->lane : nodes->leaders,
                                   at_root ? MPI_IN_PLACE : acc, at_root ? acc : NULL, h.counts[j],
                                   dtype, op, lane_root[j]);
     }

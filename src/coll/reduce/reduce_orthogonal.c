@@ -15,39 +15,43 @@
  * Requirements: the layout factors the size (AC_REQ_MESH_LAYOUT) and the phase algorithm's
  * own (none for native and the trees). MPI_IN_PLACE at the root. The first call with
  * a layout builds its communicators.
+ *
+ * Written as a schedule (common/phase.h): each phase's rounds on its line of the mesh, a phase of
+ * the library's own a step of the blocking run.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
 #include "coll/common/mesh.h"
+#include "coll/common/phase.h"
 
-int ac_reduce_orthogonal(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op,
-                         int root, MPI_Comm comm, const ac_params *p)
+AC_REDUCE_BY_SCHEDULE(orthogonal)
+
+int ac_reduce_orthogonal_schedule(ac_sched *s, const void *sbuf, void *rbuf, int count,
+                                  MPI_Datatype dtype, MPI_Op op, int root, const ac_params *p)
 {
-    int rc, rank, root_coord[3];
+    int rc, rank = s->rank, root_coord[3];
     const ac_mesh *m;
-    ac_tmp partial[2] = {{0}, {0}};
-    rc = ac_mesh_get(comm, p, &m);
+    void *partial[2] = {NULL, NULL};
+    rc = ac_mesh_get(s->comm, p, &m);
     if (rc != MPI_SUCCESS) return rc;
-    PMPI_Comm_rank(comm, &rank);
     ac_mesh_coords(m, root, root_coord);
     const void *send = rank == root && sbuf == MPI_IN_PLACE ? rbuf : sbuf;
     for (int d = m->ndims - 1; d >= 0 && rc == MPI_SUCCESS; d--) {
         if (!ac_mesh_in_phase(m, root_coord, d)) break;
         int is_root = m->coord[d] == root_coord[d];
         void *recv = NULL;
-        if (d == 0)
+        if (d == 0) {
             recv = rbuf;
-        else if (is_root) {
-            ac_tmp *t = &partial[d % 2];
-            if (!t->base && (rc = ac_tmp_alloc(t, count, dtype)) != MPI_SUCCESS) break;
-            recv = t->buf;
+        } else if (is_root) {
+            void **t = &partial[d % 2];
+            if (!*t && !(*t = ac_sched_tmp(s, count, dtype)) && count > 0)
+                return ac_sched_error(s);
+            recv = *t;
         }
-        rc = p->phase->fn.reduce(send, recv, count, dtype, op, root_coord[d], m->line[d],
-                                 p->phase->params);
+        rc = ac_phase_reduce(s, p->phase, m->line[d], send, recv, count, dtype, op,
+                             root_coord[d]);
         if (!is_root) break;
         send = recv;
     }
-    ac_tmp_free(&partial[0]);
-    ac_tmp_free(&partial[1]);
-    return rc;
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }

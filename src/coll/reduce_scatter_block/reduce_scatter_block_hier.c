@@ -21,12 +21,12 @@
  * ones, plus a local copy of the vector at the leaders when the nodes are not rank blocks.
  * rcount 0: nothing is sent.
  *
- * Written as a schedule (common/hier_phase.h): each phase's rounds on its communicator, a phase
+ * Written as a schedule (common/phase.h): each phase's rounds on its communicator, a phase
  * of the library's own a step of the blocking run.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
-#include "coll/common/hier_phase.h"
+#include "coll/common/phase.h"
 
 AC_REDUCE_SCATTER_BLOCK_BY_SCHEDULE(hier)
 
@@ -41,10 +41,10 @@ int ac_reduce_scatter_block_hier_schedule(ac_sched *s, const void *sbuf, void *r
     const void *input = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
     MPI_Aint block = (MPI_Aint)rcount * ac_extent(dtype);
     if (nodes->local_rank != 0) {
-        rc = ac_hier_phase_reduce(s, reduce, nodes->local, input, NULL, rcount * size, dtype, op,
+        rc = ac_phase_reduce(s, reduce, nodes->local, input, NULL, rcount * size, dtype, op,
                                   0);
         if (rc != MPI_SUCCESS) return rc;
-        return ac_hier_phase_scatter(s, scatter, nodes->local, NULL, rcount, dtype, rbuf, rcount,
+        return ac_phase_scatter(s, scatter, nodes->local, NULL, rcount, dtype, rbuf, rcount,
                                      dtype, 0);
     }
 
@@ -58,7 +58,7 @@ int ac_reduce_scatter_block_hier_schedule(ac_sched *s, const void *sbuf, void *r
         counts[i] = nodes->node_size[i] * rcount;
 
     /* (1) */
-    rc = ac_hier_phase_reduce(s, reduce, nodes->local, input, sum, rcount * size, dtype, op, 0);
+    rc = ac_phase_reduce(s, reduce, nodes->local, input, sum, rcount * size, dtype, op, 0);
     if (rc != MPI_SUCCESS) return rc;
 
     /* (2) */
@@ -67,11 +67,11 @@ int ac_reduce_scatter_block_hier_schedule(ac_sched *s, const void *sbuf, void *r
                       vec + (MPI_Aint)k * block, rcount, dtype);
 
     /* (3) this node's blocks to the start of vec */
-    rc = ac_hier_phase_reduce_scatter(s, inter, nodes->leaders, MPI_IN_PLACE, vec, counts, dtype,
+    rc = ac_phase_reduce_scatter(s, inter, nodes->leaders, MPI_IN_PLACE, vec, counts, dtype,
                                       op);
     if (rc != MPI_SUCCESS) return rc;
 
     /* (4) */
-    return ac_hier_phase_scatter(s, scatter, nodes->local, vec, rcount, dtype, rbuf, rcount,
+    return ac_phase_scatter(s, scatter, nodes->local, vec, rcount, dtype, rbuf, rcount,
                                  dtype, 0);
 }

@@ -26,7 +26,7 @@ int ac_reduce_scatter_block_by_schedule(ac_reduce_scatter_block_sched_fn *build,
 {
     ac_sched s;
     int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
-    s.blocking = 1; /* a hierarchical phase of the library's own: one step (hier_phase.h) */
+    s.blocking = 1; /* a hierarchical phase of the library's own: one step (phase.h) */
     if (rc == MPI_SUCCESS) rc = build(&s, sbuf, rbuf, rcount, dtype, op, p);
     if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
     ac_sched_free(&s);

@@ -5,8 +5,8 @@
 #include "coll/coll.h"
 
 AC_DECLARE_SCHEDULED(scatter, native) /* the library's MPI_Iscatter */
-ac_scatter_fn ac_scatter_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
+AC_DECLARE_SCHEDULED(scatter, orthogonal) /* p->dims, p->layout, p->phase (common/mesh.h) */
 AC_DECLARE_SCHEDULED(scatter, tree) /* p->tree, p->k, p->segment */
-AC_DECLARE_SCHEDULED(scatter, hier) /* p->intra[1], p->phase (hierarchical.c, hier_phase.h) */
+AC_DECLARE_SCHEDULED(scatter, hier) /* p->intra[1], p->phase (hierarchical.c, phase.h) */
 
 #endif

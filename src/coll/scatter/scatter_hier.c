@@ -19,12 +19,12 @@
  * links + scatter(L, b) on every node at once on intra-node links, plus one intra-node message
  * of p b bytes when the root is not a leader (not priced: the cost shape knows no root).
  *
- * Written as a schedule (common/hier_phase.h): each phase's rounds on its communicator, a phase
+ * Written as a schedule (common/phase.h): each phase's rounds on its communicator, a phase
  * of the library's own a step of the blocking run.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
-#include "coll/common/hier_phase.h"
+#include "coll/common/phase.h"
 #include "coll/common/pipeline.h"
 
 int ac_scatter_hier(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
@@ -79,14 +79,14 @@ int ac_scatter_hier_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Data
     ac_sched_round(s);
     if (is_leader && ac_nodes_equal(nodes)) {
         int run = (int)(nodes->node_size[0] * block);
-        rc = ac_hier_phase_scatter(s, inter, nodes->leaders, all, run, MPI_BYTE, node_blocks, run,
+        rc = ac_phase_scatter(s, inter, nodes->leaders, all, run, MPI_BYTE, node_blocks, run,
                                    MPI_BYTE, root_node);
     } else if (is_leader) {
         /* nodes of different sizes: inter is native (AC_REQ_NODES), the library's scatterv */
-        rc = ac_hier_phase_leaders_scatterv(s, nodes, block, all, node_blocks, root_node);
+        rc = ac_phase_leaders_scatterv(s, nodes, block, all, node_blocks, root_node);
     }
     if (rc == MPI_SUCCESS)
-        rc = ac_hier_phase_scatter(s, scatter, nodes->local, node_blocks, (int)block, MPI_BYTE,
+        rc = ac_phase_scatter(s, scatter, nodes->local, node_blocks, (int)block, MPI_BYTE,
                                    own.data, (int)block, MPI_BYTE, 0);
     if (rc == MPI_SUCCESS && !in_place) ac_pipe_bytes_store(s, &own, rbuf, rcount, rtype);
     return rc != MPI_SUCCESS ? rc : ac_sched_error(s);

@@ -14,45 +14,56 @@
  * each, then on n[1] ranks with b * stride[1] bytes each, ...
  * Requirements: the layout factors the size (AC_REQ_MESH_LAYOUT); all blocks together fit in
  * an int. MPI_IN_PLACE at the root. The first call with a layout builds its communicators.
+ *
+ * Written as a schedule (common/phase.h): each phase's rounds on its line of the mesh, a phase of
+ * the library's own a step of the blocking run.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
 #include "coll/common/mesh.h"
-
-#include <stdlib.h>
+#include "coll/common/phase.h"
 
 int ac_scatter_orthogonal(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                           MPI_Datatype rtype, int root, MPI_Comm comm, const ac_params *p)
 {
-    int rc, rank, size, position = 0, root_coord[3];
+    ac_sched s;
+    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    s.blocking = 1; /* a phase of the library's own: one step */
+    if (rc == MPI_SUCCESS)
+        rc = ac_scatter_orthogonal_schedule(&s, sbuf, scount, stype, rbuf, rcount, rtype, root,
+                                            p);
+    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+    ac_sched_free(&s);
+    return rc;
+}
+
+int ac_scatter_orthogonal_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
+                                   void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                                   const ac_params *p)
+{
+    int rc, rank, size, root_coord[3];
     MPI_Aint block;
     const ac_mesh *m;
-    char *have = NULL, *next = NULL;
-    rc = ac_rooted_block(comm, root, scount, stype, rcount, rtype, &rank, &size, &block);
-    if (rc == MPI_SUCCESS) rc = ac_mesh_get(comm, p, &m);
+    char *have = NULL;
+    rc = ac_rooted_block(s->comm, root, scount, stype, rcount, rtype, &rank, &size, &block);
+    if (rc == MPI_SUCCESS) rc = ac_mesh_get(s->comm, p, &m);
     if (rc != MPI_SUCCESS) return rc;
     ac_mesh_coords(m, root, root_coord);
     if (rank == root) {
-        if (!(have = malloc((size_t)(block * size) + 1))) return MPI_ERR_NO_MEM;
-        rc = ac_pack(sbuf, scount * size, stype, have, (int)(block * size), &position, comm);
+        if (!(have = ac_sched_tmp(s, block * size + 1, MPI_BYTE))) return ac_sched_error(s);
+        ac_sched_pack(s, sbuf, scount * size, stype, have, (int)(block * size));
     }
     /* Phase d: the line's root holds its n[d] members' runs of stride[d] ranks each. */
     for (int d = 0; d < m->ndims && rc == MPI_SUCCESS; d++) {
         if (!ac_mesh_in_phase(m, root_coord, d)) continue;
         int bytes = (int)(block * m->stride[d]);
-        if (!(next = malloc((size_t)bytes + 1))) {
-            rc = MPI_ERR_NO_MEM;
-            break;
-        }
-        rc = p->phase->fn.scatter(have, bytes, MPI_PACKED, next, bytes, MPI_PACKED, root_coord[d],
-                                  m->line[d], p->phase->params);
-        free(have);
+        char *next = ac_sched_tmp(s, (MPI_Aint)bytes + 1, MPI_BYTE);
+        if (!next) return ac_sched_error(s);
+        rc = ac_phase_scatter(s, p->phase, m->line[d], have, bytes, MPI_PACKED, next, bytes,
+                              MPI_PACKED, root_coord[d]);
         have = next;
-        next = NULL;
     }
-    position = 0;
     if (rc == MPI_SUCCESS && !(rank == root && rbuf == MPI_IN_PLACE))
-        rc = ac_unpack(have, (int)block, &position, rbuf, rcount, rtype, comm);
-    free(have);
-    return rc;
+        ac_sched_unpack(s, have, (int)block, rbuf, rcount, rtype);
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }

@@ -1,9 +1,9 @@
 /*
- * hier_phase.c - a hierarchical instance's phases appended to its schedule (hier_phase.h): by
+ * phase.c - a composed instance's phases appended to its schedule (phase.h): by
  * the phase's schedule on the phase's communicator, or as one step calling its blocking
  * function there.
  */
-#include "coll/common/hier_phase.h"
+#include "coll/common/phase.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +27,7 @@ typedef struct phase_kind {
     int (*build)(ac_sched *s, const phase_args *a);
 } phase_kind;
 
-int ac_hier_phase_progressable(const ac_algorithm *alg)
+int ac_phase_progressable(const ac_algorithm *alg)
 {
     return ac_has_schedule(alg) && alg != ac_registry_native(alg->collective);
 }
@@ -38,7 +38,7 @@ static int append(ac_sched *s, MPI_Comm comm, const phase_args *a, const phase_k
     MPI_Comm own = s->comm;
     int rc = MPI_SUCCESS;
     ac_sched_phase(s, comm);
-    if (a->alg && kind->build && ac_hier_phase_progressable(a->alg)) {
+    if (a->alg && kind->build && ac_phase_progressable(a->alg)) {
         rc = kind->build(s, a);
     } else {
         phase_args *kept = ac_sched_tmp(s, sizeof *kept, MPI_BYTE);
@@ -62,7 +62,7 @@ static int build_barrier(ac_sched *s, const phase_args *a)
 }
 static const phase_kind barrier_kind = {call_barrier, build_barrier};
 
-int ac_hier_phase_barrier(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm)
+int ac_phase_barrier(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm)
 {
     return append(s, comm, &(phase_args){.alg = alg}, &barrier_kind);
 }
@@ -78,7 +78,7 @@ static int build_bcast(ac_sched *s, const phase_args *a)
 }
 static const phase_kind bcast_kind = {call_bcast, build_bcast};
 
-int ac_hier_phase_bcast(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, void *buf,
+int ac_phase_bcast(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, void *buf,
                         int count, MPI_Datatype dtype, int root)
 {
     phase_args a = {.alg = alg, .rbuf = buf, .rcount = count, .rtype = dtype, .root = root};
@@ -98,7 +98,7 @@ static int build_reduce(ac_sched *s, const phase_args *a)
 }
 static const phase_kind reduce_kind = {call_reduce, build_reduce};
 
-int ac_hier_phase_reduce(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
+int ac_phase_reduce(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
                          void *rbuf, int count, MPI_Datatype dtype, MPI_Op op, int root)
 {
     phase_args a = {.alg = alg, .sbuf = sbuf, .rbuf = rbuf, .rcount = count, .rtype = dtype,
@@ -119,7 +119,7 @@ static int build_allreduce(ac_sched *s, const phase_args *a)
 }
 static const phase_kind allreduce_kind = {call_allreduce, build_allreduce};
 
-int ac_hier_phase_allreduce(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm,
+int ac_phase_allreduce(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm,
                             const void *sbuf, void *rbuf, int count, MPI_Datatype dtype,
                             MPI_Op op)
 {
@@ -141,7 +141,7 @@ static int build_gather(ac_sched *s, const phase_args *a)
 }
 static const phase_kind gather_kind = {call_gather, build_gather};
 
-int ac_hier_phase_gather(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
+int ac_phase_gather(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
                          int scount, MPI_Datatype stype, void *rbuf, int rcount,
                          MPI_Datatype rtype, int root)
 {
@@ -163,13 +163,57 @@ static int build_scatter(ac_sched *s, const phase_args *a)
 }
 static const phase_kind scatter_kind = {call_scatter, build_scatter};
 
-int ac_hier_phase_scatter(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
+int ac_phase_scatter(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
                           int scount, MPI_Datatype stype, void *rbuf, int rcount,
                           MPI_Datatype rtype, int root)
 {
     phase_args a = {.alg = alg, .sbuf = sbuf, .scount = scount, .stype = stype, .rbuf = rbuf,
                     .rcount = rcount, .rtype = rtype, .root = root};
     return append(s, comm, &a, &scatter_kind);
+}
+
+static int call_allgather(const void *arg, MPI_Comm comm)
+{
+    const phase_args *a = arg;
+    return a->alg->fn.allgather(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype,
+                                comm, a->alg->params);
+}
+static int build_allgather(ac_sched *s, const phase_args *a)
+{
+    return a->alg->sched.allgather(s, a->sbuf, a->scount, a->stype, a->rbuf, a->rcount,
+                                   a->rtype, a->alg->params);
+}
+static const phase_kind allgather_kind = {call_allgather, build_allgather};
+
+int ac_phase_allgather(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
+                       int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                       MPI_Datatype rtype)
+{
+    phase_args a = {.alg = alg, .sbuf = sbuf, .scount = scount, .stype = stype, .rbuf = rbuf,
+                    .rcount = rcount, .rtype = rtype};
+    return append(s, comm, &a, &allgather_kind);
+}
+
+static int call_alltoall(const void *arg, MPI_Comm comm)
+{
+    const phase_args *a = arg;
+    return a->alg->fn.alltoall(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype,
+                               comm, a->alg->params);
+}
+static int build_alltoall(ac_sched *s, const phase_args *a)
+{
+    return a->alg->sched.alltoall(s, a->sbuf, a->scount, a->stype, a->rbuf, a->rcount,
+                                  a->rtype, a->alg->params);
+}
+static const phase_kind alltoall_kind = {call_alltoall, build_alltoall};
+
+int ac_phase_alltoall(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
+                      int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                      MPI_Datatype rtype)
+{
+    phase_args a = {.alg = alg, .sbuf = sbuf, .scount = scount, .stype = stype, .rbuf = rbuf,
+                    .rcount = rcount, .rtype = rtype};
+    return append(s, comm, &a, &alltoall_kind);
 }
 
 static int call_allgatherv(const void *arg, MPI_Comm comm)
@@ -185,7 +229,7 @@ static int build_allgatherv(ac_sched *s, const phase_args *a)
 }
 static const phase_kind allgatherv_kind = {call_allgatherv, build_allgatherv};
 
-int ac_hier_phase_allgatherv(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm,
+int ac_phase_allgatherv(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm,
                              const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                              const int *rcounts, const int *displs, MPI_Datatype rtype)
 {
@@ -207,7 +251,7 @@ static int build_alltoallv(ac_sched *s, const phase_args *a)
 }
 static const phase_kind alltoallv_kind = {call_alltoallv, build_alltoallv};
 
-int ac_hier_phase_alltoallv(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm,
+int ac_phase_alltoallv(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm,
                             const void *sbuf, const int *scounts, const int *sdispls,
                             MPI_Datatype stype, void *rbuf, const int *rcounts,
                             const int *rdispls, MPI_Datatype rtype)
@@ -231,7 +275,7 @@ static int build_reduce_scatter(ac_sched *s, const phase_args *a)
 }
 static const phase_kind reduce_scatter_kind = {call_reduce_scatter, build_reduce_scatter};
 
-int ac_hier_phase_reduce_scatter(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm,
+int ac_phase_reduce_scatter(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm,
                                  const void *sbuf, void *rbuf, const int *rcounts,
                                  MPI_Datatype dtype, MPI_Op op)
 {
@@ -265,7 +309,7 @@ static int call_gatherv(const void *arg, MPI_Comm comm)
 }
 static const phase_kind gatherv_kind = {call_gatherv, NULL};
 
-int ac_hier_phase_leaders_gatherv(ac_sched *s, const ac_nodes *nodes, MPI_Aint block,
+int ac_phase_leaders_gatherv(ac_sched *s, const ac_nodes *nodes, MPI_Aint block,
                                   const void *from, void *all, int root_node)
 {
     int *counts, *displs, rc = leaders_runs(s, nodes, block, &counts, &displs);
@@ -283,7 +327,7 @@ static int call_scatterv(const void *arg, MPI_Comm comm)
 }
 static const phase_kind scatterv_kind = {call_scatterv, NULL};
 
-int ac_hier_phase_leaders_scatterv(ac_sched *s, const ac_nodes *nodes, MPI_Aint block,
+int ac_phase_leaders_scatterv(ac_sched *s, const ac_nodes *nodes, MPI_Aint block,
                                    const void *all, void *to, int root_node)
 {
     int *counts, *displs, rc = leaders_runs(s, nodes, block, &counts, &displs);

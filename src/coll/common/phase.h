@@ -1,60 +1,67 @@
 /*
- * hier_phase.h - the phases of a hierarchical instance (hierarchical.c) appended to its
- * schedule (common/sched.h): each phase a registry entry of its sub-collective run on a
- * communicator of some of the schedule's processes (a node's, the leaders', a lane of k-th
- * ranks: common/nodes.c).
+ * phase.h - the phases of a composed instance appended to its schedule (common/sched.h): each
+ * phase a registry entry of its sub-collective run on a communicator of some of the schedule's
+ * processes: a hierarchical instance's (hierarchical.c) on a node's, the leaders' or a lane of
+ * k-th ranks (common/nodes.c), an orthogonal one's (orthogonal.c) on a line of its mesh
+ * (common/mesh.c).
  *
  * A phase written as a schedule appends its rounds on that communicator (ac_sched_phase), the
  * rounds it builds alone, so the blocking run makes the calls its own blocking run makes there.
  * The library's own (native) and an algorithm not written as a schedule are one step calling
  * their blocking function (ac_sched_call): a schedule holding such a phase is built for the
  * blocking run only (a progressed schedule starts no library collective after its first round,
- * and a blocking engine cannot be progressed). ac_hier_phase_progressable says which phases
+ * and a blocking engine cannot be progressed). ac_phase_progressable says which phases
  * can be progressed. The arguments (buffers, counts, displacements) must live as long as the
  * schedule (the caller's buffers or the schedule's temporaries); a phase leaves s on the
  * communicator it found.
  */
-#ifndef AC_COLL_HIER_PHASE_H
-#define AC_COLL_HIER_PHASE_H
+#ifndef AC_COLL_PHASE_H
+#define AC_COLL_PHASE_H
 
 #include "coll/coll.h"
 #include "coll/common/common.h"
 #include "coll/common/sched.h"
 
 /* 1 when phase `alg` can be progressed: written as a schedule, and not the library's own. */
-int ac_hier_phase_progressable(const ac_algorithm *alg);
+int ac_phase_progressable(const ac_algorithm *alg);
 
-int ac_hier_phase_barrier(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm);
-int ac_hier_phase_bcast(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, void *buf,
+int ac_phase_barrier(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm);
+int ac_phase_bcast(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, void *buf,
                         int count, MPI_Datatype dtype, int root);
-int ac_hier_phase_reduce(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
+int ac_phase_reduce(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
                          void *rbuf, int count, MPI_Datatype dtype, MPI_Op op, int root);
-int ac_hier_phase_allreduce(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm,
+int ac_phase_allreduce(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm,
                             const void *sbuf, void *rbuf, int count, MPI_Datatype dtype,
                             MPI_Op op);
-int ac_hier_phase_gather(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
+int ac_phase_gather(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
                          int scount, MPI_Datatype stype, void *rbuf, int rcount,
                          MPI_Datatype rtype, int root);
-int ac_hier_phase_scatter(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
+int ac_phase_scatter(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
                           int scount, MPI_Datatype stype, void *rbuf, int rcount,
                           MPI_Datatype rtype, int root);
-int ac_hier_phase_allgatherv(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm,
+int ac_phase_allgather(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
+                       int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                       MPI_Datatype rtype);
+int ac_phase_alltoall(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
+                      int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                      MPI_Datatype rtype);
+int ac_phase_allgatherv(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm,
                              const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                              const int *rcounts, const int *displs, MPI_Datatype rtype);
-int ac_hier_phase_alltoallv(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm,
+int ac_phase_alltoallv(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm,
                             const void *sbuf, const int *scounts, const int *sdispls,
                             MPI_Datatype stype, void *rbuf, const int *rcounts,
                             const int *rdispls, MPI_Datatype rtype);
-int ac_hier_phase_reduce_scatter(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm,
+int ac_phase_reduce_scatter(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm,
                                  const void *sbuf, void *rbuf, const int *rcounts,
                                  MPI_Datatype dtype, MPI_Op op);
 /* The library's MPI_Gatherv and MPI_Scatterv among the leaders of nodes of different sizes (a
  * gather's or scatter's only inter-node phase there), of every node's run of blocks of `block`
  * bytes (ac_nodes_runs) from `from` into `all` at the leader of node root_node, and back: one
  * step, the blocking run only. */
-int ac_hier_phase_leaders_gatherv(ac_sched *s, const ac_nodes *nodes, MPI_Aint block,
+int ac_phase_leaders_gatherv(ac_sched *s, const ac_nodes *nodes, MPI_Aint block,
                                   const void *from, void *all, int root_node);
-int ac_hier_phase_leaders_scatterv(ac_sched *s, const ac_nodes *nodes, MPI_Aint block,
+int ac_phase_leaders_scatterv(ac_sched *s, const ac_nodes *nodes, MPI_Aint block,
                                    const void *all, void *to, int root_node);
 
 #endif
