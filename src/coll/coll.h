@@ -154,6 +154,43 @@ typedef int ac_alltoallv_sched_fn(struct ac_sched *s, const void *sbuf, const in
 #define AC_DECLARE_SCHEDULED(coll, name)                                                       \
     ac_##coll##_fn ac_##coll##_##name;                                                         \
     ac_##coll##_sched_fn ac_##coll##_##name##_schedule;
+
+/* The blocking run of a bcast, of a gather or scatter, of an allgather or alltoall written as a
+ * schedule (common/by_schedule.c): built on comm with the blocking algorithms' tag for the
+ * blocking run (a phase of the library's own: one step, common/phase.h), run to completion,
+ * freed. AC_BCAST_BY_SCHEDULE(name), AC_ROOTED_BY_SCHEDULE(coll, name) and
+ * AC_BLOCKS_BY_SCHEDULE(coll, name) define ac_<coll>_<name> so, from ac_<coll>_<name>_schedule. */
+int ac_bcast_by_schedule(ac_bcast_sched_fn *build, void *buf, int count, MPI_Datatype dtype,
+                         int root, MPI_Comm comm, const struct ac_params *p);
+int ac_rooted_by_schedule(ac_gather_sched_fn *build, const void *sbuf, int scount,
+                          MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                          int root, MPI_Comm comm, const struct ac_params *p);
+int ac_blocks_by_schedule(ac_allgather_sched_fn *build, const void *sbuf, int scount,
+                          MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                          MPI_Comm comm, const struct ac_params *p);
+#define AC_BCAST_BY_SCHEDULE(name)                                                             \
+    int ac_bcast_##name(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,      \
+                        const struct ac_params *p)                                             \
+    {                                                                                          \
+        return ac_bcast_by_schedule(ac_bcast_##name##_schedule, buf, count, dtype, root, comm, \
+                                    p);                                                        \
+    }
+#define AC_ROOTED_BY_SCHEDULE(coll, name)                                                      \
+    int ac_##coll##_##name(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,       \
+                           int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,            \
+                           const struct ac_params *p)                                          \
+    {                                                                                          \
+        return ac_rooted_by_schedule(ac_##coll##_##name##_schedule, sbuf, scount, stype, rbuf, \
+                                     rcount, rtype, root, comm, p);                            \
+    }
+#define AC_BLOCKS_BY_SCHEDULE(coll, name)                                                      \
+    int ac_##coll##_##name(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,       \
+                           int rcount, MPI_Datatype rtype, MPI_Comm comm,                      \
+                           const struct ac_params *p)                                          \
+    {                                                                                          \
+        return ac_blocks_by_schedule(ac_##coll##_##name##_schedule, sbuf, scount, stype, rbuf, \
+                                     rcount, rtype, comm, p);                                  \
+    }
 /* The arguments of a collective of one block a rank (allgather, alltoall), kept where a schedule
  * is built or started later: a native schedule's library call, a racing request's builds
  * (intercept/blocks_request.c). */

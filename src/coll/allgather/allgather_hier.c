@@ -25,18 +25,7 @@
 #include "coll/common/common.h"
 #include "coll/common/phase.h"
 
-int ac_allgather_hier(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                      MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
-{
-    ac_sched s;
-    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
-    s.blocking = 1; /* a phase of the library's own: one step */
-    if (rc == MPI_SUCCESS)
-        rc = ac_allgather_hier_schedule(&s, sbuf, scount, stype, rbuf, rcount, rtype, p);
-    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
-    ac_sched_free(&s);
-    return rc;
-}
+AC_BLOCKS_BY_SCHEDULE(allgather, hier)
 
 int ac_allgather_hier_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
                                void *rbuf, int rcount, MPI_Datatype rtype, const ac_params *p)

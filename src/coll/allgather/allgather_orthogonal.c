@@ -21,18 +21,7 @@
 #include "coll/common/mesh.h"
 #include "coll/common/phase.h"
 
-int ac_allgather_orthogonal(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                            int rcount, MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
-{
-    ac_sched s;
-    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
-    s.blocking = 1; /* a phase of the library's own: one step */
-    if (rc == MPI_SUCCESS)
-        rc = ac_allgather_orthogonal_schedule(&s, sbuf, scount, stype, rbuf, rcount, rtype, p);
-    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
-    ac_sched_free(&s);
-    return rc;
-}
+AC_BLOCKS_BY_SCHEDULE(allgather, orthogonal)
 
 int ac_allgather_orthogonal_schedule(ac_sched *s, const void *sbuf, int scount,
                                      MPI_Datatype stype, void *rbuf, int rcount,

@@ -76,15 +76,4 @@ int ac_alltoall_bruck_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Da
     return rc;
 }
 
-int ac_alltoall_bruck(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                      MPI_Datatype rtype, MPI_Comm comm, const ac_params *p)
-{
-    ac_sched s;
-    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
-    s.blocking = 1;
-    if (rc == MPI_SUCCESS)
-        rc = ac_alltoall_bruck_schedule(&s, sbuf, scount, stype, rbuf, rcount, rtype, p);
-    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
-    ac_sched_free(&s);
-    return rc;
-}
+AC_BLOCKS_BY_SCHEDULE(alltoall, bruck)

@@ -24,17 +24,7 @@
 #include "coll/common/phase.h"
 #include "coll/common/pipeline.h"
 
-int ac_bcast_orthogonal(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
-                        const ac_params *p)
-{
-    ac_sched s;
-    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
-    s.blocking = 1; /* a phase of the library's own: one step */
-    if (rc == MPI_SUCCESS) rc = ac_bcast_orthogonal_schedule(&s, buf, count, dtype, root, p);
-    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
-    ac_sched_free(&s);
-    return rc;
-}
+AC_BCAST_BY_SCHEDULE(orthogonal)
 
 int ac_bcast_orthogonal_schedule(ac_sched *s, void *buf, int count, MPI_Datatype dtype, int root,
                                  const ac_params *p)

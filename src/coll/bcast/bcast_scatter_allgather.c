@@ -105,14 +105,4 @@ out:
     return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }
 
-int ac_bcast_scatter_allgather(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
-                               const ac_params *p)
-{
-    ac_sched s;
-    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
-    s.blocking = 1; /* an inner all-gather's barrier between phases: MPI_Barrier */
-    if (rc == MPI_SUCCESS) rc = ac_bcast_scatter_allgather_schedule(&s, buf, count, dtype, root, p);
-    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
-    ac_sched_free(&s);
-    return rc;
-}
+AC_BCAST_BY_SCHEDULE(scatter_allgather)

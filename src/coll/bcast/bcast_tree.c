@@ -89,13 +89,4 @@ int ac_bcast_tree_schedule(ac_sched *s, void *buf, int count, MPI_Datatype dtype
     return rc;
 }
 
-int ac_bcast_tree(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
-                  const ac_params *p)
-{
-    ac_sched s;
-    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
-    if (rc == MPI_SUCCESS) rc = ac_bcast_tree_schedule(&s, buf, count, dtype, root, p);
-    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
-    ac_sched_free(&s);
-    return rc;
-}
+AC_BCAST_BY_SCHEDULE(tree)

@@ -142,14 +142,4 @@ int ac_gather_tree_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datat
     return rc;
 }
 
-int ac_gather_tree(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                   MPI_Datatype rtype, int root, MPI_Comm comm, const ac_params *p)
-{
-    ac_sched s;
-    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
-    if (rc == MPI_SUCCESS)
-        rc = ac_gather_tree_schedule(&s, sbuf, scount, stype, rbuf, rcount, rtype, root, p);
-    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
-    ac_sched_free(&s);
-    return rc;
-}
+AC_ROOTED_BY_SCHEDULE(gather, tree)
