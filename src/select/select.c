@@ -953,7 +953,8 @@ void ac_select_comm_made(ac_comm *c)
         needed |= t && ac_table_uses_nodes(t, (ac_collective)k);
     }
     ac_call full = {.size = c->size};
-    if (needed && c->layout.nodes == 0 && ac_call_nodes(&full, c->pcomm) == MPI_SUCCESS) c->layout = full.nodes;
+    if (needed && c->layout.nodes == 0 && ac_call_nodes(&full, c->pcomm) == MPI_SUCCESS)
+        c->layout = full.nodes;
     for (int k = 0; k < AC_NUM_COLLECTIVES; k++) { /* a forced orthogonal instance's mesh */
         const ac_algorithm *forced = sel.forced[k];
         const ac_mesh *m;
