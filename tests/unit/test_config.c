@@ -91,7 +91,7 @@ static void test_declaration(void)
 {
     int n;
     const ac_setting *s = ac_settings(&n);
-    CHECK(n == 76);
+    CHECK(n == 77);
     const ac_setting *try_ = ac_setting_find("AUTOCOLL_TABLE_TRY"); /* 1 to 8: a rule's length */
     CHECK(try_ && ac_setting_valid(try_, "1") && ac_setting_valid(try_, "8") &&
           !ac_setting_valid(try_, "0") && !ac_setting_valid(try_, "9"));
