@@ -22,7 +22,7 @@
  * (a commutative op for allreduce's ring, ...) are checked on every line of the mesh
  * (registry.c, mesh_layout_met).
  *
- * Each family's function is a schedule of its phases (common/phase.h) but allgatherv's: an
+ * Each family's function is a schedule of its phases (common/phase.h): an
  * instance whose phase can be progressed (written as a schedule, not native) is progressed by
  * nonblocking and persistent calls where its mesh's line communicators exist already (made
  * collectively at a blocking call's first use, or where the communicator is made when forced:
@@ -88,8 +88,8 @@ static const ac_family families[] = {
                       ac_allgather_orthogonal_schedule, AC_REQ_BLOCKS_FIT_INT, growing_cost,
                       "all-gather in every row, then the rows' runs in every column", "native",
                       "ring", "recursive_doubling", "bruck"),
-    ORTHOGONAL_FAMILY(AC_ALLGATHERV, allgatherv, ac_allgatherv_orthogonal, NULL,
-                      AC_REQ_MESSAGE_FITS_INT, growing_cost,
+    ORTHOGONAL_FAMILY(AC_ALLGATHERV, allgatherv, ac_allgatherv_orthogonal,
+                      ac_allgatherv_orthogonal_schedule, AC_REQ_MESSAGE_FITS_INT, growing_cost,
                       "all-gather in every row, then the rows' runs in every column", "native",
                       "ring", "recursive_doubling", "bruck"),
     ORTHOGONAL_FAMILY(AC_REDUCE, reduce, ac_reduce_orthogonal, ac_reduce_orthogonal_schedule, 0,

@@ -80,7 +80,7 @@ struct race {
     /* the monitor (above), once decided */
     double runner_up;                   /* the runner-up's slower repetition, slowest rank */
     int window, window_end;             /* the window's length and its end (a call index) */
-    int degraded, reraces;              /* degraded windows in a row; new races started */
+    int degraded;                       /* degraded windows in a row */
     const ac_algorithm *first_winner;   /* the first race's (AUTOCOLL_TEST_NBC_SLOW_FROM) */
     double mtimes[MONITOR_SAMPLES];     /* calls window_end - MONITOR_SAMPLES + k ... */
     unsigned char mknown[MONITOR_SAMPLES];
@@ -485,7 +485,6 @@ static void monitor_decide(race *x, int seq, int rc)
     x->winner = -1;
     x->base = seq + 1;
     x->degraded = 0;
-    x->reraces++;
     memset(x->known, 0, sizeof x->known);
 }
 

@@ -732,6 +732,7 @@ COMPOSED_CALLS = {  # collective: its calls on np ranks, and MPI-4's persistent 
     "gather": (lambda np: {"MPI_Igather": 5 * np + 23}, {"MPI_Gather_init": 12}),
     "scatter": (lambda np: {"MPI_Iscatter": 4 * np + 21}, {"MPI_Scatter_init": 12}),
     "allgather": (lambda np: {"MPI_Iallgather": 59 + np}, {"MPI_Allgather_init": 12}),
+    "allgatherv": (lambda np: {"MPI_Iallgatherv": 28}, {"MPI_Allgatherv_init": 3}),
     "alltoall": (lambda np: {"MPI_Ialltoall": 59 + np}, {"MPI_Alltoall_init": 12}),
     "reduce_scatter_block": (lambda np: {"MPI_Ireduce_scatter_block": np + 26},
                              {"MPI_Reduce_scatter_block_init": 12}),
@@ -753,7 +754,8 @@ COMPOSED_CASES = [  # the program, {collective: the instance forced}
     ("nbc_rooted", {"reduce": "orthogonal_2xn_binomial_tree",
                     "gather": "orthogonal_3xn_flat_tree",
                     "scatter": "orthogonal_2xn_chain_tree"}),
-    ("nbc_allgather", {"allgather": "orthogonal_2xn_ring"}),
+    ("nbc_allgather", {"allgather": "orthogonal_2xn_ring",
+                       "allgatherv": "orthogonal_3xn_recursive_doubling"}),
     ("nbc_alltoall", {"alltoall": "orthogonal_3xn_bruck"}),
 ]
 

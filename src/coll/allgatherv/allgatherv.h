@@ -15,7 +15,7 @@
     S(coll, pair) S(coll, node_ring)
 
 AC_DECLARE_SCHEDULED(allgatherv, native) /* the library's MPI_Iallgatherv */
-ac_allgatherv_fn ac_allgatherv_orthogonal; /* p->dims, p->layout, p->phase (common/mesh.h) */
+AC_DECLARE_SCHEDULED(allgatherv, orthogonal) /* p->dims, p->layout, p->phase (common/mesh.h) */
 AC_ALLGATHERV_ENGINES(AC_DECLARE_BLOCKING, AC_DECLARE_SCHEDULED, allgatherv)
 
 /* An allgatherv call's arguments, kept where a schedule is built or started later: the native

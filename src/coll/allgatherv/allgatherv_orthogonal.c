@@ -13,31 +13,40 @@
  * Requirements: the layout factors the size (AC_REQ_MESH_LAYOUT); all blocks together fit in
  * an int. Uneven and zero counts, MPI_IN_PLACE. The first call with a layout builds its
  * communicators.
+ *
+ * Written as a schedule (common/phase.h): each phase's rounds on its line of the mesh, a phase of
+ * the library's own a step of the blocking run; each phase's counts and offsets the schedule's.
  */
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
 #include "coll/common/mesh.h"
+#include "coll/common/phase.h"
 
 #include <stdlib.h>
 
-int ac_allgatherv_orthogonal(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                             const int *rcounts, const int *displs, MPI_Datatype rtype,
-                             MPI_Comm comm, const ac_params *p)
+AC_ALLGATHERV_BY_SCHEDULE(orthogonal)
+
+int ac_allgatherv_orthogonal_schedule(ac_sched *s, const void *sbuf, int scount,
+                                      MPI_Datatype stype, void *rbuf, const int *rcounts,
+                                      const int *displs, MPI_Datatype rtype, const ac_params *p)
 {
-    int rc, rank, *counts = NULL, *offsets = NULL;
+    int rc, rank = s->rank;
     const ac_mesh *m;
     ac_allgatherv_packed pk;
-    rc = ac_mesh_get(comm, p, &m);
+    rc = ac_mesh_get(s->comm, p, &m);
     if (rc != MPI_SUCCESS) return rc;
-    PMPI_Comm_rank(comm, &rank);
-    rc = ac_allgatherv_pack_init(&pk, sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, 0);
+    rc = ac_allgatherv_pack_schedule(s, &pk, sbuf, scount, stype, rbuf, rcounts, displs, rtype,
+                                     0);
     if (rc != MPI_SUCCESS) return rc;
-    counts = malloc(sizeof(int) * (size_t)pk.size);
-    offsets = malloc(sizeof(int) * (size_t)pk.size);
-    if (!counts || !offsets) rc = MPI_ERR_NO_MEM;
     for (int d = m->ndims - 1; d >= 0 && rc == MPI_SUCCESS; d--) {
         int span = m->stride[d], first = rank - rank % (span * m->n[d]), total;
+        int *counts = ac_sched_tmp(s, 2 * (MPI_Aint)m->n[d], MPI_INT), *offsets;
         char *base, *run;
+        if (!counts) {
+            rc = ac_sched_error(s);
+            break;
+        }
+        offsets = counts + m->n[d];
         /* The line's run (it fits an int, so every offset in it does), then member k's part:
          * ranks [first + k span, first + (k+1) span). */
         rc = ac_allgatherv_pack_run(&pk, first, first + span * m->n[d], &base, &total);
@@ -47,12 +56,10 @@ int ac_allgatherv_orthogonal(const void *sbuf, int scount, MPI_Datatype stype, v
             offsets[k] = (int)(run - base);
         }
         if (rc == MPI_SUCCESS)
-            rc = p->phase->fn.allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, base, counts, offsets,
-                                         MPI_PACKED, m->line[d], p->phase->params);
+            rc = ac_phase_allgatherv(s, p->phase, m->line[d], MPI_IN_PLACE, 0, MPI_DATATYPE_NULL,
+                                     base, counts, offsets, MPI_PACKED);
     }
-    if (rc == MPI_SUCCESS) rc = ac_allgatherv_pack_finish(&pk, rbuf, rcounts, displs, rtype, comm);
-    free(counts);
-    free(offsets);
-    ac_allgatherv_pack_free(&pk);
+    if (rc == MPI_SUCCESS) rc = ac_allgatherv_unpack_schedule(s, &pk, rbuf, rcounts, displs, rtype);
+    free(pk.off);
     return rc;
 }
