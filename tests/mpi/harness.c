@@ -13,12 +13,16 @@
  * several segments and a partial last one (see counts_segmented).
  *
  *   harness [--collective NAME] [--algorithm NAME] [--match TEXT] [--long] [--verbose]
+ *           [--composed-blocking-only]
  *
  * --self-test runs deliberately broken algorithms (broken.c) and fails unless the harness
  * catches every one of them.
  * --match runs only algorithms whose name contains TEXT (e.g. "node" for the node-aware ones).
  * An algorithm written as a schedule runs every case twice: by its blocking entry point, then
- * progressed as a nonblocking call's schedule is (two at once on distinct tags).
+ * progressed as a nonblocking call's schedule is (two at once on distinct tags);
+ * --composed-blocking-only runs the composed ones (ac_is_composed: the hierarchical and
+ * orthogonal instances, allreduce's families) by their blocking entry point only (the SimGrid
+ * build's 16-rank runs: tests/simgrid/CMakeLists.txt).
  *
  * Exit status 0 when every case passed, 1 otherwise. Prints "harness: N passed, N failed".
  */
@@ -216,7 +220,14 @@ static MPI_Datatype absolute_blocks(void *base, int count, MPI_Datatype t)
 
 /* ---- results ---------------------------------------------------------------------------- */
 
-static int verbose, long_mode;
+static int verbose, long_mode, composed_blocking_only;
+
+/* The runs of an algorithm's cases beyond the blocking one: 1, progressed, where it is written
+ * as a schedule, but a composed one's under --composed-blocking-only. */
+static int progressions(const ac_algorithm *alg)
+{
+    return ac_has_schedule(alg) && !(composed_blocking_only && ac_is_composed(alg));
+}
 static long passed, failed, not_applicable;
 
 typedef struct tcase {
@@ -1150,7 +1161,7 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
     ac_collective coll = alg->collective;
     if (coll == AC_BARRIER) {
         c.type_name = c.op_name = "-";
-        for (c.progressed = 0; c.progressed <= ac_has_schedule(alg); c.progressed++)
+        for (c.progressed = 0; c.progressed <= progressions(alg); c.progressed++)
             case_barrier(&c);
         c.progressed = 0;
         MPI_Comm_free(&c.pcomm);
@@ -1168,7 +1179,7 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
             case AC_REDUCE_SCATTER:
             case AC_REDUCE_SCATTER_BLOCK:
                 /* an algorithm written as a schedule: blocking, then progressed */
-                for (c.progressed = 0; c.progressed <= ac_has_schedule(alg); c.progressed++) {
+                for (c.progressed = 0; c.progressed <= progressions(alg); c.progressed++) {
                     for (int o = 0; o < nops; o++) {
                         c.type_name = ops[o].type->name;
                         c.op_name = ops[o].name;
@@ -1190,7 +1201,7 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
                 break;
             case AC_REDUCE:
                 /* an algorithm written as a schedule: blocking, then progressed */
-                for (c.progressed = 0; c.progressed <= ac_has_schedule(alg); c.progressed++)
+                for (c.progressed = 0; c.progressed <= progressions(alg); c.progressed++)
                     for (int r = r0; r < nroots; r++)
                         for (int o = 0; o < nops; o++) {
                             c.type_name = ops[o].type->name;
@@ -1204,7 +1215,7 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
             case AC_BCAST:
                 if (in_place) break;
                 /* an algorithm written as a schedule: blocking, then progressed */
-                for (c.progressed = 0; c.progressed <= ac_has_schedule(alg); c.progressed++)
+                for (c.progressed = 0; c.progressed <= progressions(alg); c.progressed++)
                     for (int r = r0; r < nroots; r++)
                         for (int t = 0; t < npairs; t++) {
                             if (pairs[t].ratio != 1) continue;
@@ -1221,7 +1232,7 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
             case AC_GATHER:
             case AC_SCATTER:
                 /* an algorithm written as a schedule: blocking, then progressed */
-                for (c.progressed = 0; c.progressed <= ac_has_schedule(alg); c.progressed++)
+                for (c.progressed = 0; c.progressed <= progressions(alg); c.progressed++)
                     for (int r = coll == AC_GATHER || coll == AC_SCATTER ? r0 : 0;
                          r < ((coll == AC_GATHER || coll == AC_SCATTER) ? nroots : 1); r++)
                         for (int t = 0; t < npairs; t++) {
@@ -1235,7 +1246,7 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
                 break;
             case AC_ALLGATHERV:
             case AC_ALLTOALLV:
-                for (c.progressed = 0; c.progressed <= ac_has_schedule(alg); c.progressed++)
+                for (c.progressed = 0; c.progressed <= progressions(alg); c.progressed++)
                     for (int t = 0; t < npairs; t++) {
                         c.type_name = pairs[t].name;
                         c.op_name = "-";
@@ -1294,9 +1305,11 @@ int main(int argc, char **argv)
             self_test = 1;
         else if (strcmp(argv[i], "--verbose") == 0)
             verbose = 1;
+        else if (strcmp(argv[i], "--composed-blocking-only") == 0)
+            composed_blocking_only = 1;
         else {
             fprintf(stderr, "usage: harness [--collective NAME] [--algorithm NAME] [--match TEXT] "
-                            "[--long] [--verbose] [--self-test]\n");
+                            "[--long] [--verbose] [--self-test] [--composed-blocking-only]\n");
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
