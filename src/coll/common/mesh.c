@@ -124,19 +124,26 @@ static int mesh_build(MPI_Comm comm, const ac_params *p, ac_mesh **out)
     return MPI_SUCCESS;
 }
 
+/* The mesh of params p in the list from `first`, or NULL. */
+static ac_mesh *cached(ac_mesh *first, const ac_params *p)
+{
+    for (ac_mesh *m = first; m; m = m->next)
+        if (m->ndims == p->dims && m->layout[0] == p->layout[0] &&
+            (m->ndims == 2 || m->layout[1] == p->layout[1]))
+            return m;
+    return NULL;
+}
+
 int ac_mesh_get(MPI_Comm comm, const ac_params *p, const ac_mesh **mesh)
 {
     void *value;
     int rc = ac_comm_cached(comm, &mesh_keyval, mesh_delete, &value);
     if (rc != MPI_SUCCESS) return rc;
-    ac_mesh *first = value;
-    for (ac_mesh *m = first; m && p; m = m->next)
-        if (m->ndims == p->dims && m->layout[0] == p->layout[0] &&
-            (m->ndims == 2 || m->layout[1] == p->layout[1])) {
-            *mesh = m;
-            return MPI_SUCCESS;
-        }
-    ac_mesh *m;
+    ac_mesh *first = value, *m = p ? cached(first, p) : NULL;
+    if (m) {
+        *mesh = m;
+        return MPI_SUCCESS;
+    }
     rc = mesh_build(comm, p, &m);
     if (rc != MPI_SUCCESS) return rc;
     /* Setting the attribute again would run the delete callback on the cached list, so a new
@@ -159,11 +166,7 @@ int ac_mesh_known(MPI_Comm comm, const ac_params *p)
 {
     void *value;
     if (!p || ac_comm_cached(comm, &mesh_keyval, mesh_delete, &value) != MPI_SUCCESS) return 0;
-    for (const ac_mesh *m = value; m; m = m->next)
-        if (m->ndims == p->dims && m->layout[0] == p->layout[0] &&
-            (m->ndims == 2 || m->layout[1] == p->layout[1]))
-            return 1;
-    return 0;
+    return cached(value, p) != NULL;
 }
 
 int ac_mesh_in_phase(const ac_mesh *m, const int *root, int d)
