@@ -2,7 +2,8 @@
  * neighbor_exchange.c - the time of one MPI_Neighbor_alltoall on a periodic Cartesian
  * communicator over all ranks (MPI_Dims_create), blocks of BYTES per neighbour. Plain MPI,
  * linked without autocoll: run natively, or with LD_PRELOAD=libautocoll.so and
- * AUTOCOLL_NEIGHBOR_ALLTOALL=<algorithm> to time one of the layer's (docs/neighbor.md).
+ * AUTOCOLL_NEIGHBOR_ALLTOALL=<algorithm> to time one of the layer's (docs/neighbor.md); the
+ * SimGrid build links the layer.
  *
  *   neighbor_exchange NDIMS BYTES ITERATIONS
  *
@@ -40,7 +41,7 @@ int main(int argc, char **argv)
     double mean = (MPI_Wtime() - start) / iterations, slowest;
     MPI_Reduce(&mean, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, cart);
     if (rank == 0)
-        printf("neighbor_exchange: %d-D %dx%dx%d %d B %.3g s/call\n", ndims, dims[0],
+        printf("neighbor_exchange: %d-D %dx%dx%d %d B %.9g s/call\n", ndims, dims[0],
                ndims > 1 ? dims[1] : 1, ndims > 2 ? dims[2] : 1, bytes, slowest);
     free(sbuf);
     free(rbuf);
