@@ -258,6 +258,21 @@ typedef int ac_neighbor_alltoallw_fn(const void *sbuf, const int *scounts,
 /* A neighbourhood exchange engine (src/coll/common/neighbor.h): moves the blocks that a
  * neighbourhood collective's algorithm described in nb (one per edge). */
 typedef int ac_neighbor_exchange_fn(struct ac_neighbors *nb, MPI_Comm comm);
+/* ... written as a schedule (common/sched.h): appends the rounds that move the blocks nb
+ * describes (each step keeps its block's buffer, count and datatype: nb's blocks may be described
+ * anew once it has been built). */
+typedef int ac_neighbor_exchange_sched_fn(struct ac_sched *s, const struct ac_neighbors *nb);
+/* The neighbourhood collectives written as schedules (the allgather's, alltoall's, allgatherv's
+ * and alltoallv's arguments are those of the collectives of the same name). */
+typedef ac_allgather_sched_fn ac_neighbor_allgather_sched_fn;
+typedef ac_alltoall_sched_fn ac_neighbor_alltoall_sched_fn;
+typedef ac_allgatherv_sched_fn ac_neighbor_allgatherv_sched_fn;
+typedef ac_alltoallv_sched_fn ac_neighbor_alltoallv_sched_fn;
+typedef int ac_neighbor_alltoallw_sched_fn(struct ac_sched *s, const void *sbuf,
+                                           const int *scounts, const MPI_Aint *sdispls,
+                                           const MPI_Datatype *stypes, void *rbuf,
+                                           const int *rcounts, const MPI_Aint *rdispls,
+                                           const MPI_Datatype *rtypes, const struct ac_params *p);
 
 /* Parameters of a registered instance. Variants differ by parameters, not by copies:
  * `allreduce rabenseifner_ring_light_barrier` is the Rabenseifner engine with
@@ -283,6 +298,8 @@ typedef struct ac_params {
                                        * the mesh's line communicators */
     ac_neighbor_exchange_fn *exchange; /* neighbourhood collectives: the engine that moves the
                                         * blocks */
+    ac_neighbor_exchange_sched_fn *exchange_schedule; /* ... the engine written as a schedule
+                                                       * (NULL: blocking only, `exchange`) */
     const struct ac_algorithm *intra[2]; /* hierarchical: the registry entries of the intra-node
                                           * phases before and after the inter-node one (the
                                           * inter-node phase is .phase); NULL: none */
@@ -344,6 +361,11 @@ typedef struct ac_algorithm {
         ac_allgatherv_sched_fn *allgatherv;
         ac_alltoall_sched_fn *alltoall;
         ac_alltoallv_sched_fn *alltoallv;
+        ac_neighbor_allgather_sched_fn *neighbor_allgather;
+        ac_neighbor_allgatherv_sched_fn *neighbor_allgatherv;
+        ac_neighbor_alltoall_sched_fn *neighbor_alltoall;
+        ac_neighbor_alltoallv_sched_fn *neighbor_alltoallv;
+        ac_neighbor_alltoallw_sched_fn *neighbor_alltoallw;
     } sched;
     const ac_params *params;
     const struct ac_cost_model *cost; /* its cost model (cost_terms.h, beside the entry); NULL:

@@ -380,7 +380,8 @@ int ac_same_messages(const ac_algorithm *a, const ac_algorithm *b, const ac_call
     return p->sync == q->sync && p->dims == q->dims && p->tree == q->tree && p->k == q->k &&
            p->allgatherv == q->allgatherv && p->alltoallv == q->alltoallv && p->inner == q->inner &&
            p->inner2 == q->inner2 && p->layout[0] == q->layout[0] && p->layout[1] == q->layout[1] &&
-           p->phase == q->phase && p->exchange == q->exchange && p->intra[0] == q->intra[0] &&
+           p->phase == q->phase && p->exchange == q->exchange &&
+           p->exchange_schedule == q->exchange_schedule && p->intra[0] == q->intra[0] &&
            p->intra[1] == q->intra[1] && p->leaders == q->leaders &&
            effective_segment(p, call) == effective_segment(q, call);
 }

@@ -121,7 +121,9 @@ struct ac_request {
                                 * can run again as it is (no agreement in it) */
     ac_request_build_fn *build; /* a racing request: its builder and a copy of its arguments */
     void *args;
-    MPI_Datatype held_type[2]; /* the call's datatypes and op, held while it lives (hold) */
+    MPI_Datatype *held_types; /* the call's derived datatypes and op, held while it lives */
+    int nheld_types;          /* (hold); held_types is held_room where two suffice */
+    MPI_Datatype held_room[2];
     MPI_Op held_op;
     ac_request *next;
 };
@@ -237,16 +239,19 @@ static int is_predefined(MPI_Datatype type)
            combiner == MPI_COMBINER_NAMED;
 }
 
-/* Holds the call's derived datatypes and user-defined op for r; 0 without memory (r holds what
- * it got, released with it). */
+/* Holds the call's derived datatypes (each once) and user-defined op for r; 0 without memory
+ * (r holds what it got, released with it). */
 static int hold_handles(ac_request *r, const ac_call *call, const MPI_Datatype *types, int ntypes)
 {
-    for (int i = 0; i < ntypes && i < 2; i++) {
-        if (types[i] == MPI_DATATYPE_NULL || is_predefined(types[i]) ||
-            (i == 1 && types[1] == types[0]))
-            continue;
+    r->held_types = ntypes <= 2 ? r->held_room : malloc(sizeof(MPI_Datatype) * (size_t)ntypes);
+    if (!r->held_types) return 0;
+    for (int i = 0; i < ntypes; i++) {
+        int again = 0;
+        for (int j = 0; j < r->nheld_types && !again; j++)
+            again = r->held_types[j] == types[i];
+        if (again || types[i] == MPI_DATATYPE_NULL || is_predefined(types[i])) continue;
         if (!hold(types[i], MPI_OP_NULL)) return 0;
-        r->held_type[i] = types[i];
+        r->held_types[r->nheld_types++] = types[i];
     }
     if (call->op != MPI_OP_NULL && !call->op_builtin) {
         if (!hold(MPI_DATATYPE_NULL, call->op)) return 0;
@@ -258,10 +263,12 @@ static int hold_handles(ac_request *r, const ac_call *call, const MPI_Datatype *
 /* r's datatypes and op, given back. */
 static void release_handles(ac_request *r)
 {
-    for (int i = 0; i < 2; i++)
-        if (r->held_type[i] != MPI_DATATYPE_NULL) unhold(r->held_type[i], MPI_OP_NULL);
+    for (int i = 0; i < r->nheld_types; i++)
+        unhold(r->held_types[i], MPI_OP_NULL);
+    if (r->held_types != r->held_room) free(r->held_types);
     if (r->held_op != MPI_OP_NULL) unhold(MPI_DATATYPE_NULL, r->held_op);
-    r->held_type[0] = r->held_type[1] = MPI_DATATYPE_NULL;
+    r->held_types = NULL;
+    r->nheld_types = 0;
     r->held_op = MPI_OP_NULL;
 }
 
@@ -335,7 +342,6 @@ static ac_request *ac_request_new(ac_comm *c, int persistent, ac_seen_kind kind,
     *r = (ac_request){.handle = MPI_REQUEST_NULL, .pcomm = c->pcomm, .persistent = persistent,
                       .kind = kind, .algorithm = alg->name, .bytes = bytes,
                       .library = MPI_REQUEST_NULL,
-                      .held_type = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL},
                       .held_op = MPI_OP_NULL};
     int tag = persistent ? PERSISTENT_BASE + (int)(c->persistent_requests++ % PERSISTENT_TAGS)
                          : TAG_BASE + (int)(c->requests++ % TAGS);

@@ -66,7 +66,7 @@ int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int pers
                     size_t argsize, const MPI_Datatype *types, int ntypes, MPI_Request *handle,
                     int *rc);
 
-/* `types` above (ntypes, at most 2; MPI_DATATYPE_NULL ones ignored) are the call's datatypes:
+/* `types` above (ntypes of them; MPI_DATATYPE_NULL ones ignored) are the call's datatypes:
  * the request holds them, and call->op where it is user-defined, while it lives, for MPI lets
  * the application free them once the call has started. MPI_Type_free and MPI_Op_free
  * (free_handles.c) ask these first: 1 when a request holds the handle (its free is then left

@@ -3,8 +3,8 @@
  * collectives the layer does not run: each call is counted (src/core/seen.c: the report's
  * "seen") and passed to the library untouched. Those the layer may run are written by hand
  * (src/intercept/iallreduce.c, ibarrier.c, blocks_request.c, iallgatherv.c, ialltoallv.c,
- * ibcast.c, ireduce.c, rooted_request.c, ireduce_scatter.c: the nonblocking and persistent
- * forms). The MPI-4 functions (persistent collectives, the large-count `_c` forms) where the
+ * ibcast.c, ireduce.c, rooted_request.c, ireduce_scatter.c, neighbor_request.c: the
+ * nonblocking and persistent forms). The MPI-4 functions (persistent collectives, the large-count `_c` forms) where the
  * library has them; none under SimGrid (its SMPI has its own prototypes and the layer there
  * runs inside the simulated program).
  */
@@ -97,55 +97,6 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 {
     if (ac_seen_on()) ac_seen(AC_SEEN_IEXSCAN, comm, ac_seen_bytes(count, datatype));
     return PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
-}
-
-int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
-                            *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                            MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_INEIGHBOR_ALLGATHER, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
-    return PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                    comm, request);
-}
-
-int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
-                             *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype
-                             recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_INEIGHBOR_ALLGATHERV, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
-    return PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                     recvtype, comm, request);
-}
-
-int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request
-                           *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_INEIGHBOR_ALLTOALL, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
-    return PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                                   request);
-}
-
-int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int
-                            rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_INEIGHBOR_ALLTOALLV, comm, -1.0);
-    return PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                                    rdispls, recvtype, comm, request);
-}
-
-int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                            MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_INEIGHBOR_ALLTOALLW, comm, -1.0);
-    return PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                                    rdispls, recvtypes, comm, request);
 }
 
 #if MPI_VERSION >= 4
@@ -263,16 +214,6 @@ int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
     return PMPI_Iexscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
-int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void
-                              *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                              MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_INEIGHBOR_ALLGATHER_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
-    return PMPI_Ineighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                      comm, request);
-}
-
 int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void
                                *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
@@ -281,16 +222,6 @@ int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
             ac_seen_bytes(sendcount, sendtype));
     return PMPI_Ineighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                        recvtype, comm, request);
-}
-
-int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void
-                             *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                             MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_INEIGHBOR_ALLTOALL_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
-    return PMPI_Ineighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                     comm, request);
 }
 
 int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint
@@ -355,56 +286,6 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
 {
     if (ac_seen_on()) ac_seen(AC_SEEN_EXSCAN_INIT, comm, ac_seen_bytes(count, datatype));
     return PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
-}
-
-int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
-                                *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                                MPI_Info info, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_NEIGHBOR_ALLGATHER_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0
-            : ac_seen_bytes(sendcount, sendtype));
-    return PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                        comm, info, request);
-}
-
-int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
-                                 *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype
-                                 recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_NEIGHBOR_ALLGATHERV_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0
-            : ac_seen_bytes(sendcount, sendtype));
-    return PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                         recvtype, comm, info, request);
-}
-
-int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
-                               *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                               MPI_Info info, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_NEIGHBOR_ALLTOALL_INIT, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
-            ac_seen_bytes(sendcount, sendtype));
-    return PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                       comm, info, request);
-}
-
-int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const
-                                int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_NEIGHBOR_ALLTOALLV_INIT, comm, -1.0);
-    return PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                                        rdispls, recvtype, comm, info, request);
-}
-
-int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint
-                                sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int
-                                recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype
-                                recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_NEIGHBOR_ALLTOALLW_INIT, comm, -1.0);
-    return PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                        recvcounts, rdispls, recvtypes, comm, info, request);
 }
 
 int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void
@@ -480,16 +361,6 @@ int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     return PMPI_Exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
 
-int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_NEIGHBOR_ALLGATHER_INIT_C, comm, sendbuf == MPI_IN_PLACE ?
-            -1.0 : ac_seen_bytes(sendcount, sendtype));
-    return PMPI_Neighbor_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                          recvtype, comm, info, request);
-}
-
 int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                    void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint
                                    displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
@@ -499,16 +370,6 @@ int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI
             -1.0 : ac_seen_bytes(sendcount, sendtype));
     return PMPI_Neighbor_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                            displs, recvtype, comm, info, request);
-}
-
-int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                 void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm
-                                 comm, MPI_Info info, MPI_Request *request)
-{
-    if (ac_seen_on()) ac_seen(AC_SEEN_NEIGHBOR_ALLTOALL_INIT_C, comm, sendbuf == MPI_IN_PLACE ? -1.0
-            : ac_seen_bytes(sendcount, sendtype));
-    return PMPI_Neighbor_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                         comm, info, request);
 }
 
 int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint

@@ -1,10 +1,12 @@
 /*
  * neighbor_topology.c - the neighbours of a topology communicator, in the standard's order,
  * with the tags of their edges (neighbor.h), computed once per communicator and cached as an
- * attribute; the one-sided engine's dynamic window is made and agreed then too.
+ * attribute (ac_neighbors_lists: local); the one-sided engine's dynamic window is made and agreed
+ * at the first blocking call (ac_neighbors_get: collective).
  */
 #include "coll/common/common.h"
 #include "coll/common/neighbor.h"
+#include "coll/common/sched.h"
 
 #include <stdlib.h>
 
@@ -160,8 +162,6 @@ static int neighbors_build(MPI_Comm comm, ac_neighbors **out)
         nb->recv_tags[j] = cartesian ? j : 0;
     for (int k = 0; k < nb->outdegree; k++)
         nb->send_tags[k] = cartesian ? k ^ 1 : 0;
-    rc = make_window(comm, nb);
-    if (rc != MPI_SUCCESS) goto fail;
     *out = nb;
     return MPI_SUCCESS;
 fail:
@@ -169,7 +169,7 @@ fail:
     return rc;
 }
 
-int ac_neighbors_get(MPI_Comm comm, ac_neighbors **out)
+int ac_neighbors_lists(MPI_Comm comm, ac_neighbors **out)
 {
     void *value;
     int rc = ac_comm_cached(comm, &neighbors_keyval, neighbors_delete, &value);
@@ -187,6 +187,27 @@ int ac_neighbors_get(MPI_Comm comm, ac_neighbors **out)
     }
     *out = value;
     return MPI_SUCCESS;
+}
+
+int ac_neighbors_get(MPI_Comm comm, ac_neighbors **out)
+{
+    int rc = ac_neighbors_lists(comm, out);
+    if (rc != MPI_SUCCESS || (*out)->window_made) return rc;
+    rc = make_window(comm, *out);
+    (*out)->window_made = rc == MPI_SUCCESS;
+    return rc;
+}
+
+int ac_neighbor_exchange(ac_neighbors *nb, MPI_Comm comm, const ac_params *p)
+{
+    if (!p->exchange_schedule) return p->exchange(nb, comm);
+    ac_sched s;
+    int rc = ac_sched_init(&s, comm, AC_TAG_DATA);
+    s.blocking = 1;
+    if (rc == MPI_SUCCESS) rc = p->exchange_schedule(&s, nb);
+    if (rc == MPI_SUCCESS) rc = ac_sched_run(&s);
+    ac_sched_free(&s);
+    return rc;
 }
 
 int ac_neighbor_blocks(ac_neighbor_block *blocks, int n, const void *buf, MPI_Datatype type,

@@ -4,7 +4,7 @@
 
 #include "coll/coll.h"
 
-ac_neighbor_allgather_fn ac_neighbor_allgather_native;
-ac_neighbor_allgather_fn ac_neighbor_allgather_blocks;
+AC_DECLARE_SCHEDULED(neighbor_allgather, native)
+AC_DECLARE_SCHEDULED(neighbor_allgather, blocks)
 
 #endif

@@ -4,7 +4,7 @@
 
 #include "coll/coll.h"
 
-ac_neighbor_allgatherv_fn ac_neighbor_allgatherv_native;
-ac_neighbor_allgatherv_fn ac_neighbor_allgatherv_blocks;
+AC_DECLARE_SCHEDULED(neighbor_allgatherv, native)
+AC_DECLARE_SCHEDULED(neighbor_allgatherv, blocks)
 
 #endif

@@ -4,7 +4,7 @@
 
 #include "coll/coll.h"
 
-ac_neighbor_alltoall_fn ac_neighbor_alltoall_native;
-ac_neighbor_alltoall_fn ac_neighbor_alltoall_blocks;
+AC_DECLARE_SCHEDULED(neighbor_alltoall, native)
+AC_DECLARE_SCHEDULED(neighbor_alltoall, blocks)
 
 #endif

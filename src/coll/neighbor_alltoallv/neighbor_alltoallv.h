@@ -4,7 +4,7 @@
 
 #include "coll/coll.h"
 
-ac_neighbor_alltoallv_fn ac_neighbor_alltoallv_native;
-ac_neighbor_alltoallv_fn ac_neighbor_alltoallv_blocks;
+AC_DECLARE_SCHEDULED(neighbor_alltoallv, native)
+AC_DECLARE_SCHEDULED(neighbor_alltoallv, blocks)
 
 #endif

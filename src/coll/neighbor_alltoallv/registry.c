@@ -8,26 +8,29 @@
 #include "coll/algorithms.h"
 #include "coll/common/neighbor.h"
 
-static const ac_params isend_irecv = {.exchange = ac_neighbor_isend_irecv};
-static const ac_params sendrecv_pair = {.exchange = ac_neighbor_sendrecv_pair};
+static const ac_params isend_irecv = {.exchange_schedule = ac_neighbor_isend_irecv_schedule};
+static const ac_params sendrecv_pair = {.exchange_schedule = ac_neighbor_sendrecv_pair_schedule};
 static const ac_params win_fence_put = {.exchange = ac_neighbor_win_fence_put};
 
 static const ac_algorithm algorithms[] = {
     {AC_NATIVE(neighbor_alltoallv, NEIGHBOR_ALLTOALLV, Neighbor_alltoallv),
-     .requires = AC_REQ_LIBRARY_NEIGHBOR},
+     .requires = AC_REQ_LIBRARY_NEIGHBOR,
+     .sched.neighbor_alltoallv = ac_neighbor_alltoallv_native_schedule},
     {.name = "isend_irecv",
      .collective = AC_NEIGHBOR_ALLTOALLV,
      .group = "nonblocking",
      .attributes = "partners=all primitive=nonblocking data=ddt sync=none",
      .fn.neighbor_alltoallv = ac_neighbor_alltoallv_blocks,
+     .sched.neighbor_alltoallv = ac_neighbor_alltoallv_blocks_schedule,
      .params = &isend_irecv,
-     .summary = "post every receive and send at once, tagged by direction, then wait"},
+     .summary = "post every receive and send at once, paired by their order, then wait"},
     {.name = "sendrecv_pair",
      .collective = AC_NEIGHBOR_ALLTOALLV,
      .group = "pair",
      .attributes = "partners=pair primitive=blocking data=ddt sync=none",
      .requires = AC_REQ_CARTESIAN,
      .fn.neighbor_alltoallv = ac_neighbor_alltoallv_blocks,
+     .sched.neighbor_alltoallv = ac_neighbor_alltoallv_blocks_schedule,
      .params = &sendrecv_pair,
      .summary = "per dimension a positive then a negative MPI_Sendrecv shift"},
     {.name = "win_fence_put",

@@ -4,7 +4,20 @@
 
 #include "coll/coll.h"
 
-ac_neighbor_alltoallw_fn ac_neighbor_alltoallw_native;
-ac_neighbor_alltoallw_fn ac_neighbor_alltoallw_blocks;
+/* The call's arguments, kept for the native schedule's library call and a racing request's
+ * builds (intercept/neighbor_request.c). */
+typedef struct ac_neighbor_alltoallw_args {
+    const void *sbuf;
+    const int *scounts;
+    const MPI_Aint *sdispls;
+    const MPI_Datatype *stypes;
+    void *rbuf;
+    const int *rcounts;
+    const MPI_Aint *rdispls;
+    const MPI_Datatype *rtypes;
+} ac_neighbor_alltoallw_args;
+
+AC_DECLARE_SCHEDULED(neighbor_alltoallw, native)
+AC_DECLARE_SCHEDULED(neighbor_alltoallw, blocks)
 
 #endif
