@@ -1330,14 +1330,20 @@ int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int pers
         int n = ac_select_learning_candidates(c, call, candidates, RACE_MAX), full = 0;
         if (persistent && !library) /* the library's own persistent collective not usable */
             n = without(candidates, n, ac_registry_native(call->collective));
-        if (n < 2) return 0;
-        x = persistent ? race_new(candidates, n) : context(c, call, candidates, n, &full);
-        if (full) return 0; /* beyond the bound: the library's */
-        if (!x) {
-            *rc = MPI_ERR_NO_MEM; /* loud: passing it on alone would leave the others waiting */
-            return 1;
+        if (n == 1 && candidates[0] != ac_registry_native(call->collective)) {
+            alg = candidates[0]; /* one of the layer's alone (the library has not the
+                                  * collective: SMPI's neighbourhood ones): nothing to race */
+        } else {
+            if (n < 2) return 0;
+            x = persistent ? race_new(candidates, n) : context(c, call, candidates, n, &full);
+            if (full) return 0; /* beyond the bound: the library's */
+            if (!x) {
+                *rc = MPI_ERR_NO_MEM; /* loud: passing it on alone would leave the others
+                                       * waiting */
+                return 1;
+            }
+            alg = x->candidates[0];
         }
-        alg = x->candidates[0];
     }
     ac_sched *s;
     ac_request *r = ac_request_new(c, persistent, kind, alg, (double)call->bytes, &s);

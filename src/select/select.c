@@ -902,8 +902,15 @@ const ac_algorithm *ac_select_nonblocking(ac_comm *c, const ac_call *call)
         if (t && (full.nodes.nodes > 0 || !ac_table_uses_nodes(t, call->collective)))
             alg = ac_table_choice(t, &full, ac_select_key_bytes(call));
     }
+    /* a library without the collective (SMPI 3.32's neighbourhood ones) cannot be passed the
+     * call: what a blocking call falls back to runs (ac_registry_fallback), unless a learning
+     * strategy races the call (requests.c) */
+    const ac_algorithm *native = ac_registry_native(call->collective);
+    if ((!alg || alg == native) && !ac_applicable(native, &full, NULL) &&
+        !(sel.strategy->learns && !sel.forced[call->collective]))
+        alg = ac_registry_fallback(&full);
     /* native: the library's own call, passed on (the layer's request would only wrap it) */
-    if (!alg || !ac_has_schedule(alg) || alg == ac_registry_native(call->collective)) return NULL;
+    if (!alg || !ac_has_schedule(alg) || alg == native) return NULL;
     if ((alg->requires & (AC_REQ_NODES | AC_REQ_NODE_LAYOUT)) && full.nodes.nodes == 0)
         return NULL;
     /* an orthogonal instance's line communicators: made collectively, so made already */

@@ -691,6 +691,45 @@ def test_nonblocking_bcasts_are_right(mpi, np, tmp_path):
     assert set(raced) == {"native", *TREES}, raced
 
 
+NEIGHBOR = ("allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw")
+
+
+@pytest.mark.parametrize("mpi", MPIS)
+@pytest.mark.parametrize("np", [1, 2, 3, 4])
+def test_nonblocking_neighbourhood_collectives_are_right(mpi, np, tmp_path):
+    """MPI_Ineighbor_* and (MPI-4) MPI_Neighbor_*_init of all five neighbourhood collectives
+    (tests/mpi/neighbor.c: Cartesian communicators periodic, open and mixed with dimensions of
+    one and two processes, distributed graphs with repeated edges, self-loops and no edges,
+    counts of 3 and 0, derived types with gaps, MPI_BOTTOM; every result compared bitwise with
+    the standard's rule) with each of the layer's engines written as a schedule forced, and under
+    a learning strategy: every call right, and every call of the forced runs the layer's, by the
+    forced engine (sendrecv_pair applies to Cartesian communicators only: run without the
+    graphs). The library's own nonblocking forms are checked against the standard there too
+    (Open MPI 4.1's depart on periodic dimensions of one or two processes: a known departure,
+    docs/neighbor.md). Issue 42, items 1 and 2."""
+    engines = scheduled(mpi, "neighbor_alltoall")
+    assert set(engines) == {"isend_irecv", "sendrecv_pair"}, engines
+    forms = ["MPI_Ineighbor_{}"] + (["MPI_Neighbor_{}_init"] if mpi == "mpich" else [])
+    for engine in engines:
+        env = {f"AUTOCOLL_NEIGHBOR_{c.upper()}": engine for c in NEIGHBOR}
+        run = run_mpi(mpi, np, "tests/mpi/neighbor", tmp_path, preload=False, timeout=600,
+                      env=env, args=["--no-graphs"] if engine == "sendrecv_pair" else [])
+        assert run.rc == 0 and re.search(r"neighbor: \d+ passed, 0 failed", run.stdout), (
+            engine, run.stdout[-3000:] + run.stderr[-3000:])
+        ran = run.report["nonblocking_run"]
+        for name in (form.format(c) for form in forms for c in NEIGHBOR):
+            assert ran[name]["calls"] >= 10 and ran[name]["algorithms"] == {
+                engine: ran[name]["calls"]}, (engine, name, ran.get(name))
+            assert name not in run.report["seen"], (engine, run.report["seen"])
+    run = run_mpi(mpi, np, "tests/mpi/neighbor", tmp_path, preload=False, timeout=600,
+                  env={"AUTOCOLL_STRATEGY": "race"}, args=["--repeat", "3"])
+    assert run.rc == 0 and re.search(r"neighbor: \d+ passed, 0 failed", run.stdout), (
+        run.stdout[-3000:] + run.stderr[-3000:])
+    ran = run.report["nonblocking_run"]
+    for c in NEIGHBOR:  # the race ran the layer's engines as well as the library's
+        assert set(ran[f"MPI_Ineighbor_{c}"]["algorithms"]) - {"native"}, (c, ran)
+
+
 @pytest.mark.parametrize("mpi", MPIS)
 @pytest.mark.parametrize("np", [1, 2, 3, 5])
 def test_nonblocking_rooted_collectives_are_right(mpi, np, tmp_path):
