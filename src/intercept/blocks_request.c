@@ -1,11 +1,14 @@
 /*
- * blocks_request.c - the nonblocking and persistent collectives of one block from every rank,
- * allgather and alltoall: MPI_Iallgather, MPI_Allgather_init, MPI_Ialltoall, MPI_Alltoall_init
- * and their large-count forms (where the counts fit an int). Run by the layer where selection
- * names an algorithm written as a schedule (ac_request_make: the one AUTOCOLL_ALLGATHER or
- * AUTOCOLL_ALLTOALL forces, the table's rule, or under a learning strategy a race) on a
- * communicator where the layer may (ac_request_comm); otherwise counted as seen (the send bytes;
- * none in place) and passed to the library.
+ * blocks_request.c - the nonblocking and persistent collectives of one block from every rank or
+ * neighbour, allgather and alltoall and their neighbourhood forms: MPI_Iallgather,
+ * MPI_Allgather_init, MPI_Ialltoall, MPI_Alltoall_init, MPI_Ineighbor_allgather,
+ * MPI_Neighbor_allgather_init, MPI_Ineighbor_alltoall, MPI_Neighbor_alltoall_init and their
+ * large-count forms (where the counts fit an int). Run by the layer where selection names an
+ * algorithm written as a schedule (ac_request_make: the one AUTOCOLL_<COLL> forces, the table's
+ * rule, or under a learning strategy a race) on a communicator where the layer may
+ * (ac_request_comm; a neighbourhood call's: a Cartesian or distributed-graph one, not in place,
+ * ac_request_neighbor_comm); otherwise counted as seen (the send bytes; none in place) and
+ * passed to the library.
  */
 #include "coll/algorithms.h"
 #include "intercept/intercept.h"
@@ -13,12 +16,15 @@
 
 #include <limits.h>
 
-/* The two collectives' arguments and schedules have one shape. */
+/* The four collectives' arguments and schedules have one shape. */
 static int build(ac_sched *s, const ac_algorithm *alg, const void *args)
 {
     const ac_blocks_args *a = args;
-    ac_allgather_sched_fn *fn =
-        alg->collective == AC_ALLGATHER ? alg->sched.allgather : alg->sched.alltoall;
+    ac_allgather_sched_fn *fn = alg->collective == AC_ALLGATHER   ? alg->sched.allgather
+                                : alg->collective == AC_ALLTOALL  ? alg->sched.alltoall
+                                : alg->collective == AC_NEIGHBOR_ALLGATHER
+                                    ? alg->sched.neighbor_allgather
+                                    : alg->sched.neighbor_alltoall;
     return fn(s, a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, alg->params);
 }
 
@@ -35,11 +41,20 @@ static int build(ac_sched *s, const ac_algorithm *alg, const void *args)
 static int library(const ac_algorithm *native, const void *args, MPI_Comm comm, MPI_Request *req)
 {
     const ac_blocks_args *a = args;
-    if (native->collective == AC_ALLGATHER)
+    switch (native->collective) {
+    case AC_ALLGATHER:
         return PMPI_Allgather_init(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype,
                                    comm, MPI_INFO_NULL, req);
-    return PMPI_Alltoall_init(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, comm,
-                              MPI_INFO_NULL, req);
+    case AC_ALLTOALL:
+        return PMPI_Alltoall_init(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype,
+                                  comm, MPI_INFO_NULL, req);
+    case AC_NEIGHBOR_ALLGATHER:
+        return PMPI_Neighbor_allgather_init(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount,
+                                            a->rtype, comm, MPI_INFO_NULL, req);
+    default:
+        return PMPI_Neighbor_alltoall_init(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount,
+                                           a->rtype, comm, MPI_INFO_NULL, req);
+    }
 }
 #else
 #define library NULL
@@ -52,9 +67,14 @@ int ac_request_blocks(ac_collective coll, ac_seen_kind kind, int persistent, con
     int valid = rcount >= 0 && rcount <= INT_MAX && rtype != MPI_DATATYPE_NULL &&
                 (sbuf == MPI_IN_PLACE ||
                  (scount >= 0 && scount <= INT_MAX && stype != MPI_DATATYPE_NULL));
-    ac_comm *c = valid ? ac_request_comm(comm, request) : NULL;
+    int neighbor = ac_collective_neighborhood(coll);
+    ac_topology topology = AC_TOPOLOGY_NONE;
+    ac_comm *c = !valid    ? NULL
+                 : neighbor ? ac_request_neighbor_comm(comm, sbuf, request, &topology)
+                            : ac_request_comm(comm, request);
     if (c) {
         ac_call call = ac_call_make(c, coll);
+        call.topology = topology; /* the window (call.window): blocking calls only */
         int usable = persistent && !(BROKEN_PERSISTENT_ALLGATHER && coll == AC_ALLGATHER);
         call.bytes = ac_signature_bytes(rcount, rtype);
         ac_blocks_args a = {sbuf, sbuf == MPI_IN_PLACE ? 0 : (int)scount, stype, rbuf,
@@ -96,7 +116,11 @@ int ac_request_blocks(ac_collective coll, ac_seen_kind kind, int persistent, con
 
 BLOCKS_MPI3(allgather, ALLGATHER)
 BLOCKS_MPI3(alltoall, ALLTOALL)
+BLOCKS_MPI3(neighbor_allgather, NEIGHBOR_ALLGATHER)
+BLOCKS_MPI3(neighbor_alltoall, NEIGHBOR_ALLTOALL)
 #if MPI_VERSION >= 4 && !AUTOCOLL_SIMULATED
 BLOCKS_MPI4(allgather, Allgather, ALLGATHER)
 BLOCKS_MPI4(alltoall, Alltoall, ALLTOALL)
+BLOCKS_MPI4(neighbor_allgather, Neighbor_allgather, NEIGHBOR_ALLGATHER)
+BLOCKS_MPI4(neighbor_alltoall, Neighbor_alltoall, NEIGHBOR_ALLTOALL)
 #endif

@@ -1,8 +1,8 @@
 /*
- * neighbor_request.c - the nonblocking and persistent neighbourhood collectives:
- * MPI_Ineighbor_allgather, _alltoall (and their _c forms, where the counts fit an int),
- * _allgatherv, _alltoallv, _alltoallw, and their persistent forms MPI_Neighbor_<coll>_init
- * (MPI-4 libraries; the allgather's and alltoall's _init_c too). Run by the layer where
+ * neighbor_request.c - the nonblocking and persistent neighbourhood collectives of many blocks:
+ * MPI_Ineighbor_allgatherv, _alltoallv, _alltoallw and their persistent forms
+ * MPI_Neighbor_<coll>_init (MPI-4 libraries; those of one block an edge, allgather and alltoall,
+ * are blocks_request.c's). Run by the layer where
  * selection names an algorithm written as a schedule (ac_request_make: the one
  * AUTOCOLL_NEIGHBOR_<COLL> forces, the table's rule, or under a learning strategy a race of
  * isend_irecv, sendrecv_pair on a Cartesian communicator, and the library's own) on a
@@ -24,15 +24,6 @@
 
 #define PERSISTENT_LIBRARY (MPI_VERSION >= 4 && !AUTOCOLL_SIMULATED)
 
-/* c where the layer may run a neighbourhood call on comm (its topology in *t), else NULL. */
-static ac_comm *neighbor_comm(MPI_Comm comm, const void *sbuf, MPI_Request *request,
-                              ac_topology *t)
-{
-    ac_comm *c = sbuf != MPI_IN_PLACE ? ac_request_comm(comm, request) : NULL;
-    if (!c || ac_neighbors_topology(comm, t) != MPI_SUCCESS || *t == AC_TOPOLOGY_NONE) return NULL;
-    return c;
-}
-
 /* ac_request_make for the call of `coll` on c: 1 when the layer runs it (its outcome in *rc). */
 static int make(ac_comm *c, ac_collective coll, ac_topology t, size_t bytes, ac_seen_kind kind,
                 int persistent, ac_request_build_fn *build, ac_request_library_fn *library,
@@ -46,88 +37,6 @@ static int make(ac_comm *c, ac_collective coll, ac_topology t, size_t bytes, ac_
     return ac_request_make(c, &call, kind, persistent, build, persistent ? library : NULL, args,
                            argsize, types, ntypes, request, rc);
 }
-
-/* ---- allgather, alltoall: one block an edge ----------------------------------------------- */
-
-static int build_blocks(ac_sched *s, const ac_algorithm *alg, const void *args)
-{
-    const ac_blocks_args *a = args;
-    ac_allgather_sched_fn *fn = alg->collective == AC_NEIGHBOR_ALLGATHER
-                                    ? alg->sched.neighbor_allgather
-                                    : alg->sched.neighbor_alltoall;
-    return fn(s, a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, alg->params);
-}
-
-#if PERSISTENT_LIBRARY
-static int library_blocks(const ac_algorithm *native, const void *args, MPI_Comm comm,
-                          MPI_Request *req)
-{
-    const ac_blocks_args *a = args;
-    if (native->collective == AC_NEIGHBOR_ALLGATHER)
-        return PMPI_Neighbor_allgather_init(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount,
-                                            a->rtype, comm, MPI_INFO_NULL, req);
-    return PMPI_Neighbor_alltoall_init(a->sbuf, a->scount, a->stype, a->rbuf, a->rcount,
-                                       a->rtype, comm, MPI_INFO_NULL, req);
-}
-#else
-#define library_blocks NULL
-#endif
-
-static int request_blocks(ac_collective coll, ac_seen_kind kind, int persistent, const void *sbuf,
-                          long long scount, MPI_Datatype stype, void *rbuf, long long rcount,
-                          MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request, int *rc)
-{
-    int valid = scount >= 0 && scount <= INT_MAX && rcount >= 0 && rcount <= INT_MAX &&
-                stype != MPI_DATATYPE_NULL && rtype != MPI_DATATYPE_NULL;
-    ac_topology t;
-    ac_comm *c = valid ? neighbor_comm(comm, sbuf, request, &t) : NULL;
-    if (c) { /* the size of one block, as the blocking call's (neighbor_blocks.c) */
-        ac_blocks_args a = {sbuf, (int)scount, stype, rbuf, (int)rcount, rtype};
-        MPI_Datatype types[2] = {stype, rtype};
-        if (make(c, coll, t, ac_signature_bytes(rcount, rtype), kind, persistent, build_blocks,
-                 library_blocks, &a, sizeof a, types, 2, request, rc))
-            return 1;
-    }
-    if (ac_seen_on())
-        ac_seen(kind, comm, sbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(scount, stype));
-    return 0;
-}
-
-/* MPI_Ineighbor_<coll>[_c], MPI_Neighbor_<Coll>_init[_c]: the layer's request where
- * request_blocks makes one, else the library's call. */
-#define BLOCKS_FUNCTION(COLL, KIND, persistent, name, T, info, info_arg)                        \
-    int name(const void *sendbuf, T sendcount, MPI_Datatype sendtype, void *recvbuf,          \
-             T recvcount, MPI_Datatype recvtype, MPI_Comm comm info, MPI_Request *request)    \
-    {                                                                                         \
-        int rc;                                                                               \
-        if (request_blocks(AC_##COLL, AC_SEEN_##KIND, persistent, sendbuf, sendcount,         \
-                           sendtype, recvbuf, recvcount, recvtype, comm, request, &rc))       \
-            return rc;                                                                        \
-        return P##name(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,            \
-                       comm info_arg, request);                                               \
-    }
-#define NO_INFO
-#define WITH_INFO , MPI_Info info
-#define PASS_INFO , info
-
-BLOCKS_FUNCTION(NEIGHBOR_ALLGATHER, INEIGHBOR_ALLGATHER, 0, MPI_Ineighbor_allgather, int, NO_INFO,
-                NO_INFO)
-BLOCKS_FUNCTION(NEIGHBOR_ALLTOALL, INEIGHBOR_ALLTOALL, 0, MPI_Ineighbor_alltoall, int, NO_INFO,
-                NO_INFO)
-#if PERSISTENT_LIBRARY
-BLOCKS_FUNCTION(NEIGHBOR_ALLGATHER, INEIGHBOR_ALLGATHER_C, 0, MPI_Ineighbor_allgather_c,
-                MPI_Count, NO_INFO, NO_INFO)
-BLOCKS_FUNCTION(NEIGHBOR_ALLTOALL, INEIGHBOR_ALLTOALL_C, 0, MPI_Ineighbor_alltoall_c, MPI_Count,
-                NO_INFO, NO_INFO)
-BLOCKS_FUNCTION(NEIGHBOR_ALLGATHER, NEIGHBOR_ALLGATHER_INIT, 1, MPI_Neighbor_allgather_init, int,
-                WITH_INFO, PASS_INFO)
-BLOCKS_FUNCTION(NEIGHBOR_ALLTOALL, NEIGHBOR_ALLTOALL_INIT, 1, MPI_Neighbor_alltoall_init, int,
-                WITH_INFO, PASS_INFO)
-BLOCKS_FUNCTION(NEIGHBOR_ALLGATHER, NEIGHBOR_ALLGATHER_INIT_C, 1, MPI_Neighbor_allgather_init_c,
-                MPI_Count, WITH_INFO, PASS_INFO)
-BLOCKS_FUNCTION(NEIGHBOR_ALLTOALL, NEIGHBOR_ALLTOALL_INIT_C, 1, MPI_Neighbor_alltoall_init_c,
-                MPI_Count, WITH_INFO, PASS_INFO)
-#endif
 
 /* ---- allgatherv ---------------------------------------------------------------------------- */
 
@@ -157,7 +66,7 @@ static int request_allgatherv(ac_seen_kind kind, int persistent, const ac_allgat
     int in = 0, out = 0;
     ac_topology t;
     ac_comm *c = a->scount >= 0 && a->stype != MPI_DATATYPE_NULL
-                     ? neighbor_comm(comm, a->sbuf, request, &t)
+                     ? ac_request_neighbor_comm(comm, a->sbuf, request, &t)
                      : NULL;
     if (c && ac_neighbor_degrees(comm, &in, &out) &&
         ac_blocks_ok(a->rcounts, NULL, a->rtype, in) && (in == 0 || a->displs)) {
@@ -226,7 +135,7 @@ static int request_alltoallv(ac_seen_kind kind, int persistent, const ac_alltoal
 {
     int in = 0, out = 0;
     ac_topology t;
-    ac_comm *c = neighbor_comm(comm, a->sbuf, request, &t);
+    ac_comm *c = ac_request_neighbor_comm(comm, a->sbuf, request, &t);
     if (c && ac_neighbor_degrees(comm, &in, &out) &&
         ac_blocks_ok(a->scounts, NULL, a->stype, out) && (out == 0 || a->sdispls) &&
         ac_blocks_ok(a->rcounts, NULL, a->rtype, in) && (in == 0 || a->rdispls)) {
@@ -299,7 +208,7 @@ static int request_alltoallw(ac_seen_kind kind, int persistent,
 {
     int in = 0, out = 0;
     ac_topology t;
-    ac_comm *c = neighbor_comm(comm, a->sbuf, request, &t);
+    ac_comm *c = ac_request_neighbor_comm(comm, a->sbuf, request, &t);
     if (c && ac_neighbor_degrees(comm, &in, &out) &&
         ac_blocks_ok(a->scounts, a->stypes, MPI_DATATYPE_NULL, out) &&
         (out == 0 || a->sdispls) && ac_blocks_ok(a->rcounts, a->rtypes, MPI_DATATYPE_NULL, in) &&

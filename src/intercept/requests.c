@@ -15,6 +15,7 @@
 
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/neighbor.h"
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/log.h"
@@ -323,6 +324,16 @@ ac_comm *ac_request_comm(MPI_Comm comm, MPI_Request *request)
     if (!ac_seen_on() || !request || !ac_requests_allowed()) return NULL;
     ac_comm *c = ac_comm_find(comm);
     return c && !c->inter && !c->folded && c->pcomm != MPI_COMM_NULL ? c : NULL;
+}
+
+ac_comm *ac_request_neighbor_comm(MPI_Comm comm, const void *sbuf, MPI_Request *request,
+                                  ac_topology *topology)
+{
+    ac_comm *c = sbuf != MPI_IN_PLACE ? ac_request_comm(comm, request) : NULL;
+    if (!c || ac_neighbors_topology(comm, topology) != MPI_SUCCESS ||
+        *topology == AC_TOPOLOGY_NONE)
+        return NULL;
+    return c;
 }
 
 /* A new request of `alg` on c's private communicator, its schedule initialised with the next tag

@@ -40,6 +40,11 @@ int ac_requests_allowed(void);
  * NULL: pass the call on. The same answer on every rank. */
 ac_comm *ac_request_comm(MPI_Comm comm, MPI_Request *request);
 
+/* ... for a neighbourhood collective: also a Cartesian or distributed-graph communicator (its
+ * topology in *topology) and a send buffer not MPI_IN_PLACE (MPI has none for them). */
+ac_comm *ac_request_neighbor_comm(MPI_Comm comm, const void *sbuf, MPI_Request *request,
+                                  ac_topology *topology);
+
 /* Builds the schedule of `alg` for a call whose arguments are `args` (the caller's). */
 typedef int ac_request_build_fn(ac_sched *s, const ac_algorithm *alg, const void *args);
 
@@ -74,10 +79,11 @@ int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int pers
 int ac_requests_keep_type(MPI_Datatype type);
 int ac_requests_keep_op(MPI_Op op);
 
-/* ac_request_make for a call of `coll`, AC_ALLGATHER or AC_ALLTOALL: one block of rcount x rtype
- * from every rank (blocks_request.c, which defines their MPI functions); 0 for arguments the layer leaves to the library (counts
- * that do not fit an int included) and where ac_request_make runs none: the call is then
- * counted as seen (the send bytes; none in place). */
+/* ac_request_make for a call of `coll`, AC_ALLGATHER, AC_ALLTOALL or their neighbourhood forms:
+ * one block of rcount x rtype from every rank or in-neighbour (blocks_request.c, which defines
+ * their MPI functions); 0 for arguments the layer leaves to the library (counts that do not fit
+ * an int included) and where ac_request_make runs none: the call is then counted as seen (the
+ * send bytes; none in place). */
 int ac_request_blocks(ac_collective coll, ac_seen_kind kind, int persistent, const void *sbuf,
                       long long scount, MPI_Datatype stype, void *rbuf, long long rcount,
                       MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request, int *rc);
