@@ -19,7 +19,9 @@
 # COLLECTIVE=alltoall runs the FFT-like loop instead (an MPI_Ialltoall of BYTES a block,
 # docs/results/overlap-alltoall-2026-11-26): the same configurations with the alltoalls written
 # as schedules (AUTOCOLL_ALLTOALL); SMPI's own MPI_Ialltoall is linear too (every receive, then
-# every send, posted at the start).
+# every send, posted at the start). EXTRA_ALGS (names) forces these too: instances of the
+# families, which autocoll-info lists only for a size (the hierarchical and orthogonal ones,
+# docs/results/overlap-ppn8-2026-11-27). PPN ranks a node (default 1).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 out=${1:?usage: run.sh OUT.jsonl}
@@ -35,6 +37,7 @@ collective=${COLLECTIVE:-allreduce}
 algs=$("$build/openmpi/autocoll-info" --json | COLL=$collective python3 -c 'import json,os,sys
 print(" ".join(a["name"] for a in json.load(sys.stdin)["algorithms"]
                if a["collective"] == os.environ["COLL"] and a["schedule"] and a["name"] != "native"))')
+algs="$algs ${EXTRA_ALGS:-}"
 force=AUTOCOLL_${collective^^}
 : > "$out"
 run() { # config-name env... -- overlap args...
