@@ -2,17 +2,22 @@
  * overlap.c - a pipelined-CG-like loop: each iteration starts an allreduce of BYTES (the dot
  * products of a pipelined Krylov solver), computes for COMPUTE microseconds (the stencil) and
  * waits for the allreduce; or, with --collective alltoall, an FFT-like one: an alltoall of BYTES
- * a block (a transpose) overlapped with the computation of another pencil. The computation
+ * a block (a transpose) overlapped with the computation of another pencil; or, with --collective
+ * neighbor_alltoall, a stencil's halo exchange: a neighbourhood alltoall of BYTES an edge on a
+ * periodic 3-D Cartesian communicator over all ranks (MPI_Dims_create) overlapped with the
+ * computation of the interior. The computation
  * is cut into SLICES with an MPI_Test after each of the first SLICES-1 (the progress a solver's
  * library gives its collective, as PETSc's pipelined solvers do between kernels); 1 slice: no
  * test, start then compute then wait.
  *
- *   overlap [--collective allreduce|alltoall] [--bytes B] [--compute US] [--slices K]
+ *   overlap [--collective allreduce|alltoall|neighbor_alltoall] [--bytes B] [--compute US]
+ *           [--slices K]
  *           [--iterations N] [--mode M]
  *
- * Modes: nonblocking (MPI_Iallreduce or MPI_Ialltoall, the default), persistent
- * (MPI_Allreduce_init or MPI_Alltoall_init once, then MPI_Start; MPI-4 libraries only), blocking
- * (compute, then MPI_Allreduce or MPI_Alltoall: no overlap).
+ * Modes: nonblocking (MPI_Iallreduce, MPI_Ialltoall or MPI_Ineighbor_alltoall, the default),
+ * persistent (MPI_Allreduce_init, MPI_Alltoall_init or MPI_Neighbor_alltoall_init once, then
+ * MPI_Start; MPI-4 libraries only), blocking (compute, then the blocking collective: no
+ * overlap).
  * Computation is nanosleep: simulated time at no host cost under SMPI (docs/simgrid.md), real
  * time elsewhere. Every iteration starts at one instant: where the ranks share a clock
  * (MPI_WTIME_IS_GLOBAL: SMPI) they agree on the latest of their clocks (PMPI_Allreduce, untimed,
@@ -24,9 +29,10 @@
  *    "mode": "nonblocking", "ranks": 16, "iterations": 100, "median_us": ..., "q1_us": ...,
  *    "q3_us": ...}
  *
- * Run natively, under LD_PRELOAD with AUTOCOLL_ALLREDUCE (AUTOCOLL_ALLTOALL) forcing an
- * algorithm written as a schedule (docs/nonblocking.md), or linked with the SimGrid build
- * (`autocoll simgrid run`).
+ * Run natively, under LD_PRELOAD with AUTOCOLL_ALLREDUCE (AUTOCOLL_ALLTOALL,
+ * AUTOCOLL_NEIGHBOR_ALLTOALL) forcing an algorithm written as a schedule (docs/nonblocking.md),
+ * or linked with the SimGrid build (`autocoll simgrid run`; SMPI 3.32 has no neighbourhood
+ * collectives of its own: the layer's run them there).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -62,13 +68,30 @@ static double start_together(int global_clock)
     return start;
 }
 
-/* The blocking collective: the allreduce of count doubles, or the alltoall of count a block. */
-static void blocking_call(int alltoall, const double *x, double *y, int count)
+typedef enum { ALLREDUCE, ALLTOALL, NEIGHBOR_ALLTOALL } kind;
+
+/* The blocking collective on comm: the allreduce of count doubles, or the alltoall (the
+ * neighbourhood alltoall) of count a block. */
+static void blocking_call(kind k, const double *x, double *y, int count, MPI_Comm comm)
 {
-    if (alltoall)
-        MPI_Alltoall(x, count, MPI_DOUBLE, y, count, MPI_DOUBLE, MPI_COMM_WORLD);
+    if (k == ALLTOALL)
+        MPI_Alltoall(x, count, MPI_DOUBLE, y, count, MPI_DOUBLE, comm);
+    else if (k == NEIGHBOR_ALLTOALL)
+        MPI_Neighbor_alltoall(x, count, MPI_DOUBLE, y, count, MPI_DOUBLE, comm);
     else
-        MPI_Allreduce(x, y, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Allreduce(x, y, count, MPI_DOUBLE, MPI_SUM, comm);
+}
+
+/* ... its nonblocking form */
+static void start_call(kind k, const double *x, double *y, int count, MPI_Comm comm,
+                       MPI_Request *req)
+{
+    if (k == ALLTOALL)
+        MPI_Ialltoall(x, count, MPI_DOUBLE, y, count, MPI_DOUBLE, comm, req);
+    else if (k == NEIGHBOR_ALLTOALL)
+        MPI_Ineighbor_alltoall(x, count, MPI_DOUBLE, y, count, MPI_DOUBLE, comm, req);
+    else
+        MPI_Iallreduce(x, y, count, MPI_DOUBLE, MPI_SUM, comm, req);
 }
 
 int main(int argc, char **argv)
@@ -98,9 +121,11 @@ int main(int argc, char **argv)
         }
     }
     int persistent = strcmp(mode, "persistent") == 0, blocking = strcmp(mode, "blocking") == 0;
-    int alltoall = strcmp(collective, "alltoall") == 0;
+    kind k = strcmp(collective, "alltoall") == 0            ? ALLTOALL
+             : strcmp(collective, "neighbor_alltoall") == 0 ? NEIGHBOR_ALLTOALL
+                                                            : ALLREDUCE;
     if ((!persistent && !blocking && strcmp(mode, "nonblocking") != 0) || bytes < 8 ||
-        (!alltoall && strcmp(collective, "allreduce") != 0) ||
+        (k == ALLREDUCE && strcmp(collective, "allreduce") != 0) ||
         slices < 1 || iterations < 5 || compute_us < 0) {
         if (rank == 0) fprintf(stderr, "overlap: bad arguments\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
@@ -111,7 +136,14 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
 #endif
-    int count = (int)(bytes / 8), blocks = alltoall ? size : 1; /* count: a block's doubles */
+    MPI_Comm comm = MPI_COMM_WORLD;
+    int dims[3] = {0, 0, 0}, periods[3] = {1, 1, 1};
+    if (k == NEIGHBOR_ALLTOALL) {
+        MPI_Dims_create(size, 3, dims);
+        MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 0, &comm);
+    }
+    /* count: a block's doubles */
+    int count = (int)(bytes / 8), blocks = k == ALLTOALL ? size : k == NEIGHBOR_ALLTOALL ? 6 : 1;
     double *x = malloc(sizeof(double) * (size_t)count * blocks);
     double *y = malloc(sizeof(double) * (size_t)count * blocks);
     double *t = malloc(sizeof(double) * (size_t)iterations);
@@ -122,26 +154,26 @@ int main(int argc, char **argv)
     int global_clock = flag && global && *global;
     MPI_Request req = MPI_REQUEST_NULL;
     /* a first blocking call: the layer keeps state for the communicator from there on */
-    blocking_call(alltoall, x, y, count);
+    blocking_call(k, x, y, count, comm);
 #if MPI_VERSION >= 4
-    if (persistent && alltoall)
-        MPI_Alltoall_init(x, count, MPI_DOUBLE, y, count, MPI_DOUBLE, MPI_COMM_WORLD,
-                          MPI_INFO_NULL, &req);
+    if (persistent && k == ALLTOALL)
+        MPI_Alltoall_init(x, count, MPI_DOUBLE, y, count, MPI_DOUBLE, comm, MPI_INFO_NULL, &req);
+    else if (persistent && k == NEIGHBOR_ALLTOALL)
+        MPI_Neighbor_alltoall_init(x, count, MPI_DOUBLE, y, count, MPI_DOUBLE, comm,
+                                   MPI_INFO_NULL, &req);
     else if (persistent)
-        MPI_Allreduce_init(x, y, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+        MPI_Allreduce_init(x, y, count, MPI_DOUBLE, MPI_SUM, comm, MPI_INFO_NULL, &req);
 #endif
     for (int it = 0; it < iterations; it++) {
         double t0 = start_together(global_clock);
         if (blocking) {
             sleep_seconds(1e-6 * compute_us);
-            blocking_call(alltoall, x, y, count);
+            blocking_call(k, x, y, count, comm);
         } else {
             if (persistent)
                 MPI_Start(&req);
-            else if (alltoall)
-                MPI_Ialltoall(x, count, MPI_DOUBLE, y, count, MPI_DOUBLE, MPI_COMM_WORLD, &req);
             else
-                MPI_Iallreduce(x, y, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
+                start_call(k, x, y, count, comm, &req);
             for (int s = 0; s < slices; s++) {
                 /* the slices' lengths add up to compute_us exactly */
                 int len = compute_us * (s + 1) / slices - compute_us * s / slices;
@@ -170,6 +202,7 @@ int main(int argc, char **argv)
     free(x);
     free(y);
     free(t);
+    if (comm != MPI_COMM_WORLD) MPI_Comm_free(&comm);
     MPI_Finalize();
     return 0;
 }
