@@ -9,6 +9,11 @@
 static atomic_long calls[AC_SEEN_KINDS];
 static atomic_llong bytes[AC_SEEN_KINDS];
 static atomic_int uncounted[AC_SEEN_KINDS]; /* some call's bytes were not counted */
+static atomic_long whys[AC_SEEN_KINDS][AC_SEEN_WHYS];
+static const char *const why_names[AC_SEEN_WHYS] = {
+    [AC_SEEN_WHY_NOT_RUN] = "no_algorithm",      [AC_SEEN_WHY_ARGUMENTS] = "arguments",
+    [AC_SEEN_WHY_COMMUNICATOR] = "communicator", [AC_SEEN_WHY_THREADS] = "threads",
+    [AC_SEEN_WHY_SELECTION] = "selection"};
 
 /* the calls run by the layer (one thread at a time: requests.c runs none under
  * MPI_THREAD_MULTIPLE) */
@@ -36,9 +41,15 @@ int ac_seen_on(void)
 
 void ac_seen(ac_seen_kind kind, MPI_Comm comm, double moved)
 {
+    ac_seen_passed(kind, comm, moved, AC_SEEN_WHY_NOT_RUN);
+}
+
+void ac_seen_passed(ac_seen_kind kind, MPI_Comm comm, double moved, ac_seen_why why)
+{
     (void)comm; /* counted per run; the communicator is the library's business here */
-    if (kind < 0 || kind >= AC_SEEN_KINDS) return;
+    if (kind < 0 || kind >= AC_SEEN_KINDS || why < 0 || why >= AC_SEEN_WHYS) return;
     atomic_fetch_add(&calls[kind], 1);
+    atomic_fetch_add(&whys[kind][why], 1);
     if (moved >= 0.0)
         atomic_fetch_add(&bytes[kind], (long long)moved);
     else
@@ -51,6 +62,17 @@ double ac_seen_bytes(long long count, MPI_Datatype type)
     if (count < 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS)
         return -1.0;
     return (double)count * size;
+}
+
+const char *ac_seen_why_name(ac_seen_why why)
+{
+    return why >= 0 && why < AC_SEEN_WHYS ? why_names[why] : "?";
+}
+
+long ac_seen_why_calls(ac_seen_kind kind, ac_seen_why why)
+{
+    if (kind < 0 || kind >= AC_SEEN_KINDS || why < 0 || why >= AC_SEEN_WHYS) return 0;
+    return atomic_load(&whys[kind][why]);
 }
 
 const char *ac_seen_name(ac_seen_kind kind)

@@ -25,8 +25,33 @@ typedef enum ac_seen_kind {
  * call before MPI_Init) computes nothing, not even the bytes. */
 int ac_seen_on(void);
 
-/* One call of `kind` on `comm` moving `bytes` (negative: not counted, the v and w forms). */
+/* Why a call was passed to the library instead of run by the layer (the report's "why"). */
+typedef enum ac_seen_why {
+    AC_SEEN_WHY_NOT_RUN,      /* the layer runs no algorithm of this collective or form (scan,
+                               * exscan, gatherv, ..., the v forms' large-count variants) */
+    AC_SEEN_WHY_ARGUMENTS,    /* arguments the layer leaves to the library: invalid ones (the
+                               * library reports them), counts beyond an int, in place where
+                               * MPI allows none */
+    AC_SEEN_WHY_COMMUNICATOR, /* a communicator the layer keeps no state for yet (made by
+                               * MPI_Comm_idup, or by Open MPI's Fortran bindings, before a
+                               * blocking collective on it), an intercommunicator, or a
+                               * neighbourhood collective's without a topology */
+    AC_SEEN_WHY_THREADS,      /* MPI_THREAD_MULTIPLE: the layer runs no request then */
+    AC_SEEN_WHY_SELECTION,    /* selection named the library's own: the native strategy, a
+                               * forced or table algorithm that is native or not written as a
+                               * schedule, or not applicable (a node layout or mesh not known
+                               * yet), a race of fewer than two candidates or beyond its bound */
+    AC_SEEN_WHYS
+} ac_seen_why;
+
+/* One call of `kind` on `comm` moving `bytes` (negative: not counted, the v and w forms), passed
+ * to the library for `why`; ac_seen: for AC_SEEN_WHY_NOT_RUN (src/intercept/seen.c). */
+void ac_seen_passed(ac_seen_kind kind, MPI_Comm comm, double bytes, ac_seen_why why);
 void ac_seen(ac_seen_kind kind, MPI_Comm comm, double bytes);
+
+/* The report's name of `why` ("no_algorithm", "arguments", ...) and kind's calls passed for it. */
+const char *ac_seen_why_name(ac_seen_why why);
+long ac_seen_why_calls(ac_seen_kind kind, ac_seen_why why);
 
 /* count x the datatype's size; -1 for arguments the library will refuse (it says why). */
 double ac_seen_bytes(long long count, MPI_Datatype type);

@@ -68,6 +68,7 @@ int ac_request_blocks(ac_collective coll, ac_seen_kind kind, int persistent, con
                 (sbuf == MPI_IN_PLACE ||
                  (scount >= 0 && scount <= INT_MAX && stype != MPI_DATATYPE_NULL));
     int neighbor = ac_collective_neighborhood(coll);
+    valid = valid && !(neighbor && sbuf == MPI_IN_PLACE); /* MPI has no in place for them */
     ac_topology topology = AC_TOPOLOGY_NONE;
     ac_comm *c = !valid    ? NULL
                  : neighbor ? ac_request_neighbor_comm(comm, sbuf, request, &topology)
@@ -85,7 +86,8 @@ int ac_request_blocks(ac_collective coll, ac_seen_kind kind, int persistent, con
             return 1;
     }
     if (ac_seen_on())
-        ac_seen(kind, comm, sbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(scount, stype));
+        ac_seen_passed(kind, comm, sbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(scount, stype),
+                       ac_request_why(valid, c));
     return 0;
 }
 

@@ -53,7 +53,8 @@ static int layer_request(ac_seen_kind kind, int persistent, const void *sbuf, in
             return 1;
     }
     if (ac_seen_on())
-        ac_seen(kind, comm, sbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(scount, stype));
+        ac_seen_passed(kind, comm, sbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(scount, stype),
+                       ac_request_why(valid, c));
     return 0;
 }
 

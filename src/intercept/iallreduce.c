@@ -40,9 +40,8 @@ static int layer_request(ac_seen_kind kind, int persistent, const void *sbuf, vo
                          long count, MPI_Datatype dtype, MPI_Op op, MPI_Comm comm,
                          MPI_Request *request, int *rc)
 {
-    ac_comm *c = count < 0 || count > INT_MAX || dtype == MPI_DATATYPE_NULL || op == MPI_OP_NULL
-                     ? NULL
-                     : ac_request_comm(comm, request);
+    int valid = count >= 0 && count <= INT_MAX && dtype != MPI_DATATYPE_NULL && op != MPI_OP_NULL;
+    ac_comm *c = valid ? ac_request_comm(comm, request) : NULL;
     if (c) {
         ac_call call;
         ac_call_reduction(&call, c, AC_ALLREDUCE, count, dtype, op);
@@ -51,7 +50,8 @@ static int layer_request(ac_seen_kind kind, int persistent, const void *sbuf, vo
                             sizeof a, &dtype, 1, request, rc))
             return 1;
     }
-    if (ac_seen_on()) ac_seen(kind, comm, ac_seen_bytes(count, dtype));
+    if (ac_seen_on())
+        ac_seen_passed(kind, comm, ac_seen_bytes(count, dtype), ac_request_why(valid, c));
     return 0;
 }
 

@@ -49,7 +49,7 @@ static int layer_request(ac_seen_kind kind, int persistent, const ac_alltoallv_a
                             sizeof *a, types, 2, request, rc))
             return 1;
     }
-    if (ac_seen_on()) ac_seen(kind, comm, -1.0);
+    if (ac_seen_on()) ac_seen_passed(kind, comm, -1.0, ac_request_why(valid, c));
     return 0;
 }
 

@@ -36,7 +36,7 @@ static int layer_request(ac_seen_kind kind, int persistent, MPI_Comm comm, MPI_R
                             0, NULL, 0, request, rc))
             return 1;
     }
-    if (ac_seen_on()) ac_seen(kind, comm, 0.0);
+    if (ac_seen_on()) ac_seen_passed(kind, comm, 0.0, ac_request_why(1, c));
     return 0;
 }
 

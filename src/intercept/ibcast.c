@@ -51,7 +51,8 @@ static int layer_request(ac_seen_kind kind, int persistent, void *buf, long long
                             sizeof a, &dtype, 1, request, rc))
             return 1;
     }
-    if (ac_seen_on()) ac_seen(kind, comm, ac_seen_bytes(count, dtype));
+    if (ac_seen_on())
+        ac_seen_passed(kind, comm, ac_seen_bytes(count, dtype), ac_request_why(valid, c));
     return 0;
 }
 

@@ -69,7 +69,9 @@ static int layer_request(ac_seen_kind kind, int persistent, int block, const voi
                             sizeof a, &dtype, 1, request, rc))
             return 1;
     }
-    if (ac_seen_on()) ac_seen(kind, comm, block ? ac_seen_bytes(rcount, dtype) : -1.0);
+    if (ac_seen_on())
+        ac_seen_passed(kind, comm, block ? ac_seen_bytes(rcount, dtype) : -1.0,
+                       ac_request_why(valid, c));
     return 0;
 }
 

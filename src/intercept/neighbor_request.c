@@ -64,12 +64,13 @@ static int request_allgatherv(ac_seen_kind kind, int persistent, const ac_allgat
                               MPI_Comm comm, MPI_Request *request, int *rc)
 {
     int in = 0, out = 0;
+    int valid = a->scount >= 0 && a->stype != MPI_DATATYPE_NULL && a->sbuf != MPI_IN_PLACE;
     ac_topology t;
-    ac_comm *c = a->scount >= 0 && a->stype != MPI_DATATYPE_NULL
-                     ? ac_request_neighbor_comm(comm, a->sbuf, request, &t)
-                     : NULL;
-    if (c && ac_neighbor_degrees(comm, &in, &out) &&
-        ac_blocks_ok(a->rcounts, NULL, a->rtype, in) && (in == 0 || a->displs)) {
+    ac_comm *c = valid ? ac_request_neighbor_comm(comm, a->sbuf, request, &t) : NULL;
+    if (c)
+        valid = ac_neighbor_degrees(comm, &in, &out) &&
+                ac_blocks_ok(a->rcounts, NULL, a->rtype, in) && (in == 0 || a->displs);
+    if (c && valid) {
         MPI_Datatype types[2] = {a->stype, a->rtype};
         if (make(c, AC_NEIGHBOR_ALLGATHERV, t, ac_counts_bytes(a->rcounts, in, a->rtype), kind,
                  persistent, build_allgatherv, library_allgatherv, a, sizeof *a, types, 2,
@@ -77,7 +78,9 @@ static int request_allgatherv(ac_seen_kind kind, int persistent, const ac_allgat
             return 1;
     }
     if (ac_seen_on())
-        ac_seen(kind, comm, a->sbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(a->scount, a->stype));
+        ac_seen_passed(kind, comm,
+                       a->sbuf == MPI_IN_PLACE ? -1.0 : ac_seen_bytes(a->scount, a->stype),
+                       ac_request_why(valid, c));
     return 0;
 }
 
@@ -133,19 +136,21 @@ static int library_alltoallv(const ac_algorithm *native, const void *args, MPI_C
 static int request_alltoallv(ac_seen_kind kind, int persistent, const ac_alltoallv_args *a,
                              MPI_Comm comm, MPI_Request *request, int *rc)
 {
-    int in = 0, out = 0;
+    int in = 0, out = 0, valid = a->sbuf != MPI_IN_PLACE;
     ac_topology t;
-    ac_comm *c = ac_request_neighbor_comm(comm, a->sbuf, request, &t);
-    if (c && ac_neighbor_degrees(comm, &in, &out) &&
-        ac_blocks_ok(a->scounts, NULL, a->stype, out) && (out == 0 || a->sdispls) &&
-        ac_blocks_ok(a->rcounts, NULL, a->rtype, in) && (in == 0 || a->rdispls)) {
+    ac_comm *c = valid ? ac_request_neighbor_comm(comm, a->sbuf, request, &t) : NULL;
+    if (c)
+        valid = ac_neighbor_degrees(comm, &in, &out) &&
+                ac_blocks_ok(a->scounts, NULL, a->stype, out) && (out == 0 || a->sdispls) &&
+                ac_blocks_ok(a->rcounts, NULL, a->rtype, in) && (in == 0 || a->rdispls);
+    if (c && valid) {
         MPI_Datatype types[2] = {a->stype, a->rtype};
         if (make(c, AC_NEIGHBOR_ALLTOALLV, t, ac_counts_bytes(a->rcounts, in, a->rtype), kind,
                  persistent, build_alltoallv, library_alltoallv, a, sizeof *a, types, 2, request,
                  rc))
             return 1;
     }
-    if (ac_seen_on()) ac_seen(kind, comm, -1.0);
+    if (ac_seen_on()) ac_seen_passed(kind, comm, -1.0, ac_request_why(valid, c));
     return 0;
 }
 
@@ -206,13 +211,16 @@ static int request_alltoallw(ac_seen_kind kind, int persistent,
                              const ac_neighbor_alltoallw_args *a, MPI_Comm comm,
                              MPI_Request *request, int *rc)
 {
-    int in = 0, out = 0;
+    int in = 0, out = 0, valid = a->sbuf != MPI_IN_PLACE;
     ac_topology t;
-    ac_comm *c = ac_request_neighbor_comm(comm, a->sbuf, request, &t);
-    if (c && ac_neighbor_degrees(comm, &in, &out) &&
-        ac_blocks_ok(a->scounts, a->stypes, MPI_DATATYPE_NULL, out) &&
-        (out == 0 || a->sdispls) && ac_blocks_ok(a->rcounts, a->rtypes, MPI_DATATYPE_NULL, in) &&
-        (in == 0 || a->rdispls)) {
+    ac_comm *c = valid ? ac_request_neighbor_comm(comm, a->sbuf, request, &t) : NULL;
+    if (c)
+        valid = ac_neighbor_degrees(comm, &in, &out) &&
+                ac_blocks_ok(a->scounts, a->stypes, MPI_DATATYPE_NULL, out) &&
+                (out == 0 || a->sdispls) &&
+                ac_blocks_ok(a->rcounts, a->rtypes, MPI_DATATYPE_NULL, in) &&
+                (in == 0 || a->rdispls);
+    if (c && valid) {
         MPI_Datatype *types = malloc(sizeof(MPI_Datatype) * (size_t)(in + out + 1));
         if (!types) {
             *rc = MPI_ERR_NO_MEM; /* loud: passing it on alone would leave the others waiting */
@@ -230,7 +238,7 @@ static int request_alltoallw(ac_seen_kind kind, int persistent,
         free(types);
         if (made) return 1;
     }
-    if (ac_seen_on()) ac_seen(kind, comm, -1.0);
+    if (ac_seen_on()) ac_seen_passed(kind, comm, -1.0, ac_request_why(valid, c));
     return 0;
 }
 

@@ -45,6 +45,11 @@ ac_comm *ac_request_comm(MPI_Comm comm, MPI_Request *request);
 ac_comm *ac_request_neighbor_comm(MPI_Comm comm, const void *sbuf, MPI_Request *request,
                                   ac_topology *topology);
 
+/* Why a call the layer could run passed to the library (the report's "why", core/seen.h): its
+ * arguments (not `valid`), its communicator (no state c: ac_request_comm's NULL, or under
+ * MPI_THREAD_MULTIPLE), or else the selection (ac_request_make ran none). */
+ac_seen_why ac_request_why(int valid, const ac_comm *c);
+
 /* Builds the schedule of `alg` for a call whose arguments are `args` (the caller's). */
 typedef int ac_request_build_fn(ac_sched *s, const ac_algorithm *alg, const void *args);
 

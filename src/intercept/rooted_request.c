@@ -82,10 +82,11 @@ static int layer_request(ac_collective coll, ac_seen_kind kind, int persistent, 
     if (ac_seen_on()) {
         int gather = coll == AC_GATHER;
         const void *own = gather ? sbuf : rbuf;
-        ac_seen(kind, comm,
-                own == MPI_IN_PLACE ? -1.0
-                                    : gather ? ac_seen_bytes(scount, stype)
-                                             : ac_seen_bytes(rcount, rtype));
+        ac_seen_passed(kind, comm,
+                       own == MPI_IN_PLACE ? -1.0
+                                           : gather ? ac_seen_bytes(scount, stype)
+                                                    : ac_seen_bytes(rcount, rtype),
+                       ac_request_why(valid, c));
     }
     return 0;
 }

@@ -326,17 +326,26 @@ static void write_summary_json(ac_json_writer *w, const run_summary *s)
 }
 
 /* The collectives seen and passed through without being run (core/seen.h): one line of at
- * most 120 columns a few at a time, "seen, not run by the layer: MPI_Iallreduce 5 (40 B), ...". */
+ * most 120 columns a few at a time, "seen, not run by the layer: MPI_Iallreduce 5 (40 B), ...",
+ * with the reasons of calls the layer could have run ("MPI_Ibcast 3 (24 B) [selection 3]"). */
 static void write_seen_text(FILE *f)
 {
     int col = 0;
     for (int k = 0; k < AC_SEEN_KINDS; k++) {
         long calls = ac_seen_calls((ac_seen_kind)k);
         if (!calls) continue;
-        char item[96], b[32] = "";
+        char item[192], b[32] = "", why[128] = "";
         double bytes = ac_seen_total_bytes((ac_seen_kind)k);
         if (bytes >= 0.0) snprintf(b, sizeof b, " (%.0f B)", bytes);
-        int len = snprintf(item, sizeof item, "%s %ld%s", ac_seen_name((ac_seen_kind)k), calls, b);
+        for (int y = AC_SEEN_WHY_NOT_RUN + 1, at = 0; y < AC_SEEN_WHYS; y++) {
+            long n = ac_seen_why_calls((ac_seen_kind)k, (ac_seen_why)y);
+            if (n && at < (int)sizeof why)
+                at += snprintf(why + at, sizeof why - (size_t)at, "%s%s %ld", at ? ", " : " [",
+                               ac_seen_why_name((ac_seen_why)y), n);
+            if (y + 1 == AC_SEEN_WHYS && at && at < (int)sizeof why - 1) strcat(why, "]");
+        }
+        int len = snprintf(item, sizeof item, "%s %ld%s%s", ac_seen_name((ac_seen_kind)k), calls,
+                           b, why);
         if (col == 0 || col + len + 2 > 120) {
             fprintf(f, "%s%s", col ? "\n" : "", col ? "  " : "seen, not run by the layer: ");
             col = col ? 2 : 29;
@@ -417,6 +426,12 @@ static void write_seen_json(ac_json_writer *w)
             ac_json_real(w, "bytes", bytes);
         else
             ac_json_null(w, "bytes");
+        ac_json_object_begin(w, "why"); /* the calls passed for each reason (core/seen.h) */
+        for (int y = 0; y < AC_SEEN_WHYS; y++) {
+            long n = ac_seen_why_calls((ac_seen_kind)k, (ac_seen_why)y);
+            if (n) ac_json_integer_value(w, ac_seen_why_name((ac_seen_why)y), n);
+        }
+        ac_json_object_end(w);
         ac_json_object_end(w);
     }
     ac_json_object_end(w);

@@ -249,9 +249,10 @@ def test_intercommunicator_and_invalid_arguments_pass_through(mpi, tmp_path):
                       env={"AUTOCOLL_STRATEGY": "race"})
         assert "passthrough: ok" in run.stdout, run.stdout + run.stderr
         seen = run.report["seen"]
-        assert {name: seen[name]["calls"] for name in ("MPI_Iallreduce", "MPI_Ibcast",
-                                                        "MPI_Ialltoall")} == {
-            "MPI_Iallreduce": 1, "MPI_Ibcast": 1, "MPI_Ialltoall": 1}, seen
+        assert {name: (seen[name]["calls"], seen[name]["why"])
+                for name in ("MPI_Iallreduce", "MPI_Ibcast", "MPI_Ialltoall")} == {
+            name: (1, {"arguments": 1})
+            for name in ("MPI_Iallreduce", "MPI_Ibcast", "MPI_Ialltoall")}, seen
         assert not run.report.get("nonblocking_run"), run.report.get("nonblocking_run")
 
 
@@ -276,6 +277,11 @@ def test_collectives_the_layer_does_not_run_are_seen(mpi, tmp_path):
         if strategy == "native" and mpi == "mpich":  # one MPI_Allreduce_init seen, not 3 starts
             expected = {**expected, "MPI_Allreduce_init": (1, 8)}
         assert {name: (v["calls"], v["bytes"]) for name, v in seen.items()} == expected, seen
+        # why each was passed on: the layer has no algorithm for scan, gatherv, ...; the others
+        # it could run, under `native` the selection named the library's own (core/seen.h)
+        assert {name: v["why"] for name, v in seen.items()} == {
+            name: {"no_algorithm" if name in seen_only else "selection": calls}
+            for name, (calls, _) in expected.items()}, seen
         why = run.report["summary"]["passthrough_reasons"]
         assert why["not_run"] == sum(calls for calls, _ in expected.values()), why
         ran = {name: (v["calls"], v["bytes"])
@@ -284,6 +290,9 @@ def test_collectives_the_layer_does_not_run_are_seen(mpi, tmp_path):
     text = run_mpi(mpi, 3, "tests/mpi/seen", tmp_path, report=False,
                    env={"AUTOCOLL_REPORT": "stderr", "AUTOCOLL_STRATEGY": "race"}).stderr
     assert "seen, not run by the layer: MPI_Gatherv 1 (4 B), MPI_Scatterv 1 (4 B)" in text, text
+    native = run_mpi(mpi, 3, "tests/mpi/seen", tmp_path, report=False,
+                     env={"AUTOCOLL_REPORT": "stderr", "AUTOCOLL_STRATEGY": "native"}).stderr
+    assert "MPI_Iallreduce 5 (40 B) [selection 5]" in native, native
     assert "run by the layer: MPI_Iallreduce 5 calls (40 B) by " in text, text
     assert all(len(line) <= 120 for line in text.splitlines() if "MPI_" in line)
 
@@ -943,4 +952,5 @@ def test_nonblocking_contexts_are_bounded(mpi, tmp_path):
                   env={"AUTOCOLL_STRATEGY": "race", "AUTOCOLL_MAX_SIZES": "2"})
     assert run.rc == 0 and "nbc_race: ok" in run.stdout, run.stdout + run.stderr
     assert run.report["nonblocking_run"]["MPI_Iallreduce"]["calls"] == 28, run.report
-    assert run.report["seen"]["MPI_Iallreduce"] == {"calls": 14, "bytes": 14 * 16}, run.report
+    assert run.report["seen"]["MPI_Iallreduce"] == {"calls": 14, "bytes": 14 * 16,
+                                                    "why": {"selection": 14}}, run.report
