@@ -59,6 +59,15 @@ enum {
  * call (a persistent request's schedule built once); with the flag set, the next call carries the
  * agreement again. */
 enum { RACE_MAX = 16, RACE_REPEATS = 2, RACE_SAMPLES = RACE_MAX * RACE_REPEATS };
+/* Composed instances (ac_is_composed: the hierarchical, orthogonal, Rabenseifner-like families)
+ * join a race where AUTOCOLL_RACE_COMPOSED is on (ac_select_learning_candidates), in two
+ * stages, as the blocking race's grouping: the first stage races the other candidates and the
+ * first instance of each composed family (registry group) in the registry's order; where that
+ * instance wins, the second stage races its family's instances (the first RACE_MAX), from the
+ * call after the first stage's agreement, and its agreement decides. A new race (the monitor's)
+ * starts at the first stage again. The lists are made from the candidates given when the race
+ * is made, the same on every rank. */
+enum { CANDIDATES_MAX = 256 };
 /* The monitor after a decision, as the blocking race's (docs/race.md): windows of calls, the
  * first MONITOR_FIRST long, doubling to AUTOCOLL_RACE_WINDOW_MAX while the choice holds. The
  * last MONITOR_SAMPLES calls of a window are timed; the first call from the window's end on
@@ -70,8 +79,13 @@ enum { RACE_MAX = 16, RACE_REPEATS = 2, RACE_SAMPLES = RACE_MAX * RACE_REPEATS }
 enum { MONITOR_FIRST = 16, MONITOR_SAMPLES = 9 };
 typedef struct race race;
 struct race {
-    const ac_algorithm *candidates[RACE_MAX];
+    const ac_algorithm *candidates[RACE_MAX]; /* the stage's */
     int n, calls, winner;               /* calls: started so far; winner -1 while racing */
+    int stage;                          /* 1, or 2: a composed family's instances (above) */
+    const ac_algorithm *first[RACE_MAX]; /* the first stage's candidates */
+    int nfirst;
+    const ac_algorithm *all[CANDIDATES_MAX]; /* every candidate given (the families' members) */
+    int nall;
     int base;                           /* the call that began the current race */
     double times[RACE_SAMPLES];         /* call base + k's seconds (k < N) ... */
     unsigned char known[RACE_SAMPLES];  /* ... once its completion was seen */
@@ -398,16 +412,70 @@ static void run_schedule(ac_request *r, int rc)
 }
 
 /* A new race of n candidates (at most RACE_MAX), or NULL without memory. */
+/* 1 when a and b are instances of one composed family (a registry group). */
+static int same_family(const ac_algorithm *a, const ac_algorithm *b)
+{
+    return ac_is_composed(a) && ac_is_composed(b) && a->group && b->group &&
+           !strcmp(a->group, b->group);
+}
+
+/* The first stage's candidates among candidates[0 .. n-1], into out: every one but the later
+ * instances of each composed family, the first RACE_MAX; how many. */
+static int first_stage(const ac_algorithm *const *candidates, int n, const ac_algorithm **out)
+{
+    int m = 0;
+    for (int i = 0; i < n && m < RACE_MAX; i++) {
+        int later = 0;
+        for (int j = 0; j < m && !later; j++)
+            later = same_family(out[j], candidates[i]);
+        if (!later) out[m++] = candidates[i];
+    }
+    return m;
+}
+
 static race *race_new(const ac_algorithm *const *candidates, int n)
 {
     race *x = calloc(1, sizeof *x);
     if (!x) return NULL;
-    x->n = n < RACE_MAX ? n : RACE_MAX;
+    x->nall = n < CANDIDATES_MAX ? n : CANDIDATES_MAX;
+    memcpy(x->all, candidates, sizeof *candidates * (size_t)x->nall);
+    x->nfirst = first_stage(x->all, x->nall, x->first);
+    x->n = x->nfirst;
+    x->stage = 1;
     x->winner = -1;
     x->pcomm = MPI_COMM_NULL; /* a nonblocking context's is set by context() */
-    for (int i = 0; i < x->n; i++)
-        x->candidates[i] = candidates[i];
+    memcpy(x->candidates, x->first, sizeof *x->first * (size_t)x->n);
     return x;
+}
+
+/* A race of every candidate again from call `from`, at the first stage. */
+static void race_again(race *x, int from)
+{
+    x->stage = 1;
+    x->n = x->nfirst;
+    memcpy(x->candidates, x->first, sizeof *x->first * (size_t)x->n);
+    x->winner = -1;
+    x->base = from;
+    x->degraded = 0;
+    memset(x->known, 0, sizeof x->known);
+}
+
+/* After the first stage decided on a composed family's first instance: its family's instances
+ * race from call `from` (1), or the decision stands (0). */
+static int race_family(race *x, int from)
+{
+    const ac_algorithm *w = x->candidates[x->winner], *members[RACE_MAX];
+    int m = 0;
+    for (int i = 0; i < x->nall && m < RACE_MAX; i++)
+        if (x->all[i] == w || same_family(x->all[i], w)) members[m++] = x->all[i];
+    if (x->stage != 1 || !ac_is_composed(w) || m < 2) return 0;
+    x->stage = 2;
+    x->n = m;
+    memcpy(x->candidates, members, sizeof *members * (size_t)m);
+    x->winner = -1;
+    x->base = from;
+    memset(x->known, 0, sizeof x->known);
+    return 1;
 }
 
 /* A racing request's schedule for its call r->seq of its race (race above). */
@@ -507,10 +575,7 @@ static void monitor_decide(race *x, int seq, int rc)
                     "runner-up raced %.2f us): a new race from call %d",
                     x->name, ac_collective_name(x->collective), x->bytes,
                     x->candidates[x->winner]->name, 1e6 * median, 1e6 * x->runner_up, seq + 1);
-    x->winner = -1;
-    x->base = seq + 1;
-    x->degraded = 0;
-    memset(x->known, 0, sizeof x->known);
+    race_again(x, seq + 1);
 }
 
 /* The deferred request on pcomm started first, or NULL. */
@@ -584,6 +649,10 @@ static void race_decide(race *x, int seq, int rc)
     else if (x->pcomm != MPI_COMM_NULL)
         ac_log_info("%s %s %zu B (nonblocking): race lacked a rank's time at call %d: the next "
                     "call agrees again", x->name, ac_collective_name(x->collective), x->bytes, seq);
+    const char *family = x->winner >= 0 ? x->candidates[x->winner]->group : NULL;
+    if (x->winner >= 0 && race_family(x, seq + 1) && x->pcomm != MPI_COMM_NULL)
+        ac_log_info("%s %s %zu B (nonblocking): the %s family's %d instances race from call %d",
+                    x->name, ac_collective_name(x->collective), x->bytes, family, x->n, seq + 1);
 }
 
 static int start(ac_request *r)
@@ -1301,12 +1370,14 @@ static race *context(ac_comm *c, const ac_call *call, const ac_algorithm *const 
 {
     size_t bytes = ac_select_key_bytes(call); /* agreed: alltoallv's differ between ranks */
     long long same_collective = 0;
+    const ac_algorithm *first[RACE_MAX];
+    int nfirst = first_stage(candidates, n, first);
     *full = 0;
     for (race *x = contexts; x; x = x->next) {
         if (x->pcomm != c->pcomm || x->collective != call->collective) continue;
         if (x->bytes == bytes && x->count == call->count && x->op_builtin == call->op_builtin &&
-            x->op_commutative == call->op_commutative && x->n == (n < RACE_MAX ? n : RACE_MAX) &&
-            !memcmp(x->candidates, candidates, sizeof *candidates * (size_t)x->n))
+            x->op_commutative == call->op_commutative && x->nfirst == nfirst &&
+            !memcmp(x->first, first, sizeof *first * (size_t)nfirst))
             return x;
         same_collective++;
     }
@@ -1345,8 +1416,8 @@ int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int pers
     const ac_algorithm *alg = ac_select_nonblocking(c, call);
     race *x = NULL;
     if (!alg) { /* under a learning strategy: a race, the request's own or its context's */
-        const ac_algorithm *candidates[RACE_MAX];
-        int n = ac_select_learning_candidates(c, call, candidates, RACE_MAX), full = 0;
+        const ac_algorithm *candidates[CANDIDATES_MAX];
+        int n = ac_select_learning_candidates(c, call, candidates, CANDIDATES_MAX), full = 0;
         if (persistent && !library) /* the library's own persistent collective not usable */
             n = without(candidates, n, ac_registry_native(call->collective));
         if (n == 1 && candidates[0] != ac_registry_native(call->collective)) {

@@ -586,6 +586,9 @@ static const ac_setting race_settings[] = {
     AC_DECLARE_SWITCH("AUTOCOLL_RACE_GROUPING", "on",
            "race: round 1 runs one algorithm per group, and every group whose representative "
            "stays in the race joins round 2"),
+    AC_DECLARE_SWITCH("AUTOCOLL_RACE_COMPOSED", "off",
+           "nonblocking races: one instance of each composed family (hierarchical, orthogonal, "
+           "Rabenseifner, ...) races too, then the winning family's instances"),
     /* default 0, no final: no measured gain on the emulated cluster (docs/race.md) */
     AC_DECLARE_INTEGER("AUTOCOLL_RACE_FINAL", "0", 0, 100,
             "race: when a race's best is not native, it, the runner-up and native run n fresh "

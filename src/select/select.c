@@ -926,12 +926,14 @@ int ac_select_learning_candidates(ac_comm *c, const ac_call *call, const ac_algo
     ac_call full = *call;
     if (c->layout.nodes > 0) full.nodes = c->layout;
     ac_algorithm_list r = ac_registry_for_size(call->collective, call->size);
-    int n = 0;
+    int composed = ac_config_switch("AUTOCOLL_RACE_COMPOSED"), n = 0;
     for (int i = 0; i < r.count && n < max; i++) {
         const ac_algorithm *a = r.algorithms[i];
         int twin = 0; /* the later of twins is left out, as in a blocking context's candidates */
-        if (!ac_has_schedule(a) || ac_is_composed(a) || (a->requires & AC_REQ_NODE_LAYOUT) ||
-            ((a->requires & AC_REQ_NODES) && full.nodes.nodes == 0))
+        if (!ac_has_schedule(a) || (ac_is_composed(a) && !composed) ||
+            (a->requires & AC_REQ_NODE_LAYOUT) ||
+            ((a->requires & AC_REQ_NODES) && full.nodes.nodes == 0) ||
+            ((a->requires & AC_REQ_MESH_LAYOUT) && !ac_mesh_known(c->pcomm, a->params)))
             continue;
         for (int j = 0; j < n && !twin; j++)
             twin = ac_same_messages(out[j], a, &full);

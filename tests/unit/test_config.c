@@ -91,7 +91,7 @@ static void test_declaration(void)
 {
     int n;
     const ac_setting *s = ac_settings(&n);
-    CHECK(n == 77);
+    CHECK(n == 78);
     const ac_setting *try_ = ac_setting_find("AUTOCOLL_TABLE_TRY"); /* 1 to 8: a rule's length */
     CHECK(try_ && ac_setting_valid(try_, "1") && ac_setting_valid(try_, "8") &&
           !ac_setting_valid(try_, "0") && !ac_setting_valid(try_, "9"));
@@ -170,6 +170,7 @@ static void test_defaults(void)
         {"AUTOCOLL_RACE_WINDOW_MAX", "1024"},
         {"AUTOCOLL_RACE_REFRESH", "4096"},
         {"AUTOCOLL_RACE_GROUPING", "1"},
+        {"AUTOCOLL_RACE_COMPOSED", "0"},
         {"AUTOCOLL_RACE_FINAL", "0"},
         {"AUTOCOLL_TEST_RANKS_PER_NODE", "0"},
         {"AUTOCOLL_REPORT", "off"},
