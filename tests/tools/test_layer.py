@@ -480,6 +480,15 @@ def test_a_table_decides_nonblocking_allreduces(mpi, np, tmp_path):
         assert ran["MPI_Allreduce_init"]["algorithms"] == {"ring": 8}, ran
 
 
+# The race's protocol (its calls, agreements, deferrals, monitor) with a known candidate list:
+# the library's own, recursive doubling and the ring, the composed families left out
+# (AUTOCOLL_RACE_COMPOSED=off; with them the races are longer: tested below, composed_stages).
+PROTOCOL = {"AUTOCOLL_STRATEGY": "race", "AUTOCOLL_RACE_COMPOSED": "off"}
+# allreduce's composed families that apply on one node (registry groups; the hierarchical ones
+# need several nodes, the orthogonal ones their meshes made)
+COMPOSED_ALLREDUCE = ["allgather_reduce", "rabenseifner", "alltoall_allgather"]
+
+
 @pytest.mark.parametrize("np", [1, 2, 3, 5])
 def test_a_learning_strategy_races_persistent_allreduces(np, tmp_path):
     """Under a learning strategy a persistent allreduce races its candidates over its first
@@ -489,7 +498,7 @@ def test_a_learning_strategy_races_persistent_allreduces(np, tmp_path):
     results at every start (nbc_layer.c case 10: 12 starts of one request), every candidate
     raced, and exactly one kept for the last five starts. MPI-4: MPICH only."""
     run = run_mpi("mpich", np, "tests/mpi/nbc_layer", tmp_path, timeout=120,
-                  env={"AUTOCOLL_STRATEGY": "race"})
+                  env={**PROTOCOL})
     assert run.rc == 0 and "nbc_layer: ok" in run.stdout, run.stdout + run.stderr
     ran = run.report["nonblocking_run"]["MPI_Allreduce_init"]["algorithms"]
     # before case 10 (never decided: fewer starts than the race's 6): native, recursive
@@ -524,7 +533,7 @@ def test_the_monitor_races_a_nonblocking_context_again_when_its_choice_degrades(
     16 calls), then 73 (degraded twice): a new race from call 74 (3 candidates twice) decides
     at call 80 for another algorithm, every rank alike, every result right."""
     run = run_mpi(mpi, 3, "tests/mpi/nbc_race", tmp_path, timeout=120, args=("long",),
-                  env={"AUTOCOLL_STRATEGY": "race", "AUTOCOLL_VERBOSE": "2",
+                  env={**PROTOCOL, "AUTOCOLL_VERBOSE": "2",
                        "AUTOCOLL_RACE_EPSILON": "1000", "AUTOCOLL_TEST_NBC_SLOW_FROM": "40"})
     assert run.rc == 0 and "nbc_race: ok" in run.stdout, run.stdout + run.stderr
     ran = run.report["nonblocking_run"]["MPI_Iallreduce"]
@@ -548,6 +557,54 @@ def test_the_monitor_races_a_nonblocking_context_again_when_its_choice_degrades(
 
 
 @pytest.mark.parametrize("mpi", MPIS)
+@pytest.mark.parametrize("np", [3, 4])
+def test_a_nonblocking_race_runs_the_composed_families_in_two_stages(mpi, np, tmp_path):
+    """composed_stages: with AUTOCOLL_RACE_COMPOSED on (the default) a nonblocking race's first
+    stage runs the library's own, recursive doubling, the ring and the first instance of each
+    composed family that applies (allreduce's all-gather, Rabenseifner and all-to-all families
+    here: one node, so no hierarchical instance; no mesh made, so no orthogonal one), twice each;
+    where a family's instance wins, the family's instances race from the next call and the
+    second agreement decides among them (docs/nonblocking.md). Which one wins depends on this
+    machine's timings, so the test checks what does not: 160 allreduces of 1000 ints
+    (tests/mpi/nbc_race.c long) right, every rank deciding alike, the first stage's list, and the
+    second stage exactly where a family won it, over that family's instances alone."""
+    run = run_mpi(mpi, np, "tests/mpi/nbc_race", tmp_path, timeout=180, args=("long",),
+                  env={"AUTOCOLL_STRATEGY": "race", "AUTOCOLL_VERBOSE": "2"})
+    assert run.rc == 0 and "nbc_race: ok" in run.stdout, run.stdout + run.stderr
+    ran = run.report["nonblocking_run"]["MPI_Iallreduce"]
+    assert ran["calls"] == 160, ran
+
+    def decisions(rank):
+        return [line.split(": ", 1)[1] for line in run.stderr.splitlines()
+                if "(nonblocking)" in line and line.startswith(f"autocoll[{rank}]")]
+    lines = decisions(0)
+    for rank in range(1, np):  # every rank decided alike (agreed values only)
+        assert [re.sub(r"\(.*", "", x) for x in decisions(rank)] == [
+            re.sub(r"\(.*", "", x) for x in lines], (rank, lines)
+    races = [re.search(r"race chose (\w+) at call (\d+) .*on the slowest rank: (.*)\)$", x)
+             for x in lines]
+    races = [(m.group(1), int(m.group(2)), re.findall(r"(\w+) [0-9.]+ us", m.group(3)))
+             for m in races if m]
+    groups = {a["name"]: a["group"] for a in registry(mpi)["algorithms"]
+              if a["collective"] == "allreduce"}
+    winner, call, first = races[0]
+    assert first[0] == "native" and {"recursive_doubling", "ring"} <= set(first), first
+    families = [groups[name] for name in first if groups[name] in COMPOSED_ALLREDUCE]
+    assert sorted(families) == sorted(COMPOSED_ALLREDUCE), first  # one instance of each
+    assert call == 2 * len(first), races
+    family = [x for x in lines if "family's" in x]
+    if groups[winner] not in COMPOSED_ALLREDUCE:
+        assert not family and len(races) == 1, lines
+        return
+    m = re.search(r"the (\w+) family's (\d+) instances race from call (\d+)", family[0])
+    assert m and m.group(1) == groups[winner] and int(m.group(3)) == call + 1, family
+    second_winner, second_call, second = races[1]
+    assert len(second) == int(m.group(2)) >= 2 and second_call == call + 1 + 2 * len(second)
+    assert {groups[name] for name in second} == {groups[winner]}, second  # that family alone
+    assert all(ran["algorithms"].get(name, 0) >= 2 for name in second), ran
+
+
+@pytest.mark.parametrize("mpi", MPIS)
 @pytest.mark.parametrize("np", [1, 2, 3, 5])
 @pytest.mark.parametrize("scenario", [*RACE_SCENARIOS, "mixed", "fresh"])
 def test_a_learning_strategy_races_nonblocking_calls(mpi, np, scenario, tmp_path):
@@ -560,7 +617,7 @@ def test_a_learning_strategy_races_nonblocking_calls(mpi, np, scenario, tmp_path
     (tests/mpi/nbc_race.c), every call run by the layer, every candidate raced as many times as
     the race runs it, and exactly one kept after the agreement."""
     run = run_mpi(mpi, np, "tests/mpi/nbc_race", tmp_path, timeout=120, args=(scenario,),
-                  env={"AUTOCOLL_STRATEGY": "race"})
+                  env={**PROTOCOL})
     assert run.rc == 0 and "nbc_race: ok" in run.stdout, run.stdout + run.stderr
     assert "MPI_Iallreduce" not in run.report["seen"], run.report["seen"]
     ran = run.report["nonblocking_run"]
@@ -694,10 +751,12 @@ def test_nonblocking_bcasts_are_right(mpi, np, tmp_path):
         calls["MPI_Bcast_init"] = 12
     # the 20 outstanding rounds race the 5- and 25-int contexts whole: every candidate ran, the
     # segmented trees left out as twins of the unsegmented ones (one segment an edge), the
-    # scatter-allgathers as composed (forced, they ran above)
+    # scatter-allgathers, a composed family, by their first instance (and the other where that
+    # one wins: AUTOCOLL_RACE_COMPOSED's second stage)
     raced = forced_and_raced(mpi, np, tmp_path, "nbc_bcast", "bcast", calls,
                              algorithms=distinct_trees(mpi, "bcast"))
-    assert set(raced) == {"native", *TREES}, raced
+    assert set(raced) - {"scatter_recursive_doubling_allgather"} == {
+        "native", *TREES, "scatter_ring_allgather"}, raced
 
 
 NEIGHBOR = ("allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw")

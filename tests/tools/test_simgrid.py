@@ -426,3 +426,40 @@ def test_a_nonblocking_halo_exchange_overlaps_the_computation(tmp_path):
     assert blocking > 100 and nonblocking < 0.8 * blocking, (nonblocking, blocking)
     ran = report["nonblocking_run"]["MPI_Ineighbor_alltoall"]
     assert ran["algorithms"] == {"isend_irecv": 10}, ran
+
+
+def test_a_nonblocking_race_finds_the_node_aware_allreduce(tmp_path):
+    """A nonblocking race with the composed families (AUTOCOLL_RACE_COMPOSED, docs/nonblocking.md)
+    on 8 nodes of 8 ranks (fat-tree-ib, MPI_Iallreduce of 64 KiB, bench/overlap, simulated:
+    deterministic): its first stage's hierarchical multi-leader instance wins, the second stage
+    races that family's six instances, and the race settles on two leaders a node with
+    Rabenseifner between them, 53.40 us an iteration (docs/results/overlap-ppn8-2026-11-27:
+    the fastest of every instance forced); without the families it settles on the ring,
+    71.61 us."""
+    simgrid_build()
+    times, ran = {}, {}
+    for composed in ("on", "off"):
+        report = tmp_path / f"report-{composed}.json"
+        done = subprocess.run(
+            [str(ROOT / ".venv/bin/autocoll"), "simgrid", "run", "--platform", "fat-tree-ib",
+             "-n", "64", "--ppn", "8", "--cfg", "smpi/test:1e-7", "--cfg",
+             "smpi/grow-injected-times:no", str(ROOT / "build/simgrid/bench/overlap"),
+             "--collective", "allreduce", "--bytes", "65536", "--compute", "0",
+             "--iterations", "60"],
+            capture_output=True, text=True, timeout=600,
+            env={**{k: v for k, v in os.environ.items() if not k.startswith("AUTOCOLL")},
+                 "AUTOCOLL_HISTORY": "off", "AUTOCOLL_REPORT": str(report),
+                 "AUTOCOLL_STRATEGY": "race", "AUTOCOLL_RACE_COMPOSED": composed})
+        assert done.returncode == 0, done.stdout + done.stderr
+        times[composed] = json.loads(done.stdout.splitlines()[-1])["median_us"]
+        ran[composed] = json.loads(report.read_text())["nonblocking_run"]["MPI_Iallreduce"]
+    family = [a["name"] for a in registry("openmpi", 64)["algorithms"]
+              if a["collective"] == "allreduce" and a["group"] == "hierarchical_multi_leader"
+              and a["schedule"]]
+    assert len(family) == 6, family
+    algorithms = ran["on"]["algorithms"]
+    assert all(algorithms.get(name, 0) >= 2 for name in family), algorithms
+    settled = max(algorithms, key=algorithms.get)
+    assert settled == "hier_k2_binomial_tree_rabenseifner_recursive_doubling", algorithms
+    assert max(ran["off"]["algorithms"], key=ran["off"]["algorithms"].get) == "ring", ran["off"]
+    assert times["on"] < 0.8 * times["off"], times
