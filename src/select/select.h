@@ -58,12 +58,11 @@ const ac_algorithm *ac_select_nonblocking(ac_comm *c, const ac_call *call);
  * over their context's first calls): under a learning strategy, the
  * applicable algorithms written as schedules, in the registry's order, less the later of twins
  * that send the same messages for this call (ac_same_messages: a segmented tree whose segment
- * holds the whole message) and less the composed ones (ac_is_composed: allreduce's all-gather,
- * Rabenseifner and all-to-all families, bcast's scatter-allgathers; forced or named by a table
- * they run): allreduce would race 19, over 38 calls, the last of them cut at max (recursive
- * doubling and the ring among them), until a race measures one of each family first, as
- * blocking contexts' grouped searches do. At most max, into out; 0 otherwise. The same list on
- * every rank. */
+ * holds the whole message), less those that need a node layout not known yet or a mesh not
+ * made yet (learning them is collective), and less the composed ones (ac_is_composed) where
+ * AUTOCOLL_RACE_COMPOSED is off; where it is on, the race takes one instance of each composed
+ * family first and the winning family's next (intercept/requests.c). At most max, into out; 0
+ * otherwise. The same list on every rank. */
 int ac_select_learning_candidates(ac_comm *c, const ac_call *call, const ac_algorithm **out,
                                   int max);
 /* Whether the configuration could have the layer run a nonblocking or persistent collective: a

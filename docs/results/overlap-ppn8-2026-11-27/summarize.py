@@ -3,9 +3,10 @@
 
 1. per cell (ranks, bytes, computation): the blocking baseline (the fastest configuration in
    blocking mode: the computation, then the blocking collective), then for 1 and 8 slices the
-   fastest configuration forced (its name, us, ratio to the baseline), the race's (us, ratio to
-   the baseline, ratio to that fastest one) and the library's own nonblocking collective where
-   the run has it (nonblocking_smpi_linear);
+   fastest configuration forced (its name, us, ratio to the baseline), the race's and the
+   two-stage race's where the run has them (nonblocking_race, nonblocking_race_two_stages: us,
+   ratio to the baseline, ratio to that fastest one) and the library's own nonblocking
+   collective (nonblocking_smpi_linear);
 2. every configuration's median (us) and ratio to the baseline, one row per configuration and
    slices, one column per cell.
 
@@ -32,8 +33,8 @@ def base_of(c):
 print("Table 1. Per cell: the blocking baseline, the fastest forced configuration and the race "
       "(us per iteration; ratio to the baseline).\n")
 print("| ranks | bytes | compute us | baseline (blocking) | slices | fastest forced | race "
-      "| race / fastest | library's own |")
-print("|---|---|---|---|---|---|---|---|---|")
+      "| race / fastest | race, two stages | two stages / fastest | library's own |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 for k in keys:
     c = cells[k]
     bname, base = base_of(c)
@@ -44,14 +45,16 @@ for k in keys:
             continue
         best = min(forced, key=lambda n: forced[n]["median_us"])
         bt = forced[best]["median_us"]
-        race = c.get(f"nonblocking_race /{s}")
+        cols = []
+        for config in ("nonblocking_race", "nonblocking_race_two_stages"):
+            race = c.get(f"{config} /{s}")
+            cols += [f"{race['median_us']:.2f} ({race['median_us'] / base:.3f})" if race else "",
+                     f"{race['median_us'] / bt:.3f}" if race else ""]
         lib = c.get(f"nonblocking_smpi_linear /{s}")
-        rt = f"{race['median_us']:.2f} ({race['median_us'] / base:.3f})" if race else ""
-        rf = f"{race['median_us'] / bt:.3f}" if race else ""
         lt = f"{lib['median_us']:.2f} ({lib['median_us'] / base:.3f})" if lib else ""
         name = best.replace("nonblocking_", "")[: -len(f" /{s}")]
         print(f"| {k[0]} | {k[1]} | {k[2]} | {bname.replace('blocking_', '')} {base:.2f} | {s} "
-              f"| {name} {bt:.2f} ({bt / base:.3f}) | {rt} | {rf} | {lt} |")
+              f"| {name} {bt:.2f} ({bt / base:.3f}) | " + " | ".join(cols) + f" | {lt} |")
 
 names = []
 for k in keys:
