@@ -411,7 +411,6 @@ static void run_schedule(ac_request *r, int rc)
     if (done) ended(r, rc);
 }
 
-/* A new race of n candidates (at most RACE_MAX), or NULL without memory. */
 /* 1 when a and b are instances of one composed family (a registry group). */
 static int same_family(const ac_algorithm *a, const ac_algorithm *b)
 {
@@ -433,6 +432,8 @@ static int first_stage(const ac_algorithm *const *candidates, int n, const ac_al
     return m;
 }
 
+/* A new race of candidates[0 .. n-1] (the first CANDIDATES_MAX; its first stage the first
+ * RACE_MAX of first_stage's), or NULL without memory. */
 static race *race_new(const ac_algorithm *const *candidates, int n)
 {
     race *x = calloc(1, sizeof *x);
