@@ -43,7 +43,8 @@ static int layer_request(ac_seen_kind kind, int persistent, void *buf, long long
 {
     int valid = count >= 0 && count <= INT_MAX && dtype != MPI_DATATYPE_NULL;
     ac_comm *c = valid ? ac_request_comm(comm, request) : NULL;
-    if (c && ac_root_ok(comm, root)) {
+    valid = valid && (!c || ac_root_ok(comm, root)); /* an intercommunicator's: its own roots */
+    if (c && valid) {
         ac_call call = ac_call_make(c, AC_BCAST);
         call.bytes = ac_signature_bytes(count, dtype);
         ac_bcast_args a = {buf, (int)count, dtype, root};

@@ -45,7 +45,8 @@ static int layer_request(ac_seen_kind kind, int persistent, const void *sbuf, vo
 {
     int valid = count >= 0 && count <= INT_MAX && dtype != MPI_DATATYPE_NULL && op != MPI_OP_NULL;
     ac_comm *c = valid ? ac_request_comm(comm, request) : NULL;
-    if (c && ac_root_ok(comm, root)) {
+    valid = valid && (!c || ac_root_ok(comm, root)); /* an intercommunicator's: its own roots */
+    if (c && valid) {
         ac_call call;
         ac_call_reduction(&call, c, AC_REDUCE, (long)count, dtype, op);
         ac_reduce_args a = {sbuf, rbuf, (int)count, dtype, op, root};
