@@ -103,6 +103,7 @@ static struct {
     int max_sizes;                                  /* AUTOCOLL_MAX_SIZES */
     int max_sites;                                  /* AUTOCOLL_MAX_SITES */
     int tune_one_rank;                              /* AUTOCOLL_TUNE_ONE_RANK */
+    int race_composed;                              /* AUTOCOLL_RACE_COMPOSED */
     int table_try;                                  /* AUTOCOLL_TABLE_TRY */
 } sel = {.strategy = &ac_strategy_native, .max_sizes = 1};
 
@@ -197,6 +198,7 @@ void ac_select_init(void)
     sel.max_sizes = (int)ac_config_int("AUTOCOLL_MAX_SIZES");
     sel.max_sites = (int)ac_config_int("AUTOCOLL_MAX_SITES");
     sel.tune_one_rank = ac_config_switch("AUTOCOLL_TUNE_ONE_RANK");
+    sel.race_composed = ac_config_switch("AUTOCOLL_RACE_COMPOSED");
     sel.table_try = (int)ac_config_int("AUTOCOLL_TABLE_TRY");
     ac_coll_set_test_nodes((int)ac_config_int("AUTOCOLL_TEST_RANKS_PER_NODE"),
                            ac_config_keyword("AUTOCOLL_TEST_PLACEMENT") == 1 /* cyclic */);
@@ -926,11 +928,11 @@ int ac_select_learning_candidates(ac_comm *c, const ac_call *call, const ac_algo
     ac_call full = *call;
     if (c->layout.nodes > 0) full.nodes = c->layout;
     ac_algorithm_list r = ac_registry_for_size(call->collective, call->size);
-    int composed = ac_config_switch("AUTOCOLL_RACE_COMPOSED"), n = 0;
+    int n = 0;
     for (int i = 0; i < r.count && n < max; i++) {
         const ac_algorithm *a = r.algorithms[i];
         int twin = 0; /* the later of twins is left out, as in a blocking context's candidates */
-        if (!ac_has_schedule(a) || (ac_is_composed(a) && !composed) ||
+        if (!ac_has_schedule(a) || (ac_is_composed(a) && !sel.race_composed) ||
             (a->requires & AC_REQ_NODE_LAYOUT) ||
             ((a->requires & AC_REQ_NODES) && full.nodes.nodes == 0) ||
             ((a->requires & AC_REQ_MESH_LAYOUT) && !ac_mesh_known(c->pcomm, a->params)))
