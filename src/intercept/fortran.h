@@ -70,6 +70,9 @@ int ac_f_testsome(MPI_Fint incount, MPI_Fint *requests, MPI_Fint *outcount, MPI_
 int ac_f_probe(MPI_Fint source, MPI_Fint tag, MPI_Fint comm, MPI_Fint *status);
 int ac_f_mprobe(MPI_Fint source, MPI_Fint tag, MPI_Fint comm, MPI_Fint *message,
                 MPI_Fint *status);
+/* MPI_TYPE_FREE and MPI_OP_FREE by our C wrappers (free_handles.c). */
+int ac_f_type_free(MPI_Fint *type);
+int ac_f_op_free(MPI_Fint *op);
 #endif
 
 #ifdef OPEN_MPI

@@ -1,7 +1,8 @@
 /*
  * fortran_f08.c - the mpi_f08 entry points without a choice buffer: MPI_Init, MPI_Init_thread,
- * MPI_Finalize, MPI_Barrier, MPI_Ibarrier, MPI_Barrier_init, and the calls that complete
- * requests and probe (built for both MPI libraries; the last ones not under SimGrid).
+ * MPI_Finalize, MPI_Barrier, MPI_Ibarrier, MPI_Barrier_init, the calls that complete requests
+ * and probe, MPI_Type_free and MPI_Op_free (built for both MPI libraries; all but the first four
+ * not under SimGrid).
  *
  * MPICH 4's mpi_f08 bindings pass the routines with buffers (MPI_Allreduce, ...) through C
  * descriptor wrappers that call MPI_* (or MPI_*_c), which the C wrappers catch; but these four
@@ -105,6 +106,8 @@ void mpi_probe_f08_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *s
 void mpi_mprobe_f08_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *message,
                      MPI_Fint *status, MPI_Fint *ierror);
 void mpi_ibarrier_f08_(MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+void mpi_type_free_f08_(MPI_Fint *type, MPI_Fint *ierror);
+void mpi_op_free_f08_(MPI_Fint *op, MPI_Fint *ierror);
 
 void mpi_wait_f08_(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierror)
 {
@@ -184,6 +187,18 @@ void mpi_mprobe_f08_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *
                      MPI_Fint *status, MPI_Fint *ierror)
 {
     ac_f_set_ierr(ierror, ac_f_mprobe(*source, *tag, *comm, message, f08_status(status)));
+}
+
+/* MPICH's mpi_f08 calls PMPI_Type_free and PMPI_Op_free: a handle a request of the layer holds
+ * must only be marked (free_handles.c). */
+void mpi_type_free_f08_(MPI_Fint *type, MPI_Fint *ierror)
+{
+    ac_f_set_ierr(ierror, ac_f_type_free(type));
+}
+
+void mpi_op_free_f08_(MPI_Fint *op, MPI_Fint *ierror)
+{
+    ac_f_set_ierr(ierror, ac_f_op_free(op));
 }
 
 void mpi_ibarrier_f08_(MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)

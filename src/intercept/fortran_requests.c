@@ -1,7 +1,9 @@
 /*
  * fortran_requests.c - the Fortran forms of the calls that complete requests (MPI_WAIT*,
- * MPI_TEST*, MPI_REQUEST_GET_STATUS, MPI_REQUEST_FREE, MPI_START*) and of the blocking
- * point-to-point calls and probes that advance the layer's schedules (requests.c).
+ * MPI_TEST*, MPI_REQUEST_GET_STATUS, MPI_REQUEST_FREE, MPI_START*), of the blocking
+ * point-to-point calls and probes that advance the layer's schedules (requests.c), and of
+ * MPI_TYPE_FREE and MPI_OP_FREE, which must not free a handle a request of the layer still
+ * holds (free_handles.c).
  *
  * A nonblocking or persistent collective the layer runs hands the application a request only
  * the layer's C wrappers of these calls know how to complete (requests.h): the library's own
@@ -235,6 +237,22 @@ int ac_f_mprobe(MPI_Fint source, MPI_Fint tag, MPI_Fint comm, MPI_Fint *message,
     return rc;
 }
 
+int ac_f_type_free(MPI_Fint *type)
+{
+    MPI_Datatype c = PMPI_Type_f2c(*type);
+    int rc = MPI_Type_free(&c);
+    if (rc == MPI_SUCCESS) *type = PMPI_Type_c2f(c);
+    return rc;
+}
+
+int ac_f_op_free(MPI_Fint *op)
+{
+    MPI_Op c = PMPI_Op_f2c(*op);
+    int rc = MPI_Op_free(&c);
+    if (rc == MPI_SUCCESS) *op = PMPI_Op_c2f(c);
+    return rc;
+}
+
 #endif /* OPEN_MPI || MPICH_VERSION */
 
 #ifdef OPEN_MPI
@@ -373,6 +391,21 @@ void ompi_mprobe_f(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *me
     ac_f_set_ierr(ierr, ac_f_mprobe(*source, *tag, *comm, message, f_status(status)));
 }
 F_ALIASES(f_mprobe, mprobe, MPROBE)
+
+typedef void f_free(MPI_Fint *handle, MPI_Fint *ierr);
+f_free ompi_type_free_f;
+void ompi_type_free_f(MPI_Fint *type, MPI_Fint *ierr)
+{
+    ac_f_set_ierr(ierr, ac_f_type_free(type));
+}
+F_ALIASES(f_free, type_free, TYPE_FREE)
+
+f_free ompi_op_free_f;
+void ompi_op_free_f(MPI_Fint *op, MPI_Fint *ierr)
+{
+    ac_f_set_ierr(ierr, ac_f_op_free(op));
+}
+F_ALIASES(f_free, op_free, OP_FREE)
 
 /* The blocking sends and receives (mpi_f08's reach these too, through its PLT). */
 typedef void f_send(char *buf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *dest, MPI_Fint *tag,

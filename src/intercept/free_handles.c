@@ -4,9 +4,8 @@
  * freed by the last such request when it ends (requests.c, ac_requests_keep_type and _op), as
  * MPI requires: an operation started with a datatype or op completes normally after the
  * application freed it. The handle is MPI_DATATYPE_NULL or MPI_OP_NULL on return either way.
- * Others go to the library at once. (Open MPI's Fortran bindings call the library's own: a
- * Fortran program that frees a datatype while the layer runs a nonblocking collective with it
- * is not covered there.)
+ * Others go to the library at once. Fortran's MPI_TYPE_FREE and MPI_OP_FREE come here too
+ * where the library's Fortran bindings would call PMPI_* (fortran_requests.c, fortran_f08.c).
  */
 #include "intercept/requests.h"
 
