@@ -1279,7 +1279,8 @@ static int some(int count, MPI_Request requests[], int *outcount, int indices[],
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUSES_IGNORE : statuses + n;
         int lrc = PMPI_Testsome(count, v.copy, &lib, indices + n, st);
         if (rc == MPI_SUCCESS) rc = lrc;
-        if (lib == MPI_UNDEFINED) lib = 0;
+        int lib_none = lib == MPI_UNDEFINED; /* nothing active for the library */
+        if (lib_none) lib = 0;
         if (n + lib > 0 || rc != MPI_SUCCESS) {
             *outcount = n + lib;
             break;
@@ -1289,11 +1290,10 @@ static int some(int count, MPI_Request requests[], int *outcount, int indices[],
             if (block && nothing_active) {
                 rc = PMPI_Waitsome(count, v.copy, outcount, indices, statuses);
             } else {
-                /* Testsome: nothing yet, or nothing active at all (MPI_UNDEFINED) */
-                int dummy = 0;
-                lrc = PMPI_Testsome(count, v.copy, &dummy, indices, statuses);
-                *outcount = (dummy == MPI_UNDEFINED && !running) ? MPI_UNDEFINED : 0;
-                if (rc == MPI_SUCCESS) rc = lrc;
+                /* Testsome: nothing yet, or nothing active at all (MPI_UNDEFINED), as the
+                 * library answered above (asked again, it could complete a request that
+                 * arrived meanwhile and that no index would report) */
+                *outcount = lib_none && !running ? MPI_UNDEFINED : 0;
             }
             break;
         }

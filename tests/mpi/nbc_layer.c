@@ -7,7 +7,11 @@
  *     non-commutative user op (matrix product; the ring does not apply and passes it on);
  *  2. three outstanding, completed by MPI_Waitall in reverse order, by MPI_Waitany, by
  *     MPI_Waitsome, by MPI_Testall, MPI_Testany, MPI_Testsome and MPI_Test loops;
- *  3. mixed with point-to-point requests (a ring exchange) in MPI_Waitall and MPI_Waitany;
+ *  3. mixed with point-to-point requests (a ring exchange) in MPI_Waitall and MPI_Waitany, and
+ *     (20 rounds, with an MPI_Iscan the layer passes on) in MPI_Testsome and MPI_Testany loops:
+ *     every request reported exactly once
+ *     (the layer's MPI_Testsome once asked the library twice in one call, completing a request
+ *     that arrived in between without reporting it);
  *  4. the application's own wait (MPI_Wait on a receive) while a collective is outstanding;
  *  5. MPI_Request_get_status until complete;
  *  6. a communicator freed while a collective on it is outstanding (not with --no-freed-comm:
@@ -197,6 +201,43 @@ static void mixed(void)
     check(got == prev, "Wait on a receive while collectives are outstanding");
     MPI_Waitall(3, q, statuses_ignore());
     check3(r, "collectives after the application's wait");
+
+    /* Testsome and Testany loops over both kinds, and a collective the layer passes on (an
+     * MPI_Iscan: the library's, completing at any time): each index once, until MPI_UNDEFINED */
+    int scan_in[1000], scan_out[1000];
+    for (int round = 0; round < 20; round++) {
+        int reported[6] = {0}, n = 0, out, indices[6], flag, polls = 0;
+        MPI_Request t[6];
+        start3(s, r, t);
+        got = -1;
+        MPI_Irecv(&got, 1, MPI_INT, prev, 8, MPI_COMM_WORLD, &t[3]);
+        MPI_Isend(&token, 1, MPI_INT, next, 8, MPI_COMM_WORLD, &t[4]);
+        for (int i = 0; i < 1000; i++)
+            scan_in[i] = rank + i, scan_out[i] = -1;
+        MPI_Iscan(scan_in, scan_out, 1000, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &t[5]);
+        for (;;) {
+            if (round % 2) {
+                MPI_Testsome(6, t, &out, indices, statuses_ignore());
+            } else {
+                MPI_Testany(6, t, &indices[0], &flag, MPI_STATUS_IGNORE);
+                out = !flag ? 0 : indices[0] == MPI_UNDEFINED ? MPI_UNDEFINED : 1;
+            }
+            if (out == MPI_UNDEFINED || ++polls > 50000000) break;
+            for (int k = 0; k < out; k++)
+                reported[indices[k]]++, n++;
+        }
+        int each_once = n == 6;
+        for (int k = 0; k < 6; k++)
+            each_once &= reported[k] == 1;
+        check(each_once, round % 2 ? "Testsome mixed: every request reported once"
+                                   : "Testany mixed: every request reported once");
+        check(got == prev, "Test loops mixed: point-to-point");
+        int scan_ok = 1;
+        for (int i = 0; i < 1000; i++)
+            scan_ok &= scan_out[i] == rank * (rank + 1) / 2 + (rank + 1) * i;
+        check(scan_ok, "Test loops mixed: the library's scan");
+        check3(r, "Test loops mixed: collectives");
+    }
 }
 
 /* Rank 0 blocks in a point-to-point call whose partner message rank 1 sends only after its
