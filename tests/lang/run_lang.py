@@ -11,12 +11,30 @@ communicators equals the count given and nothing passed through; every other col
 calls. An interposition that misses a language binding gives 0, one that catches a call twice
 (e.g. both a Fortran symbol and the C symbol it calls) gives twice the count.
 
+Names of --expect that start with MPI_ (MPI_Iallreduce=4, MPI_Gatherv=1) are the calls the
+report lists by their MPI names (core/seen_list.h): the nonblocking and persistent collectives,
+gatherv, scatterv, alltoallw, scan and exscan. The report counts each such call once, in one of
+two objects: "nonblocking_run" (the layer ran it, with a schedule or the library's own) or
+"seen" (passed to the library); a call the layer ran is not also in "seen" (core/seen.h:
+ac_seen_run is "not among ac_seen_calls"; checked with tests/mpi/seen under MPICH and
+AUTOCOLL_STRATEGY=race: its 5 MPI_Iallreduce were nonblocking_run 5, seen none). So
+nonblocking_run[name].calls + seen[name].calls must equal the count, and no other MPI_ kind may
+have calls in either. A persistent collective (a name ending in _init) is given as INITS/STARTS
+(MPI_Allreduce_init=1/3: one request started 3 times; every request of a kind started equally
+often): "seen" counts the inits passed to the library, "nonblocking_run" the starts of the
+requests the layer runs, so seen x STARTS/INITS + nonblocking_run must equal STARTS (with seen at
+most INITS).
+
 Modes:
   native  every collective forced to `native` (AUTOCOLL_<COLL>=native): the report must name it
+          (the nonblocking calls the layer runs must then show only "native" in nonblocking_run)
   auto    the layer's own selection: only the counts are checked
+  race    AUTOCOLL_STRATEGY=race (the layer races its schedules for the nonblocking calls): only
+          the counts are checked
   sweep   one run per algorithm index k, forcing the k-th algorithm of every collective (cycling
           through shorter lists) so that each algorithm runs the program once; the report must
-          name the forced algorithm, or native where it does not apply (it has requirements)
+          name the forced algorithm, or native where it does not apply (it has requirements);
+          the nonblocking calls (forced alike): only their counts
 
 A Python program (PROGRAM ending in .py) runs with the interpreter of --venv; when that
 interpreter or its mpi4py is missing the test fails (exit 1) with a message.
@@ -25,6 +43,7 @@ interpreter or its mpi4py is missing the test fails (exit 1) with a message.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -32,6 +51,7 @@ import time
 CANNOT_RUN = 1  # a test that cannot run fails: it never passes unrun
 HERE = os.path.dirname(os.path.abspath(__file__))
 MPIRUN = os.path.join(os.path.dirname(HERE), "mpirun.sh")
+SEEN_LIST = os.path.join(os.path.dirname(os.path.dirname(HERE)), "src", "core", "seen_list.h")
 KEEP_ENV = ("AUTOCOLL_TEST_YIELD",)
 
 
@@ -42,9 +62,10 @@ def parse_args():
     ap.add_argument("--library", required=True, help="libautocoll.so to preload")
     ap.add_argument("--info", required=True, help="autocoll-info of the same build")
     ap.add_argument("--report", required=True, help="where the layer writes its JSON report")
-    ap.add_argument("--mode", choices=["native", "auto", "sweep"], default="native")
+    ap.add_argument("--mode", choices=["native", "auto", "race", "sweep"], default="native")
     ap.add_argument("--expect", nargs="+", default=[], metavar="COLL=N",
-                    help="calls per rank the program makes, per collective")
+                    help="calls per rank the program makes, per collective (MPI_Xxx=N for the "
+                    "report's nonblocking_run and seen, MPI_Xxx_init=INITS/STARTS)")
     ap.add_argument("--venv", help="virtual environment with mpi4py (Python programs)")
     ap.add_argument("--timeout", type=int, default=120, help="seconds per run")
     ap.add_argument("command", nargs=argparse.REMAINDER)
@@ -62,6 +83,12 @@ def registry(info):
     for a in json.loads(out)["algorithms"]:
         algorithms.setdefault(a["collective"], []).append(a)
     return algorithms
+
+
+def seen_names():
+    """The MPI names the report's "seen" and "nonblocking_run" use (core/seen_list.h)."""
+    with open(SEEN_LIST) as f:
+        return set(re.findall(r'X\(\w+, "(MPI_\w+)"\)', f.read()))
 
 
 def python_command(args, env):
@@ -123,7 +150,33 @@ def totals(report):
     return out
 
 
-def check_report(path, expect, forced, algorithms):
+def check_mpi_names(report, expect, native):
+    """Problems with the calls the report lists by MPI name: `expect` maps a name to its calls,
+    or for a persistent collective to (inits, starts); see the module's docstring. With
+    `native`, the calls the layer ran must have run the library's own algorithm."""
+    ran, passed = report.get("nonblocking_run", {}), report.get("seen", {})
+    problems = []
+    for name in sorted(set(ran) | set(passed) | set(expect)):
+        r = ran.get(name, {}).get("calls", 0)
+        s = passed.get(name, {}).get("calls", 0)
+        want = expect.get(name, 0)
+        if isinstance(want, tuple):
+            inits, starts = want
+            ok = s <= inits and s * (starts // inits) + r == starts
+            wanted = f"{inits} inits started {starts} times"
+        else:
+            ok = r + s == want
+            wanted = f"{want} calls"
+        if not ok:
+            problems.append(f"{name}: {r} run by the layer (nonblocking_run), {s} passed to the "
+                            f"library (seen), expected {wanted}")
+        elif native and r and set(ran[name].get("algorithms", {})) - {"native"}:
+            problems.append(f"{name}: forced native, nonblocking_run shows "
+                            f"{ran[name]['algorithms']}")
+    return problems
+
+
+def check_report(path, expect, forced, algorithms, mpi_expect=None, native=False):
     """Problems found in the report (empty list: all good)."""
     try:
         with open(path) as f:
@@ -133,7 +186,7 @@ def check_report(path, expect, forced, algorithms):
     if report.get("schema") != "autocoll-report":
         return [f"{path}: not an autocoll-report"]
     seen = totals(report)
-    problems = []
+    problems = check_mpi_names(report, mpi_expect or {}, native)
     for name in sorted(set(seen) | set(expect)):
         calls, passthrough, algs = seen.get(name, (0, 0, {}))
         want = expect.get(name, 0)
@@ -151,7 +204,7 @@ def check_report(path, expect, forced, algorithms):
     return problems
 
 
-def run_once(args, command, env, expect, forced, algorithms, label):
+def run_once(args, command, env, expect, forced, algorithms, label, mpi_expect):
     env = dict(env)
     for name, alg in forced.items():
         env["AUTOCOLL_" + name.upper()] = alg
@@ -170,7 +223,8 @@ def run_once(args, command, env, expect, forced, algorithms, label):
     if "all results correct" not in proc.stdout:
         problems.append("the program did not print 'all results correct'")
     if not problems:
-        problems = check_report(args.report, expect, forced, algorithms)
+        problems = check_report(args.report, expect, forced, algorithms, mpi_expect,
+                                native=args.mode == "native")
     status = "FAILED" if problems else "ok"
     print(f"{label}: {status} in {seconds:.1f} s")
     if problems:
@@ -186,24 +240,36 @@ def run_once(args, command, env, expect, forced, algorithms, label):
 
 def main():
     args = parse_args()
-    expect = {}
+    expect, mpi_expect = {}, {}
     for item in args.expect:
         name, _, n = item.partition("=")
-        expect[name] = int(n)
+        if not name.startswith("MPI_"):
+            expect[name] = int(n)
+        elif name.endswith("_init"):
+            inits, _, starts = n.partition("/")
+            if not starts or int(starts) % int(inits):
+                print(f"run_lang.py: {item}: a persistent collective is NAME=INITS/STARTS, "
+                      "every request started equally often")
+                return 2
+            mpi_expect[name] = (int(inits), int(starts))
+        else:
+            mpi_expect[name] = int(n)
     algorithms = registry(args.info)
-    unknown = set(expect) - set(algorithms)
+    unknown = (set(expect) - set(algorithms)) | (set(mpi_expect) - seen_names())
     if unknown:
         print(f"run_lang.py: unknown collectives in --expect: {sorted(unknown)}")
         return 2
     env = base_env(args)
+    if args.mode == "race":
+        env["AUTOCOLL_STRATEGY"] = "race"
     command = list(args.command)
     if command[0].endswith(".py"):
         command = python_command(args, env)
         if command is None:
             return CANNOT_RUN
     name = os.path.basename(args.command[0])
-    if args.mode == "auto":
-        runs = [({}, f"{name} auto")]
+    if args.mode in ("auto", "race"):
+        runs = [({}, f"{name} {args.mode}")]
     elif args.mode == "native":
         runs = [({c: "native" for c in algorithms}, f"{name} native")]
     else:
@@ -212,7 +278,7 @@ def main():
                  f"{name} sweep {k + 1}/{longest}") for k in range(longest)]
     failed = 0
     for forced, label in runs:
-        if not run_once(args, command, env, expect, forced, algorithms, label):
+        if not run_once(args, command, env, expect, forced, algorithms, label, mpi_expect):
             failed += 1
     print(f"{len(runs) - failed} passed, {failed} failed")
     return 1 if failed else 0
