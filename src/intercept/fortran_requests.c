@@ -50,7 +50,8 @@ static int acquire(c_requests *r, int n, const MPI_Fint *requests, int want_stat
     r->c = malloc(sizeof *r->c * m);
     r->st = want_statuses ? malloc(sizeof *r->st * m) : MPI_STATUSES_IGNORE;
     r->indices = want_indices ? malloc(sizeof *r->indices * m) : NULL;
-    if (!r->c || !r->st || (want_indices && !r->indices)) {
+    /* (MPI_STATUSES_IGNORE is NULL under Open MPI: only an array asked for is checked) */
+    if (!r->c || (want_statuses && !r->st) || (want_indices && !r->indices)) {
         free(r->c);
         if (want_statuses) free(r->st);
         free(r->indices);
