@@ -15,6 +15,7 @@
 
 #include "coll/algorithms.h"
 #include "coll/common/common.h"
+#include "coll/common/mesh.h"
 #include "coll/common/neighbor.h"
 #include "core/clock.h"
 #include "core/config.h"
@@ -105,6 +106,11 @@ struct race {
     size_t bytes;
     int count, op_builtin, op_commutative;
     char name[MPI_MAX_OBJECT_NAME]; /* the communicator's, for the log */
+    /* what the last call that found this context gave ac_select_learning_candidates: a call
+     * with the same finds it again without making the list (context_again) */
+    ac_call seen_call;
+    ac_node_shape seen_layout;
+    unsigned long seen_meshes;
     race *next;
 };
 
@@ -1409,6 +1415,45 @@ static int without(const ac_algorithm **candidates, int n, const ac_algorithm *a
     return k;
 }
 
+static int same_shape(const ac_node_shape *a, const ac_node_shape *b)
+{
+    return a->nodes == b->nodes && a->ppn_min == b->ppn_min && a->ppn_max == b->ppn_max &&
+           a->blocks == b->blocks;
+}
+
+/* Every field of the call that ac_select_learning_candidates reads. */
+static int same_call(const ac_call *a, const ac_call *b)
+{
+    return a->collective == b->collective && a->size == b->size && a->count == b->count &&
+           a->op == b->op && a->op_builtin == b->op_builtin &&
+           a->op_commutative == b->op_commutative && a->bytes == b->bytes &&
+           a->topology == b->topology && a->window == b->window &&
+           same_shape(&a->nodes, &b->nodes);
+}
+
+/* The nonblocking context a call on c finds without making its candidate list: the one the
+ * last call with the same inputs of ac_select_learning_candidates found (the call, c's node
+ * layout, and c's meshes, unchanged while no mesh was made: ac_mesh_made). Those inputs make
+ * the same list, so context() would find the same race; NULL: make the list (context()). Local:
+ * it changes no decision, only what it costs (every rank would find the same either way). */
+static race *context_again(const ac_comm *c, const ac_call *call)
+{
+    unsigned long meshes = ac_mesh_made();
+    for (race *x = contexts; x; x = x->next)
+        if (x->pcomm == c->pcomm && x->seen_meshes == meshes && same_call(&x->seen_call, call) &&
+            same_shape(&x->seen_layout, &c->layout))
+            return x;
+    return NULL;
+}
+
+/* x found for `call` on c by context(): what context_again compares. */
+static void context_seen(race *x, const ac_comm *c, const ac_call *call)
+{
+    x->seen_call = *call;
+    x->seen_layout = c->layout;
+    x->seen_meshes = ac_mesh_made();
+}
+
 int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int persistent,
                     ac_request_build_fn *build, ac_request_library_fn *library, const void *args,
                     size_t argsize, const MPI_Datatype *types, int ntypes, MPI_Request *handle,
@@ -1416,7 +1461,9 @@ int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int pers
 {
     const ac_algorithm *alg = ac_select_nonblocking(c, call);
     race *x = NULL;
-    if (!alg) { /* under a learning strategy: a race, the request's own or its context's */
+    if (!alg && !persistent && (x = context_again(c, call)) != NULL) {
+        alg = x->candidates[0];
+    } else if (!alg) { /* under a learning strategy: a race, the request's own or its context's */
         const ac_algorithm *candidates[CANDIDATES_MAX];
         int n = ac_select_learning_candidates(c, call, candidates, CANDIDATES_MAX), full = 0;
         if (persistent && !library) /* the library's own persistent collective not usable */
@@ -1433,6 +1480,7 @@ int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int pers
                                        * waiting */
                 return 1;
             }
+            if (!persistent) context_seen(x, c, call);
             alg = x->candidates[0];
         }
     }

@@ -586,7 +586,7 @@ static const ac_setting race_settings[] = {
     AC_DECLARE_SWITCH("AUTOCOLL_RACE_GROUPING", "on",
            "race: round 1 runs one algorithm per group, and every group whose representative "
            "stays in the race joins round 2"),
-    AC_DECLARE_SWITCH("AUTOCOLL_RACE_COMPOSED", "off",
+    AC_DECLARE_SWITCH("AUTOCOLL_RACE_COMPOSED", "on",
            "nonblocking races: one instance of each composed family (hierarchical, orthogonal, "
            "Rabenseifner, ...) races too, then the winning family's instances"),
     /* default 0, no final: no measured gain on the emulated cluster (docs/race.md) */

@@ -20,6 +20,11 @@
  *                         of MPI_COMM_WORLD, no blocking collective on either: both outstanding
  *                         each time (the layer makes a new communicator's state in its
  *                         constructor where it may run nonblocking collectives).
+ *   nbc_race mesh         40 MPI_Iallreduce of 1000 ints, each waited for, 60 MPI_Allreduce of
+ *                         1000 ints, 40 MPI_Iallreduce more: where the blocking race runs an
+ *                         orthogonal instance, it makes the communicator's mesh, which lets the
+ *                         orthogonal allreduces into the later nonblocking calls' candidate
+ *                         list (a new context: requests.c, context_again).
  *
  * The layer makes MPI_COMM_WORLD's state at MPI_Init: its first nonblocking call races too.
  * Prints "nbc_race: ok" and exits 0, or names the first failing check and exits 1.
@@ -178,6 +183,18 @@ static void fresh(batch *b)
     MPI_Comm_free(&dup);
 }
 
+static void mesh(batch *b)
+{
+    int call = 0;
+    waited(b, 40, N, &call);
+    for (int k = 0; k < 60; k++, call++) { /* blocking: their race runs an orthogonal one */
+        fill(b->send[0], N, call);
+        MPI_Allreduce(b->send[0], b->recv[0], N, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        check(sum_ok(b->recv[0], N, call), "blocking allreduce sum", call);
+    }
+    waited(b, 40, N, &call);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -191,13 +208,15 @@ int main(int argc, char **argv)
                      {"lacking", lacking},
                      {"mixed", mixed},
                      {"fresh", fresh},
-                     {"long", long_run}};
+                     {"long", long_run},
+                     {"mesh", mesh}};
     int which = -1;
     for (int i = 0; i < (int)(sizeof scenarios / sizeof scenarios[0]); i++)
         if (argc > 1 && !strcmp(argv[1], scenarios[i].name)) which = i;
     if (which < 0) {
         if (rank == 0)
-            fprintf(stderr, "usage: nbc_race sequential|outstanding|lacking|mixed|fresh|long\n");
+            fprintf(stderr, "usage: nbc_race "
+                            "sequential|outstanding|lacking|mixed|fresh|long|mesh\n");
         MPI_Finalize();
         return 2;
     }

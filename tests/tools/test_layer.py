@@ -482,8 +482,7 @@ def test_a_table_decides_nonblocking_allreduces(mpi, np, tmp_path):
 
 # The race's protocol (its calls, agreements, deferrals, monitor) with a known candidate list:
 # the library's own, recursive doubling and the ring, the composed families left out
-# (AUTOCOLL_RACE_COMPOSED=off, the default, set here so that the tests hold whatever the
-# default; with them the races are longer: tested below, composed_stages).
+# (AUTOCOLL_RACE_COMPOSED=off; with them the races are longer: tested below, composed_stages).
 PROTOCOL = {"AUTOCOLL_STRATEGY": "race", "AUTOCOLL_RACE_COMPOSED": "off"}
 # allreduce's composed families that apply on one node (registry groups; the hierarchical ones
 # need several nodes, the orthogonal ones their meshes made)
@@ -560,7 +559,7 @@ def test_the_monitor_races_a_nonblocking_context_again_when_its_choice_degrades(
 @pytest.mark.parametrize("mpi", MPIS)
 @pytest.mark.parametrize("np", [3, 4])
 def test_a_nonblocking_race_runs_the_composed_families_in_two_stages(mpi, np, tmp_path):
-    """composed_stages: with AUTOCOLL_RACE_COMPOSED on a nonblocking race's first
+    """composed_stages: with AUTOCOLL_RACE_COMPOSED on (the default) a nonblocking race's first
     stage runs the library's own, recursive doubling, the ring and the first instance of each
     composed family that applies (allreduce's all-gather, Rabenseifner and all-to-all families
     here: one node, so no hierarchical instance; no mesh made, so no orthogonal one), twice each;
@@ -570,8 +569,7 @@ def test_a_nonblocking_race_runs_the_composed_families_in_two_stages(mpi, np, tm
     (tests/mpi/nbc_race.c long) right, every rank deciding alike, the first stage's list, and the
     second stage exactly where a family won it, over that family's instances alone."""
     run = run_mpi(mpi, np, "tests/mpi/nbc_race", tmp_path, timeout=180, args=("long",),
-                  env={"AUTOCOLL_STRATEGY": "race", "AUTOCOLL_VERBOSE": "2",
-                       "AUTOCOLL_RACE_COMPOSED": "on"})
+                  env={"AUTOCOLL_STRATEGY": "race", "AUTOCOLL_VERBOSE": "2"})
     assert run.rc == 0 and "nbc_race: ok" in run.stdout, run.stdout + run.stderr
     ran = run.report["nonblocking_run"]["MPI_Iallreduce"]
     assert ran["calls"] == 160, ran
@@ -604,6 +602,35 @@ def test_a_nonblocking_race_runs_the_composed_families_in_two_stages(mpi, np, tm
     assert len(second) == int(m.group(2)) >= 2 and second_call == call + 1 + 2 * len(second)
     assert {groups[name] for name in second} == {groups[winner]}, second  # that family alone
     assert all(ran["algorithms"].get(name, 0) >= 2 for name in second), ran
+
+
+@pytest.mark.parametrize("mpi", MPIS)
+def test_a_nonblocking_context_is_found_again_until_a_mesh_is_made(mpi, tmp_path):
+    """A nonblocking call finds its context without making its candidate list where the list's
+    inputs are those of the last call that found it (requests.c, context_again); a mesh made in
+    between changes them. nbc_race mesh at 4 ranks: 40 MPI_Iallreduce (a race without an
+    orthogonal instance: no mesh yet), 60 blocking MPI_Allreduce whose race runs the orthogonal
+    family's representative (it makes the 2 x 2 mesh), 40 MPI_Iallreduce again: a new context,
+    whose first stage has an orthogonal instance; every rank alike, every result right. A forced
+    node-aware barrier (never called) makes the node layout known at MPI_Init, so that the mesh
+    is the only input that changes (the blocking race would learn the layout too)."""
+    run = run_mpi(mpi, 4, "tests/mpi/nbc_race", tmp_path, timeout=180, args=("mesh",),
+                  env={"AUTOCOLL_STRATEGY": "race", "AUTOCOLL_VERBOSE": "2",
+                       "AUTOCOLL_BARRIER": "hier_dissemination_dissemination"})
+    assert run.rc == 0 and "nbc_race: ok" in run.stdout, run.stdout + run.stderr
+    assert run.report["nonblocking_run"]["MPI_Iallreduce"]["calls"] == 80
+
+    def first_stages(rank):
+        return [re.findall(r"(\w+) [0-9.]+ us", m.group(1)) for m in (
+            re.search(r"race chose \w+ at call \d+ .*on the slowest rank: (.*)\)$", line)
+            for line in run.stderr.splitlines()
+            if line.startswith(f"autocoll[{rank}]") and "(nonblocking)" in line) if m]
+    stages = first_stages(0)
+    assert all(first_stages(rank) == stages for rank in range(1, 4)), run.stderr
+    groups = {a["name"]: a["group"] for a in registry(mpi, 4)["algorithms"]
+              if a["collective"] == "allreduce"}
+    assert "orthogonal_2d" not in {groups[name] for name in stages[0]}, stages
+    assert any("orthogonal_2d" in {groups[name] for name in stage} for stage in stages[1:]), stages
 
 
 @pytest.mark.parametrize("mpi", MPIS)
@@ -753,10 +780,12 @@ def test_nonblocking_bcasts_are_right(mpi, np, tmp_path):
         calls["MPI_Bcast_init"] = 12
     # the 20 outstanding rounds race the 5- and 25-int contexts whole: every candidate ran, the
     # segmented trees left out as twins of the unsegmented ones (one segment an edge), the
-    # scatter-allgathers as composed (forced, they ran above; AUTOCOLL_RACE_COMPOSED is off)
+    # scatter-allgathers, a composed family, by their first instance (and the other where that
+    # one wins: AUTOCOLL_RACE_COMPOSED's second stage)
     raced = forced_and_raced(mpi, np, tmp_path, "nbc_bcast", "bcast", calls,
                              algorithms=distinct_trees(mpi, "bcast"))
-    assert set(raced) == {"native", *TREES}, raced
+    assert set(raced) - {"scatter_recursive_doubling_allgather"} == {
+        "native", *TREES, "scatter_ring_allgather"}, raced
 
 
 NEIGHBOR = ("allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw")

@@ -170,7 +170,7 @@ static void test_defaults(void)
         {"AUTOCOLL_RACE_WINDOW_MAX", "1024"},
         {"AUTOCOLL_RACE_REFRESH", "4096"},
         {"AUTOCOLL_RACE_GROUPING", "1"},
-        {"AUTOCOLL_RACE_COMPOSED", "0"},
+        {"AUTOCOLL_RACE_COMPOSED", "1"},
         {"AUTOCOLL_RACE_FINAL", "0"},
         {"AUTOCOLL_TEST_RANKS_PER_NODE", "0"},
         {"AUTOCOLL_REPORT", "off"},

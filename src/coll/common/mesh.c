@@ -124,6 +124,8 @@ static int mesh_build(MPI_Comm comm, const ac_params *p, ac_mesh **out)
     return MPI_SUCCESS;
 }
 
+static unsigned long meshes_made; /* by this process, on any communicator (ac_mesh_made) */
+
 /* The mesh of params p in the list from `first`, or NULL. */
 static ac_mesh *cached(ac_mesh *first, const ac_params *p)
 {
@@ -158,8 +160,14 @@ int ac_mesh_get(MPI_Comm comm, const ac_params *p, const ac_mesh **mesh)
             return rc;
         }
     }
+    __atomic_fetch_add(&meshes_made, 1, __ATOMIC_RELAXED); /* threads may make meshes */
     *mesh = m;
     return MPI_SUCCESS;
+}
+
+unsigned long ac_mesh_made(void)
+{
+    return __atomic_load_n(&meshes_made, __ATOMIC_RELAXED);
 }
 
 int ac_mesh_known(MPI_Comm comm, const ac_params *p)

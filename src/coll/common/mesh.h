@@ -51,6 +51,9 @@ int ac_mesh_get(MPI_Comm comm, const ac_params *p, const ac_mesh **mesh);
 /* 1 when comm's mesh of params is made already (ac_mesh_get then sends nothing); local, and the
  * same on every rank of comm (meshes are made collectively). */
 int ac_mesh_known(MPI_Comm comm, const ac_params *p);
+/* How many meshes this process has made so far, on any communicator: while it stays the same,
+ * ac_mesh_known gives the same answers (a mesh lives as long as its communicator). */
+unsigned long ac_mesh_made(void);
 
 /* 1 when `coord` equals `root` in every dimension after d: the ranks that take part in phase d
  * of a rooted decomposition (bcast and scatter from d = 0 up, gather and reduce from d = D-1
