@@ -35,25 +35,25 @@ static void status_out(int rc, const MPI_Status *c, MPI_Fint *f)
     if (f && (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)) PMPI_Status_c2f(c, f);
 }
 
-/* n C requests converted from Fortran's, and room for n statuses where `want_statuses`:
- * freed by release. 0 without memory. */
+/* n C requests converted from Fortran's, with room for n statuses (always: the library is
+ * passed a real array, never MPI_STATUSES_IGNORE, which MPICH defines as (MPI_Status *)1 and
+ * GCC 12 at -O3 then warns about; Fortran's statuses are written only where it asked) and, where
+ * `want_indices`, n indices: freed by release. 0 without memory. */
 typedef struct {
     MPI_Request *c;
     MPI_Status *st;
     int *indices;
 } c_requests;
 
-static int acquire(c_requests *r, int n, const MPI_Fint *requests, int want_statuses,
-                   int want_indices)
+static int acquire(c_requests *r, int n, const MPI_Fint *requests, int want_indices)
 {
     size_t m = (size_t)(n > 0 ? n : 1);
     r->c = malloc(sizeof *r->c * m);
-    r->st = want_statuses ? malloc(sizeof *r->st * m) : MPI_STATUSES_IGNORE;
+    r->st = malloc(sizeof *r->st * m);
     r->indices = want_indices ? malloc(sizeof *r->indices * m) : NULL;
-    /* (MPI_STATUSES_IGNORE is NULL under Open MPI: only an array asked for is checked) */
-    if (!r->c || (want_statuses && !r->st) || (want_indices && !r->indices)) {
+    if (!r->c || !r->st || (want_indices && !r->indices)) {
         free(r->c);
-        if (want_statuses) free(r->st);
+        free(r->st);
         free(r->indices);
         return 0;
     }
@@ -68,7 +68,7 @@ static void release(c_requests *r, int n, MPI_Fint *requests)
     for (int i = 0; i < n; i++)
         requests[i] = PMPI_Request_c2f(r->c[i]);
     free(r->c);
-    if (r->st != MPI_STATUSES_IGNORE) free(r->st);
+    free(r->st);
     free(r->indices);
 }
 
@@ -121,7 +121,7 @@ int ac_f_start(MPI_Fint *request)
 int ac_f_startall(MPI_Fint count, MPI_Fint *requests)
 {
     c_requests r;
-    if (!acquire(&r, count, requests, 0, 0)) return MPI_ERR_NO_MEM;
+    if (!acquire(&r, count, requests, 0)) return MPI_ERR_NO_MEM;
     int rc = MPI_Startall(count, r.c);
     release(&r, count, requests);
     return rc;
@@ -137,7 +137,7 @@ static void statuses_out(int rc, const c_requests *r, int n, MPI_Fint *statuses)
 int ac_f_waitall(MPI_Fint count, MPI_Fint *requests, MPI_Fint *statuses)
 {
     c_requests r;
-    if (!acquire(&r, count, requests, statuses != NULL, 0)) return MPI_ERR_NO_MEM;
+    if (!acquire(&r, count, requests, 0)) return MPI_ERR_NO_MEM;
     int rc = MPI_Waitall(count, r.c, r.st);
     statuses_out(rc, &r, count, statuses);
     release(&r, count, requests);
@@ -147,7 +147,7 @@ int ac_f_waitall(MPI_Fint count, MPI_Fint *requests, MPI_Fint *statuses)
 int ac_f_testall(MPI_Fint count, MPI_Fint *requests, MPI_Fint *flag, MPI_Fint *statuses)
 {
     c_requests r;
-    if (!acquire(&r, count, requests, statuses != NULL, 0)) return MPI_ERR_NO_MEM;
+    if (!acquire(&r, count, requests, 0)) return MPI_ERR_NO_MEM;
     int done = 0, rc = MPI_Testall(count, r.c, &done, r.st);
     *flag = ac_f_logical(done);
     if (done) statuses_out(rc, &r, count, statuses);
@@ -164,7 +164,7 @@ static MPI_Fint f_index(int index)
 int ac_f_waitany(MPI_Fint count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *status)
 {
     c_requests r;
-    if (!acquire(&r, count, requests, 0, 0)) return MPI_ERR_NO_MEM;
+    if (!acquire(&r, count, requests, 0)) return MPI_ERR_NO_MEM;
     MPI_Status st;
     int i = MPI_UNDEFINED, rc = MPI_Waitany(count, r.c, &i, status ? &st : MPI_STATUS_IGNORE);
     *index = f_index(i);
@@ -177,7 +177,7 @@ int ac_f_testany(MPI_Fint count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *
                  MPI_Fint *status)
 {
     c_requests r;
-    if (!acquire(&r, count, requests, 0, 0)) return MPI_ERR_NO_MEM;
+    if (!acquire(&r, count, requests, 0)) return MPI_ERR_NO_MEM;
     MPI_Status st;
     int i = MPI_UNDEFINED, done = 0,
         rc = MPI_Testany(count, r.c, &i, &done, status ? &st : MPI_STATUS_IGNORE);
@@ -193,7 +193,7 @@ static int some(int wait, MPI_Fint incount, MPI_Fint *requests, MPI_Fint *outcou
                 MPI_Fint *indices, MPI_Fint *statuses)
 {
     c_requests r;
-    if (!acquire(&r, incount, requests, statuses != NULL, 1)) return MPI_ERR_NO_MEM;
+    if (!acquire(&r, incount, requests, 1)) return MPI_ERR_NO_MEM;
     int out = MPI_UNDEFINED;
     int rc = wait ? MPI_Waitsome(incount, r.c, &out, r.indices, r.st)
                   : MPI_Testsome(incount, r.c, &out, r.indices, r.st);

@@ -592,9 +592,12 @@ def test_a_nonblocking_race_runs_the_composed_families_in_two_stages(mpi, np, tm
     families = [groups[name] for name in first if groups[name] in COMPOSED_ALLREDUCE]
     assert sorted(families) == sorted(COMPOSED_ALLREDUCE), first  # one instance of each
     assert call == 2 * len(first), races
-    family = [x for x in lines if "family's" in x]
+    # the second stage, where there is one, begins at the call after the first agreement (later
+    # races are the monitor's, which this machine's timings start: not checked)
+    second_stage = rf"family's \d+ instances race from call {call + 1}$"
+    family = [x for x in lines if re.search(second_stage, x)]
     if groups[winner] not in COMPOSED_ALLREDUCE:
-        assert not family and len(races) == 1, lines
+        assert not family, lines
         return
     m = re.search(r"the (\w+) family's (\d+) instances race from call (\d+)", family[0])
     assert m and m.group(1) == groups[winner] and int(m.group(3)) == call + 1, family
