@@ -89,14 +89,14 @@ void *ac_f_buf_in_place(char *buf)
     return is_sentinel(buf, IN_PLACE) ? MPI_IN_PLACE : ac_f_buf(buf);
 }
 
-int ac_f_status_ignored(const void *status)
+MPI_Fint *ac_f_status(MPI_Fint *status)
 {
-    return is_sentinel(status, STATUS_IGNORE);
+    return is_sentinel(status, STATUS_IGNORE) ? NULL : status;
 }
 
-int ac_f_statuses_ignored(const void *statuses)
+MPI_Fint *ac_f_statuses(MPI_Fint *statuses)
 {
-    return is_sentinel(statuses, STATUSES_IGNORE);
+    return is_sentinel(statuses, STATUSES_IGNORE) ? NULL : statuses;
 }
 
 MPI_Datatype *ac_f_types(const MPI_Fint *types, int n)

@@ -80,10 +80,10 @@ int ac_f_op_free(MPI_Fint *op);
 void *ac_f_buf(char *buf);
 /* ... that may also be MPI_IN_PLACE. */
 void *ac_f_buf_in_place(char *buf);
-/* Whether a status argument is Fortran's MPI_STATUS_IGNORE (mpi_f08's is the same common block
- * under Open MPI), or a statuses argument MPI_STATUSES_IGNORE. */
-int ac_f_status_ignored(const void *status);
-int ac_f_statuses_ignored(const void *statuses);
+/* A status argument, NULL where it is Fortran's MPI_STATUS_IGNORE (mpi_f08's is the same common
+ * block under Open MPI); a statuses argument, NULL where it is MPI_STATUSES_IGNORE. */
+MPI_Fint *ac_f_status(MPI_Fint *status);
+MPI_Fint *ac_f_statuses(MPI_Fint *statuses);
 /* n Fortran datatype handles as C handles (a fresh array: free it); NULL without memory. */
 MPI_Datatype *ac_f_types(const MPI_Fint *types, int n);
 /* The number of ranks a datatype array of an all-to-all call on comm names: its size, or its

@@ -60,15 +60,8 @@ void mpi_barrier_f08_(MPI_Fint *comm, MPI_Fint *ierror)
  * MPI_STATUSES_IGNORE are MPICH's MPI_F08_STATUS(ES)_IGNORE, Open MPI's mpif.h sentinels. */
 #if defined(OPEN_MPI) || defined(MPICH_VERSION)
 #ifdef OPEN_MPI
-static MPI_Fint *f08_status(MPI_Fint *status)
-{
-    return ac_f_status_ignored(status) ? NULL : status;
-}
-
-static MPI_Fint *f08_statuses(MPI_Fint *statuses)
-{
-    return ac_f_statuses_ignored(statuses) ? NULL : statuses;
-}
+#define f08_status ac_f_status
+#define f08_statuses ac_f_statuses
 #else
 _Static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status), "an f08 status is a C status");
 

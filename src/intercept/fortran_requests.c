@@ -260,22 +260,11 @@ int ac_f_op_free(MPI_Fint *op)
 /* Open MPI's mpif.h and `use mpi` entry points (the signatures of its ompi_<name>_f,
  * ompi/mpi/fortran/mpif-h/prototypes_mpi.h): the sentinels mapped, then the calls above. */
 
-/* A status argument, NULL for Fortran's MPI_STATUS_IGNORE; a statuses argument likewise. */
-static MPI_Fint *f_status(MPI_Fint *status)
-{
-    return ac_f_status_ignored(status) ? NULL : status;
-}
-
-static MPI_Fint *f_statuses(MPI_Fint *statuses)
-{
-    return ac_f_statuses_ignored(statuses) ? NULL : statuses;
-}
-
 typedef void f_wait(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierr);
 f_wait ompi_wait_f;
 void ompi_wait_f(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierr)
 {
-    ac_f_set_ierr(ierr, ac_f_wait(request, f_status(status)));
+    ac_f_set_ierr(ierr, ac_f_wait(request, ac_f_status(status)));
 }
 F_ALIASES(f_wait, wait, WAIT)
 
@@ -283,14 +272,14 @@ typedef void f_test(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fin
 f_test ompi_test_f;
 void ompi_test_f(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierr)
 {
-    ac_f_set_ierr(ierr, ac_f_test(request, flag, f_status(status)));
+    ac_f_set_ierr(ierr, ac_f_test(request, flag, ac_f_status(status)));
 }
 F_ALIASES(f_test, test, TEST)
 
 f_test ompi_request_get_status_f;
 void ompi_request_get_status_f(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierr)
 {
-    ac_f_set_ierr(ierr, ac_f_request_get_status(*request, flag, f_status(status)));
+    ac_f_set_ierr(ierr, ac_f_request_get_status(*request, flag, ac_f_status(status)));
 }
 F_ALIASES(f_test, request_get_status, REQUEST_GET_STATUS)
 
@@ -321,7 +310,7 @@ typedef void f_waitall(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *statuses, 
 f_waitall ompi_waitall_f;
 void ompi_waitall_f(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *statuses, MPI_Fint *ierr)
 {
-    ac_f_set_ierr(ierr, ac_f_waitall(*count, requests, f_statuses(statuses)));
+    ac_f_set_ierr(ierr, ac_f_waitall(*count, requests, ac_f_statuses(statuses)));
 }
 F_ALIASES(f_waitall, waitall, WAITALL)
 
@@ -331,7 +320,7 @@ f_testall ompi_testall_f;
 void ompi_testall_f(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag, MPI_Fint *statuses,
                     MPI_Fint *ierr)
 {
-    ac_f_set_ierr(ierr, ac_f_testall(*count, requests, flag, f_statuses(statuses)));
+    ac_f_set_ierr(ierr, ac_f_testall(*count, requests, flag, ac_f_statuses(statuses)));
 }
 F_ALIASES(f_testall, testall, TESTALL)
 
@@ -341,7 +330,7 @@ f_waitany ompi_waitany_f;
 void ompi_waitany_f(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *status,
                     MPI_Fint *ierr)
 {
-    ac_f_set_ierr(ierr, ac_f_waitany(*count, requests, index, f_status(status)));
+    ac_f_set_ierr(ierr, ac_f_waitany(*count, requests, index, ac_f_status(status)));
 }
 F_ALIASES(f_waitany, waitany, WAITANY)
 
@@ -351,7 +340,7 @@ f_testany ompi_testany_f;
 void ompi_testany_f(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *flag,
                     MPI_Fint *status, MPI_Fint *ierr)
 {
-    ac_f_set_ierr(ierr, ac_f_testany(*count, requests, index, flag, f_status(status)));
+    ac_f_set_ierr(ierr, ac_f_testany(*count, requests, index, flag, ac_f_status(status)));
 }
 F_ALIASES(f_testany, testany, TESTANY)
 
@@ -361,7 +350,8 @@ f_some ompi_waitsome_f;
 void ompi_waitsome_f(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount, MPI_Fint *indices,
                      MPI_Fint *statuses, MPI_Fint *ierr)
 {
-    ac_f_set_ierr(ierr, ac_f_waitsome(*incount, requests, outcount, indices, f_statuses(statuses)));
+    ac_f_set_ierr(ierr,
+                  ac_f_waitsome(*incount, requests, outcount, indices, ac_f_statuses(statuses)));
 }
 F_ALIASES(f_some, waitsome, WAITSOME)
 
@@ -369,7 +359,8 @@ f_some ompi_testsome_f;
 void ompi_testsome_f(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount, MPI_Fint *indices,
                      MPI_Fint *statuses, MPI_Fint *ierr)
 {
-    ac_f_set_ierr(ierr, ac_f_testsome(*incount, requests, outcount, indices, f_statuses(statuses)));
+    ac_f_set_ierr(ierr,
+                  ac_f_testsome(*incount, requests, outcount, indices, ac_f_statuses(statuses)));
 }
 F_ALIASES(f_some, testsome, TESTSOME)
 
@@ -379,7 +370,7 @@ f_probe ompi_probe_f;
 void ompi_probe_f(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *status,
                   MPI_Fint *ierr)
 {
-    ac_f_set_ierr(ierr, ac_f_probe(*source, *tag, *comm, f_status(status)));
+    ac_f_set_ierr(ierr, ac_f_probe(*source, *tag, *comm, ac_f_status(status)));
 }
 F_ALIASES(f_probe, probe, PROBE)
 
@@ -389,7 +380,7 @@ f_mprobe ompi_mprobe_f;
 void ompi_mprobe_f(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *message,
                    MPI_Fint *status, MPI_Fint *ierr)
 {
-    ac_f_set_ierr(ierr, ac_f_mprobe(*source, *tag, *comm, message, f_status(status)));
+    ac_f_set_ierr(ierr, ac_f_mprobe(*source, *tag, *comm, message, ac_f_status(status)));
 }
 F_ALIASES(f_mprobe, mprobe, MPROBE)
 
@@ -435,7 +426,7 @@ f_recv ompi_recv_f;
 void ompi_recv_f(char *buf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *source, MPI_Fint *tag,
                  MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr)
 {
-    MPI_Fint *fs = f_status(status);
+    MPI_Fint *fs = ac_f_status(status);
     MPI_Status st;
     int rc = MPI_Recv(ac_f_buf(buf), *count, PMPI_Type_f2c(*dtype), *source, *tag,
                       PMPI_Comm_f2c(*comm), fs ? &st : MPI_STATUS_IGNORE);
@@ -454,7 +445,7 @@ void ompi_sendrecv_f(char *sbuf, MPI_Fint *scount, MPI_Fint *stype, MPI_Fint *de
                      MPI_Fint *source, MPI_Fint *rtag, MPI_Fint *comm, MPI_Fint *status,
                      MPI_Fint *ierr)
 {
-    MPI_Fint *fs = f_status(status);
+    MPI_Fint *fs = ac_f_status(status);
     MPI_Status st;
     int rc = MPI_Sendrecv(ac_f_buf(sbuf), *scount, PMPI_Type_f2c(*stype), *dest, *stag,
                           ac_f_buf(rbuf), *rcount, PMPI_Type_f2c(*rtype), *source, *rtag,
@@ -472,7 +463,7 @@ void ompi_sendrecv_replace_f(char *buf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fi
                              MPI_Fint *stag, MPI_Fint *source, MPI_Fint *rtag, MPI_Fint *comm,
                              MPI_Fint *status, MPI_Fint *ierr)
 {
-    MPI_Fint *fs = f_status(status);
+    MPI_Fint *fs = ac_f_status(status);
     MPI_Status st;
     int rc = MPI_Sendrecv_replace(ac_f_buf(buf), *count, PMPI_Type_f2c(*dtype), *dest, *stag,
                                   *source, *rtag, PMPI_Comm_f2c(*comm),
