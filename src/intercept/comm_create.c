@@ -12,22 +12,29 @@
  * duplicate. It is made only where the configuration could run nonblocking collectives by the
  * layer (ac_select_may_run_nonblocking) and outside MPI_THREAD_MULTIPLE: nowhere else does it
  * change anything but when the duplicate is made (and, where a forced algorithm or the table's
- * rules need it, the node layout is learned: ac_select_comm_made). MPI_Comm_idup and the
- * Fortran constructors of Open MPI (which call the library directly) keep the lazy state.
+ * rules need it, the node layout is learned: ac_select_comm_made). The Fortran constructors
+ * that call the library directly (Open MPI's, MPICH's mpi_f08 ones) come here through
+ * fortran_comm_create.c. MPI_Comm_idup keeps the lazy state (its communicator is not usable
+ * before its request completes, and making the state then would block).
  */
 #include "intercept/intercept.h"
 #include "intercept/requests.h"
 #include "select/select.h"
 
+int ac_comm_constructed(int rc, MPI_Comm comm)
+{
+    if (rc == MPI_SUCCESS && comm != MPI_COMM_NULL && ac_g.initialized && ac_g.enabled &&
+        ac_select_may_run_nonblocking() && ac_requests_allowed()) {
+        ac_comm_make(comm);
+        ac_select_comm_made(ac_comm_find(comm)); /* its node layout, where needed */
+    }
+    return rc;
+}
+
 /* After a constructor that returned rc and *comm. */
 static int made(int rc, const MPI_Comm *comm)
 {
-    if (rc == MPI_SUCCESS && *comm != MPI_COMM_NULL && ac_g.initialized && ac_g.enabled &&
-        ac_select_may_run_nonblocking() && ac_requests_allowed()) {
-        ac_comm_make(*comm);
-        ac_select_comm_made(ac_comm_find(*comm)); /* its node layout, where needed */
-    }
-    return rc;
+    return ac_comm_constructed(rc, rc == MPI_SUCCESS ? *comm : MPI_COMM_NULL);
 }
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)

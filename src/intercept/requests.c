@@ -348,10 +348,11 @@ ac_comm *ac_request_comm(MPI_Comm comm, MPI_Request *request)
 
 ac_seen_why ac_request_why(int valid, const ac_comm *c)
 {
-    return !valid                  ? AC_SEEN_WHY_ARGUMENTS
-           : !ac_requests_allowed() ? AC_SEEN_WHY_THREADS
-           : !c                    ? AC_SEEN_WHY_COMMUNICATOR
-                                   : AC_SEEN_WHY_SELECTION;
+    return !valid                            ? AC_SEEN_WHY_ARGUMENTS
+           : !ac_requests_allowed()           ? AC_SEEN_WHY_THREADS
+           : !ac_select_may_run_nonblocking() ? AC_SEEN_WHY_SELECTION
+           : !c                              ? AC_SEEN_WHY_COMMUNICATOR
+                                             : AC_SEEN_WHY_SELECTION;
 }
 
 ac_comm *ac_request_neighbor_comm(MPI_Comm comm, const void *sbuf, MPI_Request *request,

@@ -33,6 +33,12 @@ typedef struct ac_request ac_request;
  * MPI_THREAD_MULTIPLE (its requests and their progress are not shared between threads). */
 int ac_requests_allowed(void);
 
+/* After a communicator constructor that returned rc and the new communicator comm (collective
+ * over comm's members; comm_create.c, fortran_comm_create.c): comm's state made now where the
+ * layer may run nonblocking collectives on it (ac_request_comm). Nothing where it is made
+ * already. Returns rc. */
+int ac_comm_constructed(int rc, MPI_Comm comm);
+
 /* The state of comm where the layer may run a nonblocking or persistent collective on it: the
  * layer is on, not under MPI_THREAD_MULTIPLE, and keeps state for comm already (MPI_COMM_WORLD's
  * made at MPI_Init, a new one's in its constructor (comm_create.c) or another's by an earlier
@@ -46,8 +52,10 @@ ac_comm *ac_request_neighbor_comm(MPI_Comm comm, const void *sbuf, MPI_Request *
                                   ac_topology *topology);
 
 /* Why a call the layer could run passed to the library (the report's "why", core/seen.h): its
- * arguments (not `valid`), its communicator (no state c: ac_request_comm's NULL, or under
- * MPI_THREAD_MULTIPLE), or else the selection (ac_request_make ran none). */
+ * arguments (not `valid`), MPI_THREAD_MULTIPLE, the selection where the configuration runs no
+ * nonblocking collective by the layer (ac_select_may_run_nonblocking: no communicator's state
+ * is made for them then), its communicator (no state c: ac_request_comm's NULL), or else the
+ * selection (ac_request_make ran none). */
 ac_seen_why ac_request_why(int valid, const ac_comm *c);
 
 /* Builds the schedule of `alg` for a call whose arguments are `args` (the caller's). */

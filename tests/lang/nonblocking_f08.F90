@@ -1,13 +1,13 @@
 ! nonblocking_f08.F90 - the nonblocking collectives and the request completion calls through the
-! mpi_f08 module (the same parts a to l as nonblocking_body.inc, of include 'mpif.h' and use mpi),
-! and, where the library has them (MPI-4: CMake defines AUTOCOLL_PERSISTENT for MPICH; Open MPI
-! 4.1 has none), part m: the persistent collectives. The nonblocking collectives completed by
+! mpi_f08 module (the same parts a to l and n as nonblocking_body.inc, of include 'mpif.h' and use
+! mpi), and, where the library has them (MPI-4: CMake defines AUTOCOLL_PERSISTENT for MPICH;
+! Open MPI 4.1 has none), part m: the persistent collectives. The nonblocking collectives completed by
 ! every request completion routine (MPI_Wait, MPI_Waitall, MPI_Waitany, MPI_Waitsome, MPI_Test,
 ! MPI_Testall, MPI_Testany, MPI_Testsome, MPI_Request_get_status), mixed with point-to-point
 ! requests, progressed inside a blocking MPI_Recv, and the blocking collectives the layer only
 ! counts; every result is checked. Runs on any number of ranks >= 1.
 ! run_lang.py checks the layer's report: each call below is counted exactly once.
-! Calls per rank: MPI_Iallreduce 4, MPI_Ibcast 1, MPI_Iallgather 2, MPI_Ireduce 1, MPI_Igather 1,
+! Calls per rank: MPI_Iallreduce 16, MPI_Ibcast 1, MPI_Iallgather 2, MPI_Ireduce 1, MPI_Igather 1,
 ! MPI_Ialltoall 1, MPI_Ibarrier 1, MPI_Iscan 1, MPI_Iexscan 1, MPI_Ialltoallv 1,
 ! MPI_Iallgatherv 1, MPI_Ireduce_scatter_block 1, MPI_Ireduce_scatter 1, MPI_Iscatter 1,
 ! MPI_Iscatterv 1, MPI_Igatherv 1, MPI_Ialltoallw 1, MPI_Ineighbor_alltoall 1,
@@ -40,6 +40,13 @@ program nonblocking_f08
     integer, allocatable :: avc(:), avd(:), agc(:), agd(:), svc(:), svd(:), gvc(:), gvd(:)
     integer, allocatable :: wsc(:), wsd(:), wrc(:), wrd(:)
     type(MPI_Datatype), allocatable :: types(:)
+    type(MPI_Comm) :: comms(12), inter  ! part n (constructors_part.inc)
+    type(MPI_Request) :: creqs(12)
+    type(MPI_Group) :: grp
+    integer :: cdims(2), crank, csize, gedges(1), gsrc(1), gdeg(1), gdst(1), gwts(2)
+    logical :: cper(2), remain(2)
+    integer, allocatable :: gidx(:)
+    integer, allocatable, asynchronous :: cs(:, :), cr(:, :)
     character(len=16) :: arg
 #ifdef AUTOCOLL_PERSISTENT
     type(MPI_Request) :: preq(3)
@@ -71,6 +78,7 @@ program nonblocking_f08
     allocate(aws(2 * u * nprocs**2), awr(2 * u * nprocs**2), bigs(nbig), bigr(nbig))
     allocate(nbs(2 * n), nbr(2 * n), ngs(n), ngr(2 * n))
     allocate(avc(nprocs), avd(nprocs), agc(nprocs), agd(nprocs), svc(nprocs), svd(nprocs))
+    allocate(gidx(nprocs), cs(n, 12), cr(n, 12))
     allocate(gvc(nprocs), gvd(nprocs), wsc(nprocs), wsd(nprocs), wrc(nprocs), wrd(nprocs))
     allocate(types(nprocs))
 
@@ -611,6 +619,9 @@ program nonblocking_f08
     end do
     call expect(all(preq == MPI_REQUEST_NULL), 'm. requests null after request_free', nerr)
 #endif
+
+    ! n. the communicator constructors, a nonblocking collective on each new communicator
+    include 'constructors_part.inc'
 
     if (nerr > 0) then
         print '(a, i0, a, i0, a)', 'nonblocking_f08: rank ', rank, ': ', nerr, ' errors'

@@ -19,7 +19,9 @@ two objects: "nonblocking_run" (the layer ran it, with a schedule or the library
 ac_seen_run is "not among ac_seen_calls"; checked with tests/mpi/seen under MPICH and
 AUTOCOLL_STRATEGY=race: its 5 MPI_Iallreduce were nonblocking_run 5, seen none). So
 nonblocking_run[name].calls + seen[name].calls must equal the count, and no other MPI_ kind may
-have calls in either. A persistent collective (a name ending in _init) is given as INITS/STARTS
+have calls in either. No call may have passed for want of its communicator's state (seen's why
+"communicator"): every constructor the programs call (C or Fortran) must make it, so that a
+nonblocking collective on a new communicator runs by the layer (intercept/comm_create.c). A persistent collective (a name ending in _init) is given as INITS/STARTS
 (MPI_Allreduce_init=1/3: one request started 3 times; every request of a kind started equally
 often): "seen" counts the inits passed to the library, "nonblocking_run" the starts of the
 requests the layer runs, so seen x STARTS/INITS + nonblocking_run must equal STARTS (with seen at
@@ -173,6 +175,11 @@ def check_mpi_names(report, expect, native):
         elif native and r and set(ran[name].get("algorithms", {})) - {"native"}:
             problems.append(f"{name}: forced native, nonblocking_run shows "
                             f"{ran[name]['algorithms']}")
+        unmade = passed.get(name, {}).get("why", {}).get("communicator", 0)
+        if unmade:
+            problems.append(f"{name}: {unmade} passed to the library for want of the "
+                            "communicator's state (why: communicator): a constructor the layer "
+                            "missed")
     return problems
 
 
