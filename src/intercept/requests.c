@@ -827,10 +827,11 @@ static void wait_for(ac_request *r)
         }
 }
 
-void ac_requests_settle(MPI_Comm pcomm)
+void ac_requests_complete_all(void)
 {
     int rc;
-    while (first_deferred(pcomm))
+    ac_requests_progress_all();
+    while (nactive)
         if (block_step(0, NULL, MPI_STATUS_IGNORE, &rc) < -1) break;
 }
 
