@@ -1,10 +1,8 @@
 /*
  * comm_create.c - the blocking communicator constructors (MPI_Comm_dup, _dup_with_info, _split,
  * _split_type, _create, _create_group, MPI_Cart_create, MPI_Cart_sub, MPI_Graph_create,
- * MPI_Dist_graph_create, _adjacent, MPI_Intercomm_merge): the layer's active schedules ended
- * first (a constructor is a blocking collective: ac_requests_before_blocking), the library's
- * call, then, where the layer may run nonblocking collectives, the new communicator's state made
- * at once.
+ * MPI_Dist_graph_create, _adjacent, MPI_Intercomm_merge): the library's call, then, where the
+ * layer may run nonblocking collectives, the new communicator's state made at once.
  *
  * The layer makes a communicator's state collectively (a private duplicate, core/state.c), at
  * its first blocking collective otherwise; a nonblocking collective must not block to make it,
@@ -41,58 +39,49 @@ static int made(int rc, const MPI_Comm *comm)
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
-    ac_requests_before_blocking();
     return made(PMPI_Comm_dup(comm, newcomm), newcomm);
 }
 
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    ac_requests_before_blocking();
     return made(PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm);
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
-    ac_requests_before_blocking();
     return made(PMPI_Comm_split(comm, color, key, newcomm), newcomm);
 }
 
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                         MPI_Comm *newcomm)
 {
-    ac_requests_before_blocking();
     return made(PMPI_Comm_split_type(comm, split_type, key, info, newcomm), newcomm);
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
-    ac_requests_before_blocking();
     return made(PMPI_Comm_create(comm, group, newcomm), newcomm);
 }
 
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
-    ac_requests_before_blocking();
     return made(PMPI_Comm_create_group(comm, group, tag, newcomm), newcomm);
 }
 
 int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[],
                     int reorder, MPI_Comm *newcomm)
 {
-    ac_requests_before_blocking();
     return made(PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm), newcomm);
 }
 
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
-    ac_requests_before_blocking();
     return made(PMPI_Cart_sub(comm, remain_dims, newcomm), newcomm);
 }
 
 int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[],
                      int reorder, MPI_Comm *newcomm)
 {
-    ac_requests_before_blocking();
     return made(PMPI_Graph_create(comm, nnodes, index, edges, reorder, newcomm), newcomm);
 }
 
@@ -100,7 +89,6 @@ int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int d
                           const int destinations[], const int weights[], MPI_Info info,
                           int reorder, MPI_Comm *newcomm)
 {
-    ac_requests_before_blocking();
     return made(PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info,
                                        reorder, newcomm),
                 newcomm);
@@ -111,7 +99,6 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int source
                                    const int destinations[], const int destweights[],
                                    MPI_Info info, int reorder, MPI_Comm *newcomm)
 {
-    ac_requests_before_blocking();
     return made(PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights,
                                                 outdegree, destinations, destweights, info,
                                                 reorder, newcomm),
@@ -120,6 +107,5 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int source
 
 int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 {
-    ac_requests_before_blocking();
     return made(PMPI_Intercomm_merge(intercomm, high, newintracomm), newintracomm);
 }

@@ -16,8 +16,7 @@
  *    made and does nothing).
  * MPICH's mpif.h and `use mpi` bindings call MPI_* (the C wrappers). Not built under SimGrid.
  *
- * Each entry point ends the layer's active schedules (ac_requests_before_blocking, as
- * comm_create.c), calls the library's own Fortran routine of the same name (the next
+ * Each entry point calls the library's own Fortran routine of the same name (the next
  * definition after this library's: dlsym RTLD_NEXT), which converts every argument as it
  * always does (LOGICAL arrays, MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY, TYPE(MPI_Comm)), then makes
  * the state of the communicator it returned (a Fortran handle, an INTEGER or a TYPE(MPI_Comm)
@@ -60,7 +59,6 @@ static void constructed(MPI_Fint rc, const MPI_Fint *newcomm, MPI_Fint *ierr)
     {                                                                                          \
         void(*library) PARAMS params = library_routine(#symbol);                               \
         MPI_Fint rc = MPI_ERR_INTERN;                                                          \
-        ac_requests_before_blocking();                                                         \
         if (library) library ARGS args;                                                        \
         constructed(rc, newcomm, ierr);                                                        \
     }

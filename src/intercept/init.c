@@ -78,8 +78,10 @@ ac_comm *ac_enter(MPI_Comm comm, ac_collective coll)
         ac_state_init(0);
         if (ac_g.enabled) ac_select_init();
     }
-    ac_requests_before_blocking(); /* the nonblocking collectives the layer runs end first */
-    return ac_comm_enter(comm, coll);
+    ac_requests_progress(); /* the nonblocking collectives the layer runs advance here too */
+    ac_comm *c = ac_comm_enter(comm, coll);
+    if (c && ac_requests_active) ac_requests_settle(c->pcomm);
+    return c;
 }
 
 int MPI_Init(int *argc, char ***argv)

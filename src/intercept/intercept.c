@@ -3,7 +3,6 @@
  */
 #include "intercept/intercept.h"
 #include "core/log.h"
-#include "intercept/requests.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -20,7 +19,6 @@ ac_comm *ac_enter_neighbor(MPI_Comm comm, ac_collective coll, const void *sbuf, 
                            ac_call *call)
 {
     ac_topology topology = AC_TOPOLOGY_NONE;
-    ac_requests_before_blocking(); /* as ac_enter, also where the call passes on */
     if (comm == MPI_COMM_NULL || sbuf == MPI_IN_PLACE ||
         ac_neighbors_topology(comm, &topology) != MPI_SUCCESS || topology == AC_TOPOLOGY_NONE) {
         ac_count_passthrough(comm, coll, AC_PASS_NO_TOPOLOGY);

@@ -827,11 +827,10 @@ static void wait_for(ac_request *r)
         }
 }
 
-void ac_requests_complete_all(void)
+void ac_requests_settle(MPI_Comm pcomm)
 {
     int rc;
-    ac_requests_progress_all();
-    while (nactive)
+    while (first_deferred(pcomm))
         if (block_step(0, NULL, MPI_STATUS_IGNORE, &rc) < -1) break;
 }
 

@@ -101,27 +101,20 @@ int ac_request_blocks(ac_collective coll, ac_seen_kind kind, int persistent, con
                       long long scount, MPI_Datatype stype, void *rbuf, long long rcount,
                       MPI_Datatype rtype, MPI_Comm comm, MPI_Request *request, int *rc);
 
-/* Advances every active schedule as far as completed messages allow. */
+/* Advances every active schedule as far as completed messages allow. The layer's blocking
+ * collectives call it first (ac_enter), through the inline test of how many are active. */
 extern int ac_requests_active;
 void ac_requests_progress_all(void);
-
-/* Before a call that blocks until other ranks make theirs (a blocking collective, run by the
- * layer or passed to the library, a communicator constructor): waits until every active
- * schedule has ended, advancing them all. MPI's progress rule lets a rank start a nonblocking
- * collective, then block in a collective on another communicator that a second rank joins only
- * once its wait for the first has returned, which needs the first rank's part: the library's own
- * nonblocking collectives advance inside any call, a schedule of the layer only in the layer's
- * calls, so the blocked rank must finish its schedules first (tests/mpi/nbc_blocked.c; under
- * the layer such a program hung before). No deferred request (behind a race's agreement) is
- * left either, so the library's collectives on a private communicator (a blocking native call,
- * the native schedules' nonblocking ones) start in one order on every rank. The cost: a
- * blocking collective does not overlap the nonblocking ones started before it. Through the
- * inline test of how many are active. */
-void ac_requests_complete_all(void);
-static inline void ac_requests_before_blocking(void)
+static inline void ac_requests_progress(void)
 {
-    if (ac_requests_active) ac_requests_complete_all();
+    if (ac_requests_active) ac_requests_progress_all();
 }
+
+/* Before a blocking collective on the private communicator pcomm: waits, advancing every active
+ * schedule, until no request on it is deferred (behind a race's agreement, requests.c), so that
+ * the library's collectives on pcomm (a blocking native call, the native schedules' nonblocking
+ * ones) start in one order on every rank. */
+void ac_requests_settle(MPI_Comm pcomm);
 
 /* At MPI_Finalize: releases the requests left (persistent ones never freed; a nonblocking one
  * never completed is erroneous and waited for first, as MPI_Finalize would). */

@@ -9,7 +9,6 @@
  * runs inside the simulated program).
  */
 #include "core/seen.h"
-#include "intercept/requests.h"
 
 #include <mpi.h>
 
@@ -18,7 +17,6 @@
 int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int
                 recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    ac_requests_before_blocking();
     if (ac_seen_on()) ac_seen(AC_SEEN_GATHERV, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
             ac_seen_bytes(sendcount, sendtype));
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
@@ -29,7 +27,6 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
                  sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm
                  comm)
 {
-    ac_requests_before_blocking();
     if (ac_seen_on()) ac_seen(AC_SEEN_SCATTERV, comm, recvbuf == MPI_IN_PLACE ? -1.0 :
             ac_seen_bytes(recvcount, recvtype));
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
@@ -40,7 +37,6 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
                   MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int
                   rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    ac_requests_before_blocking();
     if (ac_seen_on()) ac_seen(AC_SEEN_ALLTOALLW, comm, -1.0);
     return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                           recvtypes, comm);
@@ -49,7 +45,6 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
 int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
              MPI_Comm comm)
 {
-    ac_requests_before_blocking();
     if (ac_seen_on()) ac_seen(AC_SEEN_SCAN, comm, ac_seen_bytes(count, datatype));
     return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
 }
@@ -57,7 +52,6 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
 int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                MPI_Comm comm)
 {
-    ac_requests_before_blocking();
     if (ac_seen_on()) ac_seen(AC_SEEN_EXSCAN, comm, ac_seen_bytes(count, datatype));
     return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
 }
@@ -111,7 +105,6 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int
                   root, MPI_Comm comm)
 {
-    ac_requests_before_blocking();
     if (ac_seen_on()) ac_seen(AC_SEEN_GATHERV_C, comm, sendbuf == MPI_IN_PLACE ? -1.0 :
             ac_seen_bytes(sendcount, sendtype));
     return PMPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
@@ -122,7 +115,6 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                    int root, MPI_Comm comm)
 {
-    ac_requests_before_blocking();
     if (ac_seen_on()) ac_seen(AC_SEEN_SCATTERV_C, comm, recvbuf == MPI_IN_PLACE ? -1.0 :
             ac_seen_bytes(recvcount, recvtype));
     return PMPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
@@ -133,7 +125,6 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
                     const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    ac_requests_before_blocking();
     if (ac_seen_on()) ac_seen(AC_SEEN_ALLTOALLW_C, comm, -1.0);
     return PMPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                             recvtypes, comm);
@@ -142,7 +133,6 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op
                op, MPI_Comm comm)
 {
-    ac_requests_before_blocking();
     if (ac_seen_on()) ac_seen(AC_SEEN_SCAN_C, comm, ac_seen_bytes(count, datatype));
     return PMPI_Scan_c(sendbuf, recvbuf, count, datatype, op, comm);
 }
@@ -150,7 +140,6 @@ int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype
 int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op
                  op, MPI_Comm comm)
 {
-    ac_requests_before_blocking();
     if (ac_seen_on()) ac_seen(AC_SEEN_EXSCAN_C, comm, ac_seen_bytes(count, datatype));
     return PMPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, comm);
 }

@@ -17,9 +17,6 @@
  *     MPI_Waitall, and completed one by one with MPI_Testany.
  *  6. (MPI-4) a persistent MPI_Allreduce_init started three times, then MPI_Request_free; a
  *     second one freed while never started.
- *  7. progress while a rank is blocked in a collective on another communicator (a blocking
- *     allreduce, MPI_Scan, MPI_Comm_dup, MPI_Barrier) that the others join only after their
- *     wait for a nonblocking one that needs the blocked rank's part.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -136,41 +133,6 @@ int main(int argc, char **argv)
             check(got == from, rank, round ? "5. Testany: the message" : "5. Waitall: the message");
             check(sum == expect_sum, rank, round ? "5. Testany: Iallreduce" : "5. Waitall: Iallreduce");
         }
-    }
-
-    /* 7. progress while blocked in a collective on another communicator: rank 0 starts an
-     *    MPI_Iallreduce, then blocks in a collective on `other` that the other ranks join only
-     *    once their wait for the Iallreduce has returned, which needs rank 0's part: a blocking
-     *    allreduce the layer runs, an MPI_Scan it passes on, the constructor MPI_Comm_dup, a
-     *    barrier (the library's nonblocking collectives advance inside any call; before the
-     *    layer ended its schedules first, this hung at 3 ranks and more) */
-    {
-        enum { N = 1000 };
-        static int in[N], out[N];
-        MPI_Comm other, made = MPI_COMM_NULL;
-        MPI_Comm_dup(MPI_COMM_WORLD, &other);
-        for (int k = 0; k < 4; k++) {
-            int x = rank + 1, y = 0;
-            MPI_Request r;
-            for (int i = 0; i < N; i++)
-                in[i] = rank + i + k;
-            MPI_Iallreduce(in, out, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r);
-            if (rank != 0) MPI_Wait(&r, MPI_STATUS_IGNORE);
-            if (k == 0) MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, other);
-            if (k == 1) MPI_Scan(&x, &y, 1, MPI_INT, MPI_SUM, other);
-            if (k == 2) MPI_Comm_dup(other, &made);
-            if (k == 3) MPI_Barrier(other);
-            if (rank == 0) MPI_Wait(&r, MPI_STATUS_IGNORE);
-            int bad = 0;
-            for (int i = 0; i < N; i++)
-                bad += out[i] != size * (i + k) + size * (size - 1) / 2;
-            check(!bad, rank, "7. Iallreduce with a rank blocked in a collective");
-            if (k == 0) check(y == expect_sum, rank, "7. Allreduce on another communicator");
-            if (k == 1) check(y == (rank + 1) * (rank + 2) / 2, rank, "7. Scan");
-            if (k == 2) check(made != MPI_COMM_NULL, rank, "7. Comm_dup");
-        }
-        MPI_Comm_free(&made);
-        MPI_Comm_free(&other);
     }
 
 #if MPI_VERSION >= 4
