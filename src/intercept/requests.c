@@ -393,6 +393,9 @@ static ac_request *ac_request_new(ac_comm *c, int persistent, ac_seen_kind kind,
 static void race_decide(race *x, int seq, int rc);
 static void run_deferred(MPI_Comm pcomm);
 
+/* ac_sched_waiting while the layer has requests in flight (below). */
+static ac_sched_wait_fn wait_progressing;
+
 /* The schedule's end seen: a race's agreement decided; counted now for a request freed while
  * active. */
 static void ended(ac_request *r, int rc)
@@ -400,6 +403,7 @@ static void ended(ac_request *r, int rc)
     r->done = 1;
     r->rc = rc;
     nactive--;
+    ac_sched_waiting = nactive ? wait_progressing : NULL;
     if (r->race && r->race->agreeing == r) {
         race_decide(r->race, r->seq, rc);
         run_deferred(r->pcomm);
@@ -672,6 +676,7 @@ static int start(ac_request *r)
     r->start = ac_now();
     r->order = ++starts;
     nactive++;
+    ac_sched_waiting = wait_progressing;
     if (x) r->seq = x->calls < INT_MAX ? x->calls++ : INT_MAX;
     if ((x && x->agreeing) || first_deferred(r->pcomm)) {
         r->deferred = 1; /* started by run_deferred, when the agreement before it has ended */
@@ -825,6 +830,22 @@ static void wait_for(ac_request *r)
             ac_sched_drain(&r->sched);
             ended(r, rc != MPI_SUCCESS ? rc : MPI_ERR_INTERN);
         }
+}
+
+/* Waits for the n requests reqs (a blocking collective's messages or library request,
+ * coll/common/sched.h) while every active schedule advances (block_step). */
+static int wait_progressing(int n, MPI_Request reqs[])
+{
+    int rc = MPI_SUCCESS, pending = 0;
+    for (int i = 0; i < n; i++)
+        pending += reqs[i] != MPI_REQUEST_NULL;
+    while (pending > 0) {
+        int out = block_step(n, reqs, MPI_STATUS_IGNORE, &rc);
+        if (out >= 0) pending--;
+        if (out == -3) return rc;
+        if (out == -2) break; /* nothing left to wait for */
+    }
+    return MPI_SUCCESS;
 }
 
 void ac_requests_settle(MPI_Comm pcomm)

@@ -17,6 +17,11 @@
  *     MPI_Waitall, and completed one by one with MPI_Testany.
  *  6. (MPI-4) a persistent MPI_Allreduce_init started three times, then MPI_Request_free; a
  *     second one freed while never started.
+ *  7. progress while a rank is blocked in an allreduce on another communicator that the
+ *     others join only after their wait for a nonblocking one that needs the blocked rank's
+ *     part;
+ *  8. a nonblocking and a blocking collective on two communicators, started in different
+ *     orders by different ranks.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -133,6 +138,40 @@ int main(int argc, char **argv)
             check(got == from, rank, round ? "5. Testany: the message" : "5. Waitall: the message");
             check(sum == expect_sum, rank, round ? "5. Testany: Iallreduce" : "5. Waitall: Iallreduce");
         }
+    }
+
+    /* 7. progress while blocked in a collective on another communicator: rank 0 starts an
+     *    MPI_Iallreduce, then blocks in an allreduce on `other` that the other ranks join only
+     *    once their wait for the Iallreduce has returned, which needs rank 0's part (the
+     *    library's nonblocking collectives advance inside any call; under the layer this hung
+     *    at 4 ranks until its blocking runs waited with its schedules: where the layer runs the
+     *    blocking call as a schedule, docs/nonblocking.md);
+     * 8. the same two collectives started in different orders on the two communicators: rank
+     *    0 starts the Iallreduce before the blocking allreduce on `other`, the others after it
+     *    (so a blocking call must not wait for the nonblocking ones to end first). */
+    {
+        enum { N = 1000 };
+        static int in[N], out[N];
+        MPI_Comm other;
+        MPI_Comm_dup(MPI_COMM_WORLD, &other);
+        for (int k = 0; k < 2; k++) {
+            int x = rank + 1, y = 0, first = k == 0 || rank == 0;
+            MPI_Request r;
+            for (int i = 0; i < N; i++)
+                in[i] = rank + i + k;
+            if (first) MPI_Iallreduce(in, out, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r);
+            if (k == 0 && rank != 0) MPI_Wait(&r, MPI_STATUS_IGNORE);
+            MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, other);
+            if (!first) MPI_Iallreduce(in, out, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r);
+            if (k == 1 || rank == 0) MPI_Wait(&r, MPI_STATUS_IGNORE);
+            int bad = 0;
+            for (int i = 0; i < N; i++)
+                bad += out[i] != size * (i + k) + size * (size - 1) / 2;
+            check(!bad, rank, k == 0 ? "7. Iallreduce, a rank blocked in a collective"
+                                     : "8. Iallreduce, started in another order");
+            check(y == expect_sum, rank, "7, 8. Allreduce on another communicator");
+        }
+        MPI_Comm_free(&other);
     }
 
 #if MPI_VERSION >= 4

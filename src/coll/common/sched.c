@@ -378,17 +378,28 @@ static int post(ac_sched *s, int k, int nmsg, int wait_now)
     return rc;
 }
 
-/* The messages of round k with blocking calls (sched.h: the calls a blocking algorithm makes). */
+ac_sched_wait_fn *ac_sched_waiting;
+
+/* The messages of round k with blocking calls (sched.h: the calls a blocking algorithm makes);
+ * while the layer's requests are in flight, a round of point-to-point messages only is posted
+ * and waited for with them (ac_sched_waiting). */
 static int messages_blocking(ac_sched *s, int k, int nmsg)
 {
     int b, e;
     bounds(s, k, &b, &e);
     const ac_sched_step *m[2];
-    int n = 0, library = 0, kept = 0;
+    int n = 0, library = 0, barrier = 0, kept = 0;
     for (int i = b; i < e; i++) {
         if (is_message(&s->steps[i]) && n < 2) m[n++] = &s->steps[i];
         library |= s->steps[i].kind == STEP_LIBRARY;
+        barrier |= s->steps[i].kind == STEP_BARRIER;
         kept |= is_kept(&s->steps[i]);
+    }
+    if (ac_sched_waiting && !library && !barrier) {
+        int rc = post(s, k, nmsg, 0);
+        int wrc = s->nreqs ? ac_sched_waiting(s->nreqs, s->reqs) : MPI_SUCCESS;
+        s->nreqs = 0;
+        return rc != MPI_SUCCESS ? rc : wrc;
     }
     /* a posted round's messages, a library call's and a round of kept messages and waits are
      * posted (and waited for where a wait step stands) in order, the rest waited for below */

@@ -191,6 +191,20 @@ static inline int ac_sched_error(const ac_sched *s) { return s->rc; }
 /* Runs the schedule to completion with blocking calls; its first error. */
 int ac_sched_run(ac_sched *s);
 
+/* While the layer has nonblocking or persistent collectives in flight (intercept/requests.c
+ * sets it; NULL otherwise): waits for the n requests reqs (each completed, or MPI_REQUEST_NULL)
+ * while it advances those collectives, as MPI's progress rule asks of a blocking call. The
+ * blocking run then posts a round of point-to-point messages nonblocking and waits for them
+ * with it (the calls differ, the messages and their matching do not): a rank blocked in a
+ * blocking collective the layer runs as a schedule still advances its part of a nonblocking
+ * one that the others wait for before they join the blocking one (tests/mpi/nbc_rules.c case
+ * 7). Not the library's collectives: a round's MPI_Barrier (STEP_BARRIER), the library's own
+ * algorithm (native) and a blocking-only step (ac_sched_call) stay blocking calls, for MPI
+ * matches a blocking collective only with a blocking one, and a rank with nothing in flight
+ * makes the blocking call; there the rule still fails (docs/nonblocking.md). */
+typedef int ac_sched_wait_fn(int n, MPI_Request reqs[]);
+extern ac_sched_wait_fn *ac_sched_waiting;
+
 /* Starts the first round; then ac_sched_progress advances it: without `block`, as far as the
  * completed messages allow (MPI_Testall); with it, until the schedule ends. *done is set to 1 when
  * every round has ended (also after an error, which is ac_sched_error's then). */
