@@ -13,19 +13,22 @@ coll_han_component.c, coll_han_<collective>.c; docs/baselines.md).
 
 As a table: on several nodes with a node of several ranks (rules keyed "nodes" [2, null], "ppn"
 [2, null]) those seven collectives run autocoll's hierarchical instance with the library's own
-collective in every phase (`hier_native_native`); bcast on 2 to 4 nodes runs HAN's pipeline
-itself, `hier_segment_64k_native_native` (64 KiB segments, the leaders' phase the library's
-MPI_Ibcast overlapping the nodes' phase of the segment before): there libnbc's MPI_Ibcast is
-linear (4 ranks or fewer), as SMPI's is, so under SimGrid the baseline is HAN's schedule. Every
-other call has no rule and runs the library's own selection, which under SimGrid with
-`--selectors ompi` is SMPI's copy of tuned's fixed rules. So `--layers table --table
-tables/ompi5-defaults.json --selectors ompi` is HAN over tuned's decisions. What it is not
-(docs/baselines.md): HAN pipelines reduce and allreduce in 64 KiB segments too, and bcast on
-more than 4 nodes with libnbc's binomial or chain MPI_Ibcast among the leaders; SMPI 3.32's
-MPI_Ibcast is linear at every size (the root sends to every rank), so there the baseline runs
-one segment and tuned's blocking choice among the leaders: HAN's schedule up to 64 KiB, its
-unpipelined schedule above. One rank a node (where HAN's low phase is empty and its up phase
-is tuned's choice on every rank) is left to tuned.
+collective in every phase (`hier_native_native`), except where HAN's pipeline itself,
+`hier_segment_64k_native_native` (64 KiB segments, the leaders' phase the library's nonblocking
+MPI_Ibcast or MPI_Ireduce overlapping the nodes' phases of other segments), is what HAN runs
+under SimGrid: bcast on 2 to 4 nodes, where libnbc's MPI_Ibcast is linear (4 ranks or fewer) as
+SMPI's is; reduce and allreduce on 2 nodes, where libnbc's MPI_Ireduce and MPI_Ibcast send one
+message (a 64 KiB segment's reduction in 8 KiB fragments) as SMPI's do. Every other call has no
+rule and runs the library's own selection, which under SimGrid with `--selectors ompi` is SMPI's
+copy of tuned's fixed rules. So `--layers table --table tables/ompi5-defaults.json --selectors
+ompi` is HAN over tuned's decisions. What it is not (docs/baselines.md): HAN pipelines bcast on
+more than 4 nodes with libnbc's binomial or chain MPI_Ibcast among the leaders, and reduce and
+allreduce on more than 2 with libnbc's reduce-scatter and gather MPI_Ireduce; SMPI 3.32's are
+linear at every size (every rank sends to the root, the root to every rank), so there the
+baseline runs one segment and tuned's blocking choice among the leaders: HAN's schedule up to
+64 KiB (with tuned's allreduce among the leaders where HAN reduces and broadcasts), its
+unpipelined schedule above. One rank a node (where HAN's low phase is empty and its up phase is
+tuned's choice on every rank) is left to tuned.
 
   python3 tables/ompi5_defaults.py           # (re)write tables/ompi5-defaults.json
   python3 tables/ompi5_defaults.py --check   # exit 1 if the committed file is not current
@@ -54,9 +57,12 @@ HAN_COLLECTIVES = ("allreduce", "allgather", "barrier", "bcast", "gather", "redu
 HAN = ["hier_native_native", "native"]
 
 
-# HAN's pipelined bcast where the library's MPI_Ibcast among the leaders is what libnbc's is
-# (linear: 4 leaders or fewer; SMPI's is linear everywhere)
-HAN_PIPELINED = {"bcast": (4, ["hier_segment_64k_native_native", "native"])}
+# HAN's pipeline where the library's nonblocking collectives among the leaders are what libnbc's
+# are (SMPI's are linear everywhere): MPI_Ibcast on 4 leaders or fewer (linear), MPI_Ireduce
+# on 2 (one message: libnbc's binomial, or its chain in 8 KiB fragments for a 64 KiB segment)
+HAN_PIPELINED = {"allreduce": (2, ["hier_segment_64k_native_native", "native"]),
+                 "bcast": (4, ["hier_segment_64k_native_native", "native"]),
+                 "reduce": (2, ["hier_segment_64k_native_native", "native"])}
 
 
 def table_rules():
@@ -84,11 +90,13 @@ def table(reg):
                            "own selection; written by tables/ompi5_defaults.py; "
                            "docs/baselines.md",
             "source": OPEN_MPI,
-            "assumptions": {"segments": "bcast on 2 to 4 nodes: 65536 B, as HAN; elsewhere one "
-                                        "(HAN: 65536 B segments for bcast, reduce and allreduce)",
-                            "leaders_phase": "bcast on 2 to 4 nodes: the library's MPI_Ibcast "
-                                             "(libnbc's there: linear); elsewhere the library's "
-                                             "blocking collective (HAN: libnbc)",
+            "assumptions": {"segments": "bcast on 2 to 4 nodes, reduce and allreduce on 2: 65536 "
+                                        "B, as HAN; elsewhere one (HAN: 65536 B segments for "
+                                        "bcast, reduce and allreduce)",
+                            "leaders_phase": "bcast on 2 to 4 nodes, reduce and allreduce on 2: "
+                                             "the library's MPI_Ibcast and MPI_Ireduce (libnbc's "
+                                             "there: linear, one message); elsewhere the "
+                                             "library's blocking collective (HAN: libnbc)",
                             "one_rank_a_node": "tuned (no rule)"},
             "cells": [], "rules": rules}
 

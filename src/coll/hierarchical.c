@@ -12,9 +12,10 @@
  * every node (ac_nodes.lane), and comes back (a reduce's root receives it from there).
  * <intra> is a registry name present in every intra-node sub-collective of the family (native:
  * the library's own, binomial_tree, ...), <inter> a registry name of the inter-node
- * sub-collective. `hier_segment_<S>k_<intra>_native`, where the family has a pipeline (bcast):
- * Open MPI HAN's, one leader a node, the message in segments of S KiB, the leaders' phase the
- * library's own, nonblocking, overlapping the nodes' phase of the segment before.
+ * sub-collective. `hier_segment_<S>k_<intra>_native`, where the family has a pipeline (bcast,
+ * reduce, allreduce): Open MPI HAN's, one leader a node, the message in segments of S KiB, the
+ * leaders' phase the library's own, nonblocking, overlapping the nodes' phases of other
+ * segments.
  *
  * Where an instance applies (AC_REQ_NODES, registry.c): the communicator's node layout is known
  * (ac_call_nodes), its ranks are on at least two nodes and some node has several (otherwise the
@@ -66,7 +67,13 @@ static const ac_hier_family families[] = {
      .inter_phases = {"native", "recursive_doubling", "ring", "rabenseifner_recursive_doubling"},
      .leaders = {1, 2, 4},
      .bytes = {AC_HIER_SHARE, AC_HIER_SHARE, AC_HIER_SHARE},
-     .ordered = 1},
+     .ordered = 1,
+     .pipelined = {.fn.allreduce = ac_allreduce_hier_pipelined,
+                   .cost = &hier_cost,
+                   .summary = "segment by segment reduce on every node, reduce and bcast among "
+                              "the leaders (the library's, nonblocking), bcast on every node, "
+                              "four segments in flight (Open MPI's HAN)"},
+     .segment = 64 << 10},
     {.base = {.collective = AC_BCAST,
               .requires = AC_REQ_NODES,
               .fn.bcast = ac_bcast_hier,
@@ -100,7 +107,14 @@ static const ac_hier_family families[] = {
      .inter_phases = {"native", "binomial_tree", "rabenseifner"},
      .leaders = {1, 2, 4},
      .bytes = {AC_HIER_SHARE, AC_HIER_SHARE, AC_HIER_WHOLE},
-     .ordered = 1},
+     .ordered = 1,
+     .pipelined = {.fn.reduce = ac_reduce_hier_pipelined,
+                   .cost = &hier_cost,
+                   .summary = "segment by segment reduce on every node overlapped with reduce "
+                              "among the leaders of the segment before (the library's, "
+                              "nonblocking), the root's node leader to the root (Open MPI's "
+                              "HAN)"},
+     .segment = 64 << 10},
     {.base = {.collective = AC_BARRIER,
               .requires = AC_REQ_NODES,
               .fn.barrier = ac_barrier_hier,
@@ -224,7 +238,8 @@ static int leader_counts(const ac_hier_family *f)
     return n;
 }
 
-/* The pipelined instances of f: one per intra-node phase, none without a pipeline. */
+/* The pipelined instances of f: one per intra-node phase, none without a pipeline (the union's
+ * one pointer tells). */
 static int pipelined_count(const ac_hier_family *f)
 {
     return f->pipelined.fn.bcast ? count_of(f->intra_phases, AC_HIER_PHASES) : 0;

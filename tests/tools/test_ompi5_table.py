@@ -6,8 +6,9 @@ tables/ompi5_defaults.py: HAN on communicators over several nodes; docs/baseline
   phases, for the seven collectives HAN takes;
 - under SimGrid's SMPI (`--selectors ompi`: SMPI's copy of tuned) the table layer runs that
   instance on 16 ranks at 4 a node (bcast there, on 4 nodes: HAN's pipelined instance; at 2 a
-  node, on 8 nodes: the unpipelined one) and the library's own selection at one rank a node and
-  for a collective HAN does not take."""
+  node, on 8 nodes: the unpipelined one; allreduce at 8 a node, on 2 nodes: HAN's pipelined
+  instance, at 4 a node the unpipelined one) and the library's own selection at one rank a node
+  and for a collective HAN does not take."""
 
 import importlib.util
 import json
@@ -38,18 +39,22 @@ def test_han_collectives_on_several_nodes_only():
     table = json.loads(TABLE.read_text())
     assert {r["collective"] for r in table["rules"]} == {
         "allreduce", "allgather", "barrier", "bcast", "gather", "reduce", "scatter"}
+    # HAN's pipeline where libnbc's collectives among the leaders are SMPI's: MPI_Ibcast on up
+    # to 4 leaders (linear), MPI_Ireduce on 2 (one message)
+    pipelined_up_to = {"bcast": 4, "reduce": 2, "allreduce": 2}
     for r in table["rules"]:
         assert r["ppn"] == [2, None], r
-        if r["collective"] == "bcast" and r["nodes"] == [2, 4]:
-            # HAN's pipeline where libnbc's MPI_Ibcast among the leaders is linear, as SMPI's
+        most = pipelined_up_to.get(r["collective"])
+        if most and r["nodes"] == [2, most]:
             assert r["algorithms"][0] == "hier_segment_64k_native_native", r
         else:
-            assert r["nodes"] == [2 if r["collective"] != "bcast" else 5, None], r
+            assert r["nodes"] == [most + 1 if most else 2, None], r
             assert r["algorithms"][0] == "hier_native_native", r
 
 
 @pytest.mark.parametrize("collective,ppn,expected", [
     ("allreduce", 4, "hier_native_native"), ("bcast", 4, "hier_segment_64k_native_native"),
+    ("allreduce", 8, "hier_segment_64k_native_native"),
     ("bcast", 2, "hier_native_native"), ("allreduce", 1, "native"), ("alltoall", 4, "native")])
 def test_the_table_layer_under_smpi(collective, ppn, expected, tmp_path):
     if shutil.which("smpirun") is None or \

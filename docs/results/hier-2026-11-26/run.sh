@@ -20,7 +20,7 @@
 # with its checksum; replays into replay/. PPNS="8" or "32" runs one half (then the summary
 # only when SUMMARY=1).
 # Other experiments run the same steps with: RANKS (default 64), PPNS (default "8 32"),
-# ALLTOALL_SIZES (default 8,1K), NAME (the folder under results/ and docs/results/, default
+# SIZES (default 8,1K,64K,1M), ALLTOALL_SIZES (default 8,1K), NAME (the folder under results/ and docs/results/, default
 # hier-2026-11-26): docs/results/matrix16-2026-11-26/README.md.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -30,7 +30,7 @@ autocoll="$repo/.venv/bin/autocoll"
 out="$repo/results/$name"
 platform=fat-tree-ib
 ranks=${RANKS:-64}
-matrix=("--collectives allreduce,bcast,reduce,allgather --sizes 8,1K,64K,1M"
+matrix=("--collectives allreduce,bcast,reduce,allgather --sizes ${SIZES:-8,1K,64K,1M}"
         "--collectives alltoall --sizes ${ALLTOALL_SIZES:-8,1K}")
 
 for ppn in ${PPNS:-8 32}; do
