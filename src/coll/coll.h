@@ -508,8 +508,8 @@ typedef struct ac_hier_family {
     ac_algorithm pipelined; /* Open MPI HAN's pipeline, where the family has one (fn NULL: none):
                              * its function, summary and cost; one leader a node, the message
                              * in segments of `segment` bytes, the leaders' phase the library's
-                             * own (its nonblocking call overlapping the nodes' phase of the
-                             * segment before), each intra_phases entry inside the nodes */
+                             * own (its nonblocking calls overlapping the nodes' phases of other
+                             * segments), each intra_phases entry inside the nodes */
     int segment;            /* the pipelined instances' segment, bytes */
 } ac_hier_family;
 /* The factor of `rule` on p ranks, ppn on the largest node, k leaders a node. */
