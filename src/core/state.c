@@ -243,6 +243,22 @@ static void name_comm(ac_comm *c, MPI_Comm comm)
         snprintf(c->name, sizeof c->name, "%s%d", c->inter ? "intercomm" : "comm", c->id);
 }
 
+/* c, made for comm with its private duplicate (or none), counted among the layer's
+ * communicators and named. */
+static ac_comm *comm_register(ac_comm *c, MPI_Comm comm)
+{
+    if (c->pcomm != MPI_COMM_NULL) PMPI_Comm_set_name(c->pcomm, "autocoll private");
+    PMPI_Comm_rank(comm, &c->rank);
+    PMPI_Comm_size(comm, &c->size);
+    pthread_mutex_lock(&lock);
+    c->id = ac_g.next_id++;
+    c->next = ac_g.comms;
+    ac_g.comms = c;
+    pthread_mutex_unlock(&lock);
+    name_comm(c, comm);
+    return c;
+}
+
 /* The private state of comm, or &unusable. Collective on an intracommunicator: every rank
  * reaches its first handled collective on comm together (its path depends only on values equal
  * on every rank), duplicates comm and agrees, on comm itself, whether every rank could; a rank
@@ -276,25 +292,14 @@ static ac_comm *comm_create(MPI_Comm comm)
             return &unusable;
         }
         c->pcomm = dup;
-        PMPI_Comm_set_name(c->pcomm, "autocoll private");
     }
-    PMPI_Comm_rank(comm, &c->rank);
-    PMPI_Comm_size(comm, &c->size);
-    pthread_mutex_lock(&lock);
-    c->id = ac_g.next_id++;
-    c->next = ac_g.comms;
-    ac_g.comms = c;
-    pthread_mutex_unlock(&lock);
-    name_comm(c, comm);
-    return c;
+    return comm_register(c, comm);
 }
 
-/* The state of comm, by its attribute (made at its first call), when the thread's last entry
- * does not hold it; NULL if MPI refuses. Kept out of line: a settled call finds the entry. */
-static __attribute__((noinline)) void *comm_lookup(MPI_Comm comm, unsigned long now)
+/* The keyval of the state's attribute, made at the first use; MPI_KEYVAL_INVALID if MPI
+ * refuses. */
+static int state_keyval(void)
 {
-    int found = 0;
-    void *value = NULL;
     int keyval = atomic_load_explicit(&comm_keyval, memory_order_acquire);
     if (keyval == MPI_KEYVAL_INVALID) {
         pthread_mutex_lock(&lock);
@@ -304,8 +309,33 @@ static __attribute__((noinline)) void *comm_lookup(MPI_Comm comm, unsigned long 
                 MPI_SUCCESS)
             atomic_store_explicit(&comm_keyval, keyval, memory_order_release);
         pthread_mutex_unlock(&lock);
-        if (keyval == MPI_KEYVAL_INVALID) return NULL;
     }
+    return keyval;
+}
+
+int ac_comm_adopt(MPI_Comm comm, MPI_Comm pcomm)
+{
+    int found = 0, keyval = state_keyval();
+    void *value = NULL;
+    ac_comm *c = NULL;
+    if (keyval == MPI_KEYVAL_INVALID ||
+        PMPI_Comm_get_attr(comm, keyval, &value, &found) != MPI_SUCCESS || found ||
+        !(c = calloc(1, sizeof *c))) {
+        PMPI_Comm_free(&pcomm);
+        return found ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    }
+    c->pcomm = pcomm;
+    return PMPI_Comm_set_attr(comm, keyval, comm_register(c, comm));
+}
+
+/* The state of comm, by its attribute (made at its first call), when the thread's last entry
+ * does not hold it; NULL if MPI refuses. Kept out of line: a settled call finds the entry. */
+static __attribute__((noinline)) void *comm_lookup(MPI_Comm comm, unsigned long now)
+{
+    int found = 0;
+    void *value = NULL;
+    int keyval = state_keyval();
+    if (keyval == MPI_KEYVAL_INVALID) return NULL;
     if (PMPI_Comm_get_attr(comm, keyval, &value, &found) != MPI_SUCCESS) return NULL;
     if (!found) {
         value = comm_create(comm);

@@ -14,8 +14,12 @@
  * change anything but when the duplicate is made (and, where a forced algorithm or the table's
  * rules need it, the node layout is learned: ac_select_comm_made). The Fortran constructors
  * that call the library directly (Open MPI's, MPICH's mpi_f08 ones) come here through
- * fortran_comm_create.c. MPI_Comm_idup keeps the lazy state (its communicator is not usable
- * before its request completes, and making the state then would block).
+ * fortran_comm_create.c. MPI_Comm_idup and MPI_Comm_idup_with_info (MPI-4) must not block:
+ * their request, the layer's, makes the private duplicate nonblocking beside the library's and
+ * gives the new communicator its state when both complete (ac_request_idup). Their Fortran
+ * forms where the binding calls the library directly (Open MPI's mpif.h and use mpi, both
+ * libraries' mpi_f08) keep the lazy state (made at the communicator's first blocking
+ * collective).
  */
 #include "intercept/intercept.h"
 #include "intercept/requests.h"
@@ -46,6 +50,34 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
     return made(PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm);
 }
+
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    if (!request) return PMPI_Comm_idup(comm, newcomm, request); /* the library's error */
+    MPI_Request user = MPI_REQUEST_NULL;
+    int rc = PMPI_Comm_idup(comm, newcomm, &user);
+    if (rc != MPI_SUCCESS) {
+        *request = user;
+        return rc;
+    }
+    return ac_request_idup(comm, newcomm, user, request);
+}
+
+#if MPI_VERSION >= 4
+int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                            MPI_Request *request)
+{
+    if (!request) /* the library's error */
+        return PMPI_Comm_idup_with_info(comm, info, newcomm, request);
+    MPI_Request user = MPI_REQUEST_NULL;
+    int rc = PMPI_Comm_idup_with_info(comm, info, newcomm, &user);
+    if (rc != MPI_SUCCESS) {
+        *request = user;
+        return rc;
+    }
+    return ac_request_idup(comm, newcomm, user, request);
+}
+#endif
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {

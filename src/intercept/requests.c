@@ -142,6 +142,8 @@ struct ac_request {
                                 * can run again as it is (no agreement in it) */
     ac_request_build_fn *build; /* a racing request: its builder and a copy of its arguments */
     void *args;
+    int (*on_end)(ac_request *r, int rc); /* at the schedule's end, before anything else: its
+                                           * outcome from rc (MPI_Comm_idup's, below) */
     MPI_Datatype *held_types; /* the call's derived datatypes and op, held while it lives */
     int nheld_types;          /* (hold); held_types is held_room where two suffice */
     MPI_Datatype held_room[2];
@@ -400,6 +402,7 @@ static ac_sched_wait_fn wait_progressing;
  * active. */
 static void ended(ac_request *r, int rc)
 {
+    if (r->on_end) rc = r->on_end(r, rc);
     r->done = 1;
     r->rc = rc;
     nactive--;
@@ -1533,6 +1536,87 @@ int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int pers
             made = library(native, args, c->pcomm, &r->library);
     *rc = ac_request_begin(r, x ? made : build(s, alg, args), handle);
     return 1;
+}
+
+/* MPI_Comm_idup (ac_request_idup): the library's duplicate of the application's communicator,
+ * started by the call, and the private duplicate of the new one, a duplicate of the parent's
+ * private communicator (congruent with the new communicator), started by the request's schedule
+ * in the order of the requests on that private communicator. */
+typedef struct idup_args {
+    MPI_Request user;  /* the application's MPI_Comm_idup, until the schedule holds it */
+    MPI_Comm *newcomm; /* where the library puts the new communicator (Open MPI: at completion) */
+    MPI_Comm pcomm;    /* the private duplicate, once its MPI_Comm_idup has started */
+} idup_args;
+
+static int idup_user(const void *arg, MPI_Comm comm, MPI_Request *req)
+{
+    idup_args *a = (idup_args *)arg; /* the request's own copy (r->args) */
+    (void)comm;
+    *req = a->user;
+    a->user = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+
+static int idup_private(const void *arg, MPI_Comm comm, MPI_Request *req)
+{
+    idup_args *a = (idup_args *)arg;
+    return PMPI_Comm_idup(comm, &a->pcomm, req);
+}
+
+/* Both duplicates made: the new communicator's state, its private communicator the second.
+ * Every rank gets here with the same outcomes (the duplicates are collective) but for a lack of
+ * memory or an error on one rank alone, after which the ranks would run different algorithms on
+ * the new communicator: the run ends there, loudly (as core/state.c's agreement does). */
+static int idup_ended(ac_request *r, int rc)
+{
+    idup_args *a = r->args;
+    if (rc != MPI_SUCCESS) { /* the application's duplicate failed: its error */
+        if (a->pcomm != MPI_COMM_NULL) PMPI_Comm_free(&a->pcomm);
+        return rc;
+    }
+    int made = ac_comm_adopt(*a->newcomm, a->pcomm);
+    a->pcomm = MPI_COMM_NULL;
+    if (made != MPI_SUCCESS) {
+        ac_log_error("cannot make the private state of a communicator made by MPI_Comm_idup "
+                     "(MPI error %d); ending the run rather than letting the ranks diverge",
+                     made);
+        PMPI_Abort(MPI_COMM_WORLD, made);
+    }
+    return MPI_SUCCESS;
+}
+
+int ac_request_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request user, MPI_Request *request)
+{
+    static const ac_algorithm idup = {.name = "comm_idup"};
+    ac_comm *c = ac_g.initialized && ac_g.enabled && ac_select_may_run_nonblocking()
+                     ? ac_request_comm(comm, request)
+                     : NULL;
+    ac_sched *s;
+    ac_request *r = c ? ac_request_new(c, 0, (ac_seen_kind)-1, &idup, 0.0, &s) : NULL;
+    idup_args *a = r ? malloc(sizeof *a) : NULL;
+    if (c && !a) {
+        ac_log_error("no memory for the state of a communicator made by MPI_Comm_idup; ending "
+                     "the run rather than letting the ranks diverge");
+        PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+    }
+    if (!a) { /* the layer keeps no state for comm's duplicates now: the library's request */
+        *request = user;
+        return MPI_SUCCESS;
+    }
+    *a = (idup_args){.user = user, .newcomm = newcomm, .pcomm = MPI_COMM_NULL};
+    r->args = a;
+    r->on_end = idup_ended;
+    ac_sched_library(s, idup_user, a);
+    ac_sched_library(s, idup_private, a);
+    int rc = ac_request_begin(r, ac_sched_error(s), request);
+    if (rc != MPI_SUCCESS) { /* no handle: the application's duplicate goes on alone */
+        *request = user;
+        ac_log_error("cannot make the private state of a communicator made by MPI_Comm_idup "
+                     "(MPI error %d); ending the run rather than letting the ranks diverge",
+                     rc);
+        PMPI_Abort(MPI_COMM_WORLD, rc);
+    }
+    return MPI_SUCCESS;
 }
 
 void ac_requests_finalize(void)

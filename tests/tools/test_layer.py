@@ -420,6 +420,29 @@ def test_nonblocking_collectives_run_by_the_layer_are_right(mpi, np, tmp_path):
             assert ran["MPI_Barrier_init"]["algorithms"] == {alg: 3}, (alg, ran)
 
 
+@pytest.mark.parametrize("mpi", MPIS)
+@pytest.mark.parametrize("np", [1, 2, 3, 5])
+def test_communicators_made_by_idup_run_the_layers_nonblocking_collectives(mpi, np, tmp_path):
+    """tests/mpi/nbc_idup.c: a communicator made by MPI_Comm_idup (MPI-4: _with_info) gets the
+    layer's state when its request completes (by MPI_Wait, MPI_Waitall beside another
+    collective, an MPI_Test loop, MPI_Waitany; of world, of a split, of an idup'd one; one freed
+    unused before the next), so that its first MPI_Iallreduce is the layer's: natively and with
+    recursive doubling forced, right results, and every Iallreduce run by the layer, none passed
+    for want of a state (before 2026-11-28 each one on an idup'd communicator was)."""
+    native = run_mpi(mpi, np, "tests/mpi/nbc_idup", tmp_path, preload=False, report=False,
+                     timeout=120)
+    assert native.rc == 0 and "nbc_idup: ok" in native.stdout, native.stdout + native.stderr
+    run = run_mpi(mpi, np, "tests/mpi/nbc_idup", tmp_path, timeout=120,
+                  env={"AUTOCOLL_ALLREDUCE": "recursive_doubling"})
+    assert run.rc == 0 and "nbc_idup: ok" in run.stdout, run.stdout + run.stderr
+    ran, seen = run.report["nonblocking_run"], run.report["seen"]
+    # 2 on the first duplicate, 1 on world and 2 on each of two, 2 each in cases 3, 4 and 5;
+    # MPI-4 (MPICH): 2 on the idup_with_info one
+    assert ran["MPI_Iallreduce"]["algorithms"] == {
+        "recursive_doubling": 15 if mpi == "mpich" else 13}, ran
+    assert "MPI_Iallreduce" not in seen, seen
+
+
 def registry_requires(mpi, name):
     return next(a["requires"] for a in registry(mpi)["algorithms"]
                 if a["collective"] == "allreduce" and a["name"] == name)
