@@ -339,11 +339,46 @@ static void test_stand_ins_and_hierarchy(void)
           -1);
 }
 
+/* Open MPI HAN's pipelined instances (hier_segment_64k_*): one segment is the unpipelined
+ * instance's price; m segments add the leaders' phase of a segment m - 1 times more, the nodes'
+ * phases overlapping it (cost.c, hier_features). 16 ranks on 4 nodes, 1 MiB: 16 segments; the
+ * leaders' phase of 64 KiB on 4 leaders priced by its stand-in (bcast: binomial on fewer than 8
+ * ranks; reduce: Rabenseifner above 2 KiB; allreduce: Rabenseifner at a count of at least
+ * pof2). */
+static void test_pipelined(void)
+{
+    static const struct {
+        ac_collective coll;
+        const char *leaders;
+    } cases[] = {{AC_BCAST, "binomial_tree"},
+                 {AC_REDUCE, "rabenseifner"},
+                 {AC_ALLREDUCE, "rabenseifner_recursive_doubling"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ac_collective c = cases[i].coll;
+        expect_same(c, "hier_segment_64k_native_native", "hier_native_native", 16, 4, 65536);
+        ac_cost_shape seg = {16, 4, 4, 65536, 1}, whole = {16, 4, 4, 1 << 20, 1},
+                      leaders = {4, 4, 1, 65536, 1};
+        double f_seg[AC_COST_PARAMS], f_whole[AC_COST_PARAMS], f_leaders[AC_COST_PARAMS];
+        int ok = CHECK(ac_cost_features(ac_registry_find(c, "hier_native_native"), &seg,
+                                        f_seg) == 0) &&
+                 CHECK(ac_cost_features(ac_registry_find(c, "hier_segment_64k_native_native"),
+                                        &whole, f_whole) == 0) &&
+                 CHECK(ac_cost_features(ac_registry_find(c, cases[i].leaders), &leaders,
+                                        f_leaders) == 0);
+        for (int j = 0; ok && j < AC_COST_PARAMS; j++)
+            ok &= near(f_whole[j], f_seg[j] + 15 * f_leaders[j]);
+        if (!CHECK(ok))
+            fprintf(stderr, "  %s hier_segment_64k_native_native at 1 MiB is not 16 segments\n",
+                    ac_collective_name(c));
+    }
+}
+
 int main(void)
 {
     test_formulas();
     test_every_entry();
     test_stand_ins_and_hierarchy();
+    test_pipelined();
     test_one_model_per_function();
     test_fit();
     if (failures) fprintf(stderr, "test_cost: %d failures\n", failures);
