@@ -370,3 +370,80 @@ def test_mpich_takes_the_exported_json_and_cvars(probe, tmp_path):
                     if l.startswith("MPIR_CVAR_"))
     assert settings == {"MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM": "recursive_doubling"}
     assert run_probe(probe, "mpich", 2, env=settings) == forced
+
+
+# ---- MPICH's ch4 compositions (node-aware) --------------------------------------------------
+
+def test_mpich_ch4_json_says_the_layout_rules_as_compositions(tmp_path):
+    """mpich-ch4-json: MPICH's built-in ch4 tree with each exported collective's branch for
+    communicators over several nodes (comm_hierarchy=parent) replaced by the rules flattened at
+    --ppn: a hierarchical instance with one leader a node as MPICH's node-aware composition
+    (commutative ops only for allreduce and reduce: MPICH's takes no other), a flat algorithm
+    as the composition that runs the MPIR-level selection, native as MPICH's own branch; a
+    multi-leader instance has no composition (the rule's next preference is taken); a
+    collective without a node-aware composition is left out, said on stderr."""
+    layout = {"nodes": [2, None], "ppn": [2, None]}
+    rules = [dict(rule("allreduce", [1, None], [0, 1023], "hier_native_native"), **layout),
+             dict(rule("allreduce", [1, None], [1024, None], "recursive_doubling"), **layout),
+             dict(rule("allreduce", [1, None], [0, None], "native"), nodes=[1, 1],
+                  ppn=[2, None]),
+             dict(rule("allreduce", [1, None], [0, None], "ring"), ppn=[1, 1]),
+             dict(rule("bcast", [1, None], [0, None], "binomial_tree"), **layout),
+             dict(rule("allgather", [1, None], [0, None], "ring"), **layout)]
+    v2 = dict(table(rules), version=2, rules=[
+        {k: v for k, v in r.items() if k != "algorithm"} | {"algorithms": [r["algorithm"]]}
+        for r in rules])
+    v2["rules"][4]["algorithms"] = ["hier_k2_native_native", "hier_binomial_tree_native",
+                                    "native"]
+    path = tmp_path / "layout.json"
+    path.write_text(json.dumps(v2))
+    run = cli("export", str(path), "--format", "mpich-ch4-json", "--ppn", "4")
+    assert run.returncode == 0, run.stderr
+    tree = json.loads(run.stdout)
+    builtin = export.mpich_default_selection(level="ch4")
+    alpha = {"is_commutative=yes": {"composition=MPIDI_Allreduce_intra_composition_alpha": {}},
+             "is_commutative=no": {"composition=MPIDI_Allreduce_intra_composition_beta": {}}}
+    beta = {"composition=MPIDI_Allreduce_intra_composition_beta": {}}
+    own = builtin["collective=allreduce"]["comm_type=intra"]["comm_size=any"][
+        "comm_hierarchy=parent"]
+    allreduce = tree["collective=allreduce"]["comm_type=intra"]
+    # one rank: ring (flat); 2-4 ranks, one node at 4 a node: native; 5 up: several nodes
+    assert allreduce["comm_size=any"]["comm_hierarchy=parent"] == {
+        "comm_size<=1": beta, "comm_size<=4": own,
+        "comm_size=any": {"avg_msg_size<=1023": alpha, "avg_msg_size=any": beta}}
+    # the rest of the tree is MPICH's
+    assert allreduce["comm_size=node_comm_size"] == builtin["collective=allreduce"][
+        "comm_type=intra"]["comm_size=node_comm_size"]
+    assert tree["collective=barrier"] == builtin["collective=barrier"]
+    assert tree["collective=allgather"] == builtin["collective=allgather"]
+    # bcast: no rule up to 4 ranks (MPICH's own), the rule's second preference from 5
+    assert tree["collective=bcast"]["comm_type=intra"]["comm_hierarchy=parent"] == {
+        "comm_size<=4": builtin["collective=bcast"]["comm_type=intra"]["comm_hierarchy=parent"],
+        "comm_size=any": {"composition=MPIDI_Bcast_intra_composition_alpha": {}}}
+    assert "allgather: MPICH has no node-aware composition of it" in run.stderr
+    assert ("hier_k2_native_native: no MPICH composition; exported the rule's next preference, "
+            "hier_binomial_tree_native") in run.stderr
+
+
+def test_mpich_takes_the_exported_ch4_json(probe, tmp_path):
+    """MPICH 4.0 reads the ch4 file: on 4 ranks in 2 emulated nodes (MPIR_CVAR_NUM_CLIQUES), a
+    hierarchical instance exported runs MPICH's node-aware composition (its own choice there),
+    a flat algorithm the flat MPIR-level selection (what MPIR_CVAR_DEVICE_COLLECTIVES=none
+    runs), and the probe tells the two apart; a composition MPICH lacks aborts MPI_Init."""
+    cliques = {"MPIR_CVAR_NUM_CLIQUES": "2"}
+    composed = run_probe(probe, "mpich", 4, env=cliques)
+    flat = run_probe(probe, "mpich", 4, env=dict(cliques, MPIR_CVAR_DEVICE_COLLECTIVES="none"))
+    assert composed != flat
+    as_ch4 = lambda alg: run_probe(probe, "mpich", 4, env=dict(
+        cliques, MPIR_CVAR_CH4_COLL_SELECTION_TUNING_JSON_FILE=str(
+            exported(tmp_path, alg, "mpich-ch4-json"))))
+    assert as_ch4("hier_native_native") == composed
+    assert as_ch4("recursive_doubling") == flat
+    assert as_ch4("native") == composed
+    bad = tmp_path / "bad.json"
+    bad.write_text(exported(tmp_path, "hier_native_native", "mpich-ch4-json").read_text()
+                   .replace("composition_alpha", "composition_omega"))
+    cmd = mpirun_command("mpich", 4, probe["mpich"], ["16"])
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=clean_env(
+        MPIR_CVAR_NUM_CLIQUES="2", MPIR_CVAR_CH4_COLL_SELECTION_TUNING_JSON_FILE=str(bad)))
+    assert proc.returncode != 0, proc.stdout

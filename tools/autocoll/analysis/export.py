@@ -103,7 +103,8 @@ MESSAGE_SIZE = {
 }
 MPICH_SIZE_KEYS = {"bytes": "avg_msg_size", "times_ranks": "total_msg_size"}
 
-FORMATS = {"ompi-rules": "openmpi", "mpich-json": "mpich", "mpich-cvars": "mpich"}
+FORMATS = {"ompi-rules": "openmpi", "mpich-json": "mpich", "mpich-ch4-json": "mpich",
+           "mpich-cvars": "mpich"}
 MAX_BAND_WIDTH = 4096  # communicator sizes one bounded band may span (each exported alone)
 
 
@@ -426,9 +427,11 @@ def find_libmpich():
     return Path("/usr/lib/x86_64-linux-gnu/libmpich.so.12")
 
 
-def mpich_default_selection(library=None):
-    """MPICH's built-in MPIR-level selection tree (the JSON compiled into libmpich), whose
-    subtrees stand for "MPICH's own choice" in an exported file."""
+def mpich_default_selection(library=None, level="mpir"):
+    """MPICH's built-in selection tree of `level` (the JSON compiled into libmpich): "mpir", the
+    MPIR level's (algorithms MPIR_<Coll>_intra_<name>), or "ch4", the ch4 device's (its
+    compositions, MPIDI_<Coll>_intra_composition_<name>), whose subtrees stand for "MPICH's own
+    choice" in an exported file."""
     path = Path(library) if library else find_libmpich()
     try:
         data = path.read_bytes()
@@ -436,13 +439,16 @@ def mpich_default_selection(library=None):
         raise ExportError(f"MPICH library {path}: {e} (--mpich-library PATH)") from e
     for m in re.finditer(rb'\{"collective=[^\x00]*', data):
         text = m.group(0)
-        if b'"algorithm=MPIR_' not in text or b"MPIDI_" in text:
+        wanted = (b'"composition=MPIDI_' in text if level == "ch4"
+                  else b'"algorithm=MPIR_' in text and b"MPIDI_" not in text)
+        if not wanted:
             continue
         try:
             return json.loads(text)
         except ValueError:
             continue
-    raise ExportError(f"{path}: no MPIR collective selection JSON in it (--mpich-library PATH)")
+    what = "ch4 composition" if level == "ch4" else "MPIR collective"
+    raise ExportError(f"{path}: no {what} selection JSON in it (--mpich-library PATH)")
 
 
 def mpich_leaf(coll, native, default):
@@ -484,6 +490,122 @@ def mpich_json(table, notes, default_tree):
         tree[key]["comm_type=intra"] = {
             ("comm_size=any" if hi is None else f"comm_size<={hi}"): node
             for _, hi, node in branches}
+    return json.dumps(tree, indent=1) + "\n"
+
+
+# MPICH 4's ch4 compositions (src/mpid/ch4/src/ch4_coll_impl.h) of the collectives that have a
+# node-aware one, chosen on communicators over several nodes with a node of several ranks
+# (comm_hierarchy=parent): `hier` runs autocoll's hierarchical instances with one leader a node
+# (a phase on each node, one among the node leaders, the way back; MPICH's own algorithm in each
+# phase: its shared-memory ones inside a node, its MPIR selection among the leaders), `flat` the
+# flat MPIR-level selection (what mpich-json sets). `commutative`: MPICH's `hier` composition
+# takes commutative ops only (the others get `flat`).
+CH4 = {
+    "allreduce": {"hier": "MPIDI_Allreduce_intra_composition_alpha",
+                  "flat": "MPIDI_Allreduce_intra_composition_beta", "commutative": True},
+    "barrier": {"hier": "MPIDI_Barrier_intra_composition_alpha",
+                "flat": "MPIDI_Barrier_intra_composition_beta", "commutative": False},
+    "bcast": {"hier": "MPIDI_Bcast_intra_composition_alpha",
+              "flat": "MPIDI_Bcast_intra_composition_gamma", "commutative": False},
+    "reduce": {"hier": "MPIDI_Reduce_intra_composition_alpha",
+               "flat": "MPIDI_Reduce_intra_composition_gamma", "commutative": True},
+}
+ONE_LEADER_HIER = re.compile(r"hier_(?!k\d+_|segment_)")
+
+
+def ch4_choice(coll, preference):
+    """The ch4 level's choice for a rule's algorithms in order of preference: "own" (native:
+    MPICH's own composition), "hier" (a hierarchical instance with one leader a node) or "flat"
+    (a flat algorithm: the MPIR level runs it); the multi-leader and pipelined hierarchical
+    instances have no composition and are passed over. (choice, note or None)."""
+    for k, name in enumerate(preference):
+        if name.startswith("hier_") and not ONE_LEADER_HIER.match(name):
+            continue
+        choice = ("own" if name == NATIVE else "hier" if name.startswith("hier_") else "flat")
+        note = None
+        if choice == "hier":
+            note = (f"{name}: exported as {CH4[coll]['hier']}, MPICH's own algorithms in its "
+                    f"phases")
+        if k > 0:
+            note = (f"{', '.join(preference[:k])}: no MPICH composition; exported the rule's "
+                    f"next preference, {name}") + (f" ({note})" if note else "")
+        return choice, note
+    return "own", (f"{', '.join(preference)}: no MPICH composition; exported MPICH's own "
+                   f"choice")
+
+
+def ch4_leaf(coll, choice, own):
+    if choice == "own":
+        return copy.deepcopy(own)
+    leaf = {f"composition={CH4[coll][choice]}": {}}
+    if choice == "hier" and CH4[coll]["commutative"]:
+        return {"is_commutative=yes": leaf,
+                "is_commutative=no": {f"composition={CH4[coll]['flat']}": {}}}
+    return leaf
+
+
+def ch4_parent_branch(tree, coll):
+    """The built-in ch4 tree's node under which coll's communicators over several nodes are
+    decided (the comm_hierarchy=parent key's parent: allreduce's sits under comm_size=any)."""
+    node = tree.get(f"collective={coll}", {}).get("comm_type=intra", {})
+    if "comm_hierarchy=parent" not in node:
+        node = node.get("comm_size=any", {})
+    if "comm_hierarchy=parent" not in node:
+        raise ExportError(f"MPICH's ch4 selection tree has no collective={coll} / comm_type=intra"
+                          f" / comm_hierarchy=parent")
+    return node
+
+
+def mpich_ch4_json(table, notes, default_tree):
+    """MPICH's ch4-level selection JSON (MPIR_CVAR_CH4_COLL_SELECTION_TUNING_JSON_FILE): the
+    built-in tree with each exported collective's comm_hierarchy=parent branch (communicators
+    over several nodes, some node holding several of their ranks) replaced by communicator-size
+    keys, message-size keys (avg_msg_size<=N) and the composition that runs the rule's choice
+    (CH4): a hierarchical instance with one leader a node as MPICH's node-aware composition, a
+    flat algorithm as the composition that runs the MPIR level's selection, native as MPICH's
+    own branch. Collectives without a node-aware composition are left out."""
+    tree = copy.deepcopy(default_tree)
+    for coll in dict.fromkeys(r["collective"] for r in table["rules"]):
+        if coll not in CH4:
+            notes.append(f"{coll}: MPICH has no node-aware composition of it; not in the ch4 "
+                         f"file")
+            continue
+        node = ch4_parent_branch(tree, coll)
+        own = node["comm_hierarchy=parent"]
+        branches = []
+        for lo, hi, covering in segments([r for r in table["rules"] if r["collective"] == coll]):
+            if hi is not None and hi < 1:
+                continue  # no communicator has 0 ranks
+            entries, at = [], 0
+            for r in covering:
+                blo, bhi = r["bytes"]
+                if blo > at:
+                    entries.append((at, blo - 1, "own"))
+                choice, note = ch4_choice(coll, r.get("preference") or [r["algorithm"]])
+                if note:
+                    text = f"{coll} ranks {interval_text(*r['ranks'])} bytes " \
+                           f"{interval_text(blo, bhi)}: {note}"
+                    if text not in notes:
+                        notes.append(text)
+                entries.append((blo, bhi, choice))
+                at = None if bhi is None else bhi + 1
+                if at is None:
+                    break
+            if at is not None:
+                entries.append((at, None, "own"))
+            entries = merge_equal(entries) if coll != "barrier" else entries[:1]
+            if len(entries) == 1:
+                leaf = ch4_leaf(coll, entries[0][2], own)
+            else:
+                leaf = {("avg_msg_size=any" if b_hi is None else f"avg_msg_size<={b_hi}"):
+                        ch4_leaf(coll, c, own) for _, b_hi, c in entries}
+            if branches and branches[-1][2] == leaf:
+                branches[-1] = (branches[-1][0], hi, leaf)
+            else:
+                branches.append((lo, hi, leaf))
+        node["comm_hierarchy=parent"] = {
+            ("comm_size=any" if hi is None else f"comm_size<={hi}"): leaf
+            for _, hi, leaf in branches}
     return json.dumps(tree, indent=1) + "\n"
 
 
@@ -536,6 +658,9 @@ USAGE = {
                   "--mca coll_tuned_dynamic_rules_filename {out} ...",
     "mpich-json": "MPIR_CVAR_DEVICE_COLLECTIVES=none "
                   "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE={out} mpiexec ...",
+    "mpich-ch4-json": "MPIR_CVAR_CH4_COLL_SELECTION_TUNING_JSON_FILE={out} mpiexec ... (with "
+                      "the mpich-json file as MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE, without "
+                      "MPIR_CVAR_DEVICE_COLLECTIVES=none)",
     "mpich-cvars": ". {out}  (or eval its lines) before mpiexec",
 }
 
@@ -549,4 +674,6 @@ def render(table, fmt, source, notes, mpich_library=None):
         return ompi_rules(table, source, notes)
     if fmt == "mpich-json":
         return mpich_json(table, notes, mpich_default_selection(mpich_library))
+    if fmt == "mpich-ch4-json":
+        return mpich_ch4_json(table, notes, mpich_default_selection(mpich_library, "ch4"))
     return mpich_cvars(table, source, notes)

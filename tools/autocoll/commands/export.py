@@ -6,6 +6,10 @@ libraries' own formats, for the algorithms the native library has.
                         --mca coll_tuned_dynamic_rules_filename FILE ...
   mpich-json   MPICH's collective selection JSON (MPICH 4.0):
                  MPIR_CVAR_DEVICE_COLLECTIVES=none MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=FILE
+  mpich-ch4-json  MPICH's ch4-level selection JSON (MPICH 4.0): on communicators over several
+               nodes, a hierarchical instance as MPICH's node-aware composition, a flat
+               algorithm as the composition that runs the MPIR selection (mpich-json's):
+                 MPIR_CVAR_CH4_COLL_SELECTION_TUNING_JSON_FILE=FILE
   mpich-cvars  MPIR_CVAR_<COLL>_INTRA_ALGORITHM settings as shell `export` lines: one value per
                collective, the native choice of most of the table's cells
 
@@ -50,5 +54,6 @@ def add_arguments(p):
                    "needed when the table's rules are keyed by node layout (\"nodes\", \"ppn\"), "
                    "which the native formats cannot say (default for a table `autocoll tune "
                    "--simgrid` wrote: the ranks per node it swept)")
-    p.add_argument("--mpich-library", help="mpich-json: the libmpich whose built-in selection "
+    p.add_argument("--mpich-library", help="mpich-json, mpich-ch4-json: the libmpich whose "
+                   "built-in selection "
                    "stands for MPICH's own choice (default: libmpich.so.12 from ldconfig)")
