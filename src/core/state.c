@@ -315,14 +315,15 @@ static int state_keyval(void)
 
 int ac_comm_adopt(MPI_Comm comm, MPI_Comm pcomm)
 {
-    int found = 0, keyval = state_keyval();
+    int found = 0, keyval = state_keyval(), rc = MPI_ERR_INTERN;
     void *value = NULL;
     ac_comm *c = NULL;
-    if (keyval == MPI_KEYVAL_INVALID ||
-        PMPI_Comm_get_attr(comm, keyval, &value, &found) != MPI_SUCCESS || found ||
-        !(c = calloc(1, sizeof *c))) {
+    if (keyval != MPI_KEYVAL_INVALID)
+        rc = PMPI_Comm_get_attr(comm, keyval, &value, &found);
+    if (rc == MPI_SUCCESS && !found && !(c = calloc(1, sizeof *c))) rc = MPI_ERR_NO_MEM;
+    if (!c) { /* a state already (its own private duplicate), or an error */
         PMPI_Comm_free(&pcomm);
-        return found ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+        return rc;
     }
     c->pcomm = pcomm;
     return PMPI_Comm_set_attr(comm, keyval, comm_register(c, comm));

@@ -113,8 +113,8 @@ void ac_comm_make(MPI_Comm comm);
 /* Makes the state of `comm`, an intracommunicator, with `pcomm` as its private duplicate (a
  * duplicate of a congruent communicator, made by the caller on every rank of comm), without
  * communicating: MPI_Comm_idup's, at the completion of its request (intercept/requests.c).
- * Where comm has a state already, pcomm is freed. MPI_ERR_NO_MEM without memory (pcomm then
- * freed). */
+ * Where comm has a state already, pcomm is freed (MPI_SUCCESS); so it is after an error
+ * (MPI_ERR_NO_MEM without memory, the attribute's). */
 int ac_comm_adopt(MPI_Comm comm, MPI_Comm pcomm);
 
 /* The state of `comm` if it has one, else NULL (creates nothing). */

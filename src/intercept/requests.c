@@ -1592,7 +1592,8 @@ int ac_request_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request user, MPI_Requ
                      ? ac_request_comm(comm, request)
                      : NULL;
     ac_sched *s;
-    ac_request *r = c ? ac_request_new(c, 0, (ac_seen_kind)-1, &idup, 0.0, &s) : NULL;
+    /* kind AC_SEEN_KINDS: no collective's, not counted in the report */
+    ac_request *r = c ? ac_request_new(c, 0, AC_SEEN_KINDS, &idup, 0.0, &s) : NULL;
     idup_args *a = r ? malloc(sizeof *a) : NULL;
     if (c && !a) {
         ac_log_error("no memory for the state of a communicator made by MPI_Comm_idup; ending "
