@@ -33,8 +33,7 @@ typedef enum ac_seen_why {
                                * library reports them), counts beyond an int, in place where
                                * MPI allows none */
     AC_SEEN_WHY_COMMUNICATOR, /* a communicator the layer keeps no state for yet (made by
-                               * MPI-4's MPI_Comm_create_from_group, or by a Fortran
-                               * MPI_Comm_idup the layer does not see, before a blocking
+                               * MPI-4's MPI_Comm_create_from_group, before a blocking
                                * collective on it), an intercommunicator, or a neighbourhood
                                * collective's without a topology */
     AC_SEEN_WHY_THREADS,      /* MPI_THREAD_MULTIPLE: the layer runs no request then */

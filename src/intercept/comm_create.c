@@ -16,10 +16,8 @@
  * that call the library directly (Open MPI's, MPICH's mpi_f08 ones) come here through
  * fortran_comm_create.c. MPI_Comm_idup and MPI_Comm_idup_with_info (MPI-4) must not block:
  * their request, the layer's, makes the private duplicate nonblocking beside the library's and
- * gives the new communicator its state when both complete (ac_request_idup). Their Fortran
- * forms where the binding calls the library directly (Open MPI's mpif.h and use mpi, both
- * libraries' mpi_f08) keep the lazy state (made at the communicator's first blocking
- * collective).
+ * gives the new communicator its state when both complete (ac_request_idup); MPI_COMM_IDUP
+ * from Fortran too (fortran_comm_create.c, where the binding would call the library directly).
  */
 #include "intercept/intercept.h"
 #include "intercept/requests.h"
@@ -60,7 +58,7 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
         *request = user;
         return rc;
     }
-    return ac_request_idup(comm, newcomm, user, request);
+    return ac_request_idup(comm, *newcomm, user, request);
 }
 
 #if MPI_VERSION >= 4
@@ -75,7 +73,7 @@ int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
         *request = user;
         return rc;
     }
-    return ac_request_idup(comm, newcomm, user, request);
+    return ac_request_idup(comm, *newcomm, user, request);
 }
 #endif
 

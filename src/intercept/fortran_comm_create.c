@@ -22,6 +22,10 @@
  * the state of the communicator it returned (a Fortran handle, an INTEGER or a TYPE(MPI_Comm)
  * of one INTEGER, f2c). The arguments are passed on as they came (addresses); ierror is always
  * given to the library (mpi_f08's is OPTIONAL: NULL where absent) and copied back where asked.
+ *
+ * MPI_COMM_IDUP (the same bindings) is the C wrapper's (comm_create.c), its arguments converted
+ * here: its request is the layer's where the layer makes the new communicator's state when it
+ * completes (ac_request_idup), which the library's Fortran routine would not give.
  */
 #include "intercept/fortran.h"
 #include "intercept/requests.h"
@@ -95,6 +99,28 @@ static void constructed(MPI_Fint rc, const MPI_Fint *newcomm, MPI_Fint *ierr)
 #define F08_ENTRY(name, NAME, params, args) ENTRY(mpi_##name##_f08_, params, args)
 CONSTRUCTORS(F08_ENTRY)
 
+/* MPI_COMM_IDUP(comm, newcomm, request, ierror), the handles INTEGERs (or TYPE(MPI_Comm) and
+ * TYPE(MPI_Request) of one INTEGER): the C wrapper's. */
+static void comm_idup(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Comm c_newcomm = MPI_COMM_NULL;
+    MPI_Request c_request = MPI_REQUEST_NULL;
+    int rc = MPI_Comm_idup(PMPI_Comm_f2c(*comm), &c_newcomm, &c_request);
+    if (rc == MPI_SUCCESS) {
+        *newcomm = PMPI_Comm_c2f(c_newcomm);
+        *request = PMPI_Request_c2f(c_request);
+    }
+    ac_f_set_ierr(ierr, rc);
+}
+
+void mpi_comm_idup_f08_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request,
+                        MPI_Fint *ierr);
+void mpi_comm_idup_f08_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request,
+                        MPI_Fint *ierr)
+{
+    comm_idup(comm, newcomm, request, ierr);
+}
+
 #ifdef OPEN_MPI
 /* mpif.h and `use mpi` (Open MPI): ompi_<name>_f and its aliases. */
 #define OMPI_ENTRY(name, NAME, params, args)                                                   \
@@ -102,6 +128,16 @@ CONSTRUCTORS(F08_ENTRY)
     typedef void f_##name PARAMS params;                                                       \
     F_ALIASES(f_##name, name, NAME)
 CONSTRUCTORS(OMPI_ENTRY)
+
+void ompi_comm_idup_f(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request,
+                      MPI_Fint *ierr);
+void ompi_comm_idup_f(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request,
+                      MPI_Fint *ierr)
+{
+    comm_idup(comm, newcomm, request, ierr);
+}
+typedef void f_comm_idup(const MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *);
+F_ALIASES(f_comm_idup, comm_idup, COMM_IDUP)
 #endif
 
 #endif

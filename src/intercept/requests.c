@@ -1543,9 +1543,9 @@ int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int pers
  * private communicator (congruent with the new communicator), started by the request's schedule
  * in the order of the requests on that private communicator. */
 typedef struct idup_args {
-    MPI_Request user;  /* the application's MPI_Comm_idup, until the schedule holds it */
-    MPI_Comm *newcomm; /* where the library puts the new communicator (Open MPI: at completion) */
-    MPI_Comm pcomm;    /* the private duplicate, once its MPI_Comm_idup has started */
+    MPI_Request user; /* the application's MPI_Comm_idup, until the schedule holds it */
+    MPI_Comm newcomm; /* the new communicator (its handle, given at the call) */
+    MPI_Comm pcomm;   /* the private duplicate, once its MPI_Comm_idup has started */
 } idup_args;
 
 static int idup_user(const void *arg, MPI_Comm comm, MPI_Request *req)
@@ -1574,7 +1574,7 @@ static int idup_ended(ac_request *r, int rc)
         if (a->pcomm != MPI_COMM_NULL) PMPI_Comm_free(&a->pcomm);
         return rc;
     }
-    int made = ac_comm_adopt(*a->newcomm, a->pcomm);
+    int made = ac_comm_adopt(a->newcomm, a->pcomm);
     a->pcomm = MPI_COMM_NULL;
     if (made != MPI_SUCCESS) {
         ac_log_error("cannot make the private state of a communicator made by MPI_Comm_idup "
@@ -1585,10 +1585,11 @@ static int idup_ended(ac_request *r, int rc)
     return MPI_SUCCESS;
 }
 
-int ac_request_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request user, MPI_Request *request)
+int ac_request_idup(MPI_Comm comm, MPI_Comm newcomm, MPI_Request user, MPI_Request *request)
 {
     static const ac_algorithm idup = {.name = "comm_idup"};
-    ac_comm *c = ac_g.initialized && ac_g.enabled && ac_select_may_run_nonblocking()
+    ac_comm *c = ac_g.initialized && ac_g.enabled && newcomm != MPI_COMM_NULL &&
+                         ac_select_may_run_nonblocking()
                      ? ac_request_comm(comm, request)
                      : NULL;
     ac_sched *s;

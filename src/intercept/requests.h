@@ -39,15 +39,17 @@ int ac_requests_allowed(void);
  * already. Returns rc. */
 int ac_comm_constructed(int rc, MPI_Comm comm);
 
-/* MPI_Comm_idup(comm, newcomm, request) and MPI_Comm_idup_with_info (comm_create.c), after the
- * library's call started the duplicate as `user`: where the layer may run nonblocking
- * collectives on comm's duplicates (as ac_comm_constructed; comm an intracommunicator with a
- * state), *request is the layer's request, which completes when both the library's duplicate
- * and the new communicator's private duplicate (MPI_Comm_idup of comm's private communicator)
- * have, and gives the new communicator its state then (ac_comm_adopt: nothing blocks); else
- * *request is `user`. MPI_SUCCESS (a failure to make the state ends the run, loudly: the ranks
- * would diverge). */
-int ac_request_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request user, MPI_Request *request);
+/* MPI_Comm_idup(comm, &newcomm, request) and MPI_Comm_idup_with_info (comm_create.c,
+ * fortran_comm_create.c), after the library's call started the duplicate as `user` and gave
+ * its handle, newcomm (Open MPI and MPICH give it at the call): where the layer may run
+ * nonblocking collectives on comm's duplicates (as ac_comm_constructed; comm an
+ * intracommunicator with a state), *request is the layer's request, which completes when both
+ * the library's duplicate and the new communicator's private duplicate (MPI_Comm_idup of comm's
+ * private communicator) have, and gives the new communicator its state then (ac_comm_adopt:
+ * nothing blocks); else (newcomm MPI_COMM_NULL too: a library that gives it later) *request is
+ * `user`. MPI_SUCCESS (a failure to make the state ends the run, loudly: the ranks would
+ * diverge). */
+int ac_request_idup(MPI_Comm comm, MPI_Comm newcomm, MPI_Request user, MPI_Request *request);
 
 /* The state of comm where the layer may run a nonblocking or persistent collective on it: the
  * layer is on, not under MPI_THREAD_MULTIPLE, and keeps state for comm already (MPI_COMM_WORLD's
