@@ -329,28 +329,35 @@ def decisions(table, library, notes):
         rules = [r for r in table["rules"] if r["collective"] == coll]
         segs = []
         for lo, hi, covering in segments(rules):
-            entries, at = [], 0
-            for r in covering:
-                blo, bhi = r["bytes"]
-                if blo > at:
-                    entries.append((at, blo - 1, None))
+            def choose_rule(r):
                 native, note = choose_preferred(library, coll,
                                                 r.get("preference") or [r["algorithm"]], lo, hi,
                                                 rule_cells(table, r))
                 where = ("" if [lo, hi] == r["ranks"] else f" (at {interval_text(lo, hi)} ranks)")
                 text = (f"{coll} ranks {interval_text(*r['ranks'])} bytes "
-                        f"{interval_text(blo, bhi)}{where}: {note}")
+                        f"{interval_text(*r['bytes'])}{where}: {note}")
                 if note and text not in notes:
                     notes.append(text)
-                entries.append((blo, bhi, native))
-                at = None if bhi is None else bhi + 1
-                if at is None:
-                    break
-            if at is not None:
-                entries.append((at, None, None))
-            segs.append((lo, hi, merge_equal(entries)))
+                return native
+            segs.append((lo, hi, merge_equal(byte_entries(covering, None, choose_rule))))
         out[coll] = segs
     return out
+
+
+def byte_entries(covering, gap, choose):
+    """(bytes_lo, bytes_hi, choice) from 0 up for the rules covering one communicator-size
+    segment (in order of bytes): choose(rule) over each rule's bytes, `gap` where none is."""
+    entries, at = [], 0
+    for r in covering:
+        blo, bhi = r["bytes"]
+        if blo > at:
+            entries.append((at, blo - 1, gap))
+        entries.append((blo, bhi, choose(r)))
+        at = None if bhi is None else bhi + 1
+        if at is None:
+            return entries
+    entries.append((at, None, gap))
+    return entries
 
 
 def merge_equal(entries):
@@ -576,23 +583,14 @@ def mpich_ch4_json(table, notes, default_tree):
         for lo, hi, covering in segments([r for r in table["rules"] if r["collective"] == coll]):
             if hi is not None and hi < 1:
                 continue  # no communicator has 0 ranks
-            entries, at = [], 0
-            for r in covering:
-                blo, bhi = r["bytes"]
-                if blo > at:
-                    entries.append((at, blo - 1, "own"))
+            def choose_rule(r):
                 choice, note = ch4_choice(coll, r.get("preference") or [r["algorithm"]])
-                if note:
-                    text = f"{coll} ranks {interval_text(*r['ranks'])} bytes " \
-                           f"{interval_text(blo, bhi)}: {note}"
-                    if text not in notes:
-                        notes.append(text)
-                entries.append((blo, bhi, choice))
-                at = None if bhi is None else bhi + 1
-                if at is None:
-                    break
-            if at is not None:
-                entries.append((at, None, "own"))
+                text = (f"{coll} ranks {interval_text(*r['ranks'])} bytes "
+                        f"{interval_text(*r['bytes'])}: {note}")
+                if note and text not in notes:
+                    notes.append(text)
+                return choice
+            entries = byte_entries(covering, "own", choose_rule)
             entries = merge_equal(entries) if coll != "barrier" else entries[:1]
             if len(entries) == 1:
                 leaf = ch4_leaf(coll, entries[0][2], own)
