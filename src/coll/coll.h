@@ -58,10 +58,13 @@ enum {
     AC_REQ_NODES = 1u << 11, /* hierarchical instances (hierarchical.c): ranks on at least two
                               * nodes, some node with several, and every phase applicable on the
                               * nodes' and the leaders' communicators (ac_call.nodes, known) */
-    AC_REQ_NODE_LAYOUT = 1u << 12 /* reads the node layout, any layout (the node-ordered ring,
-                                   * the node-aware all-to-all): learning it is collective, so a
-                                   * nonblocking call runs it only where it is known
-                                   * (select.c); a blocking call always */
+    AC_REQ_NODE_LAYOUT = 1u << 12, /* reads the node layout, any layout (the node-ordered ring,
+                                    * the node-aware all-to-all): learning it is collective, so a
+                                    * nonblocking call runs it only where it is known
+                                    * (select.c); a blocking call always */
+    AC_REQ_SHARED_MEMORY = 1u << 13 /* every rank on one node (ac_call.nodes, known), and a
+                                     * shared-memory window (common/shm.h: under SMPI, a
+                                     * platform that prices a copy) */
 };
 
 /* The node layout of a call's communicator, equal on every rank (made collectively once per
@@ -414,6 +417,9 @@ ac_registry ac_registry_of(ac_collective c);           /* the static table only 
 /* The list for a communicator of `size` ranks, made once per (collective, size) and kept for
  * the life of the process; thread-safe. Empty when memory runs out (then for good). */
 ac_algorithm_list ac_registry_for_size(ac_collective c, int size);
+/* 1 when some candidate of collective c at `size` ranks needs the communicator's node layout
+ * to be known to apply (AC_REQ_NODES, AC_REQ_SHARED_MEMORY): selection learns it then. */
+int ac_registry_reads_nodes(ac_collective c, int size);
 /* The position of `alg` in `list` (a list of its collective), -1 when it is not in it. */
 int ac_algorithm_list_index(ac_algorithm_list list, const ac_algorithm *alg);
 /* A static entry, or the family instance of a well-formed family name (for any size). */
@@ -435,6 +441,10 @@ unsigned long ac_registry_fingerprint(void);
  * are, in whatever order; k = 0 (the default): the real shared-memory nodes. Set at
  * initialisation. */
 void ac_coll_set_test_nodes(int k, int cyclic);
+/* Testing only (AUTOCOLL_TEST_SHM_REFUSE): on world rank `rank` the shared-memory window of the
+ * shm algorithms counts as refused by the library (common/shm.c), so that every rank learns it
+ * and runs the library's collective; -1 (the default): off. Set at initialisation. */
+void ac_coll_set_test_shm_refuse(int rank);
 
 /* 1 when `alg` is written as a schedule (its `sched` member): nonblocking and persistent calls
  * can run it too. */

@@ -15,6 +15,7 @@
 #include "coll/cost_terms.h"
 #include "coll/common/common.h"
 #include "coll/common/mesh.h"
+#include "coll/common/shm.h"
 
 #include <math.h>
 #include <string.h>
@@ -241,6 +242,8 @@ static double quantity(ac_cost_quantity q, const ac_params *pr, const ac_cost_sh
         return (dp - 1.0) * m;
     case Q_PPN1: return s->ppn - 1;
     case Q_N_PPN1_P: return (double)(s->ppn - 1) * dp * m;
+    case Q_SHM_CHUNK: return m < AC_SHM_CHUNK ? m : AC_SHM_CHUNK;
+    case Q_SHM_SYNC_STEPS: return m > 0 ? ceil(m / AC_SHM_CHUNK) * log : 0.0;
     }
     return 0.0;
 }

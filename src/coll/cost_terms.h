@@ -79,7 +79,11 @@ typedef enum ac_cost_quantity {
                       * forwards p (p - 1) / 2 m in sequence unless its segment is at most a
                       * block (then it pipelines) */
     Q_PPN1,          /* ranks per node - 1 */
-    Q_N_PPN1_P       /* (ppn - 1) p m */
+    Q_N_PPN1_P,      /* (ppn - 1) p m */
+    Q_SHM_CHUNK,     /* the bytes of one chunk through shared memory: min(m, AC_SHM_CHUNK)
+                      * (common/shm.h) */
+    Q_SHM_SYNC_STEPS /* the steps of one barrier a chunk through shared memory: ceil(m /
+                      * AC_SHM_CHUNK) ceil(log2 p) */
 
 } ac_cost_quantity;
 

@@ -11,7 +11,8 @@
  * on the node to local rank j (a bcast's root sends it there), runs among the j-th ranks of
  * every node (ac_nodes.lane), and comes back (a reduce's root receives it from there).
  * <intra> is a registry name present in every intra-node sub-collective of the family (native:
- * the library's own, binomial_tree, ...), <inter> a registry name of the inter-node
+ * the library's own, binomial_tree, ..., shm: through the node's shared memory, common/shm.h,
+ * blocking only), <inter> a registry name of the inter-node
  * sub-collective. `hier_segment_<S>k_<intra>_native`, where the family has a pipeline (bcast,
  * reduce, allreduce): Open MPI HAN's, one leader a node, the message in segments of S KiB, the
  * leaders' phase the library's own, nonblocking, overlapping the nodes' phases of other
@@ -63,7 +64,7 @@ static const ac_hier_family families[] = {
                          "bcast on every node"},
      .intra = {AC_REDUCE, AC_BCAST},
      .inter = AC_ALLREDUCE,
-     .intra_phases = {"native", "binomial_tree"},
+     .intra_phases = {"native", "binomial_tree", "shm"},
      .inter_phases = {"native", "recursive_doubling", "ring", "rabenseifner_recursive_doubling"},
      .leaders = {1, 2, 4},
      .bytes = {AC_HIER_SHARE, AC_HIER_SHARE, AC_HIER_SHARE},
@@ -83,7 +84,7 @@ static const ac_hier_family families[] = {
                          "node"},
      .intra = {NO_PHASE, AC_BCAST},
      .inter = AC_BCAST,
-     .intra_phases = {"native", "binomial_tree"},
+     .intra_phases = {"native", "binomial_tree", "shm"},
      .inter_phases = {"native", "binomial_tree", "scatter_ring_allgather",
                       "chain_tree_segment_64k"},
      .leaders = {1, 2, 4},
@@ -103,7 +104,7 @@ static const ac_hier_family families[] = {
                          "root's node leaders to the root"},
      .intra = {AC_REDUCE, NO_PHASE},
      .inter = AC_REDUCE,
-     .intra_phases = {"native", "binomial_tree"},
+     .intra_phases = {"native", "binomial_tree", "shm"},
      .inter_phases = {"native", "binomial_tree", "rabenseifner"},
      .leaders = {1, 2, 4},
      .bytes = {AC_HIER_SHARE, AC_HIER_SHARE, AC_HIER_WHOLE},
@@ -293,6 +294,10 @@ static int instance_fill(hier_instance *s, const ac_hier_family *f, int k, const
             progressable = 0;
     if (!progressable) s->algorithm.sched.allreduce = NULL; /* the union's one pointer */
     if (k == 0) {
+        /* SMPI 3.32's MPI_Ireduce, the leaders' phase of the reductions, is wrong on derived
+         * types with user ops, then crashes (docs/simgrid.md): simulated, predefined ops only */
+        if (AUTOCOLL_SIMULATED && f->base.collective != AC_BCAST)
+            s->algorithm.requires |= AC_REQ_BUILTIN_OP;
         s->algorithm.fn = f->pipelined.fn;
         s->algorithm.cost = f->pipelined.cost;
         s->algorithm.summary = f->pipelined.summary;

@@ -4,6 +4,7 @@
  */
 #include "coll/coll.h"
 #include "coll/common/mesh.h"
+#include "coll/common/shm.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -160,6 +161,15 @@ const ac_algorithm *ac_registry_find(ac_collective c, const char *name)
     return a ? a : ac_hier_find(c, name);
 }
 
+int ac_registry_reads_nodes(ac_collective c, int size)
+{
+    if (ac_hier_instances(c, size, NULL) > 0) return 1;
+    ac_registry r = ac_registry_of(c);
+    for (int i = 0; i < r.count; i++)
+        if (r.algorithms[i].requires & AC_REQ_SHARED_MEMORY) return 1;
+    return 0;
+}
+
 const ac_algorithm *ac_registry_native(ac_collective c)
 {
     return ac_registry_find(c, "native");
@@ -197,7 +207,8 @@ static ac_call hier_phase_call(const ac_hier_family *f, const ac_algorithm *phas
     sub.size = size;
     sub.count = (int)(call->count * scale);
     sub.bytes = (size_t)((double)call->bytes * scale);
-    sub.nodes = (ac_node_shape){0};
+    /* inside a node: one node of all its ranks (the phase's communicator is the node's) */
+    sub.nodes = ph == 1 ? (ac_node_shape){0} : (ac_node_shape){1, size, size, 1};
     return sub;
 }
 
@@ -296,6 +307,13 @@ static int node_layout_met(const ac_algorithm *alg, const ac_call *call)
     return 1;
 }
 
+/* Every rank on one node, and the node's shared memory usable (common/shm.h). */
+static int shared_memory_met(const ac_algorithm *alg, const ac_call *call)
+{
+    (void)alg;
+    return call->nodes.nodes == 1 && ac_shm_available();
+}
+
 static int gathered_fits_int_met(const ac_algorithm *alg, const ac_call *call)
 {
     (void)alg;
@@ -330,6 +348,10 @@ static const requirement requirements[] = {
      "of a gather or scatter, and every phase applicable",
      nodes_met},
     {AC_REQ_NODE_LAYOUT, "the node layout known (a nonblocking call's)", node_layout_met},
+    {AC_REQ_SHARED_MEMORY,
+     "every rank on one node, with a shared-memory window (under SimGrid, a platform that "
+     "prices a copy: autocoll/shm-copy-bw)",
+     shared_memory_met},
 };
 
 int ac_applicable(const ac_algorithm *alg, const ac_call *call, const char **why)

@@ -111,6 +111,9 @@ static const ac_setting declared_last[] = {
     AC_DECLARE_KEYWORD("AUTOCOLL_TEST_PLACEMENT", "block", placement_keywords,
             "testing only: the emulated nodes of AUTOCOLL_TEST_RANKS_PER_NODE hold consecutive "
             "world ranks (block) or ranks dealt round-robin over them (cyclic)"),
+    AC_DECLARE_INTEGER("AUTOCOLL_TEST_SHM_REFUSE", "-1", -1, INT_MAX,
+            "testing only: this world rank takes the shared-memory window of the shm "
+            "algorithms for refused, so every rank runs the library's collective; -1: off"),
     AC_DECLARE_INTEGER("AUTOCOLL_TEST_NBC_SLOW_FROM", "0", 0, INT_MAX,
             "testing only: from this call of a nonblocking context on, the calls its first "
             "race's winner runs are timed 1 s slower (the monitor must find it); 0: off"),

@@ -202,6 +202,7 @@ void ac_select_init(void)
     sel.table_try = (int)ac_config_int("AUTOCOLL_TABLE_TRY");
     ac_coll_set_test_nodes((int)ac_config_int("AUTOCOLL_TEST_RANKS_PER_NODE"),
                            ac_config_keyword("AUTOCOLL_TEST_PLACEMENT") == 1 /* cyclic */);
+    ac_coll_set_test_shm_refuse((int)ac_config_int("AUTOCOLL_TEST_SHM_REFUSE"));
     for (int i = 0; i < n; i++) /* every one: the benchmark driver switches them */
         if (all[i]->configure) all[i]->configure();
     ac_state_on_fold(comm_folded);
@@ -479,14 +480,14 @@ static ac_context_facts context_facts(ac_comm *c, const ac_bucket *b, const ac_c
 }
 
 /* The call with its communicator's node layout where a candidate or the loaded table's rules
- * need it (AC_REQ_NODES, a rule's "nodes" or "ppn": collective over the private communicator
+ * need it (AC_REQ_NODES, AC_REQ_SHARED_MEMORY, a rule's "nodes" or "ppn": collective over the private communicator
  * the first time, which every rank reaches at the same call); without it those candidates do
  * not apply and those rules do not cover the call. */
 static ac_call call_with_nodes(ac_comm *c, const ac_call *call)
 {
     ac_call full = *call;
     const ac_table *t = ac_table_loaded();
-    if (call->nodes.nodes == 0 && (ac_hier_instances(call->collective, call->size, NULL) > 0 ||
+    if (call->nodes.nodes == 0 && (ac_registry_reads_nodes(call->collective, call->size) ||
                                    (t && ac_table_uses_nodes(t, call->collective))) &&
         ac_call_nodes(&full, c->pcomm) == MPI_SUCCESS)
         c->layout = full.nodes; /* for the report */
@@ -857,7 +858,7 @@ static __attribute__((noinline)) const ac_algorithm *
 forced_choice(ac_comm *c, const ac_call *call, const ac_algorithm *forced)
 {
     const char *why = NULL;
-    if (forced->requires & AC_REQ_NODES) {
+    if (forced->requires & (AC_REQ_NODES | AC_REQ_SHARED_MEMORY)) {
         ac_call full = call_with_nodes(c, call);
         if (ac_applicable(forced, &full, &why)) return forced;
     } else if (ac_applicable(forced, call, &why)) {

@@ -291,7 +291,8 @@ static int applicable(const tcase *c, MPI_Op op, int count, size_t bytes)
                     .op = MPI_OP_NULL};
     if (op != MPI_OP_NULL) ac_call_set_op(&call, op);
     /* the node layout: collective on pcomm the first time, every rank asks at the same case */
-    if ((c->alg->requires & AC_REQ_NODES) && ac_call_nodes(&call, c->pcomm) != MPI_SUCCESS)
+    if ((c->alg->requires & (AC_REQ_NODES | AC_REQ_SHARED_MEMORY)) &&
+        ac_call_nodes(&call, c->pcomm) != MPI_SUCCESS)
         MPI_Abort(MPI_COMM_WORLD, 3);
     if (ac_applicable(c->alg, &call, NULL)) return 1;
     not_applicable++;

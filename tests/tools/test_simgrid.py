@@ -463,3 +463,31 @@ def test_a_nonblocking_race_finds_the_node_aware_allreduce(tmp_path):
     assert settled == "hier_k2_binomial_tree_rabenseifner_recursive_doubling", algorithms
     assert max(ran["off"]["algorithms"], key=ran["off"]["algorithms"].get) == "ring", ran["off"]
     assert times["on"] < 0.8 * times["off"], times
+
+
+def test_a_copy_through_shared_memory_costs_its_bandwidth(tmp_path):
+    """bcast `shm` (coll/common/shm.h) moves no message: its time is the copies autocoll charges
+    at the platform's autocoll/shm-copy-bw (fat-tree-ib: 10e9 bytes a second) and its barriers.
+    1 MiB on 4 ranks of one node is 16 chunks of 64 KiB: the root's copy of each chunk overlaps
+    the others' copy of the one before, so 17 chunk copies lie on the path, plus 16 barriers of
+    2 intra-node steps (under 1.5 us each). Free copies would leave the barriers alone (about
+    16 us); on a platform without the property the algorithm does not apply."""
+    simgrid_build()
+    plain = tmp_path / "no-copy-bandwidth.xml"
+    plain.write_text("".join(line for line in
+                             (ROOT / "platforms/fat-tree-ib.xml").read_text().splitlines(True)
+                             if "autocoll/shm-copy-bw" not in line))
+    cells = {}
+    for name, platform in (("priced", "fat-tree-ib"), ("plain", str(plain))):
+        done = cli("bench", "--simgrid", platform, "--out", str(tmp_path / name), "--ppn", "4",
+                   "--collectives", "bcast", "--sizes", "1M", "--ranks", "4", "--iterations",
+                   "3", "--fixed-iterations", "3", "--warmup", "1", "--layers", "", "--only",
+                   "native,shm", "--selectors", "ompi", "--sync", "clock", timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+        cells[name] = json.loads((tmp_path / name / "bcast-1M-np4-ompi.json").read_text())
+    chunk = 64 * 1024 / 10e9
+    (t,) = set(configurations(cells["priced"])["shm"]["times"])
+    assert 17 * chunk < t < 17 * chunk + 16 * 1.5e-6, (t, 17 * chunk)
+    assert "shm" not in configurations(cells["plain"])
+    (skipped,) = [s for s in cells["plain"]["skipped"] if s["name"] == "shm"]
+    assert "autocoll/shm-copy-bw" in skipped["reason"], skipped

@@ -101,6 +101,19 @@ static void test_formulas(void)
         for (int l = 1; l <= lg; l++) scatter += ((1 << l) - 1) * n / p;
         expect(AC_BCAST, "scatter_ring_allgather", p, 1, n,
                (double[]){lg + p - 1, scatter + (p - 1) * n / p, 0, 0, 0, lg + p - 1});
+        /* through shared memory (one chunk of n): bcast copies n in and out, pipelined, plus
+         * one chunk, one barrier; reduce and allreduce copy n in, read (p-1)/p n of the others'
+         * and reduce it, copy n out, two barriers */
+        if (p > 1) {
+            expect(AC_BCAST, "shm", p, 1, n, (double[]){lg, 2 * n, 0, 0, 0, lg});
+            for (int c = 0; c < 2; c++)
+                expect(c ? AC_ALLREDUCE : AC_REDUCE, "shm", p, 1, n,
+                       (double[]){2.0 * lg, 2 * n + (p - 1.0) / p * n, 0, 0,
+                                  (p - 1.0) / p * n, 2.0 * lg});
+            /* 1 MiB: 16 chunks of 64 KiB, a barrier each */
+            expect(AC_BCAST, "shm", p, 1, 1 << 20,
+                   (double[]){16.0 * lg, (1 << 20) + 65536.0, 0, 0, 0, 16.0 * lg});
+        }
         /* barriers */
         expect(AC_BARRIER, "dissemination", p, 1, 0, (double[]){lg, 0, 0, 0, 0, lg});
         expect(AC_BARRIER, "linear", p, 1, 0, (double[]){2.0 * (p - 1), 0, 0, 0, 0, 2.0 * (p - 1)});

@@ -26,6 +26,7 @@ AC_DECLARE_SCHEDULED(allreduce, alltoall_allgather)
 /* p->intra, p->phase, p->leaders (hierarchical.c): a schedule of its phases (phase.h),
  * progressed where no phase is the library's own */
 AC_DECLARE_SCHEDULED(allreduce, hier)
+ac_allreduce_fn ac_allreduce_shm; /* through the node's shared memory (common/shm.h) */
 ac_allreduce_fn ac_allreduce_hier_pipelined; /* p->intra, p->segment (hierarchical.c) */
 int ac_allreduce_inner_allgatherv(ac_sched *s, const ac_params *p, const void *sbuf, int scount,
                                   MPI_Datatype stype, void *rbuf, const int *counts,

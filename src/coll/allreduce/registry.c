@@ -7,6 +7,7 @@
  * then all-gather, 6 pairs). Recursive doubling and the ring complete the repository.
  */
 #include "coll/algorithms.h"
+#include "coll/common/cost_models.h"
 #include "coll/cost_terms.h"
 
 /* Parameters of the inner all-gathers and all-to-alls. */
@@ -350,6 +351,15 @@ static const ac_algorithm algorithms[] = {
      .sched.allreduce = ac_allreduce_ring_schedule,
      .cost = &ring_cost,
      .summary = "ring reduce-scatter then ring all-gather (bandwidth-optimal)"},
+    {.name = "shm",
+     .collective = AC_ALLREDUCE,
+     .group = "shared_memory",
+     .requires = AC_REQ_SHARED_MEMORY,
+     .attributes = "partners=node sync=barrier primitive=shared_memory order=rank data=ddt",
+     .fn.allreduce = ac_allreduce_shm,
+     .cost = &ac_shm_reduce_cost,
+     .summary = "through the node's shared memory: every rank reduces a share of every slot in "
+                "rank order, every rank copies the result out (blocking only)"},
 };
 
 AC_REGISTRY(allreduce, algorithms);

@@ -9,6 +9,7 @@ AC_DECLARE_SCHEDULED(bcast, orthogonal) /* p->dims, p->layout, p->phase (common/
 AC_DECLARE_SCHEDULED(bcast, tree) /* p->tree, p->k, p->segment */
 AC_DECLARE_SCHEDULED(bcast, scatter_allgather) /* p->allgatherv (default ring), p->tree */
 AC_DECLARE_SCHEDULED(bcast, hier) /* p->intra[1], p->phase (hierarchical.c, phase.h) */
+ac_bcast_fn ac_bcast_shm; /* through the node's shared memory (common/shm.h) */
 ac_bcast_fn ac_bcast_hier_pipelined; /* p->intra[1], p->phase, p->segment (hierarchical.c) */
 
 /* A bcast call's arguments, kept where a schedule is built or started later: the native

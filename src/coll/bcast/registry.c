@@ -49,6 +49,13 @@ static const ac_cost_model scatter_allgather_cost = {
              AC_TERM(Q_N_SCATTER, P_BETA, L_SPLIT, 1)),
     .inner = {{PART_ALLGATHERV, BLOCK_FRACTION}}};
 
+/* through shared memory: the root's copies in and the others' copies out overlap chunk by
+ * chunk, one barrier a chunk (bcast_shm.c) */
+static const ac_cost_model shm_cost = {
+    AC_TERMS(AC_TERM(Q_N, P_BETA, L_INTRA, 1),
+             AC_TERM(Q_SHM_CHUNK, P_BETA, L_INTRA, 1),
+             AC_TERM(Q_SHM_SYNC_STEPS, P_MESSAGE, L_INTRA, 1))};
+
 static const ac_algorithm algorithms[] = {
     {AC_NATIVE(bcast, BCAST, Bcast), .sched.bcast = ac_bcast_native_schedule},
 #define AC_TREE_INSTANCE AC_TREE_ENTRY
@@ -78,6 +85,15 @@ static const ac_algorithm algorithms[] = {
      .params = &scatter_recursive_doubling,
      .cost = &scatter_allgather_cost,
      .summary = "van de Geijn: binomial scatter of p chunks, then recursive doubling all-gather"},
+    {.name = "shm",
+     .collective = AC_BCAST,
+     .group = "shared_memory",
+     .requires = AC_REQ_SHARED_MEMORY | AC_REQ_MESSAGE_FITS_INT,
+     .attributes = "partners=node sync=barrier primitive=shared_memory data=pack",
+     .fn.bcast = ac_bcast_shm,
+     .cost = &shm_cost,
+     .summary = "through the node's shared memory: the root copies chunks in, the others copy "
+                "them out (blocking only)"},
 };
 
 AC_REGISTRY(bcast, algorithms);

@@ -62,3 +62,12 @@ const ac_cost_model ac_gather_scatter_tree_cost = {
     AC_TERMS(AC_TERM(Q_ROOT_STEPS, P_ALPHA, L_TREE, 1),
              AC_TERM(Q_ROOT_MESSAGES, P_OVERHEAD, L_TREE, 1),
              AC_TERM(Q_ROOT_BYTES, P_BETA, L_TREE, 1))};
+
+/* reduce, allreduce: through shared memory (ac_shm_reduce): every rank copies its vector in, reads
+ * and reduces (p - 1) / p of it from the other slots, and copies the result out (the root, or
+ * every rank at once), at the copy bandwidth inside a node; two barriers a chunk */
+const ac_cost_model ac_shm_reduce_cost = {
+    AC_TERMS(AC_TERM(Q_N, P_BETA, L_INTRA, 2),
+             AC_TERM(Q_N_FRACTION, P_BETA, L_INTRA, 1),
+             AC_TERM(Q_N_FRACTION, P_GAMMA, L_INTRA, 1),
+             AC_TERM(Q_SHM_SYNC_STEPS, P_MESSAGE, L_INTRA, 2))};

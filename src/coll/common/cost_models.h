@@ -30,4 +30,7 @@ extern const ac_cost_model ac_reduce_scatter_reduce_then_scatter_cost;
 /* gather, scatter: the tree instances' TREE_COST */
 extern const ac_cost_model ac_gather_scatter_tree_cost;
 
+/* reduce, allreduce: the reduction through shared memory (common/shm.h, ac_shm_reduce) */
+extern const ac_cost_model ac_shm_reduce_cost;
+
 #endif

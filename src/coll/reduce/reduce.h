@@ -10,6 +10,7 @@ AC_DECLARE_SCHEDULED(reduce, tree) /* p->tree, p->k, p->segment; NULL p: binomia
 AC_DECLARE_SCHEDULED(reduce, rabenseifner)
 AC_DECLARE_SCHEDULED(reduce, linear_ordered)
 AC_DECLARE_SCHEDULED(reduce, hier) /* p->intra[0], p->phase (hierarchical.c, phase.h) */
+ac_reduce_fn ac_reduce_shm; /* through the node's shared memory (common/shm.h) */
 ac_reduce_fn ac_reduce_hier_pipelined; /* p->intra[0], p->segment (hierarchical.c) */
 
 /* A reduce call's arguments, kept where a schedule is built or started later: the native

@@ -11,6 +11,7 @@
  * binomial reduce. rabenseifner: reduce-scatter by recursive halving, then gather to the root.
  */
 #include "coll/algorithms.h"
+#include "coll/common/cost_models.h"
 #include "coll/cost_terms.h"
 #include "coll/common/tree.h"
 
@@ -76,6 +77,15 @@ static const ac_algorithm algorithms[] = {
      .sched.reduce = ac_reduce_linear_ordered_schedule,
      .cost = &linear_ordered_cost,
      .summary = "the root receives every vector and combines them in rank order"},
+    {.name = "shm",
+     .collective = AC_REDUCE,
+     .group = "shared_memory",
+     .requires = AC_REQ_SHARED_MEMORY,
+     .attributes = "partners=node sync=barrier primitive=shared_memory order=rank data=ddt",
+     .fn.reduce = ac_reduce_shm,
+     .cost = &ac_shm_reduce_cost,
+     .summary = "through the node's shared memory: every rank reduces a share of every slot in "
+                "rank order, the root copies the result out (blocking only)"},
 };
 
 AC_REGISTRY(reduce, algorithms);
