@@ -46,9 +46,11 @@
 /* The bcast algorithms in which rank 2 of 4 sends, root 0: the library's own (charged as a
  * binomial tree by the preload), binomial trees (0 -> 2 -> 3), chains (0 -> 1 -> 2 -> 3), the
  * scatter + allgather ones and the 2 x 2 meshes (the root's column 0 -> 2, then the rows
- * 0 -> 1 and 2 -> 3, whatever the phase algorithm). Flat and 4-nomial trees (only the root
+ * 0 -> 1 and 2 -> 3, whatever the phase algorithm), and shm (through the node's shared memory:
+ * every chunk waits for a barrier of every rank, which the preload charges as the library's
+ * dissemination barrier, rank 2 sending in each round). Flat and 4-nomial trees (only the root
  * sends) and binary trees (pre-order: rank 2 is a leaf under rank 1) do not route through it. */
-#define THROUGH_DEFAULT "native,binomial_tree*,chain_tree*,scatter_*,orthogonal_2xn_*"
+#define THROUGH_DEFAULT "native,binomial_tree*,chain_tree*,scatter_*,orthogonal_2xn_*,shm"
 /* Not through rank 2 but as fast as the fastest that are when no rank is slow (see above). */
 #define TIES_DEFAULT "binary_tree*"
 

@@ -16,8 +16,12 @@
  * where a preload cannot see it. Both MPIs broadcast small messages over a binomial tree (Open
  * MPI's tuned component and MPICH below their thresholds), so PMPI_Bcast is charged as one:
  * each rank waits, before entering it, as many latencies as it has children in the binomial
- * tree of the call's root, plus the slow delay on the slow rank if it has any child. Other
- * collectives of the library pass through untouched.
+ * tree of the call's root, plus the slow delay on the slow rank if it has any child. The
+ * library's barrier (PMPI_Barrier: the layer's synchronisation, the shm algorithms' only
+ * messages) is charged as a dissemination barrier: every rank sends in each of its
+ * ceil(log2 p) rounds, so each waits that many latencies, and the slow rank its delay, which
+ * the barrier passes on to every rank. Other collectives of the library pass through
+ * untouched.
  *
  * Unset (no AUTOCOLL_TEST_SLOW_RANK and no latency), it only forwards. Never used for timings.
  */
@@ -33,6 +37,7 @@ typedef int isend_fn(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Re
 typedef int sendrecv_fn(const void *, int, MPI_Datatype, int, int, void *, int, MPI_Datatype, int,
                         int, MPI_Comm, MPI_Status *);
 typedef int bcast_fn(void *, int, MPI_Datatype, int, MPI_Comm);
+typedef int barrier_fn(MPI_Comm);
 
 static int configured;
 static int slow_rank = -1; /* world rank */
@@ -140,4 +145,16 @@ int PMPI_Bcast(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm
     }
     before_sends(children);
     return f(buf, count, dtype, root, comm);
+}
+
+int PMPI_Barrier(MPI_Comm comm)
+{
+    static barrier_fn *f;
+    if (!f) f = (barrier_fn *)real("PMPI_Barrier");
+    int size = 1, rounds = 0;
+    PMPI_Comm_size(comm, &size);
+    while ((1 << rounds) < size)
+        rounds++;
+    before_sends(rounds);
+    return f(comm);
 }
