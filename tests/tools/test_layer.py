@@ -38,10 +38,12 @@ def test_transparent_default_and_off(mpi, tmp_path):
 def forced_rounds(mpi):
     """Round k forces the k-th algorithm for 4 ranks of every demo collective (where it has
     one): of the orthogonal meshes, those that 4 ranks factor (2 x 2); of the hierarchical
-    instances, those that nodes of 2 ranks take (the runs emulate them: 4 leaders need 4)."""
+    instances, those that nodes of 2 ranks take (the runs emulate them: 4 leaders need 4); not
+    those through one node's shared memory (`shm`, which needs every rank on one node:
+    test_forced_shm_on_one_node)."""
     by = {}
     for a in registry(mpi, 4)["algorithms"]:
-        if a["name"].startswith("hier_k4_"):
+        if a["name"].startswith("hier_k4_") or a["name"] == "shm":
             continue
         by.setdefault(a["collective"], []).append(a["name"])
     n = max(len(by[c]) for c in DEMO_COLLECTIVES)
@@ -74,6 +76,26 @@ def test_every_forced_algorithm_gives_native_results(mpi, tmp_path):
         if any(name.startswith("hier_") for name in forced.values()):
             assert world["nodes"] == {"nodes": 2, "ranks_min": 2, "ranks_max": 2,
                                       "blocks": True}, world
+
+
+@pytest.mark.parametrize("mpi", MPIS)
+def test_forced_shm_on_one_node(mpi, tmp_path):
+    """`shm` (bcast, reduce, allreduce through a node's shared memory) forced on 4 ranks of this
+    machine, one node: world runs it, with native's results; on emulated nodes of 2 it does not
+    apply to world (two nodes) and native runs there, with a warning that says why."""
+    native = checksum(run_mpi(mpi, 4, "demo", tmp_path, preload=False, report=False))
+    env = {f"AUTOCOLL_{c.upper()}": "shm" for c in ("bcast", "reduce", "allreduce")}
+    run = run_mpi(mpi, 4, "demo", tmp_path, env=env)
+    assert checksum(run) == native, run.stderr
+    assert "does not apply" not in run.stderr, run.stderr
+    for coll in ("bcast", "reduce", "allreduce"):
+        s = run.collective("MPI_COMM_WORLD", coll)
+        assert list(s["algorithms"]) == ["shm"], (coll, s)
+    split = run_mpi(mpi, 4, "demo", tmp_path, env={**env, "AUTOCOLL_TEST_RANKS_PER_NODE": "2"})
+    assert checksum(split) == native, split.stderr
+    assert "AUTOCOLL_BCAST=shm does not apply to this call on MPI_COMM_WORLD (size 4): it " \
+           "needs every rank on one node" in split.stderr, split.stderr
+    assert list(split.collective("MPI_COMM_WORLD", "bcast")["algorithms"]) == ["native"]
 
 
 def test_forced_on_three_ranks_inapplicable_falls_back(tmp_path):
@@ -476,8 +498,8 @@ def test_a_table_decides_nonblocking_allreduces(mpi, np, tmp_path):
     """In table mode a nonblocking or persistent allreduce runs its rule's algorithm where that
     one is written as a schedule and applies, and passes through where not (the ring with a
     non-commutative op; rabenseifner_node_ring, which reads the node layout, where the layout is
-    not known: on 1 and 2 ranks, where no blocking call learned it; on 3 a blocking allreduce,
-    whose candidates include the hierarchical instances, learned it first): docs/nonblocking.md,
+    known: a blocking allreduce, whose candidates include `shm` (every rank on one node) and from
+    3 ranks the hierarchical instances, learned it first): docs/nonblocking.md,
     ac_select_nonblocking (issue 42 item 4, the table's part)."""
     def rule(lo, hi, algorithm):
         return {"collective": "allreduce", "ranks": [1, None], "bytes": [lo, hi],
@@ -495,15 +517,15 @@ def test_a_table_decides_nonblocking_allreduces(mpi, np, tmp_path):
     ran, seen = run.report["nonblocking_run"], run.report["seen"]
     # nbc_layer.c's Iallreduces: 0, 4 and 148 B (in place and not) by the ring; 256 B (24 in
     # case 2, 9 in 3, 18 in 8 on 2 ranks or more, 1 in 6, 3 in 9) by recursive doubling; 4000 B
-    # (twice) by rabenseifner_node_ring where the layout is known, else passed through; the
-    # non-commutative 16 B one passed through
-    want = {"ring": 6, "recursive_doubling": 115 if np > 1 else 97}
-    if np >= 3:
-        want["rabenseifner_node_ring"] = 2
+    # (twice) by rabenseifner_node_ring (the layout known); the non-commutative 16 B one passed
+    # through
+    want = {"ring": 6, "recursive_doubling": 115 if np > 1 else 97, "rabenseifner_node_ring": 2}
     assert ran["MPI_Iallreduce"]["algorithms"] == want, ran
-    assert seen["MPI_Iallreduce"]["calls"] == (1 if np >= 3 else 3), seen
-    if mpi == "mpich":  # 400 B and 20 B persistent requests: the ring; 4000 B: passed on
-        assert ran["MPI_Allreduce_init"]["algorithms"] == {"ring": 8}, ran
+    assert seen["MPI_Iallreduce"]["calls"] == 1, seen
+    if mpi == "mpich":  # 400 B and 20 B persistent requests: the ring; 4000 B (12 starts):
+        # rabenseifner_node_ring, the layout known
+        assert ran["MPI_Allreduce_init"]["algorithms"] == {"ring": 8,
+                                                           "rabenseifner_node_ring": 12}, ran
 
 
 # The race's protocol (its calls, agreements, deferrals, monitor) with a known candidate list:
