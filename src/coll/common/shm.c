@@ -64,22 +64,29 @@ static int shm_delete(MPI_Comm comm, int keyval, void *value, void *extra)
  * has it (s->failed otherwise). */
 static int window_make(ac_shm *s, MPI_Comm comm, size_t half)
 {
-    int rank, ok, all_ok = 0;
+    int rank, unit, locked = 0;
     PMPI_Comm_rank(comm, &rank);
     void *mine = NULL;
     MPI_Aint size, bytes = rank == 0 ? (MPI_Aint)(2 * half) : 0;
-    int unit;
-    ok = PMPI_Win_allocate_shared(bytes, 1, MPI_INFO_NULL, comm, &mine, &s->win) == MPI_SUCCESS;
-    if (ok)
-        ok = PMPI_Win_shared_query(s->win, 0, &size, &unit, &s->base) == MPI_SUCCESS &&
-             size >= (MPI_Aint)(2 * half) &&
-             PMPI_Win_lock_all(MPI_MODE_NOCHECK, s->win) == MPI_SUCCESS;
-    ok = ok && !refused_for_test();
-    int rc = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
+    /* [0]: the window made here, [1]: and usable */
+    int here[2] = {0, 0}, all[2] = {0, 0};
+    here[0] = PMPI_Win_allocate_shared(bytes, 1, MPI_INFO_NULL, comm, &mine, &s->win) ==
+              MPI_SUCCESS;
+    if (here[0]) {
+        locked = PMPI_Win_lock_all(MPI_MODE_NOCHECK, s->win) == MPI_SUCCESS;
+        here[1] = locked && PMPI_Win_shared_query(s->win, 0, &size, &unit, &s->base) ==
+                                MPI_SUCCESS &&
+                  size >= (MPI_Aint)(2 * half) && !refused_for_test();
+    }
+    int rc = PMPI_Allreduce(here, all, 2, MPI_INT, MPI_MIN, comm);
     if (rc != MPI_SUCCESS) return rc;
-    if (!all_ok) { /* a window some rank lacks cannot be freed collectively: kept, unused */
+    if (!all[1]) {
         s->failed = 1;
-        s->win = MPI_WIN_NULL;
+        if (all[0]) { /* made everywhere: freed together */
+            if (locked) PMPI_Win_unlock_all(s->win);
+            PMPI_Win_free(&s->win);
+        }
+        s->win = MPI_WIN_NULL; /* made on some ranks only: kept there, unused */
         return MPI_SUCCESS;
     }
     s->half = half;
