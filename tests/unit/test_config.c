@@ -91,7 +91,10 @@ static void test_declaration(void)
 {
     int n;
     const ac_setting *s = ac_settings(&n);
-    CHECK(n == 78);
+    CHECK(n == 79);
+    const ac_setting *refuse = ac_setting_find("AUTOCOLL_TEST_SHM_REFUSE"); /* -1: off */
+    CHECK(refuse && ac_setting_valid(refuse, "-1") && ac_setting_valid(refuse, "3") &&
+          !ac_setting_valid(refuse, "-2"));
     const ac_setting *try_ = ac_setting_find("AUTOCOLL_TABLE_TRY"); /* 1 to 8: a rule's length */
     CHECK(try_ && ac_setting_valid(try_, "1") && ac_setting_valid(try_, "8") &&
           !ac_setting_valid(try_, "0") && !ac_setting_valid(try_, "9"));
