@@ -480,9 +480,9 @@ static ac_context_facts context_facts(ac_comm *c, const ac_bucket *b, const ac_c
 }
 
 /* The call with its communicator's node layout where a candidate or the loaded table's rules
- * need it (AC_REQ_NODES, AC_REQ_SHARED_MEMORY, a rule's "nodes" or "ppn": collective over the private communicator
- * the first time, which every rank reaches at the same call); without it those candidates do
- * not apply and those rules do not cover the call. */
+ * need it (AC_REQ_NODES, AC_REQ_SHARED_MEMORY, a rule's "nodes" or "ppn": collective over the
+ * private communicator the first time, which every rank reaches at the same call); without it
+ * those candidates do not apply and those rules do not cover the call. */
 static ac_call call_with_nodes(ac_comm *c, const ac_call *call)
 {
     ac_call full = *call;
