@@ -25,13 +25,18 @@
  * zone declares autocoll/shm-* (platforms/README.md). Run with the XML file alone, the same
  * platform charges the network overheads inside a node too.
  */
+#include <boost/property_tree/ptree.hpp>
+#include <boost/property_tree/xml_parser.hpp>
 #include <simgrid/s4u.hpp>
 #include <smpi/smpi.h>
 #include <xbt/config.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -91,7 +96,9 @@ Overheads send_blocking, send_nonblocking, receive;
 double cost(const Overheads& o, size_t size, const simgrid::s4u::Host* src,
             const simgrid::s4u::Host* dst)
 {
-    bool same_node = src != nullptr && dst != nullptr && src == dst;
+    bool same_node = src != nullptr && dst != nullptr &&
+                     (src == dst || (src->get_englobing_zone() == dst->get_englobing_zone() &&
+                                     src->get_englobing_zone()->get_property("autocoll/node")));
     return overhead(same_node ? o.node : o.network, size);
 }
 
@@ -101,7 +108,367 @@ std::string zone_property(const simgrid::s4u::NetZone* zone, const char* name)
     return value ? value : "0:0:0";
 }
 
+/* ---- The platform with its nodes built out (AUTOCOLL_PLATFORM_CORES_PER_NODE > 1) ---------------- */
+
+using boost::property_tree::ptree;
+namespace s4u = simgrid::s4u;
+
+[[noreturn]] void fail(const std::string& what)
+{
+    throw std::invalid_argument(what);
+}
+
+/* "100Gbps" -> bytes a second, "0.25us" -> seconds: SimGrid's units (its XML reference). */
+double with_unit(const std::string& text, const std::vector<std::pair<std::string, double>>& units,
+                 const std::string& what)
+{
+    size_t used = 0;
+    double value = 0.0;
+    try {
+        value = std::stod(text, &used);
+    } catch (const std::exception&) {
+        fail(what + ": \"" + text + "\" is not a number with a unit");
+    }
+    std::string unit = text.substr(used);
+    for (const auto& [name, scale] : units)
+        if (unit == name) return value * scale;
+    fail(what + ": unknown unit in \"" + text + "\"");
+}
+
+double bandwidth(const std::string& text, const std::string& what)
+{
+    static const std::vector<std::pair<std::string, double>> units = {
+        {"Bps", 1.0},        {"kBps", 1e3},         {"MBps", 1e6},        {"GBps", 1e9},
+        {"TBps", 1e12},      {"KiBps", 1024.0},     {"MiBps", 1048576.0}, {"GiBps", 1073741824.0},
+        {"bps", 0.125},      {"kbps", 125.0},       {"Mbps", 1.25e5},     {"Gbps", 1.25e8},
+        {"Tbps", 1.25e11}};
+    return with_unit(text, units, what);
+}
+
+double latency(const std::string& text, const std::string& what)
+{
+    static const std::vector<std::pair<std::string, double>> units = {
+        {"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}, {"ps", 1e-12}};
+    return with_unit(text, units, what);
+}
+
+double number(const std::string& text, const std::string& what)
+{
+    size_t used = 0;
+    double value = 0.0;
+    try {
+        value = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size() || !(value > 0.0))
+        fail(what + ": \"" + text + "\" is not a positive number");
+    return value;
+}
+
+/* "2;32,32;1,16;1,2" -> {{2}, {32, 32}, {1, 16}, {1, 2}} */
+std::vector<std::vector<unsigned>> topo_numbers(const std::string& text, const std::string& what)
+{
+    std::vector<std::vector<unsigned>> parts(1);
+    std::string digits;
+    auto flush = [&]() {
+        if (digits.empty()) fail(what + ": topo_parameters \"" + text + "\"");
+        parts.back().push_back(static_cast<unsigned>(std::stoul(digits)));
+        digits.clear();
+    };
+    for (char c : text) {
+        if (std::isdigit(static_cast<unsigned char>(c))) {
+            digits += c;
+        } else if (c == ',' || c == ';') {
+            flush();
+            if (c == ';') parts.emplace_back();
+        } else {
+            fail(what + ": topo_parameters \"" + text + "\"");
+        }
+    }
+    flush();
+    return parts;
+}
+
+std::vector<unsigned> radicals(const std::string& text, const std::string& what)
+{
+    std::vector<unsigned> numbers;
+    std::stringstream parts(text);
+    std::string part;
+    while (std::getline(parts, part, ',')) {
+        unsigned first, last;
+        char extra;
+        int n = std::sscanf(part.c_str(), "%u-%u%c", &first, &last, &extra);
+        if (n == 1) last = first;
+        if ((n != 1 && n != 2) || last < first) fail(what + ": radical \"" + text + "\"");
+        for (unsigned i = first; i <= last; i++) numbers.push_back(i);
+    }
+    return numbers;
+}
+
+std::string attribute(const ptree& element, const std::string& name, const std::string& what)
+{
+    auto value = element.get_optional<std::string>("<xmlattr>." + name);
+    if (!value) fail(what + " has no " + name);
+    return *value;
+}
+
+std::string attribute(const ptree& element, const std::string& name, const std::string& what,
+                      const std::string& otherwise)
+{
+    (void)what;
+    return element.get<std::string>("<xmlattr>." + name, otherwise);
+}
+
+/* What a node is made of: `cores` hosts (one a rank), each with its own link at one core's copy
+ * rate (both directions share it: a core copies its sends in and its receives out), the node's
+ * memory link shared by all of them, and a router through which the node reaches the network. */
+struct NodeShape {
+    unsigned cores;         /* hosts of each node in use */
+    unsigned nodes_in_use;  /* the first nodes (document order) that hold ranks; others: 1 host */
+    std::string speed;      /* one core's speed, as the cluster gives it */
+    double core_copy_bw;    /* bytes a second: the cluster's loopback_bw */
+    double memory_bw;       /* bytes a second: the root zone's autocoll/node-memory-bw */
+    double core_latency;    /* seconds: half the cluster's loopback_lat */
+};
+
+/* One node: a Full zone of its core hosts ("<node>.core<i>") and a router "<node>.nic".
+ * Core i to core j crosses core i's link, the memory link and core j's link; a core to itself
+ * its own link; a core to the router the memory link (the adapter reads and writes the node's
+ * memory; at 100 GB/s beside a network link of 12.5 GB/s or less it binds only where the
+ * node's own transfers fill it; the network's links are outside the node). */
+std::pair<simgrid::kernel::routing::NetPoint*, simgrid::kernel::routing::NetPoint*>
+make_node(const s4u::NetZone* parent, const std::string& name, unsigned index,
+          const NodeShape& shape)
+{
+    unsigned count = index < shape.nodes_in_use ? shape.cores : 1;
+    s4u::NetZone* node = s4u::create_full_zone(name);
+    node->set_parent(parent);
+    node->set_property("autocoll/node", std::to_string(index));
+    const s4u::Link* memory = node->create_link(name + ".memory", shape.memory_bw)
+                                  ->set_sharing_policy(s4u::Link::SharingPolicy::SHARED)
+                                  ->seal();
+    simgrid::kernel::routing::NetPoint* nic = node->create_router(name + ".nic");
+    std::vector<const s4u::Host*> cores;
+    std::vector<const s4u::Link*> links;
+    for (unsigned c = 0; c < count; c++) {
+        std::string core = name + ".core" + std::to_string(c);
+        s4u::Host* host = node->create_host(core, shape.speed);
+        host->set_property("autocoll/node", std::to_string(index));
+        host->set_property("autocoll/node-name", name);
+        cores.push_back(host->seal());
+        links.push_back(node->create_link(core + ".copy", shape.core_copy_bw)
+                            ->set_sharing_policy(s4u::Link::SharingPolicy::SHARED)
+                            ->set_latency(shape.core_latency)
+                            ->seal());
+    }
+    for (unsigned i = 0; i < count; i++) {
+        auto* from = cores[i]->get_netpoint();
+        node->add_route(from, from, nullptr, nullptr, {s4u::LinkInRoute(links[i])}, false);
+        node->add_route(from, nic, nullptr, nullptr, {s4u::LinkInRoute(memory)}, true);
+        for (unsigned j = i + 1; j < count; j++)
+            node->add_route(from, cores[j]->get_netpoint(), nullptr, nullptr,
+                            {s4u::LinkInRoute(links[i]), s4u::LinkInRoute(memory),
+                             s4u::LinkInRoute(links[j])},
+                            true);
+    }
+    node->seal();
+    return {node->get_netpoint(), nic};
+}
+
+/* A <cluster> of the file, its hosts replaced by nodes. */
+void make_cluster(const s4u::NetZone* parent, const ptree& element, unsigned& node_index,
+                  NodeShape shape)
+{
+    std::string id = attribute(element, "id", "a <cluster>");
+    std::string what = "cluster " + id;
+    for (const char* unsupported : {"bb_bw", "bb_lat", "limiter_link", "router_id"})
+        if (element.get_optional<std::string>(std::string("<xmlattr>.") + unsupported))
+            fail(what + ": " + unsupported + " is not built by this loader");
+    std::string prefix = attribute(element, "prefix", what, "");
+    std::string suffix = attribute(element, "suffix", what, "");
+    std::vector<unsigned> numbers = radicals(attribute(element, "radical", what), what);
+    shape.speed = attribute(element, "speed", what);
+    unsigned cores = static_cast<unsigned>(number(attribute(element, "core", what, "1"), what));
+    if (cores < shape.cores)
+        fail(what + ": " + std::to_string(shape.cores) + " processes per node, but its nodes have " +
+             std::to_string(cores) + " cores");
+    shape.core_copy_bw = bandwidth(attribute(element, "loopback_bw", what), what);
+    shape.core_latency = latency(attribute(element, "loopback_lat", what), what) / 2.0;
+    double bw = bandwidth(attribute(element, "bw", what), what);
+    double lat = latency(attribute(element, "lat", what), what);
+    std::string policy_name = attribute(element, "sharing_policy", what, "SHARED");
+    s4u::Link::SharingPolicy policy;
+    if (policy_name == "SPLITDUPLEX")
+        policy = s4u::Link::SharingPolicy::SPLITDUPLEX;
+    else if (policy_name == "SHARED")
+        policy = s4u::Link::SharingPolicy::SHARED;
+    else if (policy_name == "FATPIPE")
+        policy = s4u::Link::SharingPolicy::FATPIPE;
+    else
+        fail(what + ": sharing_policy " + policy_name);
+    std::string topology = attribute(element, "topology", what, "FLAT");
+    unsigned first = node_index;
+    node_index += static_cast<unsigned>(numbers.size());
+
+    if (topology == "FLAT") {
+        /* As SimGrid builds a flat cluster (sg_platf.cpp): a star, a private link per node. */
+        s4u::NetZone* star = s4u::create_star_zone(id);
+        star->set_parent(parent);
+        for (size_t i = 0; i < numbers.size(); i++) {
+            std::string name = prefix + std::to_string(numbers[i]) + suffix;
+            auto [node, nic] = make_node(star, name, first + static_cast<unsigned>(i), shape);
+            std::string link_id = id + "_link_" + std::to_string(numbers[i]);
+            const s4u::Link* link =
+                policy == s4u::Link::SharingPolicy::SPLITDUPLEX
+                    ? static_cast<const s4u::Link*>(
+                          star->create_split_duplex_link(link_id, bw)->set_latency(lat)->seal())
+                    : star->create_link(link_id, bw)
+                          ->set_sharing_policy(policy)
+                          ->set_latency(lat)
+                          ->seal();
+            star->add_route(node, nullptr, nic, nullptr,
+                            {s4u::LinkInRoute(link, s4u::LinkInRoute::Direction::UP)}, true);
+        }
+        auto* router = star->create_router(prefix + id + "_router" + suffix);
+        star->add_route(router, nullptr, nullptr, nullptr, {}, true);
+        star->seal();
+        return;
+    }
+
+    auto leaf = [&](s4u::NetZone* zone, const std::vector<unsigned long>&, unsigned long n) {
+        if (n >= numbers.size()) fail(what + ": more leaves than radicals");
+        return make_node(zone, prefix + std::to_string(numbers[n]) + suffix,
+                         first + static_cast<unsigned>(n), shape);
+    };
+    s4u::ClusterCallbacks callbacks(leaf);
+    auto p = topo_numbers(attribute(element, "topo_parameters", what), what);
+    s4u::NetZone* zone = nullptr;
+    if (topology == "FAT_TREE") {
+        if (p.size() != 4 || p[0].size() != 1) fail(what + ": FAT_TREE topo_parameters");
+        zone = s4u::create_fatTree_zone(id, parent, s4u::FatTreeParams(p[0][0], p[1], p[2], p[3]),
+                                        callbacks, bw, lat, policy);
+    } else if (topology == "TORUS") {
+        if (p.size() != 1) fail(what + ": TORUS topo_parameters");
+        zone = s4u::create_torus_zone(id, parent,
+                                      std::vector<unsigned long>(p[0].begin(), p[0].end()),
+                                      callbacks, bw, lat, policy);
+    } else if (topology == "DRAGONFLY") {
+        if (p.size() != 4 || p[0].size() != 2 || p[1].size() != 2 || p[2].size() != 2 ||
+            p[3].size() != 1)
+            fail(what + ": DRAGONFLY topo_parameters");
+        zone = s4u::create_dragonfly_zone(
+            id, parent,
+            s4u::DragonflyParams({p[0][0], p[0][1]}, {p[1][0], p[1][1]}, {p[2][0], p[2][1]},
+                                 p[3][0]),
+            callbacks, bw, lat, policy);
+    } else {
+        fail(what + ": topology " + topology);
+    }
+    zone->seal();
+}
+
+/* The file's platform with `cores` hosts in each of its first `nodes_in_use` nodes: its <config> block (where the command line
+ * has not set the item, as SimGrid's XML loader does), its root zone's properties, its
+ * clusters (nodes built out), links and routes between clusters. */
+void build_platform(const std::string& file, unsigned cores, unsigned nodes_in_use)
+{
+    ptree doc;
+    boost::property_tree::read_xml(file, doc);
+    const ptree& platform = doc.get_child("platform");
+    for (const auto& [tag, config] : platform) {
+        if (tag != "config") continue;
+        for (const auto& [ptag, prop] : config)
+            if (ptag == "prop") {
+                std::string key = attribute(prop, "id", "a <config> <prop>");
+                if (simgrid::config::is_default(key.c_str()))
+                    simgrid::config::set_as_string(key.c_str(), attribute(prop, "value", key));
+            }
+    }
+    const ptree* root_element = nullptr;
+    for (const auto& [tag, element] : platform) {
+        if (tag == "zone") {
+            if (root_element) fail("more than one root zone");
+            root_element = &element;
+        } else if (tag != "config" && tag != "<xmlattr>" && tag != "<xmlcomment>") {
+            fail("<" + tag + "> at the top level is not built by this loader");
+        }
+    }
+    if (!root_element) fail("no root zone");
+    std::string root_id = attribute(*root_element, "id", "the root zone");
+    if (attribute(*root_element, "routing", root_id) != "Full")
+        fail(root_id + ": the root zone's routing must be Full");
+    s4u::NetZone* root = s4u::create_full_zone(root_id);
+    NodeShape shape{cores, nodes_in_use, "", 0.0, 0.0, 0.0};
+    std::map<std::string, const s4u::Link*> links;
+    for (const auto& [tag, element] : *root_element)
+        if (tag == "prop")
+            root->set_property(attribute(element, "id", "a <prop>"),
+                               attribute(element, "value", "a <prop>"));
+    shape.memory_bw = number(root->get_property("autocoll/node-memory-bw")
+                                 ? root->get_property("autocoll/node-memory-bw")
+                                 : "",
+                             root_id + ": autocoll/node-memory-bw");
+    unsigned node_index = 0;
+    for (const auto& [tag, element] : *root_element) {
+        if (tag == "cluster") {
+            make_cluster(root, element, node_index, shape);
+        } else if (tag == "link") {
+            std::string id = attribute(element, "id", "a <link>");
+            double bw = bandwidth(attribute(element, "bandwidth", id), id);
+            double lat = latency(attribute(element, "latency", id, "0s"), id);
+            if (attribute(element, "sharing_policy", id, "SHARED") != "SPLITDUPLEX")
+                fail(id + ": only SPLITDUPLEX links are built by this loader");
+            links[id] = root->create_split_duplex_link(id, bw)->set_latency(lat)->seal();
+        } else if (tag == "zoneRoute") {
+            std::string what = "a <zoneRoute>";
+            auto point = [&](const std::string& name) {
+                auto* p = simgrid::s4u::Engine::get_instance()->netpoint_by_name_or_null(name);
+                if (!p) fail(what + ": no netpoint " + name);
+                return p;
+            };
+            auto zone_of = [&](const std::string& name) {
+                for (auto* z : root->get_children())
+                    if (z->get_name() == name) return z->get_netpoint();
+                fail(what + ": no zone " + name);
+            };
+            std::vector<s4u::LinkInRoute> route;
+            for (const auto& [ltag, ctn] : element) {
+                if (ltag != "link_ctn") continue;
+                std::string id = attribute(ctn, "id", what);
+                if (!links.count(id)) fail(what + ": no link " + id);
+                std::string dir = attribute(ctn, "direction", what, "NONE");
+                route.emplace_back(links[id], dir == "UP"     ? s4u::LinkInRoute::Direction::UP
+                                              : dir == "DOWN" ? s4u::LinkInRoute::Direction::DOWN
+                                                              : s4u::LinkInRoute::Direction::NONE);
+            }
+            root->add_route(zone_of(attribute(element, "src", what)),
+                            zone_of(attribute(element, "dst", what)),
+                            point(attribute(element, "gw_src", what)),
+                            point(attribute(element, "gw_dst", what)), route,
+                            attribute(element, "symmetrical", what, "YES") == "YES");
+        } else if (tag != "prop" && tag != "<xmlattr>" && tag != "<xmlcomment>") {
+            fail(root_id + ": <" + tag + "> is not built by this loader");
+        }
+    }
+    root->seal();
+}
+
 } // namespace
+
+/* A positive count from the environment, `otherwise` where it is not set. */
+unsigned count_setting(const char* name, unsigned otherwise)
+{
+    const char* text = std::getenv(name);
+    if (text == nullptr || *text == '\0') return otherwise;
+    char* end = nullptr;
+    unsigned long n = std::strtoul(text, &end, 10);
+    if (*end != '\0' || n < 1 || n > (1u << 30)) {
+        std::fprintf(stderr, "node_overheads: %s=%s is not a positive count\n", name, text);
+        std::exit(2);
+    }
+    return static_cast<unsigned>(n);
+}
 
 extern "C" void load_platform(const simgrid::s4u::Engine& e);
 void load_platform(const simgrid::s4u::Engine& e)
@@ -111,7 +478,17 @@ void load_platform(const simgrid::s4u::Engine& e)
         std::fprintf(stderr, "node_overheads: AUTOCOLL_PLATFORM_FILE names no platform file\n");
         std::exit(2);
     }
-    e.load_platform(file);
+    unsigned cores = count_setting("AUTOCOLL_PLATFORM_CORES_PER_NODE", 1);
+    unsigned nodes_in_use = count_setting("AUTOCOLL_PLATFORM_NODES_IN_USE", 1u << 30);
+    try {
+        if (cores > 1)
+            build_platform(file, cores, nodes_in_use);
+        else
+            e.load_platform(file);
+    } catch (const std::exception& x) {
+        std::fprintf(stderr, "node_overheads: %s: %s\n", file, x.what());
+        std::exit(2);
+    }
     const simgrid::s4u::NetZone* root = e.get_netzone_root();
     try {
         namespace cfg = simgrid::config;

@@ -216,11 +216,12 @@ const ac_setting *ac_setting_find(const char *name)
 /* ---- Names that are not settings. ---- */
 
 /* The AUTOCOLL_* variables of the project's tooling, not settings of the library
- * (tests/mpirun.sh, tests/tools, scripts/; AUTOCOLL_PLATFORM_FILE: the simulated platforms'
- * loader, platforms/node_overheads.cpp; docs/guide.md "Settings"): the library says nothing about
- * them. A name ending in '_' stands for every name it begins that no setting declares. */
+ * (tests/mpirun.sh, tests/tools, scripts/; AUTOCOLL_PLATFORM_FILE and the other
+ * AUTOCOLL_PLATFORM_*: the simulated platforms' loader, platforms/node_overheads.cpp;
+ * docs/guide.md "Settings"): the library says nothing about them. A name ending in '_' stands
+ * for every name it begins that no setting declares. */
 static const char *const tooling_names[] = {"AUTOCOLL_TEST_", "AUTOCOLL_BUILD", "AUTOCOLL_VENV",
-                                            "AUTOCOLL_FUZZ_SEEDS", "AUTOCOLL_PLATFORM_FILE",
+                                            "AUTOCOLL_FUZZ_SEEDS", "AUTOCOLL_PLATFORM_",
                                             NULL};
 
 const char *const *ac_config_tooling_names(void)

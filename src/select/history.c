@@ -30,6 +30,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#if AUTOCOLL_SIMULATED
+#include <simgrid/host.h>
+#endif
+
 #define DESCRIPTION_LEN 2048
 #define MAX_DECLARED 8 /* kinds the clients declare */
 
@@ -310,6 +314,12 @@ void ac_history_load(void)
     char name[MPI_MAX_PROCESSOR_NAME] = "", *hosts = NULL;
     int len = 0;
     PMPI_Get_processor_name(name, &len);
+#if AUTOCOLL_SIMULATED
+    /* a simulated node built out of one host a rank (platforms/node_overheads.cpp) names its
+     * hosts NODE.coreI: the node's name is what tells its ranks together */
+    const char *node_name = sg_host_get_property_value(sg_host_self(), "autocoll/node-name");
+    if (node_name) snprintf(name, sizeof name, "%s", node_name);
+#endif
     if (rank == 0 && !(hosts = calloc((size_t)np, MPI_MAX_PROCESSOR_NAME))) {
         ac_log_error("history: out of memory for %d host names", np);
         PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM); /* as select.c does: fail loudly */

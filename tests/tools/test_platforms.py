@@ -9,12 +9,16 @@ message inside a node pays a shared-memory transport's overheads, not the networ
 - Through `autocoll simgrid run` (the platform loader, platforms/node_overheads.cpp) an 8-byte
   ping-pong inside a node costs the loopback plus the shared-memory overheads; with the XML file
   alone SMPI charges the network's, so the loader is what makes the difference.
+- The loader builds a node of several ranks out of one host a rank: a pair inside a node moves
+  1 MiB no faster as 16 messages side by side than as one (its cores' copy rate bounds it), and
+  16 pairs on one node share its memory (tests/tools/node_streams.c).
 """
 
 import os
 import shutil
 import subprocess
 import tempfile
+import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -98,8 +102,12 @@ def test_inside_a_node_the_loader_charges_shared_memory():
         assert with_loader[0] == "env" and "-platform" in with_loader
         assert with_loader[with_loader.index("-platform") + 1].endswith("libnode_overheads.so")
         node = pingpong_8b(with_loader, env)
+        # the XML file alone has one host a node, with two cores
+        hosts = os.path.join(work, "xml-hostfile")
+        with open(hosts, "w") as f:
+            f.write("ib-0\nib-0\n")
         xml_only = ["smpirun", "-np", "2", "-platform", str(path), "-hostfile",
-                    os.path.join(work, "hostfile"), "--cfg=smpi/simulate-computation:no",
+                    hosts, "--cfg=smpi/simulate-computation:no",
                     "--log=root.thresh:warning", str(pingpong), "8"]
         network = pingpong_8b(xml_only, env)
     expected_node = loopback + 1e6 * (seconds(found["autocoll/shm-os"]) +
@@ -175,9 +183,50 @@ def test_the_loader_fails_loudly_on_a_bad_platform(tmp_path):
                           env=simgrid.run_environment(tmp_path))
     assert done.returncode != 0
     assert 'autocoll/shm-or: "0.1us" is not SIZE:SECONDS:PER_BYTE' in done.stderr, done.stderr
-    unset = cmd[2:]  # without the `env AUTOCOLL_PLATFORM_FILE=...` prefix
+    unset = cmd[cmd.index("smpirun"):]  # without the `env AUTOCOLL_PLATFORM_FILE=...` prefix
     env = {k: v for k, v in simgrid.run_environment(tmp_path).items()
-           if k != "AUTOCOLL_PLATFORM_FILE"}
+           if not k.startswith("AUTOCOLL_PLATFORM_")}
     done = subprocess.run(unset, capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode != 0
     assert "AUTOCOLL_PLATFORM_FILE names no platform file" in done.stderr, done.stderr
+
+
+def node_streams(tmp_path):
+    """tests/tools/node_streams.c built with smpicc."""
+    build()
+    program = tmp_path / "node_streams"
+    subprocess.run(["smpicc", "-O2", "-o", str(program),
+                    str(ROOT / "tests/tools/node_streams.c")], check=True, capture_output=True)
+    return program
+
+
+def streams_us(program, ranks, ppn, segment):
+    done = cli("simgrid", "run", "--platform", "fat-tree-ib", "-n", str(ranks), "--ppn",
+               str(ppn), str(program), str(segment), timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (line,) = [l for l in done.stdout.splitlines() if l.startswith("pairs")]
+    return float(line.split(":")[1].split()[0])
+
+
+def test_a_pair_inside_a_node_is_bound_by_its_cores_and_a_node_by_its_memory(tmp_path):
+    """Before the loader built nodes out of one host a rank, SimGrid's FATPIPE loopback gave
+    every message inside a node the loopback's whole bandwidth: 1 MiB as 16 messages of 64 KiB
+    took 8.97 us against 108.81 us as one (docs/results/loopback-2026-11-28)."""
+    program = node_streams(tmp_path)
+    root = ET.parse(paths.platform_path("fat-tree-ib")).getroot()
+    (cluster,) = root.iter("cluster")
+    assert cluster.get("loopback_bw") == "10GBps"
+    core = 10e9 * 0.97  # the loopback_bw, times the platform's smpi/bw-factor
+    memory = float(dict((p.get("id"), p.get("value")) for p in root.find("zone").findall("prop"))
+                   ["autocoll/node-memory-bw"]) * 0.97
+    mib = 1 << 20
+    one = streams_us(program, 2, 2, mib)
+    sixteen_messages = streams_us(program, 2, 2, mib // 16)
+    assert one == pytest.approx(1e6 * mib / core, rel=0.02), one
+    assert sixteen_messages == pytest.approx(one, rel=0.02), (sixteen_messages, one)
+    sixteen_pairs = streams_us(program, 32, 32, mib)
+    assert sixteen_pairs == pytest.approx(1e6 * 16 * mib / memory, rel=0.02), sixteen_pairs
+    assert sixteen_pairs > 1.5 * one
+    # between two nodes the pair's messages cross the network: its rate, not the cores'
+    apart = streams_us(program, 2, 1, mib // 16)
+    assert apart < 0.9 * one, (apart, one)

@@ -4,10 +4,19 @@
  * AUTOCOLL_TEST_RANKS_PER_NODE=k with AUTOCOLL_TEST_PLACEMENT (testing only; selection passes
  * them on at initialisation) takes nodes of k processes of MPI_COMM_WORLD instead, in blocks of
  * world ranks or dealt round-robin (coll.h, ac_coll_set_test_nodes).
+ *
+ * Under SMPI a node the platform loader built out of one host a rank (platforms/
+ * node_overheads.cpp) gives each of its hosts the property autocoll/node, the node's number:
+ * there MPI_COMM_TYPE_SHARED, which SMPI takes by host, would see one rank a node, and the
+ * number is taken instead.
  */
 #include "coll/common/common.h"
 
 #include <stdlib.h>
+
+#if AUTOCOLL_SIMULATED
+#include <simgrid/host.h>
+#endif
 
 static atomic_int nodes_keyval = MPI_KEYVAL_INVALID;
 static int test_ranks_per_node; /* 0: real shared-memory nodes */
@@ -17,6 +26,19 @@ void ac_coll_set_test_nodes(int k, int cyclic)
 {
     test_ranks_per_node = k > 0 ? k : 0;
     test_cyclic = cyclic != 0;
+}
+
+/* The number of this process's simulated node where the platform gives one (a node built out
+ * of one host a rank), else -1: SMPI's MPI_COMM_TYPE_SHARED groups the ranks of a host. */
+static int simulated_node(void)
+{
+#if AUTOCOLL_SIMULATED
+    const char *v = sg_host_get_property_value(sg_host_self(), "autocoll/node");
+    char *end = NULL;
+    long node = v ? strtol(v, &end, 10) : -1;
+    if (v && end != v && *end == '\0' && node >= 0 && node <= 0x7fffffffL) return (int)node;
+#endif
+    return -1;
 }
 
 /* The emulated node of this process: by its world rank. */
@@ -86,8 +108,9 @@ static int nodes_build(MPI_Comm comm, ac_nodes **out)
     n->local = n->leaders = n->lane = MPI_COMM_NULL;
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
-    if (per_node > 0) {
-        rc = PMPI_Comm_split(comm, test_node(per_node), rank, &n->local);
+    int node = per_node > 0 ? test_node(per_node) : simulated_node();
+    if (node >= 0) {
+        rc = PMPI_Comm_split(comm, node, rank, &n->local);
     } else {
         /* The node communicator's ranks must follow comm's (its rank 0 is the node's lowest
          * rank of comm, its leader): MPI_Comm_split_type orders by the key, but SMPI's ignores

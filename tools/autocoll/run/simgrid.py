@@ -42,24 +42,36 @@ def node_overheads_loader():
                        f"shared-memory overheads need it (run scripts/build)")
 
 
-def platform_arguments(path):
+def uses_loader(path):
+    """Whether the platform runs through the loader: its root zone declares node overheads
+    (autocoll/shm-*)."""
+    return any(k in platform_overheads(path) for k in NODE_OVERHEAD_PROPERTIES)
+
+
+def platform_arguments(path, ppn=1, nodes=None):
     """What smpirun is given as the platform: the XML file itself, or, where its root zone
     declares node overheads (autocoll/shm-*), the loader with the file in
-    AUTOCOLL_PLATFORM_FILE (an `env` prefix, so the command line says it) and SMPI's warning
-    that the loader's functions replace smpi/os, smpi/ois and smpi/or silenced (they read those
-    settings: nothing is replaced)."""
-    if not any(k in platform_overheads(path) for k in NODE_OVERHEAD_PROPERTIES):
+    AUTOCOLL_PLATFORM_FILE, the ranks a node in AUTOCOLL_PLATFORM_CORES_PER_NODE and the nodes that
+    hold ranks in AUTOCOLL_PLATFORM_NODES_IN_USE (an `env` prefix, so the command line says it; with
+    more than one rank a node, the loader builds each node in use out of one host a rank:
+    platforms/README.md) and SMPI's warning that the loader's functions replace
+    smpi/os, smpi/ois and smpi/or silenced (they read those settings: nothing is replaced)."""
+    if not uses_loader(path):
         return [], ["-platform", str(path)], []
-    return (["env", f"AUTOCOLL_PLATFORM_FILE={path}"],
+    env = ["env", f"AUTOCOLL_PLATFORM_FILE={path}", f"AUTOCOLL_PLATFORM_CORES_PER_NODE={ppn}"]
+    if nodes is not None:
+        env.append(f"AUTOCOLL_PLATFORM_NODES_IN_USE={nodes}")
+    return (env,
             ["-platform", str(node_overheads_loader())], ["--log=smpi_host.thresh:error"])
 
 
 PLACEMENTS = ("block", "cyclic")
 
 
-def hostfile_lines(hosts, ranks, ppn, placement="block"):
-    """One host name per rank: rank r on host r // ppn (block), or on host r mod nodes
-    (cyclic), nodes = ceil(ranks / ppn)."""
+def hostfile_lines(hosts, ranks, ppn, placement="block", cores=False):
+    """One host name per rank: rank r on node r // ppn (block), or on node r mod nodes
+    (cyclic), nodes = ceil(ranks / ppn). `cores`: the nodes are built out of one host a core
+    (the loader, ppn > 1): a rank's host is its node's "NODE.coreI", I its place on the node."""
     if placement not in PLACEMENTS:
         raise SimgridError(f"unknown placement {placement!r} ({', '.join(PLACEMENTS)})")
     if ranks < 1 or ppn < 1:
@@ -73,8 +85,12 @@ def hostfile_lines(hosts, ranks, ppn, placement="block"):
         raise SimgridError(f"{ppn} processes per node, but host {too_small[0]} has "
                            f"{dict(hosts)[too_small[0]]} cores")
     if placement == "cyclic":
-        return [hosts[r % nodes][0] for r in range(ranks)]
-    return [hosts[r // ppn][0] for r in range(ranks)]
+        place = [(r % nodes, r // nodes) for r in range(ranks)]
+    else:
+        place = [(r // ppn, r % ppn) for r in range(ranks)]
+    if cores:
+        return [f"{hosts[node][0]}.core{core}" for node, core in place]
+    return [hosts[node][0] for node, _ in place]
 
 
 def autocoll_library(program):
@@ -111,9 +127,10 @@ def smpirun_command(platform, ranks, program, args=(), ppn=1, selector=DEFAULT_S
     path = platform_path(platform)
     workdir = Path(workdir or tempfile.mkdtemp(prefix="autocoll-smpi-"))
     hostfile = workdir / "hostfile"
-    hostfile.write_text("\n".join(hostfile_lines(platform_hosts(path), ranks, ppn, placement))
-                        + "\n")
-    prefix, platform_args, logs = platform_arguments(path)
+    loader = uses_loader(path)
+    hostfile.write_text("\n".join(hostfile_lines(platform_hosts(path), ranks, ppn, placement,
+                                                 cores=loader and ppn > 1)) + "\n")
+    prefix, platform_args, logs = platform_arguments(path, ppn, -(-ranks // ppn))
     cmd = prefix + ["smpirun", "-np", str(ranks)] + platform_args + [
            "-hostfile", str(hostfile),
            "--cfg=smpi/simulate-computation:no", f"--cfg=smpi/coll-selector:{selector}",
