@@ -220,9 +220,11 @@ std::string attribute(const ptree& element, const std::string& name, const std::
     return element.get<std::string>("<xmlattr>." + name, otherwise);
 }
 
-/* What a node is made of: `cores` hosts (one a rank), each with its own link at one core's copy
- * rate (both directions share it: a core copies its sends in and its receives out), the node's
- * memory link shared by all of them, and a router through which the node reaches the network. */
+/* What a node is made of: `cores` hosts (one a rank), each with its own full-duplex link at one
+ * core's copy rate (its sends on one side, its receives on the other: one pair moves at most a
+ * core's rate however many messages it has in flight, a rank that sends and receives at once
+ * does both at that rate), the node's memory link shared by every transfer of the node, and a
+ * router through which the node reaches the network. */
 struct NodeShape {
     unsigned cores;         /* hosts of each node in use */
     unsigned nodes_in_use;  /* the first nodes (document order) that hold ranks; others: 1 host */
@@ -233,14 +235,16 @@ struct NodeShape {
 };
 
 /* One node: a Full zone of its core hosts ("<node>.core<i>") and a router "<node>.nic".
- * Core i to core j crosses core i's link, the memory link and core j's link; a core to itself
- * its own link; a core to the router the memory link (the adapter reads and writes the node's
- * memory; at 100 GB/s beside a network link of 12.5 GB/s or less it binds only where the
- * node's own transfers fill it; the network's links are outside the node). */
+ * Core i to core j crosses core i's link up (sending), the memory link and core j's link down
+ * (receiving); a core to itself its own link up; a core to the router and back the memory link
+ * (the adapter reads and writes the node's memory; at 100 GB/s beside a network link of
+ * 12.5 GB/s or less it binds only where the node's own transfers fill it; the network's links
+ * are outside the node). */
 std::pair<simgrid::kernel::routing::NetPoint*, simgrid::kernel::routing::NetPoint*>
 make_node(const s4u::NetZone* parent, const std::string& name, unsigned index,
           const NodeShape& shape)
 {
+    using Direction = s4u::LinkInRoute::Direction;
     unsigned count = index < shape.nodes_in_use ? shape.cores : 1;
     s4u::NetZone* node = s4u::create_full_zone(name);
     node->set_parent(parent);
@@ -249,28 +253,29 @@ make_node(const s4u::NetZone* parent, const std::string& name, unsigned index,
                                   ->set_sharing_policy(s4u::Link::SharingPolicy::SHARED)
                                   ->seal();
     simgrid::kernel::routing::NetPoint* nic = node->create_router(name + ".nic");
-    std::vector<const s4u::Host*> cores;
+    std::vector<simgrid::kernel::routing::NetPoint*> cores;
     std::vector<const s4u::Link*> links;
     for (unsigned c = 0; c < count; c++) {
         std::string core = name + ".core" + std::to_string(c);
         s4u::Host* host = node->create_host(core, shape.speed);
         host->set_property("autocoll/node", std::to_string(index));
         host->set_property("autocoll/node-name", name);
-        cores.push_back(host->seal());
-        links.push_back(node->create_link(core + ".copy", shape.core_copy_bw)
-                            ->set_sharing_policy(s4u::Link::SharingPolicy::SHARED)
+        cores.push_back(host->seal()->get_netpoint());
+        links.push_back(node->create_split_duplex_link(core + ".copy", shape.core_copy_bw)
                             ->set_latency(shape.core_latency)
                             ->seal());
     }
     for (unsigned i = 0; i < count; i++) {
-        auto* from = cores[i]->get_netpoint();
-        node->add_route(from, from, nullptr, nullptr, {s4u::LinkInRoute(links[i])}, false);
-        node->add_route(from, nic, nullptr, nullptr, {s4u::LinkInRoute(memory)}, true);
-        for (unsigned j = i + 1; j < count; j++)
-            node->add_route(from, cores[j]->get_netpoint(), nullptr, nullptr,
-                            {s4u::LinkInRoute(links[i]), s4u::LinkInRoute(memory),
-                             s4u::LinkInRoute(links[j])},
-                            true);
+        node->add_route(cores[i], cores[i], nullptr, nullptr,
+                        {s4u::LinkInRoute(links[i], Direction::UP)}, false);
+        node->add_route(cores[i], nic, nullptr, nullptr, {s4u::LinkInRoute(memory)}, true);
+        for (unsigned j = 0; j < count; j++)
+            if (j != i)
+                node->add_route(cores[i], cores[j], nullptr, nullptr,
+                                {s4u::LinkInRoute(links[i], Direction::UP),
+                                 s4u::LinkInRoute(memory),
+                                 s4u::LinkInRoute(links[j], Direction::DOWN)},
+                                false);
     }
     node->seal();
     return {node->get_netpoint(), nic};

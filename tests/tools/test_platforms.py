@@ -10,8 +10,9 @@ message inside a node pays a shared-memory transport's overheads, not the networ
   ping-pong inside a node costs the loopback plus the shared-memory overheads; with the XML file
   alone SMPI charges the network's, so the loader is what makes the difference.
 - The loader builds a node of several ranks out of one host a rank: a pair inside a node moves
-  1 MiB no faster as 16 messages side by side than as one (its cores' copy rate bounds it), and
-  16 pairs on one node share its memory (tests/tools/node_streams.c).
+  1 MiB no faster as 16 messages side by side than as one (its cores' copy rate bounds it), 16
+  pairs on one node share its memory, and between nodes the network's rate holds
+  (tests/tools/node_streams.c).
 """
 
 import os
