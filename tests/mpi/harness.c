@@ -29,6 +29,7 @@
 #include "broken.h"
 #include "coll/coll.h"
 #include "coll/common/sched.h"
+#include "coll/common/shm.h"
 #include "select/select.h"
 
 #include <mpi.h>
@@ -1133,13 +1134,22 @@ static int segment_of(const ac_algorithm *alg)
     return alg->params ? alg->params->segment : 0;
 }
 
-/* The count a case runs with: `spec`, or about 2.5 segments of `t` (see counts_segmented). */
+/* The bytes of which a SEGMENTS_COUNT case spans about 2.5: a segmented instance's segment,
+ * or the chunk of an algorithm through shared memory (common/shm.h), which runs the short
+ * counts on every communicator and this one as well, so that its chunks' halves take turns. */
+static int spread_of(const ac_algorithm *alg)
+{
+    if (segment_of(alg) > 0) return segment_of(alg);
+    return alg->requires & AC_REQ_SHARED_MEMORY ? AC_SHM_CHUNK : 0;
+}
+
+/* The count a case runs with: `spec`, or about 2.5 spans of `t` (see counts_segmented). */
 static int case_count(int spec, const ac_algorithm *alg, MPI_Datatype t)
 {
     int tsize;
     if (spec != SEGMENTS_COUNT) return spec;
     MPI_Type_size(t, &tsize);
-    return (5 * segment_of(alg)) / (2 * tsize) + 1;
+    return (5 * spread_of(alg)) / (2 * tsize) + 1;
 }
 
 /* 1 if the algorithm runs on this communicator (segmented instances: world). */
@@ -1168,8 +1178,9 @@ static void run_algorithm(const ac_algorithm *alg, const char *comm_name, MPI_Co
         MPI_Comm_free(&c.pcomm);
         return;
     }
-    /* --long: the segment counts after the long ones */
-    for (int k = 0; k < ncounts + (long_mode && segmented); k++) {
+    /* --long: the segment counts after the long ones; shared memory: after the short ones */
+    int chunked = !segmented && spread_of(alg) > 0;
+    for (int k = 0; k < ncounts + ((long_mode && segmented) || chunked); k++) {
         int spec = k < ncounts ? counts[k] : SEGMENTS_COUNT;
         /* the segment counts: non-zero roots (see counts_segmented) */
         int r0 = spec == SEGMENTS_COUNT && !long_mode && nroots > 1;

@@ -110,6 +110,11 @@ static void test_formulas(void)
                 expect(c ? AC_ALLREDUCE : AC_REDUCE, "shm", p, 1, n,
                        (double[]){2.0 * lg, 2 * n + (p - 1.0) / p * n, 0, 0,
                                   (p - 1.0) / p * n, 2.0 * lg});
+            /* gather, scatter, allgather of n-byte blocks (one chunk): one rank copies the
+             * p - 1 others' blocks, plus one chunk, one barrier */
+            const ac_collective blocks[] = {AC_GATHER, AC_SCATTER, AC_ALLGATHER};
+            for (int c = 0; c < 3; c++)
+                expect(blocks[c], "shm", p, 1, n, (double[]){lg, (p - 1) * n + n, 0, 0, 0, lg});
             /* 1 MiB: 16 chunks of 64 KiB, a barrier each */
             expect(AC_BCAST, "shm", p, 1, 1 << 20,
                    (double[]){16.0 * lg, (1 << 20) + 65536.0, 0, 0, 0, 16.0 * lg});

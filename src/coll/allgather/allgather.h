@@ -9,6 +9,7 @@ AC_DECLARE_SCHEDULED(allgather, native) /* the library's MPI_Iallgather */
 AC_DECLARE_SCHEDULED(allgather, orthogonal) /* p->dims, p->layout, p->phase (common/mesh.h) */
 AC_ALLGATHERV_ENGINES(AC_DECLARE_BLOCKING, AC_DECLARE_SCHEDULED, allgather) /* allgatherv.h */
 AC_DECLARE_SCHEDULED(allgather, hier) /* p->intra, p->phase (hierarchical.c, phase.h) */
+ac_allgather_fn ac_allgather_shm; /* through the node's shared memory (common/shm.h) */
 
 
 /* Helper of this folder (uniform.c): runs an allgatherv engine with rcounts[i] = rcount and

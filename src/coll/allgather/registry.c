@@ -16,6 +16,15 @@ static const ac_algorithm algorithms[] = {
     {AC_NATIVE(allgather, ALLGATHER, Allgather),
      .sched.allgather = ac_allgather_native_schedule},
     AC_ALLGATHER_SET(ENTRY)
+    {.name = "shm",
+     .collective = AC_ALLGATHER,
+     .group = "shared_memory",
+     .requires = AC_REQ_SHARED_MEMORY | AC_REQ_BLOCKS_FIT_INT,
+     .attributes = "partners=node sync=barrier primitive=shared_memory data=pack",
+     .fn.allgather = ac_allgather_shm,
+     .cost = &ac_shm_blocks_cost,
+     .summary = "through the node's shared memory: every rank copies its block in and "
+                "the others' out (blocking only)"},
 };
 
 AC_REGISTRY(allgather, algorithms);

@@ -71,3 +71,11 @@ const ac_cost_model ac_shm_reduce_cost = {
              AC_TERM(Q_N_FRACTION, P_BETA, L_INTRA, 1),
              AC_TERM(Q_N_FRACTION, P_GAMMA, L_INTRA, 1),
              AC_TERM(Q_SHM_SYNC_STEPS, P_MESSAGE, L_INTRA, 2))};
+
+/* gather, scatter, allgather through shared memory: the root (gather, scatter) or every rank
+ * at once (allgather) copies the p - 1 other blocks out of the window or into it, while the
+ * others' copies of one chunk overlap it but the first or the last; one barrier a chunk */
+const ac_cost_model ac_shm_blocks_cost = {
+    AC_TERMS(AC_TERM(Q_N_P1, P_BETA, L_INTRA, 1),
+             AC_TERM(Q_SHM_CHUNK, P_BETA, L_INTRA, 1),
+             AC_TERM(Q_SHM_SYNC_STEPS, P_MESSAGE, L_INTRA, 1))};

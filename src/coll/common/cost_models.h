@@ -33,4 +33,8 @@ extern const ac_cost_model ac_gather_scatter_tree_cost;
 /* reduce, allreduce: the reduction through shared memory (common/shm.h, ac_shm_reduce) */
 extern const ac_cost_model ac_shm_reduce_cost;
 
+/* gather, scatter, allgather through shared memory (gather_shm.c, scatter_shm.c,
+ * allgather_shm.c) */
+extern const ac_cost_model ac_shm_blocks_cost;
+
 #endif

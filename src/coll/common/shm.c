@@ -182,6 +182,12 @@ static int library_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype 
                     : PMPI_Reduce(sbuf, rbuf, count, dtype, op, root, comm);
 }
 
+size_t ac_shm_slot(size_t block)
+{
+    size_t slot = block < AC_SHM_CHUNK ? block : AC_SHM_CHUNK;
+    return (slot + 63) / 64 * 64;
+}
+
 int ac_shm_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op,
                   int root, MPI_Comm comm)
 {

@@ -1,7 +1,8 @@
 /*
  * shm.h - a node's shared memory for the algorithms that move data through it instead of
- * messages (bcast_shm.c, reduce_shm.c): one MPI-3 shared-memory window per communicator
- * (MPI_Win_allocate_shared), cached on it like the mesh lines and freed with it, made on the
+ * messages (bcast_shm.c, reduce_shm.c, allreduce_shm.c, gather_shm.c, scatter_shm.c,
+ * allgather_shm.c): one MPI-3 shared-memory window per communicator (MPI_Win_allocate_shared),
+ * cached on it like the mesh lines and freed with it, made on the
  * first call that needs it and grown, collectively, when a call needs more.
  *
  * The window is two halves used in turn, one per chunk of a call (a counter kept with the
@@ -42,6 +43,10 @@ int ac_shm_available(void);
  * rank passes the same `half`); *shm NULL (and MPI_SUCCESS) where it cannot be made: run the
  * library's collective then. */
 int ac_shm_get(MPI_Comm comm, size_t half, ac_shm **shm);
+
+/* The bytes of one rank's slot in a chunk of blocks of `block` bytes (gather, scatter,
+ * allgather through the window): at most AC_SHM_CHUNK, rounded up to a cache line. */
+size_t ac_shm_slot(size_t block);
 
 /* The half of the next chunk. */
 char *ac_shm_next(ac_shm *shm);

@@ -30,6 +30,15 @@ static const ac_algorithm algorithms[] = {
 #define AC_TREE_INSTANCE AC_TREE_ENTRY
 #include "coll/common/tree_instances.def"
 #undef AC_TREE_INSTANCE
+    {.name = "shm",
+     .collective = AC_GATHER,
+     .group = "shared_memory",
+     .requires = AC_REQ_SHARED_MEMORY | AC_REQ_BLOCKS_FIT_INT,
+     .attributes = "partners=node sync=barrier primitive=shared_memory data=pack",
+     .fn.gather = ac_gather_shm,
+     .cost = &ac_shm_blocks_cost,
+     .summary = "through the node's shared memory: every rank copies its block in, the root "
+                "copies them out (blocking only)"},
 };
 
 AC_REGISTRY(gather, algorithms);

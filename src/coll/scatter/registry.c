@@ -30,6 +30,15 @@ static const ac_algorithm algorithms[] = {
 #define AC_TREE_INSTANCE AC_TREE_ENTRY
 #include "coll/common/tree_instances.def"
 #undef AC_TREE_INSTANCE
+    {.name = "shm",
+     .collective = AC_SCATTER,
+     .group = "shared_memory",
+     .requires = AC_REQ_SHARED_MEMORY | AC_REQ_BLOCKS_FIT_INT,
+     .attributes = "partners=node sync=barrier primitive=shared_memory data=pack",
+     .fn.scatter = ac_scatter_shm,
+     .cost = &ac_shm_blocks_cost,
+     .summary = "through the node's shared memory: the root copies the blocks in, every "
+                "rank copies its own out (blocking only)"},
 };
 
 AC_REGISTRY(scatter, algorithms);
