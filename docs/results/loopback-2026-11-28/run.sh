@@ -2,7 +2,9 @@
 # run.sh - one rank pair on the simulated platforms moving 1 MiB in 1 to 128 messages side by
 # side, inside one node (--ppn 2) and between two nodes: how much bandwidth a pair gets from the
 # node's loopback link, which SimGrid makes FATPIPE (every flow its full bandwidth, however many
-# share it). Prints results.txt (simulated time: the same on any machine; seconds to run).
+# share it). Prints results.txt, or the file OUT names (simulated time: the same on any
+# machine; seconds to run). results.txt is from before the fix of the same day (the platform
+# loader's nodes of one host a rank), after.txt from after it (OUT=after.txt ./run.sh).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../../.." && pwd)
 here="$repo/docs/results/loopback-2026-11-28"
@@ -20,5 +22,5 @@ smpicc -O2 -o "$tmp/streams" "$here/streams.c"
       done
     done
   done
-} > "$here/results.txt"
-cat "$here/results.txt"
+} > "$here/${OUT:-results.txt}"
+cat "$here/${OUT:-results.txt}"

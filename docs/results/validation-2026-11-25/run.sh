@@ -13,13 +13,15 @@
 #     one-switch-gbe model with its node links at 100 Mbit/s, alltoall, allgather and allreduce
 #     at 16, 64 and 256 KiB on 16 ranks under SMPI's MPICH selector, beside the MPICH column of
 #     the paper's Table 6.
-# Writes validation.txt here. About 25 minutes of one core here (2-core VM, shared).
+# Writes validation.txt here, or the file OUT names. About 25 minutes of one core here (2-core
+# VM, shared). ../validation-2026-11-28 is this script again (OUT=...), after the platform loader
+# began to build a node of several ranks out of one host a rank.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 autocoll="$repo/.venv/bin/autocoll"
 bench="$repo/build/simgrid/bench"
-out="$here/validation.txt"
+out="${OUT:-$here/validation.txt}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
