@@ -244,6 +244,8 @@ static double quantity(ac_cost_quantity q, const ac_params *pr, const ac_cost_sh
     case Q_N_PPN1_P: return (double)(s->ppn - 1) * dp * m;
     case Q_SHM_CHUNK: return m < AC_SHM_CHUNK ? m : AC_SHM_CHUNK;
     case Q_SHM_SYNC_STEPS: return m > 0 ? ceil(m / AC_SHM_CHUNK) * log : 0.0;
+    case Q_SHM_ALLTOALL_SYNC_STEPS:
+        return m > 0 ? ceil(m / (double)ac_shm_alltoall_slot((size_t)m, p)) * log : 0.0;
     }
     return 0.0;
 }

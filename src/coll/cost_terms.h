@@ -82,8 +82,10 @@ typedef enum ac_cost_quantity {
     Q_N_PPN1_P,      /* (ppn - 1) p m */
     Q_SHM_CHUNK,     /* the bytes of one chunk through shared memory: min(m, AC_SHM_CHUNK)
                       * (common/shm.h) */
-    Q_SHM_SYNC_STEPS /* the steps of one barrier a chunk through shared memory: ceil(m /
-                      * AC_SHM_CHUNK) ceil(log2 p) */
+    Q_SHM_SYNC_STEPS, /* the steps of one barrier a chunk through shared memory: ceil(m /
+                       * AC_SHM_CHUNK) ceil(log2 p) */
+    Q_SHM_ALLTOALL_SYNC_STEPS /* the same for an alltoall's chunks of m / ac_shm_alltoall_slot
+                               * bytes a block (about AC_SHM_CHUNK / p) */
 
 } ac_cost_quantity;
 

@@ -115,6 +115,12 @@ static void test_formulas(void)
             const ac_collective blocks[] = {AC_GATHER, AC_SCATTER, AC_ALLGATHER};
             for (int c = 0; c < 3; c++)
                 expect(blocks[c], "shm", p, 1, n, (double[]){lg, (p - 1) * n + n, 0, 0, 0, lg});
+            /* alltoall of n-byte blocks: every rank copies p - 1 blocks in and p - 1 out; a
+             * chunk's part of a block is at most 64 KiB / p bytes, rounded up to 64 */
+            double most = 65536 / p, part = n < most ? n : most;
+            double chunks = ceil(n / (ceil(part / 64) * 64));
+            expect(AC_ALLTOALL, "shm", p, 1, n,
+                   (double[]){chunks * lg, 2.0 * (p - 1) * n, 0, 0, 0, chunks * lg});
             /* 1 MiB: 16 chunks of 64 KiB, a barrier each */
             expect(AC_BCAST, "shm", p, 1, 1 << 20,
                    (double[]){16.0 * lg, (1 << 20) + 65536.0, 0, 0, 0, 16.0 * lg});

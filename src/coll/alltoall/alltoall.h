@@ -13,6 +13,7 @@ AC_DECLARE_SCHEDULED(alltoall, recursive_doubling)
 AC_DECLARE_SCHEDULED(alltoall, bruck)
 /* node_aware, node_aware_ring and the hierarchical instances (p->intra, p->phase) */
 AC_DECLARE_SCHEDULED(alltoall, node_aware)
+ac_alltoall_fn ac_alltoall_shm; /* through the node's shared memory (common/shm.h) */
 
 /* Helpers of this folder (blocks.c).
  *

@@ -22,6 +22,12 @@ static const ac_params leaders_ring = {.alltoallv = ac_alltoallv_ring,
                                       .alltoallv_schedule = ac_alltoallv_ring_schedule,
                                       .inner2 = &sync_none};
 
+/* shm: every rank copies (p - 1) blocks into the window and (p - 1) out, at once; one barrier
+ * a chunk of 64 KiB / p a block (Q_SHM_ALLTOALL_SYNC_STEPS) */
+static const ac_cost_model shm_cost = {
+    AC_TERMS(AC_TERM(Q_N_P1, P_BETA, L_INTRA, 2),
+             AC_TERM(Q_SHM_ALLTOALL_SYNC_STEPS, P_MESSAGE, L_INTRA, 1))};
+
 /* The cost models of the algorithms below (each entry's .cost, in the terms of cost_terms.h):
  * their files' "Cost: ..." corrected where SimGrid disagreed on a contention-free platform.
  * Simple and phased are shared with the all-gathers and alltoallv: common/cost_models.c. */
@@ -167,6 +173,15 @@ static const ac_algorithm algorithms[] = {
      .params = &leaders_ring,
      .cost = &node_aware_cost,
      .summary = "gather to node leaders, leaders exchange (ring), scatter on the node"},
+    {.name = "shm",
+     .collective = AC_ALLTOALL,
+     .group = "shared_memory",
+     .requires = AC_REQ_SHARED_MEMORY | AC_REQ_BLOCKS_FIT_INT,
+     .attributes = "partners=node sync=barrier primitive=shared_memory data=pack",
+     .fn.alltoall = ac_alltoall_shm,
+     .cost = &shm_cost,
+     .summary = "through the node's shared memory: every rank copies its blocks in and its "
+                "own out (blocking only)"},
 };
 
 AC_REGISTRY(alltoall, algorithms);

@@ -188,6 +188,12 @@ size_t ac_shm_slot(size_t block)
     return (slot + 63) / 64 * 64;
 }
 
+size_t ac_shm_alltoall_slot(size_t block, int size)
+{
+    size_t most = size > 0 ? AC_SHM_CHUNK / (size_t)size : AC_SHM_CHUNK;
+    return ac_shm_slot(block < most ? block : most);
+}
+
 int ac_shm_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dtype, MPI_Op op,
                   int root, MPI_Comm comm)
 {

@@ -1,7 +1,7 @@
 /*
  * shm.h - a node's shared memory for the algorithms that move data through it instead of
  * messages (bcast_shm.c, reduce_shm.c, allreduce_shm.c, gather_shm.c, scatter_shm.c,
- * allgather_shm.c): one MPI-3 shared-memory window per communicator (MPI_Win_allocate_shared),
+ * allgather_shm.c, alltoall_shm.c): one MPI-3 shared-memory window per communicator (MPI_Win_allocate_shared),
  * cached on it like the mesh lines and freed with it, made on the
  * first call that needs it and grown, collectively, when a call needs more.
  *
@@ -47,6 +47,10 @@ int ac_shm_get(MPI_Comm comm, size_t half, ac_shm **shm);
 /* The bytes of one rank's slot in a chunk of blocks of `block` bytes (gather, scatter,
  * allgather through the window): at most AC_SHM_CHUNK, rounded up to a cache line. */
 size_t ac_shm_slot(size_t block);
+
+/* The same for an alltoall's blocks (alltoall_shm.c): a half holds p x p slots, so at most
+ * AC_SHM_CHUNK / p bytes each (at least a cache line), at most `block`. */
+size_t ac_shm_alltoall_slot(size_t block, int size);
 
 /* The half of the next chunk. */
 char *ac_shm_next(ac_shm *shm);
