@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""table.py [node.txt] - run.sh's rows beside the same rows of ../validation-2026-11-25 (the node
+"""table.py [NODE.txt ...] - run.sh's rows (default: every node*.txt here) beside the same rows of ../validation-2026-11-25 (the node
 of one host whose loopback let every transfer inside it run at 10 GB/s), as markdown: ping-pong
 inside a node, the message rate inside a node of 32, OSU-style latency at 8 ranks a node.
 Reads both files with that folder's parser (tables.py)."""
@@ -24,8 +24,11 @@ def node_rows(path):
     return found
 
 
-def main(path):
-    now, then = node_rows(path), node_rows(HERE.parent / "validation-2026-11-25" / "validation.txt")
+def main(paths):
+    now = {}
+    for path in paths:
+        now.update(node_rows(path))
+    then = node_rows(HERE.parent / "validation-2026-11-25" / "validation.txt")
     platforms = list(dict.fromkeys(p for p, _ in now))
     print("Inside one node (ping-pong, --ppn 2; message rate, 32 ranks), then / now:\n")
     print("| platform | 8 B ping-pong (us) | 64 KiB (us) | 4 MiB (MB/s) | us per message sent, "
@@ -50,4 +53,4 @@ def main(path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else HERE / "node.txt")
+    main(sys.argv[1:] or sorted(HERE.glob("node*.txt")))
