@@ -73,9 +73,11 @@ def run(build, np, tmp, env, iterations=1):
 
 
 def platform_header(build, np, tmp):
-    """The header and this platform's line of the history file a run on np ranks writes."""
+    """The header and this platform's line of the history file a run on np ranks writes: 60
+    iterations, so that the race measures native in some context (a history with nothing
+    measured is not written; 20 were enough before allgather had `shm`, a candidate more)."""
     path = Path(tmp) / "seed-history"
-    run(build, np, tmp, {"AUTOCOLL_STRATEGY": "race", "AUTOCOLL_HISTORY": str(path)}, 20)
+    run(build, np, tmp, {"AUTOCOLL_STRATEGY": "race", "AUTOCOLL_HISTORY": str(path)}, 60)
     lines = path.read_text().splitlines()
     platform = [line for line in lines if line.startswith("platform ")]
     assert len(platform) == 1, lines[:4]
