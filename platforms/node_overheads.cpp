@@ -213,10 +213,9 @@ std::string attribute(const ptree& element, const std::string& name, const std::
     return *value;
 }
 
-std::string attribute(const ptree& element, const std::string& name, const std::string& what,
-                      const std::string& otherwise)
+std::string attribute_or(const ptree& element, const std::string& name,
+                         const std::string& otherwise)
 {
-    (void)what;
     return element.get<std::string>("<xmlattr>." + name, otherwise);
 }
 
@@ -301,11 +300,11 @@ void make_cluster(const s4u::NetZone* parent, const ptree& element, unsigned& no
     for (const char* unsupported : {"bb_bw", "bb_lat", "limiter_link", "router_id"})
         if (element.get_optional<std::string>(std::string("<xmlattr>.") + unsupported))
             fail(what + ": " + unsupported + " is not built by this loader");
-    std::string prefix = attribute(element, "prefix", what, "");
-    std::string suffix = attribute(element, "suffix", what, "");
+    std::string prefix = attribute_or(element, "prefix", "");
+    std::string suffix = attribute_or(element, "suffix", "");
     std::vector<unsigned> numbers = radicals(attribute(element, "radical", what), what);
     shape.speed = attribute(element, "speed", what);
-    unsigned cores = static_cast<unsigned>(number(attribute(element, "core", what, "1"), what));
+    unsigned cores = static_cast<unsigned>(number(attribute_or(element, "core", "1"), what));
     if (cores < shape.cores)
         fail(what + ": " + std::to_string(shape.cores) + " processes per node, but its nodes have " +
              std::to_string(cores) + " cores");
@@ -313,7 +312,7 @@ void make_cluster(const s4u::NetZone* parent, const ptree& element, unsigned& no
     shape.core_latency = latency(attribute(element, "loopback_lat", what), what) / 2.0;
     double bw = bandwidth(attribute(element, "bw", what), what);
     double lat = latency(attribute(element, "lat", what), what);
-    std::string policy_name = attribute(element, "sharing_policy", what, "SHARED");
+    std::string policy_name = attribute_or(element, "sharing_policy", "SHARED");
     s4u::Link::SharingPolicy policy;
     if (policy_name == "SPLITDUPLEX")
         policy = s4u::Link::SharingPolicy::SPLITDUPLEX;
@@ -323,7 +322,7 @@ void make_cluster(const s4u::NetZone* parent, const ptree& element, unsigned& no
         policy = s4u::Link::SharingPolicy::FATPIPE;
     else
         fail(what + ": sharing_policy " + policy_name);
-    std::string topology = attribute(element, "topology", what, "FLAT");
+    std::string topology = attribute_or(element, "topology", "FLAT");
     unsigned first = node_index;
     node_index += static_cast<unsigned>(numbers.size());
 
@@ -432,8 +431,8 @@ void build_platform(const std::string& file, unsigned cores, unsigned nodes_in_u
         } else if (tag == "link") {
             std::string id = attribute(element, "id", "a <link>");
             double bw = bandwidth(attribute(element, "bandwidth", id), id);
-            double lat = latency(attribute(element, "latency", id, "0s"), id);
-            if (attribute(element, "sharing_policy", id, "SHARED") != "SPLITDUPLEX")
+            double lat = latency(attribute_or(element, "latency", "0s"), id);
+            if (attribute_or(element, "sharing_policy", "SHARED") != "SPLITDUPLEX")
                 fail(id + ": only SPLITDUPLEX links are built by this loader");
             links[id] = root->create_split_duplex_link(id, bw)->set_latency(lat)->seal();
         } else if (tag == "zoneRoute") {
@@ -453,7 +452,7 @@ void build_platform(const std::string& file, unsigned cores, unsigned nodes_in_u
                 if (ltag != "link_ctn") continue;
                 std::string id = attribute(ctn, "id", what);
                 if (!links.count(id)) fail(what + ": no link " + id);
-                std::string dir = attribute(ctn, "direction", what, "NONE");
+                std::string dir = attribute_or(ctn, "direction", "NONE");
                 route.emplace_back(links[id], dir == "UP"     ? s4u::LinkInRoute::Direction::UP
                                               : dir == "DOWN" ? s4u::LinkInRoute::Direction::DOWN
                                                               : s4u::LinkInRoute::Direction::NONE);
@@ -462,7 +461,7 @@ void build_platform(const std::string& file, unsigned cores, unsigned nodes_in_u
                             zone_of(attribute(element, "dst", what)),
                             point(attribute(element, "gw_src", what)),
                             point(attribute(element, "gw_dst", what)), route,
-                            attribute(element, "symmetrical", what, "YES") == "YES");
+                            attribute_or(element, "symmetrical", "YES") == "YES");
         } else if (tag != "prop" && tag != "<xmlattr>" && tag != "<xmlcomment>") {
             fail(root_id + ": <" + tag + "> is not built by this loader");
         }

@@ -124,6 +124,11 @@ def test_cyclic_placement_puts_neighbours_on_different_nodes():
     assert simgrid.hostfile_lines(hosts, 6, 2, "cyclic") == ["n0", "n1", "n2", "n0", "n1", "n2"]
     with pytest.raises(platforms.SimgridError, match="placement"):
         simgrid.hostfile_lines(hosts, 6, 2, "scatter")
+    # nodes the loader builds out of one host a rank: a rank's host is its node's NODE.coreI
+    assert simgrid.hostfile_lines(hosts, 6, 2, cores=True) == \
+        ["n0.core0", "n0.core1", "n1.core0", "n1.core1", "n2.core0", "n2.core1"]
+    assert simgrid.hostfile_lines(hosts, 6, 2, "cyclic", cores=True) == \
+        ["n0.core0", "n1.core0", "n2.core0", "n0.core1", "n1.core1", "n2.core1"]
     # rank 0's one message to rank 1: inside its node by block, across the network cyclic
     found = platforms.platform_overheads(paths.platform_path("fat-tree-ib"))
     for placement, setting in (("block", "autocoll/shm-ois"), ("cyclic", "smpi/ois")):
