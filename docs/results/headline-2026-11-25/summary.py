@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """summary.py CELLS REPLAY - summary.md of run.sh: per cell (collective, size, ranks per node)
-the oracle, the three baselines and every replayed strategy against them; then per strategy
+the oracle, the baselines and every replayed strategy against them; then per strategy
 and start the goals of issue 38 (steady within 1.02 of the oracle, whole run of 1000 calls
 within 1.05) and the tuned layer against each baseline (geomean and worst cell).
 
@@ -8,7 +8,9 @@ The baselines, each measured in the same simulation set-up (20 calls, medians):
   ompi     SMPI's copy of Open MPI's coll/tuned fixed rules (the `ompi` selector's native);
   mpich    SMPI's `mpich` selector (MPICH 2/3-era thresholds, MVAPICH2 algorithms);
   mpich4   the table layer with tables/mpich4-defaults.json: MPICH 4's Csel defaults run by
-           autocoll's own algorithms (docs/baselines.md; its layer's median).
+           autocoll's own algorithms (docs/baselines.md; its layer's median);
+  ompi5    where CELLS holds a <platform>-ppn<N>-ompi5 folder (headline-2026-11-28): the table
+           layer with tables/ompi5-defaults.json, Open MPI 5.0's HAN over tuned.
 The oracle is the fastest of every fixed algorithm and `ompi` native. A strategy's steady time
 is the replay's median of its last calls, its whole run the mean of its 1000 calls."""
 
@@ -17,7 +19,8 @@ import math
 import sys
 from pathlib import Path
 
-BASELINES = ("ompi", "mpich", "mpich4")
+FLAT_BASELINES = ("ompi", "mpich")
+TABLE_BASELINES = ("mpich4", "ompi5")
 
 
 def load(path):
@@ -43,6 +46,8 @@ def geomean(values):
 def main(cells_root, replay_root):
     cells_root, replay_root = Path(cells_root), Path(replay_root)
     rows = []
+    tables = [t for t in TABLE_BASELINES if any(cells_root.glob(f"*-ppn*-{t}"))]
+    baselines = FLAT_BASELINES + tuple(tables)
     for replay_file in sorted(replay_root.glob("*.json")):
         stem = replay_file.stem  # <platform>-ppn<N>-<cold|warm>
         platform_ppn, start = stem.rsplit("-", 1)
@@ -53,21 +58,24 @@ def main(cells_root, replay_root):
             name = r["cell"]
             mpich = native_median(load(folder.parent / f"{platform_ppn}-mpich" /
                                        name.replace("-ompi.json", "-mpich.json")))
-            mpich4, ran = table_layer(load(folder.parent / f"{platform_ppn}-mpich4" / name))
-            base = {"ompi": r["native_medians"]["ompi"], "mpich": mpich, "mpich4": mpich4}
+            base = {"ompi": r["native_medians"]["ompi"], "mpich": mpich}
+            ran = {}
+            for t in tables:
+                base[t], ran[t] = table_layer(load(folder.parent / f"{platform_ppn}-{t}" / name))
             for s in r["replayed"]:
                 rows.append({"platform": platform, "cell": name.removesuffix("-ompi.json"),
                              "ppn": ppn,
                              "start": start, "oracle": r["oracle"],
                              "oracle_median": r["oracle_median"], "base": base,
-                             "mpich4_ran": ran, **s})
+                             "table_ran": ran, **s})
     if not rows:
         sys.exit("no replay rows")
 
     print("## Per cell (cold start, 1000 calls)\n")
-    print("| platform | ppn | cell | oracle (us) | ompi / oracle | mpich / oracle | mpich4 / "
-          "oracle (runs) | strategy | steady / oracle | whole / oracle | calls to decide |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| platform | ppn | cell | oracle (us) | ompi / oracle | mpich / oracle | "
+          + "".join(f"{t} / oracle (runs) | " for t in tables)
+          + "strategy | steady / oracle | whole / oracle | calls to decide |")
+    print("|---|---|---|---|---|---|" + "---|" * len(tables) + "---|---|---|---|")
     for x in rows:
         if x["start"] != "cold":
             continue
@@ -75,8 +83,8 @@ def main(cells_root, replay_root):
         b = x["base"]
         print(f"| {x['platform']} | {x['ppn']} | {x['cell']} | {x['oracle']} {1e6 * o:.2f} "
               f"| {b['ompi'] / o:.2f} | {b['mpich'] / o:.2f} "
-              f"| {b['mpich4'] / o:.2f} ({', '.join(x['mpich4_ran'])}) "
-              f"| {x['layer']} | {x['steady_vs_oracle']:.3f} | {x['whole_vs_oracle']:.3f} "
+              + "".join(f"| {b[t] / o:.2f} ({', '.join(x['table_ran'][t])}) " for t in tables)
+              + f"| {x['layer']} | {x['steady_vs_oracle']:.3f} | {x['whole_vs_oracle']:.3f} "
               f"| {x['decision']} |")
 
     print("\n## Per strategy, start and ranks per node\n")
@@ -84,7 +92,7 @@ def main(cells_root, replay_root):
           "\"x faster\" is the baseline's median over the layer's time (geomean over the "
           "cells; > 1: the layer is faster); \"worst\" is the cell where it is smallest.\n")
     print("| platform | strategy | start | ppn | cells | steady <= 1.02 | whole <= 1.05 "
-          "| median decision | steady: x faster than ompi / mpich / mpich4 / best baseline "
+          f"| median decision | steady: x faster than {' / '.join(baselines)} / best baseline "
           "(worst) | whole run: x faster than best baseline (worst) |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     groups = {}
@@ -94,7 +102,7 @@ def main(cells_root, replay_root):
         steady = [x["steady_seconds"] for x in xs]
         whole = [x["mean_seconds"] for x in xs]
         best = [min(x["base"].values()) for x in xs]
-        speed = {b: geomean([x["base"][b] / s for x, s in zip(xs, steady)]) for b in BASELINES}
+        speed = {b: geomean([x["base"][b] / s for x, s in zip(xs, steady)]) for b in baselines}
         vs_best = [b / s for b, s in zip(best, steady)]
         whole_best = [b / w for b, w in zip(best, whole)]
         decisions = sorted(x["decision"] for x in xs)
@@ -102,22 +110,21 @@ def main(cells_root, replay_root):
               f"| {sum(x['steady_vs_oracle'] <= 1.02 for x in xs)} "
               f"| {sum(x['whole_vs_oracle'] <= 1.05 for x in xs)} "
               f"| {decisions[len(decisions) // 2]} "
-              f"| {speed['ompi']:.2f} / {speed['mpich']:.2f} / {speed['mpich4']:.2f} / "
+              f"| {' / '.join(f'{speed[b]:.2f}' for b in baselines)} / "
               f"{geomean(vs_best):.2f} ({min(vs_best):.2f}) "
               f"| {geomean(whole_best):.2f} ({min(whole_best):.2f}) |")
 
     print("\n## The baselines against each other (geomean of baseline / oracle)\n")
-    print("| platform | ppn | cells | ompi | mpich | mpich4 | best of the three |")
-    print("|---|---|---|---|---|---|---|")
+    print(f"| platform | ppn | cells | {' | '.join(baselines)} | best of the {('three', 'four')[len(baselines) - 3]} |")
+    print("|---|---|---|" + "---|" * len(baselines) + "---|")
     seen = {}
     for x in rows:
         seen[(x["platform"], x["ppn"], x["cell"])] = x
     for platform, ppn in sorted({(p, n) for p, n, _ in seen}):
         xs = [x for (p, n, _), x in seen.items() if (p, n) == (platform, ppn)]
-        g = {b: geomean([x["base"][b] / x["oracle_median"] for x in xs]) for b in BASELINES}
+        g = {b: geomean([x["base"][b] / x["oracle_median"] for x in xs]) for b in baselines}
         best = geomean([min(x["base"].values()) / x["oracle_median"] for x in xs])
-        print(f"| {platform} | {ppn} | {len(xs)} | {g['ompi']:.2f} | {g['mpich']:.2f} "
-              f"| {g['mpich4']:.2f} "
+        print(f"| {platform} | {ppn} | {len(xs)} | {' | '.join(f'{g[b]:.2f}' for b in baselines)} "
               f"| {best:.2f} |")
 
 
