@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""summary.py CELLS REPLAY - summary.md of run.sh: per cell (collective, size, ranks per node)
-the oracle, the baselines and every replayed strategy against them; then per strategy
-and start the goals of issue 38 (steady within 1.02 of the oracle, whole run of 1000 calls
-within 1.05) and the tuned layer against each baseline (geomean and worst cell).
+"""summary.py CELLS REPLAY - summary.md of run.sh: per cell (collective, size, ranks, ranks per
+node) the oracle, the baselines and every replayed strategy against them; then per strategy,
+start, ranks and ranks per node the goals of issue 38 (steady within 1.02 of the oracle, whole
+run of 1000 calls within 1.05), the tuned layer against each baseline (geomean and worst cell),
+and the cells where its whole run is slower than the best baseline by more than 1.01 (issue 38's
+rule for a default strategy).
 
 The baselines, each measured in the same simulation set-up (20 calls, medians):
   ompi     SMPI's copy of Open MPI's coll/tuned fixed rules (the `ompi` selector's native);
@@ -63,8 +65,9 @@ def main(cells_root, replay_root):
             for t in tables:
                 base[t], ran[t] = table_layer(load(folder.parent / f"{platform_ppn}-{t}" / name))
             for s in r["replayed"]:
-                rows.append({"platform": platform, "cell": name.removesuffix("-ompi.json"),
-                             "ppn": ppn,
+                cell = name.removesuffix("-ompi.json")
+                rows.append({"platform": platform, "cell": cell,
+                             "ranks": int(cell.rsplit("-np", 1)[1]), "ppn": ppn,
                              "start": start, "oracle": r["oracle"],
                              "oracle_median": r["oracle_median"], "base": base,
                              "table_ran": ran, **s})
@@ -91,14 +94,16 @@ def main(cells_root, replay_root):
     print("Goals: steady / oracle <= 1.02 in every cell, whole run / oracle <= 1.05. "
           "\"x faster\" is the baseline's median over the layer's time (geomean over the "
           "cells; > 1: the layer is faster); \"worst\" is the cell where it is smallest.\n")
-    print("| platform | strategy | start | ppn | cells | steady <= 1.02 | whole <= 1.05 "
+    print("| platform | strategy | start | ranks | ppn | cells | steady <= 1.02 | whole <= 1.05 "
           f"| median decision | steady: x faster than {' / '.join(baselines)} / best baseline "
-          "(worst) | whole run: x faster than best baseline (worst) |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "(worst) | whole run: x faster than best baseline (worst) | whole run slower than the "
+          "best baseline by > 1.01 |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     groups = {}
     for x in rows:
-        groups.setdefault((x["platform"], x["layer"], x["start"], x["ppn"]), []).append(x)
-    for (platform, layer, start, ppn), xs in sorted(groups.items()):
+        groups.setdefault((x["platform"], x["layer"], x["start"], x["ranks"], x["ppn"]),
+                          []).append(x)
+    for (platform, layer, start, ranks, ppn), xs in sorted(groups.items()):
         steady = [x["steady_seconds"] for x in xs]
         whole = [x["mean_seconds"] for x in xs]
         best = [min(x["base"].values()) for x in xs]
@@ -106,25 +111,28 @@ def main(cells_root, replay_root):
         vs_best = [b / s for b, s in zip(best, steady)]
         whole_best = [b / w for b, w in zip(best, whole)]
         decisions = sorted(x["decision"] for x in xs)
-        print(f"| {platform} | {layer} | {start} | {ppn} | {len(xs)} "
+        print(f"| {platform} | {layer} | {start} | {ranks} | {ppn} | {len(xs)} "
               f"| {sum(x['steady_vs_oracle'] <= 1.02 for x in xs)} "
               f"| {sum(x['whole_vs_oracle'] <= 1.05 for x in xs)} "
               f"| {decisions[len(decisions) // 2]} "
               f"| {' / '.join(f'{speed[b]:.2f}' for b in baselines)} / "
               f"{geomean(vs_best):.2f} ({min(vs_best):.2f}) "
-              f"| {geomean(whole_best):.2f} ({min(whole_best):.2f}) |")
+              f"| {geomean(whole_best):.2f} ({min(whole_best):.2f}) "
+              f"| {sum(w < 1 / 1.01 for w in whole_best)} of {len(xs)} |")
 
     print("\n## The baselines against each other (geomean of baseline / oracle)\n")
-    print(f"| platform | ppn | cells | {' | '.join(baselines)} | best of the {('three', 'four')[len(baselines) - 3]} |")
-    print("|---|---|---|" + "---|" * len(baselines) + "---|")
+    print(f"| platform | ranks | ppn | cells | {' | '.join(baselines)} "
+          f"| best of the {('three', 'four')[len(baselines) - 3]} |")
+    print("|---|---|---|---|" + "---|" * len(baselines) + "---|")
     seen = {}
     for x in rows:
-        seen[(x["platform"], x["ppn"], x["cell"])] = x
-    for platform, ppn in sorted({(p, n) for p, n, _ in seen}):
-        xs = [x for (p, n, _), x in seen.items() if (p, n) == (platform, ppn)]
+        seen[(x["platform"], x["ranks"], x["ppn"], x["cell"])] = x
+    for platform, ranks, ppn in sorted({k[:3] for k in seen}):
+        xs = [x for k, x in seen.items() if k[:3] == (platform, ranks, ppn)]
         g = {b: geomean([x["base"][b] / x["oracle_median"] for x in xs]) for b in baselines}
         best = geomean([min(x["base"].values()) / x["oracle_median"] for x in xs])
-        print(f"| {platform} | {ppn} | {len(xs)} | {' | '.join(f'{g[b]:.2f}' for b in baselines)} "
+        print(f"| {platform} | {ranks} | {ppn} | {len(xs)} "
+              f"| {' | '.join(f'{g[b]:.2f}' for b in baselines)} "
               f"| {best:.2f} |")
 
 
