@@ -47,7 +47,7 @@ def geomean(values):
 
 def main(cells_root, replay_root):
     cells_root, replay_root = Path(cells_root), Path(replay_root)
-    rows = []
+    rows, unbased = [], []
     tables = [t for t in TABLE_BASELINES if any(cells_root.glob(f"*-ppn*-{t}"))]
     baselines = FLAT_BASELINES + tuple(tables)
     for replay_file in sorted(replay_root.glob("*.json")):
@@ -58,8 +58,13 @@ def main(cells_root, replay_root):
         folder = cells_root / platform_ppn
         for r in load(replay_file)["cells"]:
             name = r["cell"]
-            mpich = native_median(load(folder.parent / f"{platform_ppn}-mpich" /
-                                       name.replace("-ompi.json", "-mpich.json")))
+            mpich_cell = folder.parent / f"{platform_ppn}-mpich" / name.replace("-ompi.json",
+                                                                                 "-mpich.json")
+            if not mpich_cell.exists() or not all(
+                    (folder.parent / f"{platform_ppn}-{t}" / name).exists() for t in tables):
+                unbased.append(f"{platform_ppn}/{name} ({start})")
+                continue
+            mpich = native_median(load(mpich_cell))
             base = {"ompi": r["native_medians"]["ompi"], "mpich": mpich}
             ran = {}
             for t in tables:
@@ -134,6 +139,10 @@ def main(cells_root, replay_root):
         print(f"| {platform} | {ranks} | {ppn} | {len(xs)} "
               f"| {' | '.join(f'{g[b]:.2f}' for b in baselines)} "
               f"| {best:.2f} |")
+
+
+    if unbased:
+        print("\nCells left out, a baseline not measured: " + ", ".join(unbased))
 
 
 if __name__ == "__main__":
