@@ -12,7 +12,8 @@
 #   2. the four strategies replayed over the cells (`autocoll simgrid replay`: their own code
 #      over the measured per-call times), 1000 calls, from a cold start and warm;
 #   3. ../headline-2026-11-25/summary.py prints summary.md, ../hier-2026-11-26/summary.py
-#      hierarchy.md (what the hierarchical family is worth, cell by cell).
+#      hierarchy.md (what the hierarchical family is worth, cell by cell), walltime.py
+#      walltime.md (what the cells cost this machine).
 # The passes were run two side by side (both cores), AUTOCOLL_BUILD=<a build of this commit>;
 # README.md says which were stopped and where. PASS="i" runs pass i of step 1 alone; STEP=2
 # steps 2 and 3 over every cell the folder holds. Cells go to results/headline-2026-11-28/
@@ -55,3 +56,4 @@ tar -C "$out" -cJf "$here/cells.tar.xz" .
   "$here/replay" > "$here/summary.md"
 "$repo/.venv/bin/python" "$repo/docs/results/hier-2026-11-26/summary.py" "$out" \
   "$here/replay" > "$here/hierarchy.md"
+"$repo/.venv/bin/python" "$here/walltime.py" "$out" > "$here/walltime.md"
