@@ -23,6 +23,7 @@ from pathlib import Path
 
 FLAT_BASELINES = ("ompi", "mpich")
 TABLE_BASELINES = ("mpich4", "ompi5")
+NUMBERS = {3: "three", 4: "four"}
 
 
 def load(path):
@@ -127,7 +128,7 @@ def main(cells_root, replay_root):
 
     print("\n## The baselines against each other (geomean of baseline / oracle)\n")
     print(f"| platform | ranks | ppn | cells | {' | '.join(baselines)} "
-          f"| best of the {('three', 'four')[len(baselines) - 3]} |")
+          f"| best of the {NUMBERS.get(len(baselines), len(baselines))} |")
     print("|---|---|---|---|" + "---|" * len(baselines) + "---|")
     seen = {}
     for x in rows:
@@ -139,8 +140,6 @@ def main(cells_root, replay_root):
         print(f"| {platform} | {ranks} | {ppn} | {len(xs)} "
               f"| {' | '.join(f'{g[b]:.2f}' for b in baselines)} "
               f"| {best:.2f} |")
-
-
     if unbased:
         print("\nCells left out, a baseline not measured: " + ", ".join(unbased))
 
