@@ -8,17 +8,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ac_candidate_groups(const ac_algorithm *const *candidates, int n, int *group)
+/* Whether attribute `key` has the same value (or is absent) in attribute strings a and b. */
+static int same_attribute(const char *a, const char *b, const char *key)
+{
+    size_t k = strlen(key);
+    const char *v[2] = {NULL, NULL}, *s[2] = {a ? a : "", b ? b : ""};
+    for (int i = 0; i < 2; i++)
+        for (const char *p = s[i]; p && *p; p = strchr(p, ' '), p = p ? p + 1 : NULL)
+            if (!strncmp(p, key, k) && p[k] == '=') {
+                v[i] = p + k + 1;
+                break;
+            }
+    if (!v[0] || !v[1]) return v[0] == v[1];
+    size_t la = strcspn(v[0], " "), lb = strcspn(v[1], " ");
+    return la == lb && !strncmp(v[0], v[1], la);
+}
+
+int ac_candidate_families(const ac_algorithm *const *candidates, int n, const char *const *split,
+                          int nsplit, int *group)
 {
     int ngroups = 0;
     for (int i = 0; i < n; i++) {
         const char *name = candidates[i]->group;
         int j = 0;
-        while (j < i && !(name && candidates[j]->group && !strcmp(name, candidates[j]->group)))
-            j++;
+        for (; j < i; j++) {
+            if (!name || !candidates[j]->group || strcmp(name, candidates[j]->group)) continue;
+            int same = 1;
+            for (int a = 0; a < nsplit && same; a++)
+                same = same_attribute(candidates[i]->attributes, candidates[j]->attributes,
+                                      split[a]);
+            if (same) break;
+        }
         group[i] = j < i ? group[j] : ngroups++;
     }
     return ngroups;
+}
+
+int ac_candidate_groups(const ac_algorithm *const *candidates, int n, int *group)
+{
+    return ac_candidate_families(candidates, n, NULL, 0, group);
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -10,8 +10,9 @@
  * except native.
  *
  * A decision, in at most two rounds and `budget` calls. Round 1 measures native, then the
- * best predicted candidate of each registry group (STAR-MPI's algorithm groups) predicted
- * within the larger of group_range x and (1 + margin) x the best prediction, in predicted
+ * best predicted candidate of each group (STAR-MPI's algorithm groups of the registry, each
+ * split by its members' mesh dimensionality unless AUTOCOLL_MODEL_GROUPS says registry: see
+ * group_split) predicted within the larger of group_range x and (1 + margin) x the best prediction, in predicted
  * order (groups_first), then the other candidates predicted within (1 + margin) x the best
  * prediction (different predictions before repeats of one: distinct_first), at most half the
  * budget's candidates; before those, the candidates a loaded table's rule suggests (the facts'
@@ -43,7 +44,7 @@
  * that first call costs 68 to 326 calls of an 8-byte bcast's best algorithm. Each measured
  * candidate that made a mesh shows its set-up (its first agreed call less its median) per line
  * communicator (see_setup). Once one has been seen, a candidate whose mesh is not made yet is
- * measured only when its prediction, times its registry group's measured error when the group
+ * measured only when its prediction, times its group's measured error when the group
  * measured slower than predicted (group_error: the least median / prediction of its measured
  * members), at the optimistic end of the round's margin (divided by 1 + margin / 2 in round
  * 2; by 1 against the degraded median of a new decision) plus the estimated set-up spread over
@@ -129,7 +130,7 @@ typedef struct model_state {
     int chosen;
     double *feat;             /* [n * AC_COST_PARAMS] feature vectors */
     unsigned char *has_model; /* [n] */
-    int *group;               /* [n] registry group (ac_candidate_groups) */
+    int *group;               /* [n] group (ac_candidate_families: AUTOCOLL_MODEL_GROUPS) */
     int *reps;                /* [n] scratch: the first candidate of each group */
     double *median;           /* [n] last agreed median; < 0: never measured */
     int *median_samples;      /* [n] agreed calls behind it in this run (0: none) */
@@ -228,7 +229,7 @@ static double setup_estimate(const model_state *s, int c)
     return r < 0 || s->made[r] ? 0.0 : s->setup_line * s->lines[c]; /* 0 until one is seen */
 }
 
-/* How much slower than predicted candidate c's registry group measured in this run: the least
+/* How much slower than predicted candidate c's group measured in this run: the least
  * median / prediction over its measured members with a model, when above 1; 1 otherwise (no
  * member measured, or one as fast as predicted or faster). */
 static double group_error(const model_state *s, int c)
@@ -290,7 +291,7 @@ static int distinct_first(model_state *s, int k, int cap)
     return k < cap ? k : cap;
 }
 
-/* s->order[0..k) (sorted by s->key): the first candidate of each registry group with no member
+/* s->order[0..k) (sorted by s->key): the first candidate of each group with no member
  * measured in this decision first, then the other candidates whose key is within `within` (the
  * others only stood for their group), those with a key that differs from every earlier one's
  * first; returns min(count, cap). */
@@ -664,6 +665,21 @@ static int model_warm(model_state *s, const ac_knowledge *know)
     return 1;
 }
 
+/* The attributes that split a registry group into the model's groups, by
+ * AUTOCOLL_MODEL_GROUPS (AC_MODEL_GROUPS_* order). A formula's error is mostly its family's,
+ * and a mesh's dimensionality is part of its family: the 2D and the 3D meshes of one group
+ * share a formula whose error differs between them (a 3D mesh's lines are shorter and more),
+ * so the group's best predicted member, a 2D mesh, stood for a 3D mesh that was truly faster
+ * (allreduce and alltoall of 8 B at 8 a node, allgather of 8 B at 32 a node:
+ * docs/results/model-groups-2026-11-28). */
+static const struct {
+    const char *const *keys;
+    int n;
+} group_split[] = {
+    [AC_MODEL_GROUPS_REGISTRY] = {NULL, 0},
+    [AC_MODEL_GROUPS_DIMS] = {(const char *const[]){"dims"}, 1},
+};
+
 static void *model_create(const ac_algorithm *const *candidates, int n,
                           const ac_knowledge *known, const ac_context_facts *facts)
 {
@@ -695,7 +711,8 @@ static void *model_create(const ac_algorithm *const *candidates, int n,
         return NULL;
     }
     memcpy(s->platform, s->p.platform, sizeof s->platform);
-    ac_candidate_groups(candidates, n, s->group);
+    ac_candidate_families(candidates, n, group_split[s->p.groups].keys,
+                          group_split[s->p.groups].n, s->group);
     ac_cost_shape shape = {.size = facts->size,
                            .nodes = facts->nodes > 0 ? facts->nodes : 1,
                            .ppn = facts->ppn > 0 ? facts->ppn : facts->size,
@@ -868,6 +885,7 @@ static void model_configure(void)
         .refresh = (int)ac_config_int("AUTOCOLL_MODEL_REFRESH"),
         .prior_weight = ac_config_real("AUTOCOLL_MODEL_PRIOR_WEIGHT"),
         .group_range = ac_config_real("AUTOCOLL_MODEL_GROUP_RANGE"),
+        .groups = ac_config_keyword("AUTOCOLL_MODEL_GROUPS"), /* AC_MODEL_GROUPS_* */
         .horizon = ac_config_real("AUTOCOLL_MODEL_HORIZON"),
     };
     for (int j = 0; j < AC_COST_PARAMS; j++)
@@ -920,6 +938,8 @@ static void model_write_history(const void *state, FILE *f)
     ac_model_write_learned(f, value, weight);
 }
 
+static const char *const groups_names[] = {"registry", "dims", NULL}; /* AC_MODEL_GROUPS_* */
+
 /* The strategy's settings (strategy.h: `settings`), shown by autocoll-info and the settings
  * table of docs/guide.md among the others. */
 static const ac_setting model_settings[] = {
@@ -928,8 +948,11 @@ static const ac_setting model_settings[] = {
          "then those the refitted model predicts within (1 + margin / 2) x the best measured"),
     AC_DECLARE_REAL("AUTOCOLL_MODEL_GROUP_RANGE", "3", 0.0, 0.0, 0,
          "model: each round of a decision measures first the best predicted candidate of each "
-         "registry group not measured yet that is predicted within this many times the best "
+         "group (AUTOCOLL_MODEL_GROUPS) not measured yet that is predicted within this many times the best "
          "prediction (round 1) or the best measured time (round 2); 0: the predictions alone"),
+    AC_DECLARE_KEYWORD("AUTOCOLL_MODEL_GROUPS", "dims", groups_names,
+         "model: the groups of AUTOCOLL_MODEL_GROUP_RANGE: the registry's (registry) or those "
+         "split by the mesh dimensionality of their members (dims)"),
     AC_DECLARE_REAL("AUTOCOLL_MODEL_HORIZON", "300", 0.0, 0.0, 0,
          "model: calls a mesh's set-up (its line communicators, seen on a layout's first call) "
          "must pay back within: once a set-up has been seen, a layout whose mesh is not made "

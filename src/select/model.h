@@ -28,14 +28,19 @@ typedef struct ac_model_params {
     int refresh;         /* monitor: settled calls before a refresh (model.c); 0: never */
     double platform[AC_COST_PARAMS]; /* the parameters before any fit (cost.h order) */
     double prior_weight; /* how strongly a fit keeps the parameters near `platform` */
-    double group_range;  /* each round measures first the best predicted of each registry
-                          * group not measured yet, predicted within group_range x the best
+    double group_range;  /* each round measures first the best predicted of each group
+                          * (`groups`) not measured yet, predicted within group_range x the best
                           * prediction (round 1) or measured median (round 2); 0: off */
+    int groups;          /* AC_MODEL_GROUPS_*: the groups the rounds take one candidate of */
     double horizon;      /* calls a mesh's set-up must pay back within: once a mesh's set-up
                           * has been seen, a layout on a mesh not made yet is measured (round
                           * 2, a new decision) only when its prediction plus its estimated
                           * set-up / horizon beats the best measured; 0: set-up ignored */
 } ac_model_params;
+
+/* The groups of group_range (AUTOCOLL_MODEL_GROUPS): the registry's (STAR-MPI's algorithm
+ * groups), or those split by the mesh dimensionality of their members (attribute `dims`). */
+enum { AC_MODEL_GROUPS_REGISTRY = 0, AC_MODEL_GROUPS_DIMS = 1 };
 
 /* Stages reported by ac_model_get_stats(). */
 enum {

@@ -171,6 +171,12 @@ extern const ac_strategy ac_strategy_native;
  * groups seen before it. Returns the number of groups. */
 int ac_candidate_groups(const ac_algorithm *const *candidates, int n, int *group);
 
+/* As ac_candidate_groups, with a group split further by the values of the attribute keys
+ * split[0..nsplit) (two candidates share a group when their registry groups are equal and each
+ * of those keys has one value in both, or is absent from both). */
+int ac_candidate_families(const ac_algorithm *const *candidates, int n, const char *const *split,
+                          int nsplit, int *group);
+
 /* The median of v[0..n) (n >= 1), sorting a copy in scratch[n]. */
 double ac_median(const double *v, int n, double *scratch);
 

@@ -19,6 +19,8 @@ CELL64 = CELLS / "cells64/fat-tree-ib/allreduce-8-np64-ompi.json"
 VALIDATE64 = CELLS / "validate64/fat-tree-ib/allreduce-8-np64-ompi.json"
 # the model layer simulated since AUTOCOLL_MODEL_HORIZON (model-eval's validate.sh)
 MODEL64 = FIXTURES / "model-eval-2026-11-24/validate64"
+# fat-tree-ib's node of several ranks (headline-2026-11-28): 64 ranks, 8 a node
+PPN8 = FIXTURES / "headline-2026-11-28/fat-tree-ib-ppn8"
 
 
 @pytest.fixture(autouse=True)
@@ -60,9 +62,10 @@ def test_replay_with_first_calls_matches_the_simulation(tmp_path):
     decide as in the simulation, and their whole run / oracle is within 5 % of the simulated
     one; the lottery, whose draws follow the last bits of every timing, takes as many calls to
     decide (one ticket draw per candidate) but may draw another winner. The cell was simulated
-    before AUTOCOLL_MODEL_HORIZON, so the model is replayed with it off (the code it ran then);
-    test_replayed_model_decides_as_simulated checks the default on cells simulated since."""
-    (row,) = replay(tmp_path, VALIDATE64, "--set", "AUTOCOLL_MODEL_HORIZON=0")
+    before AUTOCOLL_MODEL_HORIZON and AUTOCOLL_MODEL_GROUPS, so the model is replayed with the
+    one off and the other `registry` (the code it ran then)."""
+    (row,) = replay(tmp_path, VALIDATE64, "--set", "AUTOCOLL_MODEL_HORIZON=0",
+                    "--set", "AUTOCOLL_MODEL_GROUPS=registry")
     assert row["agreement_seconds"] > 0
     layers = {rep["layer"]: rep for rep in row["replayed"]}
     assert set(layers) == {"star_enhanced", "star_basic", "lottery", "race", "model"}
@@ -90,14 +93,16 @@ def test_replayed_model_decides_as_simulated(tmp_path, cell, agreement, settings
     model began to price the library's phases of composed instances (stand-ins), on the
     platform as it is now. In one-switch-gbe's bcast, simulated with AUTOCOLL_MODEL_HORIZON=30, the
     set-up rule fires (the replay with the rule off decides otherwise); in fat-tree-ib's
-    allreduce, with the defaults, it does not."""
+    allreduce, with the defaults, it does not. Both were simulated before
+    AUTOCOLL_MODEL_GROUPS, whose `registry` is the code they ran."""
     agree = ("--agreement", CELLS / agreement) if agreement else ()
+    settings = (*settings, "--set", "AUTOCOLL_MODEL_GROUPS=registry")
     (row,) = replay(tmp_path, MODEL64 / cell, "--layers", "model", *agree, *settings)
     (rep,) = row["replayed"]
     sim = row["simulated"]["model"]
     assert rep["decision"] == sim["decision"] and rep["chosen"] == sim["chosen"], (rep, sim)
     assert rep["whole_vs_oracle"] == pytest.approx(sim["whole_vs_oracle"], rel=0.10)
-    (off,) = replay(tmp_path, MODEL64 / cell, "--layers", "model", *agree,
+    (off,) = replay(tmp_path, MODEL64 / cell, "--layers", "model", *agree, *settings,
                     "--set", "AUTOCOLL_MODEL_HORIZON=0")
     assert (off["replayed"][0]["decision"] != rep["decision"]) == fires, (off, rep)
 
@@ -251,6 +256,26 @@ def test_model_measures_every_group_it_might_misjudge(tmp_path):
     assert row["replayed"][0]["chosen"].startswith("flat_tree"), row["replayed"][0]
     r = autocoll_cli("simgrid", "replay", str(CELL16), "--set", "MODEL_GROUP_RANGE=0")
     assert r.returncode == 2 and "--set MODEL_GROUP_RANGE=0" in r.stderr
+
+
+def test_model_groups_split_by_mesh_dimensionality(tmp_path):
+    """fat-tree-ib, 64 ranks at 8 a node, allreduce of 8 B: `allgather_mesh_3d` is the oracle,
+    predicted behind `allgather_mesh_2d` of its registry group and outside the margin. With the
+    default AUTOCOLL_MODEL_GROUPS (dims) round 1 measures the best predicted 3D mesh of the group
+    too and the model settles on it; with `registry` the 2D mesh stands for the group and the
+    model settles on native, 1.21 x the oracle (headline-2026-11-28's README). The candidates:
+    those the cell measured (the registry may have grown since)."""
+    cell = PPN8 / "allreduce-8-np64-ompi.json"
+    data = json.loads(cell.read_text())
+    names = ",".join(c["name"] for c in data["configurations"] if c["kind"] == "fixed")
+    (dims,) = replay(tmp_path, cell, "--layers", "model", "--candidates", names)
+    (registry,) = replay(tmp_path, cell, "--layers", "model", "--candidates", names,
+                         "--set", "AUTOCOLL_MODEL_GROUPS=registry")
+    assert dims["oracle"] == "allgather_mesh_3d"
+    d, r = dims["replayed"][0], registry["replayed"][0]
+    assert d["chosen"] == "allgather_mesh_3d" and d["steady_vs_oracle"] <= 1.02, d
+    assert d["decision"] <= 20
+    assert not r["chosen"].startswith("allgather_mesh_3d") and r["steady_vs_oracle"] > 1.15, r
 
 
 def test_model_weighs_a_mesh_set_up(tmp_path):
