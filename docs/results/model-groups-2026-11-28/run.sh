@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# run.sh - AUTOCOLL_MODEL_GROUPS (registry against dims) over every cell set the repository
+# keeps: replay.py extracts each docs/results/*/cells.tar.xz into a scratch folder and replays
+# the model strategy (its own code, bench/strategy_replay of the Open MPI build) over each
+# cell from a cold start, 1000 calls, once per value; summary.md is what it prints. Needs
+# scripts/build (the .venv and build/openmpi). About 5 minutes on this machine.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../../.." && pwd)
+scratch=${SCRATCH:-$(mktemp -d)}
+"$repo/.venv/bin/python" "$here/replay.py" "$scratch" > "$here/summary.md"
