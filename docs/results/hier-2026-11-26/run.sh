@@ -21,7 +21,8 @@
 # only when SUMMARY=1).
 # Other experiments run the same steps with: RANKS (default 64), PPNS (default "8 32"),
 # SIZES (default 8,1K,64K,1M), ALLTOALL_SIZES (default 8,1K), NAME (the folder under results/ and docs/results/, default
-# hier-2026-11-26): docs/results/matrix16-2026-11-26/README.md.
+# hier-2026-11-26): docs/results/matrix16-2026-11-26/README.md; PLACEMENT (block, the default,
+# or cyclic: `autocoll bench --placement`; the folders keep their names).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../../.." && pwd)
 name=${NAME:-hier-2026-11-26}
@@ -37,8 +38,8 @@ for ppn in ${PPNS:-8 32}; do
   cells="$out/$platform-ppn$ppn"
   for m in "${matrix[@]}"; do
     # shellcheck disable=SC2206 # $m is two options and their values
-    common=(--simgrid "$platform" --ppn "$ppn" $m --ranks "$ranks" --warmup 1 --sync clock
-            --timeout 7200)
+    common=(--simgrid "$platform" --ppn "$ppn" --placement "${PLACEMENT:-block}" $m
+            --ranks "$ranks" --warmup 1 --sync clock --timeout 7200)
     "$autocoll" bench "${common[@]}" --out "$cells" --fixed-iterations 4 --iterations 4 \
       --layers '' --selectors ompi
     "$autocoll" bench "${common[@]}" --out "$cells-mpich" --iterations 4 --layers '' \
