@@ -12,10 +12,10 @@
  * A decision, in at most two rounds and `budget` calls. Round 1 measures native, then the
  * best predicted candidate of each group (STAR-MPI's algorithm groups of the registry, each
  * split by its members' mesh dimensionality unless AUTOCOLL_MODEL_GROUPS says registry: see
- * group_split) predicted within the larger of group_range x and (1 + margin) x the best prediction, in predicted
- * order (groups_first), then the other candidates predicted within (1 + margin) x the best
- * prediction (different predictions before repeats of one: distinct_first), at most half the
- * budget's candidates; before those, the candidates a loaded table's rule suggests (the facts'
+ * group_split) predicted within the larger of group_range x and (1 + margin) x the best
+ * prediction, in predicted order (groups_first), then the other candidates predicted within
+ * (1 + margin) x the best prediction (different predictions before repeats of one:
+ * distinct_first), at most half the budget's candidates; before those, the candidates a loaded table's rule suggests (the facts'
  * `suggested`: select.c gives them where the table measured no cell at the context's process
  * count), whatever their predictions, within the budget in all. A cost formula's error is
  * mostly its family's (a tree whose root's sends SMPI overlaps, a torus's contention), and the
@@ -948,8 +948,9 @@ static const ac_setting model_settings[] = {
          "then those the refitted model predicts within (1 + margin / 2) x the best measured"),
     AC_DECLARE_REAL("AUTOCOLL_MODEL_GROUP_RANGE", "3", 0.0, 0.0, 0,
          "model: each round of a decision measures first the best predicted candidate of each "
-         "group (AUTOCOLL_MODEL_GROUPS) not measured yet that is predicted within this many times the best "
-         "prediction (round 1) or the best measured time (round 2); 0: the predictions alone"),
+         "group (AUTOCOLL_MODEL_GROUPS) not measured yet that is predicted within this many "
+         "times the best prediction (round 1) or the best measured time (round 2); 0: the "
+         "predictions alone"),
     AC_DECLARE_KEYWORD("AUTOCOLL_MODEL_GROUPS", "dims", groups_names,
          "model: the groups of AUTOCOLL_MODEL_GROUP_RANGE: the registry's (registry) or those "
          "split by the mesh dimensionality of their members (dims)"),
