@@ -15,16 +15,15 @@
  * group_split) predicted within the larger of group_range x and (1 + margin) x the best
  * prediction, in predicted order (groups_first), then the other candidates predicted within
  * (1 + margin) x the best prediction (different predictions before repeats of one:
- * distinct_first), at most half the budget's candidates; before those, the candidates a loaded table's rule suggests (the facts'
- * `suggested`: select.c gives them where the table measured no cell at the context's process
- * count), whatever their predictions, within the budget in all. A cost formula's error is
- * mostly its family's (a tree whose root's sends SMPI overlaps, a torus's contention), and the
- * fit cannot correct a family it never
- * measured: on the simulated 64-rank cells, without the groups the round filled with layouts
- * of one orthogonal family and missed a flat tree 1.66 x faster (docs/model.md). With
- * group_range 0, the predictions alone order the round. Each measured candidate runs
- * `samples` consecutive calls;
- * at the end of the round ONE agreement of all their local times (the maximum over the ranks
+ * distinct_first), at most half the budget's candidates; before those, the candidates a
+ * loaded table's rule suggests (the facts' `suggested`: select.c gives them where the table
+ * measured no cell at the context's process count), whatever their predictions, within the
+ * budget in all. A cost formula's error is mostly its family's (a tree whose root's sends SMPI
+ * overlaps, a torus's contention), and the fit cannot correct a family it never measured: on
+ * the simulated 64-rank cells, without the groups the round filled with layouts of one
+ * orthogonal family and missed a flat tree 1.66 x faster (docs/model.md). With group_range 0,
+ * the predictions alone order the round. Each measured candidate runs `samples` consecutive
+ * calls; at the end of the round ONE agreement of all their local times (the maximum over the ranks
  * per call, as race does), and each candidate's median of its calls after the first (a
  * candidate's first call runs cold: its buffers, the communicators of a mesh are made then;
  * race's median of 3 ignores it the same way) becomes an observation: (its feature vector,
