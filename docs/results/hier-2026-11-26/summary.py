@@ -29,8 +29,11 @@ def best(configs):
 def main(cells_root, replay_root):
     cells_root, replay_root = Path(cells_root), Path(replay_root)
     print("## Per cell: what hierarchy is worth, and the strategies from a cold start\n")
-    ranks = sorted({load(f)["machine"]["ranks"] for f in cells_root.glob("*-ppn*/*-ompi.json")})
-    print(f"fat-tree-ib, {', '.join(map(str, ranks))} ranks, block placement; times in "
+    cells = [load(f) for f in cells_root.glob("*-ppn*/*-ompi.json")]
+    ranks = sorted({c["machine"]["ranks"] for c in cells})
+    placement = " and ".join(sorted({c.get("simgrid", {}).get("placement", "block")
+                                     for c in cells}))
+    print(f"fat-tree-ib, {', '.join(map(str, ranks))} ranks, {placement} placement; times in "
           "microseconds; \"without\" is the "
           "oracle of the flat algorithms, the orthogonal meshes and native; \"worth\" is it over "
           "the oracle with the family (> 1: hierarchy is faster).\n")
