@@ -9,8 +9,8 @@ import pytest
 
 from conftest import ROOT, autocoll_cli, build_dir
 
-# copies of cells of docs/results/simgrid-2026-11-23 and model-eval-2026-11-24 (tests read
-# fixtures from tests/, never from docs/)
+# copies of cells of docs/results/simgrid-2026-11-23, model-eval-2026-11-24 and (from its
+# cells.tar.xz) headline-2026-11-28 (tests read fixtures from tests/, never from docs/)
 FIXTURES = ROOT / "tests/fixtures/simreplay"
 CELLS = FIXTURES / "simgrid-2026-11-23"
 CELL16 = CELLS / "cells16/fat-tree-ib/allreduce-8-np16-ompi.json"
