@@ -110,23 +110,6 @@ static int intern(char ***names, int *n, const char *s, size_t len)
     return (*n)++;
 }
 
-/* The value of `key` in a "key=value ..." string, as a pointer and length (0: absent). */
-static const char *value_of(const char *attributes, const char *key, size_t *len)
-{
-    size_t klen = strlen(key);
-    for (const char *p = attributes; p && *p;) {
-        size_t word = strcspn(p, " ");
-        if (word > klen && strncmp(p, key, klen) == 0 && p[klen] == '=') {
-            *len = word - klen - 1;
-            return p + klen + 1;
-        }
-        p += word;
-        while (*p == ' ') p++;
-    }
-    *len = 0;
-    return NULL;
-}
-
 void ac_adcl_collective_release(ADCL_Fnctset set)
 {
     owned_set *o = (owned_set *)set;
@@ -170,7 +153,7 @@ static int build_attributes(owned_set *o, const ac_algorithm *const *algs, int n
         o->attribute_handles[a] = attr;
         for (int f = 0; f < n; f++) {
             size_t len;
-            const char *v = value_of(algs[f]->attributes, keys[a], &len);
+            const char *v = ac_attribute_value(algs[f]->attributes, keys[a], &len);
             int i = v ? intern(&attr->value_names, &attr->n, v, len)
                       : intern(&attr->value_names, &attr->n, "none", 4);
             if (i < 0) return 0;

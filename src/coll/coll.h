@@ -422,6 +422,9 @@ ac_algorithm_list ac_registry_for_size(ac_collective c, int size);
 int ac_registry_reads_nodes(ac_collective c, int size);
 /* The position of `alg` in `list` (a list of its collective), -1 when it is not in it. */
 int ac_algorithm_list_index(ac_algorithm_list list, const ac_algorithm *alg);
+/* The value of `key` in an algorithm's "key=value ..." attributes (may be NULL), as a pointer
+ * into them and its length in *len; NULL (and *len 0) when the key is absent. */
+const char *ac_attribute_value(const char *attributes, const char *key, size_t *len);
 /* A static entry, or the family instance of a well-formed family name (for any size). */
 const ac_algorithm *ac_registry_find(ac_collective c, const char *name);
 const ac_algorithm *ac_registry_native(ac_collective c);

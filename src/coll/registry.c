@@ -152,6 +152,22 @@ int ac_algorithm_list_index(ac_algorithm_list list, const ac_algorithm *alg)
     return -1;
 }
 
+const char *ac_attribute_value(const char *attributes, const char *key, size_t *len)
+{
+    size_t klen = strlen(key);
+    for (const char *p = attributes; p && *p;) {
+        size_t word = strcspn(p, " ");
+        if (word > klen && strncmp(p, key, klen) == 0 && p[klen] == '=') {
+            *len = word - klen - 1;
+            return p + klen + 1;
+        }
+        p += word;
+        while (*p == ' ') p++;
+    }
+    *len = 0;
+    return NULL;
+}
+
 const ac_algorithm *ac_registry_find(ac_collective c, const char *name)
 {
     ac_registry r = ac_registry_of(c);

@@ -8,20 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whether attribute `key` has the same value (or is absent) in attribute strings a and b. */
+/* Whether attribute `key` has one value in attribute strings a and b, or is absent from both. */
 static int same_attribute(const char *a, const char *b, const char *key)
 {
-    size_t k = strlen(key);
-    const char *v[2] = {NULL, NULL}, *s[2] = {a ? a : "", b ? b : ""};
-    for (int i = 0; i < 2; i++)
-        for (const char *p = s[i]; p && *p; p = strchr(p, ' '), p = p ? p + 1 : NULL)
-            if (!strncmp(p, key, k) && p[k] == '=') {
-                v[i] = p + k + 1;
-                break;
-            }
-    if (!v[0] || !v[1]) return v[0] == v[1];
-    size_t la = strcspn(v[0], " "), lb = strcspn(v[1], " ");
-    return la == lb && !strncmp(v[0], v[1], la);
+    size_t la, lb;
+    const char *va = ac_attribute_value(a, key, &la), *vb = ac_attribute_value(b, key, &lb);
+    if (!va || !vb) return va == vb;
+    return la == lb && !strncmp(va, vb, la);
 }
 
 int ac_candidate_families(const ac_algorithm *const *candidates, int n, const char *const *split,
