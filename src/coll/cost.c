@@ -50,75 +50,14 @@ static const ac_cost_model *alltoallv_model(ac_alltoallv_fn *fn)
     return NULL;
 }
 
-/* What prices the library's own collective where it runs a phase of a composed instance (an
- * orthogonal instance's `native` phase, a hierarchical instance's): the registry entry MPICH
- * 4's generic defaults choose for that call (tables/mpich4_defaults.py transcribes them for
- * the table of docs/baselines.md; its thresholds here, a message of MPI_DOUBLE elements and a
- * built-in op), whose model is ours. A stand-in, not the library: the model strategy measures
- * a candidate before it wins, so a stand-in's error costs measurements, never a wrong choice
- * unseen. Native itself, called as the whole collective, stays unpriced (measured). Rules in
- * order, the first that holds: the size p a power of two or not (POW2_ANY: either), p < max_p
- * (0: any p), b <= max_bytes (b as ac_call counts it; NO_LIMIT: any), b x p < max_total
- * (NO_LIMIT: any), b < 8 pof2 (count < pof2 of 8-byte elements) where below_pof2. */
-enum { POW2_ANY, POW2_YES, POW2_NO };
-#define NO_LIMIT 1e300
-typedef struct stand_in {
-    ac_collective collective;
-    int pow2;
-    int max_p;
-    double max_bytes, max_total;
-    int below_pof2;
-    const char *name;
-} stand_in;
-
-static const stand_in stand_ins[] = {
-    {AC_ALLREDUCE, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 1, "recursive_doubling"},
-    {AC_ALLREDUCE, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "rabenseifner_recursive_doubling"},
-    {AC_BCAST, POW2_ANY, 8, NO_LIMIT, NO_LIMIT, 0, "binomial_tree"},
-    {AC_BCAST, POW2_ANY, 0, 12288, NO_LIMIT, 0, "binomial_tree"},
-    {AC_BCAST, POW2_YES, 0, 524288, NO_LIMIT, 0, "scatter_recursive_doubling_allgather"},
-    {AC_BCAST, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "scatter_ring_allgather"},
-    {AC_REDUCE, POW2_ANY, 0, 2048, NO_LIMIT, 0, "binomial_tree"},
-    {AC_REDUCE, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 1, "binomial_tree"},
-    {AC_REDUCE, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "rabenseifner"},
-    {AC_ALLGATHER, POW2_YES, 0, NO_LIMIT, 524288, 0, "recursive_doubling"},
-    {AC_ALLGATHER, POW2_NO, 0, NO_LIMIT, 81920, 0, "bruck"},
-    {AC_ALLGATHER, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "ring"},
-    {AC_ALLGATHERV, POW2_YES, 0, 524287, NO_LIMIT, 0, "recursive_doubling"},
-    {AC_ALLGATHERV, POW2_NO, 0, 81919, NO_LIMIT, 0, "bruck"},
-    {AC_ALLGATHERV, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "ring"},
-    {AC_ALLTOALL, POW2_ANY, 9, 32768, NO_LIMIT, 0, "simple"},
-    {AC_ALLTOALL, POW2_ANY, 0, 256, NO_LIMIT, 0, "bruck"},
-    {AC_ALLTOALL, POW2_ANY, 0, 32768, NO_LIMIT, 0, "simple"},
-    {AC_ALLTOALL, POW2_YES, 0, NO_LIMIT, NO_LIMIT, 0, "pair"},
-    {AC_ALLTOALL, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "ring"},
-    {AC_ALLTOALLV, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "simple"},
-    {AC_GATHER, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "binomial_tree"},
-    {AC_SCATTER, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "binomial_tree"},
-    {AC_BARRIER, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "dissemination"},
-    {AC_REDUCE_SCATTER, POW2_ANY, 0, 524287, NO_LIMIT, 0, "recursive_halving"},
-    {AC_REDUCE_SCATTER, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "pairwise"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 0, 524287, NO_LIMIT, 0, "recursive_halving"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "pairwise"},
-};
-
 /* The algorithm that prices phase algorithm `a` on shape s: `a` itself when it has a model, the
- * stand-in of the library's collective when it is native, else NULL. */
+ * stand-in of the library's collective when it is native (stand_ins.c), else NULL. */
 static const ac_algorithm *phase_priced(const ac_algorithm *a, const ac_cost_shape *s)
 {
     if (a->cost) return a;
     if (a != ac_registry_native(a->collective)) return NULL;
-    int p = s->size, pow2 = ac_is_pow2(p);
-    double b = s->bytes;
-    for (size_t i = 0; i < sizeof stand_ins / sizeof stand_ins[0]; i++) {
-        const stand_in *r = &stand_ins[i];
-        if (r->collective != a->collective) continue;
-        if ((r->pow2 == POW2_YES && !pow2) || (r->pow2 == POW2_NO && pow2)) continue;
-        if ((r->max_p > 0 && p >= r->max_p) || b > r->max_bytes || b * p >= r->max_total) continue;
-        if (r->below_pof2 && !(b < 8.0 * ac_pow2_floor(p))) continue;
-        return ac_registry_find(a->collective, r->name);
-    }
-    return NULL;
+    const char *name = ac_cost_stand_in(a->collective, s->size, s->bytes);
+    return name ? ac_registry_find(a->collective, name) : NULL;
 }
 
 /* The unit bytes m of a call of collective c: the total over p for the v-collectives. */

@@ -71,4 +71,16 @@ double ac_cost_time(const ac_algorithm *alg, const ac_cost_shape *shape, const d
 int ac_cost_fit(const double *rows, const double *seconds, int k, const double *prior,
                 double prior_weight, double *out);
 
+/* The rules that choose the registry entry pricing the library's own collective where it runs
+ * a phase of a composed instance (stand_ins.c): MPICH 4's generic defaults or Open MPI's
+ * coll/tuned fixed decisions (SimGrid's `ompi` selector copies them). Process-wide; the model
+ * strategy sets it from AUTOCOLL_MODEL_STAND_INS. */
+enum { AC_STAND_INS_MPICH, AC_STAND_INS_TUNED, AC_STAND_INS_COUNT };
+void ac_cost_set_stand_ins(int rules);
+int ac_cost_stand_ins(void);
+
+/* The name of the registry entry that stands for the library's collective c on p ranks with a
+ * message of b bytes (as ac_call counts them) under the current rules; NULL where none does. */
+const char *ac_cost_stand_in(ac_collective c, int p, double b);
+
 #endif

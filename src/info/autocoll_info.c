@@ -19,6 +19,7 @@
 #include "core/json_writer.h"
 #include "core/spelling.h"
 #include "report/lines.h"
+#include "select/model.h"
 #include "select/strategy.h"
 
 #include <ctype.h>
@@ -842,6 +843,7 @@ int main(int argc, char **argv)
     if (o.bytes >= 0) {
         int nodes = o.nodes ? o.nodes : 1;
         cost_shape = (ac_cost_shape){o.size, nodes, o.size / nodes, (double)o.bytes, 1};
+        ac_model_apply_stand_ins(); /* the library's phases priced as the model prices them */
     }
     printers[o.format](&o);
     return 0;

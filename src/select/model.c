@@ -871,9 +871,23 @@ static const char *const platform_settings[AC_COST_PARAMS] = {
     [AC_COST_OVERHEAD] = "AUTOCOLL_MODEL_OVERHEAD",
 };
 
+void ac_model_apply_stand_ins(void)
+{
+    int rules = ac_config_keyword("AUTOCOLL_MODEL_STAND_INS");
+    if (rules == AC_MODEL_STAND_INS_AUTO) /* the build's mpi.h says whose it is */
+#if defined(OMPI_MAJOR_VERSION) && !AUTOCOLL_SIMULATED
+        rules = AC_MODEL_STAND_INS_TUNED;
+#else
+        rules = AC_MODEL_STAND_INS_MPICH;
+#endif
+    ac_cost_set_stand_ins(rules == AC_MODEL_STAND_INS_TUNED ? AC_STAND_INS_TUNED
+                                                            : AC_STAND_INS_MPICH);
+}
+
 /* The parameters from the AUTOCOLL_MODEL_* settings (core/config.c checks them). */
 static void model_configure(void)
 {
+    ac_model_apply_stand_ins();
     ac_model_params model = {
         .margin = ac_config_real("AUTOCOLL_MODEL_MARGIN"),
         .samples = (int)ac_config_int("AUTOCOLL_MODEL_SAMPLES"),
@@ -938,6 +952,8 @@ static void model_write_history(const void *state, FILE *f)
 }
 
 static const char *const groups_names[] = {"registry", "dims", NULL}; /* AC_MODEL_GROUPS_* */
+/* AC_MODEL_STAND_INS_* */
+static const char *const stand_ins_names[] = {"auto", "mpich", "tuned", NULL};
 
 /* The strategy's settings (strategy.h: `settings`), shown by autocoll-info and the settings
  * table of docs/guide.md among the others. */
@@ -953,6 +969,12 @@ static const ac_setting model_settings[] = {
     AC_DECLARE_KEYWORD("AUTOCOLL_MODEL_GROUPS", "dims", groups_names,
          "model: the groups of AUTOCOLL_MODEL_GROUP_RANGE: the registry's (registry) or those "
          "split by the mesh dimensionality of their members (dims)"),
+    AC_DECLARE_KEYWORD("AUTOCOLL_MODEL_STAND_INS", "auto", stand_ins_names,
+         "model: the rules whose choice prices the library's own collective inside composed "
+         "instances (an orthogonal native phase, a hierarchical phase): MPICH 4's defaults "
+         "(mpich), Open MPI's coll/tuned fixed decisions (tuned; SimGrid's ompi selector "
+         "copies them), or the build's MPI library's (auto: tuned for Open MPI, else mpich; "
+         "autocoll simgrid sets it from the selector)"),
     AC_DECLARE_REAL("AUTOCOLL_MODEL_HORIZON", "300", 0.0, 0.0, 0,
          "model: calls a mesh's set-up (its line communicators, seen on a layout's first call) "
          "must pay back within: once a set-up has been seen, a layout whose mesh is not made "

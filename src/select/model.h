@@ -42,6 +42,15 @@ typedef struct ac_model_params {
  * groups), or those split by the mesh dimensionality of their members (attribute `dims`). */
 enum { AC_MODEL_GROUPS_REGISTRY = 0, AC_MODEL_GROUPS_DIMS = 1 };
 
+/* The rules of the stand-ins that price the library's own collective inside composed instances
+ * (AUTOCOLL_MODEL_STAND_INS, coll/stand_ins.c): auto (by the MPI library of the build: Open
+ * MPI's tuned for Open MPI, MPICH's for the others), mpich, tuned. */
+enum { AC_MODEL_STAND_INS_AUTO = 0, AC_MODEL_STAND_INS_MPICH = 1, AC_MODEL_STAND_INS_TUNED = 2 };
+
+/* Sets coll/cost.h's stand-in rules from AUTOCOLL_MODEL_STAND_INS (the model's configure does;
+ * autocoll-info too, before it prints cost features). */
+void ac_model_apply_stand_ins(void);
+
 /* Stages reported by ac_model_get_stats(). */
 enum {
     AC_MODEL_MEASURING = 0, /* a decision is measuring candidates */

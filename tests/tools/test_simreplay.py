@@ -62,10 +62,12 @@ def test_replay_with_first_calls_matches_the_simulation(tmp_path):
     decide as in the simulation, and their whole run / oracle is within 5 % of the simulated
     one; the lottery, whose draws follow the last bits of every timing, takes as many calls to
     decide (one ticket draw per candidate) but may draw another winner. The cell was simulated
-    before AUTOCOLL_MODEL_HORIZON and AUTOCOLL_MODEL_GROUPS, so the model is replayed with the
-    one off and the other `registry` (the code it ran then)."""
+    before AUTOCOLL_MODEL_HORIZON, AUTOCOLL_MODEL_GROUPS and AUTOCOLL_MODEL_STAND_INS, so the
+    model is replayed with the first off, the second `registry` and the third `mpich` (the code
+    it ran then)."""
     (row,) = replay(tmp_path, VALIDATE64, "--set", "AUTOCOLL_MODEL_HORIZON=0",
-                    "--set", "AUTOCOLL_MODEL_GROUPS=registry")
+                    "--set", "AUTOCOLL_MODEL_GROUPS=registry",
+                    "--set", "AUTOCOLL_MODEL_STAND_INS=mpich")
     assert row["agreement_seconds"] > 0
     layers = {rep["layer"]: rep for rep in row["replayed"]}
     assert set(layers) == {"star_enhanced", "star_basic", "lottery", "race", "model"}
@@ -94,9 +96,12 @@ def test_replayed_model_decides_as_simulated(tmp_path, cell, agreement, settings
     platform as it is now. In one-switch-gbe's bcast, simulated with AUTOCOLL_MODEL_HORIZON=30, the
     set-up rule fires (the replay with the rule off decides otherwise); in fat-tree-ib's
     allreduce, with the defaults, it does not. Both were simulated before
-    AUTOCOLL_MODEL_GROUPS, whose `registry` is the code they ran."""
+    AUTOCOLL_MODEL_GROUPS and AUTOCOLL_MODEL_STAND_INS, whose `registry` and `mpich` are the code
+    they ran (the replay's default for an ompi cell, `tuned`, decides otherwise in fat-tree-ib's
+    allreduce: 20 calls, not 14)."""
     agree = ("--agreement", CELLS / agreement) if agreement else ()
-    settings = (*settings, "--set", "AUTOCOLL_MODEL_GROUPS=registry")
+    settings = (*settings, "--set", "AUTOCOLL_MODEL_GROUPS=registry",
+                "--set", "AUTOCOLL_MODEL_STAND_INS=mpich")
     (row,) = replay(tmp_path, MODEL64 / cell, "--layers", "model", *agree, *settings)
     (rep,) = row["replayed"]
     sim = row["simulated"]["model"]

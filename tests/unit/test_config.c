@@ -91,7 +91,7 @@ static void test_declaration(void)
 {
     int n;
     const ac_setting *s = ac_settings(&n);
-    CHECK(n == 80);
+    CHECK(n == 81);
     const ac_setting *refuse = ac_setting_find("AUTOCOLL_TEST_SHM_REFUSE"); /* -1: off */
     CHECK(refuse && ac_setting_valid(refuse, "-1") && ac_setting_valid(refuse, "3") &&
           !ac_setting_valid(refuse, "-2"));

@@ -186,12 +186,14 @@ static void test_formulas(void)
  * library (native: a phase of the library's runs priced by its stand-in), for the neighbourhood
  * collectives (their cost depends on the topology's degrees, which a shape does not carry: the
  * model strategy measures them as it measures native), and for a hierarchical instance on a
- * shape where it cannot run (one node, or nodes smaller than its leaders). */
-static void test_every_entry(void)
+ * shape where it cannot run (one node, or nodes smaller than its leaders). Returns the entries
+ * priced. */
+static int every_entry(int rules)
 {
     static const int sizes[] = {1, 2, 3, 7, 12, 16, 64};
     static const double bytes[] = {0, 8, 1024, 65536, 1 << 22};
     int models = 0;
+    ac_cost_set_stand_ins(rules);
     for (int c = 0; c < AC_NUM_COLLECTIVES; c++)
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
             int p = sizes[i];
@@ -210,8 +212,9 @@ static void test_every_entry(void)
                         int rc = ac_cost_features(alg, &s, f);
                         int none = library || (hier && (nodes < 2 || p / nodes < leaders));
                         if (!CHECK(rc == (none ? -1 : 0)))
-                            fprintf(stderr, "  %s %s at %d: %s\n", ac_collective_name(c),
-                                    alg->name, p, rc ? "no cost" : "a cost for the library");
+                            fprintf(stderr, "  %s %s at %d (stand-ins %d): %s\n",
+                                    ac_collective_name(c), alg->name, p, rules,
+                                    rc ? "no cost" : "a cost for the library");
                         for (int j = 0; j < AC_COST_PARAMS; j++)
                             if (!CHECK(isfinite(f[j]) && f[j] >= 0.0))
                                 fprintf(stderr, "  %s %s at %d: feature %d = %g\n",
@@ -220,7 +223,14 @@ static void test_every_entry(void)
                     }
             }
         }
-    CHECK(models > 1000);
+    ac_cost_set_stand_ins(AC_STAND_INS_MPICH);
+    return models;
+}
+
+/* ... under each set of stand-in rules (stand_ins.c): every phase of the library's is priced */
+static void test_every_entry(void)
+{
+    for (int rules = 0; rules < AC_STAND_INS_COUNT; rules++) CHECK(every_entry(rules) > 1000);
 }
 
 /* Every static entry of one function has one cost model: a composed algorithm's parameters
@@ -363,6 +373,66 @@ static void test_stand_ins_and_hierarchy(void)
           -1);
 }
 
+/* The stand-ins' two sets of rules (stand_ins.c): MPICH 4's and Open MPI's coll/tuned (as
+ * SimGrid's ompi selector copies them), at points read off their sources, and a hierarchical
+ * reduce priced by each: a node's reduce of 64 KiB on 32 ranks is MPICH's Rabenseifner but
+ * tuned's unsegmented binomial tree, which moves 5 x 64 KiB on its critical path instead of
+ * 2 x 31/32 x 64 KiB. */
+static void test_stand_in_rules(void)
+{
+    static const struct {
+        int rules;
+        ac_collective coll;
+        int p;
+        double bytes;
+        const char *name;
+    } cases[] = {
+        {AC_STAND_INS_MPICH, AC_REDUCE, 32, 65536, "rabenseifner"},
+        {AC_STAND_INS_MPICH, AC_REDUCE, 32, 1024, "binomial_tree"},
+        {AC_STAND_INS_MPICH, AC_BCAST, 32, 65536, "scatter_recursive_doubling_allgather"},
+        {AC_STAND_INS_TUNED, AC_REDUCE, 32, 65536, "binomial_tree"},   /* binomial, 0K segments */
+        {AC_STAND_INS_TUNED, AC_REDUCE, 2, 65536, "flat_tree"},        /* linear */
+        {AC_STAND_INS_TUNED, AC_ALLREDUCE, 8, 65536, "rabenseifner_recursive_doubling"},
+        {AC_STAND_INS_TUNED, AC_ALLREDUCE, 64, 8, "recursive_doubling"},
+        {AC_STAND_INS_TUNED, AC_REDUCE, 20, 8192, "binomial_tree_segment_1k"},
+        {AC_STAND_INS_TUNED, AC_BCAST, 32, 65536, "knomial_tree_k4"},
+        {AC_STAND_INS_TUNED, AC_BCAST, 5, 2 << 20, "chain_tree_segment_64k"}, /* pipeline */
+        {AC_STAND_INS_TUNED, AC_ALLGATHER, 2, 8, "pair"},
+        {AC_STAND_INS_TUNED, AC_ALLGATHER, 16, 1024, "recursive_doubling"},
+        {AC_STAND_INS_TUNED, AC_ALLGATHER, 48, 4096, "ring"}, /* neighbour exchange */
+        {AC_STAND_INS_TUNED, AC_ALLGATHERV, 16, 16 * 512, "bruck"},  /* 512 B a rank */
+        {AC_STAND_INS_TUNED, AC_ALLGATHERV, 40, 40 * 16384, "ring"}, /* 16 KiB a rank */
+        {AC_STAND_INS_TUNED, AC_ALLTOALL, 40, 256, "bruck"},
+        {AC_STAND_INS_TUNED, AC_ALLTOALL, 40, 1024, "simple"},
+        {AC_STAND_INS_TUNED, AC_BARRIER, 5, 0, "linear"},
+        {AC_STAND_INS_TUNED, AC_BARRIER, 100, 0, "dissemination"},
+        {AC_STAND_INS_TUNED, AC_GATHER, 5, 2048, "flat_tree"},
+        {AC_STAND_INS_TUNED, AC_SCATTER, 20, 1024, "binomial_tree"},
+        {AC_STAND_INS_TUNED, AC_REDUCE_SCATTER, 5, 4, "reduce_then_scatter"},
+        {AC_STAND_INS_TUNED, AC_REDUCE_SCATTER_BLOCK, 5, 1, "reduce_then_scatter"}, /* 5 B */
+        {AC_STAND_INS_TUNED, AC_REDUCE_SCATTER_BLOCK, 5, 1 << 20, "pairwise"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ac_cost_set_stand_ins(cases[i].rules);
+        const char *got = ac_cost_stand_in(cases[i].coll, cases[i].p, cases[i].bytes);
+        if (!CHECK(got && strcmp(got, cases[i].name) == 0))
+            fprintf(stderr, "  stand-ins %d: %s on %d of %g B is %s, not %s\n", cases[i].rules,
+                    ac_collective_name(cases[i].coll), cases[i].p, cases[i].bytes,
+                    got ? got : "none", cases[i].name);
+    }
+    /* hier_native_native's node phase (64 ranks on 2 nodes, reduce of 64 KiB): under tuned the
+     * binomial tree's, as hier_binomial_tree_native's; under MPICH's rules Rabenseifner's, 2 x
+     * 31/32 x 64 KiB inside the node (the leaders' reduce, on 2 nodes, is inter-node) */
+    ac_cost_set_stand_ins(AC_STAND_INS_TUNED);
+    expect_same(AC_REDUCE, "hier_native_native", "hier_binomial_tree_native", 64, 2, 65536);
+    ac_cost_set_stand_ins(AC_STAND_INS_MPICH);
+    ac_cost_shape s = {64, 2, 32, 65536, 1};
+    double f[AC_COST_PARAMS];
+    if (CHECK(ac_cost_features(ac_registry_find(AC_REDUCE, "hier_native_native"), &s, f) == 0))
+        CHECK(near(f[AC_COST_BETA_INTRA], 2.0 * 31 / 32 * 65536));
+    ac_cost_set_stand_ins(AC_STAND_INS_MPICH);
+}
+
 /* Open MPI HAN's pipelined instances (hier_segment_64k_*): one segment is the unpipelined
  * instance's price; m segments add the leaders' phase of a segment m - 1 times more, the nodes'
  * phases overlapping it (cost.c, hier_features). 16 ranks on 4 nodes, 1 MiB: 16 segments; the
@@ -402,6 +472,7 @@ int main(void)
     test_formulas();
     test_every_entry();
     test_stand_ins_and_hierarchy();
+    test_stand_in_rules();
     test_pipelined();
     test_one_model_per_function();
     test_fit();

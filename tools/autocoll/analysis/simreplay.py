@@ -33,6 +33,7 @@ from pathlib import Path
 
 from ..formats import paths
 from ..formats.schemas import BENCH_SCHEMA
+from ..run import simgrid as smpi
 
 LAYERS = ("star_enhanced", "star_basic", "lottery", "race", "model")
 MAX_MEASURED = 64   # per candidate, as bench/strategy_replay.c reads them
@@ -218,6 +219,9 @@ def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False
     data = read_cell(path)
     agree = agreement_seconds(path, data, agreement)
     oracle = oracle_of(data)
+    sel = data.get("simgrid", {}).get("selector")
+    settings = dict(settings or {})  # the library's phases priced by the cell's selector's rules
+    settings.setdefault("AUTOCOLL_MODEL_STAND_INS", smpi.stand_ins_of(sel))
     noisy = noise[0] > 0
     baselines = [f"fixed:{oracle['name']}", "fixed:native"] if noisy else []
     if candidates is not None:
@@ -232,7 +236,6 @@ def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False
         out["layers"] += run_replay(program, replay_input(data, baselines, calls, agree, noise,
                                                           seed, candidates=[oracle["name"]]),
                                     settings)["layers"]
-    sel = data.get("simgrid", {}).get("selector")
     natives = {sel: native_median(data)}
     for other in ("ompi", "mpich"):
         sibling = Path(path).with_name(Path(path).name.replace(f"-{sel}.json", f"-{other}.json"))

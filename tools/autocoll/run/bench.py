@@ -435,7 +435,7 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
                 except SimgridError as e:
                     shutil.rmtree(folder, ignore_errors=True)
                     raise BenchError(str(e)) from e
-                env = smpi.run_environment(folder)
+                env = smpi.run_environment(folder, selector=selector)
                 if table:
                     env["AUTOCOLL_TABLE"] = tabled["path"]
                 return cmd, env, folder

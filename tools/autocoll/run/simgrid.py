@@ -145,16 +145,27 @@ def smpirun_command(platform, ranks, program, args=(), ppn=1, selector=DEFAULT_S
     return cmd + [str(program)] + [str(a) for a in args]
 
 
-def run_environment(workdir, env_changes=None):
+def stand_ins_of(selector):
+    """AUTOCOLL_MODEL_STAND_INS for SMPI's selector: `ompi` copies Open MPI's coll/tuned fixed
+    rules (tuned); the others are priced by MPICH's (mpich). The library cannot read SMPI's
+    selector itself (SimGrid's C API has no string getter)."""
+    return "tuned" if selector == "ompi" else "mpich"
+
+
+def run_environment(workdir, env_changes=None, selector=None):
     """The environment of one simulation: smpirun copies the privatized library per rank under
     fixed names into $TMPDIR, so simulations side by side need a folder each (smpirun 3.32's
-    own -tmpdir option is broken). `env_changes`: variables to set (None: to unset)."""
+    own -tmpdir option is broken). `env_changes`: variables to set (None: to unset).
+    `selector`: SMPI's, whose rules price the library's phases in the model strategy
+    (AUTOCOLL_MODEL_STAND_INS, unless the environment or env_changes set it)."""
     env = dict(os.environ)
     for k, v in (env_changes or {}).items():
         if v is None:
             env.pop(k, None)
         else:
             env[k] = v
+    if selector is not None:
+        env.setdefault("AUTOCOLL_MODEL_STAND_INS", stand_ins_of(selector))
     env["TMPDIR"] = str(workdir)
     return env
 
@@ -175,10 +186,10 @@ def run(platform, ranks, program, args=(), ppn=1, selector=DEFAULT_SELECTOR,
                               workdir=workdir, shared_malloc=shared_malloc, cfg=cfg,
                               placement=placement)
         if capture:
-            done = subprocess.run(cmd, env=run_environment(workdir, env_changes),
+            done = subprocess.run(cmd, env=run_environment(workdir, env_changes, selector),
                                   capture_output=True, text=True)
         else:
-            with subprocess.Popen(cmd, env=run_environment(workdir, env_changes),
+            with subprocess.Popen(cmd, env=run_environment(workdir, env_changes, selector),
                                   stderr=subprocess.PIPE, text=True) as proc:
                 lines = []
                 for line in proc.stderr:
