@@ -38,7 +38,7 @@ typedef struct stand_in {
 
 enum {
     BELOW_POF2 = 1, /* b < 8 pof2 (count < pof2 of 8-byte elements) */
-    PER_RANK = 2    /* max_bytes bounds b / p (tuned's allgatherv: bytes per rank) */
+    PER_RANK = 2    /* max_bytes bounds b / p (allgatherv per rank; reduce: binomial cut-off) */
 };
 
 static const stand_in mpich_rules[] = {
@@ -77,9 +77,12 @@ static const stand_in mpich_rules[] = {
  * 02/2022") with its algorithms' segment sizes (the files of src/smpi/colls/<collective>), for a
  * commutative op: tuned's `communicator_size < X` is max_p X, its `total_dsize < Y` max_bytes
  * Y - 1. Each of tuned's algorithms is the registry entry of its shape, the nearest segment size
- * where tuned's has none of ours (1, 8, 64 KiB); where the registry has no entry of that shape,
- * the comment of the collective says what stands for it. tests/unit/test_cost.c checks points
- * read off the selector's source. */
+ * where tuned's has none of ours (1, 8, 64 KiB), the unsegmented tree where a row's messages
+ * all fit one segment (the segmented instance is then its twin: the same messages, the same
+ * price); where the registry has no entry of that shape, the comment of the collective says
+ * what stands for it. Where a segment size depends on p within one of tuned's ranges of p, the
+ * rows follow it: a row for each p (bcast's chain), or a bound on b / p (reduce's binomial tree,
+ * see there). tests/unit/test_cost.c checks points read off the selector's source. */
 static const stand_in tuned_rules[] = {
     /* allreduce, b = the vector = tuned's total_dsize. Its basic_linear and nonoverlapping (a
      * reduce, then a bcast) have no registry entry: recursive doubling (as many latencies, half
@@ -117,28 +120,44 @@ static const stand_in tuned_rules[] = {
     {AC_ALLREDUCE, POW2_ANY, 0, 32767, NO_LIMIT, 0, "recursive_doubling"},
     {AC_ALLREDUCE, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "rabenseifner_recursive_doubling"},
     /* bcast, b = total_dsize. SimGrid runs tuned's basic_linear as a chain in 8 KiB segments
-     * (NTSL), its binary tree as one in 8 KiB segments (NTSB), knomial with radix 4, pipeline
-     * and chain in 16 to 128 KiB segments (64 KiB here), the split binary tree in 1 KiB segments
-     * below 370728 B, 8 KiB from there (a binary tree of those) */
-    {AC_BCAST, POW2_ANY, 4, 31, NO_LIMIT, 0, "chain_tree_segment_64k"},
-    {AC_BCAST, POW2_ANY, 4, 255, NO_LIMIT, 0, "binary_tree_segment_8k"},
-    {AC_BCAST, POW2_ANY, 4, 511, NO_LIMIT, 0, "chain_tree_segment_64k"},
+     * (NTSL), its binary tree as one in 8 KiB segments (NTSB), knomial with radix 4 (MVAPICH2's
+     * intra-node k-nomial tree, unsegmented), binomial unsegmented, pipeline and chain as one
+     * chain in 16, 64 or 128 KiB segments by p and b (bcast-ompi-pipeline.cpp: 16 KiB is the 8
+     * KiB instance here, 64 and 128 KiB the 64 KiB one), the split binary tree (two halves down
+     * one binary tree) in 1 KiB segments below 370728 B: the binary tree in 1 KiB segments */
+    {AC_BCAST, POW2_ANY, 4, 31, NO_LIMIT, 0, "chain_tree"},
+    {AC_BCAST, POW2_ANY, 4, 255, NO_LIMIT, 0, "binary_tree"},
+    {AC_BCAST, POW2_ANY, 4, 511, NO_LIMIT, 0, "chain_tree"},
     {AC_BCAST, POW2_ANY, 4, 1023, NO_LIMIT, 0, "knomial_tree_k4"},
+    {AC_BCAST, POW2_ANY, 4, 8192, NO_LIMIT, 0, "chain_tree"},
     {AC_BCAST, POW2_ANY, 4, 32767, NO_LIMIT, 0, "chain_tree_segment_8k"},
     {AC_BCAST, POW2_ANY, 4, 131071, NO_LIMIT, 0, "binary_tree_segment_8k"},
-    {AC_BCAST, POW2_ANY, 4, 262143, NO_LIMIT, 0, "chain_tree_segment_64k"},
+    /* chain: 128 KiB segments at p = 2 (one segment up to 131072 B), 16 KiB at p = 3 */
+    {AC_BCAST, POW2_ANY, 3, 131072, NO_LIMIT, 0, "chain_tree"},
+    {AC_BCAST, POW2_ANY, 3, 262143, NO_LIMIT, 0, "chain_tree_segment_64k"},
     {AC_BCAST, POW2_ANY, 4, 524287, NO_LIMIT, 0, "chain_tree_segment_8k"},
     {AC_BCAST, POW2_ANY, 4, 1048575, NO_LIMIT, 0, "binomial_tree"},
     {AC_BCAST, POW2_ANY, 4, NO_LIMIT, NO_LIMIT, 0, "binary_tree_segment_8k"},
-    {AC_BCAST, POW2_ANY, 8, 63, NO_LIMIT, 0, "binary_tree_segment_8k"},
+    {AC_BCAST, POW2_ANY, 8, 63, NO_LIMIT, 0, "binary_tree"},
     {AC_BCAST, POW2_ANY, 8, 127, NO_LIMIT, 0, "binomial_tree"},
-    {AC_BCAST, POW2_ANY, 8, 2047, NO_LIMIT, 0, "binary_tree_segment_8k"},
+    {AC_BCAST, POW2_ANY, 8, 2047, NO_LIMIT, 0, "binary_tree"},
     {AC_BCAST, POW2_ANY, 8, 8191, NO_LIMIT, 0, "binomial_tree"},
+    {AC_BCAST, POW2_ANY, 8, 8192, NO_LIMIT, 0, "chain_tree"},
     {AC_BCAST, POW2_ANY, 8, 1048575, NO_LIMIT, 0, "chain_tree_segment_8k"},
+    /* chain from 1 MiB: 16 KiB segments up to the bytes where p < 1.6134e-6 b + 2.1102 (128
+     * KiB) or p < 2.3679e-6 b + 1.1787 (64 KiB) first holds, for p = 4, 5, 6, 7 */
+    {AC_BCAST, POW2_ANY, 5, 1171315, NO_LIMIT, 0, "chain_tree_segment_8k"},
+    {AC_BCAST, POW2_ANY, 5, NO_LIMIT, NO_LIMIT, 0, "chain_tree_segment_64k"},
+    {AC_BCAST, POW2_ANY, 6, 1613792, NO_LIMIT, 0, "chain_tree_segment_8k"},
+    {AC_BCAST, POW2_ANY, 6, NO_LIMIT, NO_LIMIT, 0, "chain_tree_segment_64k"},
+    {AC_BCAST, POW2_ANY, 7, 2036107, NO_LIMIT, 0, "chain_tree_segment_8k"},
+    {AC_BCAST, POW2_ANY, 7, NO_LIMIT, NO_LIMIT, 0, "chain_tree_segment_64k"},
+    {AC_BCAST, POW2_ANY, 8, 2458423, NO_LIMIT, 0, "chain_tree_segment_8k"},
     {AC_BCAST, POW2_ANY, 8, NO_LIMIT, NO_LIMIT, 0, "chain_tree_segment_64k"},
     {AC_BCAST, POW2_ANY, 16, 7, NO_LIMIT, 0, "knomial_tree_k4"},
-    {AC_BCAST, POW2_ANY, 16, 63, NO_LIMIT, 0, "binary_tree_segment_8k"},
+    {AC_BCAST, POW2_ANY, 16, 63, NO_LIMIT, 0, "binary_tree"},
     {AC_BCAST, POW2_ANY, 16, 4095, NO_LIMIT, 0, "knomial_tree_k4"},
+    {AC_BCAST, POW2_ANY, 16, 8192, NO_LIMIT, 0, "binary_tree"},
     {AC_BCAST, POW2_ANY, 16, 16383, NO_LIMIT, 0, "binary_tree_segment_8k"},
     {AC_BCAST, POW2_ANY, 16, 32767, NO_LIMIT, 0, "binomial_tree"},
     {AC_BCAST, POW2_ANY, 16, NO_LIMIT, NO_LIMIT, 0, "chain_tree_segment_8k"},
@@ -149,6 +168,7 @@ static const stand_in tuned_rules[] = {
     {AC_BCAST, POW2_ANY, 64, NO_LIMIT, NO_LIMIT, 0, "knomial_tree_k4"},
     {AC_BCAST, POW2_ANY, 128, NO_LIMIT, NO_LIMIT, 0, "knomial_tree_k4"},
     {AC_BCAST, POW2_ANY, 256, 1, NO_LIMIT, 0, "binomial_tree"},
+    {AC_BCAST, POW2_ANY, 256, 8192, NO_LIMIT, 0, "binary_tree"},
     {AC_BCAST, POW2_ANY, 256, 16383, NO_LIMIT, 0, "binary_tree_segment_8k"},
     {AC_BCAST, POW2_ANY, 256, 32767, NO_LIMIT, 0, "chain_tree_segment_8k"},
     {AC_BCAST, POW2_ANY, 256, 65535, NO_LIMIT, 0, "binary_tree_segment_8k"},
@@ -161,20 +181,24 @@ static const stand_in tuned_rules[] = {
     {AC_BCAST, POW2_ANY, 4096, 262143, NO_LIMIT, 0, "knomial_tree_k4"},
     {AC_BCAST, POW2_ANY, 4096, NO_LIMIT, NO_LIMIT, 0, "scatter_recursive_doubling_allgather"},
     {AC_BCAST, POW2_ANY, 0, 8191, NO_LIMIT, 0, "knomial_tree_k4"},
+    {AC_BCAST, POW2_ANY, 0, 8192, NO_LIMIT, 0, "binary_tree"},
     {AC_BCAST, POW2_ANY, 0, 16383, NO_LIMIT, 0, "binary_tree_segment_8k"},
     {AC_BCAST, POW2_ANY, 0, 262143, NO_LIMIT, 0, "knomial_tree_k4"},
     {AC_BCAST, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "scatter_recursive_doubling_allgather"},
-    /* reduce, b = total_dsize, a commutative op. binomial: 1 KiB segments from 2 KiB while
-     * p > 0.6016 / 1024 b + 1.3496 (here at the smallest p of each row's range); binary: 32 KiB
-     * segments (64 KiB here; the message whole below 32 KiB); pipeline: a chain in 32 or 64 KiB
-     * segments (64 KiB); chain, fan-out p / 2, below 8 ranks: a root of chains of two (as deep
-     * and as wide as the binomial tree there); in-order binary: the binary tree */
+    /* reduce, b = total_dsize, a commutative op; its rabenseifner (7) SimGrid runs as
+     * basic_linear: the flat tree. binomial: 1 KiB segments from 2 KiB while p > 0.6016 / 1024 b
+     * + 1.3496 (p >= 8 only), else unsegmented: here up to b = X p (PER_RANK), X the bytes at
+     * the smallest p0 of the row's range over p0 (exact at p0, 2297 (p / p0 - 1) B short above);
+     * binary: 32 KiB segments (the message whole where tuned runs it, below 32 KiB); pipeline:
+     * one chain in 32 or 64 KiB segments at p < 4 (64 KiB here; whole below 32 B); chain, fan-out
+     * p / 2 in 64 KiB segments: one chain at p < 4, and at 4 <= p < 8 (below 64 KiB, whole) a
+     * root of 2 or 3 chains of at most two ranks, for which the binomial tree stands (its root
+     * has as many children or one more, its depth is 2 or 3 where the chains' is 2); in-order
+     * binary (segments 0): the binary tree */
     {AC_REDUCE, POW2_ANY, 4, 7, NO_LIMIT, 0, "flat_tree"},
     {AC_REDUCE, POW2_ANY, 4, 15, NO_LIMIT, 0, "binary_tree"},
     {AC_REDUCE, POW2_ANY, 4, 31, NO_LIMIT, 0, "chain_tree"},
     {AC_REDUCE, POW2_ANY, 4, 262143, NO_LIMIT, 0, "flat_tree"},
-    {AC_REDUCE, POW2_ANY, 4, 524287, NO_LIMIT, 0, "chain_tree_segment_64k"},
-    {AC_REDUCE, POW2_ANY, 4, 1048575, NO_LIMIT, 0, "binomial_tree"},
     {AC_REDUCE, POW2_ANY, 4, NO_LIMIT, NO_LIMIT, 0, "chain_tree_segment_64k"},
     {AC_REDUCE, POW2_ANY, 8, 4095, NO_LIMIT, 0, "binary_tree"},
     {AC_REDUCE, POW2_ANY, 8, 262143, NO_LIMIT, 0, "binomial_tree"},
@@ -182,40 +206,45 @@ static const stand_in tuned_rules[] = {
     {AC_REDUCE, POW2_ANY, 8, 1048575, NO_LIMIT, 0, "binomial_tree"},
     {AC_REDUCE, POW2_ANY, 8, NO_LIMIT, NO_LIMIT, 0, "flat_tree"},
     {AC_REDUCE, POW2_ANY, 16, 8191, NO_LIMIT, 0, "binary_tree"},
-    {AC_REDUCE, POW2_ANY, 16, 11319, NO_LIMIT, 0, "binomial_tree_segment_1k"},
+    {AC_REDUCE, POW2_ANY, 16, 11319.0 / 8, NO_LIMIT, PER_RANK, "binomial_tree_segment_1k"},
     {AC_REDUCE, POW2_ANY, 16, NO_LIMIT, NO_LIMIT, 0, "binomial_tree"},
     {AC_REDUCE, POW2_ANY, 32, 4095, NO_LIMIT, 0, "binary_tree"},
-    {AC_REDUCE, POW2_ANY, 32, 24936, NO_LIMIT, 0, "binomial_tree_segment_1k"},
+    {AC_REDUCE, POW2_ANY, 32, 24936.0 / 16, NO_LIMIT, PER_RANK, "binomial_tree_segment_1k"},
     {AC_REDUCE, POW2_ANY, 32, NO_LIMIT, NO_LIMIT, 0, "binomial_tree"},
     {AC_REDUCE, POW2_ANY, 64, 2047, NO_LIMIT, 0, "binomial_tree"},
-    {AC_REDUCE, POW2_ANY, 64, 52170, NO_LIMIT, 0, "binomial_tree_segment_1k"},
+    {AC_REDUCE, POW2_ANY, 64, 52170.0 / 32, NO_LIMIT, PER_RANK, "binomial_tree_segment_1k"},
     {AC_REDUCE, POW2_ANY, 64, NO_LIMIT, NO_LIMIT, 0, "binomial_tree"},
     {AC_REDUCE, POW2_ANY, 128, 2047, NO_LIMIT, 0, "binomial_tree"},
-    {AC_REDUCE, POW2_ANY, 128, 106638, NO_LIMIT, 0, "binomial_tree_segment_1k"},
+    {AC_REDUCE, POW2_ANY, 128, 106638.0 / 64, NO_LIMIT, PER_RANK, "binomial_tree_segment_1k"},
     {AC_REDUCE, POW2_ANY, 128, NO_LIMIT, NO_LIMIT, 0, "binomial_tree"},
     {AC_REDUCE, POW2_ANY, 256, 2047, NO_LIMIT, 0, "binomial_tree"},
-    {AC_REDUCE, POW2_ANY, 256, 215575, NO_LIMIT, 0, "binomial_tree_segment_1k"},
+    {AC_REDUCE, POW2_ANY, 256, 215575.0 / 128, NO_LIMIT, PER_RANK, "binomial_tree_segment_1k"},
     {AC_REDUCE, POW2_ANY, 256, NO_LIMIT, NO_LIMIT, 0, "binomial_tree"},
     {AC_REDUCE, POW2_ANY, 512, 2047, NO_LIMIT, 0, "binomial_tree"},
     {AC_REDUCE, POW2_ANY, 512, 8191, NO_LIMIT, 0, "binomial_tree_segment_1k"},
     {AC_REDUCE, POW2_ANY, 512, 16383, NO_LIMIT, 0, "binary_tree"},
-    {AC_REDUCE, POW2_ANY, 512, 433447, NO_LIMIT, 0, "binomial_tree_segment_1k"},
+    {AC_REDUCE, POW2_ANY, 512, 433447.0 / 256, NO_LIMIT, PER_RANK, "binomial_tree_segment_1k"},
     {AC_REDUCE, POW2_ANY, 512, NO_LIMIT, NO_LIMIT, 0, "binomial_tree"},
     {AC_REDUCE, POW2_ANY, 1024, 2047, NO_LIMIT, 0, "binomial_tree"},
-    {AC_REDUCE, POW2_ANY, 1024, 869192, NO_LIMIT, 0, "binomial_tree_segment_1k"},
+    {AC_REDUCE, POW2_ANY, 1024, 869192.0 / 512, NO_LIMIT, PER_RANK, "binomial_tree_segment_1k"},
     {AC_REDUCE, POW2_ANY, 1024, NO_LIMIT, NO_LIMIT, 0, "binomial_tree"},
     {AC_REDUCE, POW2_ANY, 2048, 2047, NO_LIMIT, 0, "binomial_tree"},
-    {AC_REDUCE, POW2_ANY, 2048, 1740681, NO_LIMIT, 0, "binomial_tree_segment_1k"},
+    {AC_REDUCE, POW2_ANY, 2048, 1740681.0 / 1024, NO_LIMIT, PER_RANK, "binomial_tree_segment_1k"},
     {AC_REDUCE, POW2_ANY, 2048, NO_LIMIT, NO_LIMIT, 0, "binomial_tree"},
+    {AC_REDUCE, POW2_ANY, 4096, 511, NO_LIMIT, 0, "binomial_tree"},
+    {AC_REDUCE, POW2_ANY, 4096, 1023, NO_LIMIT, 0, "binary_tree"},
     {AC_REDUCE, POW2_ANY, 4096, 2047, NO_LIMIT, 0, "binomial_tree"},
     {AC_REDUCE, POW2_ANY, 4096, 8191, NO_LIMIT, 0, "binomial_tree_segment_1k"},
     {AC_REDUCE, POW2_ANY, 4096, 16383, NO_LIMIT, 0, "binary_tree"},
-    {AC_REDUCE, POW2_ANY, 4096, 3483660, NO_LIMIT, 0, "binomial_tree_segment_1k"},
+    {AC_REDUCE, POW2_ANY, 4096, 3483660.0 / 2048, NO_LIMIT, PER_RANK, "binomial_tree_segment_1k"},
     {AC_REDUCE, POW2_ANY, 4096, NO_LIMIT, NO_LIMIT, 0, "binomial_tree"},
-    {AC_REDUCE, POW2_ANY, 0, 2047, NO_LIMIT, 0, "binomial_tree"},
+    {AC_REDUCE, POW2_ANY, 0, 15, NO_LIMIT, 0, "binomial_tree"},
+    {AC_REDUCE, POW2_ANY, 0, 31, NO_LIMIT, 0, "binary_tree"},
+    {AC_REDUCE, POW2_ANY, 0, 1023, NO_LIMIT, 0, "binomial_tree"},
+    {AC_REDUCE, POW2_ANY, 0, 2047, NO_LIMIT, 0, "binary_tree"},
     {AC_REDUCE, POW2_ANY, 0, 8191, NO_LIMIT, 0, "binomial_tree_segment_1k"},
     {AC_REDUCE, POW2_ANY, 0, 16383, NO_LIMIT, 0, "binary_tree"},
-    {AC_REDUCE, POW2_ANY, 0, 6969617, NO_LIMIT, 0, "binomial_tree_segment_1k"},
+    {AC_REDUCE, POW2_ANY, 0, 6969617.0 / 4096, NO_LIMIT, PER_RANK, "binomial_tree_segment_1k"},
     {AC_REDUCE, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "binomial_tree"},
     /* allgather, b = one block = total_dsize; neighbour exchange: the ring (the same bytes in
      * half the steps) */
@@ -279,8 +308,8 @@ static const stand_in tuned_rules[] = {
     {AC_ALLGATHERV, POW2_ANY, 1024, NO_LIMIT, NO_LIMIT, PER_RANK, "ring"},
     {AC_ALLGATHERV, POW2_ANY, 0, 4095, NO_LIMIT, PER_RANK, "bruck"},
     {AC_ALLGATHERV, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, PER_RANK, "ring"},
-    /* alltoall, b = one block = total_dsize; basic linear and linear with at most N requests
-     * in flight: simple */
+    /* alltoall, b = one block = total_dsize; basic linear, linear with at most N requests in
+     * flight and two_proc (SimGrid runs both as basic linear): simple */
     {AC_ALLTOALL, POW2_ANY, 3, 1, NO_LIMIT, 0, "pair"},
     {AC_ALLTOALL, POW2_ANY, 3, 3, NO_LIMIT, 0, "simple"},
     {AC_ALLTOALL, POW2_ANY, 3, 15, NO_LIMIT, 0, "pair"},
@@ -391,32 +420,34 @@ static const stand_in tuned_rules[] = {
     {AC_REDUCE_SCATTER, POW2_ANY, 4096, NO_LIMIT, NO_LIMIT, 0, "recursive_halving"},
     {AC_REDUCE_SCATTER, POW2_ANY, 0, 1023, NO_LIMIT, 0, "reduce_then_scatter"},
     {AC_REDUCE_SCATTER, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "recursive_halving"},
-    /* reduce_scatter_block: SimGrid 3.32's selector has none; tuned's reduce_scatter rules on the
-     * vector b x p (max_total) */
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 4, NO_LIMIT, 65536, 0, "pairwise"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 4, NO_LIMIT, 131072, 0, "recursive_halving"},
+    /* reduce_scatter_block, b = the vector (count x p elements, as ac_call counts it) =
+     * tuned's total_dsize of reduce_scatter: SimGrid 3.32's selector has no rule of its own, and
+     * its MPI_Reduce_scatter_block runs the reduce_scatter of p equal counts, so these are the
+     * reduce_scatter rules above */
+    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 4, 65535, NO_LIMIT, 0, "pairwise"},
+    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 4, 131071, NO_LIMIT, 0, "recursive_halving"},
     {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 4, NO_LIMIT, NO_LIMIT, 0, "pairwise"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 8, NO_LIMIT, 8, 0, "reduce_then_scatter"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 8, NO_LIMIT, 262144, 0, "recursive_halving"},
+    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 8, 7, NO_LIMIT, 0, "reduce_then_scatter"},
+    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 8, 262143, NO_LIMIT, 0, "recursive_halving"},
     {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 8, NO_LIMIT, NO_LIMIT, 0, "pairwise"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 32, NO_LIMIT, 262144, 0, "recursive_halving"},
+    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 32, 262143, NO_LIMIT, 0, "recursive_halving"},
     {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 32, NO_LIMIT, NO_LIMIT, 0, "pairwise"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 64, NO_LIMIT, 64, 0, "reduce_then_scatter"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 64, NO_LIMIT, 524288, 0, "recursive_halving"},
+    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 64, 63, NO_LIMIT, 0, "reduce_then_scatter"},
+    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 64, 524287, NO_LIMIT, 0, "recursive_halving"},
     {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 64, NO_LIMIT, NO_LIMIT, 0, "pairwise"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 128, NO_LIMIT, 256, 0, "reduce_then_scatter"},
+    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 128, 255, NO_LIMIT, 0, "reduce_then_scatter"},
     {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 128, NO_LIMIT, NO_LIMIT, 0, "recursive_halving"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 256, NO_LIMIT, 256, 0, "reduce_then_scatter"},
+    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 256, 255, NO_LIMIT, 0, "reduce_then_scatter"},
     {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 256, NO_LIMIT, NO_LIMIT, 0, "recursive_halving"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 512, NO_LIMIT, 256, 0, "reduce_then_scatter"},
+    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 512, 255, NO_LIMIT, 0, "reduce_then_scatter"},
     {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 512, NO_LIMIT, NO_LIMIT, 0, "recursive_halving"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 1024, NO_LIMIT, 512, 0, "reduce_then_scatter"},
+    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 1024, 511, NO_LIMIT, 0, "reduce_then_scatter"},
     {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 1024, NO_LIMIT, NO_LIMIT, 0, "recursive_halving"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 2048, NO_LIMIT, 512, 0, "reduce_then_scatter"},
+    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 2048, 511, NO_LIMIT, 0, "reduce_then_scatter"},
     {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 2048, NO_LIMIT, NO_LIMIT, 0, "recursive_halving"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 4096, NO_LIMIT, 512, 0, "reduce_then_scatter"},
+    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 4096, 511, NO_LIMIT, 0, "reduce_then_scatter"},
     {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 4096, NO_LIMIT, NO_LIMIT, 0, "recursive_halving"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 0, NO_LIMIT, 1024, 0, "reduce_then_scatter"},
+    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 0, 1023, NO_LIMIT, 0, "reduce_then_scatter"},
     {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "recursive_halving"},
 };
 

@@ -409,7 +409,7 @@ static void test_stand_in_rules(void)
         {AC_STAND_INS_TUNED, AC_GATHER, 5, 2048, "flat_tree"},
         {AC_STAND_INS_TUNED, AC_SCATTER, 20, 1024, "binomial_tree"},
         {AC_STAND_INS_TUNED, AC_REDUCE_SCATTER, 5, 4, "reduce_then_scatter"},
-        {AC_STAND_INS_TUNED, AC_REDUCE_SCATTER_BLOCK, 5, 1, "reduce_then_scatter"}, /* 5 B */
+        {AC_STAND_INS_TUNED, AC_REDUCE_SCATTER_BLOCK, 5, 1, "reduce_then_scatter"}, /* 1 B */
         {AC_STAND_INS_TUNED, AC_REDUCE_SCATTER_BLOCK, 5, 1 << 20, "pairwise"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
