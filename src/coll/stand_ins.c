@@ -68,8 +68,6 @@ static const stand_in mpich_rules[] = {
     {AC_BARRIER, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "dissemination"},
     {AC_REDUCE_SCATTER, POW2_ANY, 0, 524287, NO_LIMIT, 0, "recursive_halving"},
     {AC_REDUCE_SCATTER, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "pairwise"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 0, 524287, NO_LIMIT, 0, "recursive_halving"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "pairwise"},
 };
 
 /* Open MPI's coll/tuned fixed decisions (coll_tuned_decision_fixed.c of Open MPI 4.1 to 5.0) as
@@ -420,35 +418,6 @@ static const stand_in tuned_rules[] = {
     {AC_REDUCE_SCATTER, POW2_ANY, 4096, NO_LIMIT, NO_LIMIT, 0, "recursive_halving"},
     {AC_REDUCE_SCATTER, POW2_ANY, 0, 1023, NO_LIMIT, 0, "reduce_then_scatter"},
     {AC_REDUCE_SCATTER, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "recursive_halving"},
-    /* reduce_scatter_block, b = the vector (count x p elements, as ac_call counts it) =
-     * tuned's total_dsize of reduce_scatter: SimGrid 3.32's selector has no rule of its own, and
-     * its MPI_Reduce_scatter_block runs the reduce_scatter of p equal counts, so these are the
-     * reduce_scatter rules above */
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 4, 65535, NO_LIMIT, 0, "pairwise"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 4, 131071, NO_LIMIT, 0, "recursive_halving"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 4, NO_LIMIT, NO_LIMIT, 0, "pairwise"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 8, 7, NO_LIMIT, 0, "reduce_then_scatter"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 8, 262143, NO_LIMIT, 0, "recursive_halving"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 8, NO_LIMIT, NO_LIMIT, 0, "pairwise"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 32, 262143, NO_LIMIT, 0, "recursive_halving"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 32, NO_LIMIT, NO_LIMIT, 0, "pairwise"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 64, 63, NO_LIMIT, 0, "reduce_then_scatter"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 64, 524287, NO_LIMIT, 0, "recursive_halving"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 64, NO_LIMIT, NO_LIMIT, 0, "pairwise"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 128, 255, NO_LIMIT, 0, "reduce_then_scatter"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 128, NO_LIMIT, NO_LIMIT, 0, "recursive_halving"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 256, 255, NO_LIMIT, 0, "reduce_then_scatter"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 256, NO_LIMIT, NO_LIMIT, 0, "recursive_halving"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 512, 255, NO_LIMIT, 0, "reduce_then_scatter"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 512, NO_LIMIT, NO_LIMIT, 0, "recursive_halving"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 1024, 511, NO_LIMIT, 0, "reduce_then_scatter"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 1024, NO_LIMIT, NO_LIMIT, 0, "recursive_halving"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 2048, 511, NO_LIMIT, 0, "reduce_then_scatter"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 2048, NO_LIMIT, NO_LIMIT, 0, "recursive_halving"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 4096, 511, NO_LIMIT, 0, "reduce_then_scatter"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 4096, NO_LIMIT, NO_LIMIT, 0, "recursive_halving"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 0, 1023, NO_LIMIT, 0, "reduce_then_scatter"},
-    {AC_REDUCE_SCATTER_BLOCK, POW2_ANY, 0, NO_LIMIT, NO_LIMIT, 0, "recursive_halving"},
 };
 
 typedef struct rule_set {
@@ -475,6 +444,9 @@ int ac_cost_stand_ins(void)
 
 const char *ac_cost_stand_in(ac_collective c, int p, double b)
 {
+    /* both rule sets choose a reduce_scatter_block as the reduce_scatter of its vector (SimGrid
+     * runs it as one; MPICH 4's thresholds are the same), and the two registries share names */
+    if (c == AC_REDUCE_SCATTER_BLOCK) c = AC_REDUCE_SCATTER;
     const rule_set *set = &rule_sets[current];
     int pow2 = ac_is_pow2(p);
     for (size_t i = 0; i < set->count; i++) {
