@@ -182,6 +182,59 @@ def test_jobs_are_refused_where_they_would_change_the_times(tmp_path):
         assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
 
 
+def test_smpi_settings_reach_the_simulation_and_the_cell(tmp_path):
+    """`--cfg KEY:VALUE` is refused without --simgrid or without a colon, before any cell runs;
+    with --simgrid it reaches smpirun (a key SimGrid does not know fails the cell) and is
+    recorded in the cell's simgrid block."""
+    for extra in (["--cfg", "network/optim:Full"],
+                  ["--simgrid", "one-switch-gbe", "--cfg", "network/optim"]):
+        done = cli("bench", "--out", str(tmp_path / "refused"), "--collectives", "bcast",
+                   "--sizes", "8", "--ranks", "2", *extra, timeout=60)
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert "--cfg" in done.stderr
+        assert not (tmp_path / "refused").exists() or not list((tmp_path / "refused").iterdir())
+    simgrid_build()
+    cell = ["--simgrid", "one-switch-gbe", "--collectives", "bcast", "--sizes", "8", "--ranks",
+            "3", "--iterations", "2", "--fixed-iterations", "2", "--warmup", "1", "--selectors",
+            "ompi", "--layers", "", "--only", "binomial_tree"]
+    done = cli("bench", "--out", str(tmp_path / "full"), *cell, "--cfg", "network/optim:Full",
+               timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    ran = json.loads((tmp_path / "full" / "bcast-8-np3-ompi.json").read_text())
+    assert ran["simgrid"]["cfg"] == ["network/optim:Full"]
+    done = cli("bench", "--out", str(tmp_path / "unknown"), *cell, "--cfg",
+               "autocoll/no-such-setting:1", timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "no-such-setting" in done.stderr
+
+
+def test_excluded_algorithms_are_left_out_and_recorded(tmp_path):
+    """`--exclude` leaves its algorithms out of every cell (the driver records them as not
+    selected, every other fixed algorithm runs) and the cell lists them; a name that is not a
+    fixed algorithm of the run's collectives, or native, is refused before any cell runs."""
+    simgrid_build()
+    cell = ["--simgrid", "one-switch-gbe", "--collectives", "reduce", "--sizes", "8", "--ranks",
+            "3", "--iterations", "2", "--fixed-iterations", "2", "--warmup", "1", "--selectors",
+            "ompi", "--layers", ""]
+    for bad in ("no_such_algorithm", "native"):
+        done = cli("bench", "--out", str(tmp_path / bad), *cell, "--exclude", bad, timeout=300)
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert f"--exclude {bad}" in done.stderr
+        assert not (tmp_path / bad).exists() or not list((tmp_path / bad).iterdir())
+    for run, extra in (("all", []), ("less", ["--exclude", "flat_tree_segment_1k,binomial_tree"])):
+        done = cli("bench", "--out", str(tmp_path / run), *cell, *extra, timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+    whole = json.loads((tmp_path / "all" / "reduce-8-np3-ompi.json").read_text())
+    less = json.loads((tmp_path / "less" / "reduce-8-np3-ompi.json").read_text())
+    assert less["parameters"]["excluded"] == ["binomial_tree", "flat_tree_segment_1k"]
+    ran = {c["name"] for c in whole["configurations"]}
+    assert {"binomial_tree", "flat_tree_segment_1k"} <= ran
+    assert {c["name"] for c in less["configurations"]} == \
+        ran - {"binomial_tree", "flat_tree_segment_1k"}
+    not_selected = {s["name"] for s in less["skipped"] if s["reason"] == "not selected by --only"}
+    assert not_selected == {"binomial_tree", "flat_tree_segment_1k"}
+
+
 def test_an_unknown_platform_is_refused(tmp_path):
     done = cli("bench", "--out", str(tmp_path), "--simgrid", "no-such-platform",
                "--collectives", "allreduce", "--sizes", "8", "--ranks", "2")

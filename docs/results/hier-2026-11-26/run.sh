@@ -22,7 +22,9 @@
 # Other experiments run the same steps with: RANKS (default 64), PPNS (default "8 32"),
 # SIZES (default 8,1K,64K,1M), ALLTOALL_SIZES (default 8,1K), NAME (the folder under results/ and docs/results/, default
 # hier-2026-11-26): docs/results/matrix16-2026-11-26/README.md; PLACEMENT (block, the default,
-# or cyclic: `autocoll bench --placement`; the folders keep their names).
+# or cyclic: `autocoll bench --placement`; the folders keep their names); EXCLUDE (fixed
+# algorithms left out of the cells of allreduce, bcast, reduce and allgather: `autocoll bench
+# --exclude`, for those whose simulation would take hours; the folder's README says why).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../../.." && pwd)
 name=${NAME:-hier-2026-11-26}
@@ -31,7 +33,7 @@ autocoll="$repo/.venv/bin/autocoll"
 out="$repo/results/$name"
 platform=fat-tree-ib
 ranks=${RANKS:-64}
-matrix=("--collectives allreduce,bcast,reduce,allgather --sizes ${SIZES:-8,1K,64K,1M}"
+matrix=("--collectives allreduce,bcast,reduce,allgather --sizes ${SIZES:-8,1K,64K,1M}${EXCLUDE:+ --exclude $EXCLUDE}"
         "--collectives alltoall --sizes ${ALLTOALL_SIZES:-8,1K}")
 
 for ppn in ${PPNS:-8 32}; do

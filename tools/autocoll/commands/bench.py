@@ -32,7 +32,8 @@ def main(args):
                    ppn=args.ppn, placement=args.placement, selectors=args.selectors,
                    noise=args.noise,
                    noise_seed=args.noise_seed, shared_malloc=args.shared_malloc,
-                   sync=args.sync, table=args.table, jobs=args.jobs)
+                   sync=args.sync, table=args.table, jobs=args.jobs, cfg=args.cfg,
+                   exclude=args.exclude)
     except BenchError as e:
         print(f"autocoll bench: {e}", file=sys.stderr)
         return 1
@@ -50,6 +51,9 @@ def add_arguments(p):
     p.add_argument("--only", metavar="NAME[,NAME...]",
                    help="fixed algorithms to run (native always runs; default: every applicable "
                         "one); e.g. `--only native --layers ''` measures native alone")
+    p.add_argument("--exclude", metavar="NAME[,NAME...]",
+                   help="fixed algorithms to leave out of every cell (recorded in the cell as "
+                        "not selected), e.g. an algorithm whose simulation takes hours")
     p.add_argument("--history",
                    help="history file: the layers start warm from it and add what they learn "
                         "(default: off, every layer starts cold)")
@@ -74,6 +78,9 @@ def add_arguments(p):
                    help="--simgrid: share each cell's fixed algorithms among this many "
                         "simulations side by side (one core each), merged into the cell; "
                         "times within 0.3 %% of one simulation's (docs/simgrid.md)")
+    p.add_argument("--cfg", action="append", default=[], metavar="KEY:VALUE",
+                   help="--simgrid: another SMPI setting (repeatable), recorded in each cell; "
+                        "for example network/optim:Full (docs/simgrid.md)")
     p.add_argument("--noise", default="none",
                    help="the driver's random delay before every call: none, exp:MEAN or "
                         "detour:PROB:MEAN (seconds; docs/simgrid.md)")

@@ -349,14 +349,17 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
                iterations=500, fixed_iterations=100, warmup=10, factor=5.0, timeout=1800,
                history=None, only=None, cluster=None, simgrid=None, ppn=1, placement="block",
                selectors="ompi,mpich", noise="none", noise_seed=1, shared_malloc=1 << 20,
-               sync="none", table=None, jobs=1, log=print):
+               sync="none", table=None, jobs=1, cfg=(), exclude=None, log=print):
     """Runs every missing cell; returns the list of cell JSON paths (in matrix order).
     With `cluster` (a cluster name) each cell runs on that emulated cluster; with `simgrid`
     (a platform) on that simulated platform, once per selector of `selectors`. With `table`
     (a configuration table's path) the jobs run with AUTOCOLL_TABLE set to it, for the
     `table` layer, and each cell records the table (table_block). With `simgrid` and `jobs` > 1
     a cell's fixed algorithms are shared among up to `jobs` simulations side by side, merged
-    into the cell (merge_parts)."""
+    into the cell (merge_parts). `cfg`: more SMPI settings ("key:value", with `simgrid`), recorded
+    in each cell. `exclude` (a comma-separated list): fixed algorithms left out of every cell
+    (the driver records them as not selected), for cells whose simulation one algorithm makes
+    too slow; a name no cell's registry has is refused."""
     if jobs < 1:
         raise BenchError(f"--jobs {jobs}: at least 1")
     if jobs > 1 and not simgrid:
@@ -365,6 +368,10 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
     if jobs > 1 and noise != "none":
         raise BenchError("--jobs with --noise: the noise is one random sequence over a whole "
                          "simulation, so each part would draw other delays than one simulation")
+    if cfg and not simgrid:
+        raise BenchError("--cfg is an SMPI setting: only with --simgrid")
+    if any(":" not in c for c in cfg):
+        raise BenchError(f"--cfg {next(c for c in cfg if ':' not in c)}: KEY:VALUE expected")
     if simgrid:
         mpi = "simgrid"
         try:
@@ -394,6 +401,21 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
     out.mkdir(parents=True, exist_ok=True)
     cells = [(c, s, r, sel) for r in rank_counts for c in colls for s in byte_counts
              for sel in sels]
+    excluded = set(parse_list(exclude, "excluded algorithms", str)) if exclude else set()
+    if excluded:
+        known_names = {n for r in rank_counts for c in colls
+                       for n in registry_algorithms(mpi, build, r)[c]}
+        if "native" in excluded or excluded - known_names:
+            raise BenchError(f"--exclude {','.join(sorted(excluded - known_names) or ['native'])}:"
+                             f" not a fixed algorithm of {', '.join(colls)} at these sizes")
+
+    def cell_only(coll, np):
+        """--only of a cell: `only` less the excluded algorithms."""
+        if not excluded:
+            return only
+        chosen = set(only.split(",")) if only else None
+        return ",".join(n for n in registry_algorithms(mpi, build, np)[coll]
+                        if n not in excluded and (chosen is None or n in chosen)) or "native"
     paths = []
     env = dict(os.environ)
     if table:
@@ -402,6 +424,7 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
         for i, (coll, nbytes, np, selector) in enumerate(cells, 1):
             path = out / cell_name(coll, nbytes, np, selector)
             paths.append(path)
+            only_here = cell_only(coll, np)
             remove_temporaries(path)  # of a job killed in an earlier run
             if valid_result(path):
                 progress.skip(i, f"{path.name}: done earlier, kept")
@@ -431,7 +454,7 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
                                                driver_args(out, layer_list, only_list),
                                                ppn=ppn, placement=placement,
                                                selector=selector, workdir=folder,
-                                               shared_malloc=shared_malloc)
+                                               shared_malloc=shared_malloc, cfg=cfg)
                 except SimgridError as e:
                     shutil.rmtree(folder, ignore_errors=True)
                     raise BenchError(str(e)) from e
@@ -442,22 +465,22 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
 
             workdir = None
             names = registry_algorithms(mpi, build, np)[coll] if simgrid and jobs > 1 else []
-            parts = split_algorithms(names, only, jobs)
+            parts = split_algorithms(names, only_here, jobs)
             if simgrid:
                 if len(parts) <= 1:  # otherwise run_parts makes each share's simulation
-                    cmd, env, workdir = simulation(path, layers, only)
+                    cmd, env, workdir = simulation(path, layers, only_here)
             elif cluster:
                 cmd = cluster_launch_command(cluster, mpi, np, program,
-                                             driver_args(path, layers, only), timeout)
+                                             driver_args(path, layers, only_here), timeout)
             else:
-                cmd = mpirun_command(mpi, np, program, driver_args(path, layers, only))
+                cmd = mpirun_command(mpi, np, program, driver_args(path, layers, only_here))
             start = time.time()
             progress.say(f"[{i}/{len(cells)}] {coll} {size_label(nbytes)} on {np} ranks"
                          f"{f' ({selector} selector)' if selector else ''} ...")
             try:
                 if len(parts) > 1:
                     returncode, output, stopped = run_parts(
-                        path, parts, names, only, layers, timeout, simulation)
+                        path, parts, names, only_here, layers, timeout, simulation)
                 else:
                     returncode, output, stopped = run_job(
                         cmd, path, timeout + (CLUSTER_TIMEOUT_MARGIN if cluster else 0), env,
@@ -475,8 +498,10 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
             if not valid_result(path) or (returncode != 0 and not stopped):
                 raise BenchError(f"{path.name}: the driver failed (exit {returncode}):\n"
                                  f"{output[-4000:]}")
-            if cluster or stopped or simgrid or table:
+            if cluster or stopped or simgrid or table or excluded:
                 data = json.loads(path.read_text())
+                if excluded:
+                    data["parameters"]["excluded"] = sorted(excluded)
                 if table:
                     data["table"] = tabled
                 if cluster:
@@ -487,6 +512,7 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
                                        "ppn": ppn, "placement": placement,
                                        "selector": selector,
                                        "shared_malloc": shared_malloc,
+                                       "cfg": list(cfg),
                                        "wall_seconds": round(wall, 3),
                                        "simulations": max(len(parts), 1)}
                 if stopped:
