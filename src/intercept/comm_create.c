@@ -1,8 +1,9 @@
 /*
  * comm_create.c - the blocking communicator constructors (MPI_Comm_dup, _dup_with_info, _split,
  * _split_type, _create, _create_group, MPI_Cart_create, MPI_Cart_sub, MPI_Graph_create,
- * MPI_Dist_graph_create, _adjacent, MPI_Intercomm_merge): the library's call, then, where the
- * layer may run nonblocking collectives, the new communicator's state made at once.
+ * MPI_Dist_graph_create, _adjacent, MPI_Intercomm_merge, MPI-4's MPI_Comm_create_from_group): the
+ * library's call, then, where the layer may run nonblocking collectives, the new communicator's
+ * state made at once.
  *
  * The layer makes a communicator's state collectively (a private duplicate, core/state.c), at
  * its first blocking collective otherwise; a nonblocking collective must not block to make it,
@@ -134,6 +135,16 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int source
                                                 reorder, newcomm),
                 newcomm);
 }
+
+#if MPI_VERSION >= 4
+/* Collective over the group's members, each of which returns the new communicator. */
+int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
+                               MPI_Errhandler errhandler, MPI_Comm *newcomm)
+{
+    return made(PMPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm),
+                newcomm);
+}
+#endif
 
 int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 {

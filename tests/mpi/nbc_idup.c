@@ -12,7 +12,9 @@
  *  4. of a communicator split in two (odd and even ranks), completed by MPI_Waitany;
  *  5. a new communicator freed unused, then another duplicated and used (a handle that comes
  *     back must not find a stale state);
- *  6. MPI-4: MPI_Comm_idup_with_info.
+ *  6. MPI-4: MPI_Comm_idup_with_info;
+ *  7. MPI-4: MPI_Comm_create_from_group of the world's group and of the even ranks' (a blocking
+ *     constructor without a parent communicator, intercept/comm_create.c).
  *
  * Every MPI_Iallreduce is checked (the layer's report, read by test_layer.py, says how many the
  * layer ran: all of them, none passed for want of a communicator's state). Prints "nbc_idup: ok"
@@ -117,6 +119,27 @@ int main(int argc, char **argv)
     MPI_Wait(&q[0], MPI_STATUS_IGNORE);
     iallreduce_on(h, "6: Iallreduce on an idup_with_info");
     MPI_Comm_free(&h);
+
+    /* 7 */
+    MPI_Group world_group, evens;
+    MPI_Comm from_world, from_evens;
+    int size, first_even[1][3] = {{0, 0, 2}};
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    first_even[0][1] = size - 1;
+    MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    MPI_Group_range_incl(world_group, 1, first_even, &evens);
+    MPI_Comm_create_from_group(world_group, "autocoll.nbc_idup.world", MPI_INFO_NULL,
+                               MPI_ERRORS_ARE_FATAL, &from_world);
+    iallreduce_on(from_world, "7: Iallreduce on a communicator from the world's group");
+    if (rank % 2 == 0) {
+        MPI_Comm_create_from_group(evens, "autocoll.nbc_idup.evens", MPI_INFO_NULL,
+                                   MPI_ERRORS_ARE_FATAL, &from_evens);
+        iallreduce_on(from_evens, "7: Iallreduce on a communicator from the even ranks' group");
+        MPI_Comm_free(&from_evens);
+    }
+    MPI_Comm_free(&from_world);
+    MPI_Group_free(&evens);
+    MPI_Group_free(&world_group);
 #endif
 
     MPI_Comm_free(&g);
