@@ -7,9 +7,10 @@
  *
  * Names say what each phase runs: `hier_<intra>_<inter>` with one leader per node (the node's
  * lowest rank), `hier_k<k>_<intra>_<inter>` with k leaders per node, the node's first k ranks,
- * each taking a share of the data (multi-leader: allreduce, bcast, reduce): share j is reduced
- * on the node to local rank j (a bcast's root sends it there), runs among the j-th ranks of
- * every node (ac_nodes.lane), and comes back (a reduce's root receives it from there).
+ * each taking a share of the data (multi-leader: allreduce, bcast, reduce, allgather): share j
+ * is reduced on the node to local rank j (a bcast's root sends it there; an allgather's is the
+ * j-th piece of every rank's block, gathered there), runs among the j-th ranks of every node
+ * (ac_nodes.lane), and comes back (a reduce's root receives it from there).
  * <intra> is a registry name present in every intra-node sub-collective of the family (native:
  * the library's own, binomial_tree, ..., shm: through the node's shared memory, common/shm.h,
  * blocking only), <inter> a registry name of the inter-node
@@ -164,14 +165,14 @@ static const ac_hier_family families[] = {
               .fn.allgather = ac_allgather_hier,
               .sched.allgather = ac_allgather_hier_schedule,
               .cost = &hier_cost,
-              .summary = "gather on every node to its leader, all-gather of the nodes' blocks "
+              .summary = "gather on every node to its leaders, all-gather of the nodes' blocks "
                          "among the leaders, bcast on every node"},
      .intra = {AC_GATHER, AC_BCAST},
      .inter = AC_ALLGATHERV,
      .intra_phases = {"native", "binomial_tree", "shm"},
      .inter_phases = {"native", "ring", "recursive_doubling", "bruck"},
-     .leaders = {1},
-     .bytes = {AC_HIER_WHOLE, AC_HIER_ALL, AC_HIER_ALL}},
+     .leaders = {1, 2, 4},
+     .bytes = {AC_HIER_SHARE, AC_HIER_ALL_SHARE, AC_HIER_ALL_SHARE}},
     {.base = {.collective = AC_ALLTOALL,
               .requires = AC_REQ_NODES,
               .fn.alltoall = ac_alltoall_node_aware,
@@ -217,6 +218,7 @@ double ac_hier_scale(ac_hier_bytes rule, int p, int ppn, int k)
     case AC_HIER_SHARE: return 1.0 / (k > 1 ? k : 1);
     case AC_HIER_NODE: return ppn;
     case AC_HIER_ALL: return p;
+    case AC_HIER_ALL_SHARE: return (double)p / (k > 1 ? k : 1);
     case AC_HIER_NODE_ALL: return (double)ppn * p;
     case AC_HIER_RANK: return 1.0 / (p > 1 ? p : 1);
     }
