@@ -147,7 +147,8 @@ def test_candidates_restrict_the_choice(tmp_path):
     only. With `ring` 5 x faster but left out, race never runs it and settles on the faster of
     the two named (one made 2 x slower than the other); the ratios stay against the whole
     cell's oracle (ring). Under noise the oracle is replayed apart, the same delays. A name
-    the cell did not measure is refused."""
+    the cell did not measure is refused. A cell that lacks an algorithm replays with the others
+    as candidates, or by itself where it records the algorithm as excluded."""
     data = json.loads(CELL16.read_text())
     best = min(c["median"] for c in data["configurations"] if c["kind"] in ("native", "fixed"))
     speeds = {"ring": best / 5, "recursive_doubling": best, "rabenseifner_ring": 2 * best}
@@ -182,6 +183,16 @@ def test_candidates_restrict_the_choice(tmp_path):
     bad = autocoll_cli("simgrid", "replay", str(path), "--layers", "race")
     assert bad.returncode != 0, bad.stdout
     assert "rabenseifner_simple applies here but was not measured" in bad.stderr, bad.stderr
+    # ... and one that records it as left out (`autocoll bench --exclude`) replays without
+    # --candidates, over every algorithm it measured
+    data["parameters"]["excluded"] = ["rabenseifner_simple"]
+    path.write_text(json.dumps(data))
+    (left_out,) = replay(tmp_path, path, "--layers", "race,model")
+    assert left_out["excluded"] == ["rabenseifner_simple"]
+    assert left_out["candidate_subset"] is None and left_out["oracle"] == "ring"
+    assert left_out["candidates"] == len(rest.split(",")) + 1  # and native
+    race = next(r for r in left_out["replayed"] if r["layer"] == "race")
+    assert race["chosen"] == "ring" and race["steady_vs_oracle"] == pytest.approx(1.0), race
 
 
 def test_noise_adds_the_longest_of_the_ranks_delays(tmp_path):

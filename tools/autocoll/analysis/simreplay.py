@@ -214,8 +214,10 @@ def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False
     same delays (the same seed: call k waits the same in every run), and the ratios are
     against those: the mpich selector's native as the ompi one's plus the difference of their
     medians (the delay adds to whatever runs). `candidates`: the strategies choose among those
-    and native only (replay_input), still against the cell's oracle. `suggest`: a table's rule
-    for the cell, best first (the model strategy measures those first)."""
+    and native only (replay_input), still against the cell's oracle; a cell that records
+    algorithms left out (`parameters.excluded`) is replayed as with the measured ones as
+    candidates. `suggest`: a table's rule for the cell, best first (the model strategy measures
+    those first)."""
     data = read_cell(path)
     agree = agreement_seconds(path, data, agreement)
     oracle = oracle_of(data)
@@ -229,8 +231,14 @@ def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False
         if missing:
             raise ReplayError(f"{path}: --candidates {','.join(missing)}: not measured there")
     together = baselines if candidates is None else []  # the oracle may not be a candidate
+    # algorithms the cell left out (`autocoll bench --exclude`): the strategies choose among the
+    # measured ones, as with --candidates, and never pay for the excluded ones
+    excluded = list(data["parameters"].get("excluded") or [])
+    chosen_from = candidates
+    if excluded and candidates is None:
+        chosen_from = [c["name"] for c in data["configurations"] if c["kind"] == "fixed"]
     out = run_replay(program, replay_input(data, list(layers) + together, calls, agree, noise,
-                                           seed, warm, candidates, suggest), settings)
+                                           seed, warm, chosen_from, suggest), settings)
     if baselines and candidates is not None:  # the oracle and native alone: the cell may lack
         # algorithms none of the candidates needs (a cell simulated without its slowest ones)
         out["layers"] += run_replay(program, replay_input(data, baselines, calls, agree, noise,
@@ -263,6 +271,7 @@ def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False
             "start_seconds": start_seconds(data), "native_medians": natives,
             "noisy_oracle_median": reference["median"] if noisy else None,
             "candidates": len(out["candidates"]), "candidate_subset": candidates,
+            "excluded": excluded,
             "suggested": list(suggest),
             "replayed": rows,
             "simulated": {} if noisy else simulated_rows(data, oracle)}
@@ -281,7 +290,8 @@ def print_cell(r, compare):
         f" ({r['noisy_oracle_median'] * 1e6:.2f} us under the noise: the ratios' base)"
     print(f"{r['platform']} {r['collective']} {r['bytes']} B, {r['ranks']} ranks "
           f"({r['selector']} selector): {r['candidates']} candidates, oracle {r['oracle']} "
-          f"{r['oracle_median'] * 1e6:.2f} us{noisy}, agreement "
+          f"{r['oracle_median'] * 1e6:.2f} us{noisy}"
+          f"{', left out: ' + ','.join(r['excluded']) if r.get('excluded') else ''}, agreement "
           f"{r['agreement_seconds'] * 1e6:.2f} us")
     sels = sorted(r["native_medians"])
     head = ["strategy", "whole/oracle", "steady/oracle", "decision", "learning cost"] + \
