@@ -210,8 +210,9 @@ def test_smpi_settings_reach_the_simulation_and_the_cell(tmp_path):
 
 def test_excluded_algorithms_are_left_out_and_recorded(tmp_path):
     """`--exclude` leaves its algorithms out of every cell (the driver records them as not
-    selected, every other fixed algorithm runs) and the cell lists them; a name that is not a
-    fixed algorithm of the run's collectives, or native, is refused before any cell runs."""
+    selected, every other fixed algorithm runs) and the cell lists those of its collective; a
+    name that is not a fixed algorithm of the run's collectives, or native, is refused before
+    any cell runs."""
     simgrid_build()
     cell = ["--simgrid", "one-switch-gbe", "--collectives", "reduce", "--sizes", "8", "--ranks",
             "3", "--iterations", "2", "--fixed-iterations", "2", "--warmup", "1", "--selectors",
@@ -221,9 +222,13 @@ def test_excluded_algorithms_are_left_out_and_recorded(tmp_path):
         assert done.returncode == 1, done.stdout + done.stderr
         assert f"--exclude {bad}" in done.stderr
         assert not (tmp_path / bad).exists() or not list((tmp_path / bad).iterdir())
-    for run, extra in (("all", []), ("less", ["--exclude", "flat_tree_segment_1k,binomial_tree"])):
+    for run, extra in (("all", []), ("less", ["--exclude", "flat_tree_segment_1k,binomial_tree",
+                                              "--collectives", "reduce,allgather"])):
         done = cli("bench", "--out", str(tmp_path / run), *cell, *extra, timeout=300)
         assert done.returncode == 0, done.stdout + done.stderr
+    # allgather has neither: its cell records nothing left out
+    assert "excluded" not in json.loads(
+        (tmp_path / "less" / "allgather-8-np3-ompi.json").read_text())["parameters"]
     whole = json.loads((tmp_path / "all" / "reduce-8-np3-ompi.json").read_text())
     less = json.loads((tmp_path / "less" / "reduce-8-np3-ompi.json").read_text())
     assert less["parameters"]["excluded"] == ["binomial_tree", "flat_tree_segment_1k"]

@@ -500,8 +500,9 @@ def run_matrix(out, mpi="openmpi", build=None, collectives=DEFAULTS["collectives
                                  f"{output[-4000:]}")
             if cluster or stopped or simgrid or table or excluded:
                 data = json.loads(path.read_text())
-                if excluded:
-                    data["parameters"]["excluded"] = sorted(excluded)
+                left_out = excluded & set(registry_algorithms(mpi, build, np)[coll])
+                if left_out:  # those of this collective
+                    data["parameters"]["excluded"] = sorted(left_out)
                 if table:
                     data["table"] = tabled
                 if cluster:
