@@ -493,14 +493,16 @@ const ac_algorithm *ac_orthogonal_find(ac_collective c, const char *name);
  * family's phases and leader counts, the same for every communicator size of at least 3. */
 enum { AC_HIER_PHASES = 6, AC_HIER_LEADERS = 3, AC_HIER_SHARES = 8 /* most leaders a node */ };
 /* What a phase moves, as a factor of the call's bytes and count (ac_hier_scale): the whole, a
- * leader's share (1 / k), a node's blocks (ppn: the leaders' blocks of a gather), every rank's
- * (p: the gathered vector), a leader's share of every rank's (p / k: a multi-leader
- * all-gather's), a node's ranks' vectors of p blocks (ppn p: what a leader of an all-to-all
- * receives), one rank's block of the vector (1 / p: a reduce-scatter's). */
+ * leader's share (1 / k), a node's blocks (ppn: the leaders' blocks of a gather), a leader's
+ * share of them (ppn / k: a multi-leader gather's), every rank's (p: the gathered vector), a
+ * leader's share of every rank's (p / k: a multi-leader all-gather's), a node's ranks' vectors
+ * of p blocks (ppn p: what a leader of an all-to-all receives), one rank's block of the vector
+ * (1 / p: a reduce-scatter's). */
 typedef enum ac_hier_bytes {
     AC_HIER_WHOLE,
     AC_HIER_SHARE,
     AC_HIER_NODE,
+    AC_HIER_NODE_SHARE,
     AC_HIER_ALL,
     AC_HIER_ALL_SHARE,
     AC_HIER_NODE_ALL,

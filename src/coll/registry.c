@@ -233,8 +233,8 @@ enum { SIZE_REQUIREMENTS = AC_REQ_POWER_OF_TWO | AC_REQ_MESH_LAYOUT | AC_REQ_COU
 
 /* The node layout is known and has two levels; k leaders fit every node; a non-commutative
  * reduction keeps its order; runs of a node's blocks (equal_nodes) are of one size, or the
- * inter-node phase is native (the library's v-collective); every phase applies where it runs
- * (hierarchical.c). */
+ * inter-node phase is native (the library's v-collective) and one leader a node; every phase
+ * applies where it runs (hierarchical.c). */
 static int nodes_met(const ac_algorithm *alg, const ac_call *call)
 {
     const ac_node_shape *n = &call->nodes;
@@ -243,7 +243,8 @@ static int nodes_met(const ac_algorithm *alg, const ac_call *call)
     int k = p && p->leaders > 1 ? p->leaders : 1;
     if (!f || !p || !p->phase || n->nodes < 2 || n->ppn_max < 2 || n->ppn_min < k) return 0;
     if (f->ordered && call->op != MPI_OP_NULL && !call->op_commutative && !n->blocks) return 0;
-    if (f->equal_nodes && n->ppn_min != n->ppn_max && p->phase != ac_registry_native(f->inter))
+    if (f->equal_nodes && n->ppn_min != n->ppn_max &&
+        (k > 1 || p->phase != ac_registry_native(f->inter)))
         return 0;
     ac_call inter = hier_phase_call(f, p->phase, 1, call, n->nodes, k);
     if (!ac_applicable(p->phase, &inter, NULL)) return 0;

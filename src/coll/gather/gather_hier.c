@@ -16,9 +16,18 @@
  * Nodes need not be blocks of consecutive ranks (cyclic placement): the unpacking puts them in
  * rank order. MPI_IN_PLACE at the root: its block is taken from rbuf and left there.
  *
- * Cost (nodes N of L ranks, b bytes a block): gather(L, b) on every node at once on intra-node
- * links + gather(N, L b) among the leaders on inter-node links, plus one intra-node message of
- * p b bytes when the root is not a leader (not priced: the cost shape knows no root).
+ * With k leaders (nodes of one size, ac_registry's nodes_met) every packed block is cut into k
+ * pieces as even as can be (piece j: bytes [j b / k, (j + 1) b / k)), and piece j of every
+ * block takes that path alone: gathered on each node to local rank j, gathered among the j-th
+ * ranks of every node (ac_nodes.lane) to the root's node's local rank j, which sends them to
+ * the root (one message a piece, all in one round); the root places each lane member's run by
+ * its node (the lane's order is not always the nodes') and interleaves the pieces into blocks
+ * (a strided copy a piece and node). Pieces of no byte (b < k) run no phase.
+ *
+ * Cost (nodes N of L ranks, b bytes a block, k leaders): k x gather(L, b / k) on every node at
+ * once on intra-node links + gather(N, L b / k) among the leaders on inter-node links (k lanes
+ * at once), plus intra-node messages of p b bytes in all when the root is not a leader (not
+ * priced: the cost shape knows no root).
  *
  * Written as a schedule (common/phase.h): each phase's rounds on its communicator, a phase
  * of the library's own a step of the blocking run.
@@ -29,6 +38,71 @@
 #include "coll/common/pipeline.h"
 
 AC_ROOTED_BY_SCHEDULE(gather, hier)
+
+/* k > 1 leaders: the pieces' paths (above) into `all`, the blocks in node order, at the root. */
+static int gather_pieces(ac_sched *s, const ac_params *p, const ac_nodes *nodes, const char *own,
+                         MPI_Aint block, int root, char *all)
+{
+    int rc = MPI_SUCCESS, k = p->leaders, size = s->size, rank = s->rank, nn = nodes->nnodes;
+    int ppn = nodes->node_size[0]; /* nodes of one size */
+    int lo[AC_HIER_SHARES + 1], holder[AC_HIER_SHARES], lane_root[AC_HIER_SHARES];
+    if (k > AC_HIER_SHARES) return MPI_ERR_ARG;
+    for (int j = 0; j <= k; j++)
+        lo[j] = (int)((long long)j * block / k);
+    ac_nodes_lane_roots(nodes, size, nodes->node_of[root], k, holder, lane_root);
+    int j = nodes->local_rank, holds = j < k && rank == holder[j];
+    /* piece i of every block at pieces + size lo[i], in lane order: at the root and the
+     * holders; this node's run of the piece it leads at node_run */
+    char *pieces = rank == root || holds ? ac_sched_tmp(s, (MPI_Aint)size * block, MPI_BYTE)
+                                         : NULL;
+    char *node_run = j < k ? ac_sched_tmp(s, (MPI_Aint)ppn * block, MPI_BYTE) : NULL;
+    if ((rc = ac_sched_error(s)) != MPI_SUCCESS) return rc;
+    for (int i = 0; i < k && rc == MPI_SUCCESS; i++) {
+        int len = lo[i + 1] - lo[i];
+        if (len > 0)
+            rc = ac_phase_gather(s, p->intra[0], nodes->local, own + lo[i], len, MPI_BYTE,
+                                 j == i ? node_run : NULL, len, MPI_BYTE, i);
+    }
+    if (rc == MPI_SUCCESS && j < k && lo[j + 1] > lo[j]) {
+        int run = ppn * (lo[j + 1] - lo[j]);
+        rc = ac_phase_gather(s, p->phase, nodes->lane, node_run, run, MPI_BYTE,
+                             holds ? pieces + (MPI_Aint)size * lo[j] : NULL, run, MPI_BYTE,
+                             lane_root[j]);
+    }
+    if (rc != MPI_SUCCESS) return rc;
+    for (int i = 0; i < k; i++) { /* the holders' pieces to the root, in one round */
+        int len = lo[i + 1] - lo[i];
+        if (len == 0 || holder[i] == root) continue;
+        char *piece = pieces ? pieces + (MPI_Aint)size * lo[i] : NULL;
+        if (rank == holder[i]) ac_sched_send(s, piece, size * len, MPI_BYTE, root);
+        if (rank == root) ac_sched_recv(s, piece, size * len, MPI_BYTE, holder[i]);
+    }
+    ac_sched_round(s);
+    if (rank != root) return ac_sched_error(s);
+    /* lane i's member m is the m-th rank of local rank i in comm's order (not always the
+     * nodes' order): its run goes to its node's place, interleaved with the other pieces */
+    int *node_start = ac_sched_tmp(s, nn, MPI_INT);
+    if (!node_start) return ac_sched_error(s);
+    for (int i = 0, at = 0; i < nn; at += nodes->node_size[i], i++)
+        node_start[i] = at;
+    for (int i = 0; i < k; i++) {
+        int len = lo[i + 1] - lo[i];
+        MPI_Datatype strided;
+        if (len == 0) continue;
+        rc = PMPI_Type_vector(ppn, len, (int)block, MPI_BYTE, &strided);
+        if (rc == MPI_SUCCESS) rc = PMPI_Type_commit(&strided);
+        if (rc != MPI_SUCCESS) return rc;
+        ac_sched_own(s, strided);
+        for (int r = 0, m = 0; r < size && m < nn; r++) {
+            if (nodes->local_rank_of[r] != i) continue;
+            ac_sched_copy(s, pieces + (MPI_Aint)size * lo[i] + (MPI_Aint)m++ * ppn * len,
+                          ppn * len, MPI_BYTE,
+                          all + (MPI_Aint)node_start[nodes->node_of[r]] * block + lo[i], 1,
+                          strided);
+        }
+    }
+    return ac_sched_error(s);
+}
 
 int ac_gather_hier_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
                             void *rbuf, int rcount, MPI_Datatype rtype, int root,
@@ -55,24 +129,30 @@ int ac_gather_hier_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datat
     else
         rc = ac_pipe_bytes(s, sbuf, scount, stype, 1, &own);
     if (rc != MPI_SUCCESS) return rc;
-    if (is_leader) node_blocks = ac_sched_tmp(s, nodes->local_size * block, MPI_BYTE);
-    if (rank == leader || rank == root) all = ac_sched_tmp(s, total, MPI_BYTE);
-    if ((rc = ac_sched_error(s)) != MPI_SUCCESS) return rc;
+    if (p->leaders > 1) {
+        if (rank == root) all = ac_sched_tmp(s, total, MPI_BYTE);
+        if ((rc = ac_sched_error(s)) != MPI_SUCCESS) return rc;
+        rc = gather_pieces(s, p, nodes, own.data, block, root, all);
+    } else {
+        if (is_leader) node_blocks = ac_sched_tmp(s, nodes->local_size * block, MPI_BYTE);
+        if (rank == leader || rank == root) all = ac_sched_tmp(s, total, MPI_BYTE);
+        if ((rc = ac_sched_error(s)) != MPI_SUCCESS) return rc;
 
-    rc = ac_phase_gather(s, gather, nodes->local, own.data, (int)block, MPI_BYTE,
-                              node_blocks, (int)block, MPI_BYTE, 0);
-    if (rc == MPI_SUCCESS && is_leader && ac_nodes_equal(nodes)) {
-        int run = (int)(nodes->node_size[0] * block);
-        rc = ac_phase_gather(s, inter, nodes->leaders, node_blocks, run, MPI_BYTE, all, run,
-                                  MPI_BYTE, root_node);
-    } else if (rc == MPI_SUCCESS && is_leader) {
-        /* nodes of different sizes: inter is native (AC_REQ_NODES), the library's gatherv */
-        rc = ac_phase_leaders_gatherv(s, nodes, block, node_blocks, all, root_node);
-    }
-    if (rc == MPI_SUCCESS && root != leader) {
-        if (rank == leader) ac_sched_send(s, all, (int)total, MPI_BYTE, root);
-        if (rank == root) ac_sched_recv(s, all, (int)total, MPI_BYTE, leader);
-        ac_sched_round(s);
+        rc = ac_phase_gather(s, gather, nodes->local, own.data, (int)block, MPI_BYTE,
+                             node_blocks, (int)block, MPI_BYTE, 0);
+        if (rc == MPI_SUCCESS && is_leader && ac_nodes_equal(nodes)) {
+            int run = (int)(nodes->node_size[0] * block);
+            rc = ac_phase_gather(s, inter, nodes->leaders, node_blocks, run, MPI_BYTE, all,
+                                 run, MPI_BYTE, root_node);
+        } else if (rc == MPI_SUCCESS && is_leader) {
+            /* nodes of different sizes: inter is native (AC_REQ_NODES), the library's gatherv */
+            rc = ac_phase_leaders_gatherv(s, nodes, block, node_blocks, all, root_node);
+        }
+        if (rc == MPI_SUCCESS && root != leader) {
+            if (rank == leader) ac_sched_send(s, all, (int)total, MPI_BYTE, root);
+            if (rank == root) ac_sched_recv(s, all, (int)total, MPI_BYTE, leader);
+            ac_sched_round(s);
+        }
     }
     /* the root: block i is rank order[i]'s */
     for (int i = 0; rc == MPI_SUCCESS && rank == root && i < size; i++) {
