@@ -7,11 +7,11 @@
  *
  * Names say what each phase runs: `hier_<intra>_<inter>` with one leader per node (the node's
  * lowest rank), `hier_k<k>_<intra>_<inter>` with k leaders per node, the node's first k ranks,
- * each taking a share of the data (multi-leader: allreduce, bcast, reduce, allgather, gather):
- * share j is reduced on the node to local rank j (a bcast's root sends it there; an allgather's
- * and a gather's is the j-th piece of every rank's block, gathered there), runs among the j-th
- * ranks of every node (ac_nodes.lane), and comes back (a reduce's or gather's root receives it
- * from there).
+ * each taking a share of the data (multi-leader: allreduce, bcast, reduce, allgather, gather,
+ * scatter): share j is reduced on the node to local rank j (a bcast's or scatter's root sends it
+ * there; an allgather's and a gather's is the j-th piece of every rank's block, gathered there),
+ * runs among the j-th ranks of every node (ac_nodes.lane), and comes back (a reduce's or
+ * gather's root receives it from there; a scatter's is scattered on each node).
  * <intra> is a registry name present in every intra-node sub-collective of the family (native:
  * the library's own, binomial_tree, ..., shm: through the node's shared memory, common/shm.h,
  * blocking only), <inter> a registry name of the inter-node
@@ -158,8 +158,8 @@ static const ac_hier_family families[] = {
      .inter = AC_SCATTER,
      .intra_phases = {"native", "binomial_tree", "shm"},
      .inter_phases = {"native", "binomial_tree", "flat_tree"},
-     .leaders = {1},
-     .bytes = {AC_HIER_WHOLE, AC_HIER_NODE, AC_HIER_WHOLE},
+     .leaders = {1, 2, 4},
+     .bytes = {AC_HIER_WHOLE, AC_HIER_NODE_SHARE, AC_HIER_SHARE},
      .equal_nodes = 1},
     {.base = {.collective = AC_ALLGATHER,
               .requires = AC_REQ_NODES | AC_REQ_BLOCKS_FIT_INT,

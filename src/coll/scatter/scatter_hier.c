@@ -15,9 +15,18 @@
  * unpacks its block into rbuf. MPI_IN_PLACE at the root: its block stays in sbuf, and the one
  * its node's scatter gives it is dropped.
  *
- * Cost (nodes N of L ranks, b bytes a block): scatter(N, L b) among the leaders on inter-node
- * links + scatter(L, b) on every node at once on intra-node links, plus one intra-node message
- * of p b bytes when the root is not a leader (not priced: the cost shape knows no root).
+ * With k leaders (nodes of one size, ac_registry's nodes_met) every packed block is cut into k
+ * pieces as even as can be (piece j: bytes [j b / k, (j + 1) b / k)), and piece j of every
+ * block takes that path alone: the root sends it, the nodes' runs in lane order (a strided
+ * copy a piece and node), to its node's local rank j (one message a piece, all in one round),
+ * which scatters the runs among the j-th ranks of every node (ac_nodes.lane); each node's
+ * local rank j scatters the piece on its node, and every rank unpacks its block once its k
+ * pieces are there. Pieces of no byte (b < k) run no phase.
+ *
+ * Cost (nodes N of L ranks, b bytes a block, k leaders): scatter(N, L b / k) among the leaders
+ * on inter-node links (k lanes at once) + k x scatter(L, b / k) on every node at once on
+ * intra-node links, plus intra-node messages of p b bytes in all when the root is not a leader
+ * (not priced: the cost shape knows no root).
  *
  * Written as a schedule (common/phase.h): each phase's rounds on its communicator, a phase
  * of the library's own a step of the blocking run.
@@ -28,6 +37,68 @@
 #include "coll/common/pipeline.h"
 
 AC_ROOTED_BY_SCHEDULE(scatter, hier)
+
+/* k > 1 leaders: the pieces' paths (above) from `all`, the blocks in node order at the root, to
+ * `mine`, this rank's block. */
+static int scatter_pieces(ac_sched *s, const ac_params *p, const ac_nodes *nodes,
+                          const char *all, MPI_Aint block, int root, char *mine)
+{
+    int rc = MPI_SUCCESS, k = p->leaders, size = s->size, rank = s->rank, nn = nodes->nnodes;
+    int ppn = nodes->node_size[0]; /* nodes of one size */
+    int lo[AC_HIER_SHARES + 1], holder[AC_HIER_SHARES], lane_root[AC_HIER_SHARES];
+    if (k > AC_HIER_SHARES) return MPI_ERR_ARG;
+    for (int j = 0; j <= k; j++)
+        lo[j] = (int)((long long)j * block / k);
+    ac_nodes_lane_roots(nodes, size, nodes->node_of[root], k, holder, lane_root);
+    int j = nodes->local_rank, holds = j < k && rank == holder[j];
+    /* piece i of every block at pieces + size lo[i], in lane order: at the root and the
+     * holders; this node's run of the piece it leads at node_run */
+    char *pieces = rank == root || holds ? ac_sched_tmp(s, (MPI_Aint)size * block, MPI_BYTE)
+                                         : NULL;
+    char *node_run = j < k ? ac_sched_tmp(s, (MPI_Aint)ppn * block, MPI_BYTE) : NULL;
+    int *node_start = rank == root ? ac_sched_tmp(s, nn, MPI_INT) : NULL;
+    if ((rc = ac_sched_error(s)) != MPI_SUCCESS) return rc;
+    /* the root: lane i's member m is the m-th rank of local rank i in comm's order (not always
+     * the nodes' order); its node's run of piece i goes there */
+    for (int i = 0, at = 0; node_start && i < nn; at += nodes->node_size[i], i++)
+        node_start[i] = at;
+    for (int i = 0; rank == root && i < k; i++) {
+        int len = lo[i + 1] - lo[i];
+        MPI_Datatype strided;
+        if (len == 0) continue;
+        rc = PMPI_Type_vector(ppn, len, (int)block, MPI_BYTE, &strided);
+        if (rc == MPI_SUCCESS) rc = PMPI_Type_commit(&strided);
+        if (rc != MPI_SUCCESS) return rc;
+        ac_sched_own(s, strided);
+        for (int r = 0, m = 0; r < size && m < nn; r++) {
+            if (nodes->local_rank_of[r] != i) continue;
+            ac_sched_copy(s, all + (MPI_Aint)node_start[nodes->node_of[r]] * block + lo[i], 1,
+                          strided, pieces + (MPI_Aint)size * lo[i] + (MPI_Aint)m++ * ppn * len,
+                          ppn * len, MPI_BYTE);
+        }
+    }
+    for (int i = 0; i < k; i++) { /* to the holders, in one round */
+        int len = lo[i + 1] - lo[i];
+        if (len == 0 || holder[i] == root) continue;
+        char *piece = pieces ? pieces + (MPI_Aint)size * lo[i] : NULL;
+        if (rank == root) ac_sched_send(s, piece, size * len, MPI_BYTE, holder[i]);
+        if (rank == holder[i]) ac_sched_recv(s, piece, size * len, MPI_BYTE, root);
+    }
+    ac_sched_round(s);
+    if (j < k && lo[j + 1] > lo[j]) {
+        int run = ppn * (lo[j + 1] - lo[j]);
+        rc = ac_phase_scatter(s, p->phase, nodes->lane,
+                              holds ? pieces + (MPI_Aint)size * lo[j] : NULL, run, MPI_BYTE,
+                              node_run, run, MPI_BYTE, lane_root[j]);
+    }
+    for (int i = 0; i < k && rc == MPI_SUCCESS; i++) {
+        int len = lo[i + 1] - lo[i];
+        if (len > 0)
+            rc = ac_phase_scatter(s, p->intra[1], nodes->local, j == i ? node_run : NULL, len,
+                                  MPI_BYTE, mine + lo[i], len, MPI_BYTE, i);
+    }
+    return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
+}
 
 int ac_scatter_hier_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype,
                              void *rbuf, int rcount, MPI_Datatype rtype, int root,
@@ -44,6 +115,7 @@ int ac_scatter_hier_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Data
     const ac_algorithm *inter = p->phase, *scatter = p->intra[1];
     int root_node = nodes->node_of[root], leader = nodes->leader_of[root_node];
     int is_leader = nodes->local_rank == 0, in_place = rank == root && rbuf == MPI_IN_PLACE;
+    int k = p->leaders > 1 ? p->leaders : 1;
     MPI_Aint stride = rank == root ? ac_extent(stype) * scount : 0;
     MPI_Aint total = size * block;
     char *node_blocks = NULL, *all = NULL;
@@ -53,30 +125,35 @@ int ac_scatter_hier_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Data
         own.data = ac_sched_tmp(s, block, MPI_BYTE);
     else if ((rc = ac_pipe_bytes(s, rbuf, rcount, rtype, 0, &own)) != MPI_SUCCESS)
         return rc;
-    if (is_leader) node_blocks = ac_sched_tmp(s, nodes->local_size * block, MPI_BYTE);
-    if (rank == leader || rank == root) all = ac_sched_tmp(s, total, MPI_BYTE);
+    if (is_leader && k == 1) node_blocks = ac_sched_tmp(s, nodes->local_size * block, MPI_BYTE);
+    if ((rank == leader && k == 1) || rank == root) all = ac_sched_tmp(s, total, MPI_BYTE);
     if ((rc = ac_sched_error(s)) != MPI_SUCCESS) return rc;
 
     /* the root: block i is rank order[i]'s */
     for (int i = 0; rank == root && i < size; i++)
         ac_sched_pack(s, ac_at(sbuf, nodes->order[i] * stride), scount, stype, all + i * block,
                       (int)block);
-    if (root != leader) {
-        if (rank == root) ac_sched_send(s, all, (int)total, MPI_BYTE, leader);
-        if (rank == leader) ac_sched_recv(s, all, (int)total, MPI_BYTE, root);
+    if (k > 1) {
+        rc = scatter_pieces(s, p, nodes, all, block, root, own.data);
+    } else {
+        if (root != leader) {
+            if (rank == root) ac_sched_send(s, all, (int)total, MPI_BYTE, leader);
+            if (rank == leader) ac_sched_recv(s, all, (int)total, MPI_BYTE, root);
+        }
+        ac_sched_round(s);
+        if (is_leader && ac_nodes_equal(nodes)) {
+            int run = (int)(nodes->node_size[0] * block);
+            rc = ac_phase_scatter(s, inter, nodes->leaders, all, run, MPI_BYTE, node_blocks, run,
+                                  MPI_BYTE, root_node);
+        } else if (is_leader) {
+            /* nodes of different sizes: inter is native (AC_REQ_NODES), the library's
+             * scatterv */
+            rc = ac_phase_leaders_scatterv(s, nodes, block, all, node_blocks, root_node);
+        }
+        if (rc == MPI_SUCCESS)
+            rc = ac_phase_scatter(s, scatter, nodes->local, node_blocks, (int)block, MPI_BYTE,
+                                  own.data, (int)block, MPI_BYTE, 0);
     }
-    ac_sched_round(s);
-    if (is_leader && ac_nodes_equal(nodes)) {
-        int run = (int)(nodes->node_size[0] * block);
-        rc = ac_phase_scatter(s, inter, nodes->leaders, all, run, MPI_BYTE, node_blocks, run,
-                                   MPI_BYTE, root_node);
-    } else if (is_leader) {
-        /* nodes of different sizes: inter is native (AC_REQ_NODES), the library's scatterv */
-        rc = ac_phase_leaders_scatterv(s, nodes, block, all, node_blocks, root_node);
-    }
-    if (rc == MPI_SUCCESS)
-        rc = ac_phase_scatter(s, scatter, nodes->local, node_blocks, (int)block, MPI_BYTE,
-                                   own.data, (int)block, MPI_BYTE, 0);
     if (rc == MPI_SUCCESS && !in_place) ac_pipe_bytes_store(s, &own, rbuf, rcount, rtype);
     return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }
