@@ -336,3 +336,34 @@ int ac_phase_leaders_scatterv(ac_sched *s, const ac_nodes *nodes, MPI_Aint block
                     .rcount = counts[nodes->node], .root = root_node};
     return append(s, nodes->leaders, &a, &scatterv_kind);
 }
+
+void ac_phase_pieces(MPI_Aint block, int k, int lo[])
+{
+    for (int j = 0; j <= k; j++)
+        lo[j] = (int)((long long)j * block / k);
+}
+
+int ac_phase_lane_runs(ac_sched *s, const ac_nodes *nodes, int i, MPI_Aint block, int lo,
+                       int len, char *by_node, char *by_lane, int to_lanes)
+{
+    int nn = nodes->nnodes, ppn = nodes->node_size[0], size = s->size;
+    int *node_start = ac_sched_tmp(s, nn, MPI_INT);
+    MPI_Datatype strided;
+    if (!node_start) return ac_sched_error(s);
+    for (int n = 0, at = 0; n < nn; at += nodes->node_size[n], n++)
+        node_start[n] = at;
+    int rc = PMPI_Type_vector(ppn, len, (int)block, MPI_BYTE, &strided);
+    if (rc == MPI_SUCCESS) rc = PMPI_Type_commit(&strided);
+    if (rc != MPI_SUCCESS) return rc;
+    ac_sched_own(s, strided);
+    for (int r = 0, m = 0; r < size && m < nn; r++) {
+        if (nodes->local_rank_of[r] != i) continue;
+        char *node = by_node + (MPI_Aint)node_start[nodes->node_of[r]] * block + lo;
+        char *lane = by_lane + (MPI_Aint)m++ * ppn * len;
+        if (to_lanes)
+            ac_sched_copy(s, node, 1, strided, lane, ppn * len, MPI_BYTE);
+        else
+            ac_sched_copy(s, lane, ppn * len, MPI_BYTE, node, 1, strided);
+    }
+    return ac_sched_error(s);
+}

@@ -64,4 +64,16 @@ int ac_phase_leaders_gatherv(ac_sched *s, const ac_nodes *nodes, MPI_Aint block,
 int ac_phase_leaders_scatterv(ac_sched *s, const ac_nodes *nodes, MPI_Aint block,
                                    const void *all, void *to, int root_node);
 
+/* The k pieces of a block of `block` bytes that k leaders a node share (a multi-leader
+ * allgather's, gather's or scatter's): piece i is bytes [lo[i], lo[i + 1]), as even as can be;
+ * lo has k + 1 entries. */
+void ac_phase_pieces(MPI_Aint block, int k, int lo[]);
+/* Appends the copies of piece i (bytes [lo, lo + len) of every block) between `by_node`, the p
+ * blocks of `block` bytes node by node, and `by_lane`, the runs of piece i of lane i's members
+ * (the ranks of local rank i, in comm's order, which is not always the nodes'), ppn pieces a
+ * run, on nodes of ppn ranks each: to_lanes 1 copies from by_node into by_lane, 0 back. One
+ * strided copy a node. */
+int ac_phase_lane_runs(ac_sched *s, const ac_nodes *nodes, int i, MPI_Aint block, int lo,
+                       int len, char *by_node, char *by_lane, int to_lanes);
+
 #endif

@@ -43,12 +43,11 @@ AC_ROOTED_BY_SCHEDULE(gather, hier)
 static int gather_pieces(ac_sched *s, const ac_params *p, const ac_nodes *nodes, const char *own,
                          MPI_Aint block, int root, char *all)
 {
-    int rc = MPI_SUCCESS, k = p->leaders, size = s->size, rank = s->rank, nn = nodes->nnodes;
+    int rc = MPI_SUCCESS, k = p->leaders, size = s->size, rank = s->rank;
     int ppn = nodes->node_size[0]; /* nodes of one size */
     int lo[AC_HIER_SHARES + 1], holder[AC_HIER_SHARES], lane_root[AC_HIER_SHARES];
     if (k > AC_HIER_SHARES) return MPI_ERR_ARG;
-    for (int j = 0; j <= k; j++)
-        lo[j] = (int)((long long)j * block / k);
+    ac_phase_pieces(block, k, lo);
     ac_nodes_lane_roots(nodes, size, nodes->node_of[root], k, holder, lane_root);
     int j = nodes->local_rank, holds = j < k && rank == holder[j];
     /* piece i of every block at pieces + size lo[i], in lane order: at the root and the
@@ -79,28 +78,11 @@ static int gather_pieces(ac_sched *s, const ac_params *p, const ac_nodes *nodes,
     }
     ac_sched_round(s);
     if (rank != root) return ac_sched_error(s);
-    /* lane i's member m is the m-th rank of local rank i in comm's order (not always the
-     * nodes' order): its run goes to its node's place, interleaved with the other pieces */
-    int *node_start = ac_sched_tmp(s, nn, MPI_INT);
-    if (!node_start) return ac_sched_error(s);
-    for (int i = 0, at = 0; i < nn; at += nodes->node_size[i], i++)
-        node_start[i] = at;
-    for (int i = 0; i < k; i++) {
-        int len = lo[i + 1] - lo[i];
-        MPI_Datatype strided;
-        if (len == 0) continue;
-        rc = PMPI_Type_vector(ppn, len, (int)block, MPI_BYTE, &strided);
-        if (rc == MPI_SUCCESS) rc = PMPI_Type_commit(&strided);
-        if (rc != MPI_SUCCESS) return rc;
-        ac_sched_own(s, strided);
-        for (int r = 0, m = 0; r < size && m < nn; r++) {
-            if (nodes->local_rank_of[r] != i) continue;
-            ac_sched_copy(s, pieces + (MPI_Aint)size * lo[i] + (MPI_Aint)m++ * ppn * len,
-                          ppn * len, MPI_BYTE,
-                          all + (MPI_Aint)node_start[nodes->node_of[r]] * block + lo[i], 1,
-                          strided);
-        }
-    }
+    for (int i = 0; i < k && rc == MPI_SUCCESS; i++)
+        if (lo[i + 1] > lo[i])
+            rc = ac_phase_lane_runs(s, nodes, i, block, lo[i], lo[i + 1] - lo[i], all,
+                                    pieces + (MPI_Aint)size * lo[i], 0);
+    if (rc != MPI_SUCCESS) return rc;
     return ac_sched_error(s);
 }
 

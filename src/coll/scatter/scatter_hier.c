@@ -43,12 +43,11 @@ AC_ROOTED_BY_SCHEDULE(scatter, hier)
 static int scatter_pieces(ac_sched *s, const ac_params *p, const ac_nodes *nodes,
                           const char *all, MPI_Aint block, int root, char *mine)
 {
-    int rc = MPI_SUCCESS, k = p->leaders, size = s->size, rank = s->rank, nn = nodes->nnodes;
+    int rc = MPI_SUCCESS, k = p->leaders, size = s->size, rank = s->rank;
     int ppn = nodes->node_size[0]; /* nodes of one size */
     int lo[AC_HIER_SHARES + 1], holder[AC_HIER_SHARES], lane_root[AC_HIER_SHARES];
     if (k > AC_HIER_SHARES) return MPI_ERR_ARG;
-    for (int j = 0; j <= k; j++)
-        lo[j] = (int)((long long)j * block / k);
+    ac_phase_pieces(block, k, lo);
     ac_nodes_lane_roots(nodes, size, nodes->node_of[root], k, holder, lane_root);
     int j = nodes->local_rank, holds = j < k && rank == holder[j];
     /* piece i of every block at pieces + size lo[i], in lane order: at the root and the
@@ -56,27 +55,12 @@ static int scatter_pieces(ac_sched *s, const ac_params *p, const ac_nodes *nodes
     char *pieces = rank == root || holds ? ac_sched_tmp(s, (MPI_Aint)size * block, MPI_BYTE)
                                          : NULL;
     char *node_run = j < k ? ac_sched_tmp(s, (MPI_Aint)ppn * block, MPI_BYTE) : NULL;
-    int *node_start = rank == root ? ac_sched_tmp(s, nn, MPI_INT) : NULL;
     if ((rc = ac_sched_error(s)) != MPI_SUCCESS) return rc;
-    /* the root: lane i's member m is the m-th rank of local rank i in comm's order (not always
-     * the nodes' order); its node's run of piece i goes there */
-    for (int i = 0, at = 0; node_start && i < nn; at += nodes->node_size[i], i++)
-        node_start[i] = at;
-    for (int i = 0; rank == root && i < k; i++) {
-        int len = lo[i + 1] - lo[i];
-        MPI_Datatype strided;
-        if (len == 0) continue;
-        rc = PMPI_Type_vector(ppn, len, (int)block, MPI_BYTE, &strided);
-        if (rc == MPI_SUCCESS) rc = PMPI_Type_commit(&strided);
-        if (rc != MPI_SUCCESS) return rc;
-        ac_sched_own(s, strided);
-        for (int r = 0, m = 0; r < size && m < nn; r++) {
-            if (nodes->local_rank_of[r] != i) continue;
-            ac_sched_copy(s, all + (MPI_Aint)node_start[nodes->node_of[r]] * block + lo[i], 1,
-                          strided, pieces + (MPI_Aint)size * lo[i] + (MPI_Aint)m++ * ppn * len,
-                          ppn * len, MPI_BYTE);
-        }
-    }
+    for (int i = 0; rank == root && i < k && rc == MPI_SUCCESS; i++)
+        if (lo[i + 1] > lo[i])
+            rc = ac_phase_lane_runs(s, nodes, i, block, lo[i], lo[i + 1] - lo[i], (char *)all,
+                                    pieces + (MPI_Aint)size * lo[i], 1);
+    if (rc != MPI_SUCCESS) return rc;
     for (int i = 0; i < k; i++) { /* to the holders, in one round */
         int len = lo[i + 1] - lo[i];
         if (len == 0 || holder[i] == root) continue;
