@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from conftest import ROOT, autocoll_cli, build_dir
+from conftest import ROOT, autocoll_cli, build_dir, registry
 
 # copies of cells of docs/results/simgrid-2026-11-23, model-eval-2026-11-24 and (from its
 # cells.tar.xz) headline-2026-11-28 (tests read fixtures from tests/, never from docs/)
@@ -148,7 +148,8 @@ def test_candidates_restrict_the_choice(tmp_path):
     the two named (one made 2 x slower than the other); the ratios stay against the whole
     cell's oracle (ring). Under noise the oracle is replayed apart, the same delays. A name
     the cell did not measure is refused. A cell that lacks an algorithm replays with the others
-    as candidates, or by itself where it records the algorithm as excluded."""
+    as candidates, or by itself where it records the algorithm as excluded or was measured by a
+    build of another registry."""
     data = json.loads(CELL16.read_text())
     best = min(c["median"] for c in data["configurations"] if c["kind"] in ("native", "fixed"))
     speeds = {"ring": best / 5, "recursive_doubling": best, "rabenseifner_ring": 2 * best}
@@ -174,6 +175,8 @@ def test_candidates_restrict_the_choice(tmp_path):
     data = json.loads(path.read_text())
     data["configurations"] = [c for c in data["configurations"]
                               if c["name"] != "rabenseifner_simple"]
+    # as measured by this build (a cell of another registry replays over what it measured)
+    data["machine"]["registry_fingerprint"] = registry("openmpi")["registry_fingerprint"]
     path.write_text(json.dumps(data))
     rest = ",".join(c["name"] for c in data["configurations"] if c["kind"] == "fixed")
     for noise in ("none", "detour:0.01:2e-5"):
@@ -193,6 +196,15 @@ def test_candidates_restrict_the_choice(tmp_path):
     assert left_out["candidates"] == len(rest.split(",")) + 1  # and native
     race = next(r for r in left_out["replayed"] if r["layer"] == "race")
     assert race["chosen"] == "ring" and race["steady_vs_oracle"] == pytest.approx(1.0), race
+    assert not left_out["cell_registry_differs"]
+    # ... and so does a cell of another registry (its fingerprint: a build before algorithms
+    # were added lacks them), over the algorithms it measured
+    del data["parameters"]["excluded"]
+    data["machine"]["registry_fingerprint"] = "0123456789abcdef"
+    path.write_text(json.dumps(data))
+    (older,) = replay(tmp_path, path, "--layers", "race")
+    assert older["cell_registry_differs"] and older["excluded"] == []
+    assert older["replayed"][0]["chosen"] == "ring", older
 
 
 def test_noise_adds_the_longest_of_the_ranks_delays(tmp_path):
@@ -225,6 +237,7 @@ def test_agreements_cost_what_they_are_given(tmp_path):
 def test_bad_input_is_one_line(tmp_path):
     data = json.loads(CELL16.read_text())
     data["configurations"] = [c for c in data["configurations"] if c["name"] != "ring"]
+    data["machine"]["registry_fingerprint"] = registry("openmpi")["registry_fingerprint"]
     path = tmp_path / "missing.json"
     path.write_text(json.dumps(data))
     r = autocoll_cli("simgrid", "replay", str(path), "--agreement", "1e-6")

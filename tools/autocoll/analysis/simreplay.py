@@ -33,6 +33,7 @@ from pathlib import Path
 
 from ..formats import paths
 from ..formats.schemas import BENCH_SCHEMA
+from ..run import info as registry_info
 from ..run import simgrid as smpi
 
 LAYERS = ("star_enhanced", "star_basic", "lottery", "race", "model")
@@ -49,6 +50,21 @@ def replay_program(build=None):
     if not program.exists():
         raise ReplayError(f"{program} not found: run scripts/build")
     return program
+
+
+_FINGERPRINTS = {}
+
+
+def build_fingerprint(program):
+    """The registry fingerprint of the build whose strategy_replay is `program` (its
+    autocoll-info's); None where that cannot be read."""
+    info = Path(program).parent.parent / "autocoll-info"
+    if info not in _FINGERPRINTS:
+        try:
+            _FINGERPRINTS[info] = registry_info.load("openmpi", info=info)["registry_fingerprint"]
+        except (OSError, ValueError, KeyError, subprocess.CalledProcessError):
+            _FINGERPRINTS[info] = None
+    return _FINGERPRINTS[info]
 
 
 def parse_noise(text):
@@ -216,8 +232,9 @@ def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False
     medians (the delay adds to whatever runs). `candidates`: the strategies choose among those
     and native only (replay_input), still against the cell's oracle; a cell that records
     algorithms left out (`parameters.excluded`) is replayed as with the measured ones as
-    candidates. `suggest`: a table's rule for the cell, best first (the model strategy measures
-    those first)."""
+    candidates, and so is a cell measured by a build of another registry (its fingerprint:
+    algorithms added since would otherwise count as unmeasured). `suggest`: a table's rule for
+    the cell, best first (the model strategy measures those first)."""
     data = read_cell(path)
     agree = agreement_seconds(path, data, agreement)
     oracle = oracle_of(data)
@@ -231,11 +248,15 @@ def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False
         if missing:
             raise ReplayError(f"{path}: --candidates {','.join(missing)}: not measured there")
     together = baselines if candidates is None else []  # the oracle may not be a candidate
-    # algorithms the cell left out (`autocoll bench --exclude`): the strategies choose among the
-    # measured ones, as with --candidates, and never pay for the excluded ones
+    # algorithms the cell left out (`autocoll bench --exclude`), or a cell of another registry
+    # (the replay's build has algorithms the cell's did not): the strategies choose among the
+    # measured ones, as with --candidates, and never pay for the others
     excluded = list(data["parameters"].get("excluded") or [])
+    cell_registry = data["machine"].get("registry_fingerprint")
+    other_registry = cell_registry is not None and \
+        build_fingerprint(program) not in (None, cell_registry)
     chosen_from = candidates
-    if excluded and candidates is None:
+    if (excluded or other_registry) and candidates is None:
         chosen_from = [c["name"] for c in data["configurations"] if c["kind"] == "fixed"]
     out = run_replay(program, replay_input(data, list(layers) + together, calls, agree, noise,
                                            seed, warm, chosen_from, suggest), settings)
@@ -271,7 +292,7 @@ def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False
             "start_seconds": start_seconds(data), "native_medians": natives,
             "noisy_oracle_median": reference["median"] if noisy else None,
             "candidates": len(out["candidates"]), "candidate_subset": candidates,
-            "excluded": excluded,
+            "excluded": excluded, "cell_registry_differs": other_registry,
             "suggested": list(suggest),
             "replayed": rows,
             "simulated": {} if noisy else simulated_rows(data, oracle)}
