@@ -27,6 +27,12 @@ for pass in "16 8 8,1K,64K,1M" "64 8 8,1K,64K" "64 32 8,1K,64K"; do
     --timeout 7200 --out "$out/fat-tree-ib-ppn$ppn" --fixed-iterations 4 --iterations 4 \
     --layers '' --selectors ompi --only "$names"
 done
+# gather and scatter at 64 ranks 32 a node, 1 KiB and 64 KiB: every fixed algorithm (their
+# cells are not in headline's matrix), the multi-leader instances among them
+"$autocoll" bench --build "$build" --simgrid fat-tree-ib --ppn 32 --placement block \
+  --collectives gather,scatter --sizes 1K,64K --ranks 64 --warmup 1 --sync clock \
+  --timeout 7200 --out "$out/rooted-ppn32" --fixed-iterations 4 --iterations 4 --layers '' \
+  --selectors ompi
 tar -C "$out" --exclude ./merged -cJf "$here/cells.tar.xz" .
 (cd "$here" && sha256sum cells.tar.xz > cells.tar.xz.sha256)
 # model over the merged cells (merge.py), by a build that knows the instances (REPLAY_BUILD,
