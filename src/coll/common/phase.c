@@ -367,3 +367,35 @@ int ac_phase_lane_runs(ac_sched *s, const ac_nodes *nodes, int i, MPI_Aint block
     }
     return ac_sched_error(s);
 }
+
+int ac_phase_rooted_pieces_begin(ac_sched *s, const ac_nodes *nodes, int k, MPI_Aint block,
+                                 int root, ac_phase_rooted_pieces *pc)
+{
+    if (k > AC_HIER_SHARES) return MPI_ERR_ARG;
+    int j = nodes->local_rank;
+    pc->k = k;
+    ac_phase_pieces(block, k, pc->lo);
+    ac_nodes_lane_roots(nodes, s->size, nodes->node_of[root], k, pc->holder, pc->lane_root);
+    pc->holds = j < k && s->rank == pc->holder[j];
+    pc->pieces = s->rank == root || pc->holds
+                     ? ac_sched_tmp(s, (MPI_Aint)s->size * block, MPI_BYTE)
+                     : NULL;
+    pc->node_run = j < k ? ac_sched_tmp(s, (MPI_Aint)nodes->node_size[0] * block, MPI_BYTE)
+                         : NULL;
+    return ac_sched_error(s);
+}
+
+void ac_phase_rooted_pieces_hand(ac_sched *s, const ac_phase_rooted_pieces *pc, int root,
+                                 int to_root)
+{
+    for (int i = 0; i < pc->k; i++) {
+        int len = pc->lo[i + 1] - pc->lo[i], holder = pc->holder[i];
+        if (len == 0 || holder == root) continue;
+        char *piece = pc->pieces ? pc->pieces + (MPI_Aint)s->size * pc->lo[i] : NULL;
+        if (s->rank == (to_root ? holder : root))
+            ac_sched_send(s, piece, s->size * len, MPI_BYTE, to_root ? root : holder);
+        if (s->rank == (to_root ? root : holder))
+            ac_sched_recv(s, piece, s->size * len, MPI_BYTE, to_root ? holder : root);
+    }
+    ac_sched_round(s);
+}

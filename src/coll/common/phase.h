@@ -68,6 +68,25 @@ int ac_phase_leaders_scatterv(ac_sched *s, const ac_nodes *nodes, MPI_Aint block
  * allgather's, gather's or scatter's): piece i is bytes [lo[i], lo[i + 1]), as even as can be;
  * lo has k + 1 entries. */
 void ac_phase_pieces(MPI_Aint block, int k, int lo[]);
+/* A rooted multi-leader instance's pieces (gather_hier.c, scatter_hier.c), on nodes of one
+ * size: lo (ac_phase_pieces), holder[i] and lane_root[i] (local rank i of the root's node, and
+ * its rank in lane i: ac_nodes_lane_roots), holds (this rank is holder[its local rank]); pieces:
+ * piece i of every block at pieces + size lo[i], in lane order, at the root and the holders
+ * (NULL elsewhere); node_run: this node's run of the piece this rank leads (NULL where it leads
+ * none). */
+typedef struct ac_phase_rooted_pieces {
+    int k, holds;
+    int lo[AC_HIER_SHARES + 1], holder[AC_HIER_SHARES], lane_root[AC_HIER_SHARES];
+    char *pieces, *node_run;
+} ac_phase_rooted_pieces;
+/* Fills pc for k leaders, blocks of `block` bytes and `root` (the schedule's temporaries);
+ * MPI_ERR_ARG where k > AC_HIER_SHARES. */
+int ac_phase_rooted_pieces_begin(ac_sched *s, const ac_nodes *nodes, int k, MPI_Aint block,
+                                 int root, ac_phase_rooted_pieces *pc);
+/* Appends one round: each holder's pieces to the root (to_root 1) or the root's to each holder
+ * (0), one message a piece of some bytes, none where the root holds it. */
+void ac_phase_rooted_pieces_hand(ac_sched *s, const ac_phase_rooted_pieces *pc, int root,
+                                 int to_root);
 /* Appends the copies of piece i (bytes [lo, lo + len) of every block) between `by_node`, the p
  * blocks of `block` bytes node by node, and `by_lane`, the runs of piece i of lane i's members
  * (the ranks of local rank i, in comm's order, which is not always the nodes'), ppn pieces a

@@ -43,43 +43,29 @@ AC_ROOTED_BY_SCHEDULE(scatter, hier)
 static int scatter_pieces(ac_sched *s, const ac_params *p, const ac_nodes *nodes,
                           const char *all, MPI_Aint block, int root, char *mine)
 {
-    int rc = MPI_SUCCESS, k = p->leaders, size = s->size, rank = s->rank;
-    int ppn = nodes->node_size[0]; /* nodes of one size */
-    int lo[AC_HIER_SHARES + 1], holder[AC_HIER_SHARES], lane_root[AC_HIER_SHARES];
-    if (k > AC_HIER_SHARES) return MPI_ERR_ARG;
-    ac_phase_pieces(block, k, lo);
-    ac_nodes_lane_roots(nodes, size, nodes->node_of[root], k, holder, lane_root);
-    int j = nodes->local_rank, holds = j < k && rank == holder[j];
-    /* piece i of every block at pieces + size lo[i], in lane order: at the root and the
-     * holders; this node's run of the piece it leads at node_run */
-    char *pieces = rank == root || holds ? ac_sched_tmp(s, (MPI_Aint)size * block, MPI_BYTE)
-                                         : NULL;
-    char *node_run = j < k ? ac_sched_tmp(s, (MPI_Aint)ppn * block, MPI_BYTE) : NULL;
-    if ((rc = ac_sched_error(s)) != MPI_SUCCESS) return rc;
-    for (int i = 0; rank == root && i < k && rc == MPI_SUCCESS; i++)
+    ac_phase_rooted_pieces pc;
+    int k = p->leaders, size = s->size, ppn = nodes->node_size[0]; /* nodes of one size */
+    int rc = ac_phase_rooted_pieces_begin(s, nodes, k, block, root, &pc);
+    if (rc != MPI_SUCCESS) return rc;
+    const int *lo = pc.lo;
+    int j = nodes->local_rank;
+    for (int i = 0; s->rank == root && i < k && rc == MPI_SUCCESS; i++)
         if (lo[i + 1] > lo[i])
             rc = ac_phase_lane_runs(s, nodes, i, block, lo[i], lo[i + 1] - lo[i], (char *)all,
-                                    pieces + (MPI_Aint)size * lo[i], 1);
+                                    pc.pieces + (MPI_Aint)size * lo[i], 1);
     if (rc != MPI_SUCCESS) return rc;
-    for (int i = 0; i < k; i++) { /* to the holders, in one round */
-        int len = lo[i + 1] - lo[i];
-        if (len == 0 || holder[i] == root) continue;
-        char *piece = pieces ? pieces + (MPI_Aint)size * lo[i] : NULL;
-        if (rank == root) ac_sched_send(s, piece, size * len, MPI_BYTE, holder[i]);
-        if (rank == holder[i]) ac_sched_recv(s, piece, size * len, MPI_BYTE, root);
-    }
-    ac_sched_round(s);
+    ac_phase_rooted_pieces_hand(s, &pc, root, 0);
     if (j < k && lo[j + 1] > lo[j]) {
         int run = ppn * (lo[j + 1] - lo[j]);
         rc = ac_phase_scatter(s, p->phase, nodes->lane,
-                              holds ? pieces + (MPI_Aint)size * lo[j] : NULL, run, MPI_BYTE,
-                              node_run, run, MPI_BYTE, lane_root[j]);
+                              pc.holds ? pc.pieces + (MPI_Aint)size * lo[j] : NULL, run,
+                              MPI_BYTE, pc.node_run, run, MPI_BYTE, pc.lane_root[j]);
     }
     for (int i = 0; i < k && rc == MPI_SUCCESS; i++) {
         int len = lo[i + 1] - lo[i];
         if (len > 0)
-            rc = ac_phase_scatter(s, p->intra[1], nodes->local, j == i ? node_run : NULL, len,
-                                  MPI_BYTE, mine + lo[i], len, MPI_BYTE, i);
+            rc = ac_phase_scatter(s, p->intra[1], nodes->local, j == i ? pc.node_run : NULL,
+                                  len, MPI_BYTE, mine + lo[i], len, MPI_BYTE, i);
     }
     return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }
