@@ -24,7 +24,9 @@
 # hier-2026-11-26): docs/results/matrix16-2026-11-26/README.md; PLACEMENT (block, the default,
 # or cyclic: `autocoll bench --placement`; the folders keep their names); EXCLUDE (fixed
 # algorithms left out of the cells of allreduce, bcast, reduce and allgather: `autocoll bench
-# --exclude`, for those whose simulation would take hours; the folder's README says why).
+# --exclude`, for those whose simulation would take hours; the folder's README says why);
+# COLLECTIVES (of allreduce, bcast, reduce, allgather: those of the first matrix line) with
+# ALLTOALL_SIZES=none (no alltoall cells) to run some cells alone.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../../.." && pwd)
 name=${NAME:-hier-2026-11-26}
@@ -33,8 +35,10 @@ autocoll="$repo/.venv/bin/autocoll"
 out="$repo/results/$name"
 platform=fat-tree-ib
 ranks=${RANKS:-64}
-matrix=("--collectives allreduce,bcast,reduce,allgather --sizes ${SIZES:-8,1K,64K,1M}${EXCLUDE:+ --exclude $EXCLUDE}"
+matrix=("--collectives ${COLLECTIVES:-allreduce,bcast,reduce,allgather} --sizes ${SIZES:-8,1K,64K,1M}${EXCLUDE:+ --exclude $EXCLUDE}"
         "--collectives alltoall --sizes ${ALLTOALL_SIZES:-8,1K}")
+
+[ "${ALLTOALL_SIZES:-}" = none ] && unset 'matrix[1]'
 
 for ppn in ${PPNS:-8 32}; do
   cells="$out/$platform-ppn$ppn"
