@@ -496,8 +496,9 @@ enum { AC_HIER_PHASES = 6, AC_HIER_LEADERS = 3, AC_HIER_SHARES = 8 /* most leade
  * leader's share (1 / k), a node's blocks (ppn: the leaders' blocks of a gather), a leader's
  * share of them (ppn / k: a multi-leader gather's), every rank's (p: the gathered vector), a
  * leader's share of every rank's (p / k: a multi-leader all-gather's), a node's ranks' vectors
- * of p blocks (ppn p: what a leader of an all-to-all receives), one rank's block of the vector
- * (1 / p: a reduce-scatter's). */
+ * of p blocks (ppn p: what a leader of an all-to-all receives), a leader's share of them
+ * (ppn p / k: a multi-leader all-to-all's), one rank's block of the vector (1 / p: a
+ * reduce-scatter's). */
 typedef enum ac_hier_bytes {
     AC_HIER_WHOLE,
     AC_HIER_SHARE,
@@ -506,6 +507,7 @@ typedef enum ac_hier_bytes {
     AC_HIER_ALL,
     AC_HIER_ALL_SHARE,
     AC_HIER_NODE_ALL,
+    AC_HIER_NODE_ALL_SHARE,
     AC_HIER_RANK
 } ac_hier_bytes;
 typedef struct ac_hier_family {

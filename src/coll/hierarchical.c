@@ -8,10 +8,12 @@
  * Names say what each phase runs: `hier_<intra>_<inter>` with one leader per node (the node's
  * lowest rank), `hier_k<k>_<intra>_<inter>` with k leaders per node, the node's first k ranks,
  * each taking a share of the data (multi-leader: allreduce, bcast, reduce, allgather, gather,
- * scatter): share j is reduced on the node to local rank j (a bcast's or scatter's root sends it
- * there; an allgather's and a gather's is the j-th piece of every rank's block, gathered there),
+ * scatter, alltoall): share j is reduced on the node to local rank j (a bcast's or scatter's
+ * root sends it there; an allgather's, a gather's and an all-to-all's is the j-th piece of every
+ * rank's block, or blocks, gathered there),
  * runs among the j-th ranks of every node (ac_nodes.lane), and comes back (a reduce's or
- * gather's root receives it from there; a scatter's is scattered on each node).
+ * gather's root receives it from there; a scatter's and an all-to-all's is scattered on each
+ * node).
  * <intra> is a registry name present in every intra-node sub-collective of the family (native:
  * the library's own, binomial_tree, ..., shm: through the node's shared memory, common/shm.h,
  * blocking only), <inter> a registry name of the inter-node
@@ -185,8 +187,8 @@ static const ac_hier_family families[] = {
      .inter = AC_ALLTOALLV,
      .intra_phases = {"native", "binomial_tree", "shm"},
      .inter_phases = {"native", "simple", "ring", "pair"},
-     .leaders = {1},
-     .bytes = {AC_HIER_ALL, AC_HIER_NODE_ALL, AC_HIER_ALL}},
+     .leaders = {1, 2, 4},
+     .bytes = {AC_HIER_ALL_SHARE, AC_HIER_NODE_ALL_SHARE, AC_HIER_ALL_SHARE}},
     {.base = {.collective = AC_REDUCE_SCATTER_BLOCK,
               .requires = AC_REQ_NODES,
               .fn.reduce_scatter_block = ac_reduce_scatter_block_hier,
@@ -222,6 +224,7 @@ double ac_hier_scale(ac_hier_bytes rule, int p, int ppn, int k)
     case AC_HIER_ALL: return p;
     case AC_HIER_ALL_SHARE: return (double)p / (k > 1 ? k : 1);
     case AC_HIER_NODE_ALL: return (double)ppn * p;
+    case AC_HIER_NODE_ALL_SHARE: return (double)ppn * p / (k > 1 ? k : 1);
     case AC_HIER_RANK: return 1.0 / (p > 1 ? p : 1);
     }
     return 1.0;

@@ -22,6 +22,15 @@
  * node_aware and node_aware_ring (no intra phases) send the slots point to point.
  * Cost of an instance (N nodes of L ranks, p = N L, blocks of n bytes): gather(L, p n) +
  * alltoallv(N, L p n received a leader) + scatter(L, p n).
+ * With k leaders (a hierarchical instance's params->leaders, hier_k<k>_<intra>_<inter>) every
+ * packed block is cut into k pieces as even as can be (ac_phase_pieces), and piece i of every
+ * block takes the path above alone with local rank i as its node's leader: gathered on the node
+ * to local rank i, exchanged among the i-th ranks of every node (ac_nodes.lane: lane member m's
+ * run placed by its node, as lane order is not always the nodes'), scattered on the node from
+ * local rank i; every rank then interleaves its k pieces back into blocks. Pieces of no byte
+ * (b < k) run no phase. Cost: k x gather(L, p n / k) + alltoallv(N, L p n / k a leader, the k
+ * lanes on k pairs of links at once) + k x scatter(L, p n / k). Requirements: the family's
+ * (every node at least k ranks; nodes may differ in size).
  * Written as a schedule (common/sched.h): the messages between a leader and its node's ranks a
  * round of their own (the leader's receives and its sends each a posted round: MPI_Irecv or
  * MPI_Isend and MPI_Waitall), the node's and leaders' phases their rounds on their
@@ -38,6 +47,7 @@
 #include "coll/common/common.h"
 #include "coll/common/phase.h"
 
+#include <limits.h>
 #include <string.h>
 
 /* A leader's blocks and the layout of its messages among the leaders: local[l][j] the block
@@ -130,6 +140,102 @@ static int exchange(ac_sched *s, const ac_params *p, const ac_nodes *nodes, cons
     return rc != MPI_SUCCESS ? rc : ac_sched_error(s);
 }
 
+/* The exchange of piece j (slots `slot`) among lane j, local rank j of every node: the counts
+ * and displacements of the nodes (counts, displs, by node) given to each lane member by its
+ * node. */
+static int lane_exchange(ac_sched *s, const ac_params *p, const ac_nodes *nodes, int j,
+                         const int *counts, const int *displs, MPI_Datatype slot, const char *out,
+                         char *in)
+{
+    int nn = nodes->nnodes;
+    int *lane_counts = ac_sched_tmp(s, 2 * (MPI_Aint)nn, MPI_INT);
+    if (!lane_counts) return ac_sched_error(s);
+    int *lane_displs = lane_counts + nn;
+    for (int r = 0, m = 0; r < s->size && m < nn; r++) {
+        if (nodes->local_rank_of[r] != j) continue;
+        lane_counts[m] = counts[nodes->node_of[r]]; /* lane member m: local rank j of this node */
+        lane_displs[m++] = displs[nodes->node_of[r]];
+    }
+    return ac_phase_alltoallv(s, p->phase, j == 0 ? nodes->leaders : nodes->lane, out,
+                              lane_counts, lane_displs, slot, in, lane_counts, lane_displs, slot);
+}
+
+/* k leaders a node (the header): piece i of every block through local rank i. */
+static int lanes(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                 int rcount, MPI_Datatype rtype, MPI_Aint bytes, const ac_nodes *nodes,
+                 const ac_params *p)
+{
+    int rc = MPI_SUCCESS, k = p->leaders, size = s->size, nn = nodes->nnodes;
+    int j = nodes->local_rank, lsize = nodes->local_size, lo[AC_HIER_SHARES + 1];
+    MPI_Datatype slot[AC_HIER_SHARES], strided[AC_HIER_SHARES];
+    if (k > AC_HIER_SHARES || bytes > INT_MAX) return MPI_ERR_ARG;
+    ac_phase_pieces(bytes, k, lo);
+    /* blocks: this rank's p blocks, packed; pieces: piece i of each at pieces + p lo[i] */
+    char *blocks = ac_sched_tmp(s, size * bytes, MPI_BYTE);
+    char *pieces = ac_sched_tmp(s, size * bytes, MPI_BYTE);
+    if (!blocks || !pieces) return ac_sched_error(s);
+    for (int i = 0; i < k && rc == MPI_SUCCESS; i++) {
+        int len = lo[i + 1] - lo[i];
+        if (len == 0) continue; /* equal on every rank: bytes is */
+        rc = ac_alltoall_slot_type(len, &slot[i]);
+        if (rc != MPI_SUCCESS) break;
+        ac_sched_own(s, slot[i]);
+        rc = PMPI_Type_create_hvector(size, 1, bytes, slot[i], &strided[i]);
+        if (rc == MPI_SUCCESS) rc = PMPI_Type_commit(&strided[i]);
+        if (rc == MPI_SUCCESS) ac_sched_own(s, strided[i]);
+    }
+    if (rc != MPI_SUCCESS) return rc;
+    ac_alltoall_pack_schedule(s, sbuf, scount, stype, 0, size, blocks, bytes);
+    for (int i = 0; i < k; i++)
+        if (lo[i + 1] > lo[i])
+            ac_sched_copy(s, blocks + lo[i], 1, strided[i], pieces + (MPI_Aint)size * lo[i], size,
+                          slot[i]);
+
+    /* (1) piece i of every rank's blocks gathered on the node to local rank i: local[l][q], the
+     * piece of the block from local rank l to rank q */
+    MPI_Aint len = j < k ? lo[j + 1] - lo[j] : 0, all = (MPI_Aint)lsize * size * len;
+    leader_blocks *b = NULL;
+    int *first = NULL;
+    if (len > 0) {
+        b = ac_sched_tmp(s, sizeof *b, MPI_BYTE);
+        first = ac_sched_tmp(s, 3 * (MPI_Aint)nn, MPI_INT);
+        char *local = ac_sched_tmp(s, all, MPI_BYTE), *outgoing = ac_sched_tmp(s, all, MPI_BYTE);
+        char *incoming = ac_sched_tmp(s, all, MPI_BYTE);
+        if (!b || !first || !local || !outgoing || !incoming) return ac_sched_error(s);
+        int *counts = first + nn, *displs = first + 2 * nn;
+        for (int n = 0, at = 0; n < nn; at += nodes->node_size[n], n++) {
+            first[n] = at;
+            counts[n] = lsize * nodes->node_size[n];
+            displs[n] = lsize * at;
+        }
+        *b = (leader_blocks){nodes, len, size, first, displs, local, outgoing, incoming};
+    }
+    for (int i = 0; i < k && rc == MPI_SUCCESS; i++)
+        if (lo[i + 1] > lo[i])
+            rc = ac_phase_gather(s, p->intra[0], nodes->local, pieces + (MPI_Aint)size * lo[i], size,
+                                 slot[i], i == j ? b->local : NULL, size, slot[i], i);
+
+    /* (2) the nodes' runs of piece j among the j-th ranks */
+    if (rc == MPI_SUCCESS && len > 0) {
+        ac_sched_local(s, to_outgoing, b);
+        rc = lane_exchange(s, p, nodes, j, first + nn, first + 2 * nn, slot[j], b->outgoing,
+                           b->incoming);
+        if (rc == MPI_SUCCESS) ac_sched_local(s, from_incoming, b);
+    }
+
+    /* (3) scattered back from local rank i; the pieces interleaved back into blocks */
+    for (int i = 0; i < k && rc == MPI_SUCCESS; i++)
+        if (lo[i + 1] > lo[i])
+            rc = ac_phase_scatter(s, p->intra[1], nodes->local, i == j ? b->local : NULL, size,
+                                  slot[i], pieces + (MPI_Aint)size * lo[i], size, slot[i], i);
+    if (rc != MPI_SUCCESS) return rc;
+    for (int i = 0; i < k; i++)
+        if (lo[i + 1] > lo[i])
+            ac_sched_copy(s, pieces + (MPI_Aint)size * lo[i], size, slot[i], blocks + lo[i], 1,
+                          strided[i]);
+    return ac_alltoall_unpack_schedule(s, blocks, bytes, 0, size, rbuf, rcount, rtype);
+}
+
 AC_BLOCKS_BY_SCHEDULE(alltoall, node_aware)
 
 int ac_alltoall_node_aware_schedule(ac_sched *s, const void *sbuf, int scount,
@@ -145,6 +251,8 @@ int ac_alltoall_node_aware_schedule(ac_sched *s, const void *sbuf, int scount,
                                              rtype, &rank, &size);
     if (bytes == 0) return ac_sched_error(s);
     if ((rc = ac_nodes_get(s->comm, &nodes)) != MPI_SUCCESS) return rc;
+    if (p->leaders > 1)
+        return lanes(s, sbuf, scount, stype, rbuf, rcount, rtype, bytes, nodes, p);
     if ((rc = ac_alltoall_slot_type(bytes, &slot)) != MPI_SUCCESS) return rc;
     ac_sched_own(s, slot);
     int nn = nodes->nnodes, me = nodes->node, lsize = nodes->local_size;
