@@ -467,6 +467,43 @@ static void test_pipelined(void)
     }
 }
 
+/* A multi-leader all-to-all (hier_k2_binomial_tree_pair, 16 ranks on 4 nodes of 4, blocks of
+ * 1 KiB): each of its 2 leaders a node gathers and scatters p b / 2 bytes a rank on the node one
+ * after the other, and the 2 lanes exchange ppn p b / 2 bytes a leader among the 4 nodes at once
+ * (their bytes across a node's link counted twice), where the one-leader twin moves p b and
+ * ppn p b once. */
+static void test_multi_leader_alltoall(void)
+{
+    const ac_algorithm *k2 = ac_registry_find(AC_ALLTOALL, "hier_k2_binomial_tree_pair");
+    const ac_algorithm *gather = ac_registry_find(AC_GATHER, "binomial_tree");
+    const ac_algorithm *scatter = ac_registry_find(AC_SCATTER, "binomial_tree");
+    const ac_algorithm *pair = ac_registry_find(AC_ALLTOALLV, "pair");
+    if (!CHECK(k2 && gather && scatter && pair)) return;
+    double b = 1024, whole[AC_COST_PARAMS], g[AC_COST_PARAMS], x[AC_COST_PARAMS],
+           sc[AC_COST_PARAMS];
+    ac_cost_shape s = {16, 4, 4, b, 1}, node = {4, 1, 4, 16 * b / 2, 1},
+                  lanes = {4, 4, 1, 4 * 16 * b / 2, 2};
+    CHECK(ac_cost_features(k2, &s, whole) == 0);
+    CHECK(ac_cost_features(gather, &node, g) == 0);
+    CHECK(ac_cost_features(scatter, &node, sc) == 0);
+    CHECK(ac_cost_features(pair, &lanes, x) == 0);
+    int ok = 1;
+    for (int j = 0; j < AC_COST_PARAMS; j++)
+        ok &= near(whole[j], 2 * g[j] + x[j] + 2 * sc[j]);
+    CHECK(ok);
+    /* the lanes' bytes: twice those of one lane alone */
+    double one[AC_COST_PARAMS];
+    ac_cost_shape alone = lanes;
+    alone.lanes = 1;
+    CHECK(ac_cost_features(pair, &alone, one) == 0);
+    CHECK(near(x[AC_COST_BETA_INTER], 2 * one[AC_COST_BETA_INTER]) &&
+          one[AC_COST_BETA_INTER] > 0);
+    /* nodes of 4 take 4 leaders, not nodes of 2 */
+    ac_cost_shape small = {16, 8, 2, b, 1};
+    CHECK(ac_cost_features(ac_registry_find(AC_ALLTOALL, "hier_k4_binomial_tree_pair"), &small,
+                           whole) == -1);
+}
+
 int main(void)
 {
     test_formulas();
@@ -474,6 +511,7 @@ int main(void)
     test_stand_ins_and_hierarchy();
     test_stand_in_rules();
     test_pipelined();
+    test_multi_leader_alltoall();
     test_one_model_per_function();
     test_fit();
     if (failures) fprintf(stderr, "test_cost: %d failures\n", failures);
