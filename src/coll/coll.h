@@ -498,7 +498,7 @@ enum { AC_HIER_PHASES = 6, AC_HIER_LEADERS = 3, AC_HIER_SHARES = 8 /* most leade
  * leader's share of every rank's (p / k: a multi-leader all-gather's), a node's ranks' vectors
  * of p blocks (ppn p: what a leader of an all-to-all receives), a leader's share of them
  * (ppn p / k: a multi-leader all-to-all's), one rank's block of the vector (1 / p: a
- * reduce-scatter's). */
+ * reduce-scatter's), a leader's share of it (1 / (p k): a multi-leader reduce-scatter's). */
 typedef enum ac_hier_bytes {
     AC_HIER_WHOLE,
     AC_HIER_SHARE,
@@ -508,7 +508,8 @@ typedef enum ac_hier_bytes {
     AC_HIER_ALL_SHARE,
     AC_HIER_NODE_ALL,
     AC_HIER_NODE_ALL_SHARE,
-    AC_HIER_RANK
+    AC_HIER_RANK,
+    AC_HIER_RANK_SHARE
 } ac_hier_bytes;
 typedef struct ac_hier_family {
     ac_algorithm base; /* collective, function, requirements (AC_REQ_NODES and more), summary */

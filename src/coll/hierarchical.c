@@ -8,7 +8,7 @@
  * Names say what each phase runs: `hier_<intra>_<inter>` with one leader per node (the node's
  * lowest rank), `hier_k<k>_<intra>_<inter>` with k leaders per node, the node's first k ranks,
  * each taking a share of the data (multi-leader: allreduce, bcast, reduce, allgather, gather,
- * scatter, alltoall): share j is reduced on the node to local rank j (a bcast's or scatter's
+ * scatter, alltoall, reduce_scatter_block): share j is reduced on the node to local rank j (a bcast's or scatter's
  * root sends it there; an allgather's, a gather's and an all-to-all's is the j-th piece of every
  * rank's block, or blocks, gathered there),
  * runs among the j-th ranks of every node (ac_nodes.lane), and comes back (a reduce's or
@@ -200,8 +200,8 @@ static const ac_hier_family families[] = {
      .inter = AC_REDUCE_SCATTER,
      .intra_phases = {"native", "binomial_tree"},
      .inter_phases = {"native", "pairwise", "recursive_halving", "reduce_then_scatter"},
-     .leaders = {1},
-     .bytes = {AC_HIER_WHOLE, AC_HIER_WHOLE, AC_HIER_RANK},
+     .leaders = {1, 2, 4},
+     .bytes = {AC_HIER_SHARE, AC_HIER_SHARE, AC_HIER_RANK_SHARE},
      .ordered = 1},
 };
 
@@ -226,6 +226,7 @@ double ac_hier_scale(ac_hier_bytes rule, int p, int ppn, int k)
     case AC_HIER_NODE_ALL: return (double)ppn * p;
     case AC_HIER_NODE_ALL_SHARE: return (double)ppn * p / (k > 1 ? k : 1);
     case AC_HIER_RANK: return 1.0 / (p > 1 ? p : 1);
+    case AC_HIER_RANK_SHARE: return 1.0 / (p > 1 ? p : 1) / (k > 1 ? k : 1);
     }
     return 1.0;
 }

@@ -504,6 +504,31 @@ static void test_multi_leader_alltoall(void)
                            whole) == -1);
 }
 
+/* A multi-leader reduce_scatter_block (hier_k2_binomial_tree_pairwise, 16 ranks on 4 nodes of 4,
+ * a vector of 64 KiB): 2 reduces of n / 2 on the node, the 2 lanes' reduce-scatters of n / 2
+ * among the 4 nodes at once, 2 scatters of n / (2 p) a rank. */
+static void test_multi_leader_reduce_scatter_block(void)
+{
+    const ac_algorithm *k2 =
+        ac_registry_find(AC_REDUCE_SCATTER_BLOCK, "hier_k2_binomial_tree_pairwise");
+    const ac_algorithm *reduce = ac_registry_find(AC_REDUCE, "binomial_tree");
+    const ac_algorithm *scatter = ac_registry_find(AC_SCATTER, "binomial_tree");
+    const ac_algorithm *rs = ac_registry_find(AC_REDUCE_SCATTER, "pairwise");
+    if (!CHECK(k2 && reduce && scatter && rs)) return;
+    double n = 65536, whole[AC_COST_PARAMS], r[AC_COST_PARAMS], x[AC_COST_PARAMS],
+           sc[AC_COST_PARAMS];
+    ac_cost_shape s = {16, 4, 4, n, 1}, node = {4, 1, 4, n / 2, 1},
+                  lanes = {4, 4, 1, n / 2, 2}, piece = {4, 1, 4, n / 16 / 2, 1};
+    CHECK(ac_cost_features(k2, &s, whole) == 0);
+    CHECK(ac_cost_features(reduce, &node, r) == 0);
+    CHECK(ac_cost_features(rs, &lanes, x) == 0);
+    CHECK(ac_cost_features(scatter, &piece, sc) == 0);
+    int ok = 1;
+    for (int j = 0; j < AC_COST_PARAMS; j++)
+        ok &= near(whole[j], 2 * r[j] + x[j] + 2 * sc[j]);
+    CHECK(ok);
+}
+
 int main(void)
 {
     test_formulas();
@@ -512,6 +537,7 @@ int main(void)
     test_stand_in_rules();
     test_pipelined();
     test_multi_leader_alltoall();
+    test_multi_leader_reduce_scatter_block();
     test_one_model_per_function();
     test_fit();
     if (failures) fprintf(stderr, "test_cost: %d failures\n", failures);
