@@ -53,14 +53,35 @@
 /* A leader's blocks and the layout of its messages among the leaders: local[l][j] the block
  * from local rank l to rank j; outgoing, for node n: [local rank l][rank m of node n];
  * incoming, from node n: [rank l of node n][local rank m]. first[n]: the position of node n's
- * ranks in nodes->order (local-rank order); displs[n], node n's run in slots. */
+ * ranks in nodes->order (local-rank order); counts[n] and displs[n], node n's run in slots. */
 typedef struct leader_blocks {
     const ac_nodes *nodes;
     MPI_Aint bytes;
     int size;
-    const int *first, *displs;
+    const int *first, *counts, *displs;
     char *local, *outgoing, *incoming;
 } leader_blocks;
+
+/* A leader's blocks of `bytes` bytes and their layout (the schedule's temporaries); NULL
+ * without memory (the schedule's error). */
+static leader_blocks *leader_begin(ac_sched *s, const ac_nodes *nodes, MPI_Aint bytes)
+{
+    int nn = nodes->nnodes, lsize = nodes->local_size;
+    MPI_Aint all = (MPI_Aint)lsize * s->size * bytes;
+    leader_blocks *b = ac_sched_tmp(s, sizeof *b, MPI_BYTE);
+    int *first = ac_sched_tmp(s, 3 * (MPI_Aint)nn, MPI_INT);
+    char *local = ac_sched_tmp(s, all, MPI_BYTE), *outgoing = ac_sched_tmp(s, all, MPI_BYTE);
+    char *incoming = ac_sched_tmp(s, all, MPI_BYTE);
+    if (!b || !first || !local || !outgoing || !incoming) return NULL;
+    int *counts = first + nn, *displs = first + 2 * nn;
+    for (int n = 0, at = 0; n < nn; at += nodes->node_size[n], n++) {
+        first[n] = at;
+        counts[n] = lsize * nodes->node_size[n];
+        displs[n] = lsize * at;
+    }
+    *b = (leader_blocks){nodes, bytes, s->size, first, counts, displs, local, outgoing, incoming};
+    return b;
+}
 
 static int to_outgoing(const void *arg)
 {
@@ -165,8 +186,8 @@ static int lanes(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype, 
                  int rcount, MPI_Datatype rtype, MPI_Aint bytes, const ac_nodes *nodes,
                  const ac_params *p)
 {
-    int rc = MPI_SUCCESS, k = p->leaders, size = s->size, nn = nodes->nnodes;
-    int j = nodes->local_rank, lsize = nodes->local_size, lo[AC_HIER_SHARES + 1];
+    int rc = MPI_SUCCESS, k = p->leaders, size = s->size;
+    int j = nodes->local_rank, lo[AC_HIER_SHARES + 1];
     MPI_Datatype slot[AC_HIER_SHARES], strided[AC_HIER_SHARES];
     if (k > AC_HIER_SHARES || bytes > INT_MAX) return MPI_ERR_ARG;
     ac_phase_pieces(bytes, k, lo);
@@ -193,23 +214,9 @@ static int lanes(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype, 
 
     /* (1) piece i of every rank's blocks gathered on the node to local rank i: local[l][q], the
      * piece of the block from local rank l to rank q */
-    MPI_Aint len = j < k ? lo[j + 1] - lo[j] : 0, all = (MPI_Aint)lsize * size * len;
-    leader_blocks *b = NULL;
-    int *first = NULL;
-    if (len > 0) {
-        b = ac_sched_tmp(s, sizeof *b, MPI_BYTE);
-        first = ac_sched_tmp(s, 3 * (MPI_Aint)nn, MPI_INT);
-        char *local = ac_sched_tmp(s, all, MPI_BYTE), *outgoing = ac_sched_tmp(s, all, MPI_BYTE);
-        char *incoming = ac_sched_tmp(s, all, MPI_BYTE);
-        if (!b || !first || !local || !outgoing || !incoming) return ac_sched_error(s);
-        int *counts = first + nn, *displs = first + 2 * nn;
-        for (int n = 0, at = 0; n < nn; at += nodes->node_size[n], n++) {
-            first[n] = at;
-            counts[n] = lsize * nodes->node_size[n];
-            displs[n] = lsize * at;
-        }
-        *b = (leader_blocks){nodes, len, size, first, displs, local, outgoing, incoming};
-    }
+    MPI_Aint len = j < k ? lo[j + 1] - lo[j] : 0;
+    leader_blocks *b = len > 0 ? leader_begin(s, nodes, len) : NULL;
+    if (len > 0 && !b) return ac_sched_error(s);
     for (int i = 0; i < k && rc == MPI_SUCCESS; i++)
         if (lo[i + 1] > lo[i])
             rc = ac_phase_gather(s, p->intra[0], nodes->local, pieces + (MPI_Aint)size * lo[i], size,
@@ -218,7 +225,7 @@ static int lanes(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype, 
     /* (2) the nodes' runs of piece j among the j-th ranks */
     if (rc == MPI_SUCCESS && len > 0) {
         ac_sched_local(s, to_outgoing, b);
-        rc = lane_exchange(s, p, nodes, j, first + nn, first + 2 * nn, slot[j], b->outgoing,
+        rc = lane_exchange(s, p, nodes, j, b->counts, b->displs, slot[j], b->outgoing,
                            b->incoming);
         if (rc == MPI_SUCCESS) ac_sched_local(s, from_incoming, b);
     }
@@ -255,25 +262,15 @@ int ac_alltoall_node_aware_schedule(ac_sched *s, const void *sbuf, int scount,
         return lanes(s, sbuf, scount, stype, rbuf, rcount, rtype, bytes, nodes, p);
     if ((rc = ac_alltoall_slot_type(bytes, &slot)) != MPI_SUCCESS) return rc;
     ac_sched_own(s, slot);
-    int nn = nodes->nnodes, me = nodes->node, lsize = nodes->local_size;
+    int me = nodes->node, lsize = nodes->local_size;
     if (rank != nodes->leader_of[me])
         return member(s, sbuf, scount, stype, rbuf, rcount, rtype, bytes, slot, nodes, p);
 
     /* Leader. */
-    MPI_Aint all = (MPI_Aint)lsize * size * bytes;
-    leader_blocks *b = ac_sched_tmp(s, sizeof *b, MPI_BYTE);
-    int *first = ac_sched_tmp(s, 3 * (MPI_Aint)nn, MPI_INT);
-    char *local = ac_sched_tmp(s, all, MPI_BYTE), *outgoing = ac_sched_tmp(s, all, MPI_BYTE);
-    char *incoming = ac_sched_tmp(s, all, MPI_BYTE);
-    if (!b || !first || !local || !outgoing || !incoming) return ac_sched_error(s);
-    int *counts = first + nn, *displs = first + 2 * nn;
-    for (int n = 0, at = 0; n < nn; at += nodes->node_size[n], n++) {
-        first[n] = at;
-        counts[n] = lsize * nodes->node_size[n];
-        displs[n] = lsize * at;
-    }
-    *b = (leader_blocks){nodes, bytes, size, first, displs, local, outgoing, incoming};
-    const int *mine = nodes->order + first[me];
+    leader_blocks *b = leader_begin(s, nodes, bytes);
+    if (!b) return ac_sched_error(s);
+    char *local = b->local;
+    const int *mine = nodes->order + b->first[me];
 
     /* (1) local[l][j]: block from local rank l to rank j. */
     ac_alltoall_pack_schedule(s, sbuf, scount, stype, 0, size, local, bytes);
@@ -289,7 +286,7 @@ int ac_alltoall_node_aware_schedule(ac_sched *s, const void *sbuf, int scount,
 
     /* (2) */
     ac_sched_local(s, to_outgoing, b);
-    rc = exchange(s, p, nodes, outgoing, counts, displs, slot, incoming);
+    rc = exchange(s, p, nodes, b->outgoing, b->counts, b->displs, slot, b->incoming);
     if (rc != MPI_SUCCESS) return rc;
 
     /* (3) */
