@@ -8,9 +8,10 @@
  * Names say what each phase runs: `hier_<intra>_<inter>` with one leader per node (the node's
  * lowest rank), `hier_k<k>_<intra>_<inter>` with k leaders per node, the node's first k ranks,
  * each taking a share of the data (multi-leader: allreduce, bcast, reduce, allgather, gather,
- * scatter, alltoall, reduce_scatter_block): share j is reduced on the node to local rank j (a bcast's or scatter's
- * root sends it there; an allgather's, a gather's and an all-to-all's is the j-th piece of every
- * rank's block, or blocks, gathered there),
+ * scatter, alltoall, reduce_scatter_block): share j is reduced on the node to local rank j (a
+ * bcast's or scatter's root sends it there; an allgather's, a gather's and an all-to-all's is
+ * the j-th piece of every rank's block, or blocks, gathered there; a reduce-scatter's the j-th
+ * piece of every block, reduced there),
  * runs among the j-th ranks of every node (ac_nodes.lane), and comes back (a reduce's or
  * gather's root receives it from there; a scatter's and an all-to-all's is scattered on each
  * node).

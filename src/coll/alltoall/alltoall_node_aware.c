@@ -47,7 +47,6 @@
 #include "coll/common/common.h"
 #include "coll/common/phase.h"
 
-#include <limits.h>
 #include <string.h>
 
 /* A leader's blocks and the layout of its messages among the leaders: local[l][j] the block
@@ -186,17 +185,18 @@ static int lanes(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype, 
                  int rcount, MPI_Datatype rtype, MPI_Aint bytes, const ac_nodes *nodes,
                  const ac_params *p)
 {
-    int rc = MPI_SUCCESS, k = p->leaders, size = s->size;
-    int j = nodes->local_rank, lo[AC_HIER_SHARES + 1];
+    int rc = MPI_SUCCESS, k = p->leaders, size = s->size, j = nodes->local_rank;
+    MPI_Aint lo[AC_HIER_SHARES + 1]; /* piece i: bytes [lo[i], lo[i + 1]) of a block */
     MPI_Datatype slot[AC_HIER_SHARES], strided[AC_HIER_SHARES];
-    if (k > AC_HIER_SHARES || bytes > INT_MAX) return MPI_ERR_ARG;
-    ac_phase_pieces(bytes, k, lo);
+    if (k > AC_HIER_SHARES) return MPI_ERR_ARG;
+    for (int i = 0; i <= k; i++) /* as ac_phase_pieces, blocks of any size */
+        lo[i] = bytes / k * i + bytes % k * i / k;
     /* blocks: this rank's p blocks, packed; pieces: piece i of each at pieces + p lo[i] */
     char *blocks = ac_sched_tmp(s, size * bytes, MPI_BYTE);
     char *pieces = ac_sched_tmp(s, size * bytes, MPI_BYTE);
     if (!blocks || !pieces) return ac_sched_error(s);
     for (int i = 0; i < k && rc == MPI_SUCCESS; i++) {
-        int len = lo[i + 1] - lo[i];
+        MPI_Aint len = lo[i + 1] - lo[i];
         if (len == 0) continue; /* equal on every rank: bytes is */
         rc = ac_alltoall_slot_type(len, &slot[i]);
         if (rc != MPI_SUCCESS) break;
@@ -219,8 +219,8 @@ static int lanes(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype, 
     if (len > 0 && !b) return ac_sched_error(s);
     for (int i = 0; i < k && rc == MPI_SUCCESS; i++)
         if (lo[i + 1] > lo[i])
-            rc = ac_phase_gather(s, p->intra[0], nodes->local, pieces + (MPI_Aint)size * lo[i], size,
-                                 slot[i], i == j ? b->local : NULL, size, slot[i], i);
+            rc = ac_phase_gather(s, p->intra[0], nodes->local, pieces + (MPI_Aint)size * lo[i],
+                                 size, slot[i], i == j ? b->local : NULL, size, slot[i], i);
 
     /* (2) the nodes' runs of piece j among the j-th ranks */
     if (rc == MPI_SUCCESS && len > 0) {
