@@ -78,7 +78,7 @@ int ac_allgather_hier_schedule(ac_sched *s, const void *sbuf, int scount, MPI_Da
     if (!all || !pieces || (k > 1 && !mine) || !node_start) return ac_sched_error(s);
     for (int i = 0, at = 0; i < nn; at += nodes->node_size[i], i++)
         node_start[i] = at;
-    int lo[AC_HIER_SHARES + 1];
+    MPI_Aint lo[AC_HIER_SHARES + 1];
     ac_phase_pieces(b, k, lo);
     int place = node_start[nodes->node] + nodes->local_rank; /* this rank's, in node order */
     MPI_Aint rextent = ac_extent(rtype);

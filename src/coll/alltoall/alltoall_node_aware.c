@@ -189,8 +189,7 @@ static int lanes(ac_sched *s, const void *sbuf, int scount, MPI_Datatype stype, 
     MPI_Aint lo[AC_HIER_SHARES + 1]; /* piece i: bytes [lo[i], lo[i + 1]) of a block */
     MPI_Datatype slot[AC_HIER_SHARES], strided[AC_HIER_SHARES];
     if (k > AC_HIER_SHARES) return MPI_ERR_ARG;
-    for (int i = 0; i <= k; i++) /* as ac_phase_pieces, blocks of any size */
-        lo[i] = bytes / k * i + bytes % k * i / k;
+    ac_phase_pieces(bytes, k, lo);
     /* blocks: this rank's p blocks, packed; pieces: piece i of each at pieces + p lo[i] */
     char *blocks = ac_sched_tmp(s, size * bytes, MPI_BYTE);
     char *pieces = ac_sched_tmp(s, size * bytes, MPI_BYTE);

@@ -337,10 +337,10 @@ int ac_phase_leaders_scatterv(ac_sched *s, const ac_nodes *nodes, MPI_Aint block
     return append(s, nodes->leaders, &a, &scatterv_kind);
 }
 
-void ac_phase_pieces(MPI_Aint block, int k, int lo[])
+void ac_phase_pieces(MPI_Aint block, int k, MPI_Aint lo[])
 {
-    for (int j = 0; j <= k; j++)
-        lo[j] = (int)((long long)j * block / k);
+    for (int j = 0; j <= k; j++) /* floor(j block / k), without j block */
+        lo[j] = block / k * j + block % k * j / k;
 }
 
 int ac_phase_lane_runs(ac_sched *s, const ac_nodes *nodes, int i, MPI_Aint block, int lo,

@@ -65,9 +65,9 @@ int ac_phase_leaders_scatterv(ac_sched *s, const ac_nodes *nodes, MPI_Aint block
                                    const void *all, void *to, int root_node);
 
 /* The k pieces of a block of `block` bytes that k leaders a node share (a multi-leader
- * allgather's, gather's or scatter's): piece i is bytes [lo[i], lo[i + 1]), as even as can be;
- * lo has k + 1 entries. */
-void ac_phase_pieces(MPI_Aint block, int k, int lo[]);
+ * allgather's, gather's, scatter's or all-to-all's; a reduce-scatter's block of elements): piece
+ * i is [lo[i], lo[i + 1]), as even as can be, for blocks of any size; lo has k + 1 entries. */
+void ac_phase_pieces(MPI_Aint block, int k, MPI_Aint lo[]);
 /* A rooted multi-leader instance's pieces (gather_hier.c, scatter_hier.c), on nodes of one
  * size: lo (ac_phase_pieces), holder[i] and lane_root[i] (local rank i of the root's node, and
  * its rank in lane i: ac_nodes_lane_roots), holds (this rank is holder[its local rank]); pieces:
@@ -76,7 +76,8 @@ void ac_phase_pieces(MPI_Aint block, int k, int lo[]);
  * none). */
 typedef struct ac_phase_rooted_pieces {
     int k, holds;
-    int lo[AC_HIER_SHARES + 1], holder[AC_HIER_SHARES], lane_root[AC_HIER_SHARES];
+    MPI_Aint lo[AC_HIER_SHARES + 1];
+    int holder[AC_HIER_SHARES], lane_root[AC_HIER_SHARES];
     char *pieces, *node_run;
 } ac_phase_rooted_pieces;
 /* Fills pc for k leaders, blocks of `block` bytes and `root` (the schedule's temporaries);

@@ -47,7 +47,7 @@ static int gather_pieces(ac_sched *s, const ac_params *p, const ac_nodes *nodes,
     int k = p->leaders, size = s->size, ppn = nodes->node_size[0]; /* nodes of one size */
     int rc = ac_phase_rooted_pieces_begin(s, nodes, k, block, root, &pc);
     if (rc != MPI_SUCCESS) return rc;
-    const int *lo = pc.lo;
+    const MPI_Aint *lo = pc.lo;
     int j = nodes->local_rank;
     for (int i = 0; i < k && rc == MPI_SUCCESS; i++) {
         int len = lo[i + 1] - lo[i];

@@ -46,7 +46,8 @@ static int lanes(ac_sched *s, const ac_nodes *nodes, const void *input, void *rb
                  MPI_Datatype dtype, MPI_Op op, const ac_params *p)
 {
     int rc = MPI_SUCCESS, k = p->leaders, size = s->size, nn = nodes->nnodes;
-    int j = nodes->local_rank, lo[AC_HIER_SHARES + 1];
+    int j = nodes->local_rank;
+    MPI_Aint lo[AC_HIER_SHARES + 1];
     if (k > AC_HIER_SHARES) return MPI_ERR_ARG;
     ac_phase_pieces(rcount, k, lo);
     MPI_Aint extent = ac_extent(dtype), block = (MPI_Aint)rcount * extent;
