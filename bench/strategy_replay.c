@@ -30,6 +30,9 @@
  *   layer NAME                             star_enhanced, star_basic, lottery, race or model,
  *                                          or fixed:CANDIDATE (that candidate on every call,
  *                                          under the same noise: the baseline of a noisy run)
+ *   describe 1                             each layer's object also holds the strategy's own
+ *                                          description after the last call (`state`: for
+ *                                          model its fitted platform, predictions, medians)
  *   warm 1                                 start warm, as from a history file that knows every
  *                                          candidate: its median over WARM_SAMPLES calls
  *   subset 1                               the candidates are the measured ones only (the
@@ -93,6 +96,7 @@ typedef struct input {
     double noise_prob, noise_mean;
     unsigned long long seed;
     int warm;   /* start every strategy from knowledge of every candidate (its median) */
+    int describe; /* write the strategy's description after the last call */
     int subset; /* the measured candidates only */
     char suggest[MAX_SUGGESTED][128];
     int nsuggest;
@@ -138,6 +142,8 @@ static int read_input(FILE *f, input *in)
             in->agreement = atof(val);
         } else if (strcmp(key, "warm") == 0) {
             in->warm = atoi(val);
+        } else if (strcmp(key, "describe") == 0) {
+            in->describe = atoi(val);
         } else if (strcmp(key, "subset") == 0) {
             in->subset = atoi(val);
         } else if (strcmp(key, "suggest") == 0) {
@@ -407,7 +413,16 @@ static int replay_layer(const input *in, const layer_spec *spec, const ac_algori
     fputs("], \"times\": [", out);
     for (long call = 0; call < in->calls; call++)
         fprintf(out, "%s%.9g", call ? ", " : "", seconds[call]);
-    fputs("]}", out);
+    fputs("]", out);
+    if (in->describe) {
+        ac_json_writer w;
+        ac_json_writer_init(&w, out);
+        fputs(", \"state\": ", out);
+        ac_json_object_begin(&w, NULL);
+        spec->strategy->describe(state, cands, &sum, &w);
+        ac_json_object_end(&w);
+    }
+    fputs("}", out);
     rc = 0;
 done:
     if (state) spec->strategy->destroy(state);

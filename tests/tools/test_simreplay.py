@@ -323,3 +323,37 @@ def test_model_weighs_a_mesh_set_up(tmp_path):
         assert row["chosen"] == "flat_tree" and row["steady_vs_oracle"] <= 1.02, row
         assert row["decision"] <= 20
     assert w["whole_vs_oracle"] < 0.85 * i["whole_vs_oracle"], (w, i)
+
+
+def test_describe_says_what_each_strategy_measured(tmp_path):
+    """--describe: each row lists the candidates in the order of their first call (native
+    first: every strategy starts on it) with no repeats, and the model's own description: the
+    fitted platform (six non-negative parameters), a prediction for every candidate with a cost
+    formula, and the medians it measured, which are the cell's for each candidate it ran. The
+    printed form names them too; without --describe none of it is there."""
+    cell = PPN8 / "allreduce-8-np64-ompi.json"
+    data = json.loads(cell.read_text())
+    medians = {c["name"]: c["median"] for c in data["configurations"]
+               if c["kind"] in ("native", "fixed")}
+    names = ",".join(c["name"] for c in data["configurations"] if c["kind"] == "fixed")
+    (row,) = replay(tmp_path, cell, "--layers", "model,race", "--candidates", names,
+                    "--describe")
+    model, race = row["replayed"]
+    for rep in (model, race):
+        assert rep["measured"][0] == "native" and len(set(rep["measured"])) == len(rep["measured"])
+        assert rep["chosen"] in rep["measured"], rep["layer"]
+    assert set(race["measured"]) <= set(medians)
+    assert len(race["measured"]) > len(model["measured"])  # race samples far more of them
+    state = model["state"]
+    assert len(state["platform"]) == 6 and min(state["platform"].values()) >= 0
+    assert "allgather_mesh_3d" in state["predicted"] and "native" not in state["predicted"]
+    assert set(state["medians"]) == set(model["measured"])
+    for name, m in state["medians"].items():
+        assert m == pytest.approx(medians[name], rel=0.05), name
+    r = autocoll_cli("simgrid", "replay", str(cell), "--layers", "model", "--candidates", names,
+                     "--describe")
+    assert r.returncode == 0, r.stderr
+    assert "model measured, in order: native (" in r.stdout
+    assert "model fitted platform: alpha_intra" in r.stdout
+    (plain,) = replay(tmp_path, cell, "--layers", "model", "--candidates", names)
+    assert "measured" not in plain["replayed"][0] and "medians" not in plain

@@ -135,10 +135,11 @@ def start_seconds(data):
 
 
 def replay_input(data, layers, calls, agreement, noise, seed, warm=False, candidates=None,
-                 suggest=()):
+                 suggest=(), describe=False):
     """The replay program's input; with `candidates` (names) the cell's measured calls of
     those and native only, the others left out of the candidate list; `suggest`: a table's
-    rule for the cell (names, best first)."""
+    rule for the cell (names, best first); `describe`: each layer's output also holds the
+    strategy's description of itself after the last call."""
     p = data["parameters"]
     lines = [f"collective {p['collective']}", f"ranks {data['machine']['ranks']}",
              f"ppn {data.get('simgrid', {}).get('ppn', 1)}", f"bytes {p['bytes']}",
@@ -147,6 +148,8 @@ def replay_input(data, layers, calls, agreement, noise, seed, warm=False, candid
         lines.append(f"noise {noise[0]!r} {noise[1]!r}")
     if warm:
         lines.append("warm 1")
+    if describe:
+        lines.append("describe 1")
     if candidates is not None:
         lines.append("subset 1")
     lines += [f"suggest {name}" for name in suggest]
@@ -207,6 +210,15 @@ def layer_row(name, times, decision, chosen, oracle):
             / oracle["median"]}
 
 
+def first_runs(names, choices):
+    """The candidates (names) in the order of their first call among `choices` (indices)."""
+    seen = []
+    for i in choices:
+        if names[i] not in seen:
+            seen.append(names[i])
+    return seen
+
+
 def simulated_rows(data, oracle):
     """The rows of the strategies that ran in the simulation (by their layer name)."""
     rows = {}
@@ -223,7 +235,7 @@ def simulated_rows(data, oracle):
 
 
 def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False,
-                settings=None, candidates=None, suggest=()):
+                settings=None, candidates=None, suggest=(), describe=False):
     """The strategies replayed over one cell. Without noise every ratio is against the cell's
     measured oracle and natives (as `autocoll simgrid report` takes them from a simulated
     cell). With noise the oracle and native are replayed too, their measured calls under the
@@ -259,7 +271,7 @@ def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False
     if (excluded or other_registry) and candidates is None:
         chosen_from = [c["name"] for c in data["configurations"] if c["kind"] == "fixed"]
     out = run_replay(program, replay_input(data, list(layers) + together, calls, agree, noise,
-                                           seed, warm, chosen_from, suggest), settings)
+                                           seed, warm, chosen_from, suggest, describe), settings)
     if baselines and candidates is not None:  # the oracle and native alone: the cell may lack
         # algorithms none of the candidates needs (a cell simulated without its slowest ones)
         out["layers"] += run_replay(program, replay_input(data, baselines, calls, agree, noise,
@@ -281,6 +293,10 @@ def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False
         steady_natives = natives
     rows = [layer_row(r["layer"], r["times"], r["decision_calls"], r["chosen"], reference)
             for r in out["layers"] if r["layer"] in layers]
+    if describe:
+        for row, r in zip(rows, [r for r in out["layers"] if r["layer"] in layers]):
+            row["measured"] = first_runs(out["candidates"], r["choices"])
+            row["state"] = r.get("state", {})
     for row in rows:
         steady = row["steady_vs_oracle"] * reference["median"]
         row["vs_native"] = {k: steady / v for k, v in steady_natives.items()}
@@ -295,7 +311,9 @@ def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False
             "excluded": excluded, "cell_registry_differs": other_registry,
             "suggested": list(suggest),
             "replayed": rows,
-            "simulated": {} if noisy else simulated_rows(data, oracle)}
+            "simulated": {} if noisy else simulated_rows(data, oracle),
+            **({"medians": {c["name"]: c["median"] for c in data["configurations"]
+                            if c["kind"] in ("native", "fixed")}} if describe else {})}
 
 
 def fmt(x, digits=3):
@@ -335,6 +353,31 @@ def print_cell(r, compare):
                     fmt(row["decision"]), f"{row['learning_cost_oracle_calls']:.0f} oracle calls"]
             cols += [fmt(row["vs_native"].get(s)) for s in sels] + [fmt(row["chosen"])]
         print("  " + " | ".join(cols))
+    for row in r["replayed"]:
+        if "measured" in row:
+            print("\n".join(describe_lines(row, r.get("medians", {}), r["oracle_median"])))
+
+
+DESCRIBED_PREDICTIONS = 12  # --describe: the fastest predictions shown
+
+
+def describe_lines(row, medians, oracle):
+    """--describe: what a replayed strategy measured, in order, each with its median over the
+    oracle; for a strategy with a fitted platform (model) the parameters and its fastest
+    predictions beside their measured medians."""
+    ratio = lambda name: fmt(medians[name] / oracle) if name in medians else "-"  # noqa: E731
+    lines = [f"  {row['layer']} measured, in order: " +
+             ", ".join(f"{n} ({ratio(n)})" for n in row["measured"])]
+    state = row.get("state") or {}
+    if state.get("platform"):
+        lines.append(f"  {row['layer']} fitted platform: " +
+                     ", ".join(f"{k} {v:.3g}" for k, v in state["platform"].items()))
+    predicted = sorted((v, k) for k, v in (state.get("predicted") or {}).items() if v > 0)
+    if predicted:
+        lines.append(f"  {row['layer']} fastest predictions (us, then measured / oracle):")
+        lines += [f"    {v * 1e6:9.2f}  {ratio(k):>6}  {k}"
+                  for v, k in predicted[:DESCRIBED_PREDICTIONS]]
+    return lines
 
 
 def agreement_summary(results):

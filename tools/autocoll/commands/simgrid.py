@@ -141,6 +141,10 @@ def add_replay_arguments(p):
                         "every setting's default, whatever the environment says)")
     p.add_argument("--compare", action="store_true",
                    help="side by side with the strategies the cell ran in the simulation")
+    p.add_argument("--describe", action="store_true",
+                   help="also say what each strategy measured, in order, and its own "
+                        "description after the last call (model: the fitted platform and its "
+                        "fastest predictions beside the measured medians)")
     p.add_argument("--json", metavar="FILE", help="write every row as JSON here too")
     p.add_argument("--build", help="build folder with bench/strategy_replay (default "
                                    "build/openmpi)")
@@ -162,7 +166,7 @@ def replay_main(args):
     results = []
     for path in args.cells:
         r = replay_cell(path, program, layers, args.calls, args.agreement, noise, args.seed,
-                        args.warm, settings, candidates, suggest)
+                        args.warm, settings, candidates, suggest, args.describe)
         r["noise"] = args.noise
         r["warm"] = args.warm
         r["settings"] = settings
