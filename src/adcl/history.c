@@ -27,6 +27,7 @@
  * functions by name, and merged like a context.
  */
 #include "adcl/adcl.h"
+#include "core/log.h"
 #include "select/history.h"
 
 #include <ctype.h>
@@ -200,14 +201,14 @@ void ac_adcl_history_start(ADCL_Request r)
     /* Out of memory on some rank: its search would diverge from the others'. Fail loudly. */
     if (!names || !know) {
         ac_adcl_fail(ADCL_NO_MEMORY, __func__, "out of memory for the history of a request");
-        PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+        ac_log_abort(MPI_ERR_NO_MEM);
     }
     ac_history_lookup_record(&ac_adcl_history_kind, r->history_key, names, n, know);
     for (int f = 0; f < n; f++) known += know[f].samples > 0;
     if (known) { /* the search again, from what history knows (no call ran yet) */
         if (!(warm = r->strategy->create(NULL, n, know, &r->facts))) {
             ac_adcl_fail(ADCL_NO_MEMORY, __func__, "out of memory for the history of a request");
-            PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+            ac_log_abort(MPI_ERR_NO_MEM);
         }
         r->strategy->destroy(r->search);
         r->search = warm;

@@ -62,9 +62,12 @@ enum {
                                     * the node-aware all-to-all): learning it is collective, so a
                                     * nonblocking call runs it only where it is known
                                     * (select.c); a blocking call always */
-    AC_REQ_SHARED_MEMORY = 1u << 13 /* every rank on one node (ac_call.nodes, known), and a
-                                     * shared-memory window (common/shm.h: under SMPI, a
-                                     * platform that prices a copy) */
+    AC_REQ_SHARED_MEMORY = 1u << 13, /* every rank on one node (ac_call.nodes, known), and a
+                                      * shared-memory window (common/shm.h: under SMPI, a
+                                      * platform that prices a copy) */
+    AC_REQ_TABLE_FITS = 1u << 14 /* the table of every rank's blocks for every rank that each
+                                  * rank keeps (size^2 x bytes) within the scratch bound
+                                  * (ac_coll_set_max_scratch: AUTOCOLL_MAX_SCRATCH_MIB) */
 };
 
 /* The node layout of a call's communicator, equal on every rank (made collectively once per
@@ -448,6 +451,11 @@ void ac_coll_set_test_nodes(int k, int cyclic);
  * shm algorithms counts as refused by the library (common/shm.c), so that every rank learns it
  * and runs the library's collective; -1 (the default): off. Set at initialisation. */
 void ac_coll_set_test_shm_refuse(int rank);
+/* The most scratch memory, in bytes, that an algorithm whose scratch grows faster than the
+ * call's own buffers may take on one rank (AUTOCOLL_MAX_SCRATCH_MIB, AC_REQ_TABLE_FITS); an
+ * instance that would need more is not applicable. Set at initialisation, equal on every rank
+ * as every setting. */
+void ac_coll_set_max_scratch(size_t bytes);
 
 /* 1 when `alg` is written as a schedule (its `sched` member): nonblocking and persistent calls
  * can run it too. */

@@ -331,6 +331,20 @@ static int shared_memory_met(const ac_algorithm *alg, const ac_call *call)
     return call->nodes.nodes == 1 && ac_shm_available();
 }
 
+static size_t max_scratch = (size_t)64 << 20; /* AUTOCOLL_MAX_SCRATCH_MIB's default */
+
+void ac_coll_set_max_scratch(size_t bytes)
+{
+    max_scratch = bytes;
+}
+
+/* size^2 x bytes within the bound, in double: no overflow at any size. */
+static int table_fits_met(const ac_algorithm *alg, const ac_call *call)
+{
+    (void)alg;
+    return (double)call->size * call->size * (double)call->bytes <= (double)max_scratch;
+}
+
 static int gathered_fits_int_met(const ac_algorithm *alg, const ac_call *call)
 {
     (void)alg;
@@ -369,6 +383,9 @@ static const requirement requirements[] = {
      "every rank on one node, with a shared-memory window (under SimGrid, a platform that "
      "prices a copy: autocoll/shm-copy-bw)",
      shared_memory_met},
+    {AC_REQ_TABLE_FITS,
+     "size x size x message (its table of every block) within AUTOCOLL_MAX_SCRATCH_MIB",
+     table_fits_met},
 };
 
 int ac_applicable(const ac_algorithm *alg, const ac_call *call, const char **why)

@@ -72,6 +72,11 @@ static const ac_setting declared_first[] = {
     AC_DECLARE_INTEGER("AUTOCOLL_MAX_SIZES", "8", 1, INT_MAX,
             "tuning contexts (message sizes) per call site and collective (X); further sizes "
             "run native; nonblocking calls: per communicator and collective"),
+    AC_DECLARE_INTEGER("AUTOCOLL_MAX_SCRATCH_MIB", "64", 1, INT_MAX,
+            "the most scratch memory (MiB) an algorithm whose scratch grows faster than the "
+            "call's buffers may take on a rank: alltoall's recursive_doubling keeps a table of "
+            "size x size blocks (256 MiB at 64 ranks and 64 KiB); where it needs more it is not "
+            "a candidate and cannot be forced"),
     AC_DECLARE_SWITCH("AUTOCOLL_TUNE_ONE_RANK", "off",
                       "on: tune communicators of one rank too (off: a learning strategy "
                       "runs native there untuned, every algorithm moving nothing; a table's "

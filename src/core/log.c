@@ -6,6 +6,8 @@
 #include <mpi.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 
 static int level = 1;
 
@@ -51,4 +53,13 @@ void ac_log_info(const char *fmt, ...)
     va_start(ap, fmt);
     emit(2, "", fmt, ap);
     va_end(ap);
+}
+
+void ac_log_abort(int rc)
+{
+    struct timespec moment = {0, 300 * 1000 * 1000}; /* for the launcher to read stderr */
+    fflush(stderr);
+    nanosleep(&moment, NULL);
+    PMPI_Abort(MPI_COMM_WORLD, rc);
+    abort(); /* MPI_Abort does not return */
 }

@@ -281,7 +281,7 @@ static ac_comm *comm_create(MPI_Comm comm)
             ac_log_error("the agreement on a communicator's private state failed (MPI error "
                          "%d); ending the run rather than letting the ranks diverge",
                          rc);
-            PMPI_Abort(MPI_COMM_WORLD, rc);
+            ac_log_abort(rc);
         }
         if (!all) {
             ac_log_error("cannot create the private state of a communicator on %s; every rank "

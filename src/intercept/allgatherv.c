@@ -23,7 +23,7 @@ int ac_allgatherv_at(const void *caller, const void *sbuf, int scount, MPI_Datat
     double start = ac_now();
     int rc = alg->fn.allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, c->pcomm,
                                 alg->params);
-    ac_observe(c, &call, alg, start);
+    ac_observe(c, &call, alg, start, rc);
     return rc;
 }
 

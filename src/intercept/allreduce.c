@@ -29,7 +29,7 @@ AC_SHAPE_BODY int reduction_at(const void *caller, ac_collective coll,
     ac_allreduce_fn *fn = allreduce ? alg->fn.allreduce : alg->fn.reduce_scatter_block;
     double start = ac_now();
     int rc = fn(sbuf, rbuf, count, dtype, op, c->pcomm, alg->params);
-    ac_observe(c, &call, alg, start);
+    ac_observe(c, &call, alg, start, rc);
     return rc;
 }
 

@@ -25,7 +25,7 @@ int ac_alltoallv_at(const void *caller, const void *sbuf, const int scounts[], c
     double start = ac_now();
     int rc = alg->fn.alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
                                c->pcomm, alg->params);
-    ac_observe(c, &call, alg, start);
+    ac_observe(c, &call, alg, start, rc);
     return rc;
 }
 

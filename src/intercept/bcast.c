@@ -21,7 +21,7 @@ int ac_bcast_at(const void *caller, void *buf, int count, MPI_Datatype dtype, in
     const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.bcast(buf, count, dtype, root, c->pcomm, alg->params);
-    ac_observe(c, &call, alg, start);
+    ac_observe(c, &call, alg, start, rc);
     return rc;
 }
 

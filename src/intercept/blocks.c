@@ -29,7 +29,7 @@ AC_SHAPE_BODY int blocks_at(const void *caller, ac_collective coll, blocks_libra
     ac_allgather_fn *fn = coll == AC_ALLGATHER ? alg->fn.allgather : alg->fn.alltoall;
     double start = ac_now();
     int rc = fn(sbuf, scount, stype, rbuf, rcount, rtype, c->pcomm, alg->params);
-    ac_observe(c, &call, alg, start);
+    ac_observe(c, &call, alg, start, rc);
     return rc;
 }
 

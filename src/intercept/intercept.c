@@ -32,7 +32,7 @@ ac_comm *ac_enter_neighbor(MPI_Comm comm, ac_collective coll, const void *sbuf, 
         ac_log_error("the neighbours of %s could not be made (MPI error %d); ending the run "
                      "rather than letting the ranks diverge",
                      c->name, rc);
-        PMPI_Abort(MPI_COMM_WORLD, rc);
+        ac_log_abort(rc);
         return NULL;
     }
     *call = ac_call_make(c, coll);

@@ -27,7 +27,7 @@ int ac_neighbor_allgatherv_at(const void *caller, const void *sbuf, int scount, 
     double start = ac_now();
     int rc = alg->fn.neighbor_allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype,
                                          c->pcomm, alg->params);
-    ac_observe(c, &call, alg, start);
+    ac_observe(c, &call, alg, start, rc);
     return rc;
 }
 

@@ -27,7 +27,7 @@ int ac_neighbor_alltoallv_at(const void *caller, const void *sbuf, const int sco
     double start = ac_now();
     int rc = alg->fn.neighbor_alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls,
                                         rtype, c->pcomm, alg->params);
-    ac_observe(c, &call, alg, start);
+    ac_observe(c, &call, alg, start, rc);
     return rc;
 }
 

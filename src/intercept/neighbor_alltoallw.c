@@ -29,7 +29,7 @@ int ac_neighbor_alltoallw_at(const void *caller, const void *sbuf, const int sco
     double start = ac_now();
     int rc = alg->fn.neighbor_alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls,
                                         rtypes, c->pcomm, alg->params);
-    ac_observe(c, &call, alg, start);
+    ac_observe(c, &call, alg, start, rc);
     return rc;
 }
 

@@ -31,7 +31,7 @@ AC_SHAPE_BODY int neighbor_blocks_at(const void *caller, ac_collective coll,
                                                                  : alg->fn.neighbor_alltoall;
     double start = ac_now();
     int rc = fn(sbuf, scount, stype, rbuf, rcount, rtype, c->pcomm, alg->params);
-    ac_observe(c, &call, alg, start);
+    ac_observe(c, &call, alg, start, rc);
     return rc;
 }
 

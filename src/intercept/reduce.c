@@ -18,7 +18,7 @@ int ac_reduce_at(const void *caller, const void *sbuf, void *rbuf, int count, MP
     const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.reduce(sbuf, rbuf, count, dtype, op, root, c->pcomm, alg->params);
-    ac_observe(c, &call, alg, start);
+    ac_observe(c, &call, alg, start, rc);
     return rc;
 }
 

@@ -23,7 +23,7 @@ int ac_reduce_scatter_at(const void *caller, const void *sbuf, void *rbuf, const
     const ac_algorithm *alg = ac_select(c, &call, caller);
     double start = ac_now();
     int rc = alg->fn.reduce_scatter(sbuf, rbuf, rcounts, dtype, op, c->pcomm, alg->params);
-    ac_observe(c, &call, alg, start);
+    ac_observe(c, &call, alg, start, rc);
     return rc;
 }
 

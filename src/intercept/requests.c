@@ -1534,7 +1534,9 @@ int ac_request_make(ac_comm *c, const ac_call *call, ac_seen_kind kind, int pers
     for (int i = 0; persistent && x && i < x->n; i++)
         if (x->candidates[i] == native)
             made = library(native, args, c->pcomm, &r->library);
-    *rc = ac_request_begin(r, x ? made : build(s, alg, args), handle);
+    int built = x ? made : build(s, alg, args);
+    if (!x) ac_select_check_memory(c, call, alg, built); /* as a blocking call's: ac_observe */
+    *rc = ac_request_begin(r, built, handle);
     return 1;
 }
 
@@ -1580,7 +1582,7 @@ static int idup_ended(ac_request *r, int rc)
         ac_log_error("cannot make the private state of a communicator made by MPI_Comm_idup "
                      "(MPI error %d); ending the run rather than letting the ranks diverge",
                      made);
-        PMPI_Abort(MPI_COMM_WORLD, made);
+        ac_log_abort(made);
     }
     return MPI_SUCCESS;
 }
@@ -1599,7 +1601,7 @@ int ac_request_idup(MPI_Comm comm, MPI_Comm newcomm, MPI_Request user, MPI_Reque
     if (c && !a) {
         ac_log_error("no memory for the state of a communicator made by MPI_Comm_idup; ending "
                      "the run rather than letting the ranks diverge");
-        PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+        ac_log_abort(MPI_ERR_NO_MEM);
     }
     if (!a) { /* the layer keeps no state for comm's duplicates now: the library's request */
         *request = user;
@@ -1616,7 +1618,7 @@ int ac_request_idup(MPI_Comm comm, MPI_Comm newcomm, MPI_Request user, MPI_Reque
         ac_log_error("cannot make the private state of a communicator made by MPI_Comm_idup "
                      "(MPI error %d); ending the run rather than letting the ranks diverge",
                      rc);
-        PMPI_Abort(MPI_COMM_WORLD, rc);
+        ac_log_abort(rc);
     }
     return MPI_SUCCESS;
 }

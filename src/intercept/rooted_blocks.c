@@ -48,7 +48,7 @@ AC_SHAPE_BODY int rooted_blocks_at(const void *caller, ac_collective coll,
     ac_gather_fn *fn = gather ? alg->fn.gather : alg->fn.scatter;
     double start = ac_now();
     int rc = fn(sbuf, scount, stype, rbuf, rcount, rtype, root, c->pcomm, alg->params);
-    ac_observe(c, &call, alg, start);
+    ac_observe(c, &call, alg, start, rc);
     return rc;
 }
 

@@ -322,7 +322,7 @@ void ac_history_load(void)
 #endif
     if (rank == 0 && !(hosts = calloc((size_t)np, MPI_MAX_PROCESSOR_NAME))) {
         ac_log_error("history: out of memory for %d host names", np);
-        PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM); /* as select.c does: fail loudly */
+        ac_log_abort(MPI_ERR_NO_MEM); /* as select.c does: fail loudly */
     }
     PMPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
                 0, h.comm);

@@ -203,6 +203,7 @@ void ac_select_init(void)
     ac_coll_set_test_nodes((int)ac_config_int("AUTOCOLL_TEST_RANKS_PER_NODE"),
                            ac_config_keyword("AUTOCOLL_TEST_PLACEMENT") == 1 /* cyclic */);
     ac_coll_set_test_shm_refuse((int)ac_config_int("AUTOCOLL_TEST_SHM_REFUSE"));
+    ac_coll_set_max_scratch((size_t)ac_config_int("AUTOCOLL_MAX_SCRATCH_MIB") << 20);
     for (int i = 0; i < n; i++) /* every one: the benchmark driver switches them */
         if (all[i]->configure) all[i]->configure();
     ac_state_on_fold(comm_folded);
@@ -244,7 +245,7 @@ size_t ac_select_key_bytes(const ac_call *call)
 static void out_of_memory(const char *what)
 {
     ac_log_error("out of memory for %s", what);
-    PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+    ac_log_abort(MPI_ERR_NO_MEM);
 }
 
 /* An agreement that returned an error (the private communicator inherits the user's error
@@ -255,7 +256,7 @@ static void agreement_failed(const char *what, const ac_comm *c, int rc)
     ac_log_error("the %s on %s failed (MPI error %d); ending the run rather than letting the "
                  "ranks diverge",
                  what, c->name, rc);
-    PMPI_Abort(MPI_COMM_WORLD, rc);
+    ac_log_abort(rc);
 }
 
 /* Selection's state of c, made at the first need. */
@@ -1045,9 +1046,21 @@ static __attribute__((noinline)) void stats_index(ac_comm *c, const ac_call *cal
     if (!s->sizes) s->sizes = calloc(AC_PROFILE_BINS, sizeof *s->sizes);
 }
 
-void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double start)
+void ac_select_check_memory(const ac_comm *c, const ac_call *call, const ac_algorithm *alg,
+                            int rc)
+{
+    if (rc != MPI_ERR_NO_MEM || alg == ac_registry_native(call->collective)) return;
+    ac_log_error("%s on %s: %s ran out of memory on this rank (its scratch buffers; "
+                 "AUTOCOLL_MAX_SCRATCH_MIB bounds the largest); ending the run rather than "
+                 "leaving the other ranks waiting",
+                 ac_collective_name(call->collective), c->name, alg->name);
+    ac_log_abort(rc);
+}
+
+void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double start, int rc)
 {
     double end = ac_now(), seconds = end - start;
+    ac_select_check_memory(c, call, alg, rc);
     ac_coll_stats *s = &c->stats[call->collective];
     if (alg != s->indexed || !s->alg_calls || !s->sizes) stats_index(c, call, alg);
     int index = s->index;

@@ -78,8 +78,16 @@ void ac_select_comm_made(ac_comm *c);
 /* The algorithm of a call; `caller` is the return address of the MPI routine (the call site). */
 const ac_algorithm *ac_select(ac_comm *c, const ac_call *call, const void *caller);
 
-/* Account for one call run by `alg`, which started at `start` (ac_now()) and has just ended. */
-void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double start);
+/* Account for one call run by `alg`, which started at `start` (ac_now()) and has just ended
+ * with `rc` (ac_select_check_memory first). */
+void ac_observe(ac_comm *c, const ac_call *call, const ac_algorithm *alg, double start, int rc);
+
+/* A repository algorithm that ran out of memory on this rank (rc MPI_ERR_NO_MEM: its scratch
+ * buffers are local, the other ranks went on with it and would wait for this one for ever)
+ * ends the run loudly; any other rc, and the library's own collective's errors, return. A
+ * blocking call's run (ac_observe) and a nonblocking call's schedule build check it. */
+void ac_select_check_memory(const ac_comm *c, const ac_call *call, const ac_algorithm *alg,
+                            int rc);
 
 /* The algorithm of the last call the layer ran in the calling thread (NULL: none since the
  * last clear); the benchmark driver reads what a layer chose. Clear before the calls: nothing is

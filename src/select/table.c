@@ -878,7 +878,7 @@ void ac_table_load(void)
     }
     if (rank != 0 && !(packed = malloc((size_t)size + 1))) {
         ac_log_error("table: out of memory for %ld bytes", size);
-        PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_NO_MEM); /* as select.c does: fail loudly */
+        ac_log_abort(MPI_ERR_NO_MEM); /* as select.c does: fail loudly */
     }
     PMPI_Bcast(packed, (int)size, MPI_CHAR, 0, MPI_COMM_WORLD);
     if (rank != 0) loaded.table = ac_table_unpack(packed, (size_t)size);

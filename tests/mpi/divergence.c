@@ -14,6 +14,10 @@
  *              MPI_INT) and the others as 16 x MPI_INT. With the element count in the tuning
  *              key, a history file written by a first run gave the root a warm context and the
  *              others a cold one in a second run.
+ *   alltoall   MPI_Alltoall of 1 MiB blocks. Legal and harmless; with a malloc that fails on
+ *              one rank (tests/support/fail_malloc.c) a repository algorithm's scratch buffer
+ *              is refused there alone: that rank returned MPI_ERR_NO_MEM from the call and the
+ *              others waited for it for ever. The run must end, loudly.
  *
  *   divergence CASE [calls]   (calls: default 200); prints "divergence CASE: ok" from rank 0
  *                             and exits 0, or names the first wrong value and exits 1
@@ -113,6 +117,23 @@ static int bcast_typemap(int call, MPI_Datatype sixteen)
     return 0;
 }
 
+#define A2A_BLOCK (1 << 20) /* bytes per rank pair in the alltoall case */
+
+static int alltoall_blocks(int call, unsigned char *sbuf, unsigned char *rbuf)
+{
+    for (int j = 0; j < size; j++)
+        memset(sbuf + (size_t)j * A2A_BLOCK, (rank * 31 + j * 7 + call) & 0xff, A2A_BLOCK);
+    int rc = MPI_Alltoall(sbuf, A2A_BLOCK, MPI_BYTE, rbuf, A2A_BLOCK, MPI_BYTE, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) return fail("alltoall's return", call, 0, rc, MPI_SUCCESS);
+    for (int j = 0; j < size; j++) {
+        int want = (j * 31 + rank * 7 + call) & 0xff;
+        const unsigned char *b = rbuf + (size_t)j * A2A_BLOCK;
+        if (b[0] != want || b[A2A_BLOCK - 1] != want)
+            return fail("alltoall", call, j, b[0], want);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -131,8 +152,19 @@ int main(int argc, char **argv)
     } else if (strcmp(which, "typemap") == 0) {
         for (int call = 0; call < calls; call++)
             errors += bcast_typemap(call, sixteen);
+    } else if (strcmp(which, "alltoall") == 0) {
+        unsigned char *sbuf = malloc((size_t)size * A2A_BLOCK);
+        unsigned char *rbuf = malloc((size_t)size * A2A_BLOCK);
+        if (!sbuf || !rbuf) {
+            fprintf(stderr, "divergence: rank %d: no memory for the buffers\n", rank);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        for (int call = 0; call < calls; call++)
+            errors += alltoall_blocks(call, sbuf, rbuf);
+        free(sbuf);
+        free(rbuf);
     } else {
-        if (rank == 0) fprintf(stderr, "usage: divergence junk|typemap [calls]\n");
+        if (rank == 0) fprintf(stderr, "usage: divergence junk|typemap|alltoall [calls]\n");
         MPI_Finalize();
         return 2;
     }

@@ -49,3 +49,29 @@ def test_a_local_failure_to_make_the_private_state(mpi, tmp_path):
     run = divergence(mpi, 3, "junk", tmp_path, env)
     assert "cannot create the private state of a communicator on this rank" in run.stderr
     assert "cannot create the private state of a communicator on another rank" in run.stderr
+
+
+@pytest.mark.parametrize("mpi", MPIS)
+def test_a_local_failure_of_an_algorithms_scratch_memory(mpi, tmp_path):
+    """alltoall of 1 MiB blocks on 2 ranks, forced to `recursive_doubling` (a table of 4 MiB a
+    rank): the run is ok as it is; with world rank 1's mallocs of 3 MiB or more refused
+    (tests/support/fail_malloc.c: its own buffers, 2 MiB, are made, the table is not) the run
+    ends within the limit with the layer's error, where rank 1 once returned MPI_ERR_NO_MEM
+    alone and rank 0 waited for it for ever."""
+    b = build_dir(mpi)
+    env = {"AUTOCOLL_ALLTOALL": "recursive_doubling"}
+    ok = run_mpi(mpi, 2, "tests/mpi/divergence", tmp_path, timeout=200,
+                 env={"AUTOCOLL_TEST_TIMEOUT": LIMIT, **env}, args=["alltoall", "3"])
+    assert ok.rc == 0 and "divergence alltoall: ok" in ok.stdout, (ok.stdout, ok.stderr)
+    assert list(ok.collective("MPI_COMM_WORLD", "alltoall")["algorithms"]) == \
+        ["recursive_doubling"]  # the report: the forced algorithm ran every call
+    env.update({"AUTOCOLL_TEST_FAIL_MALLOC_RANK": "1",
+                "AUTOCOLL_TEST_FAIL_MALLOC_FROM": str(3 << 20),
+                "AUTOCOLL_TEST_PRELOAD":
+                    f"{b / 'tests/mpi/libfail_malloc.so'}:{b / 'libautocoll.so'}"})
+    run = run_mpi(mpi, 2, "tests/mpi/divergence", tmp_path, report=False, timeout=200,
+                  env={"AUTOCOLL_TEST_TIMEOUT": LIMIT, **env}, args=["alltoall", "3"])
+    assert run.rc != 124, f"hung ({mpi}):\n{run.stderr}"
+    assert run.rc != 0 and "divergence alltoall: ok" not in run.stdout, run.stdout
+    assert ("alltoall on MPI_COMM_WORLD: recursive_doubling ran out of memory on this rank"
+            in run.stderr), run.stderr

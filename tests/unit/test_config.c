@@ -91,7 +91,7 @@ static void test_declaration(void)
 {
     int n;
     const ac_setting *s = ac_settings(&n);
-    CHECK(n == 81);
+    CHECK(n == 82);
     const ac_setting *refuse = ac_setting_find("AUTOCOLL_TEST_SHM_REFUSE"); /* -1: off */
     CHECK(refuse && ac_setting_valid(refuse, "-1") && ac_setting_valid(refuse, "3") &&
           !ac_setting_valid(refuse, "-2"));
@@ -151,6 +151,7 @@ static void test_defaults(void)
         {"AUTOCOLL_STRATEGY", "0"},
         {"AUTOCOLL_MAX_SITES", "8"},
         {"AUTOCOLL_MAX_SIZES", "8"},
+        {"AUTOCOLL_MAX_SCRATCH_MIB", "64"},
         {"AUTOCOLL_STAR_ITER", "10"},
         {"AUTOCOLL_STAR_EPSILON", "0.1"},
         {"AUTOCOLL_STAR_DELTA_MAX", "64"},
@@ -208,6 +209,8 @@ static void test_values(void)
         {"AUTOCOLL_MAX_SITES", "-1", "8", 0},        /* select.c used to clamp to 0 */
         {"AUTOCOLL_MAX_SIZES", "0", "8", 0},         /* select.c used to clamp to 1 */
         {"AUTOCOLL_MAX_SIZES", "2147483648", "8", 0}, /* beyond an int */
+        {"AUTOCOLL_MAX_SCRATCH_MIB", "1024", "1024", 1},
+        {"AUTOCOLL_MAX_SCRATCH_MIB", "0", "64", 0},
         {"AUTOCOLL_STAR_ITER", "1000", "1000", 1},
         {"AUTOCOLL_STAR_ITER", "1001", "10", 0},
         {"AUTOCOLL_STAR_ITER", "0", "10", 0},

@@ -82,7 +82,7 @@ static const ac_algorithm algorithms[] = {
      .collective = AC_ALLTOALL,
      .group = "small_message",
      .attributes = "partners=pair sync=none primitive=blocking data=pack",
-     .requires = AC_REQ_POWER_OF_TWO,
+     .requires = AC_REQ_POWER_OF_TWO | AC_REQ_TABLE_FITS,
      .max_bytes = 256,
      .fn.alltoall = ac_alltoall_recursive_doubling,
      .sched.alltoall = ac_alltoall_recursive_doubling_schedule,
