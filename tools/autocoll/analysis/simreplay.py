@@ -291,10 +291,11 @@ def replay_cell(path, program, layers, calls, agreement, noise, seed, warm=False
     else:
         reference = oracle
         steady_natives = natives
+    replayed = [r for r in out["layers"] if r["layer"] in layers]
     rows = [layer_row(r["layer"], r["times"], r["decision_calls"], r["chosen"], reference)
-            for r in out["layers"] if r["layer"] in layers]
+            for r in replayed]
     if describe:
-        for row, r in zip(rows, [r for r in out["layers"] if r["layer"] in layers]):
+        for row, r in zip(rows, replayed):
             row["measured"] = first_runs(out["candidates"], r["choices"])
             row["state"] = r.get("state", {})
     for row in rows:
@@ -365,7 +366,9 @@ def describe_lines(row, medians, oracle):
     """--describe: what a replayed strategy measured, in order, each with its median over the
     oracle; for a strategy with a fitted platform (model) the parameters and its fastest
     predictions beside their measured medians."""
-    ratio = lambda name: fmt(medians[name] / oracle) if name in medians else "-"  # noqa: E731
+    def ratio(name):
+        return fmt(medians[name] / oracle) if name in medians else "-"
+
     lines = [f"  {row['layer']} measured, in order: " +
              ", ".join(f"{n} ({ratio(n)})" for n in row["measured"])]
     state = row.get("state") or {}
