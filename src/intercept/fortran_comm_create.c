@@ -1,9 +1,10 @@
 /*
  * fortran_comm_create.c - the Fortran forms of the blocking communicator constructors
  * (MPI_COMM_DUP, _DUP_WITH_INFO, _SPLIT, _SPLIT_TYPE, _CREATE, _CREATE_GROUP, MPI_CART_CREATE,
- * MPI_CART_SUB, MPI_GRAPH_CREATE, MPI_DIST_GRAPH_CREATE, _ADJACENT, MPI_INTERCOMM_MERGE) that
- * call the library's C constructor directly, so that the new communicator's state is made in
- * its constructor as a C program's is (comm_create.c): without it, a nonblocking or persistent
+ * MPI_CART_SUB, MPI_GRAPH_CREATE, MPI_DIST_GRAPH_CREATE, _ADJACENT, MPI_INTERCOMM_MERGE, and
+ * MPI-4's MPI_COMM_CREATE_FROM_GROUP from MPICH's mpi_f08) that call the library's C constructor
+ * directly, so that the new communicator's state is made in its constructor as a C program's is
+ * (comm_create.c): without it, a nonblocking or persistent
  * collective on such a communicator passes to the library (the report's "why": communicator)
  * until a blocking collective has made the state.
  *
@@ -98,6 +99,24 @@ static void constructed(MPI_Fint rc, const MPI_Fint *newcomm, MPI_Fint *ierr)
 /* mpi_f08 (both libraries). */
 #define F08_ENTRY(name, NAME, params, args) ENTRY(mpi_##name##_f08_, params, args)
 CONSTRUCTORS(F08_ENTRY)
+
+#if MPI_VERSION >= 4
+/* MPI-4's MPI_COMM_CREATE_FROM_GROUP(group, stringtag, info, errhandler, newcomm, ierror)
+ * (MPICH's mpi_f08 calls the library directly; its mpif.h and `use mpi` call the C wrapper):
+ * stringtag is CHARACTER(LEN=*), whose length gfortran passes after every argument, ierror's
+ * place included (size_t), and which the library's routine gets as it came. */
+void mpi_comm_create_from_group_f08_(void *group, void *stringtag, void *info, void *errhandler,
+                                     MPI_Fint *newcomm, MPI_Fint *ierr, size_t stringtag_len);
+void mpi_comm_create_from_group_f08_(void *group, void *stringtag, void *info, void *errhandler,
+                                     MPI_Fint *newcomm, MPI_Fint *ierr, size_t stringtag_len)
+{
+    void (*library)(void *, void *, void *, void *, MPI_Fint *, MPI_Fint *, size_t) =
+        library_routine("mpi_comm_create_from_group_f08_");
+    MPI_Fint rc = MPI_ERR_INTERN;
+    if (library) library(group, stringtag, info, errhandler, newcomm, &rc, stringtag_len);
+    constructed(rc, newcomm, ierr);
+}
+#endif
 
 /* MPI_COMM_IDUP(comm, newcomm, request, ierror), the handles INTEGERs (or TYPE(MPI_Comm) and
  * TYPE(MPI_Request) of one INTEGER): the C wrapper's. */
