@@ -420,6 +420,15 @@ void ompi_ssend_f(char *buf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *dest, M
 }
 F_ALIASES(f_send, ssend, SSEND)
 
+f_send ompi_rsend_f;
+void ompi_rsend_f(char *buf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *dest, MPI_Fint *tag,
+                  MPI_Fint *comm, MPI_Fint *ierr)
+{
+    ac_f_set_ierr(ierr, MPI_Rsend(ac_f_buf(buf), *count, PMPI_Type_f2c(*dtype), *dest, *tag,
+                                  PMPI_Comm_f2c(*comm)));
+}
+F_ALIASES(f_send, rsend, RSEND)
+
 typedef void f_recv(char *buf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *source, MPI_Fint *tag,
                     MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr);
 f_recv ompi_recv_f;

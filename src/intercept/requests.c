@@ -972,13 +972,15 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 /* The blocking point-to-point calls: while one of the layer's schedules is active they are
  * made nonblocking and waited for by wait_app, so that the schedules advance while this rank
  * waits for a message that another rank may send only once such a collective has completed
- * (MPI libraries advance their own nonblocking collectives there). The probes, which no wait
- * can join, poll the library's nonblocking probe and advance the schedules between polls.
- * Otherwise the library's call, after one load. Not covered: MPI_Bsend and MPI_Rsend, RMA and
- * I/O (docs/nonblocking.md). */
+ * (MPI libraries advance their own nonblocking collectives there). MPI_Rsend too, though its
+ * receive is posted already (its completion needs only the library's progress at the
+ * receiver, which any call gives there): the schedules advance meanwhile. The probes, which no
+ * wait can join, poll the library's nonblocking probe and advance the schedules between polls.
+ * Otherwise the library's call, after one load. Not covered: MPI_Bsend (local), RMA and I/O
+ * (docs/nonblocking.md). */
 typedef int isend_fn(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
 
-/* A send started by `isend` (PMPI_Isend, PMPI_Issend) and waited for by wait_app. */
+/* A send started by `isend` (PMPI_Isend, PMPI_Issend, PMPI_Irsend) and waited for by wait_app. */
 static int send_waited(isend_fn *isend, const void *buf, int count, MPI_Datatype type, int dest,
                        int tag, MPI_Comm comm)
 {
@@ -998,6 +1000,12 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, 
 {
     if (!nactive) return PMPI_Ssend(buf, count, type, dest, tag, comm);
     return send_waited(PMPI_Issend, buf, count, type, dest, tag, comm);
+}
+
+int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+    if (!nactive) return PMPI_Rsend(buf, count, type, dest, tag, comm);
+    return send_waited(PMPI_Irsend, buf, count, type, dest, tag, comm);
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,

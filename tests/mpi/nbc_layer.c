@@ -19,7 +19,7 @@
  *  8. progress in blocking point-to-point calls: rank 0 starts a collective and blocks in
  *     MPI_Recv (then MPI_Sendrecv, MPI_Ssend, MPI_Probe, MPI_Mprobe, MPI_Sendrecv_replace) for a
  *     message rank 1 sends only once its own wait for that collective has returned, which needs
- *     rank 0's part;
+ *     rank 0's part; and in MPI_Rsend, whose receive rank 1 posted before the collective;
  *  9. MPI_Ibarrier: nobody's completes before the last rank has started it (which starts 20 ms
  *     late), alone and in one MPI_Waitall with allreduces; MPI-4: MPI_Barrier_init started
  *     three times;
@@ -246,8 +246,13 @@ static void blocked_in_point_to_point(void)
 {
     int s[3][64], r[3][64], token = 0;
     MPI_Request q[3];
+    MPI_Request ready = MPI_REQUEST_NULL; /* call 6: rank 1's receive of the ready send */
     if (size < 2) return;
-    for (int call = 0; call < 6; call++) {
+    for (int call = 0; call < 7; call++) {
+        if (call == 6) {
+            if (rank == 1) MPI_Irecv(&token, 1, MPI_INT, 0, 17, MPI_COMM_WORLD, &ready);
+            MPI_Barrier(MPI_COMM_WORLD); /* posted before rank 0's MPI_Rsend starts */
+        }
         start3(s, r, q);
         if (rank == 0) {
             MPI_Status st;
@@ -271,6 +276,7 @@ static void blocked_in_point_to_point(void)
                 MPI_Sendrecv_replace(&token, 1, MPI_INT, 1, 16, 1, 16, MPI_COMM_WORLD, &st);
                 check(st.MPI_SOURCE == 1 && st.MPI_TAG == 16, "MPI_Sendrecv_replace's status");
             }
+            if (call == 6) MPI_Rsend(&rank, 1, MPI_INT, 1, 17, MPI_COMM_WORLD);
             MPI_Waitall(3, q, statuses_ignore());
         } else {
             MPI_Waitall(3, q, statuses_ignore());
@@ -287,6 +293,7 @@ static void blocked_in_point_to_point(void)
                 MPI_Sendrecv_replace(&token, 1, MPI_INT, 0, 16, 0, 16, MPI_COMM_WORLD,
                                      MPI_STATUS_IGNORE);
             }
+            if (rank == 1 && call == 6) MPI_Wait(&ready, MPI_STATUS_IGNORE);
         }
         check3(r, "collectives advanced while a rank is blocked in point-to-point");
         if (rank < 2) check(token == 1 - rank, "the point-to-point message");
