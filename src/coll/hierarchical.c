@@ -36,8 +36,9 @@
  *
  * Each family's function is a schedule of its phases (common/phase.h): an instance is
  * progressed by nonblocking and persistent calls where every phase can be (written as a
- * schedule, not the library's own: ac_phase_progressable), and runs for blocking calls
- * only otherwise. A family without a schedule (base.sched NULL) runs for blocking calls only.
+ * schedule, the library's own included: ac_phase_progressable; not the shared-memory phases),
+ * and runs for blocking calls only otherwise, as the pipelined instances do. A family without a
+ * schedule (base.sched NULL) runs for blocking calls only.
  *
  * Instances are made once per collective (every combination of the family's phases and leader
  * counts), kept for the life of the process and shared by every size and by ac_registry_find,
@@ -295,8 +296,9 @@ static int instance_fill(hier_instance *s, const ac_hier_family *f, int k, const
                              k > 1 ? "shares" : k == 0 ? "segments" : "whole");
     if (named >= (int)sizeof s->name || described >= (int)sizeof s->attributes) return -1;
     s->algorithm = f->base;
-    /* progressed only where every phase can be (phase.h); otherwise, and the pipelined
-     * instance (its leaders' phase the library's, started segment by segment), blocking only */
+    /* progressed only where every phase can be (phase.h: the library's own in its turn);
+     * otherwise, and the pipelined instance (its leaders' phase the library's, started segment
+     * by segment), blocking only */
     int progressable = k != 0 && ac_phase_progressable(s->params.phase);
     for (int i = 0; i < 2; i++)
         if (s->params.intra[i] && !ac_phase_progressable(s->params.intra[i]))

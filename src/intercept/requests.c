@@ -727,14 +727,19 @@ int ac_requests_active;
 
 void ac_requests_progress_all(void)
 {
-    for (ac_request *r = all; r;) {
-        /* progress may release r, and others (deferred requests that end at once): then again
-         * from the first (progressing a request again is harmless) */
-        unsigned long before = releases;
-        ac_request *next = r->next;
-        progress_one(r);
-        r = releases == before ? next : all;
-    }
+    unsigned long turns;
+    do { /* again while a library step started in its turn, which a held schedule waited for
+          * (coll/common/sched.h) */
+        turns = ac_sched_turns_started;
+        for (ac_request *r = all; r;) {
+            /* progress may release r, and others (deferred requests that end at once): then
+             * again from the first (progressing a request again is harmless) */
+            unsigned long before = releases;
+            ac_request *next = r->next;
+            progress_one(r);
+            r = releases == before ? next : all;
+        }
+    } while (ac_sched_held && ac_sched_turns_started != turns);
 }
 
 static void empty_status(MPI_Status *st)
@@ -777,6 +782,9 @@ static int complete(ac_request *r, MPI_Request *slot, MPI_Status *st)
  * status in *st, its index. Nothing to wait for: -2. An error of the library: -3 (*rc). */
 static int block_step(int n, MPI_Request app[], MPI_Status *st, int *rc)
 {
+    /* a schedule held for its library step's turn (sched.h) whose turn has come has no message
+     * in flight to wait for: advanced first */
+    if (ac_sched_held) ac_requests_progress_all();
     int total = n;
     for (ac_request *r = all; r; r = r->next)
         if (r->active && !r->done) total += r->sched.nreqs;
@@ -811,6 +819,8 @@ static int block_step(int n, MPI_Request app[], MPI_Status *st, int *rc)
     } else {
         owner[idx]->sched.reqs[slot[idx]] = MPI_REQUEST_NULL;
         progress_one(owner[idx]);
+        /* a library step it started may be the turn a held schedule waits for (sched.h) */
+        if (ac_sched_held) ac_requests_progress_all();
         out = -1;
     }
     free(reqs);
@@ -854,7 +864,7 @@ static int wait_progressing(int n, MPI_Request reqs[])
 void ac_requests_settle(MPI_Comm pcomm)
 {
     int rc;
-    while (first_deferred(pcomm))
+    while (first_deferred(pcomm) || ac_sched_turns_pending(pcomm))
         if (block_step(0, NULL, MPI_STATUS_IGNORE, &rc) < -1) break;
 }
 

@@ -123,9 +123,10 @@ static inline void ac_requests_progress(void)
 }
 
 /* Before a blocking collective on the private communicator pcomm: waits, advancing every active
- * schedule, until no request on it is deferred (behind a race's agreement, requests.c), so that
- * the library's collectives on pcomm (a blocking native call, the native schedules' nonblocking
- * ones) start in one order on every rank. */
+ * schedule, until no request on it is deferred (behind a race's agreement, requests.c) and no
+ * library step of its schedules waits for its turn (coll/common/sched.h), so that the library's
+ * collectives on pcomm and on its phases' communicators (a blocking native call or phase, the
+ * schedules' nonblocking ones) start in one order on every rank. */
 void ac_requests_settle(MPI_Comm pcomm);
 
 /* At MPI_Finalize: releases the requests left (persistent ones never freed; a nonblocking one

@@ -401,8 +401,12 @@ static int wait_any_message(ac_sched s[2], const int done[2])
     }
     for (int k = 0; k < 2; k++)
         for (int i = 0; !done[k] && i < s[k].nreqs; i++)
-            reqs[n] = s[k].reqs[i], owner[n] = k, slot[n++] = i;
-    int rc = PMPI_Waitany(n, reqs, &idx, MPI_STATUS_IGNORE);
+            if (s[k].reqs[i] != MPI_REQUEST_NULL)
+                reqs[n] = s[k].reqs[i], owner[n] = k, slot[n++] = i;
+    /* none in flight (a schedule held for its library step's turn, sched.h, the other's
+     * started and completed): nothing to wait for; SMPI 3.32's MPI_Waitany crashes on it */
+    int rc = n ? PMPI_Waitany(n, reqs, &idx, MPI_STATUS_IGNORE) : MPI_SUCCESS;
+    if (!n) idx = MPI_UNDEFINED;
     if (rc == MPI_SUCCESS && idx != MPI_UNDEFINED) s[owner[idx]].reqs[slot[idx]] = MPI_REQUEST_NULL;
     free(reqs);
     free(owner);

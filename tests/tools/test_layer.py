@@ -951,6 +951,20 @@ COMPOSED_CASES = [  # the program, {collective: the instance forced}
     ("nbc_allgather", {"allgather": "orthogonal_2xn_ring",
                        "allgatherv": "orthogonal_3xn_recursive_doubling"}),
     ("nbc_alltoall", {"alltoall": "orthogonal_3xn_bruck"}),
+    # phases of the library's own, its nonblocking collectives on the phases' communicators in
+    # their turns (coll/common/sched.h; 2026-11-29)
+    ("nbc_layer", {"allreduce": "hier_native_native"}),
+    ("nbc_layer", {"barrier": "hier_native_native"}),
+    ("nbc_layer", {"allreduce": "orthogonal_3xn_native"}),
+    ("nbc_bcast", {"bcast": "hier_k2_native_native"}),
+    ("nbc_rooted", {"reduce": "hier_native_binomial_tree", "gather": "hier_binomial_tree_native",
+                    "scatter": "hier_native_native"}),
+    ("nbc_allgather", {"allgather": "hier_native_native", "allgatherv": "orthogonal_2xn_native"}),
+    ("nbc_alltoall", {"alltoall": "hier_k2_native_native"}),
+    ("nbc_reduce_scatter", {"reduce_scatter_block": "hier_native_native"}),
+    # nodes of 4 and 2: the leaders' phase of gather and scatter the library's MPI_Igatherv and
+    # MPI_Iscatterv
+    ("nbc_rooted", {"gather": "hier_native_native", "scatter": "hier_binomial_tree_native"}, "4"),
 ]
 
 
@@ -960,20 +974,21 @@ def test_nonblocking_composed_instances_are_right(mpi, case, tmp_path):
     """The hierarchical and orthogonal instances written as schedules of their phases
     (common/phase.c: a phase's rounds on its node's, the leaders', a lane's or a mesh line's
     communicator), forced for the nonblocking and persistent calls of the programs above on 6
-    ranks in 2 emulated nodes of 3 (one leader and two; meshes of 2 x 3 and 3 x 2): right every
+    ranks in 2 emulated nodes of 3 (one leader and two; meshes of 2 x 3 and 3 x 2; nodes of 4 and
+    2 where the case says so): right every
     time (held-up ranks, outstanding calls waited in reverse, Test loops, 12 starts), and every
     call the layer's, by the forced instance, but those it does not apply to (a non-commutative
     op where a phase needs a commutative one: the library's, counted as seen) (issue 42, item
     2). The node layout and a mesh's line communicators are made where the communicator is
     made (a nonblocking call cannot make them: collective)."""
-    program, forced = COMPOSED_CASES[case]
+    program, forced, *per_node = COMPOSED_CASES[case]
     np = 6
     calls = {}
     for collective in forced:
         nonblocking, persistent = COMPOSED_CALLS[collective]
         calls.update(nonblocking(np), **(persistent if mpi == "mpich" else {}))
     env = {"AUTOCOLL_" + c.upper(): a for c, a in forced.items()}
-    env["AUTOCOLL_TEST_RANKS_PER_NODE"] = "3"
+    env["AUTOCOLL_TEST_RANKS_PER_NODE"] = per_node[0] if per_node else "3"
     # the allreduces the library's while the barrier is forced: Open MPI's libnbc crashes when a
     # communicator is freed with one outstanding (as natively above)
     args = ["--no-freed-comm"] if mpi == "openmpi" and "allreduce" not in forced else []

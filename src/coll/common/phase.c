@@ -21,30 +21,49 @@ typedef struct phase_args {
     int root;
 } phase_args;
 
-/* Per collective: its blocking run on comm (a step's call) and its schedule on s. */
+/* Per collective: its blocking run on comm (a step's call) and its schedule on s; the
+ * library's calls among the leaders (no algorithm): the blocking one and the nonblocking one
+ * (`start`). */
 typedef struct phase_kind {
     ac_sched_call_fn *call;
     int (*build)(ac_sched *s, const phase_args *a);
+    ac_sched_start_fn *start;
 } phase_kind;
 
 int ac_phase_progressable(const ac_algorithm *alg)
 {
-    return ac_has_schedule(alg) && alg != ac_registry_native(alg->collective);
+    /* SMPI 3.32's MPI_Ireduce (and the reductions built on it) is wrong on derived types with
+     * user ops, then crashes (docs/simgrid.md): simulated, a phase of the library's own
+     * reduction is not progressed */
+    ac_collective c = alg->collective;
+    if (AUTOCOLL_SIMULATED && alg == ac_registry_native(c) &&
+        (c == AC_REDUCE || c == AC_ALLREDUCE || c == AC_REDUCE_SCATTER ||
+         c == AC_REDUCE_SCATTER_BLOCK))
+        return 0;
+    return ac_has_schedule(alg);
 }
 
-/* Appends phase a on comm: its schedule where it can be progressed, else the step calling it. */
+/* Appends phase a on comm: its schedule, or a step calling it where it is not written as one.
+ * The library's own (native, and the leaders' gatherv and scatterv) is the step calling its
+ * blocking function where the schedule is built for the blocking run (the calls, and the
+ * simulated times, of the blocking instance), its nonblocking one (a library step, in its turn:
+ * sched.h) where the schedule is progressed. */
 static int append(ac_sched *s, MPI_Comm comm, const phase_args *a, const phase_kind *kind)
 {
     MPI_Comm own = s->comm;
     int rc = MPI_SUCCESS;
     ac_sched_phase(s, comm);
-    if (a->alg && kind->build && ac_phase_progressable(a->alg)) {
+    int library = !a->alg || a->alg == ac_registry_native(a->alg->collective);
+    if (a->alg && kind->build && ac_phase_progressable(a->alg) && !(library && s->blocking)) {
         rc = kind->build(s, a);
     } else {
         phase_args *kept = ac_sched_tmp(s, sizeof *kept, MPI_BYTE);
         if (kept) {
             *kept = *a;
-            ac_sched_call(s, kind->call, kept);
+            if (!a->alg && kind->start && !s->blocking)
+                ac_sched_library(s, kind->start, kept);
+            else
+                ac_sched_call(s, kind->call, kept);
         }
     }
     ac_sched_phase(s, own);
@@ -60,7 +79,7 @@ static int build_barrier(ac_sched *s, const phase_args *a)
 {
     return a->alg->sched.barrier(s, a->alg->params);
 }
-static const phase_kind barrier_kind = {call_barrier, build_barrier};
+static const phase_kind barrier_kind = {call_barrier, build_barrier, NULL};
 
 int ac_phase_barrier(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm)
 {
@@ -76,7 +95,7 @@ static int build_bcast(ac_sched *s, const phase_args *a)
 {
     return a->alg->sched.bcast(s, a->rbuf, a->rcount, a->rtype, a->root, a->alg->params);
 }
-static const phase_kind bcast_kind = {call_bcast, build_bcast};
+static const phase_kind bcast_kind = {call_bcast, build_bcast, NULL};
 
 int ac_phase_bcast(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, void *buf,
                         int count, MPI_Datatype dtype, int root)
@@ -96,7 +115,7 @@ static int build_reduce(ac_sched *s, const phase_args *a)
     return a->alg->sched.reduce(s, a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, a->root,
                                 a->alg->params);
 }
-static const phase_kind reduce_kind = {call_reduce, build_reduce};
+static const phase_kind reduce_kind = {call_reduce, build_reduce, NULL};
 
 int ac_phase_reduce(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
                          void *rbuf, int count, MPI_Datatype dtype, MPI_Op op, int root)
@@ -117,7 +136,7 @@ static int build_allreduce(ac_sched *s, const phase_args *a)
     return a->alg->sched.allreduce(s, a->sbuf, a->rbuf, a->rcount, a->rtype, a->op,
                                    a->alg->params);
 }
-static const phase_kind allreduce_kind = {call_allreduce, build_allreduce};
+static const phase_kind allreduce_kind = {call_allreduce, build_allreduce, NULL};
 
 int ac_phase_allreduce(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm,
                             const void *sbuf, void *rbuf, int count, MPI_Datatype dtype,
@@ -139,7 +158,7 @@ static int build_gather(ac_sched *s, const phase_args *a)
     return a->alg->sched.gather(s, a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype,
                                 a->root, a->alg->params);
 }
-static const phase_kind gather_kind = {call_gather, build_gather};
+static const phase_kind gather_kind = {call_gather, build_gather, NULL};
 
 int ac_phase_gather(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
                          int scount, MPI_Datatype stype, void *rbuf, int rcount,
@@ -161,7 +180,7 @@ static int build_scatter(ac_sched *s, const phase_args *a)
     return a->alg->sched.scatter(s, a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype,
                                  a->root, a->alg->params);
 }
-static const phase_kind scatter_kind = {call_scatter, build_scatter};
+static const phase_kind scatter_kind = {call_scatter, build_scatter, NULL};
 
 int ac_phase_scatter(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
                           int scount, MPI_Datatype stype, void *rbuf, int rcount,
@@ -183,7 +202,7 @@ static int build_allgather(ac_sched *s, const phase_args *a)
     return a->alg->sched.allgather(s, a->sbuf, a->scount, a->stype, a->rbuf, a->rcount,
                                    a->rtype, a->alg->params);
 }
-static const phase_kind allgather_kind = {call_allgather, build_allgather};
+static const phase_kind allgather_kind = {call_allgather, build_allgather, NULL};
 
 int ac_phase_allgather(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
                        int scount, MPI_Datatype stype, void *rbuf, int rcount,
@@ -205,7 +224,7 @@ static int build_alltoall(ac_sched *s, const phase_args *a)
     return a->alg->sched.alltoall(s, a->sbuf, a->scount, a->stype, a->rbuf, a->rcount,
                                   a->rtype, a->alg->params);
 }
-static const phase_kind alltoall_kind = {call_alltoall, build_alltoall};
+static const phase_kind alltoall_kind = {call_alltoall, build_alltoall, NULL};
 
 int ac_phase_alltoall(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm, const void *sbuf,
                       int scount, MPI_Datatype stype, void *rbuf, int rcount,
@@ -227,7 +246,7 @@ static int build_allgatherv(ac_sched *s, const phase_args *a)
     return a->alg->sched.allgatherv(s, a->sbuf, a->scount, a->stype, a->rbuf, a->rcounts,
                                     a->rdispls, a->rtype, a->alg->params);
 }
-static const phase_kind allgatherv_kind = {call_allgatherv, build_allgatherv};
+static const phase_kind allgatherv_kind = {call_allgatherv, build_allgatherv, NULL};
 
 int ac_phase_allgatherv(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm,
                              const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
@@ -249,7 +268,7 @@ static int build_alltoallv(ac_sched *s, const phase_args *a)
     return a->alg->sched.alltoallv(s, a->sbuf, a->scounts, a->sdispls, a->stype, a->rbuf,
                                    a->rcounts, a->rdispls, a->rtype, a->alg->params);
 }
-static const phase_kind alltoallv_kind = {call_alltoallv, build_alltoallv};
+static const phase_kind alltoallv_kind = {call_alltoallv, build_alltoallv, NULL};
 
 int ac_phase_alltoallv(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm,
                             const void *sbuf, const int *scounts, const int *sdispls,
@@ -273,7 +292,7 @@ static int build_reduce_scatter(ac_sched *s, const phase_args *a)
     return a->alg->sched.reduce_scatter(s, a->sbuf, a->rbuf, a->rcounts, a->rtype, a->op,
                                         a->alg->params);
 }
-static const phase_kind reduce_scatter_kind = {call_reduce_scatter, build_reduce_scatter};
+static const phase_kind reduce_scatter_kind = {call_reduce_scatter, build_reduce_scatter, NULL};
 
 int ac_phase_reduce_scatter(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm,
                                  const void *sbuf, void *rbuf, const int *rcounts,
@@ -307,7 +326,13 @@ static int call_gatherv(const void *arg, MPI_Comm comm)
     return PMPI_Gatherv(a->sbuf, a->scount, MPI_BYTE, a->rbuf, a->rcounts, a->rdispls, MPI_BYTE,
                         a->root, comm);
 }
-static const phase_kind gatherv_kind = {call_gatherv, NULL};
+static int start_igatherv(const void *arg, MPI_Comm comm, MPI_Request *req)
+{
+    const phase_args *a = arg;
+    return PMPI_Igatherv(a->sbuf, a->scount, MPI_BYTE, a->rbuf, a->rcounts, a->rdispls,
+                         MPI_BYTE, a->root, comm, req);
+}
+static const phase_kind gatherv_kind = {call_gatherv, NULL, start_igatherv};
 
 int ac_phase_leaders_gatherv(ac_sched *s, const ac_nodes *nodes, MPI_Aint block,
                                   const void *from, void *all, int root_node)
@@ -325,7 +350,13 @@ static int call_scatterv(const void *arg, MPI_Comm comm)
     return PMPI_Scatterv(a->sbuf, a->scounts, a->sdispls, MPI_BYTE, a->rbuf, a->rcount,
                          MPI_BYTE, a->root, comm);
 }
-static const phase_kind scatterv_kind = {call_scatterv, NULL};
+static int start_iscatterv(const void *arg, MPI_Comm comm, MPI_Request *req)
+{
+    const phase_args *a = arg;
+    return PMPI_Iscatterv(a->sbuf, a->scounts, a->sdispls, MPI_BYTE, a->rbuf, a->rcount,
+                          MPI_BYTE, a->root, comm, req);
+}
+static const phase_kind scatterv_kind = {call_scatterv, NULL, start_iscatterv};
 
 int ac_phase_leaders_scatterv(ac_sched *s, const ac_nodes *nodes, MPI_Aint block,
                                    const void *all, void *to, int root_node)

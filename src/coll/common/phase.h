@@ -7,11 +7,13 @@
  *
  * A phase written as a schedule appends its rounds on that communicator (ac_sched_phase), the
  * rounds it builds alone, so the blocking run makes the calls its own blocking run makes there.
- * The library's own (native) and an algorithm not written as a schedule are one step calling
- * their blocking function (ac_sched_call): a schedule holding such a phase is built for the
- * blocking run only (a progressed schedule starts no library collective after its first round,
- * and a blocking engine cannot be progressed). ac_phase_progressable says which phases
- * can be progressed. The arguments (buffers, counts, displacements) must live as long as the
+ * The library's own (native) is one step calling its blocking function (ac_sched_call) where
+ * the schedule is built for the blocking run (s->blocking), and its nonblocking function in its
+ * turn (ac_sched_library, sched.h) where it is progressed (since 2026-11-29; before, a schedule
+ * holding such a phase was built for the blocking run only). An algorithm not written as a
+ * schedule is one step calling it, and a schedule holding it is built for the blocking run only
+ * (a blocking engine cannot be progressed). ac_phase_progressable says which phases can be
+ * progressed. The arguments (buffers, counts, displacements) must live as long as the
  * schedule (the caller's buffers or the schedule's temporaries); a phase leaves s on the
  * communicator it found.
  */
@@ -22,7 +24,8 @@
 #include "coll/common/common.h"
 #include "coll/common/sched.h"
 
-/* 1 when phase `alg` can be progressed: written as a schedule, and not the library's own. */
+/* 1 when phase `alg` can be progressed: written as a schedule (the library's own included, but
+ * simulated the library's reductions, which SMPI 3.32 gets wrong nonblocking). */
 int ac_phase_progressable(const ac_algorithm *alg);
 
 int ac_phase_barrier(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm);

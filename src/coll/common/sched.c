@@ -14,9 +14,10 @@ enum { STEP_SEND, STEP_RECV, STEP_LIBRARY, STEP_BARRIER, STEP_SEND_KEPT, STEP_RE
 
 int ac_sched_init(ac_sched *s, MPI_Comm comm, int tag)
 {
-    s->comm = comm;
+    s->comm = s->own = comm;
     s->tag = tag;
     s->nsteps = s->nrounds = s->ntmps = s->round = s->nreqs = s->blocking = 0;
+    s->next = s->ticketed = s->held = 0;
     s->nkept = s->waited = 0;
     s->kept = s->kept_room, s->kept_recv = s->kept_recv_room;
     s->library = MPI_REQUEST_NULL;
@@ -37,8 +38,11 @@ static void release(void *p, const void *room)
     if (p != room) free(p);
 }
 
+static void turns_drop(ac_sched *s);
+
 void ac_sched_free(ac_sched *s)
 {
+    turns_drop(s);
     for (int i = 0; i < s->ntmps; i++)
         free(s->tmps[i]);
     release(s->tmps, s->tmp_room);
@@ -57,7 +61,7 @@ void ac_sched_free(ac_sched *s)
     s->kept = s->kept_room, s->kept_recv = s->kept_recv_room;
     s->tmps = s->tmp_room, s->steps = s->step_room, s->ends = s->end_room;
     s->posted = s->posted_room, s->reqs = s->req_room, s->stats = s->stat_room;
-    s->comm = MPI_COMM_NULL;
+    s->comm = s->own = MPI_COMM_NULL;
 }
 
 /* *array (n of elem bytes used, room the space inside the schedule) with room for `want`
@@ -331,22 +335,95 @@ static int post_kept(ac_sched *s, const ac_sched_step *t)
     return rc;
 }
 
-/* Posts round k's messages into s->reqs, in order; a kept one into its slot. A wait step moves
- * its slot's request into s->reqs (the progressed run: the round ends when it completes) or,
- * with `wait_now` (the blocking run), waits for it there. */
-static int post(ac_sched *s, int k, int nmsg, int wait_now)
+/* The turns of progressed schedules' library steps not started yet (sched.h, ac_sched_start),
+ * in the order their schedules started. */
+typedef struct turn {
+    const ac_sched *s;
+    int step;
+    MPI_Comm comm; /* the step's */
+    struct turn *next;
+} turn;
+static turn *turns;
+int ac_sched_held;
+unsigned long ac_sched_turns_started;
+
+static void hold(ac_sched *s, int held)
 {
-    int b, e, rc = MPI_SUCCESS;
-    bounds(s, k, &b, &e);
-    if (nmsg > s->qcap) {
-        if (!resize((void **)&s->reqs, 0, nmsg, sizeof *s->reqs, s->req_room) ||
-            !resize((void **)&s->stats, 0, nmsg, sizeof *s->stats, s->stat_room))
-            return MPI_ERR_NO_MEM;
-        s->qcap = nmsg;
+    if (s->held != held) ac_sched_held += held ? 1 : -1;
+    s->held = held;
+}
+
+/* Removes s's turns (every one at its end; those left after an error or a free). */
+static void turns_drop(ac_sched *s)
+{
+    for (turn **t = &turns; *t;) {
+        turn *dead = *t;
+        if (dead->s != s) {
+            t = &dead->next;
+            continue;
+        }
+        *t = dead->next;
+        free(dead);
     }
-    s->nreqs = 0;
-    for (int i = b; i < e && rc == MPI_SUCCESS; i++) {
-        const ac_sched_step *t = &s->steps[i];
+    s->ticketed = 0;
+    hold(s, 0);
+}
+
+/* Appends a turn for each library step of s, in order. */
+static int turns_take(ac_sched *s)
+{
+    turn **tail = &turns;
+    while (*tail)
+        tail = &(*tail)->next;
+    for (int i = 0; i < s->nsteps; i++) {
+        if (s->steps[i].kind != STEP_LIBRARY) continue;
+        turn *t = malloc(sizeof *t);
+        if (!t) return MPI_ERR_NO_MEM;
+        *t = (turn){.s = s, .step = i, .comm = s->steps[i].comm};
+        *tail = t;
+        tail = &t->next;
+    }
+    s->ticketed = 1;
+    return MPI_SUCCESS;
+}
+
+/* Whether library step i of s may start: the first turn on its communicator is its own (then
+ * taken off), or s takes no turns. */
+static int my_turn(ac_sched *s, int i)
+{
+    if (!s->ticketed) return 1;
+    for (turn **t = &turns; *t; t = &(*t)->next) {
+        if ((*t)->comm != s->steps[i].comm) continue;
+        if ((*t)->s != s || (*t)->step != i) return 0;
+        turn *mine = *t;
+        *t = mine->next;
+        free(mine);
+        ac_sched_turns_started++;
+        return 1;
+    }
+    return 1; /* none: its turn was dropped (not reached: turns are dropped at the end) */
+}
+
+int ac_sched_turns_pending(MPI_Comm own)
+{
+    for (const turn *t = turns; t; t = t->next)
+        if (t->s->own == own) return 1;
+    return 0;
+}
+
+/* Posts the current round's messages from step s->next up to its end e into s->reqs, in order;
+ * a kept one into its slot. A wait step moves its slot's request into s->reqs (the progressed
+ * run: the round ends when it completes) or, with `wait_now` (the blocking run), waits for it
+ * there. A library step whose turn has not come stops it there (s->next, s->held). */
+static int post_from(ac_sched *s, int e, int wait_now)
+{
+    int rc = MPI_SUCCESS;
+    for (; s->next < e && rc == MPI_SUCCESS; s->next++) {
+        const ac_sched_step *t = &s->steps[s->next];
+        if (t->kind == STEP_LIBRARY && !my_turn(s, s->next)) {
+            hold(s, 1);
+            return MPI_SUCCESS;
+        }
         if (t->kind == STEP_WAIT && wait_now) {
             rc = PMPI_Wait(&s->kept[t->dcount], MPI_STATUS_IGNORE);
         } else if (t->kind == STEP_WAIT) {
@@ -366,8 +443,9 @@ static int post(ac_sched *s, int k, int nmsg, int wait_now)
         else if (t->kind == STEP_RECV)
             rc = PMPI_Irecv(t->dst, t->count, t->type, t->peer, s->tag, t->comm,
                             &s->reqs[s->nreqs++]);
-        else if (t->kind == STEP_LIBRARY && s->library != MPI_REQUEST_NULL) {
-            /* a copy: MPI_Start leaves it active, a wait inactive, never MPI_REQUEST_NULL */
+        else if (t->kind == STEP_LIBRARY && s->library != MPI_REQUEST_NULL && t->comm == s->own) {
+            /* the library's persistent collective (the native algorithm's one step): a copy,
+             * MPI_Start leaves it active, a wait inactive, never MPI_REQUEST_NULL */
             s->reqs[s->nreqs] = s->library;
             rc = PMPI_Start(&s->reqs[s->nreqs++]);
         } else if (t->kind == STEP_LIBRARY)
@@ -375,7 +453,30 @@ static int post(ac_sched *s, int k, int nmsg, int wait_now)
         else if (t->kind == STEP_BARRIER)
             rc = PMPI_Ibarrier(t->comm, &s->reqs[s->nreqs++]);
     }
+    hold(s, 0);
     return rc;
+}
+
+/* Posts round k's messages (post_from), from its first. */
+static int post(ac_sched *s, int k, int nmsg, int wait_now)
+{
+    int b, e;
+    bounds(s, k, &b, &e);
+    if (nmsg > s->qcap) {
+        if (!resize((void **)&s->reqs, 0, nmsg, sizeof *s->reqs, s->req_room) ||
+            !resize((void **)&s->stats, 0, nmsg, sizeof *s->stats, s->stat_room))
+            return MPI_ERR_NO_MEM;
+        s->qcap = nmsg;
+    }
+    s->nreqs = 0;
+    s->next = b;
+    return post_from(s, e, wait_now);
+}
+
+/* Whether the current round's messages have all been posted (none held for its turn). */
+static int round_posted(const ac_sched *s)
+{
+    return s->round >= s->nrounds || s->next >= s->ends[s->round];
 }
 
 ac_sched_wait_fn *ac_sched_waiting;
@@ -449,8 +550,8 @@ static int advance(ac_sched *s, int *done)
         /* a round whose messages all completed as they were posted (all from or to
          * MPI_PROC_NULL) has ended: a round left in flight with no request pending would never
          * be advanced by a wait on the layer's messages (requests.c, block_step), and its
-         * peers would wait for its next round */
-        if (nmsg && !ac_sched_round_completed(s)) {
+         * peers would wait for its next round. One held for a turn has not. */
+        if (nmsg && (!round_posted(s) || !ac_sched_round_completed(s))) {
             *done = 0;
             return MPI_SUCCESS;
         }
@@ -469,6 +570,8 @@ int ac_sched_start(ac_sched *s, int *done)
     s->round = 0;
     for (int i = 0; i < s->nkept; i++) /* every one waited for by the last start's end */
         if (s->kept[i] != MPI_REQUEST_NULL && s->rc == MPI_SUCCESS) s->rc = MPI_ERR_INTERN;
+    turns_drop(s); /* none left by the last start's end: every step started */
+    if (s->rc == MPI_SUCCESS) s->rc = turns_take(s);
     if (s->rc != MPI_SUCCESS) {
         *done = 1;
         return s->rc;
@@ -516,6 +619,10 @@ int ac_sched_progress(ac_sched *s, int block, int *done)
             s->rc = test_each(s, &flag);
         else if (pending)
             s->rc = PMPI_Testall(s->nreqs, s->reqs, &flag, s->stats);
+        if (s->rc == MPI_SUCCESS && flag && !round_posted(s)) { /* held: its turn yet? */
+            s->rc = post_from(s, s->ends[s->round], 0);
+            if (s->rc == MPI_SUCCESS && (s->held || !ac_sched_round_completed(s))) flag = 0;
+        }
         if (s->rc != MPI_SUCCESS) {
             ac_sched_drain(s);
             s->round = s->nrounds;
@@ -533,6 +640,7 @@ int ac_sched_progress(ac_sched *s, int block, int *done)
 
 void ac_sched_drain(ac_sched *s)
 {
+    turns_drop(s); /* the steps not started never start */
     if (s->nreqs) PMPI_Waitall(s->nreqs, s->reqs, s->stats);
     s->nreqs = 0;
     for (int i = 0; i < s->nkept; i++) {

@@ -68,6 +68,7 @@ enum { AC_SCHED_STEPS = 24, AC_SCHED_ROUNDS = 16, AC_SCHED_TMPS = 4, AC_SCHED_RE
 typedef struct ac_sched {
     MPI_Comm comm;         /* the communicator steps are built on: the schedule's own, or a
                             * phase's (ac_sched_phase) while it is built */
+    MPI_Comm own;          /* the schedule's own (ac_sched_init's) */
     int tag;
     int rank, size;        /* this rank and the size of comm */
     int blocking;          /* built for the blocking run only (ac_sched_barrier) */
@@ -88,6 +89,10 @@ typedef struct ac_sched {
     int ntmps, tcap;
     /* progress (ac_sched_start, ac_sched_progress) */
     int round;             /* the round whose messages are in flight; nrounds when done */
+    int next;              /* its step posted next: its end once every message is posted (a
+                            * library step waits for its turn: ac_sched_start) */
+    int ticketed;          /* its library steps hold turns (ac_sched_start) */
+    int held;              /* stopped at a library step whose turn has not come */
     MPI_Request *reqs;     /* its messages' requests (MPI_REQUEST_NULL once completed) */
     MPI_Status *stats;     /* their statuses (not MPI_STATUSES_IGNORE: gcc's stringop-overflow
                             * check rejects it with MPICH's mpi.h) */
@@ -144,15 +149,14 @@ void ac_sched_reduce(ac_sched *s, const void *in, void *inout, int count, MPI_Da
 void ac_sched_reduce_ordered(ac_sched *s, char **acc, char **other, MPI_Aint offset,
                              int partner_below, int count, MPI_Datatype type, MPI_Op op);
 /* The library's own nonblocking collective as one message of the round: `start` posts it with
- * `arg` on the schedule's communicator and gives its request (the native algorithm as a
- * schedule: nonblocking and persistent calls race it like the others). */
+ * `arg` on the communicator the step is built on and gives its request (the native algorithm as
+ * a schedule, which nonblocking and persistent calls race like the others; a composed
+ * instance's phase of the library's own, phase.h). A progressed schedule starts it in its
+ * turn (ac_sched_start). */
 void ac_sched_library(ac_sched *s, ac_sched_start_fn *start, const void *arg);
 /* The library's barrier as one message of the round, for a schedule built for the blocking run
  * (s->blocking): MPI_Barrier where it is the round's only message (an algorithm's
- * synchronisation between its steps, params->sync = AC_SYNC_BARRIER). A progressed schedule must
- * start no library collective after its first round: ranks reach later rounds at different
- * times, and every rank must start the library's collectives on a communicator in one order
- * (intercept/requests.c starts first rounds in call order). */
+ * synchronisation between its steps, params->sync = AC_SYNC_BARRIER). */
 void ac_sched_barrier(ac_sched *s);
 /* Messages kept in flight across rounds (above): `nslots` slots for them, numbered from 0 (a
  * second call with more slots adds slots). A kept message is posted into a slot that holds none
@@ -206,10 +210,30 @@ typedef int ac_sched_wait_fn(int n, MPI_Request reqs[]);
 extern ac_sched_wait_fn *ac_sched_waiting;
 
 /* Starts the first round; then ac_sched_progress advances it: without `block`, as far as the
- * completed messages allow (MPI_Testall); with it, until the schedule ends. *done is set to 1 when
- * every round has ended (also after an error, which is ac_sched_error's then). */
+ * completed messages allow (MPI_Testall); with it, until the schedule ends or is held (below).
+ * *done is set to 1 when every round has ended (also after an error, which is ac_sched_error's
+ * then).
+ *
+ * Turns: every rank must start the library's collectives on a communicator in one order, and
+ * ranks reach a progressed schedule's rounds at different times. So ac_sched_start gives each
+ * library step of the schedule (ac_sched_library) a turn on the communicator it was built on,
+ * behind those of the schedules started before it (the callers start them in one order on every
+ * rank: intercept/requests.c in the order of the calls on a communicator, whose private
+ * communicators' phases' communicators are its own); a library step starts when every earlier
+ * turn on its communicator has started, and the schedule is held there until then (its earlier
+ * messages still posted and completed; s->held, ac_sched_held counts such schedules): whoever
+ * progresses schedules progresses every one again when one held is counted, and a blocking
+ * collective of the layer on that communicator waits until no turn of its own communicator's
+ * schedules is pending (ac_sched_turns_pending). The blocking run (ac_sched_run) takes no turn. */
 int ac_sched_start(ac_sched *s, int *done);
 int ac_sched_progress(ac_sched *s, int block, int *done);
+/* Schedules held at a library step (above), and how many library steps have started in their
+ * turns so far (a caller that advanced schedules advances the held ones again while it grows). */
+extern int ac_sched_held;
+extern unsigned long ac_sched_turns_started;
+/* Whether a library step of a progressed schedule whose own communicator (ac_sched_init's) is
+ * `own` has not started yet. */
+int ac_sched_turns_pending(MPI_Comm own);
 /* Whether every message in flight of the current round has completed: its requests are
  * MPI_REQUEST_NULL (set so by a caller that completed one in its own wait, requests.c). */
 int ac_sched_round_completed(const ac_sched *s);
