@@ -399,35 +399,22 @@ void ompi_op_free_f(MPI_Fint *op, MPI_Fint *ierr)
 }
 F_ALIASES(f_free, op_free, OP_FREE)
 
-/* The blocking sends and receives (mpi_f08's reach these too, through its PLT). */
+/* The blocking sends and receives (mpi_f08's reach these too, through its PLT): MPI_SEND,
+ * MPI_SSEND and MPI_RSEND, each the C wrapper `fn` (requests.c). */
 typedef void f_send(char *buf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *dest, MPI_Fint *tag,
                     MPI_Fint *comm, MPI_Fint *ierr);
-f_send ompi_send_f;
-void ompi_send_f(char *buf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *dest, MPI_Fint *tag,
-                 MPI_Fint *comm, MPI_Fint *ierr)
-{
-    ac_f_set_ierr(ierr, MPI_Send(ac_f_buf(buf), *count, PMPI_Type_f2c(*dtype), *dest, *tag,
-                                 PMPI_Comm_f2c(*comm)));
-}
-F_ALIASES(f_send, send, SEND)
-
-f_send ompi_ssend_f;
-void ompi_ssend_f(char *buf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *dest, MPI_Fint *tag,
-                  MPI_Fint *comm, MPI_Fint *ierr)
-{
-    ac_f_set_ierr(ierr, MPI_Ssend(ac_f_buf(buf), *count, PMPI_Type_f2c(*dtype), *dest, *tag,
-                                  PMPI_Comm_f2c(*comm)));
-}
-F_ALIASES(f_send, ssend, SSEND)
-
-f_send ompi_rsend_f;
-void ompi_rsend_f(char *buf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *dest, MPI_Fint *tag,
-                  MPI_Fint *comm, MPI_Fint *ierr)
-{
-    ac_f_set_ierr(ierr, MPI_Rsend(ac_f_buf(buf), *count, PMPI_Type_f2c(*dtype), *dest, *tag,
-                                  PMPI_Comm_f2c(*comm)));
-}
-F_ALIASES(f_send, rsend, RSEND)
+#define SEND_ENTRY(name, NAME, fn)                                                             \
+    f_send ompi_##name##_f;                                                                    \
+    void ompi_##name##_f(char *buf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *dest,          \
+                         MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierr)                        \
+    {                                                                                          \
+        ac_f_set_ierr(ierr, fn(ac_f_buf(buf), *count, PMPI_Type_f2c(*dtype), *dest, *tag,      \
+                               PMPI_Comm_f2c(*comm)));                                         \
+    }                                                                                          \
+    F_ALIASES(f_send, name, NAME)
+SEND_ENTRY(send, SEND, MPI_Send)
+SEND_ENTRY(ssend, SSEND, MPI_Ssend)
+SEND_ENTRY(rsend, RSEND, MPI_Rsend)
 
 typedef void f_recv(char *buf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *source, MPI_Fint *tag,
                     MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr);
