@@ -121,7 +121,7 @@ static const ac_setting declared_last[] = {
             "algorithms for refused, so every rank runs the library's collective; -1: off"),
     AC_DECLARE_INTEGER("AUTOCOLL_TEST_NBC_SLOW_FROM", "0", 0, INT_MAX,
             "testing only: from this call of a nonblocking context on, the calls its first "
-            "race's winner runs are timed 1 s slower (the monitor must find it); 0: off"),
+            "race's winner runs are timed 1000 s slower (the monitor must find it); 0: off"),
 };
 
 enum {

@@ -576,9 +576,10 @@ def test_the_monitor_races_a_nonblocking_context_again_when_its_choice_degrades(
     (16 calls, doubling), agrees on them inside the next call, and starts a new race after two
     windows whose median exceeds (1 + epsilon) x the runner-up's race time (docs/nonblocking.md,
     issue 42 item 4). The fault is planted, so the verdict does not depend on this machine:
-    from call 40 on, the calls the first winner runs are timed 1 s slower
+    from call 40 on, the calls the first winner runs are timed 1000 s slower
     (AUTOCOLL_TEST_NBC_SLOW_FROM), and epsilon is 1000, far above what noise does to medians of
-    tens of microseconds. 160 allreduces on 3 ranks (tests/mpi/nbc_race.c long): the race
+    tens of microseconds (and under what the fault does to race times below 1 s: with a fault
+    of 1 s, race times of 4 to 9 ms on a loaded machine hid it, 2026-11-29). 160 allreduces on 3 ranks (tests/mpi/nbc_race.c long): the race
     decides at call 6; windows end at calls 23 (healthy) and 56 (degraded, the next window
     16 calls), then 73 (degraded twice): a new race from call 74 (3 candidates twice) decides
     at call 80 for another algorithm, every rank alike, every result right."""
