@@ -378,7 +378,10 @@ static int turns_take(ac_sched *s)
     for (int i = 0; i < s->nsteps; i++) {
         if (s->steps[i].kind != STEP_LIBRARY) continue;
         turn *t = malloc(sizeof *t);
-        if (!t) return MPI_ERR_NO_MEM;
+        if (!t) {
+            turns_drop(s); /* none of its turns left to hold others back */
+            return MPI_ERR_NO_MEM;
+        }
         *t = (turn){.s = s, .step = i, .comm = s->steps[i].comm};
         *tail = t;
         tail = &t->next;
