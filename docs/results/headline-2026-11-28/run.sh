@@ -27,7 +27,8 @@ autocoll="$repo/.venv/bin/autocoll"
 platform=fat-tree-ib
 passes=("64 1 8,1K,64K 8,1K" "64 8 8,1K,64K 8,1K"
         "64 1 1M 8,1K" "16 1 8,1K,64K,1M 8,1K" "256 8 8,1K 8"
-        "16 8 8,1K,64K,1M 8,1K" "64 32 8,1K 8" "64 8 1M 8,1K")
+        "16 8 8,1K,64K,1M 8,1K" "64 32 8,1K 8" "64 8 1M 8,1K" "256 1 8 8"
+        "256 1 1K 1K")
 
 if [ "${STEP:-1}" = 1 ]; then
   for i in "${!passes[@]}"; do
