@@ -217,14 +217,15 @@ extern ac_sched_wait_fn *ac_sched_waiting;
  * Turns: every rank must start the library's collectives on a communicator in one order, and
  * ranks reach a progressed schedule's rounds at different times. So ac_sched_start gives each
  * library step of the schedule (ac_sched_library) a turn on the communicator it was built on,
- * behind those of the schedules started before it (the callers start them in one order on every
- * rank: intercept/requests.c in the order of the calls on a communicator, whose private
- * communicators' phases' communicators are its own); a library step starts when every earlier
- * turn on its communicator has started, and the schedule is held there until then (its earlier
- * messages still posted and completed; s->held, ac_sched_held counts such schedules): whoever
- * progresses schedules progresses every one again when one held is counted, and a blocking
- * collective of the layer on that communicator waits until no turn of its own communicator's
- * schedules is pending (ac_sched_turns_pending). The blocking run (ac_sched_run) takes no turn. */
+ * behind those of the schedules started before it (callers start schedules in one order on
+ * every rank: intercept/requests.c in call order on each communicator, and a phase's
+ * communicator belongs to one communicator's private duplicate); a library step starts when
+ * every earlier turn on its communicator has started, and the schedule is held there until then
+ * (its earlier messages still posted and completed; s->held, ac_sched_held counts such
+ * schedules): whoever progresses schedules progresses every one again when one held is
+ * counted, and a blocking collective of the layer on that communicator waits until no turn of
+ * its own communicator's schedules is pending (ac_sched_turns_pending). The blocking run
+ * (ac_sched_run) takes no turn. */
 int ac_sched_start(ac_sched *s, int *done);
 int ac_sched_progress(ac_sched *s, int block, int *done);
 /* Schedules held at a library step (above), and how many library steps have started in their
