@@ -513,9 +513,8 @@ def test_a_nonblocking_race_finds_the_node_aware_allreduce(tmp_path):
         assert done.returncode == 0, done.stdout + done.stderr
         times[composed] = json.loads(done.stdout.splitlines()[-1])["median_us"]
         ran[composed] = json.loads(report.read_text())["nonblocking_run"]["MPI_Iallreduce"]
-    # written as schedules, but those with a phase of the library's own reduction, which a
-    # simulated build keeps blocking only (SMPI's MPI_Ireduce: coll/common/phase.c); the
-    # registry read is a real build's
+    # written as schedules, but those with a phase of the library's own, which a simulated
+    # build keeps blocking only (coll/common/phase.c); the registry read is a real build's
     family = [a["name"] for a in registry("openmpi", 64)["algorithms"]
               if a["collective"] == "allreduce" and a["group"] == "hierarchical_multi_leader"
               and a["schedule"] and "native" not in a["name"]]

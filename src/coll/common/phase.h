@@ -25,7 +25,8 @@
 #include "coll/common/sched.h"
 
 /* 1 when phase `alg` can be progressed: written as a schedule (the library's own included, but
- * simulated the library's reductions, which SMPI 3.32 gets wrong nonblocking). */
+ * not simulated: SMPI 3.32's nonblocking collectives in phases gave wrong results, crashes and a
+ * deadlock there). */
 int ac_phase_progressable(const ac_algorithm *alg);
 
 int ac_phase_barrier(ac_sched *s, const ac_algorithm *alg, MPI_Comm comm);
