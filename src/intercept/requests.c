@@ -819,9 +819,7 @@ static int block_step(int n, MPI_Request app[], MPI_Status *st, int *rc)
         out = slot[idx];
     } else {
         owner[idx]->sched.reqs[slot[idx]] = MPI_REQUEST_NULL;
-        progress_one(owner[idx]);
-        /* a library step it started may be the turn a held schedule waits for (sched.h) */
-        if (ac_sched_held) ac_requests_progress_all();
+        progress_one(owner[idx]); /* a held schedule it let start: at the next block_step */
         out = -1;
     }
     free(reqs);
